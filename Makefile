@@ -1,0 +1,32 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Start memwarden on the embedded default (SQLite in ~/.local/share/memwarden), MCP over stdio
+## unless MEMWARDEN_HTTP is set (for example MEMWARDEN_HTTP=127.0.0.1:8765 make run).
+run: $(STAMP)
+	$(BIN)/memwarden serve
+
+## Install what the tests need, start what they need, run every test.
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python bench/core.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info

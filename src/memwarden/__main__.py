@@ -1,0 +1,3 @@
+from memwarden.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The command-line adapter (``memwarden``). Nothing else imports this package."""

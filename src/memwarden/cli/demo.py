@@ -1,0 +1,45 @@
+"""``memwarden demo``: a guided tour in a temporary database. No network, no model."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from memwarden.cli.output import one_line
+
+SAMPLES = [
+    ("The client prefers email over phone calls.", "acme", ["crm"]),
+    ("Production database backups run nightly at 02:00 UTC to the eu-west bucket.", "acme", ["infra"]),
+    ("Use ruff for formatting; the team voted against black in March.", "tooling", ["python"]),
+    ("Müşteri faturaları her ayın ilk iş günü kesilir.", "acme", ["billing"]),
+    ("部署前必须运行完整的回归测试。", "acme", ["release"]),
+]
+QUERIES = [("how should I contact the client", None), ("backup", "acme"), ("回归测试", None)]
+
+
+def run_demo() -> int:
+    from memwarden.app import build_service
+    from memwarden.config import load_settings
+
+    with tempfile.TemporaryDirectory(prefix="memwarden-demo-") as tmp:
+        db = Path(tmp) / "demo.db"
+        service = build_service(load_settings(db=str(db), embedder="none", vault_dirs="", backup_dir=tmp))
+        try:
+            print(f"memwarden demo: a temporary database at {db}\n")
+            for content, project, tags in SAMPLES:
+                result = service.add(content, project=project, tags=tags)
+                print(f"add    [{project}] {one_line(content, 70)}\n       -> {result.memory.id}")
+            again = service.add(SAMPLES[0][0], project="acme", tags=["crm"])
+            print(f"add    the first one again -> duplicate={again.duplicate}, same id {again.memory.id}\n")
+            for query, project in QUERIES:
+                where = f" in {project}" if project else ""
+                result = service.search(query, project=project, limit=3)
+                print(f"search {query!r}{where}: {len(result.hits)} hit(s)")
+                for hit in result.hits:
+                    print(f"       {hit.score:7.3f}  {one_line(hit.memory.content, 70)}")
+            stats = service.stats()
+            print(f"\nstored: {stats['memories']} memories in {len(stats['projects'])} projects; "
+                  "the temporary database is removed now.")
+        finally:
+            service.close()
+    return 0

@@ -1,0 +1,250 @@
+"""``memwarden`` command line. Imports stay inside commands: ``--version`` and ``search`` must
+start fast (no MCP SDK, numpy or onnxruntime on those paths).
+
+Exit codes: 0 success, 1 a memwarden error (one line on stderr), 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from memwarden import __version__
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _service(args: argparse.Namespace) -> Any:
+    from memwarden.app import build_service
+    from memwarden.config import load_settings
+
+    overrides = {"db": args.db} if getattr(args, "db", None) else {}
+    return build_service(load_settings(**overrides))
+
+
+def _read_content(value: str) -> str:
+    return sys.stdin.read() if value == "-" else value
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    from memwarden.cli.output import emit_json
+
+    service = _service(args)
+    result = service.add(
+        _read_content(args.content), project=args.project, kind=args.kind, title=args.title or "",
+        tags=args.tag, pinned=args.pinned, ttl_hours=args.ttl_hours,
+    )
+    if args.json:
+        emit_json(result.to_dict())
+    else:
+        state = "duplicate of" if result.duplicate else "stored"
+        print(f"{state} {result.memory.id}")
+        for s in result.similar:
+            print(f"  similar: {s.id}  {s.preview}")
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from memwarden.cli.output import emit_json, print_hits
+
+    result = _service(args).search(
+        args.query, project=args.project, tags=args.tag, limit=args.limit, include_expired=args.include_expired
+    ).to_dict()
+    emit_json(result) if args.json else print_hits(result)
+    return 0
+
+
+def cmd_get(args: argparse.Namespace) -> int:
+    from memwarden.cli.output import emit_json, print_memory
+
+    found, missing = _service(args).get(args.ids)
+    if args.json:
+        emit_json({"memories": [m.to_dict() for m in found], "missing": missing})
+    else:
+        for memory in found:
+            print_memory(memory.to_dict())
+        for mid in missing:
+            print(f"{mid}: not found", file=sys.stderr)
+    return 1 if missing and not found else 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from memwarden.cli.output import emit_json, print_memory
+
+    memories = _service(args).list(
+        project=args.project, tags=args.tag, pinned=args.pinned, limit=args.limit,
+        include_expired=args.include_expired,
+    )
+    if args.json:
+        emit_json({"memories": [m.to_dict() for m in memories], "count": len(memories)})
+    else:
+        for memory in memories:
+            print_memory(memory.to_dict())
+        if not memories:
+            print("no memories")
+    return 0
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    from memwarden.cli.output import emit_json
+
+    memory = _service(args).update(
+        args.id,
+        content=None if args.content is None else _read_content(args.content),
+        project=args.project, kind=args.kind, title=args.title, tags=args.tag,
+        pinned=args.pinned, ttl_hours=args.ttl_hours, if_version=args.if_version,
+    )
+    emit_json({"memory": memory.to_dict()}) if args.json else print(f"updated {memory.id} (version {memory.version})")
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    from memwarden.cli.output import emit_json
+
+    result = _service(args).delete(args.id)
+    if args.json:
+        emit_json(result.to_dict())
+    else:
+        print(f"{'already deleted' if result.already_deleted else 'deleted'} {result.id}")
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from memwarden.cli.output import emit_json
+
+    stats = _service(args).stats(project=args.project)
+    if args.json:
+        emit_json(stats)
+    else:
+        for key, value in stats.items():
+            print(f"{key}: {value}")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from memwarden.app import build_service, configure_logging
+    from memwarden.config import load_settings
+
+    overrides: dict[str, Any] = {}
+    if args.db:
+        overrides["db"] = args.db
+    if args.http is not None:
+        overrides["http"] = args.http
+    if args.tools:
+        overrides["tools"] = args.tools
+    settings = load_settings(**overrides)
+    configure_logging(settings, to_stderr=True)
+    if settings.http:
+        from memwarden.http.app import check_bind, serve_http
+
+        check_bind(settings, settings.http)  # refuse before opening anything
+        service = build_service(settings)
+        try:
+            serve_http(service, settings, settings.http)
+        finally:
+            service.close()
+        return 0
+    from memwarden.mcp.server import run_stdio
+
+    service = build_service(settings)
+    try:
+        run_stdio(service, tools=settings.tools)
+    finally:
+        service.close()
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from memwarden.cli.demo import run_demo
+
+    return run_demo()
+
+
+def _add_read_flags(p: argparse.ArgumentParser, *, limit: int) -> None:
+    p.add_argument("--project", "--scope", dest="project", help="only this project")
+    p.add_argument("--tag", action="append", help="only memories with this tag (repeatable)")
+    p.add_argument("--limit", type=int, default=limit, help=f"at most this many (1-100, default {limit})")
+    p.add_argument("--include-expired", action="store_true", help="also show expired memories")
+    p.add_argument("--json", action="store_true", help="print JSON (see docs/cli.md)")
+
+
+def _add_write_flags(p: argparse.ArgumentParser, *, update: bool) -> None:
+    p.add_argument("--project", "--scope", dest="project", help="project (default 'default')")
+    p.add_argument("--kind", choices=["fact", "preference", "episode", "note"], default=None if update else "fact")
+    p.add_argument("--title")
+    p.add_argument("--tag", action="append", help="a tag (repeatable)")
+    pin = p.add_mutually_exclusive_group()
+    pin.add_argument("--pinned", action="store_true", default=None if update else False)
+    if update:
+        pin.add_argument("--unpinned", dest="pinned", action="store_false")
+    p.add_argument("--ttl-hours", type=float, help="forget after this many hours")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="memwarden", description="A governed, local-first memory server for AI agents.")
+    parser.add_argument("--version", action="version", version=f"memwarden {__version__}")
+    parser.add_argument("--db", help="database (overrides MEMWARDEN_DB)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = command("serve", cmd_serve, "serve MCP over stdio, or Streamable HTTP with --http")
+    p.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP here (e.g. 127.0.0.1:8765)")
+    p.add_argument("--tools", choices=["core", "all"], help="tool profile (default: MEMWARDEN_TOOLS or core)")
+
+    p = command("add", cmd_add, "store a memory")
+    p.add_argument("content", help="the memory text, or - to read standard input")
+    _add_write_flags(p, update=False)
+
+    p = command("search", cmd_search, "search memories")
+    p.add_argument("query", nargs="?", default="", help="what to look for (empty: recent memories)")
+    _add_read_flags(p, limit=10)
+
+    p = command("get", cmd_get, "show memories by id")
+    p.add_argument("ids", nargs="+")
+    p.add_argument("--json", action="store_true")
+
+    p = command("list", cmd_list, "list recent (or pinned) memories")
+    _add_read_flags(p, limit=20)
+    p.add_argument("--pinned", action="store_true", help="only pinned memories")
+
+    p = command("update", cmd_update, "change a memory in place")
+    p.add_argument("id")
+    p.add_argument("--content", help="new text, or - to read standard input")
+    p.add_argument("--if-version", type=int, help="fail unless the memory is at this version")
+    _add_write_flags(p, update=True)
+
+    p = command("delete", cmd_delete, "delete a memory (soft delete)")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true")
+
+    p = command("stats", cmd_stats, "counts and sizes")
+    p.add_argument("--project", "--scope", dest="project")
+    p.add_argument("--json", action="store_true")
+
+    command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    from memwarden.errors import MemwardenError
+
+    try:
+        return handler(args)
+    except MemwardenError as exc:
+        print(f"memwarden: {exc.message}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

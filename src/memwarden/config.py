@@ -1,0 +1,93 @@
+"""Settings: the only module that reads the environment.
+
+Every field is read from ``MEMWARDEN_<NAME>`` once, at the composition root (``app.py`` or the
+CLI), and passed down. docs/configuration.md documents each one; tests/test_docs.py fails when a
+setting is missing there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from memwarden.errors import ConfigError
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/memwarden`` or ``~/.local/share/memwarden``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "memwarden"
+
+
+class Settings(BaseSettings):
+    """memwarden's settings; each field is ``MEMWARDEN_<FIELD>`` in the environment."""
+
+    model_config = SettingsConfigDict(env_prefix="MEMWARDEN_", extra="ignore", frozen=True)
+
+    db: str = Field(default="", description="Database: a file path or sqlite:///path (SQLite), or postgresql://…")
+    tenant: str = Field(default="default", min_length=1, max_length=100)
+    actor: str = Field(default="local", min_length=1, max_length=200)
+    tools: Literal["core", "all"] = "core"
+    embedder: Literal["builtin", "ollama", "openai", "none"] = "none"
+    embed_model: str = ""
+    embed_url: str = ""
+    vector_timeout_ms: int = Field(default=250, ge=1, le=60_000)
+    languages: str = "english,turkish"
+    redaction: Literal["enforce", "dry-run", "off"] = "enforce"
+    redaction_rules: str = ""
+    audit: bool = True
+    audit_query_plain: bool = False
+    http: str = ""
+    http_token: SecretStr | None = None
+    tokens_file: str = ""
+    vault_dirs: str = ""
+    backup_dir: str = ""
+    backup_keep: int = Field(default=30, ge=0, le=100_000)
+    max_content_bytes: int = Field(default=16 * 1024, ge=64, le=16 * 1024 * 1024)
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
+    log_file: str = ""
+
+    @field_validator("http_token", mode="before")
+    @classmethod
+    def _empty_token_is_none(cls, value: object) -> object:
+        return None if value == "" else value
+
+    def database_url(self) -> str:
+        """The configured database, or the default SQLite file in the data directory."""
+        return self.db or str(default_data_dir() / "memwarden.db")
+
+    def data_dir(self) -> Path:
+        url = self.database_url()
+        if url.startswith(("postgresql://", "postgres://")):
+            return default_data_dir()
+        return sqlite_path(url).parent
+
+    def log_path(self) -> Path:
+        return Path(self.log_file) if self.log_file else self.data_dir() / "memwarden.log"
+
+
+def sqlite_path(url: str) -> Path:
+    """The file behind a SQLite database URL (a plain path or ``sqlite:///path``)."""
+    if url.startswith("sqlite:///"):
+        return Path(url[len("sqlite:///") :])
+    if url.startswith("sqlite://"):
+        raise ConfigError(f"MEMWARDEN_DB={url!r}: use sqlite:///relative/path or sqlite:////absolute/path")
+    return Path(url).expanduser()
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read the environment once; a bad value stops start-up with a ConfigError naming it."""
+    from pydantic import ValidationError
+
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"MEMWARDEN_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigError(f"invalid settings: {problems}") from None

@@ -1,0 +1,59 @@
+"""Errors raised by memwarden's core.
+
+    MemwardenError
+    ├── NotFound             an id that does not exist (for this tenant)
+    ├── Conflict             a stale ``if_version``, or an update that would duplicate a memory
+    ├── InvalidInput         bad arguments: the message names the field and what to send instead
+    ├── PolicyBlocked        refused by policy (tenancy, redaction rules)
+    ├── StorageError         the database failed; nothing was changed
+    ├── EmbeddingUnavailable the embedding provider cannot answer
+    └── ConfigError          a setting is wrong; start-up stops
+
+The core never prints or exits; each adapter maps these in one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class MemwardenError(Exception):
+    """Base of every error memwarden raises on purpose."""
+
+    code = "error"
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fields = fields
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, **self.fields}
+
+
+class NotFound(MemwardenError):
+    code = "not_found"
+
+
+class Conflict(MemwardenError):
+    code = "conflict"
+
+
+class InvalidInput(MemwardenError):
+    code = "invalid_input"
+
+
+class PolicyBlocked(MemwardenError):
+    code = "policy_blocked"
+
+
+class StorageError(MemwardenError):
+    code = "storage_error"
+
+
+class EmbeddingUnavailable(MemwardenError):
+    code = "embedding_unavailable"
+
+
+class ConfigError(MemwardenError):
+    code = "config_error"

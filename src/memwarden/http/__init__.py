@@ -1,0 +1,1 @@
+"""The HTTP adapter: Streamable HTTP MCP at /mcp, /healthz, bearer-token authentication."""

@@ -1,0 +1,51 @@
+"""Build the HTTP server: MCP at /mcp behind bearer auth, /healthz open."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from memwarden import __version__
+from memwarden.config import Settings
+from memwarden.errors import ConfigError
+from memwarden.http.auth import BearerAuth, is_loopback, parse_bind, token_digest
+from memwarden.models import Caller
+from memwarden.service import MemoryService
+
+
+def check_bind(settings: Settings, address: str) -> tuple[str, int]:
+    """Refuse a non-loopback address unless a token is configured."""
+    host, port = parse_bind(address)
+    if not is_loopback(host) and settings.http_token is None:
+        raise ConfigError(
+            f"refusing to serve on {host}, which is not a loopback address, without a token: "
+            "set MEMWARDEN_HTTP_TOKEN (or bind to 127.0.0.1)"
+        )
+    return host, port
+
+
+def build_http_app(service: MemoryService, settings: Settings) -> Any:
+    from memwarden.mcp.server import streamable_http_app
+
+    async def healthz(request: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok", "version": __version__})
+
+    app = streamable_http_app(
+        service, tools=settings.tools, routes=[Route("/healthz", healthz, methods=["GET"])]
+    )
+    default = Caller(actor=settings.actor, tenant=settings.tenant)
+    tokens: dict[str, Caller] = {}
+    if settings.http_token is not None:
+        tokens[token_digest(settings.http_token.get_secret_value())] = default
+    return BearerAuth(app, tokens=tokens, default=default)
+
+
+def serve_http(service: MemoryService, settings: Settings, address: str) -> None:
+    import uvicorn
+
+    host, port = check_bind(settings, address)
+    uvicorn.run(build_http_app(service, settings), host=host, port=port, log_level="warning",
+                access_log=False, lifespan="on")

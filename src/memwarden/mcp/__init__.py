@@ -1,0 +1,1 @@
+"""The MCP adapter: tools over the official SDK's MCPServer (the only module importing mcp)."""

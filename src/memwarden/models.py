@@ -1,0 +1,175 @@
+"""Plain typed values passed between layers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+Kind = Literal["fact", "preference", "episode", "note"]
+KINDS: tuple[str, ...] = ("fact", "preference", "episode", "note")
+# Where an HTTP adapter leaves the authenticated caller in the ASGI scope for the MCP tools.
+CALLER_SCOPE_KEY = "memwarden.caller"
+DegradeReason = Literal["no_embedder", "warming_up", "query_timeout", "vector_error"]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def format_time(value: datetime | None) -> str | None:
+    """ISO 8601 in UTC with microseconds and a Z: fixed width, so it sorts as text."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_time(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is calling: the actor (a person or agent) and the tenant it acts in."""
+
+    actor: str
+    tenant: str
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    id: str
+    tenant: str
+    project: str
+    kind: str
+    title: str
+    tags: tuple[str, ...]
+    content: str
+    content_hash: str
+    pinned: bool
+    created_at: datetime
+    updated_at: datetime
+    expires_at: datetime | None = None
+    deleted_at: datetime | None = None
+    version: int = 1
+    hit_count: int = 0
+    last_used_at: datetime | None = None
+    redactions: tuple[str, ...] = ()
+
+    def is_expired(self, now: datetime) -> bool:
+        return self.expires_at is not None and self.expires_at <= now
+
+    def to_dict(self) -> dict[str, Any]:
+        """The public JSON shape of a memory (the tenant is implied by the caller)."""
+        return {
+            "id": self.id,
+            "project": self.project,
+            "kind": self.kind,
+            "title": self.title,
+            "tags": list(self.tags),
+            "content": self.content,
+            "pinned": self.pinned,
+            "created_at": format_time(self.created_at),
+            "updated_at": format_time(self.updated_at),
+            "expires_at": format_time(self.expires_at),
+            "deleted_at": format_time(self.deleted_at),
+            "version": self.version,
+            "hit_count": self.hit_count,
+            "last_used_at": format_time(self.last_used_at),
+            "redactions": list(self.redactions),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class IndexText:
+    """The analyzed text a store's keyword index holds for one memory (never shown to users)."""
+
+    title: str
+    tags: str
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A memory found by one retrieval path, with that path's raw score (higher is better)."""
+
+    memory: Memory
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    memory: Memory
+    score: float
+    why: dict[str, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.memory.to_dict(), "score": round(self.score, 6), "why": self.why}
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    hits: list[Hit]
+    degraded: bool = False
+    degrade_reason: DegradeReason | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hits": [hit.to_dict() for hit in self.hits],
+            "count": len(self.hits),
+            "degraded": self.degraded,
+            "degrade_reason": self.degrade_reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Similar:
+    id: str
+    preview: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class AddResult:
+    memory: Memory
+    duplicate: bool = False
+    similar: list[Similar] = field(default_factory=list)
+    redacted: bool = False
+    redactions: tuple[str, ...] = ()
+    embedding_failed: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.memory.id,
+            "duplicate": self.duplicate,
+            "version": self.memory.version,
+            "similar": [{"id": s.id, "preview": s.preview, "score": round(s.score, 4)} for s in self.similar],
+            "redacted": self.redacted,
+            "redactions": list(self.redactions),
+            "embedding_failed": self.embedding_failed,
+            "memory": self.memory.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteResult:
+    id: str
+    deleted: bool
+    already_deleted: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "deleted": self.deleted, "already_deleted": self.already_deleted}
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordQuery:
+    """Analyzed query terms for a keyword index; ``prefix`` marks terms matched as prefixes.
+
+    Each backend turns this into its own syntax (FTS5 MATCH, tsquery) and quotes every term,
+    so no query syntax from the user ever reaches the index.
+    """
+
+    terms: tuple[str, ...]
+    prefix: frozenset[str] = frozenset()

@@ -1,0 +1,1 @@
+"""Retrieval and ranking (see ``ranking.py``)."""

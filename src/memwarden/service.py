@@ -1,0 +1,265 @@
+"""MemoryService: the one façade every adapter (MCP, HTTP, CLI, hooks) calls."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from memwarden import validation as v
+from memwarden.errors import Conflict, InvalidInput, NotFound
+from memwarden.models import (
+    AddResult,
+    Caller,
+    DeleteResult,
+    Hit,
+    IndexText,
+    KeywordQuery,
+    Memory,
+    SearchResult,
+    utcnow,
+)
+from memwarden.search.ranking import rank_keyword
+from memwarden.store.base import Store
+from memwarden.text.analyzer import Analyzer
+
+DEFAULT_PROJECT = "default"
+CANDIDATES_PER_HIT = 5
+MIN_CANDIDATES = 50
+
+
+def content_hash(content: str) -> str:
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+
+def _new_id() -> str:
+    from ulid import ULID
+
+    return str(ULID())
+
+
+class MemoryService:
+    """Validates, stores, finds and explains memories for one caller at a time.
+
+    ``caller`` on each method is who is calling; adapters that serve several users (HTTP)
+    pass it per request, the rest use the default caller from the settings.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        analyzer: Analyzer,
+        default_caller: Caller,
+        max_content_bytes: int = 16 * 1024,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.store = store
+        self.analyzer = analyzer
+        self.default_caller = default_caller
+        self.max_content_bytes = max_content_bytes
+        self.clock = clock
+
+    def close(self) -> None:
+        self.store.close()
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _caller(self, caller: Caller | None) -> Caller:
+        return caller or self.default_caller
+
+    def _index_text(self, memory: Memory) -> IndexText:
+        return IndexText(
+            title=self.analyzer.index_text(memory.title),
+            tags=self.analyzer.index_text(" ".join(memory.tags)),
+            body=self.analyzer.index_text(memory.content),
+        )
+
+    def _expiry(self, now: datetime, ttl_hours: float | None) -> datetime | None:
+        return None if ttl_hours is None else now + timedelta(hours=ttl_hours)
+
+    def _project(self, project: object | None) -> str | None:
+        return None if project is None else v.check_project(project)
+
+    # -- writes ------------------------------------------------------------------------------
+
+    def add(
+        self,
+        content: object,
+        *,
+        project: object | None = None,
+        kind: object = "fact",
+        title: object = "",
+        tags: object = None,
+        pinned: bool = False,
+        ttl_hours: object = None,
+        caller: Caller | None = None,
+    ) -> AddResult:
+        who = self._caller(caller)
+        text = v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes))
+        now = self.clock()
+        memory = Memory(
+            id=_new_id(),
+            tenant=who.tenant,
+            project=self._project(project) or DEFAULT_PROJECT,
+            kind=v.check_kind(kind),
+            title=v.check_title(title or ""),
+            tags=v.check_tags(tags),
+            content=text,
+            content_hash=content_hash(text),
+            pinned=bool(pinned),
+            created_at=now,
+            updated_at=now,
+            expires_at=self._expiry(now, v.check_ttl_hours(ttl_hours)),
+        )
+        stored, duplicate = self.store.add(memory, self._index_text(memory))
+        return AddResult(memory=stored, duplicate=duplicate)
+
+    def update(
+        self,
+        memory_id: object,
+        *,
+        content: object | None = None,
+        project: object | None = None,
+        kind: object | None = None,
+        title: object | None = None,
+        tags: object | None = None,
+        pinned: bool | None = None,
+        ttl_hours: object | None = None,
+        if_version: int | None = None,
+        caller: Caller | None = None,
+    ) -> Memory:
+        who = self._caller(caller)
+        current = self._get_live(who, v.check_id(memory_id))
+        if if_version is not None and (isinstance(if_version, bool) or not isinstance(if_version, int)):
+            raise InvalidInput("if_version must be a whole number", field="if_version")
+        if if_version is not None and if_version != current.version:
+            raise Conflict(
+                f"memory {current.id} is at version {current.version}, not {if_version}: "
+                "get it again and retry the update",
+                id=current.id,
+                current_version=current.version,
+            )
+        now = self.clock()
+        changes: dict[str, Any] = {"updated_at": now}
+        if content is not None:
+            text = v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes))
+            changes.update(content=text, content_hash=content_hash(text))
+        if project is not None:
+            changes["project"] = v.check_project(project)
+        if kind is not None:
+            changes["kind"] = v.check_kind(kind)
+        if title is not None:
+            changes["title"] = v.check_title(title)
+        if tags is not None:
+            changes["tags"] = v.check_tags(tags)
+        if pinned is not None:
+            changes["pinned"] = bool(pinned)
+        if ttl_hours is not None:
+            changes["expires_at"] = self._expiry(now, v.check_ttl_hours(ttl_hours))
+        if len(changes) == 1:
+            raise InvalidInput(
+                "nothing to update: pass at least one of content, project, kind, title, tags, pinned, ttl_hours",
+                field="content",
+            )
+        updated = replace(current, **changes)
+        return self.store.update(updated, self._index_text(updated), expected_version=current.version)
+
+    def delete(self, memory_id: object, *, caller: Caller | None = None) -> DeleteResult:
+        who = self._caller(caller)
+        mid = v.check_id(memory_id)
+        before = self.store.get_many(who.tenant, [mid])
+        if not before:
+            raise NotFound(f"no memory with id {mid}; find ids with memory_search or memory_list", id=mid)
+        if before[0].deleted_at is not None:
+            return DeleteResult(id=mid, deleted=True, already_deleted=True)
+        self.store.soft_delete(who.tenant, mid, self.clock())
+        return DeleteResult(id=mid, deleted=True, already_deleted=False)
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def _get_live(self, who: Caller, memory_id: str) -> Memory:
+        found = self.store.get_many(who.tenant, [memory_id])
+        if not found or found[0].deleted_at is not None:
+            raise NotFound(
+                f"no memory with id {memory_id}; find ids with memory_search or memory_list", id=memory_id
+            )
+        return found[0]
+
+    def get(self, ids: object, *, caller: Caller | None = None) -> tuple[list[Memory], list[str]]:
+        """Live memories with these ids, and the ids that are unknown or deleted."""
+        who = self._caller(caller)
+        wanted = v.check_ids(ids)
+        found = [m for m in self.store.get_many(who.tenant, wanted) if m.deleted_at is None]
+        known = {m.id for m in found}
+        return found, [i for i in wanted if i not in known]
+
+    def list(
+        self,
+        *,
+        project: object | None = None,
+        tags: object = None,
+        pinned: bool = False,
+        limit: object = 20,
+        include_expired: bool = False,
+        caller: Caller | None = None,
+    ) -> list[Memory]:
+        who = self._caller(caller)
+        return self.store.list_memories(
+            who.tenant,
+            project=self._project(project),
+            tags=v.check_tags(tags),
+            pinned_only=bool(pinned),
+            include_expired=bool(include_expired),
+            now=self.clock(),
+            limit=v.check_limit(limit),
+        )
+
+    def search(
+        self,
+        query: object,
+        *,
+        project: object | None = None,
+        tags: object = None,
+        limit: object = 10,
+        include_expired: bool = False,
+        caller: Caller | None = None,
+    ) -> SearchResult:
+        who = self._caller(caller)
+        text = v.check_query(query)
+        top = v.check_limit(limit)
+        scope = self._project(project)
+        wanted_tags = v.check_tags(tags)
+        now = self.clock()
+        terms = tuple(self.analyzer.terms(text))
+        if not terms:
+            recent = self.store.list_memories(
+                who.tenant, project=scope, tags=wanted_tags, pinned_only=False,
+                include_expired=bool(include_expired), now=now, limit=top,
+            )
+            hits = [Hit(m, 0.0, {"recent": 1.0}) for m in recent]
+        else:
+            candidates = self.store.keyword_search(
+                who.tenant,
+                KeywordQuery(terms),
+                project=scope,
+                tags=wanted_tags,
+                include_expired=bool(include_expired),
+                now=now,
+                limit=max(MIN_CANDIDATES, top * CANDIDATES_PER_HIT),
+            )
+            hits = rank_keyword(candidates, top)
+        self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
+        return SearchResult(hits=hits, degraded=False, degrade_reason=None)
+
+    def stats(self, *, project: object | None = None, caller: Caller | None = None) -> dict[str, Any]:
+        who = self._caller(caller)
+        return {"tenant": who.tenant, **self.store.stats(who.tenant, self._project(project), self.clock())}
+
+    def echo(self, message: str) -> str:
+        return message
+
+
+__all__ = ["MemoryService", "content_hash"]

@@ -1,0 +1,367 @@
+"""SQLiteStore: memories, their keyword index and later their vectors in one SQLite file.
+
+Connections are per thread (reads never wait for each other); every write runs in
+``BEGIN IMMEDIATE`` so concurrent writers, in this process or others, queue on SQLite's own lock
+(``busy_timeout``) instead of failing with "database is locked" half-way through a transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from memwarden.errors import Conflict, StorageError
+from memwarden.models import Candidate, IndexText, KeywordQuery, Memory, format_time, parse_time
+from memwarden.store.sqlite import migrations
+from memwarden.store.sqlite.fts import match_expression
+
+BUSY_TIMEOUT_MS = 60_000
+_COLUMNS = (
+    "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
+    "expires_at, deleted_at, version, hit_count, last_used_at, redactions"
+)
+_M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in _COLUMNS.split(","))
+
+
+def _row_to_memory(row: Sequence[Any]) -> Memory:
+    return Memory(
+        id=row[0],
+        tenant=row[1],
+        project=row[2],
+        kind=row[3],
+        title=row[4],
+        tags=tuple(json.loads(row[5])),
+        content=row[6],
+        content_hash=row[7],
+        pinned=bool(row[8]),
+        created_at=parse_time(row[9]),  # type: ignore[arg-type]
+        updated_at=parse_time(row[10]),  # type: ignore[arg-type]
+        expires_at=parse_time(row[11]),
+        deleted_at=parse_time(row[12]),
+        version=row[13],
+        hit_count=row[14],
+        last_used_at=parse_time(row[15]),
+        redactions=tuple(json.loads(row[16])),
+    )
+
+
+def _memory_params(m: Memory) -> tuple[Any, ...]:
+    return (
+        m.id,
+        m.tenant,
+        m.project,
+        m.kind,
+        m.title,
+        json.dumps(list(m.tags), ensure_ascii=False),
+        m.content,
+        m.content_hash,
+        int(m.pinned),
+        format_time(m.created_at),
+        format_time(m.updated_at),
+        format_time(m.expires_at),
+        format_time(m.deleted_at),
+        m.version,
+        m.hit_count,
+        format_time(m.last_used_at),
+        json.dumps(list(m.redactions)),
+    )
+
+
+class SQLiteStore:
+    """The default backend. Safe to share between threads and with other processes."""
+
+    backend = "sqlite"
+
+    def __init__(self, path: Path, *, synchronous: str = "FULL") -> None:
+        self.path = Path(path)
+        self.synchronous = synchronous
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self.applied_migrations = migrations.migrate(self.connection())
+
+    # -- connections -------------------------------------------------------------------------
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection, opened on first use."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._open()
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+            )
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+            conn.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot open the database {self.path}: {exc}") from exc
+        return conn
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction under SQLite's write lock (``BEGIN IMMEDIATE``)."""
+        conn = self.connection()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot start a write on {self.path}: {exc}") from exc
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            conn.execute("ROLLBACK")
+            raise StorageError(f"commit failed on {self.path}: {exc}") from exc
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                try:
+                    conn.close()
+                except sqlite3.Error:  # pragma: no cover - closing is best effort
+                    pass
+            self._all.clear()
+        self._local = threading.local()
+
+    # -- writes ------------------------------------------------------------------------------
+
+    def add(self, memory: Memory, index: IndexText) -> tuple[Memory, bool]:
+        with self.write() as conn:
+            row = conn.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE tenant = ? AND project = ? AND content_hash = ?"
+                " AND deleted_at IS NULL",
+                (memory.tenant, memory.project, memory.content_hash),
+            ).fetchone()
+            if row is not None:
+                existing = _row_to_memory(row)
+                if not existing.is_expired(memory.created_at):
+                    return existing, True
+                # An expired twin is retired so the same fact can be stored afresh.
+                self._soft_delete_row(conn, existing, memory.created_at)
+            cursor = conn.execute(
+                f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * 17)})", _memory_params(memory)
+            )
+            self._index(conn, cursor.lastrowid, index)
+        return memory, False
+
+    def _index(self, conn: sqlite3.Connection, rowid: int | None, index: IndexText) -> None:
+        conn.execute(
+            "INSERT INTO memories_fts(rowid, title, tags, body) VALUES (?, ?, ?, ?)",
+            (rowid, index.title, index.tags, index.body),
+        )
+
+    def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
+        updated = replace(memory, version=expected_version + 1)
+        with self.write() as conn:
+            row = conn.execute(
+                "SELECT rowid, version, deleted_at FROM memories WHERE tenant = ? AND id = ?",
+                (memory.tenant, memory.id),
+            ).fetchone()
+            if row is None or row[2] is not None:
+                raise Conflict(f"memory {memory.id} was deleted meanwhile", id=memory.id)
+            if row[1] != expected_version:
+                raise Conflict(
+                    f"memory {memory.id} is at version {row[1]}, not {expected_version}: "
+                    "get it again and retry the update",
+                    id=memory.id,
+                    current_version=row[1],
+                )
+            twin = conn.execute(
+                "SELECT id FROM memories WHERE tenant = ? AND project = ? AND content_hash = ?"
+                " AND deleted_at IS NULL AND id != ?",
+                (memory.tenant, memory.project, memory.content_hash, memory.id),
+            ).fetchone()
+            if twin is not None:
+                raise Conflict(
+                    f"memory {twin[0]} in project {memory.project!r} already says exactly this; "
+                    f"delete one of them instead",
+                    id=memory.id,
+                    duplicate_of=twin[0],
+                )
+            params = _memory_params(updated)
+            conn.execute(
+                "UPDATE memories SET project = ?, kind = ?, title = ?, tags = ?, content = ?, content_hash = ?,"
+                " pinned = ?, updated_at = ?, expires_at = ?, version = ?, redactions = ? WHERE rowid = ?",
+                (*params[2:9], params[10], params[11], params[13], params[16], row[0]),
+            )
+            conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
+            self._index(conn, row[0], index)
+        return updated
+
+    def soft_delete(self, tenant: str, memory_id: str, now: datetime) -> Memory | None:
+        with self.write() as conn:
+            row = conn.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE tenant = ? AND id = ?", (tenant, memory_id)
+            ).fetchone()
+            if row is None:
+                return None
+            memory = _row_to_memory(row)
+            if memory.deleted_at is not None:
+                return memory
+            return self._soft_delete_row(conn, memory, now)
+
+    def _soft_delete_row(self, conn: sqlite3.Connection, memory: Memory, now: datetime) -> Memory:
+        rowid = conn.execute("SELECT rowid FROM memories WHERE id = ?", (memory.id,)).fetchone()[0]
+        conn.execute("UPDATE memories SET deleted_at = ? WHERE rowid = ?", (format_time(now), rowid))
+        conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+        return replace(memory, deleted_at=now)
+
+    def record_hits(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
+        if not ids:
+            return
+        with self.write() as conn:
+            conn.executemany(
+                "UPDATE memories SET hit_count = hit_count + 1, last_used_at = ? WHERE tenant = ? AND id = ?",
+                [(format_time(now), tenant, memory_id) for memory_id in ids],
+            )
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def get_many(self, tenant: str, ids: Sequence[str]) -> list[Memory]:
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
+        rows = self.connection().execute(
+            f"SELECT {_COLUMNS} FROM memories WHERE tenant = ? AND id IN ({marks})", (tenant, *ids)
+        )
+        found = {m.id: m for m in map(_row_to_memory, rows)}
+        return [found[i] for i in dict.fromkeys(ids) if i in found]
+
+    @staticmethod
+    def _filters(
+        project: str | None, tags: Sequence[str], include_expired: bool, now: datetime
+    ) -> tuple[str, list[Any]]:
+        sql, params = "", []  # type: ignore[var-annotated]
+        if project is not None:
+            sql += " AND m.project = ?"
+            params.append(project)
+        if not include_expired:
+            sql += " AND (m.expires_at IS NULL OR m.expires_at > ?)"
+            params.append(format_time(now))
+        for tag in tags:
+            sql += " AND EXISTS (SELECT 1 FROM json_each(m.tags) WHERE json_each.value = ?)"
+            params.append(tag)
+        return sql, params
+
+    def keyword_search(
+        self,
+        tenant: str,
+        query: KeywordQuery,
+        *,
+        project: str | None,
+        tags: Sequence[str],
+        include_expired: bool,
+        now: datetime,
+        limit: int,
+    ) -> list[Candidate]:
+        expression = match_expression(query)
+        if not expression:
+            return []
+        where, params = self._filters(project, tags, include_expired, now)
+        sql = (
+            f"SELECT {_M_COLUMNS}, bm25(memories_fts, 4.0, 2.0, 1.0) AS rank"
+            " FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid"
+            f" WHERE memories_fts MATCH ? AND m.tenant = ? AND m.deleted_at IS NULL{where}"
+            " ORDER BY rank LIMIT ?"
+        )
+        try:
+            rows = self.connection().execute(sql, (expression, tenant, *params, limit)).fetchall()
+        except sqlite3.OperationalError as exc:
+            raise StorageError(f"keyword search failed: {exc}") from exc
+        return [Candidate(_row_to_memory(row), -float(row[17])) for row in rows]
+
+    def list_memories(
+        self,
+        tenant: str,
+        *,
+        project: str | None,
+        tags: Sequence[str] = (),
+        pinned_only: bool,
+        include_expired: bool,
+        now: datetime,
+        limit: int,
+        offset: int = 0,
+    ) -> list[Memory]:
+        where, params = self._filters(project, tags, include_expired, now)
+        if pinned_only:
+            where += " AND m.pinned = 1"
+        rows = self.connection().execute(
+            f"SELECT {_M_COLUMNS} FROM memories m WHERE m.tenant = ? AND m.deleted_at IS NULL{where}"
+            " ORDER BY m.updated_at DESC, m.id DESC LIMIT ? OFFSET ?",
+            (tenant, *params, limit, offset),
+        )
+        return [_row_to_memory(row) for row in rows]
+
+    def stats(self, tenant: str, project: str | None, now: datetime) -> dict[str, Any]:
+        conn = self.connection()
+        scope, params = ("tenant = ?", [tenant]) if project is None else ("tenant = ? AND project = ?", [tenant, project])
+        stamp = format_time(now)
+        row = conn.execute(
+            "SELECT"
+            " SUM(deleted_at IS NULL AND (expires_at IS NULL OR expires_at > ?)),"
+            " SUM(deleted_at IS NULL AND expires_at IS NOT NULL AND expires_at <= ?),"
+            " SUM(deleted_at IS NOT NULL),"
+            " SUM(deleted_at IS NULL AND pinned = 1),"
+            " SUM(CASE WHEN deleted_at IS NULL THEN length(CAST(content AS BLOB)) ELSE 0 END),"
+            " SUM(deleted_at IS NULL AND hit_count = 0)"
+            f" FROM memories WHERE {scope}",
+            (stamp, stamp, *params),
+        ).fetchone()
+        projects = dict(
+            conn.execute(
+                f"SELECT project, COUNT(*) FROM memories WHERE {scope} AND deleted_at IS NULL"
+                " GROUP BY project ORDER BY project",
+                params,
+            ).fetchall()
+        )
+        kinds = dict(
+            conn.execute(
+                f"SELECT kind, COUNT(*) FROM memories WHERE {scope} AND deleted_at IS NULL GROUP BY kind ORDER BY kind",
+                params,
+            ).fetchall()
+        )
+        return {
+            "memories": row[0] or 0,
+            "expired": row[1] or 0,
+            "deleted": row[2] or 0,
+            "pinned": row[3] or 0,
+            "content_bytes": row[4] or 0,
+            "never_retrieved": row[5] or 0,
+            "projects": projects,
+            "kinds": kinds,
+            "backend": self.backend,
+            "database_bytes": self._file_size(),
+        }
+
+    def _file_size(self) -> int:
+        return sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists())
+
+    def index_agrees(self) -> bool:
+        """True when the keyword index holds exactly the live memories (a consistency check)."""
+        conn = self.connection()
+        live = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
+        indexed = conn.execute("SELECT COUNT(*) FROM memories_fts").fetchone()[0]
+        orphans = conn.execute(
+            "SELECT COUNT(*) FROM memories_fts f LEFT JOIN memories m ON m.rowid = f.rowid"
+            " WHERE m.rowid IS NULL OR m.deleted_at IS NOT NULL"
+        ).fetchone()[0]
+        return bool(live == indexed and orphans == 0)

@@ -1,0 +1,138 @@
+"""Argument checks shared by every adapter; each error names the field and what to send."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from memwarden.errors import InvalidInput
+from memwarden.models import KINDS
+
+MAX_LIMIT = 100
+MAX_TAGS = 32
+MAX_TAG_CHARS = 64
+MAX_TITLE_CHARS = 300
+MAX_PROJECT_CHARS = 100
+MAX_QUERY_CHARS = 4000
+MAX_IDS = 100
+MAX_TTL_HOURS = 24 * 365 * 100
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
+
+
+def check_text(field: str, value: object, *, max_bytes: int | None = None, allow_empty: bool = False) -> str:
+    """A well-formed string: no NUL or control bytes, no lone surrogates, not blank."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{field} must be a string, got {type(value).__name__}", field=field)
+    if "\x00" in value:
+        raise InvalidInput(f"{field} contains a NUL byte; remove it", field=field)
+    try:
+        encoded = value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{field} is not valid Unicode (a lone surrogate); send UTF-8 text", field=field) from None
+    if not allow_empty and not value.strip():
+        raise InvalidInput(f"{field} is empty; send some text", field=field)
+    if max_bytes is not None and len(encoded) > max_bytes:
+        raise InvalidInput(
+            f"{field} is {len(encoded)} bytes, over the limit of {max_bytes} "
+            "(MEMWARDEN_MAX_CONTENT_BYTES); split it into smaller memories",
+            field=field,
+            limit=max_bytes,
+        )
+    return value
+
+
+def normalize_content(content: str) -> str:
+    """The stored form of content: NFC, unified newlines, no surrounding blank space."""
+    text = unicodedata.normalize("NFC", content.replace("\r\n", "\n").replace("\r", "\n"))
+    return text.strip()
+
+
+def check_project(value: object) -> str:
+    project = check_text("project", value).strip()
+    if len(project) > MAX_PROJECT_CHARS or _CONTROL.search(project):
+        raise InvalidInput(
+            f"project must be 1-{MAX_PROJECT_CHARS} printable characters", field="project"
+        )
+    return project
+
+
+def check_kind(value: object) -> str:
+    if value not in KINDS:
+        raise InvalidInput(f"kind must be one of {', '.join(KINDS)}; got {value!r}", field="kind")
+    return str(value)
+
+
+def check_title(value: object) -> str:
+    title = " ".join(check_text("title", value, allow_empty=True).split())
+    if len(title) > MAX_TITLE_CHARS:
+        raise InvalidInput(f"title is longer than {MAX_TITLE_CHARS} characters", field="title")
+    return title
+
+
+def check_tags(value: object) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise InvalidInput("tags must be a list of strings", field="tags")
+    tags: list[str] = []
+    for raw in value:
+        tag = check_text("tags", raw).strip()
+        if len(tag) > MAX_TAG_CHARS or _CONTROL.search(tag) or "\n" in tag:
+            raise InvalidInput(f"each tag must be 1-{MAX_TAG_CHARS} characters on one line", field="tags")
+        if tag not in tags:
+            tags.append(tag)
+    if len(tags) > MAX_TAGS:
+        raise InvalidInput(f"at most {MAX_TAGS} tags per memory", field="tags")
+    return tuple(tags)
+
+
+def check_ttl_hours(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput("ttl_hours must be a number of hours", field="ttl_hours")
+    if not value > 0 or value > MAX_TTL_HOURS:
+        raise InvalidInput(
+            f"ttl_hours must be more than 0 and at most {MAX_TTL_HOURS}; omit it to keep the memory",
+            field="ttl_hours",
+        )
+    return float(value)
+
+
+def check_limit(value: object, *, maximum: int = MAX_LIMIT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput("limit must be a whole number", field="limit")
+    if not 1 <= value <= maximum:
+        raise InvalidInput(f"limit must be between 1 and {maximum}; got {value}", field="limit")
+    return value
+
+
+def check_id(value: object) -> str:
+    if not isinstance(value, str) or not _ID.match(value.strip().upper()):
+        raise InvalidInput(
+            f"{value!r} is not a memory id (26-character ULID such as 01JD3Z5X9Q2W8E7R6T5Y4V3K2M); "
+            "find ids with memory_search or memory_list",
+            field="id",
+        )
+    return value.strip().upper()
+
+
+def check_ids(value: object) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not value:
+        raise InvalidInput("ids must be a non-empty list of memory ids", field="ids")
+    if len(value) > MAX_IDS:
+        raise InvalidInput(f"at most {MAX_IDS} ids per call", field="ids")
+    return list(dict.fromkeys(check_id(v) for v in value))
+
+
+def check_query(value: object) -> str:
+    if value is None:
+        return ""
+    query = check_text("query", value, allow_empty=True)
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidInput(f"query is longer than {MAX_QUERY_CHARS} characters; shorten it", field="query")
+    return query
