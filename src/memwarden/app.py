@@ -7,6 +7,7 @@ from pathlib import Path
 
 from memwarden.config import Settings
 from memwarden.models import Caller
+from memwarden.search.ranking import RankingWeights
 from memwarden.service import MemoryService
 from memwarden.store import open_store
 from memwarden.text.analyzer import Analyzer
@@ -21,6 +22,7 @@ def build_service(settings: Settings) -> MemoryService:
         analyzer=Analyzer(languages),
         default_caller=Caller(actor=settings.actor, tenant=settings.tenant),
         max_content_bytes=settings.max_content_bytes,
+        ranking=RankingWeights(half_life_days=settings.recency_half_life_days),
     )
 
 

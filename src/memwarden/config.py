@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     embed_url: str = ""
     vector_timeout_ms: int = Field(default=250, ge=1, le=60_000)
     languages: str = "english,turkish"
+    recency_half_life_days: float = Field(default=90.0, gt=0, le=36_500)
     redaction: Literal["enforce", "dry-run", "off"] = "enforce"
     redaction_rules: str = ""
     audit: bool = True

@@ -93,10 +93,15 @@ class IndexText:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A memory found by one retrieval path, with that path's raw score (higher is better)."""
+    """A memory found by one retrieval path, with that path's raw score (higher is better).
+
+    ``index`` is the memory's analyzed text when the path has it (the keyword index does); the
+    ranking uses it to measure how much of the query a memory covers.
+    """
 
     memory: Memory
     score: float
+    index: IndexText | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from memwarden.models import (
     SearchResult,
     utcnow,
 )
-from memwarden.search.ranking import rank_keyword
+from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank_keyword
 from memwarden.store.base import Store
 from memwarden.text.analyzer import Analyzer
 
@@ -54,12 +54,14 @@ class MemoryService:
         analyzer: Analyzer,
         default_caller: Caller,
         max_content_bytes: int = 16 * 1024,
+        ranking: RankingWeights = DEFAULT_WEIGHTS,
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
         self.store = store
         self.analyzer = analyzer
         self.default_caller = default_caller
         self.max_content_bytes = max_content_bytes
+        self.ranking = ranking
         self.clock = clock
 
     def close(self) -> None:
@@ -241,16 +243,17 @@ class MemoryService:
             )
             hits = [Hit(m, 0.0, {"recent": 1.0}) for m in recent]
         else:
+            keyword_query = KeywordQuery(terms)
             candidates = self.store.keyword_search(
                 who.tenant,
-                KeywordQuery(terms),
+                keyword_query,
                 project=scope,
                 tags=wanted_tags,
                 include_expired=bool(include_expired),
                 now=now,
                 limit=max(MIN_CANDIDATES, top * CANDIDATES_PER_HIT),
             )
-            hits = rank_keyword(candidates, top)
+            hits = rank_keyword(candidates, keyword_query, now=now, limit=top, weights=self.ranking)
         self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
         return SearchResult(hits=hits, degraded=False, degrade_reason=None)
 

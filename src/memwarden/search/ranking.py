@@ -1,14 +1,208 @@
-"""Score candidates into hits; every hit says why it scored what it did."""
+"""Memory ranking: score candidates from any retrieval path into hits that say why they rank.
+
+Every retrieval path (keyword today; vector and hybrid fusion later) hands over
+``RankCandidate`` values: the memory, a **relevance in [0, 1]** saying how well that path (or the
+fusion of several paths) thinks it matches, and a **coverage in [0, 1]**: the share of the
+query's distinct analyzed terms the memory contains. ``rank`` adds what a memory store knows and
+a search engine does not, and returns the best ``Hit`` values:
+
+    score = relevance_weight * relevance        how well the text matches (bm25, vector, fused)
+          + coverage_weight  * coverage         all query terms present beats one rare term
+          + recency_weight   * 0.5 ** (age / half_life)      newer memories supersede older ones
+          + usage_weight     * log1p(hit_count) / log1p(USAGE_SATURATION)   capped at 1
+          + pinned_weight    * pinned
+
+``age`` is the time since the memory was last updated (``updated_at``), in days. Every hit's
+``why`` holds each term's contribution (they add up to ``score``); a candidate can split its
+relevance into named parts (``relevance_parts={"keyword": 0.7, "vector": 0.3}``, summing to its
+relevance) and ``why`` then shows those parts instead of a single ``relevance`` entry.
+
+The weights live in ``RankingWeights`` and nowhere else; docs/search.md explains the choice and
+the guardrail tests in tests/search/test_ranking_guardrails.py pin the behaviour they must keep:
+a newer correction outranks the memory it corrects, full query coverage beats a rare
+single-term match, and pinned beats unpinned at equal relevance.
+
+Helpers for paths: ``relevance_from_scores`` maps raw higher-is-better scores (negated bm25,
+cosine similarity) onto [0, 1] relative to the best candidate; ``query_coverage`` measures
+coverage from analyzed index tokens (``IndexText``), so any backend can compute it the same way.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 
-from memwarden.models import Candidate, Hit
+from memwarden.models import Candidate, Hit, IndexText, KeywordQuery, Memory
+
+# hit_count at which the usage component reaches 1 (log-scaled below that).
+USAGE_SATURATION = 50
+SECONDS_PER_DAY = 86_400.0
 
 
-def rank_keyword(candidates: Sequence[Candidate], limit: int) -> list[Hit]:
-    """Order by the keyword index's relevance (bm25, higher is better)."""
-    hits = [Hit(c.memory, c.score, {"relevance": round(c.score, 6)}) for c in candidates]
-    hits.sort(key=lambda h: h.score, reverse=True)
-    return hits[:limit]
+@dataclass(frozen=True, slots=True)
+class RankingWeights:
+    """The ranking weights, in one place (see the module docstring and docs/search.md).
+
+    Relevance and coverage dominate: text match decides what is about the query. Recency is
+    strong enough that a fresh memory correcting an older one wins when both match about as well
+    (a correction is usually a little longer, so its bm25 is a little lower). Usage is a tie
+    breaker only, so a popular old memory cannot drown its own correction. Pinned lifts a memory
+    above its unpinned peers, not above clearly better matches.
+    """
+
+    relevance: float = 0.5
+    coverage: float = 0.5
+    recency: float = 0.3
+    usage: float = 0.05
+    pinned: float = 0.15
+    half_life_days: float = 90.0
+
+    def __post_init__(self) -> None:
+        for name in ("relevance", "coverage", "recency", "usage", "pinned"):
+            value = getattr(self, name)
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(f"ranking weight {name} must be a finite number >= 0, got {value!r}")
+        if not math.isfinite(self.half_life_days) or self.half_life_days <= 0:
+            raise ValueError(f"half_life_days must be > 0, got {self.half_life_days!r}")
+
+
+DEFAULT_WEIGHTS = RankingWeights()
+
+
+@dataclass(frozen=True, slots=True)
+class RankCandidate:
+    """One memory found by one or more retrieval paths, ready to be ranked.
+
+    ``relevance`` and ``coverage`` are clamped to [0, 1]. ``relevance_parts``, when given, names
+    how the relevance was made (e.g. ``{"keyword": 0.6, "vector": 0.2}``); its values should add
+    up to ``relevance`` and are scaled by the relevance weight in ``why``.
+    """
+
+    memory: Memory
+    relevance: float
+    coverage: float = 0.0
+    relevance_parts: Mapping[str, float] = field(default_factory=dict)
+
+
+def relevance_from_scores(scores: Sequence[float]) -> list[float]:
+    """Raw higher-is-better scores as relevances in [0, 1]: each divided by the best one.
+
+    Non-finite or non-positive scores become 0. Relative scaling keeps paths comparable
+    whatever their raw units (bm25 grows with corpus statistics, cosine does not).
+    """
+    finite = [s if math.isfinite(s) and s > 0 else 0.0 for s in scores]
+    best = max(finite, default=0.0)
+    if best <= 0:
+        return [0.0 for _ in finite]
+    return [s / best for s in finite]
+
+
+def index_tokens(index: IndexText) -> set[str]:
+    """The distinct analyzed tokens of a memory's index text (title, tags and body)."""
+    return {*index.title.split(), *index.tags.split(), *index.body.split()}
+
+
+def query_coverage(query: KeywordQuery, tokens: Collection[str]) -> float:
+    """Share of the query's distinct terms found in ``tokens`` (prefix terms as prefixes)."""
+    terms = [t for t in dict.fromkeys(query.terms) if t]
+    if not terms:
+        return 0.0
+    found = 0
+    for term in terms:
+        if term in tokens or (term in query.prefix and any(tok.startswith(term) for tok in tokens)):
+            found += 1
+    return found / len(terms)
+
+
+def recency(memory: Memory, now: datetime, half_life_days: float) -> float:
+    """1.0 for a memory updated now, 0.5 after one half-life, and so on (future times count as now)."""
+    age_days = max(0.0, (now - memory.updated_at).total_seconds() / SECONDS_PER_DAY)
+    return float(0.5 ** (age_days / half_life_days))
+
+
+def usage(memory: Memory) -> float:
+    """Log-scaled use count in [0, 1]: the first uses matter most."""
+    return min(1.0, math.log1p(max(0, memory.hit_count)) / math.log1p(USAGE_SATURATION))
+
+
+def _clamp(value: float) -> float:
+    return 0.0 if not math.isfinite(value) else min(1.0, max(0.0, value))
+
+
+def explain(candidate: RankCandidate, now: datetime, weights: RankingWeights = DEFAULT_WEIGHTS) -> dict[str, float]:
+    """Each component's contribution to this candidate's score (they sum to the score)."""
+    why: dict[str, float] = {}
+    parts = {k: _clamp(v) for k, v in candidate.relevance_parts.items()}
+    if parts:
+        for name, value in parts.items():
+            why[name] = weights.relevance * value
+    else:
+        why["relevance"] = weights.relevance * _clamp(candidate.relevance)
+    why["coverage"] = weights.coverage * _clamp(candidate.coverage)
+    why["recency"] = weights.recency * recency(candidate.memory, now, weights.half_life_days)
+    why["usage"] = weights.usage * usage(candidate.memory)
+    why["pinned"] = weights.pinned if candidate.memory.pinned else 0.0
+    return why
+
+
+def rank(
+    candidates: Iterable[RankCandidate],
+    *,
+    now: datetime,
+    limit: int,
+    weights: RankingWeights = DEFAULT_WEIGHTS,
+) -> list[Hit]:
+    """The best ``limit`` hits, highest score first; ties go to the newer memory, then the id.
+
+    A memory offered twice (by two paths) keeps its best-scoring candidate; fuse paths before
+    ranking when both should count.
+    """
+    best: dict[str, Hit] = {}
+    for candidate in candidates:
+        why = explain(candidate, now, weights)
+        score = sum(why.values())
+        rounded = {k: round(v, 6) for k, v in why.items()}
+        current = best.get(candidate.memory.id)
+        if current is None or score > current.score:
+            best[candidate.memory.id] = Hit(candidate.memory, score, rounded)
+    ordered = sorted(
+        best.values(), key=lambda h: (-h.score, -h.memory.updated_at.timestamp(), h.memory.id)
+    )
+    return ordered[: max(0, limit)]
+
+
+def rank_keyword(
+    candidates: Sequence[Candidate],
+    query: KeywordQuery,
+    *,
+    now: datetime,
+    limit: int,
+    weights: RankingWeights = DEFAULT_WEIGHTS,
+) -> list[Hit]:
+    """Rank keyword-index candidates (score: bm25, higher is better; ``index``: analyzed text).
+
+    A candidate without its index text gets coverage 0 (a store should always return it).
+    """
+    relevances = relevance_from_scores([c.score for c in candidates])
+    ranked = (
+        RankCandidate(c.memory, rel, 0.0 if c.index is None else query_coverage(query, index_tokens(c.index)))
+        for c, rel in zip(candidates, relevances, strict=True)
+    )
+    return rank(ranked, now=now, limit=limit, weights=weights)
+
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "RankCandidate",
+    "RankingWeights",
+    "explain",
+    "index_tokens",
+    "query_coverage",
+    "rank",
+    "rank_keyword",
+    "recency",
+    "relevance_from_scores",
+    "usage",
+]

@@ -23,6 +23,9 @@ from memwarden.store.sqlite import migrations
 from memwarden.store.sqlite.fts import match_expression
 
 BUSY_TIMEOUT_MS = 60_000
+# bm25 column weights of the keyword index (title, tags, body): a word in the title or a tag
+# says more about what a memory is about than the same word somewhere in its content.
+BM25_WEIGHTS = "4.0, 2.0, 1.0"
 _COLUMNS = (
     "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
     "expires_at, deleted_at, version, hit_count, last_used_at, redactions"
@@ -278,7 +281,8 @@ class SQLiteStore:
             return []
         where, params = self._filters(project, tags, include_expired, now)
         sql = (
-            f"SELECT {_M_COLUMNS}, bm25(memories_fts, 4.0, 2.0, 1.0) AS rank"
+            f"SELECT {_M_COLUMNS}, bm25(memories_fts, {BM25_WEIGHTS}) AS rank,"
+            " memories_fts.title, memories_fts.tags, memories_fts.body"
             " FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid"
             f" WHERE memories_fts MATCH ? AND m.tenant = ? AND m.deleted_at IS NULL{where}"
             " ORDER BY rank LIMIT ?"
@@ -287,7 +291,9 @@ class SQLiteStore:
             rows = self.connection().execute(sql, (expression, tenant, *params, limit)).fetchall()
         except sqlite3.OperationalError as exc:
             raise StorageError(f"keyword search failed: {exc}") from exc
-        return [Candidate(_row_to_memory(row), -float(row[17])) for row in rows]
+        return [
+            Candidate(_row_to_memory(row), -float(row[17]), IndexText(row[18], row[19], row[20])) for row in rows
+        ]
 
     def list_memories(
         self,
