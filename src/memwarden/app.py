@@ -5,7 +5,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from memwarden.config import Settings
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.config import Settings
+    from memwarden.config_hot import HotSettings
 from memwarden.models import Caller
 from memwarden.search.ranking import RankingWeights
 from memwarden.service import MemoryService
@@ -13,8 +17,11 @@ from memwarden.store import open_store
 from memwarden.text.analyzer import Analyzer
 
 
-def build_service(settings: Settings) -> MemoryService:
-    """The service for these settings: store, analyzer and the default (local) caller."""
+def build_service(settings: Settings | HotSettings) -> MemoryService:
+    """The service for these settings: store, analyzer and the default (local) caller.
+
+    Accepts the full ``Settings`` or the pydantic-free ``HotSettings`` of the per-prompt paths.
+    """
     store = open_store(settings.database_url(), synchronous=settings.sqlite_synchronous)
     languages = tuple(part.strip() for part in settings.languages.split(",") if part.strip())
     return MemoryService(

@@ -7,23 +7,18 @@ setting is missing there.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from memwarden.config_hot import SettingsPaths, default_data_dir, sqlite_path
 from memwarden.errors import ConfigError
 
-
-def default_data_dir() -> Path:
-    """``$XDG_DATA_HOME/memwarden`` or ``~/.local/share/memwarden``."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "memwarden"
+__all__ = ["Settings", "default_data_dir", "load_settings", "sqlite_path"]
 
 
-class Settings(BaseSettings):
+class Settings(SettingsPaths, BaseSettings):
     """memwarden's settings; each field is ``MEMWARDEN_<FIELD>`` in the environment."""
 
     model_config = SettingsConfigDict(env_prefix="MEMWARDEN_", extra="ignore", frozen=True)
@@ -58,27 +53,6 @@ class Settings(BaseSettings):
     def _empty_token_is_none(cls, value: object) -> object:
         return None if value == "" else value
 
-    def database_url(self) -> str:
-        """The configured database, or the default SQLite file in the data directory."""
-        return self.db or str(default_data_dir() / "memwarden.db")
-
-    def data_dir(self) -> Path:
-        url = self.database_url()
-        if url.startswith(("postgresql://", "postgres://")):
-            return default_data_dir()
-        return sqlite_path(url).parent
-
-    def log_path(self) -> Path:
-        return Path(self.log_file) if self.log_file else self.data_dir() / "memwarden.log"
-
-
-def sqlite_path(url: str) -> Path:
-    """The file behind a SQLite database URL (a plain path or ``sqlite:///path``)."""
-    if url.startswith("sqlite:///"):
-        return Path(url[len("sqlite:///") :])
-    if url.startswith("sqlite://"):
-        raise ConfigError(f"MEMWARDEN_DB={url!r}: use sqlite:///relative/path or sqlite:////absolute/path")
-    return Path(url).expanduser()
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -17,11 +17,13 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _service(args: argparse.Namespace) -> Any:
+    """The service for one command. Settings come from the pydantic-free reader so that
+    ``memwarden search`` starts within its budget (see ``config_hot``)."""
     from memwarden.app import build_service
-    from memwarden.config import load_settings
+    from memwarden.config_hot import load_hot_settings
 
     overrides = {"db": args.db} if getattr(args, "db", None) else {}
-    return build_service(load_settings(**overrides))
+    return build_service(load_hot_settings(**overrides))
 
 
 def _read_content(value: str) -> str:

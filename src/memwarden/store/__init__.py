@@ -17,7 +17,7 @@ def open_store(url: str, *, synchronous: str = "FULL") -> Store:
             "MEMWARDEN_DB names PostgreSQL, but this build has no PostgreSQL backend yet; "
             "use a file path for SQLite"
         )
-    from memwarden.config import sqlite_path
+    from memwarden.config_hot import sqlite_path
     from memwarden.store.sqlite import SQLiteStore
 
     return SQLiteStore(sqlite_path(url), synchronous=synchronous)

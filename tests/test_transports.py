@@ -1,0 +1,121 @@
+"""The real transports: a stdio subprocess and a uvicorn HTTP server on a loopback port."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import anyio
+import httpx
+import pytest
+from mcp import Client, StdioServerParameters
+
+SERVER_START_TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_http(url: str, process: subprocess.Popen, timeout: float = SERVER_START_TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"server exited with {process.returncode}: {process.stderr.read() if process.stderr else ''}")
+        try:
+            if httpx.get(url, timeout=1.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    raise AssertionError(f"{url} did not answer within {timeout} s")
+
+
+@pytest.fixture
+def http_server(cli_env: dict[str, str]) -> Iterator[tuple[str, str]]:
+    port = free_port()
+    token = "test-token-0123456789"
+    env = {**cli_env, "MEMWARDEN_HTTP_TOKEN": token, "MEMWARDEN_TOOLS": "all"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
+        yield f"http://127.0.0.1:{port}", token
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        if process.stderr:
+            process.stderr.close()
+
+
+def test_stdio_subprocess_serves_tools(cli_env: dict[str, str]) -> None:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "serve"], env=cli_env)
+
+    async def run() -> None:
+        async with Client(params) as client:
+            names = [t.name for t in (await client.list_tools()).tools]
+            assert names == ["memory_add", "memory_search", "memory_update", "memory_delete"]
+            added = await client.call_tool("memory_add", {"content": "stdio works end to end"})
+            assert not added.is_error
+            found = await client.call_tool("memory_search", {"query": "stdio"})
+            assert found.structured_content["hits"][0]["id"] == added.structured_content["id"]
+
+    anyio.run(run)
+
+
+def test_http_server_requires_the_token_and_serves_mcp(http_server: tuple[str, str]) -> None:
+    base, token = http_server
+    health = httpx.get(f"{base}/healthz").json()
+    assert health["status"] == "ok" and health["version"]
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    headers = {"accept": "application/json, text/event-stream"}
+    assert httpx.post(f"{base}/mcp", json=init, headers=headers).status_code == 401
+    wrong = {**headers, "authorization": "Bearer wrong-token"}
+    assert httpx.post(f"{base}/mcp", json=init, headers=wrong).status_code == 401
+    malformed = {**headers, "authorization": token}
+    assert httpx.post(f"{base}/mcp", json=init, headers=malformed).status_code == 401
+
+    async def run() -> None:
+        client_http = httpx.AsyncClient(headers={"authorization": f"Bearer {token}"})
+        from mcp.client.streamable_http import streamable_http_client
+
+        async with client_http, Client(streamable_http_client(f"{base}/mcp", http_client=client_http)) as client:
+            added = await client.call_tool("memory_add", {"content": "http works end to end"})
+            assert not added.is_error
+            found = await client.call_tool("memory_search", {"query": "http"})
+            assert found.structured_content["count"] == 1
+            bad = await client.call_tool("memory_add", {"content": ""})
+            assert bad.is_error
+
+    anyio.run(run)
+
+
+def test_server_refuses_a_public_address_without_a_token(cli_env: dict[str, str]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "memwarden", "serve", "--http", "0.0.0.0:8765"],
+        env=cli_env, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 1
+    assert "not a loopback address" in result.stderr and "MEMWARDEN_HTTP_TOKEN" in result.stderr
+
+
+def test_server_rejects_a_malformed_bind_address(cli_env: dict[str, str]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "memwarden", "serve", "--http", "localhost"],
+        env=cli_env, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 1 and "host:port" in result.stderr
+
+
+def test_unknown_route_is_404_and_healthz_needs_no_token(http_server: tuple[str, str]) -> None:
+    base, token = http_server
+    assert httpx.get(f"{base}/healthz").status_code == 200
+    assert httpx.get(f"{base}/nope", headers={"authorization": f"Bearer {token}"}).status_code == 404
+    assert httpx.get(f"{base}/nope").status_code == 401
