@@ -14,15 +14,33 @@ from memwarden.errors import ConfigError
 HOT = {f.name: f for f in fields(HotSettings)}
 
 
+def test_every_setting_the_service_is_built_from_is_carried_by_the_hot_reader(tmp_path) -> None:
+    """build_service on HotSettings must not fall back to pydantic (the per-prompt budget)."""
+    import sys
+
+    from memwarden.app import build_service
+
+    loaded: list[str] = []
+
+    class Watching(HotSettings):
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            loaded.append(name)
+            return super().__getattr__(name)
+
+    build_service(Watching(db=str(tmp_path / "x.db"))).close()
+    assert loaded == [], f"add these settings to config_hot.HotSettings: {loaded}"
+    assert "memwarden.config_hot" in sys.modules
+
+
 def test_hot_reader_carries_the_same_defaults_choices_and_bounds_as_settings() -> None:
     for name, spec in HOT.items():
         model_field = Settings.model_fields[name]
         assert spec.default == model_field.default, name
         choices = typing.get_args(model_field.annotation) if typing.get_origin(model_field.annotation) is typing.Literal else ()
         assert tuple(spec.metadata["choices"]) == tuple(choices), name
-        bounds = {k: getattr(m, k) for m in model_field.metadata for k in ("ge", "le", "min_length", "max_length")
+        bounds = {k: getattr(m, k) for m in model_field.metadata for k in ("ge", "gt", "le", "min_length", "max_length")
                   if getattr(m, k, None) is not None}
-        mine = {k: spec.metadata[k] for k in ("ge", "le", "min_length", "max_length") if spec.metadata[k] is not None}
+        mine = {k: spec.metadata[k] for k in ("ge", "gt", "le", "min_length", "max_length") if spec.metadata[k] is not None}
         assert mine == bounds, name
 
 
@@ -30,7 +48,7 @@ def test_hot_reader_carries_the_same_defaults_choices_and_bounds_as_settings() -
     ("name", "raw"),
     [("audit", "0"), ("audit", "yes"), ("audit", "TRUE"), ("max_content_bytes", "2048"), ("tenant", "acme"),
      ("sqlite_synchronous", "NORMAL"), ("redaction", "dry-run"), ("languages", "english"), ("db", "/tmp/x.db"),
-     ("vector_timeout_ms", "60000"), ("embedder", "ollama")],
+     ("vector_timeout_ms", "60000"), ("embedder", "ollama"), ("recency_half_life_days", "7.5")],
 )
 def test_hot_reader_parses_values_like_settings(monkeypatch: pytest.MonkeyPatch, name: str, raw: str) -> None:
     monkeypatch.setenv(f"MEMWARDEN_{name.upper()}", raw)
@@ -40,7 +58,8 @@ def test_hot_reader_parses_values_like_settings(monkeypatch: pytest.MonkeyPatch,
 @pytest.mark.parametrize(
     ("name", "raw"),
     [("audit", "maybe"), ("max_content_bytes", "12"), ("max_content_bytes", "lots"), ("tenant", ""),
-     ("sqlite_synchronous", "OFF"), ("redaction", "sometimes"), ("vector_timeout_ms", "0"), ("actor", "x" * 201)],
+     ("sqlite_synchronous", "OFF"), ("redaction", "sometimes"), ("vector_timeout_ms", "0"), ("actor", "x" * 201),
+     ("recency_half_life_days", "0"), ("recency_half_life_days", "soon")],
 )
 def test_both_readers_reject_the_same_bad_values(monkeypatch: pytest.MonkeyPatch, name: str, raw: str) -> None:
     monkeypatch.setenv(f"MEMWARDEN_{name.upper()}", raw)

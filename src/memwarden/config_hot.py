@@ -61,10 +61,10 @@ class SettingsPaths:
 
 
 def _spec(
-    default: Any, *, choices: tuple[str, ...] = (), ge: int | None = None, le: int | None = None,
-    min_length: int | None = None, max_length: int | None = None,
+    default: Any, *, choices: tuple[str, ...] = (), ge: float | None = None, gt: float | None = None,
+    le: float | None = None, min_length: int | None = None, max_length: int | None = None,
 ) -> Any:
-    meta = {"choices": choices, "ge": ge, "le": le, "min_length": min_length, "max_length": max_length}
+    meta = {"choices": choices, "ge": ge, "gt": gt, "le": le, "min_length": min_length, "max_length": max_length}
     return field(default=default, metadata=meta)
 
 
@@ -86,6 +86,7 @@ class HotSettings(SettingsPaths):
     sqlite_synchronous: str = _spec("FULL", choices=("FULL", "NORMAL"))
     log_level: str = _spec("WARNING", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     log_file: str = _spec("")
+    recency_half_life_days: float = _spec(90.0, gt=0, le=36_500)
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for settings this reader does not carry: load them the full way.
@@ -105,13 +106,16 @@ def _parse(name: str, raw: str, default: Any, meta: dict[str, Any]) -> Any:
         if value in _FALSE:
             return False
         raise ConfigError(f"invalid settings: {env}: expected true or false, got {raw!r}")
-    if isinstance(default, int):
+    if isinstance(default, (int, float)):
+        kind = type(default)
         try:
-            number = int(raw.strip())
+            number = kind(raw.strip())
         except ValueError:
-            raise ConfigError(f"invalid settings: {env}: expected a whole number, got {raw!r}") from None
-        if (meta["ge"] is not None and number < meta["ge"]) or (meta["le"] is not None and number > meta["le"]):
-            raise ConfigError(f"invalid settings: {env}: must be between {meta['ge']} and {meta['le']}")
+            raise ConfigError(f"invalid settings: {env}: expected a {kind.__name__} number, got {raw!r}") from None
+        ge, gt, le = meta["ge"], meta["gt"], meta["le"]
+        if (ge is not None and number < ge) or (gt is not None and number <= gt) or (le is not None and number > le):
+            low = f"at least {ge}" if ge is not None else f"more than {gt}"
+            raise ConfigError(f"invalid settings: {env}: must be {low} and at most {le}")
         return number
     if meta["choices"] and raw not in meta["choices"]:
         raise ConfigError(f"invalid settings: {env}: must be one of {', '.join(meta['choices'])}, got {raw!r}")
