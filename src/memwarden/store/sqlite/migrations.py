@@ -65,8 +65,85 @@ def _initial(conn: sqlite3.Connection) -> None:
     )
 
 
+def _audit_log(conn: sqlite3.Connection) -> None:
+    """The hash-chained audit log (see ``memwarden.audit``), append-only by trigger.
+
+    ``audit_head`` holds the newest (seq, hash) and may only move forward by one row; an
+    INSERT into ``audit_log`` must continue the head; UPDATE is always refused and DELETE only
+    for rows a prune checkpoint covers; ``audit_checkpoints`` is append-only and each one must
+    name the hash of the row it ends at.
+    """
+    run_script(
+        conn,
+        f"""
+        CREATE TABLE audit_log (
+            seq INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            tenant TEXT NOT NULL,
+            project TEXT,
+            action TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            memory_ids TEXT NOT NULL,
+            result_count INTEGER NOT NULL,
+            degraded INTEGER NOT NULL,
+            redaction_count INTEGER NOT NULL,
+            query_sha256 TEXT,
+            query_len INTEGER,
+            query_plain TEXT,
+            detail TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL
+        );
+        CREATE INDEX audit_log_at ON audit_log(at);
+        CREATE TABLE audit_head (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            seq INTEGER NOT NULL,
+            hash TEXT NOT NULL
+        );
+        INSERT INTO audit_head(id, seq, hash) VALUES (1, 0, '{AUDIT_GENESIS}');
+        CREATE TABLE audit_checkpoints (
+            upto_seq INTEGER PRIMARY KEY,
+            upto_hash TEXT NOT NULL,
+            pruned_rows INTEGER NOT NULL,
+            before TEXT NOT NULL,
+            at TEXT NOT NULL
+        );
+        CREATE TRIGGER audit_log_chain BEFORE INSERT ON audit_log
+        WHEN NEW.seq IS NOT (SELECT seq + 1 FROM audit_head WHERE id = 1)
+          OR NEW.prev_hash IS NOT (SELECT hash FROM audit_head WHERE id = 1)
+        BEGIN SELECT RAISE(ABORT, 'audit_log rows must continue the chain head'); END;
+        CREATE TRIGGER audit_log_advance AFTER INSERT ON audit_log
+        BEGIN UPDATE audit_head SET seq = NEW.seq, hash = NEW.hash WHERE id = 1; END;
+        CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only: UPDATE refused'); END;
+        CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+        WHEN OLD.seq > (SELECT COALESCE(MAX(upto_seq), 0) FROM audit_checkpoints)
+        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only: DELETE refused (use memwarden audit prune)'); END;
+        CREATE TRIGGER audit_head_forward BEFORE UPDATE ON audit_head
+        WHEN NEW.seq IS NOT OLD.seq + 1
+          OR NEW.hash IS NOT (SELECT hash FROM audit_log WHERE seq = NEW.seq)
+        BEGIN SELECT RAISE(ABORT, 'audit_head only moves forward with the chain'); END;
+        CREATE TRIGGER audit_head_no_delete BEFORE DELETE ON audit_head
+        BEGIN SELECT RAISE(ABORT, 'audit_head cannot be deleted'); END;
+        CREATE TRIGGER audit_checkpoints_valid BEFORE INSERT ON audit_checkpoints
+        WHEN NEW.upto_hash IS NOT (SELECT hash FROM audit_log WHERE seq = NEW.upto_seq)
+          OR NEW.upto_seq <= (SELECT COALESCE(MAX(upto_seq), 0) FROM audit_checkpoints)
+        BEGIN SELECT RAISE(ABORT, 'a prune checkpoint must name an existing row and its hash'); END;
+        CREATE TRIGGER audit_checkpoints_no_update BEFORE UPDATE ON audit_checkpoints
+        BEGIN SELECT RAISE(ABORT, 'audit_checkpoints is append-only: UPDATE refused'); END;
+        CREATE TRIGGER audit_checkpoints_no_delete BEFORE DELETE ON audit_checkpoints
+        BEGIN SELECT RAISE(ABORT, 'audit_checkpoints is append-only: DELETE refused'); END;
+        """,
+    )
+
+
+# The hash a chain starts from (the ``prev_hash`` of row 1).
+AUDIT_GENESIS = "0" * 64
+
 MIGRATIONS: list[tuple[str, Step]] = [
     ("0001_initial", _initial),
+    ("0002_audit_log", _audit_log),
 ]
 
 

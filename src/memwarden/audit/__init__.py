@@ -1,0 +1,49 @@
+"""The tamper-evident audit log: every read and write, hash-chained, append-only.
+
+``open_audit_log(url)`` opens the log of a database (the same URL as ``MEMWARDEN_DB``);
+``verify_database(url)`` checks a database's whole chain (ops uses it on every backup);
+``Auditor`` is the service's collaborator that records events.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.base import AuditLog
+    from memwarden.audit.chain import VerifyReport
+
+
+def open_audit_log(url: str, *, readonly: bool = False) -> AuditLog:
+    """The audit log stored in the database ``url`` names (a path or sqlite:/// → SQLite).
+
+    PostgreSQL: ``memwarden.store.postgres.audit.PostgresAuditLog(url)`` implements the same
+    ``AuditLog`` protocol once that backend exists.
+    """
+    if url.startswith(("postgresql://", "postgres://")):
+        try:
+            from memwarden.store.postgres.audit import PostgresAuditLog  # type: ignore[import-not-found]
+        except ImportError:
+            from memwarden.errors import ConfigError
+
+            raise ConfigError("MEMWARDEN_DB names PostgreSQL, but this build has no PostgreSQL audit log") from None
+        log: AuditLog = PostgresAuditLog(url, readonly=readonly)
+        return log
+    from memwarden.config import sqlite_path
+    from memwarden.store.sqlite.audit import SQLiteAuditLog
+
+    return SQLiteAuditLog(sqlite_path(url), readonly=readonly)
+
+
+def verify_database(url: str) -> VerifyReport:
+    """Verify the audit chain of the database at ``url`` (read-only; a backup file works)."""
+    from memwarden.audit.chain import verify_log
+
+    log = open_audit_log(url, readonly=True)
+    try:
+        return verify_log(log)
+    finally:
+        log.close()
+
+
+__all__ = ["open_audit_log", "verify_database"]

@@ -1,0 +1,66 @@
+"""Auditor: the service's collaborator that turns each operation into one audit row.
+
+The service calls ``record`` once per operation (add, search, get, list, update, delete, stats)
+and adapters built on the service (export, import, backups) call ``MemoryService.audit``, which
+lands here. Queries are stored as SHA-256 and length; with ``MEMWARDEN_AUDIT_QUERY_PLAIN=1``
+the query text is stored too, after redaction, so a secret typed into a search never reaches
+the audit table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from memwarden.audit.base import AuditEvent, AuditLog, AuditRecord
+from memwarden.models import Caller, utcnow
+
+
+class Auditor:
+    """Records events in an ``AuditLog``; ``redact`` cleans plain-text queries when kept."""
+
+    def __init__(
+        self,
+        log: AuditLog,
+        *,
+        query_plain: bool = False,
+        redact: Callable[[str], str] | None = None,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.log = log
+        self.query_plain = query_plain
+        self.redact = redact
+        self.clock = clock
+
+    def record(
+        self,
+        action: str,
+        caller: Caller,
+        *,
+        project: str | None = None,
+        memory_ids: Sequence[str] = (),
+        result_count: int = 0,
+        degraded: bool = False,
+        redaction_count: int = 0,
+        outcome: str = "ok",
+        query: str | None = None,
+        detail: dict[str, Any] | None = None,
+    ) -> AuditRecord:
+        digest, length, plain = None, None, None
+        if query:
+            digest = hashlib.sha256(query.encode("utf-8", "surrogatepass")).hexdigest()
+            length = len(query)
+            if self.query_plain:
+                plain = self.redact(query) if self.redact is not None else query
+        event = AuditEvent(
+            actor=caller.actor, tenant=caller.tenant, action=action, project=project,
+            memory_ids=tuple(memory_ids), result_count=result_count, degraded=degraded,
+            redaction_count=redaction_count, outcome=outcome, query_sha256=digest, query_len=length,
+            query_plain=plain, detail=detail or {},
+        )
+        return self.log.append(event, self.clock())
+
+    def close(self) -> None:
+        self.log.close()
