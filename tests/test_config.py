@@ -48,7 +48,8 @@ def test_hot_reader_carries_the_same_defaults_choices_and_bounds_as_settings() -
     ("name", "raw"),
     [("audit", "0"), ("audit", "yes"), ("audit", "TRUE"), ("max_content_bytes", "2048"), ("tenant", "acme"),
      ("sqlite_synchronous", "NORMAL"), ("redaction", "dry-run"), ("languages", "english"), ("db", "/tmp/x.db"),
-     ("vector_timeout_ms", "60000"), ("embedder", "ollama"), ("recency_half_life_days", "7.5")],
+     ("vector_timeout_ms", "60000"), ("embedder", "ollama"), ("recency_half_life_days", "7.5"),
+     ("hook_limit", "3"), ("hook_server", "http://127.0.0.1:8765"), ("hook_timeout_ms", "100")],
 )
 def test_hot_reader_parses_values_like_settings(monkeypatch: pytest.MonkeyPatch, name: str, raw: str) -> None:
     monkeypatch.setenv(f"MEMWARDEN_{name.upper()}", raw)
@@ -59,7 +60,8 @@ def test_hot_reader_parses_values_like_settings(monkeypatch: pytest.MonkeyPatch,
     ("name", "raw"),
     [("audit", "maybe"), ("max_content_bytes", "12"), ("max_content_bytes", "lots"), ("tenant", ""),
      ("sqlite_synchronous", "OFF"), ("redaction", "sometimes"), ("vector_timeout_ms", "0"), ("actor", "x" * 201),
-     ("recency_half_life_days", "0"), ("recency_half_life_days", "soon")],
+     ("recency_half_life_days", "0"), ("recency_half_life_days", "soon"), ("hook_limit", "21"),
+     ("hook_max_tokens", "10")],
 )
 def test_both_readers_reject_the_same_bad_values(monkeypatch: pytest.MonkeyPatch, name: str, raw: str) -> None:
     monkeypatch.setenv(f"MEMWARDEN_{name.upper()}", raw)
@@ -84,3 +86,12 @@ def test_database_paths(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     assert load_hot_settings(db="sqlite:///rel/x.db").data_dir().as_posix() == "rel"
     with pytest.raises(ConfigError, match="sqlite:///"):
         load_settings(db="sqlite://host/x.db").data_dir()
+
+
+def test_the_token_reads_like_settings_and_stays_out_of_reprs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMWARDEN_HTTP_TOKEN", "s3cret-token")
+    hot, full = load_hot_settings(), load_settings()
+    assert full.http_token is not None and hot.http_token == full.http_token.get_secret_value()
+    assert "s3cret" not in repr(hot)
+    monkeypatch.setenv("MEMWARDEN_HTTP_TOKEN", "")
+    assert load_hot_settings().http_token is None and load_settings().http_token is None

@@ -63,9 +63,11 @@ class SettingsPaths:
 def _spec(
     default: Any, *, choices: tuple[str, ...] = (), ge: float | None = None, gt: float | None = None,
     le: float | None = None, min_length: int | None = None, max_length: int | None = None,
+    secret: bool = False,
 ) -> Any:
-    meta = {"choices": choices, "ge": ge, "gt": gt, "le": le, "min_length": min_length, "max_length": max_length}
-    return field(default=default, metadata=meta)
+    meta = {"choices": choices, "ge": ge, "gt": gt, "le": le, "min_length": min_length, "max_length": max_length,
+            "secret": secret}
+    return field(default=default, metadata=meta, repr=not secret)
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,12 @@ class HotSettings(SettingsPaths):
     log_level: str = _spec("WARNING", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     log_file: str = _spec("")
     recency_half_life_days: float = _spec(90.0, gt=0, le=36_500)
+    # The hooks' own settings, and the bearer token they send to MEMWARDEN_HOOK_SERVER.
+    http_token: str | None = _spec(None, secret=True)
+    hook_server: str = _spec("")
+    hook_timeout_ms: int = _spec(40, ge=1, le=10_000)
+    hook_max_tokens: int = _spec(600, ge=50, le=20_000)
+    hook_limit: int = _spec(5, ge=1, le=20)
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for settings this reader does not carry: load them the full way.
@@ -99,6 +107,8 @@ class HotSettings(SettingsPaths):
 
 def _parse(name: str, raw: str, default: Any, meta: dict[str, Any]) -> Any:
     env = f"MEMWARDEN_{name.upper()}"
+    if meta["secret"]:
+        return raw or None  # like Settings: an empty token means no token
     if isinstance(default, bool):
         value = raw.strip().lower()
         if value in _TRUE:
