@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config import Settings
     from memwarden.config_hot import HotSettings
+    from memwarden.ops.backup import BackupManager
 from memwarden.models import Caller
 from memwarden.search.ranking import RankingWeights
 from memwarden.service import MemoryService
@@ -17,10 +18,27 @@ from memwarden.store import open_store
 from memwarden.text.analyzer import Analyzer
 
 
-def build_service(settings: Settings | HotSettings) -> MemoryService:
+logger = logging.getLogger(__name__)
+
+
+def build_backups(settings: Settings) -> BackupManager | None:
+    """Backups of the configured database into MEMWARDEN_BACKUP_DIR, keeping MEMWARDEN_BACKUP_KEEP;
+    None when the database backend provides no backups."""
+    from memwarden.ops.backup import BackupManager, backend_for
+
+    backend = backend_for(settings.database_url())
+    if backend is None:
+        return None
+    return BackupManager(backend, settings.backup_path(), keep=settings.backup_keep)
+
+
+def build_service(settings: Settings | HotSettings, *, ops: bool = False,
+                  backups: BackupManager | None = None) -> MemoryService:
     """The service for these settings: store, analyzer and the default (local) caller.
 
     Accepts the full ``Settings`` or the pydantic-free ``HotSettings`` of the per-prompt paths.
+    ``ops=True`` (servers, health, backup, export/import commands; full ``Settings`` only) adds
+    the backups and the purge grace period, which the per-prompt paths never need.
     """
     store = open_store(settings.database_url(), synchronous=settings.sqlite_synchronous)
     languages = tuple(part.strip() for part in settings.languages.split(",") if part.strip())
@@ -30,7 +48,29 @@ def build_service(settings: Settings | HotSettings) -> MemoryService:
         default_caller=Caller(actor=settings.actor, tenant=settings.tenant),
         max_content_bytes=settings.max_content_bytes,
         ranking=RankingWeights(half_life_days=settings.recency_half_life_days),
+        backups=(backups or build_backups(settings)) if ops else None,  # type: ignore[arg-type]
+        purge_grace=timedelta(days=settings.purge_grace_days if ops else 30),
     )
+
+
+def build_server_service(settings: Settings) -> MemoryService:
+    """What a server start does, in order: a verified backup of the database as it is (before
+    any migration), open it (migrations run), check the keyword index with a real write and
+    rebuild it if it fails, purge memories expired longer than the grace period."""
+    backups = build_backups(settings)
+    record = None if backups is None else backups.start_backup()
+    if record is not None and not record.verified:
+        logger.error("start-up backup %s failed verification; see memwarden health", record.path)
+    service = build_service(settings, ops=True, backups=backups)
+    problem = service.store.probe_keyword_index() or service.store.keyword_index_mismatch()
+    if problem is not None:
+        logger.warning("keyword index failed its start-up check (%s); rebuilding it", problem)
+        count = service.rebuild_keyword_index()
+        logger.warning("keyword index rebuilt from %d memories", count)
+    purged = service.purge_expired()
+    if purged:
+        logger.info("purged %d memories expired more than %s days ago", len(purged), settings.purge_grace_days)
+    return service
 
 
 def configure_logging(settings: Settings, *, to_stderr: bool = True) -> None:

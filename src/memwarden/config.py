@@ -7,6 +7,7 @@ setting is missing there.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
@@ -43,6 +44,9 @@ class Settings(SettingsPaths, BaseSettings):
     vault_dirs: str = ""
     backup_dir: str = ""
     backup_keep: int = Field(default=30, ge=0, le=100_000)
+    export_dir: str = ""
+    import_max_bytes: int = Field(default=64 * 1024 * 1024, ge=1024, le=4 * 1024 * 1024 * 1024)
+    purge_grace_days: float = Field(default=30, ge=0, le=36_500)
     max_content_bytes: int = Field(default=16 * 1024, ge=64, le=16 * 1024 * 1024)
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
@@ -57,6 +61,12 @@ class Settings(SettingsPaths, BaseSettings):
     def _empty_token_is_none(cls, value: object) -> object:
         return None if value == "" else value
 
+    def backup_path(self) -> Path:
+        return Path(self.backup_dir).expanduser() if self.backup_dir else self.data_dir() / "backups"
+
+    def export_path(self) -> Path:
+        """The only folder MCP tools read imports from and write exports to."""
+        return Path(self.export_dir).expanduser() if self.export_dir else self.data_dir() / "exports"
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 from memwarden import validation as v
 from memwarden.errors import Conflict, InvalidInput, NotFound
@@ -24,6 +24,9 @@ from memwarden.models import (
 from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank_keyword
 from memwarden.store.base import Store
 from memwarden.text.analyzer import Analyzer
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.ops.backup import BackupManager
 
 DEFAULT_PROJECT = "default"
 CANDIDATES_PER_HIT = 5
@@ -56,6 +59,8 @@ class MemoryService:
         max_content_bytes: int = 16 * 1024,
         ranking: RankingWeights = DEFAULT_WEIGHTS,
         clock: Callable[[], datetime] = utcnow,
+        backups: BackupManager | None = None,
+        purge_grace: timedelta = timedelta(days=30),
     ) -> None:
         self.store = store
         self.analyzer = analyzer
@@ -63,6 +68,8 @@ class MemoryService:
         self.max_content_bytes = max_content_bytes
         self.ranking = ranking
         self.clock = clock
+        self.backups = backups
+        self.purge_grace = purge_grace
 
     def close(self) -> None:
         self.store.close()
@@ -78,6 +85,12 @@ class MemoryService:
             tags=self.analyzer.index_text(" ".join(memory.tags)),
             body=self.analyzer.index_text(memory.content),
         )
+
+    def clean_content(self, content: object) -> tuple[str, tuple[str, ...]]:
+        """The stored form of content and the redaction rules that fired: the one content path
+        of add, update and import."""
+        text = v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes))
+        return text, ()
 
     def _expiry(self, now: datetime, ttl_hours: float | None) -> datetime | None:
         return None if ttl_hours is None else now + timedelta(hours=ttl_hours)
@@ -100,7 +113,7 @@ class MemoryService:
         caller: Caller | None = None,
     ) -> AddResult:
         who = self._caller(caller)
-        text = v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes))
+        text, redactions = self.clean_content(content)
         now = self.clock()
         memory = Memory(
             id=_new_id(),
@@ -115,9 +128,10 @@ class MemoryService:
             created_at=now,
             updated_at=now,
             expires_at=self._expiry(now, v.check_ttl_hours(ttl_hours)),
+            redactions=redactions,
         )
         stored, duplicate = self.store.add(memory, self._index_text(memory))
-        return AddResult(memory=stored, duplicate=duplicate)
+        return AddResult(memory=stored, duplicate=duplicate, redacted=bool(redactions), redactions=redactions)
 
     def update(
         self,
@@ -147,8 +161,8 @@ class MemoryService:
         now = self.clock()
         changes: dict[str, Any] = {"updated_at": now}
         if content is not None:
-            text = v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes))
-            changes.update(content=text, content_hash=content_hash(text))
+            text, redactions = self.clean_content(content)
+            changes.update(content=text, content_hash=content_hash(text), redactions=redactions)
         if project is not None:
             changes["project"] = v.check_project(project)
         if kind is not None:
@@ -263,6 +277,61 @@ class MemoryService:
 
     def echo(self, message: str) -> str:
         return message
+
+    # -- operations (ops/): health, repair, review, export/import, maintenance ------------------
+
+    def health(self, *, repair: bool = True) -> dict[str, Any]:
+        """Integrity, a real keyword-index write, vectors, backups, vault; repairs the keyword index."""
+        from memwarden.ops.health import check_health
+
+        return check_health(self, repair=repair)
+
+    def rebuild_keyword_index(self) -> int:
+        """Rebuild the keyword index from the memories table; the number of memories indexed."""
+        return self.store.rebuild_keyword_index(self._index_text)
+
+    def review(self, *, project: object | None = None, stale_days: object = 90, limit: object = 50,
+               caller: Caller | None = None) -> dict[str, Any]:
+        """Clean-up proposals (likely duplicates, never retrieved, stale, expired); deletes nothing."""
+        from memwarden.ops.review import review_memories
+
+        return review_memories(self, self._caller(caller), project=self._project(project),
+                               stale_days=stale_days, limit=limit)
+
+    def export_to(self, out: IO[str], *, project: object | None = None, include_deleted: bool = False,
+                  caller: Caller | None = None) -> int:
+        """Write a memwarden export (format version 1) to ``out``; the number of memories."""
+        from memwarden.ops.exchange import export_stream
+
+        return export_stream(self, out, caller=caller, project=project, include_deleted=include_deleted)
+
+    def export(self, *, project: object | None = None, include_deleted: bool = False,
+               caller: Caller | None = None) -> dict[str, Any]:
+        """A memwarden export as one object (small exports; larger ones go to a file)."""
+        from memwarden.ops.exchange import export_document
+
+        return export_document(self, caller=caller, project=project, include_deleted=include_deleted)
+
+    def import_text(self, text: str, *, fmt: str = "auto", project: object | None = None,
+                    caller: Caller | None = None, progress: Callable[[int, int], None] | None = None,
+                    ) -> dict[str, Any]:
+        """Import a memwarden export or another tool's file; dedups, keeps ids and times, redacts."""
+        from memwarden.ops.exchange import import_records
+        from memwarden.ops.importers import read_records
+
+        found, records = read_records(text, fmt)
+        report = import_records(self, found, records, caller=self._caller(caller), project=project,
+                                progress=progress)
+        return report.to_dict()
+
+    def purge_expired(self) -> list[str]:
+        """Remove for good the memories that expired more than the grace period ago; their ids."""
+        return self.store.purge_expired(self.clock() - self.purge_grace)
+
+    def vacuum(self) -> dict[str, Any]:
+        """Purge expired memories past the grace period, then compact the database."""
+        purged = self.purge_expired()
+        return {"purged": len(purged), **self.store.vacuum()}
 
 
 __all__ = ["MemoryService", "content_hash"]

@@ -21,6 +21,7 @@ from memwarden.errors import Conflict, StorageError
 from memwarden.models import Candidate, IndexText, KeywordQuery, Memory, format_time, parse_time
 from memwarden.store.sqlite import migrations
 from memwarden.store.sqlite.fts import match_expression
+from memwarden.store.sqlite.maintenance import SQLiteMaintenance
 
 BUSY_TIMEOUT_MS = 60_000
 # bm25 column weights of the keyword index (title, tags, body): a word in the title or a tag
@@ -77,8 +78,12 @@ def _memory_params(m: Memory) -> tuple[Any, ...]:
     )
 
 
-class SQLiteStore:
-    """The default backend. Safe to share between threads and with other processes."""
+class SQLiteStore(SQLiteMaintenance):
+    """The default backend. Safe to share between threads and with other processes.
+
+    Whole-store operations (integrity, keyword-index probe and rebuild, bulk import, purge,
+    vacuum) come from ``SQLiteMaintenance``; backups from ``store/sqlite/backup.py``.
+    """
 
     backend = "sqlite"
 
@@ -127,12 +132,14 @@ class SQLiteStore:
         try:
             yield conn
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite may have rolled back already (e.g. on SQLITE_CORRUPT)
+                conn.execute("ROLLBACK")
             raise
         try:
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise StorageError(f"commit failed on {self.path}: {exc}") from exc
 
     def close(self) -> None:

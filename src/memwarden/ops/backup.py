@@ -1,0 +1,223 @@
+"""Verified backups: take, verify, record, keep N, restore.
+
+Every backup is verified right after it is written (opened, integrity check, row counts equal
+to the source at the instant of the copy, audit chain verifies); the result is recorded next to
+the file (``<file>.verify.json``) and as the last backup of the backup directory
+(``last-backup.json``), which is what health reports.
+
+The database-specific work is a ``BackupBackend``: SQLite's lives in
+``store/sqlite/backup.py``; another backend registers its own in ``backend_for``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from memwarden.errors import InvalidInput, StorageError
+from memwarden.models import format_time, parse_time
+
+logger = logging.getLogger(__name__)
+PREFIX = "memwarden-"
+LAST = "last-backup.json"
+SIDECAR = ".verify.json"
+REASONS = ("start", "manual", "timer", "pre-restore")
+
+
+class BackupBackend(Protocol):
+    """What a database backend provides for backups."""
+
+    suffix: str
+
+    def has_data(self) -> bool:
+        """True when there is a database to back up."""
+        ...
+
+    def snapshot(self, dest: Path) -> dict[str, int]:
+        """Write a consistent copy to the new file ``dest``; row counts at the copy's instant."""
+        ...
+
+    def verify(self, path: Path, expected: dict[str, int] | None) -> dict[str, Any]:
+        """Check a backup: ``{"ok", "problems", "counts", "audit"}``."""
+        ...
+
+    def compare(self, path: Path) -> dict[str, Any]:
+        """What restoring ``path`` would change."""
+        ...
+
+    def restore(self, path: Path, expected: dict[str, int]) -> dict[str, Any]:
+        """Replace the live database's content with the backup's, then check the live database
+        against ``expected`` row counts (same shape as ``verify``)."""
+        ...
+
+
+def backend_for(database_url: str) -> BackupBackend | None:
+    """The backup backend of a database URL; None for a backend that has none (yet)."""
+    if database_url.startswith(("postgresql://", "postgres://")):
+        return None
+    from memwarden.config import sqlite_path
+    from memwarden.store.sqlite.backup import SQLiteBackupBackend
+
+    return SQLiteBackupBackend(sqlite_path(database_url))
+
+
+@dataclass
+class BackupRecord:
+    """One backup and what its verification found."""
+
+    path: str
+    reason: str
+    taken_at: str
+    bytes: int
+    seconds: float
+    verified: bool
+    problems: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    audit: str = "absent"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _write_json(path: Path, value: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class BackupManager:
+    """Backups of one database into one directory, keeping the newest ``keep`` automatic ones."""
+
+    def __init__(self, backend: BackupBackend, directory: Path, *, keep: int) -> None:
+        self.backend = backend
+        self.directory = Path(directory)
+        self.keep = keep
+
+    # -- taking ------------------------------------------------------------------------------
+
+    def _new_name(self, reason: str) -> Path:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+        return self.directory / f"{PREFIX}{stamp}-{reason}{self.backend.suffix}"
+
+    def backup(self, *, reason: str = "manual", out: Path | None = None) -> BackupRecord:
+        """Write a backup (to ``out``, never over an existing file), verify it, record the result."""
+        if reason not in REASONS:
+            raise InvalidInput(f"backup reason must be one of {', '.join(REASONS)}", field="reason")
+        target = Path(out) if out is not None else self._new_name(reason)
+        if target.exists():
+            raise InvalidInput(f"{target} exists; backups never overwrite a file: choose a new name", field="out")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
+        started = time.perf_counter()
+        try:
+            expected = self.backend.snapshot(partial)
+            try:
+                os.link(partial, target)  # fails if target appeared meanwhile: never overwrite
+            except FileExistsError:
+                raise InvalidInput(f"{target} exists; backups never overwrite a file", field="out") from None
+        finally:
+            partial.unlink(missing_ok=True)
+        check = self.backend.verify(target, expected)
+        record = BackupRecord(
+            path=str(target.resolve()),
+            reason=reason,
+            taken_at=format_time(datetime.now(UTC)) or "",
+            bytes=target.stat().st_size,
+            seconds=round(time.perf_counter() - started, 3),
+            verified=bool(check["ok"]),
+            problems=list(check["problems"]),
+            counts=dict(check["counts"]),
+            audit=str(check["audit"]),
+        )
+        self._record(target, record)
+        if not record.verified:
+            logger.error("backup %s failed verification: %s", target, "; ".join(record.problems))
+        if out is None:
+            self.prune()
+        return record
+
+    def start_backup(self) -> BackupRecord | None:
+        """The backup taken when a server starts, before migrations; None when there is nothing
+        to back up yet or automatic backups are off (``MEMWARDEN_BACKUP_KEEP=0``)."""
+        if self.keep == 0 or not self.backend.has_data():
+            return None
+        return self.backup(reason="start")
+
+    def _record(self, target: Path, record: BackupRecord) -> None:
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            _write_json(target.with_name(target.name + SIDECAR), record.to_dict())
+            _write_json(self.directory / LAST, record.to_dict())
+        except OSError as exc:
+            raise StorageError(f"backup written to {target}, but its verification could not be recorded: {exc}")
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def kept(self) -> list[Path]:
+        """Backups in the directory, oldest first (the names sort by time)."""
+        if not self.directory.is_dir():
+            return []
+        return sorted(
+            p for p in self.directory.glob(f"{PREFIX}*{self.backend.suffix}") if p.is_file()
+        )
+
+    def prune(self) -> list[Path]:
+        """Remove all but the newest ``keep`` backups (and their records); what was removed."""
+        if self.keep <= 0:
+            return []
+        removed = self.kept()[: -self.keep]
+        for path in removed:
+            path.unlink(missing_ok=True)
+            path.with_name(path.name + SIDECAR).unlink(missing_ok=True)
+        return removed
+
+    def last(self) -> dict[str, Any] | None:
+        """The last backup's record with its age in seconds; None when none was taken."""
+        path = self.directory / LAST
+        try:
+            record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        taken = parse_time(record.get("taken_at"))
+        if taken is not None:
+            record["age_seconds"] = round((datetime.now(UTC) - taken).total_seconds(), 1)
+        record["exists"] = Path(record.get("path", "")).exists()
+        return record
+
+    # -- restoring ---------------------------------------------------------------------------
+
+    def plan_restore(self, path: Path) -> dict[str, Any]:
+        """Verify ``path`` and say what restoring it would change; changes nothing."""
+        source = Path(path)
+        if not source.is_file():
+            raise InvalidInput(f"{source} is not a file; list backups with `memwarden backup --list`", field="file")
+        check = self.backend.verify(source, None)
+        if not check["ok"]:
+            raise InvalidInput(
+                f"{source} is not a usable backup: {'; '.join(check['problems'][:5])}", field="file"
+            )
+        return {"file": str(source.resolve()), "verification": check, **self.backend.compare(source)}
+
+    def restore(self, path: Path) -> dict[str, Any]:
+        """Restore ``path`` after keeping the current database as a verified backup."""
+        plan = self.plan_restore(path)
+        kept = self.backup(reason="pre-restore") if self.backend.has_data() else None
+        if kept is not None and not kept.verified:
+            raise StorageError(
+                f"the current database could not be backed up cleanly ({'; '.join(kept.problems[:3])}); "
+                "nothing was restored"
+            )
+        after = self.backend.restore(Path(path), plan["verification"]["counts"])
+        return {
+            **plan,
+            "restored": True,
+            "previous_saved_as": None if kept is None else kept.path,
+            "after": after,
+            "matches_backup": bool(after["ok"]),
+        }

@@ -1,0 +1,97 @@
+"""Health that really writes: integrity, a committed write to the keyword index and back,
+the vector path, the last backup and its verification, vault mirror errors.
+
+``status`` is ``ok``, ``degraded`` (memwarden answers, but something needs attention: a backup
+that failed verification, a vector path that is down, vault mirror errors) or ``failing``
+(integrity problems, or a keyword index that still cannot be written after a rebuild).
+A keyword index that fails its write probe, or disagrees with the memories table, is rebuilt
+from the memories table on the spot (``repair=False`` only reports).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from memwarden import __version__
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.service import MemoryService
+
+logger = logging.getLogger(__name__)
+
+
+def _keyword_index(service: MemoryService, repair: bool) -> dict[str, Any]:
+    store = service.store
+    started = time.perf_counter()
+    problem = store.probe_keyword_index() or store.keyword_index_mismatch()
+    result: dict[str, Any] = {"ok": problem is None, "problem": problem, "repaired": False}
+    if problem is not None and repair:
+        logger.warning("keyword index failed its health check (%s); rebuilding it", problem)
+        try:
+            result["rebuilt_rows"] = service.rebuild_keyword_index()
+        except Exception as exc:  # noqa: BLE001 - report any rebuild failure instead of dying
+            result["repair_error"] = str(exc)
+        else:
+            again = store.probe_keyword_index() or store.keyword_index_mismatch()
+            result.update(ok=again is None, repaired=again is None, problem_after_repair=again)
+    result["ms"] = round((time.perf_counter() - started) * 1000, 1)
+    return result
+
+
+def _vectors(service: MemoryService) -> dict[str, Any]:
+    status = getattr(service, "vector_status", None)
+    if status is None:
+        return {"state": "not_available", "ok": True, "note": "this build has no vector path"}
+    try:
+        found = dict(status())
+    except Exception as exc:  # noqa: BLE001 - a broken vector path is a finding, not a crash
+        return {"state": "error", "ok": False, "problem": str(exc)}
+    found.setdefault("ok", found.get("state") not in ("error", "vector_error"))
+    return found
+
+
+def _backups(service: MemoryService) -> dict[str, Any]:
+    if service.backups is None:
+        return {"state": "not_available", "ok": True, "note": "this database backend provides no backups"}
+    last = service.backups.last()
+    if last is None:
+        return {"state": "none_yet", "ok": True, "directory": str(service.backups.directory),
+                "kept": len(service.backups.kept())}
+    return {"state": "verified" if last.get("verified") else "failed_verification",
+            "ok": bool(last.get("verified")), "last": last, "directory": str(service.backups.directory),
+            "kept": len(service.backups.kept())}
+
+
+def _vault(service: MemoryService) -> dict[str, Any]:
+    errors = getattr(service, "vault_errors", None)
+    if errors is None:
+        return {"state": "not_configured", "ok": True}
+    count = int(errors() if callable(errors) else errors)
+    return {"state": "errors" if count else "ok", "ok": count == 0, "errors": count}
+
+
+def check_health(service: MemoryService, *, repair: bool = True) -> dict[str, Any]:
+    started = time.perf_counter()
+    integrity = service.store.integrity_problems()
+    checks: dict[str, Any] = {
+        "integrity": {"ok": not integrity, "problems": integrity[:20]},
+        "keyword_index": _keyword_index(service, repair),
+        "vectors": _vectors(service),
+        "backups": _backups(service),
+        "vault": _vault(service),
+    }
+    if not checks["integrity"]["ok"] or not checks["keyword_index"]["ok"]:
+        status = "failing"
+    elif all(check["ok"] for check in checks.values()):
+        status = "ok"
+    else:
+        status = "degraded"
+    return {
+        "status": status,
+        "version": __version__,
+        "backend": service.store.backend,
+        "checks": checks,
+        "ms": round((time.perf_counter() - started) * 1000, 1),
+    }

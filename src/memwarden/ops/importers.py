@@ -1,0 +1,166 @@
+"""Importers for the files other memory tools write, turned into ``ImportRecord`` values.
+
+- ``mcp-memory``: the MCP reference memory server's knowledge graph (``memory.jsonl``): one JSON
+  object per line, ``{"type": "entity", "name", "entityType", "observations": [...]}`` or
+  ``{"type": "relation", "from", "to", "relationType"}``. Each observation becomes one memory
+  ("<name>: <observation>", titled with the entity, tagged with its type); each relation
+  becomes one memory ("<from> <relationType> <to>", tagged ``relation``).
+- ``mem0``: mem0's memory export (``get_all`` output): a list, or an object with ``results``
+  (or ``memories``), of ``{"id", "memory", "metadata", "categories", "created_at", "updated_at"}``.
+- ``memorry``: memorry-style JSON dumps: a list, or an object with ``memories``, of
+  ``{"content" | "text", "id", "scope" | "project", "tags", "kind" | "type", "title", "pinned",
+  "created_at", "updated_at", "expires_at"}``.
+
+Foreign ids are not ULIDs, so imported memories get new ids; a re-import is still a no-op
+because exact duplicates (same project and content) are skipped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memwarden.errors import InvalidInput
+from memwarden.models import KINDS
+from memwarden.ops.transfer import FORMATS, ImportRecord, _field, _time, memwarden_records, parse_json
+
+MAX_TAG = 64
+
+
+def _tag(value: object) -> str | None:
+    text = " ".join(str(value).split())[:MAX_TAG]
+    return text or None
+
+
+def mcp_memory_records(text: str) -> list[ImportRecord]:
+    records: list[ImportRecord] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"line {number}"
+        item = parse_json(line, what=where)
+        if not isinstance(item, dict):
+            raise InvalidInput(f"{where} is not a JSON object", field="data")
+        kind = item.get("type")
+        if kind == "entity":
+            name = _field(item, "name", where, (str,), required=True)
+            entity_type = _field(item, "entityType", where, (str,), default="")
+            observations = _field(item, "observations", where, (list,), default=[])
+            tags = tuple(t for t in (_tag(entity_type),) if t)
+            for observation in observations:
+                if not isinstance(observation, str):
+                    raise InvalidInput(f"{where}: observations must be strings", field="observations")
+                records.append(ImportRecord(content=f"{name}: {observation}", title=name[:300], tags=tags))
+        elif kind == "relation":
+            source = _field(item, "from", where, (str,), required=True)
+            target = _field(item, "to", where, (str,), required=True)
+            relation = _field(item, "relationType", where, (str,), required=True)
+            records.append(ImportRecord(content=f"{source} {relation} {target}", tags=("relation",)))
+        else:
+            raise InvalidInput(f"{where}: type must be \"entity\" or \"relation\", got {kind!r}", field="type")
+    return records
+
+
+def _items(document: Any, keys: tuple[str, ...], what: str) -> list[Any]:
+    if isinstance(document, list):
+        return document
+    if isinstance(document, dict):
+        for key in keys:
+            if isinstance(document.get(key), list):
+                return list(document[key])
+    raise InvalidInput(f"not a {what} file: expected a list, or an object with {' or '.join(keys)}", field="data")
+
+
+def mem0_records(document: Any) -> list[ImportRecord]:
+    records = []
+    for number, item in enumerate(_items(document, ("results", "memories"), "mem0"), start=1):
+        where = f"memory #{number}"
+        if not isinstance(item, dict):
+            raise InvalidInput(f"{where} is not an object", field="data")
+        metadata = _field(item, "metadata", where, (dict,), default={})
+        categories = _field(item, "categories", where, (list,), default=[])
+        tags = [t for t in (_tag(c) for c in categories) if t]
+        if isinstance(metadata.get("type"), str) and (tag := _tag(metadata["type"])):
+            tags.append(tag)
+        created = _time(item, "created_at", where)
+        records.append(
+            ImportRecord(
+                content=_field(item, "memory", where, (str,), required=True),
+                tags=tuple(dict.fromkeys(tags)),
+                created_at=created,
+                updated_at=_time(item, "updated_at", where) or created,
+            )
+        )
+    return records
+
+
+def memorry_records(document: Any) -> list[ImportRecord]:
+    records = []
+    for number, item in enumerate(_items(document, ("memories", "items"), "memorry"), start=1):
+        where = f"memory #{number}"
+        if not isinstance(item, dict):
+            raise InvalidInput(f"{where} is not an object", field="data")
+        content = item.get("content", item.get("text"))
+        if not isinstance(content, str):
+            raise InvalidInput(f"{where}: missing field 'content' (or 'text')", field="content")
+        project = item.get("project", item.get("scope"))
+        if project is not None and not isinstance(project, str):
+            raise InvalidInput(f"{where}: scope must be a string", field="scope")
+        kind = item.get("kind", item.get("type", "fact"))
+        tags = _field(item, "tags", where, (list,), default=[])
+        created = _time(item, "created_at", where)
+        records.append(
+            ImportRecord(
+                content=content,
+                project=project,
+                kind=kind if kind in KINDS else "note",
+                title=_field(item, "title", where, (str,), default=""),
+                tags=tuple(t for t in (_tag(x) for x in tags) if t),
+                pinned=_field(item, "pinned", where, (bool,), default=False),
+                created_at=created,
+                updated_at=_time(item, "updated_at", where) or created,
+                expires_at=_time(item, "expires_at", where),
+            )
+        )
+    return records
+
+
+def _detect(document: Any) -> str:
+    if isinstance(document, dict):
+        if "format" in document or "memories" in document and "version" in document:
+            return "memwarden"
+        if document.get("type") in ("entity", "relation"):
+            return "mcp-memory"
+        if "results" in document:
+            return "mem0"
+    items = document if isinstance(document, list) else (document.get("memories") if isinstance(document, dict)
+                                                          else None)
+    if isinstance(items, list):
+        first = items[0] if items else {}
+        return "mem0" if isinstance(first, dict) and "memory" in first and "content" not in first else "memorry"
+    raise InvalidInput(
+        "cannot tell what kind of file this is; pass the format (memwarden, mcp-memory, mem0 or memorry)",
+        field="format",
+    )
+
+
+def read_records(text: str, fmt: str = "auto") -> tuple[str, list[ImportRecord]]:
+    """Parse an import file's text as ``fmt`` (or the detected format): (format, records)."""
+    if fmt not in FORMATS:
+        raise InvalidInput(f"unknown import format {fmt!r}; use {', '.join(FORMATS)}", field="format")
+    if fmt == "mcp-memory":
+        return fmt, mcp_memory_records(text)
+    try:
+        document = parse_json(text)
+    except InvalidInput:
+        first = next((line for line in text.splitlines() if line.strip()), "")
+        if fmt == "auto" and first.lstrip().startswith("{") and '"type"' in first:
+            return "mcp-memory", mcp_memory_records(text)  # JSON Lines: one object per line
+        raise
+    chosen = _detect(document) if fmt == "auto" else fmt
+    if chosen == "mcp-memory":
+        return chosen, mcp_memory_records(text)
+    if chosen == "memwarden":
+        return chosen, memwarden_records(document)
+    if chosen == "mem0":
+        return chosen, mem0_records(document)
+    return chosen, memorry_records(document)

@@ -1,0 +1,115 @@
+"""Review: proposals for cleaning up memories. It proposes; it never deletes or changes anything.
+
+- ``duplicates``: pairs in the same project whose analyzed terms overlap by Jaccard similarity
+  >= 0.8 (exact duplicates cannot exist: the store refuses them). The newer one is proposed for
+  deletion, or for merging into the older one.
+- ``never_retrieved``: never returned by a search, and older than ``NEVER_RETRIEVED_AFTER_DAYS``.
+- ``stale``: retrieved once, but not in the last ``stale_days`` days.
+- ``expired``: past their TTL; purged for good after the grace period (MEMWARDEN_PURGE_GRACE_DAYS).
+Pinned memories are never proposed as never-retrieved or stale.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from memwarden.errors import InvalidInput
+from memwarden.models import Caller, Memory, format_time
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.service import MemoryService
+
+DUPLICATE_JACCARD = 0.8
+NEVER_RETRIEVED_AFTER_DAYS = 7
+MAX_REVIEWED = 50_000
+PREVIEW_CHARS = 120
+
+
+def _preview(memory: Memory) -> str:
+    flat = " ".join(memory.content.split())
+    return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
+
+
+def _item(memory: Memory, **extra: Any) -> dict[str, Any]:
+    return {"id": memory.id, "project": memory.project, "preview": _preview(memory), **extra}
+
+
+def likely_duplicates(service: MemoryService, memories: list[Memory]) -> list[dict[str, Any]]:
+    """Pairs of memories in one project whose term sets overlap by at least DUPLICATE_JACCARD."""
+    terms = [frozenset(service.analyzer.terms(f"{m.title} {m.content}")) for m in memories]
+    postings: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, (memory, words) in enumerate(zip(memories, terms, strict=True)):
+        for word in words:
+            postings[(memory.project, word)].append(i)
+    # Terms in more than this many memories only make the candidate search quadratic; pairs are
+    # found through their rarer terms, then scored on their full term sets.
+    too_common = max(200, len(memories) // 10)
+    pairs: list[dict[str, Any]] = []
+    for i, words in enumerate(terms):
+        if not words:
+            continue
+        candidates: set[int] = set()
+        for word in words:
+            posting = postings[(memories[i].project, word)]
+            if len(posting) <= too_common:
+                candidates.update(j for j in posting if j > i)
+        for j in candidates:
+            score = len(words & terms[j]) / len(words | terms[j])
+            if score >= DUPLICATE_JACCARD:
+                older, newer = sorted((memories[i], memories[j]), key=lambda m: (m.created_at, m.id))
+                pairs.append({
+                    "keep": _item(older), "candidate": _item(newer), "similarity": round(score, 3),
+                    "proposal": f"delete {newer.id}, or merge what it adds into {older.id}",
+                })
+    pairs.sort(key=lambda p: p["similarity"], reverse=True)
+    return pairs
+
+
+def review_memories(service: MemoryService, who: Caller, *, project: str | None, stale_days: object,
+                    limit: object) -> dict[str, Any]:
+    if isinstance(stale_days, bool) or not isinstance(stale_days, int) or not 1 <= stale_days <= 36_500:
+        raise InvalidInput("stale_days must be a whole number of days from 1 to 36500", field="stale_days")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
+        raise InvalidInput("limit must be a whole number from 1 to 1000", field="limit")
+    now = service.clock()
+    stale_cutoff = now - timedelta(days=stale_days)
+    young = now - timedelta(days=NEVER_RETRIEVED_AFTER_DAYS)
+    memories: list[Memory] = []
+    never: list[dict[str, Any]] = []
+    stale: list[dict[str, Any]] = []
+    expired: list[dict[str, Any]] = []
+    for memory in service.store.iter_memories(who.tenant, project=project, include_deleted=False):
+        if memory.is_expired(now):
+            assert memory.expires_at is not None
+            expired.append(_item(memory, expired_at=format_time(memory.expires_at),
+                                 purge_after=format_time(memory.expires_at + service.purge_grace),
+                                 proposal="nothing to do: it is purged after the grace period"))
+            continue
+        if len(memories) < MAX_REVIEWED:
+            memories.append(memory)
+        if memory.pinned:
+            continue
+        if memory.hit_count == 0 and memory.created_at <= young:
+            never.append(_item(memory, created_at=format_time(memory.created_at),
+                               proposal="delete it if it is no longer true or useful"))
+        elif memory.last_used_at is not None and memory.last_used_at <= stale_cutoff:
+            stale.append(_item(memory, last_used_at=format_time(memory.last_used_at), hit_count=memory.hit_count,
+                               proposal="check it is still true; update or delete it"))
+    duplicates = likely_duplicates(service, memories)
+    never.sort(key=lambda item: item["created_at"])
+    stale.sort(key=lambda item: item["last_used_at"])
+    return {
+        "tenant": who.tenant,
+        "project": project,
+        "stale_days": stale_days,
+        "counts": {"duplicates": len(duplicates), "never_retrieved": len(never), "stale": len(stale),
+                   "expired": len(expired)},
+        "duplicates": duplicates[:limit],
+        "never_retrieved": never[:limit],
+        "stale": stale[:limit],
+        "expired": expired[:limit],
+        "reviewed": len(memories) + len(expired),
+        "note": "proposals only: nothing was changed or deleted",
+    }

@@ -1,0 +1,219 @@
+"""memwarden's export format (version 1): writing it, and reading any supported import file.
+
+The format is one JSON object (schema: docs/export-format.schema.json, described in
+docs/export-import.md)::
+
+    {"format": "memwarden.export", "version": 1, "exported_at": "…Z", "tenant": "…",
+     "project": null, "count": 2, "memories": [{"id": "01…", "content": "…", …}, …]}
+
+Reading checks everything before anything is written: size (before reading a byte), JSON
+syntax, format and version, and every record's fields. A bad file is refused whole, with the
+record number and field named.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from memwarden.errors import InvalidInput
+from memwarden.models import Memory, format_time, parse_time
+
+FORMAT = "memwarden.export"
+VERSION = 1
+FORMATS = ("auto", "memwarden", "mcp-memory", "mem0", "memorry")
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+EXPORT_FIELDS = (
+    "id", "project", "kind", "title", "tags", "content", "pinned", "created_at", "updated_at",
+    "expires_at", "deleted_at", "version", "hit_count", "last_used_at", "redactions",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRecord:
+    """One memory to import, checked for shape; the service validates and redacts content.
+
+    ``id`` and the times are None when the source has none (a new id / now is used).
+    """
+
+    content: str
+    project: str | None = None
+    kind: str = "fact"
+    title: str = ""
+    tags: tuple[str, ...] = ()
+    pinned: bool = False
+    id: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    expires_at: datetime | None = None
+    deleted_at: datetime | None = None
+    version: int = 1
+    hit_count: int = 0
+    last_used_at: datetime | None = None
+    redactions: tuple[str, ...] = ()
+
+
+def safe_file_name(name: object, *, field: str = "name") -> str:
+    """A plain file name inside a server-chosen folder: no separators, no ``..``, no hidden files."""
+    if not isinstance(name, str) or not _SAFE_NAME.match(name) or ".." in name:
+        raise InvalidInput(
+            f"{field} must be a plain file name such as memories.json (letters, digits, '.', '_', '-'; "
+            f"no folders, no '..'); got {name!r}",
+            field=field,
+        )
+    return name
+
+
+def read_limited(path: Path, max_bytes: int) -> str:
+    """The text of ``path``, refused by size before it is read, and as invalid UTF-8."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror}", field="file") from None
+    if not path.is_file():
+        raise InvalidInput(f"{path} is not a regular file", field="file")
+    if size > max_bytes:
+        raise InvalidInput(
+            f"{path} is {size} bytes, over the import limit of {max_bytes} (MEMWARDEN_IMPORT_MAX_BYTES); "
+            "split the file or raise the limit",
+            field="file",
+        )
+    with path.open("rb") as handle:
+        raw = handle.read(max_bytes + 1)
+    if len(raw) > max_bytes:  # the file grew after the size check
+        raise InvalidInput(f"{path} is over the import limit of {max_bytes} bytes", field="file")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8", field="file") from None
+
+
+def parse_json(text: str, *, what: str = "import data") -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(
+            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", field="data"
+        ) from None
+    except RecursionError:
+        raise InvalidInput(f"{what} is nested too deeply to be an export", field="data") from None
+
+
+# -- field checks (shape only; content rules are the service's) -----------------------------------
+
+
+def _field(record: dict[str, Any], key: str, where: str, kinds: tuple[type, ...], *, required: bool = False,
+           default: Any = None) -> Any:
+    if key not in record or record[key] is None:
+        if required:
+            raise InvalidInput(f"{where}: missing field {key!r}", field=key)
+        return default
+    value = record[key]
+    if isinstance(value, bool) and bool not in kinds:
+        raise InvalidInput(f"{where}: {key} must be {kinds[0].__name__}, got a boolean", field=key)
+    if not isinstance(value, kinds):
+        raise InvalidInput(f"{where}: {key} must be {kinds[0].__name__}, got {type(value).__name__}", field=key)
+    return value
+
+
+def _time(record: dict[str, Any], key: str, where: str, *, required: bool = False) -> datetime | None:
+    value = _field(record, key, where, (str,), required=required)
+    if value is None:
+        return None
+    try:
+        parsed = parse_time(value)
+    except ValueError:
+        raise InvalidInput(f"{where}: {key} is not an ISO 8601 time: {value!r}", field=key) from None
+    assert parsed is not None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _strings(record: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = _field(record, key, where, (list,), default=[])
+    if not all(isinstance(v, str) for v in value):
+        raise InvalidInput(f"{where}: {key} must be a list of strings", field=key)
+    return tuple(value)
+
+
+def _count(record: dict[str, Any], key: str, where: str, default: int) -> int:
+    value = _field(record, key, where, (int,), default=default)
+    if value < 0 or (key == "version" and value < 1):
+        raise InvalidInput(f"{where}: {key} must be {'at least 1' if key == 'version' else 'zero or more'}",
+                           field=key)
+    return int(value)
+
+
+def memwarden_records(document: Any) -> list[ImportRecord]:
+    """Records of a memwarden export (version 1), every field checked."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise InvalidInput(
+            f"not a memwarden export: the top level must be an object with \"format\": \"{FORMAT}\" "
+            "(for other tools' files pass --format mcp-memory, mem0 or memorry)",
+            field="format",
+        )
+    version = document.get("version")
+    if version != VERSION:
+        raise InvalidInput(
+            f"export format version {version!r} is not supported; this memwarden reads version {VERSION}",
+            field="version",
+        )
+    memories = document.get("memories")
+    if not isinstance(memories, list):
+        raise InvalidInput("the export has no \"memories\" list", field="memories")
+    records = []
+    for number, raw in enumerate(memories, start=1):
+        where = f"memory #{number}"
+        if not isinstance(raw, dict):
+            raise InvalidInput(f"{where} is not an object", field="memories")
+        records.append(
+            ImportRecord(
+                id=_field(raw, "id", where, (str,), required=True),
+                content=_field(raw, "content", where, (str,), required=True),
+                project=_field(raw, "project", where, (str,)),
+                kind=_field(raw, "kind", where, (str,), default="fact"),
+                title=_field(raw, "title", where, (str,), default=""),
+                tags=_strings(raw, "tags", where),
+                pinned=_field(raw, "pinned", where, (bool,), default=False),
+                created_at=_time(raw, "created_at", where, required=True),
+                updated_at=_time(raw, "updated_at", where, required=True),
+                expires_at=_time(raw, "expires_at", where),
+                deleted_at=_time(raw, "deleted_at", where),
+                version=_count(raw, "version", where, 1),
+                hit_count=_count(raw, "hit_count", where, 0),
+                last_used_at=_time(raw, "last_used_at", where),
+                redactions=_strings(raw, "redactions", where),
+            )
+        )
+    return records
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def export_header(tenant: str, project: str | None, now: datetime) -> dict[str, Any]:
+    from memwarden import __version__
+
+    return {"format": FORMAT, "version": VERSION, "exported_at": format_time(now),
+            "memwarden_version": __version__, "tenant": tenant, "project": project}
+
+
+def memory_record(memory: Memory) -> dict[str, Any]:
+    full = memory.to_dict()
+    return {key: full[key] for key in EXPORT_FIELDS}
+
+
+def write_export(out: IO[str], header: dict[str, Any], memories: Iterable[Memory]) -> int:
+    """Stream an export to ``out`` (memories are never all held at once); the count written."""
+    head = json.dumps(header, ensure_ascii=False)[:-1]
+    out.write(head + ', "memories": [\n')
+    count = 0
+    for memory in memories:
+        out.write((",\n" if count else "") + json.dumps(memory_record(memory), ensure_ascii=False))
+        count += 1
+    out.write(f'\n], "count": {count}}}\n')
+    return count

@@ -1,0 +1,205 @@
+"""Operations on a whole SQLite store: integrity, the keyword-index write probe and its
+rebuild, bulk import, purge of expired memories, VACUUM.
+
+A mixin of ``SQLiteStore`` (kept apart so ``store.py`` stays about the per-memory contract).
+The write probe exists because an FTS5 index can pass ``PRAGMA integrity_check`` and still fail
+every write ("database disk image is malformed" from its shadow tables); only a real write and
+read-back tells.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any
+
+from memwarden.errors import StorageError
+from memwarden.models import IndexText, Memory, format_time
+
+# A rowid no memory ever has (memories get positive rowids), used only by the write probe.
+PROBE_ROWID = -7_000_000_001
+PROBE_TERM = "memwardenhealthprobe"
+IMPORT_BATCH = 1000
+
+
+class SQLiteMaintenance:
+    """Whole-store operations; expects the ``SQLiteStore`` attributes below."""
+
+    path: Any
+    connection: Callable[[], sqlite3.Connection]
+    write: Callable[[], AbstractContextManager[sqlite3.Connection]]
+    _index: Callable[[sqlite3.Connection, int | None, IndexText], None]
+
+    # -- checks --------------------------------------------------------------------------------
+
+    def integrity_problems(self) -> list[str]:
+        """``PRAGMA integrity_check`` findings (empty when the file is sound)."""
+        try:
+            rows = self.connection().execute("PRAGMA integrity_check").fetchall()
+        except sqlite3.DatabaseError as exc:
+            return [f"integrity_check could not run: {exc}"]
+        found = [str(r[0]) for r in rows]
+        return [] if found == ["ok"] else found
+
+    def probe_keyword_index(self) -> str | None:
+        """Write a probe row into the keyword index, commit, find it, remove it, commit.
+
+        Returns None when all of that worked, else what failed. Committed (not rolled back) on
+        purpose: a full disk or a read-only file only shows at commit.
+        """
+        step = "write"
+        try:
+            with self.write() as conn:
+                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (PROBE_ROWID,))
+                conn.execute(
+                    "INSERT INTO memories_fts(rowid, title, tags, body) VALUES (?, '', '', ?)",
+                    (PROBE_ROWID, PROBE_TERM),
+                )
+            step = "read back"
+            found = self.connection().execute(
+                "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (f'"{PROBE_TERM}"',)
+            ).fetchall()
+            if [r[0] for r in found] != [PROBE_ROWID]:
+                return "keyword index probe: the row just written was not found"
+            step = "delete"
+            with self.write() as conn:
+                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (PROBE_ROWID,))
+        except (sqlite3.DatabaseError, StorageError) as exc:
+            return f"keyword index probe failed at {step}: {exc}"
+        return None
+
+    def keyword_index_mismatch(self) -> str | None:
+        """None when the keyword index holds exactly the live memories, else what differs."""
+        conn = self.connection()
+        try:
+            live = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
+            indexed = conn.execute("SELECT COUNT(*) FROM memories_fts").fetchone()[0]
+            orphans = conn.execute(
+                "SELECT COUNT(*) FROM memories_fts f LEFT JOIN memories m ON m.rowid = f.rowid"
+                " WHERE m.rowid IS NULL OR m.deleted_at IS NOT NULL"
+            ).fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            return f"keyword index unreadable: {exc}"
+        if live == indexed and orphans == 0:
+            return None
+        return f"keyword index holds {indexed} rows ({orphans} stray) for {live} live memories"
+
+    # -- repair --------------------------------------------------------------------------------
+
+    def rebuild_keyword_index(self, index_for: Callable[[Memory], IndexText]) -> int:
+        """Drop the keyword index and build it again from the memories table; returns rows indexed.
+
+        The table is re-created from its own stored definition, so a later migration that
+        changes the tokenizer is rebuilt as it is, not as it once was.
+        """
+        from memwarden.store.sqlite.store import _COLUMNS, _row_to_memory
+
+        with self.write() as conn:
+            row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'memories_fts'").fetchone()
+            if row is None:
+                raise StorageError("the keyword index table memories_fts is missing; cannot rebuild it")
+            conn.execute("DROP TABLE memories_fts")
+            conn.execute(row[0])
+            count = 0
+            for rowid, *rest in conn.execute(
+                f"SELECT rowid, {_COLUMNS} FROM memories WHERE deleted_at IS NULL ORDER BY rowid"
+            ).fetchall():
+                self._index(conn, rowid, index_for(_row_to_memory(rest)))
+                count += 1
+        return count
+
+    # -- bulk ----------------------------------------------------------------------------------
+
+    def iter_memories(
+        self, tenant: str, *, project: str | None, include_deleted: bool, batch: int = 2000
+    ) -> Iterator[Memory]:
+        """Every memory of a tenant (optionally one project) in creation order, batch by batch."""
+        from memwarden.store.sqlite.store import _COLUMNS, _row_to_memory
+
+        where = "tenant = ?" + ("" if project is None else " AND project = ?")
+        where += "" if include_deleted else " AND deleted_at IS NULL"
+        params: list[Any] = [tenant] + ([] if project is None else [project])
+        last = 0
+        conn = self.connection()
+        while True:
+            rows = conn.execute(
+                f"SELECT rowid, {_COLUMNS} FROM memories WHERE {where} AND rowid > ? ORDER BY rowid LIMIT ?",
+                (*params, last, batch),
+            ).fetchall()
+            if not rows:
+                return
+            last = rows[-1][0]
+            for row in rows:
+                yield _row_to_memory(row[1:])
+
+    def import_memories(self, entries: Sequence[tuple[Memory, IndexText]]) -> list[str]:
+        """Insert memories that keep their ids and times, in one transaction per batch.
+
+        Returns, per entry, ``inserted``, ``same_id`` (that id exists already) or ``duplicate``
+        (a live memory of the same tenant+project says exactly this).
+        """
+        from memwarden.store.sqlite.store import _COLUMNS, _memory_params
+
+        outcomes: list[str] = []
+        for start in range(0, len(entries), IMPORT_BATCH):
+            chunk = entries[start : start + IMPORT_BATCH]
+            with self.write() as conn:
+                for memory, index in chunk:
+                    if conn.execute("SELECT 1 FROM memories WHERE id = ?", (memory.id,)).fetchone():
+                        outcomes.append("same_id")
+                        continue
+                    if memory.deleted_at is None and conn.execute(
+                        "SELECT 1 FROM memories WHERE tenant = ? AND project = ? AND content_hash = ?"
+                        " AND deleted_at IS NULL",
+                        (memory.tenant, memory.project, memory.content_hash),
+                    ).fetchone():
+                        outcomes.append("duplicate")
+                        continue
+                    cursor = conn.execute(
+                        f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * 17)})",
+                        _memory_params(memory),
+                    )
+                    if memory.deleted_at is None:
+                        self._index(conn, cursor.lastrowid, index)
+                    outcomes.append("inserted")
+        return outcomes
+
+    # -- maintenance ---------------------------------------------------------------------------
+
+    def purge_expired(self, expired_before: datetime) -> list[str]:
+        """Remove, for good, memories whose expiry is older than ``expired_before``; their ids."""
+        stamp = format_time(expired_before)
+        with self.write() as conn:
+            rows = conn.execute(
+                "SELECT rowid, id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?", (stamp,)
+            ).fetchall()
+            for rowid, _ in rows:
+                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+                conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
+        return [r[1] for r in rows]
+
+    def vacuum(self) -> dict[str, int]:
+        """Merge the keyword index's segments, VACUUM, checkpoint the WAL; sizes before and after."""
+        before = self._disk_bytes()
+        conn = self.connection()
+        try:
+            with self.write() as wconn:
+                wconn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+            conn.execute("VACUUM")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.DatabaseError as exc:
+            raise StorageError(f"vacuum failed on {self.path}: {exc}") from exc
+        return {"bytes_before": before, "bytes_after": self._disk_bytes()}
+
+    def _disk_bytes(self) -> int:
+        from pathlib import Path
+
+        return sum(p.stat().st_size for p in (Path(self.path), Path(f"{self.path}-wal")) if p.exists())
+
+    def table_counts(self) -> dict[str, int]:
+        """Rows per ordinary table, read in one transaction."""
+        from memwarden.store.sqlite.backup import table_counts
+
+        return table_counts(self.connection())

@@ -1,0 +1,176 @@
+"""Verified backups and restore on real SQLite files."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from memwarden.app import build_backups, build_server_service, build_service
+from memwarden.config import Settings, load_settings
+from memwarden.errors import InvalidInput
+from memwarden.ops.backup import LAST, SIDECAR
+from memwarden.service import MemoryService
+
+
+def _all_rows(db: Path) -> dict[str, list[tuple]]:
+    conn = sqlite3.connect(db)
+    try:
+        tables = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            " AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' AND name != 'schema_migrations' ORDER BY name")]
+        return {t: conn.execute(f'SELECT * FROM "{t}" ORDER BY 1').fetchall() for t in tables}
+    finally:
+        conn.close()
+
+
+def test_backup_is_verified_and_recorded_next_to_the_file(service: MemoryService, tmp_path: Path) -> None:
+    for i in range(20):
+        service.add(f"backup fact {i}", project="ops")
+    assert service.backups is not None
+    record = service.backups.backup(reason="manual")
+    assert record.verified is True and record.problems == []
+    assert record.counts["memories"] == 20
+    backup = Path(record.path)
+    assert backup.parent == tmp_path / "backups"
+    sidecar = json.loads(backup.with_name(backup.name + SIDECAR).read_text())
+    assert sidecar["verified"] is True and sidecar["counts"]["memories"] == 20
+    last = service.backups.last()
+    assert last is not None and last["path"] == record.path and last["age_seconds"] >= 0
+    conn = sqlite3.connect(backup)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    assert conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == 20
+    conn.close()
+
+
+def test_backup_includes_writes_still_in_the_wal(service: MemoryService, db_path: Path) -> None:
+    service.add("only in the write-ahead log so far")
+    assert Path(f"{db_path}-wal").stat().st_size > 0
+    assert service.backups is not None
+    record = service.backups.backup()
+    conn = sqlite3.connect(record.path)
+    assert conn.execute("SELECT content FROM memories").fetchall() == [("only in the write-ahead log so far",)]
+    conn.close()
+
+
+def test_backup_out_refuses_to_overwrite_an_existing_file(service: MemoryService, tmp_path: Path) -> None:
+    target = tmp_path / "mine.db"
+    target.write_bytes(b"precious")
+    assert service.backups is not None
+    with pytest.raises(InvalidInput, match="never overwrite"):
+        service.backups.backup(out=target)
+    assert target.read_bytes() == b"precious"
+    assert not list(tmp_path.glob(".mine.db.partial*"))
+
+
+def test_a_damaged_backup_fails_verification(service: MemoryService, tmp_path: Path) -> None:
+    for i in range(200):
+        service.add(f"padding memory number {i} " + "x" * 200)
+    assert service.backups is not None
+    record = service.backups.backup()
+    raw = bytearray(Path(record.path).read_bytes())
+    raw[4096 * 3 : 4096 * 3 + 512] = b"\xff" * 512
+    Path(record.path).write_bytes(bytes(raw))
+    check = service.backups.backend.verify(Path(record.path), record.counts)
+    assert check["ok"] is False and check["problems"]
+
+
+def test_server_start_takes_a_backup_before_migrating_and_keeps_only_the_newest(
+    settings: Settings, tmp_path: Path
+) -> None:
+    seed = build_service(settings)
+    seed.add("seed memory")
+    seed.close()
+    keep3 = load_settings(**{**settings.model_dump(), "backup_keep": 3, "http_token": None})
+    taken = []
+    for _ in range(5):
+        service = build_server_service(keep3)
+        assert service.backups is not None
+        taken.append(service.backups.last()["path"])
+        service.close()
+    kept = build_backups(keep3).kept()  # type: ignore[union-attr]
+    assert [str(p) for p in kept] == taken[-3:]
+    assert not any(Path(p).exists() for p in taken[:2])
+    assert all(p.with_name(p.name + SIDECAR).exists() for p in kept)
+    assert json.loads((tmp_path / "backups" / LAST).read_text())["reason"] == "start"
+
+
+def test_no_start_backup_for_a_new_database_or_with_keep_zero(settings: Settings, tmp_path: Path) -> None:
+    service = build_server_service(settings)
+    assert service.backups is not None and service.backups.kept() == []
+    service.add("now there is data")
+    service.close()
+    off = load_settings(**{**settings.model_dump(), "backup_keep": 0, "http_token": None})
+    build_server_service(off).close()
+    assert build_backups(off).kept() == []  # type: ignore[union-attr]
+
+
+def test_restoring_each_kept_backup_gives_identical_rows(service: MemoryService, db_path: Path) -> None:
+    assert service.backups is not None
+    snapshots = []
+    ids = []
+    for round_ in range(4):
+        for i in range(5):
+            ids.append(service.add(f"round {round_} memory {i}", project=f"p{round_ % 2}", tags=["r"]).memory.id)
+        service.update(ids[0], content=f"first memory as of round {round_}")
+        service.delete(ids[-1])
+        service.search("memory")
+        record = service.backups.backup()
+        assert record.verified
+        snapshots.append((record.path, _all_rows(Path(record.path))))
+    for path, rows in snapshots:
+        plan = service.backups.plan_restore(Path(path))
+        assert plan["memories_after"] == len([r for r in rows["memories"] if r[13] is None])
+        result = service.backups.restore(Path(path))
+        assert result["matches_backup"] is True, result["after"]
+        assert _all_rows(db_path) == rows
+        assert service.store.keyword_index_mismatch() is None
+        assert result["after"]["audit"] in ("verified", "absent")
+
+
+def test_restore_plan_says_what_would_change_and_changes_nothing(service: MemoryService, db_path: Path) -> None:
+    assert service.backups is not None
+    kept = service.add("kept memory").memory
+    changed = service.add("changed memory").memory
+    record = service.backups.backup()
+    service.update(changed.id, content="changed memory, edited")
+    new = service.add("added after the backup").memory
+    before = _all_rows(db_path)
+    plan = service.backups.plan_restore(Path(record.path))
+    assert plan["removed"] == [new.id] and plan["changed"] == [changed.id] and plan["added"] == []
+    assert plan["unchanged"] == 1 and kept.id not in plan["changed"]
+    assert _all_rows(db_path) == before
+
+
+def test_restore_keeps_the_replaced_database_as_a_backup(service: MemoryService) -> None:
+    assert service.backups is not None
+    record = service.backups.backup()
+    after = service.add("written after the backup").memory
+    result = service.backups.restore(Path(record.path))
+    saved = Path(result["previous_saved_as"])
+    assert "pre-restore" in saved.name
+    conn = sqlite3.connect(saved)
+    assert conn.execute("SELECT id FROM memories").fetchall() == [(after.id,)]
+    conn.close()
+    assert service.get([after.id])[0] == []
+
+
+def test_restore_refuses_a_file_that_is_not_a_memwarden_backup(service: MemoryService, tmp_path: Path,
+                                                              db_path: Path) -> None:
+    assert service.backups is not None
+    service.add("must survive")
+    before = _all_rows(db_path)
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE t(x)")
+    conn.commit()
+    conn.close()
+    for bad in (junk, other, tmp_path / "missing.db"):
+        with pytest.raises(InvalidInput):
+            service.backups.restore(bad)
+    assert _all_rows(db_path) == before
+    assert service.backups.kept() == []
