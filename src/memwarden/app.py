@@ -40,7 +40,9 @@ def build_service(settings: Settings | HotSettings, *, ops: bool = False,
     ``ops=True`` (servers, health, backup, export/import commands; full ``Settings`` only) adds
     the backups and the purge grace period, which the per-prompt paths never need.
     """
-    store = open_store(settings.database_url(), synchronous=settings.sqlite_synchronous)
+    store = open_store(
+        settings.database_url(), synchronous=settings.sqlite_synchronous, pg_pool_size=settings.pg_pool_size
+    )
     languages = tuple(part.strip() for part in settings.languages.split(",") if part.strip())
     return MemoryService(
         store,

@@ -49,6 +49,7 @@ class Settings(SettingsPaths, BaseSettings):
     purge_grace_days: float = Field(default=30, ge=0, le=36_500)
     max_content_bytes: int = Field(default=16 * 1024, ge=64, le=16 * 1024 * 1024)
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    pg_pool_size: int = Field(default=10, ge=1, le=1000)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
     log_file: str = ""
     hook_server: str = Field(default="", description="URL of a memwarden HTTP server on loopback for the hooks")

@@ -86,6 +86,7 @@ class HotSettings(SettingsPaths):
     audit_query_plain: bool = _spec(False)
     max_content_bytes: int = _spec(16 * 1024, ge=64, le=16 * 1024 * 1024)
     sqlite_synchronous: str = _spec("FULL", choices=("FULL", "NORMAL"))
+    pg_pool_size: int = _spec(10, ge=1, le=1000)
     log_level: str = _spec("WARNING", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     log_file: str = _spec("")
     recency_half_life_days: float = _spec(90.0, gt=0, le=36_500)

@@ -8,15 +8,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.store.base import Store
 
 
-def open_store(url: str, *, synchronous: str = "FULL") -> Store:
-    """Open the backend a database URL names: a path or sqlite:/// → SQLite."""
-    if url.startswith(("postgresql://", "postgres://")):
-        from memwarden.errors import ConfigError
+def open_store(url: str, *, synchronous: str = "FULL", pg_pool_size: int = 10) -> Store:
+    """Open the backend a database URL names: a path or sqlite:/// → SQLite, postgresql:// → PostgreSQL."""
+    from memwarden.config_hot import is_postgres_url
 
-        raise ConfigError(
-            "MEMWARDEN_DB names PostgreSQL, but this build has no PostgreSQL backend yet; "
-            "use a file path for SQLite"
-        )
+    if is_postgres_url(url):
+        from memwarden.store.postgres.connect import require_driver
+
+        require_driver()  # a clear ConfigError naming the extra, before any psycopg import
+        from memwarden.store.postgres import PostgresStore
+
+        return PostgresStore(url, pool_size=pg_pool_size)
     from memwarden.config_hot import sqlite_path
     from memwarden.store.sqlite import SQLiteStore
 

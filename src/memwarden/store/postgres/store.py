@@ -1,0 +1,351 @@
+"""PostgresStore: memories and their keyword index in PostgreSQL, shared by many replicas.
+
+Every replica is stateless: correctness under concurrency comes from the database, not from
+locks in Python. Exact dedup is a unique partial index raced through ``INSERT ... ON
+CONFLICT``; updates are ``UPDATE ... WHERE version = expected``; keyword search reads a
+tsvector written in the same statement as the row, so a write through one replica is found
+through every other as soon as it commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from memwarden.errors import Conflict, StorageError
+from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
+from memwarden.store.postgres import migrations
+from memwarden.store.postgres.connect import open_pool, redact_url
+from memwarden.store.postgres.textsearch import RANK_WEIGHTS, tsquery_literal, tsvector_literal
+
+if TYPE_CHECKING:  # pragma: no cover
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+COLUMNS = (
+    "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
+    "expires_at, deleted_at, version, hit_count, last_used_at, redactions"
+)
+M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
+ADD_RETRIES = 5
+
+
+def row_to_memory(row: Sequence[Any]) -> Memory:
+    return Memory(
+        id=row[0],
+        tenant=row[1],
+        project=row[2],
+        kind=row[3],
+        title=row[4],
+        tags=tuple(row[5]),
+        content=row[6],
+        content_hash=row[7],
+        pinned=bool(row[8]),
+        created_at=row[9],
+        updated_at=row[10],
+        expires_at=row[11],
+        deleted_at=row[12],
+        version=row[13],
+        hit_count=row[14],
+        last_used_at=row[15],
+        redactions=tuple(row[16]),
+    )
+
+
+def memory_params(m: Memory) -> tuple[Any, ...]:
+    return (
+        m.id, m.tenant, m.project, m.kind, m.title, list(m.tags), m.content, m.content_hash, m.pinned,
+        m.created_at, m.updated_at, m.expires_at, m.deleted_at, m.version, m.hit_count, m.last_used_at,
+        list(m.redactions),
+    )
+
+
+class _TwinVanished(Exception):
+    """The conflicting row was gone when we read it; the add is retried."""
+
+
+class PostgresStore:
+    """The scale-out backend. Thread-safe (a connection pool); safe to share between replicas."""
+
+    backend = "postgresql"
+
+    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+        self.url = url
+        self.pool: ConnectionPool = open_pool(url, pool_size=pool_size)
+        with self.connection() as conn:
+            self.applied_migrations = migrations.migrate(conn)
+
+    # -- connections -------------------------------------------------------------------------
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection]:
+        """A pooled autocommit connection; database errors become StorageError."""
+        import psycopg
+        from psycopg_pool import PoolTimeout
+
+        try:
+            with self.pool.connection() as conn:
+                yield conn
+        except PoolTimeout as exc:
+            raise StorageError(f"no PostgreSQL connection free in time at {redact_url(self.url)}: {exc}") from exc
+        except psycopg.errors.UniqueViolation:
+            raise  # callers turn these into Conflict with the right ids
+        except psycopg.Error as exc:
+            raise StorageError(f"PostgreSQL failed: {exc.__class__.__name__}: {exc}".strip()) from exc
+
+    @contextmanager
+    def write(self) -> Iterator[psycopg.Connection]:
+        """One write transaction (READ COMMITTED; row locks and unique indexes do the rest)."""
+        with self.connection() as conn, conn.transaction():
+            yield conn
+
+    def close(self) -> None:
+        self.pool.close()
+
+    # -- writes ------------------------------------------------------------------------------
+
+    def add(self, memory: Memory, index: IndexText) -> tuple[Memory, bool]:
+        import psycopg
+
+        for _ in range(ADD_RETRIES):
+            try:
+                return self._add_once(memory, index)
+            except psycopg.errors.UniqueViolation:
+                continue  # another replica stored the twin while we retired an expired one
+            except _TwinVanished:
+                continue  # deleted between our insert and our read: try the insert again
+        raise StorageError(f"could not store memory {memory.id}: its duplicate kept changing; retry")
+
+    def _add_once(self, memory: Memory, index: IndexText) -> tuple[Memory, bool]:
+        with self.write() as conn:
+            row = conn.execute(
+                f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * 17)}, %s::tsvector)"
+                " ON CONFLICT (tenant, project, content_hash) WHERE deleted_at IS NULL DO NOTHING"
+                " RETURNING id",
+                (*memory_params(memory), tsvector_literal(index)),
+            ).fetchone()
+            if row is not None:
+                return memory, False
+            # A live twin exists (perhaps committed by another replica a moment ago).
+            twin = conn.execute(
+                f"SELECT {COLUMNS} FROM memories WHERE tenant = %s AND project = %s AND content_hash = %s"
+                " AND deleted_at IS NULL FOR UPDATE",
+                (memory.tenant, memory.project, memory.content_hash),
+            ).fetchone()
+            if twin is None:
+                raise _TwinVanished
+            existing = row_to_memory(twin)
+            if not existing.is_expired(memory.created_at):
+                return existing, True
+            # An expired twin is retired so the same fact can be stored afresh.
+            self._soft_delete_row(conn, existing, memory.created_at)
+            conn.execute(
+                f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * 17)}, %s::tsvector)",
+                (*memory_params(memory), tsvector_literal(index)),
+            )
+            return memory, False
+
+    def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
+        import psycopg
+
+        updated = replace(memory, version=expected_version + 1)
+        try:
+            with self.write() as conn:
+                row = conn.execute(
+                    "UPDATE memories SET project = %s, kind = %s, title = %s, tags = %s, content = %s,"
+                    " content_hash = %s, pinned = %s, updated_at = %s, expires_at = %s, version = %s,"
+                    " redactions = %s, search = %s::tsvector"
+                    " WHERE tenant = %s AND id = %s AND version = %s AND deleted_at IS NULL RETURNING id",
+                    (
+                        updated.project, updated.kind, updated.title, list(updated.tags), updated.content,
+                        updated.content_hash, updated.pinned, updated.updated_at, updated.expires_at,
+                        updated.version, list(updated.redactions), tsvector_literal(index),
+                        memory.tenant, memory.id, expected_version,
+                    ),
+                ).fetchone()
+                if row is None:
+                    self._explain_missed_update(conn, memory, expected_version)
+        except psycopg.errors.UniqueViolation:
+            twin = self._twin(memory)
+            raise Conflict(
+                f"memory {twin} in project {memory.project!r} already says exactly this; "
+                "delete one of them instead",
+                id=memory.id,
+                duplicate_of=twin,
+            ) from None
+        return updated
+
+    def _explain_missed_update(self, conn: psycopg.Connection, memory: Memory, expected_version: int) -> None:
+        row = conn.execute(
+            "SELECT version, deleted_at FROM memories WHERE tenant = %s AND id = %s", (memory.tenant, memory.id)
+        ).fetchone()
+        if row is None or row[1] is not None:
+            raise Conflict(f"memory {memory.id} was deleted meanwhile", id=memory.id)
+        raise Conflict(
+            f"memory {memory.id} is at version {row[0]}, not {expected_version}: get it again and retry the update",
+            id=memory.id,
+            current_version=row[0],
+        )
+
+    def _twin(self, memory: Memory) -> str | None:
+        with self.connection() as conn:
+            row = conn.execute(
+                "SELECT id FROM memories WHERE tenant = %s AND project = %s AND content_hash = %s"
+                " AND deleted_at IS NULL AND id <> %s",
+                (memory.tenant, memory.project, memory.content_hash, memory.id),
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def soft_delete(self, tenant: str, memory_id: str, now: datetime) -> Memory | None:
+        with self.write() as conn:
+            row = conn.execute(
+                f"SELECT {COLUMNS} FROM memories WHERE tenant = %s AND id = %s FOR UPDATE", (tenant, memory_id)
+            ).fetchone()
+            if row is None:
+                return None
+            memory = row_to_memory(row)
+            if memory.deleted_at is not None:
+                return memory
+            return self._soft_delete_row(conn, memory, now)
+
+    def _soft_delete_row(self, conn: psycopg.Connection, memory: Memory, now: datetime) -> Memory:
+        conn.execute("UPDATE memories SET deleted_at = %s, search = NULL WHERE id = %s", (now, memory.id))
+        return replace(memory, deleted_at=now)
+
+    def record_hits(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
+        if not ids:
+            return
+        # Rows are locked in id order so concurrent searches counting overlapping hits cannot deadlock.
+        with self.write() as conn:
+            conn.execute(
+                "UPDATE memories m SET hit_count = m.hit_count + 1, last_used_at = %s"
+                " FROM (SELECT id FROM memories WHERE tenant = %s AND id = ANY(%s) ORDER BY id FOR UPDATE) s"
+                " WHERE m.id = s.id",
+                (now, tenant, sorted(set(ids))),
+            )
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def get_many(self, tenant: str, ids: Sequence[str]) -> list[Memory]:
+        if not ids:
+            return []
+        with self.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {COLUMNS} FROM memories WHERE tenant = %s AND id = ANY(%s)", (tenant, list(ids))
+            ).fetchall()
+        found = {m.id: m for m in map(row_to_memory, rows)}
+        return [found[i] for i in dict.fromkeys(ids) if i in found]
+
+    @staticmethod
+    def filters(
+        project: str | None, tags: Sequence[str], include_expired: bool, now: datetime
+    ) -> tuple[str, list[Any]]:
+        sql, params = "", []  # type: ignore[var-annotated]
+        if project is not None:
+            sql += " AND m.project = %s"
+            params.append(project)
+        if not include_expired:
+            sql += " AND (m.expires_at IS NULL OR m.expires_at > %s)"
+            params.append(now)
+        if tags:
+            sql += " AND m.tags @> %s"
+            params.append(list(tags))
+        return sql, params
+
+    def keyword_search(
+        self,
+        tenant: str,
+        query: KeywordQuery,
+        *,
+        project: str | None,
+        tags: Sequence[str],
+        include_expired: bool,
+        now: datetime,
+        limit: int,
+    ) -> list[Candidate]:
+        expression = tsquery_literal(query)
+        if not expression:
+            return []
+        where, params = self.filters(project, tags, include_expired, now)
+        sql = (
+            f"SELECT {M_COLUMNS}, ts_rank(%s, m.search, q.query, 1) AS rank"
+            " FROM memories m, (SELECT %s::tsquery AS query) q"
+            f" WHERE m.search @@ q.query AND m.tenant = %s AND m.deleted_at IS NULL{where}"
+            " ORDER BY rank DESC, m.id LIMIT %s"
+        )
+        with self.connection() as conn:
+            rows = conn.execute(sql, (RANK_WEIGHTS, expression, tenant, *params, limit)).fetchall()  # type: ignore[arg-type]
+        return [Candidate(row_to_memory(row), float(row[17])) for row in rows]
+
+    def list_memories(
+        self,
+        tenant: str,
+        *,
+        project: str | None,
+        tags: Sequence[str] = (),
+        pinned_only: bool,
+        include_expired: bool,
+        now: datetime,
+        limit: int,
+        offset: int = 0,
+    ) -> list[Memory]:
+        where, params = self.filters(project, tags, include_expired, now)
+        if pinned_only:
+            where += " AND m.pinned"
+        with self.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {M_COLUMNS} FROM memories m WHERE m.tenant = %s AND m.deleted_at IS NULL{where}"  # type: ignore[arg-type]
+                " ORDER BY m.updated_at DESC, m.id DESC LIMIT %s OFFSET %s",
+                (tenant, *params, limit, offset),
+            ).fetchall()
+        return [row_to_memory(row) for row in rows]
+
+    def stats(self, tenant: str, project: str | None, now: datetime) -> dict[str, Any]:
+        scope, params = ("tenant = %s", [tenant]) if project is None else ("tenant = %s AND project = %s", [tenant, project])
+        live = "deleted_at IS NULL"
+        with self.connection() as conn:
+            row = conn.execute(
+                "SELECT"  # type: ignore[arg-type]
+                f" COUNT(*) FILTER (WHERE {live} AND (expires_at IS NULL OR expires_at > %s)),"
+                f" COUNT(*) FILTER (WHERE {live} AND expires_at IS NOT NULL AND expires_at <= %s),"
+                " COUNT(*) FILTER (WHERE deleted_at IS NOT NULL),"
+                f" COUNT(*) FILTER (WHERE {live} AND pinned),"
+                f" COALESCE(SUM(octet_length(content)) FILTER (WHERE {live}), 0),"
+                f" COUNT(*) FILTER (WHERE {live} AND hit_count = 0)"
+                f" FROM memories WHERE {scope}",
+                (now, now, *params),
+            ).fetchone()
+            projects = dict(conn.execute(  # type: ignore[arg-type]
+                f"SELECT project, COUNT(*) FROM memories WHERE {scope} AND {live} GROUP BY project ORDER BY project",
+                params,
+            ).fetchall())
+            kinds = dict(conn.execute(  # type: ignore[arg-type]
+                f"SELECT kind, COUNT(*) FROM memories WHERE {scope} AND {live} GROUP BY kind ORDER BY kind",
+                params,
+            ).fetchall())
+            size = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+        assert row is not None and size is not None
+        return {
+            "memories": row[0],
+            "expired": row[1],
+            "deleted": row[2],
+            "pinned": row[3],
+            "content_bytes": int(row[4]),
+            "never_retrieved": row[5],
+            "projects": projects,
+            "kinds": kinds,
+            "backend": self.backend,
+            "database_bytes": int(size[0]),
+        }
+
+    def index_agrees(self) -> bool:
+        """True when the keyword index holds exactly the live memories (a consistency check)."""
+        with self.connection() as conn:
+            row = conn.execute(
+                "SELECT COUNT(*) FILTER (WHERE deleted_at IS NULL AND search IS NULL),"
+                " COUNT(*) FILTER (WHERE deleted_at IS NOT NULL AND search IS NOT NULL) FROM memories"
+            ).fetchone()
+        return bool(row and row[0] == 0 and row[1] == 0)

@@ -1,0 +1,54 @@
+"""tsvector / tsquery literals built from analyzed terms: every lexeme quoted, nothing re-parsed.
+
+The service hands the store text that ``text/`` has already analyzed (folded, stemmed, CJK
+bigrams). PostgreSQL must index exactly those terms, so we never run ``to_tsvector`` (its
+parser would split and its configuration could re-stem): we write the tsvector literal
+ourselves, with positions and weights (A title, B tags, C body), and cast it. The query side
+is the same: each term a quoted lexeme, prefix terms marked ``:*``, all OR-ed. Kept apart from
+running SQL so a property test can prove no input yields a syntax error.
+"""
+
+from __future__ import annotations
+
+from memwarden.models import IndexText, KeywordQuery
+
+# PostgreSQL limits: a lexeme under 2 KiB, positions 1..16383, at most 256 positions per lexeme.
+MAX_LEXEME_BYTES = 2046
+MAX_POSITION = 16383
+MAX_POSITIONS_PER_LEXEME = 256
+# ts_rank weights in {D, C, B, A} order: body (C) 1, tags (B) 2, title (A) 4, as SQLite's bm25.
+RANK_WEIGHTS = "{0.1, 0.25, 0.5, 1.0}"
+
+
+def quote_lexeme(term: str) -> str:
+    """A tsvector/tsquery lexeme literal: backslashes and quotes escaped, the whole in quotes."""
+    return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def usable(term: str) -> bool:
+    return bool(term) and "\x00" not in term and len(term.encode("utf-8")) <= MAX_LEXEME_BYTES
+
+
+def tsvector_literal(index: IndexText) -> str:
+    """The tsvector of one memory's analyzed fields (space-separated terms), as a literal."""
+    positions: dict[str, list[str]] = {}
+    position = 0
+    for weight, text in (("A", index.title), ("B", index.tags), ("C", index.body)):
+        for term in text.split():
+            position = min(position + 1, MAX_POSITION)
+            if not usable(term):
+                continue
+            slots = positions.setdefault(term, [])
+            if len(slots) < MAX_POSITIONS_PER_LEXEME:
+                slots.append(f"{position}{weight}")
+    return " ".join(f"{quote_lexeme(term)}:{','.join(dict.fromkeys(slots))}" for term, slots in positions.items())
+
+
+def tsquery_literal(query: KeywordQuery) -> str:
+    """Terms OR-ed; a term in ``query.prefix`` matches as a prefix (``'term':*``)."""
+    parts = []
+    for term in dict.fromkeys(query.terms):
+        if not usable(term):
+            continue
+        parts.append(quote_lexeme(term) + (":*" if term in query.prefix else ""))
+    return " | ".join(parts)

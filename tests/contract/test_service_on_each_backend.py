@@ -1,0 +1,43 @@
+"""The whole service (build_service from settings) behaves the same on every backend."""
+
+from __future__ import annotations
+
+import pytest
+
+from memwarden.errors import Conflict, NotFound
+from memwarden.models import Caller
+from memwarden.service import MemoryService
+
+
+def test_add_search_update_delete_round_trip(service: MemoryService) -> None:
+    added = service.add("The client prefers email over phone calls", project="acme", tags=["crm"])
+    assert service.add("The client prefers email over phone calls", project="acme").duplicate is True
+    assert [h.memory.id for h in service.search("email", project="acme").hits] == [added.memory.id]
+    updated = service.update(added.memory.id, content="The client prefers Signal", if_version=1)
+    assert updated.version == 2
+    with pytest.raises(Conflict):
+        service.update(added.memory.id, content="stale", if_version=1)
+    assert service.search("email").hits == []
+    assert [h.memory.id for h in service.search("signal").hits] == [added.memory.id]
+    assert service.delete(added.memory.id).already_deleted is False
+    assert service.search("signal").hits == [] and service.stats()["deleted"] == 1
+
+
+def test_tenants_never_see_each_other_on_any_backend(service: MemoryService) -> None:
+    other = Caller(actor="bob", tenant="other")
+    mine = service.add("shared secret plan").memory
+    assert service.search("secret", caller=other).hits == []
+    assert service.get([mine.id], caller=other) == ([], [mine.id])
+    with pytest.raises(NotFound):
+        service.delete(mine.id, caller=other)
+    assert service.stats(caller=other)["memories"] == 0
+
+
+def test_searches_count_usage_and_an_empty_query_lists_recent(service: MemoryService) -> None:
+    older = service.add("older note about lunch").memory
+    newer = service.add("newer note about dinner").memory
+    assert [h.memory.id for h in service.search("").hits] == [newer.id, older.id]
+    before = service.get([older.id, newer.id])[0]
+    service.search("lunch")
+    after = service.get([older.id, newer.id])[0]
+    assert [m.hit_count - b.hit_count for m, b in zip(after, before, strict=True)] == [1, 0]
