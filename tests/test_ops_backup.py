@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,14 @@ from memwarden.config import Settings, load_settings
 from memwarden.errors import InvalidInput
 from memwarden.ops.backup import LAST, SIDECAR
 from memwarden.service import MemoryService
+
+
+@pytest.fixture
+def service(settings: Settings) -> Iterator[MemoryService]:
+    """The service as servers and the ops commands build it: with backups."""
+    svc = build_service(settings, ops=True)
+    yield svc
+    svc.close()
 
 
 def _all_rows(db: Path) -> dict[str, list[tuple]]:

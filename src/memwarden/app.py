@@ -11,6 +11,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config import Settings
     from memwarden.config_hot import HotSettings
     from memwarden.ops.backup import BackupManager
+    from memwarden.ops.options import OpsOptions
 from memwarden.models import Caller
 from memwarden.search.ranking import RankingWeights
 from memwarden.service import MemoryService
@@ -50,8 +51,18 @@ def build_service(settings: Settings | HotSettings, *, ops: bool = False,
         default_caller=Caller(actor=settings.actor, tenant=settings.tenant),
         max_content_bytes=settings.max_content_bytes,
         ranking=RankingWeights(half_life_days=settings.recency_half_life_days),
-        backups=(backups or build_backups(settings)) if ops else None,  # type: ignore[arg-type]
-        purge_grace=timedelta(days=settings.purge_grace_days if ops else 30),
+        ops=_ops_options(settings, backups) if ops else None,  # type: ignore[arg-type]
+    )
+
+
+def _ops_options(settings: Settings, backups: BackupManager | None) -> OpsOptions:
+    from memwarden.ops.options import OpsOptions
+
+    return OpsOptions(
+        backups=backups or build_backups(settings),
+        purge_grace=timedelta(days=settings.purge_grace_days),
+        exchange_dir=settings.export_path(),
+        import_max_bytes=settings.import_max_bytes,
     )
 
 

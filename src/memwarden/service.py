@@ -6,6 +6,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from memwarden import validation as v
@@ -25,8 +26,10 @@ from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank_keywo
 from memwarden.store.base import Store
 from memwarden.text.analyzer import Analyzer
 
+from memwarden.ops.options import OpsOptions
+
 if TYPE_CHECKING:  # pragma: no cover
-    from memwarden.ops.backup import BackupManager
+    from memwarden.ops.backup import BackupManager  # noqa: F401
 
 DEFAULT_PROJECT = "default"
 CANDIDATES_PER_HIT = 5
@@ -59,8 +62,7 @@ class MemoryService:
         max_content_bytes: int = 16 * 1024,
         ranking: RankingWeights = DEFAULT_WEIGHTS,
         clock: Callable[[], datetime] = utcnow,
-        backups: BackupManager | None = None,
-        purge_grace: timedelta = timedelta(days=30),
+        ops: OpsOptions | None = None,
     ) -> None:
         self.store = store
         self.analyzer = analyzer
@@ -68,8 +70,9 @@ class MemoryService:
         self.max_content_bytes = max_content_bytes
         self.ranking = ranking
         self.clock = clock
-        self.backups = backups
-        self.purge_grace = purge_grace
+        self.ops = ops or OpsOptions()
+        self.backups = self.ops.backups
+        self.purge_grace = self.ops.purge_grace
 
     def close(self) -> None:
         self.store.close()
@@ -323,6 +326,38 @@ class MemoryService:
         report = import_records(self, found, records, caller=self._caller(caller), project=project,
                                 progress=progress)
         return report.to_dict()
+
+    def export_file(self, name: object, *, project: object | None = None, include_deleted: bool = False,
+                    caller: Caller | None = None) -> dict[str, Any]:
+        """Write an export to ``name`` in the exchange folder (a plain name; never overwrites)."""
+        from memwarden.ops.transfer import safe_file_name
+
+        target = self._exchange_dir() / safe_file_name(name)
+        try:
+            handle = target.open("x", encoding="utf-8")
+        except FileExistsError:
+            raise InvalidInput(f"{target.name} exists in the export folder; choose a new name", field="name") from None
+        try:
+            with handle:
+                count = self.export_to(handle, project=project, include_deleted=include_deleted, caller=caller)
+        except BaseException:
+            target.unlink(missing_ok=True)
+            raise
+        return {"file": str(target), "count": count}
+
+    def import_file(self, name: object, *, fmt: str = "auto", project: object | None = None,
+                    caller: Caller | None = None) -> dict[str, Any]:
+        """Import the file ``name`` from the exchange folder (a plain name; size-checked first)."""
+        from memwarden.ops.transfer import read_limited, safe_file_name
+
+        text = read_limited(self._exchange_dir() / safe_file_name(name), self.ops.import_max_bytes)
+        return self.import_text(text, fmt=fmt, project=project, caller=caller)
+
+    def _exchange_dir(self) -> Path:
+        if self.ops.exchange_dir is None:
+            raise InvalidInput("file export and import are not available here; pass the data inline", field="name")
+        self.ops.exchange_dir.mkdir(parents=True, exist_ok=True)
+        return self.ops.exchange_dir
 
     def purge_expired(self) -> list[str]:
         """Remove for good the memories that expired more than the grace period ago; their ids."""

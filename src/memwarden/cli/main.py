@@ -126,7 +126,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from memwarden.app import build_service, configure_logging
+    from memwarden.app import build_server_service, configure_logging
     from memwarden.config import load_settings
 
     overrides: dict[str, Any] = {}
@@ -142,7 +142,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from memwarden.http.app import check_bind, serve_http
 
         check_bind(settings, settings.http)  # refuse before opening anything
-        service = build_service(settings)
+        service = build_server_service(settings)
         try:
             serve_http(service, settings, settings.http)
         finally:
@@ -150,7 +150,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 0
     from memwarden.mcp.server import run_stdio
 
-    service = build_service(settings)
+    service = build_server_service(settings)
     try:
         run_stdio(service, tools=settings.tools)
     finally:
@@ -230,6 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--project", "--scope", dest="project")
     p.add_argument("--json", action="store_true")
 
+    from memwarden.cli.ops_commands import register as register_ops
+
+    register_ops(command)
     command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
     return parser
 

@@ -31,7 +31,17 @@ def build_http_app(service: MemoryService, settings: Settings) -> Any:
     from memwarden.mcp.server import streamable_http_app
 
     async def healthz(request: Request) -> JSONResponse:
-        return JSONResponse({"status": "ok", "version": __version__})
+        if request.query_params.get("deep", "") not in ("1", "true", "yes"):
+            return JSONResponse({"status": "ok", "version": __version__})
+        # The deep check writes and reads the whole database: behind the token, unlike the
+        # liveness answer above (a container health check sends MEMWARDEN_HTTP_TOKEN).
+        if auth.resolve(request.headers.get("authorization")) is None:
+            return JSONResponse({"error": "unauthorized", "message": "deep health needs Authorization: Bearer <token>"},
+                                status_code=401, headers={"www-authenticate": 'Bearer realm="memwarden"'})
+        import anyio.to_thread
+
+        report = await anyio.to_thread.run_sync(service.health)
+        return JSONResponse(report, status_code=503 if report["status"] == "failing" else 200)
 
     app = streamable_http_app(
         service, tools=settings.tools, routes=[Route("/healthz", healthz, methods=["GET"])]
@@ -40,7 +50,8 @@ def build_http_app(service: MemoryService, settings: Settings) -> Any:
     tokens: dict[str, Caller] = {}
     if settings.http_token is not None:
         tokens[token_digest(settings.http_token.get_secret_value())] = default
-    return BearerAuth(app, tokens=tokens, default=default)
+    auth = BearerAuth(app, tokens=tokens, default=default)
+    return auth
 
 
 def serve_http(service: MemoryService, settings: Settings, address: str) -> None:

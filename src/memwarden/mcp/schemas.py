@@ -91,3 +91,63 @@ class StatsOut(BaseModel):
 
 class EchoOut(BaseModel):
     message: str
+
+
+# -- operations tools (memory_health, memory_review, memory_export, memory_import) ----------------
+
+
+class HealthOut(BaseModel):
+    status: str = Field(description="ok | degraded (works, needs attention) | failing")
+    version: str
+    backend: str
+    checks: dict[str, dict[str, Any]] = Field(
+        description="integrity, keyword_index (a real write; rebuilt when broken), vectors, backups, vault"
+    )
+    ms: float
+
+
+class ReviewMemory(BaseModel):
+    id: str
+    project: str
+    preview: str
+    proposal: str | None = None
+    created_at: str | None = None
+    last_used_at: str | None = None
+    hit_count: int | None = None
+    expired_at: str | None = None
+    purge_after: str | None = None
+
+
+class DuplicatePair(BaseModel):
+    keep: ReviewMemory = Field(description="The older memory")
+    candidate: ReviewMemory = Field(description="The newer, nearly identical memory")
+    similarity: float
+    proposal: str
+
+
+class ReviewOut(BaseModel):
+    tenant: str
+    project: str | None = None
+    stale_days: int
+    counts: dict[str, int]
+    duplicates: list[DuplicatePair]
+    never_retrieved: list[ReviewMemory]
+    stale: list[ReviewMemory]
+    expired: list[ReviewMemory]
+    reviewed: int
+    note: str
+
+
+class ExportOut(BaseModel):
+    count: int
+    file: str | None = Field(default=None, description="Where the export was written (when a name was given)")
+    export: dict[str, Any] | None = Field(default=None, description="The export itself (when no name was given)")
+
+
+class ImportOut(BaseModel):
+    format: str
+    records: int
+    inserted: int
+    skipped_same_id: int = Field(description="Already present with the same id")
+    skipped_duplicate: int = Field(description="The same content already exists in that project")
+    redacted: int = Field(description="Imported records in which redaction replaced something")

@@ -256,6 +256,10 @@ _TOOLS: list[tuple[str, Callable[..., Any], ToolAnnotations]] = [
     ("memory_stats", memory_stats, _READ.model_copy(update={"title": "Memory statistics"})),
     ("echo", echo, _READ.model_copy(update={"title": "Echo"})),
 ]
+# The operations tools live in their own module, which uses the helpers above (hence the late import).
+from memwarden.mcp.ops_tools import OPS_TOOLS  # noqa: E402
+
+_TOOLS[-1:-1] = OPS_TOOLS  # before echo
 TOOL_NAMES = tuple(name for name, _, _ in _TOOLS)
 
 

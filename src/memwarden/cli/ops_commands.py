@@ -1,0 +1,272 @@
+"""Operations commands: backup, restore, health, review, export, import, vacuum.
+
+They use the full settings (``config.Settings``): none of them is on the per-prompt path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+Handler = Callable[[argparse.Namespace], int]
+PROGRESS_FROM = 1000  # records; smaller imports finish before a bar would help
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from memwarden.config import load_settings
+
+    return load_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
+
+
+def _ops_service(args: argparse.Namespace) -> Any:
+    from memwarden.app import build_service
+
+    return build_service(_settings(args), ops=True)
+
+
+def _backups(args: argparse.Namespace) -> Any:
+    from memwarden.app import build_backups
+    from memwarden.errors import ConfigError
+
+    backups = build_backups(_settings(args))
+    if backups is None:
+        raise ConfigError("this database backend provides no backups here; use the database's own tools")
+    return backups
+
+
+def _emit(value: Any) -> None:
+    from memwarden.cli.output import emit_json
+
+    emit_json(value)
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    backups = _backups(args)
+    if args.list:
+        kept = [str(p) for p in backups.kept()]
+        _emit({"directory": str(backups.directory), "backups": kept, "last": backups.last()}) if args.json \
+            else print("\n".join(kept) or "no backups yet")
+        return 0
+    record = backups.backup(reason=args.reason, out=Path(args.out) if args.out else None)
+    if args.json:
+        _emit(record.to_dict())
+    elif record.verified:
+        print(f"backup {record.path}: verified ({record.counts.get('memories', 0)} memories, "
+              f"audit chain {record.audit}, {record.seconds:.2f} s)")
+    else:
+        print(f"backup {record.path}: FAILED verification: {'; '.join(record.problems[:5])}", file=sys.stderr)
+    return 0 if record.verified else 1
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    backups = _backups(args)
+    result = backups.restore(Path(args.file)) if args.yes else backups.plan_restore(Path(args.file))
+    if args.json:
+        _emit(result)
+        return 0 if not args.yes or result["matches_backup"] else 1
+    print(f"backup {result['file']}: verified, audit chain {result['verification']['audit']}")
+    print(f"memories now: {result['memories_now']}, after restore: {result['memories_after']}")
+    for label, key in (("would be removed", "removed"), ("would come back", "added"), ("would change", "changed")):
+        ids = result[key]
+        if ids:
+            print(f"{len(ids)} {label}: {', '.join(ids[:10])}{' …' if len(ids) > 10 else ''}")
+    if not args.yes:
+        print("nothing was changed; run again with --yes to restore")
+        return 0
+    print(f"restored; the replaced database was saved as {result['previous_saved_as']}")
+    if not result["matches_backup"]:
+        print(f"WARNING: the restored database does not match the backup: {result['after']['problems']}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def probe_url(url: str, token: str | None, timeout: float) -> tuple[int, dict[str, Any]]:
+    """GET ``<url>/healthz?deep=1`` of a running server: (HTTP status, body)."""
+    import httpx
+
+    from memwarden.errors import StorageError
+
+    base = url.rstrip("/")
+    target = base if base.endswith("/healthz") else f"{base}/healthz"
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    try:
+        response = httpx.get(target, params={"deep": "1"}, headers=headers, timeout=timeout)
+    except httpx.HTTPError as exc:
+        raise StorageError(f"cannot reach {target}: {exc}") from None
+    try:
+        body = response.json()
+    except ValueError:
+        body = {"status": "failing", "message": response.text[:200]}
+    return response.status_code, body
+
+
+def cmd_health(args: argparse.Namespace) -> int:
+    if args.url:
+        settings = _settings(args)
+        token = settings.http_token.get_secret_value() if settings.http_token else None
+        code, report = probe_url(args.url, token, args.timeout)
+        healthy = code == 200 and report.get("status") in ("ok", "degraded")
+    else:
+        service = _ops_service(args)
+        try:
+            report = service.health(repair=not args.no_repair)
+        finally:
+            service.close()
+        healthy = report["status"] in ("ok", "degraded")
+    if args.json:
+        _emit(report)
+    else:
+        print(f"status: {report.get('status')}")
+        for name, check in report.get("checks", {}).items():
+            state = check.get("state") or ("ok" if check.get("ok") else "PROBLEM")
+            detail = check.get("problem") or "; ".join(check.get("problems", [])[:3])
+            print(f"  {name}: {state}{' - ' + detail if detail else ''}{' (repaired)' if check.get('repaired') else ''}")
+        if "message" in report:
+            print(f"  {report['message']}")
+    return 0 if healthy else 1
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from memwarden.cli.output import one_line
+
+    service = _ops_service(args)
+    try:
+        report = service.review(project=args.project, stale_days=args.stale_days, limit=args.limit)
+    finally:
+        service.close()
+    if args.json:
+        _emit(report)
+        return 0
+    counts = report["counts"]
+    print(f"reviewed {report['reviewed']} memories: {counts['duplicates']} likely duplicate pairs, "
+          f"{counts['never_retrieved']} never retrieved, {counts['stale']} stale, {counts['expired']} expired")
+    for pair in report["duplicates"]:
+        print(f"duplicate {pair['similarity']:.2f}: {pair['proposal']}\n    {one_line(pair['candidate']['preview'])}")
+    for key in ("never_retrieved", "stale", "expired"):
+        for item in report[key]:
+            print(f"{key.replace('_', ' ')}: {item['id']}  {one_line(item['preview'], 80)}")
+    print(report["note"])
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from memwarden.errors import InvalidInput
+
+    service = _ops_service(args)
+    try:
+        if not args.out or args.out == "-":
+            count = service.export_to(sys.stdout, project=args.project, include_deleted=args.include_deleted)
+        else:
+            target = Path(args.out)
+            try:
+                handle = target.open("x", encoding="utf-8")
+            except FileExistsError:
+                raise InvalidInput(f"{target} exists; choose a new file name", field="out") from None
+            with handle:
+                count = service.export_to(handle, project=args.project, include_deleted=args.include_deleted)
+            print(f"exported {count} memories to {target}", file=sys.stderr)
+    finally:
+        service.close()
+    return 0
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr; silent when stderr is not a terminal unless forced."""
+
+    def __init__(self, *, force: bool, width: int = 30) -> None:
+        self.show = force or sys.stderr.isatty()
+        self.width = width
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.show or total < PROGRESS_FROM:
+            return
+        filled = self.width * done // max(total, 1)
+        end = "\n" if done >= total else ""
+        sys.stderr.write(f"\rimporting [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total}{end}")
+        sys.stderr.flush()
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from memwarden.ops.transfer import read_limited
+
+    settings = _settings(args)
+    text = read_limited(Path(args.file), settings.import_max_bytes)
+    service = _ops_service(args)
+    try:
+        report = service.import_text(text, fmt=args.format, project=args.project,
+                                     progress=None if args.no_progress else ProgressBar(force=args.progress))
+    finally:
+        service.close()
+    if args.json:
+        _emit(report)
+    else:
+        print(f"imported {report['inserted']} of {report['records']} records ({report['format']} format); "
+              f"skipped {report['skipped_same_id']} already present by id and {report['skipped_duplicate']} "
+              f"duplicates; {report['redacted']} redacted")
+    return 0
+
+
+def cmd_vacuum(args: argparse.Namespace) -> int:
+    service = _ops_service(args)
+    try:
+        result = service.vacuum()
+    finally:
+        service.close()
+    if args.json:
+        _emit(result)
+    else:
+        print(f"purged {result['purged']} expired memories; database {result['bytes_before']} -> "
+              f"{result['bytes_after']} bytes")
+    return 0
+
+
+def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) -> None:
+    """Add the operations commands to the CLI."""
+    from memwarden.ops.transfer import FORMATS
+
+    p = command("backup", cmd_backup, "write a verified backup (into MEMWARDEN_BACKUP_DIR, or --out FILE)")
+    p.add_argument("--out", metavar="FILE", help="write here instead (never overwrites a file)")
+    p.add_argument("--reason", choices=["manual", "timer"], default="manual", help=argparse.SUPPRESS)
+    p.add_argument("--list", action="store_true", help="list the kept backups instead")
+    p.add_argument("--json", action="store_true")
+
+    p = command("restore", cmd_restore, "show what restoring a backup would change; --yes restores it")
+    p.add_argument("file", help="a backup file")
+    p.add_argument("--yes", action="store_true", help="restore (the current database is kept as a backup first)")
+    p.add_argument("--json", action="store_true")
+
+    p = command("health", cmd_health, "integrity, a real index write, vectors, backups, vault mirror")
+    p.add_argument("--url", help="probe a running server's /healthz?deep=1 instead (container health checks)")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for --url (default 10)")
+    p.add_argument("--no-repair", action="store_true", help="report a broken keyword index without rebuilding it")
+    p.add_argument("--json", action="store_true")
+
+    p = command("review", cmd_review, "propose clean-ups: likely duplicates, never retrieved, stale, expired")
+    p.add_argument("--project", "--scope", dest="project")
+    p.add_argument("--stale-days", type=int, default=90, help="unused for this many days is stale (default 90)")
+    p.add_argument("--limit", type=int, default=50, help="at most this many proposals of each kind (default 50)")
+    p.add_argument("--json", action="store_true")
+
+    p = command("export", cmd_export, "write memories as memwarden export JSON (stdout, or --out FILE)")
+    p.add_argument("--project", "--scope", dest="project")
+    p.add_argument("--include-deleted", action="store_true", help="also export deleted memories")
+    p.add_argument("--out", metavar="FILE", help="write here (never overwrites a file)")
+
+    p = command("import", cmd_import, "import a memwarden export or another tool's memories")
+    p.add_argument("file", help="the file to import")
+    p.add_argument("--format", choices=FORMATS, default="auto", help="file format (default: detect)")
+    p.add_argument("--project", "--scope", dest="project", help="put every imported memory in this project")
+    bar = p.add_mutually_exclusive_group()
+    bar.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    bar.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    p.add_argument("--json", action="store_true")
+
+    p = command("vacuum", cmd_vacuum, "purge memories expired past the grace period and compact the database")
+    p.add_argument("--json", action="store_true")
+
+
+__all__ = ["probe_url", "register"]
