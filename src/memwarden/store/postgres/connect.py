@@ -51,13 +51,18 @@ def check_connection(url: str) -> None:
         raise StorageError(f"cannot connect to PostgreSQL at {redact_url(url)}: {detail}") from None
 
 
-def open_pool(url: str, *, pool_size: int) -> ConnectionPool:
-    """An open pool of autocommit connections (writes open their own transactions)."""
+def open_pool(url: str, *, pool_size: int, read_only: bool = False) -> ConnectionPool:
+    """An open pool of autocommit connections (writes open their own transactions).
+
+    ``read_only`` makes every transaction read-only on the server side (verifying a database).
+    """
     require_driver()
     from psycopg_pool import ConnectionPool
 
     check_connection(url)
     kwargs: dict[str, Any] = {"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S}
+    if read_only:
+        kwargs["options"] = "-c default_transaction_read_only=on"
     pool: ConnectionPool = ConnectionPool(
         url,
         min_size=1,

@@ -45,8 +45,118 @@ CREATE INDEX memories_project ON memories (tenant, project, updated_at DESC, id 
 CREATE INDEX memories_search ON memories USING gin (search) WHERE deleted_at IS NULL;
 """
 
+# The hash-chained audit log (see ``memwarden.audit``), append-only by trigger, as on SQLite.
+# Columns keep SQLite's types (times and JSON as text, flags as integers) so a row reads back
+# as the same Python values on both backends: its hash verifies anywhere, and migrate copies
+# the chain verbatim. ``audit_head`` is the newest (seq, hash) and only moves forward; an INSERT
+# must continue it; UPDATE and TRUNCATE are refused; DELETE only for rows a prune checkpoint
+# covers. Appenders in every replica serialize on the head row's lock.
+AUDIT_LOG = """
+CREATE TABLE audit_log (
+    seq BIGINT PRIMARY KEY,
+    at TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    tenant TEXT NOT NULL,
+    project TEXT,
+    action TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    memory_ids TEXT NOT NULL,
+    result_count INTEGER NOT NULL,
+    degraded INTEGER NOT NULL,
+    redaction_count INTEGER NOT NULL,
+    query_sha256 TEXT,
+    query_len INTEGER,
+    query_plain TEXT,
+    detail TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL
+);
+CREATE INDEX audit_log_at ON audit_log (at);
+CREATE TABLE audit_head (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    seq BIGINT NOT NULL,
+    hash TEXT NOT NULL
+);
+INSERT INTO audit_head (id, seq, hash) VALUES (1, 0, '0000000000000000000000000000000000000000000000000000000000000000');
+CREATE TABLE audit_checkpoints (
+    upto_seq BIGINT PRIMARY KEY,
+    upto_hash TEXT NOT NULL,
+    pruned_rows BIGINT NOT NULL,
+    before TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+
+CREATE FUNCTION audit_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION '% is append-only: % refused', TG_TABLE_NAME, TG_OP USING ERRCODE = 'integrity_constraint_violation';
+END $$;
+
+CREATE FUNCTION audit_log_chain() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE head audit_head%ROWTYPE;
+BEGIN
+    SELECT * INTO head FROM audit_head WHERE id = 1 FOR UPDATE;
+    IF NEW.seq IS DISTINCT FROM head.seq + 1 OR NEW.prev_hash IS DISTINCT FROM head.hash THEN
+        RAISE EXCEPTION 'audit_log rows must continue the chain head' USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+
+CREATE FUNCTION audit_log_advance() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE audit_head SET seq = NEW.seq, hash = NEW.hash WHERE id = 1;
+    RETURN NULL;
+END $$;
+
+CREATE FUNCTION audit_log_delete_pruned_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF OLD.seq > (SELECT COALESCE(MAX(upto_seq), 0) FROM audit_checkpoints) THEN
+        RAISE EXCEPTION 'audit_log is append-only: DELETE refused (use memwarden audit prune)'
+            USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    RETURN OLD;
+END $$;
+
+CREATE FUNCTION audit_head_forward() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.id IS DISTINCT FROM OLD.id OR NEW.seq IS DISTINCT FROM OLD.seq + 1
+       OR NEW.hash IS DISTINCT FROM (SELECT hash FROM audit_log WHERE seq = NEW.seq) THEN
+        RAISE EXCEPTION 'audit_head only moves forward with the chain' USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+
+CREATE FUNCTION audit_checkpoint_valid() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.upto_hash IS DISTINCT FROM (SELECT hash FROM audit_log WHERE seq = NEW.upto_seq)
+       OR NEW.upto_seq <= (SELECT COALESCE(MAX(upto_seq), 0) FROM audit_checkpoints) THEN
+        RAISE EXCEPTION 'a prune checkpoint must name an existing row and its hash'
+            USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+
+CREATE TRIGGER audit_log_chain BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_chain();
+CREATE TRIGGER audit_log_advance AFTER INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_advance();
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_refuse();
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log FOR EACH ROW
+    EXECUTE FUNCTION audit_log_delete_pruned_only();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION audit_refuse();
+CREATE TRIGGER audit_head_forward BEFORE UPDATE ON audit_head FOR EACH ROW EXECUTE FUNCTION audit_head_forward();
+CREATE TRIGGER audit_head_no_delete BEFORE DELETE ON audit_head FOR EACH ROW EXECUTE FUNCTION audit_refuse();
+CREATE TRIGGER audit_head_no_truncate BEFORE TRUNCATE ON audit_head FOR EACH STATEMENT EXECUTE FUNCTION audit_refuse();
+CREATE TRIGGER audit_checkpoints_valid BEFORE INSERT ON audit_checkpoints FOR EACH ROW
+    EXECUTE FUNCTION audit_checkpoint_valid();
+CREATE TRIGGER audit_checkpoints_no_update BEFORE UPDATE ON audit_checkpoints FOR EACH ROW
+    EXECUTE FUNCTION audit_refuse();
+CREATE TRIGGER audit_checkpoints_no_delete BEFORE DELETE ON audit_checkpoints FOR EACH ROW
+    EXECUTE FUNCTION audit_refuse();
+CREATE TRIGGER audit_checkpoints_no_truncate BEFORE TRUNCATE ON audit_checkpoints FOR EACH STATEMENT
+    EXECUTE FUNCTION audit_refuse();
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("0001_initial", INITIAL),
+    ("0002_audit_log", AUDIT_LOG),
 ]
 
 

@@ -1,0 +1,177 @@
+"""PostgresAuditLog: the hash-chained audit log in the same PostgreSQL database as the memories.
+
+Rows keep SQLite's column types (see migration ``0002_audit_log``), so a record reads back as
+the same Python values on both backends and ``audit/chain.py`` verifies either. Appenders in
+every replica serialize on the ``audit_head`` row lock, so the chain never forks. Appends commit
+with ``synchronous_commit = off``, the counterpart of the SQLite log's ``synchronous=NORMAL``: a
+crash of memwarden loses nothing, and the row reaches disk with the next synchronous commit
+(any memory write) or within PostgreSQL's WAL writer delay (200 ms by default); a crash of the
+database server itself in that window can lose the newest audit rows, never reorder or fork
+them. The database's triggers keep the tables append-only.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from memwarden.audit.base import AuditEvent, AuditRecord, ChainHead, Checkpoint, chain_hash
+from memwarden.errors import StorageError
+from memwarden.models import format_time
+from memwarden.store.postgres.connect import open_pool, redact_url
+
+if TYPE_CHECKING:  # pragma: no cover
+    import psycopg
+
+COLUMNS = (
+    "seq, at, actor, tenant, project, action, outcome, memory_ids, result_count, degraded, "
+    "redaction_count, query_sha256, query_len, query_plain, detail, prev_hash, hash"
+)
+RECORDS_BATCH = 2000
+
+
+class PostgresAuditLog:
+    """Append, read, prune and checkpoint the audit chain of one PostgreSQL database."""
+
+    def __init__(self, url: str, *, readonly: bool = False, pool_size: int = 4) -> None:
+        self.url = url
+        self.readonly = readonly
+        self.pool = open_pool(url, pool_size=pool_size, read_only=readonly)
+        self._local = threading.local()
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT to_regclass('audit_log') IS NOT NULL AND to_regclass('audit_head') IS NOT NULL"
+                " AND to_regclass('audit_checkpoints') IS NOT NULL"
+            ).fetchone()
+        if not (row and row[0]):
+            self.pool.close()
+            raise StorageError(
+                f"{redact_url(url)} has no audit log (it predates schema migration 0002_audit_log): "
+                "start memwarden on it once to migrate"
+            )
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection]:
+        import psycopg
+
+        pinned: psycopg.Connection | None = getattr(self._local, "conn", None)
+        if pinned is not None:
+            yield pinned
+            return
+        try:
+            with self.pool.connection() as conn:
+                yield conn
+        except psycopg.Error as exc:
+            raise StorageError(f"audit log failed in PostgreSQL: {exc.__class__.__name__}: {exc}") from exc
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        if getattr(self._local, "conn", None) is not None:  # already inside one: it is the snapshot
+            yield
+            return
+        with self._connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            self._local.conn = conn
+            try:
+                yield
+            finally:
+                self._local.conn = None
+
+    def append(self, event: AuditEvent, at: datetime) -> AuditRecord:
+        with self._connection() as conn, conn.transaction():
+            conn.execute("SET LOCAL synchronous_commit = off")
+            head = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1 FOR UPDATE").fetchone()
+            assert head is not None
+            values: list[Any] = [
+                int(head[0]) + 1, format_time(at), event.actor, event.tenant, event.project, event.action,
+                event.outcome, json.dumps(list(event.memory_ids)), int(event.result_count),
+                int(bool(event.degraded)), int(event.redaction_count), event.query_sha256,
+                event.query_len, event.query_plain,
+                json.dumps(event.detail, ensure_ascii=False, sort_keys=True, separators=(",", ":")),
+            ]
+            digest = chain_hash(head[1], values)
+            conn.execute(f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})",
+                         (*values, head[1], digest))
+        return AuditRecord(*values, head[1], digest)
+
+    def append_records(self, records: list[AuditRecord]) -> None:
+        """Copy stored rows verbatim (``memwarden migrate``); the triggers check each continues the chain."""
+        with self._connection() as conn, conn.transaction():
+            with conn.cursor() as cur:
+                cur.executemany(
+                    f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})",
+                    [(*r.hashed_fields(), r.prev_hash, r.hash) for r in records],
+                )
+
+    def records(
+        self,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        tenant: str | None = None,
+        actor: str | None = None,
+    ) -> Iterator[AuditRecord]:
+        where, params = [], []  # type: ignore[var-annotated]
+        for clause, value in (("at >= %s", format_time(since)), ("at < %s", format_time(until)),
+                              ("tenant = %s", tenant), ("actor = %s", actor)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        sql = f"SELECT {COLUMNS} FROM audit_log"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY seq"
+        # A server-side cursor streams a long log instead of loading it whole; it needs a transaction.
+        with self._connection() as conn:
+            with conn.transaction() if not conn.info.transaction_status else _already():
+                with conn.cursor(name="memwarden_audit_records") as cur:
+                    cur.itersize = RECORDS_BATCH
+                    cur.execute(sql, params)  # type: ignore[arg-type]
+                    for row in cur:
+                        yield AuditRecord(*row)
+
+    def head(self) -> ChainHead:
+        with self._connection() as conn:
+            row = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
+        return ChainHead(seq=int(row[0]), hash=str(row[1])) if row else ChainHead(0, "")
+
+    def checkpoints(self) -> list[Checkpoint]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT upto_seq, upto_hash, pruned_rows, before, at FROM audit_checkpoints ORDER BY upto_seq"
+            ).fetchall()
+        return [Checkpoint(int(r[0]), r[1], int(r[2]), r[3], r[4]) for r in rows]
+
+    def prune(self, before: datetime, at: datetime) -> Checkpoint | None:
+        with self._connection() as conn, conn.transaction():
+            conn.execute("LOCK TABLE audit_checkpoints IN EXCLUSIVE MODE")
+            row = conn.execute(
+                "SELECT seq, hash FROM audit_log WHERE at < %s ORDER BY seq DESC LIMIT 1", (format_time(before),)
+            ).fetchone()
+            if row is None:
+                return None
+            count = conn.execute("SELECT COUNT(*) FROM audit_log WHERE seq <= %s", (row[0],)).fetchone()
+            assert count is not None
+            checkpoint = Checkpoint(int(row[0]), str(row[1]), int(count[0]), str(format_time(before)),
+                                    str(format_time(at)))
+            conn.execute(
+                "INSERT INTO audit_checkpoints (upto_seq, upto_hash, pruned_rows, before, at)"
+                " VALUES (%s, %s, %s, %s, %s)",
+                (checkpoint.upto_seq, checkpoint.upto_hash, checkpoint.pruned_rows, checkpoint.before,
+                 checkpoint.at),
+            )
+            conn.execute("DELETE FROM audit_log WHERE seq <= %s", (checkpoint.upto_seq,))
+        return checkpoint
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+@contextmanager
+def _already() -> Iterator[None]:
+    """Inside a snapshot the transaction is already open."""
+    yield
