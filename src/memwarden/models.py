@@ -57,6 +57,8 @@ class Memory:
     hit_count: int = 0
     last_used_at: datetime | None = None
     redactions: tuple[str, ...] = ()
+    # Why this memory reads like instructions to a model (screening.FLAGS); empty when it does not.
+    injection_flags: tuple[str, ...] = ()
 
     def is_expired(self, now: datetime) -> bool:
         return self.expires_at is not None and self.expires_at <= now
@@ -79,6 +81,7 @@ class Memory:
             "hit_count": self.hit_count,
             "last_used_at": format_time(self.last_used_at),
             "redactions": list(self.redactions),
+            "injection_flags": list(self.injection_flags),
         }
 
 

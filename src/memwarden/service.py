@@ -22,6 +22,7 @@ from memwarden.models import (
     SearchResult,
     utcnow,
 )
+from memwarden.screening import screen_text
 from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank_keyword
 from memwarden.store.base import Store
 from memwarden.text.analyzer import Analyzer
@@ -95,6 +96,11 @@ class MemoryService:
         text = v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes))
         return text, ()
 
+    @staticmethod
+    def screened(memory: Memory) -> Memory:
+        """The memory with its injection flags: does its text read like instructions to a model?"""
+        return replace(memory, injection_flags=screen_text(memory.title, memory.content))
+
     def _expiry(self, now: datetime, ttl_hours: float | None) -> datetime | None:
         return None if ttl_hours is None else now + timedelta(hours=ttl_hours)
 
@@ -133,6 +139,7 @@ class MemoryService:
             expires_at=self._expiry(now, v.check_ttl_hours(ttl_hours)),
             redactions=redactions,
         )
+        memory = self.screened(memory)
         stored, duplicate = self.store.add(memory, self._index_text(memory))
         return AddResult(memory=stored, duplicate=duplicate, redacted=bool(redactions), redactions=redactions)
 
@@ -183,7 +190,7 @@ class MemoryService:
                 "nothing to update: pass at least one of content, project, kind, title, tags, pinned, ttl_hours",
                 field="content",
             )
-        updated = replace(current, **changes)
+        updated = self.screened(replace(current, **changes))
         return self.store.update(updated, self._index_text(updated), expected_version=current.version)
 
     def delete(self, memory_id: object, *, caller: Caller | None = None) -> DeleteResult:

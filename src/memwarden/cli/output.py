@@ -18,6 +18,8 @@ def one_line(text: str, width: int = 100) -> str:
 
 def print_memory(memory: dict[str, Any]) -> None:
     flags = " [pinned]" if memory.get("pinned") else ""
+    if memory.get("injection_flags"):
+        flags += f" [reads like instructions: {', '.join(memory['injection_flags'])}]"
     title = f"{memory['title']}: " if memory.get("title") else ""
     tags = f"  #{' #'.join(memory['tags'])}" if memory.get("tags") else ""
     print(f"{memory['id']}  {memory['project']}/{memory['kind']}{flags}{tags}")

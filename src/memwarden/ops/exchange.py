@@ -69,6 +69,7 @@ def _build(service: MemoryService, who: Caller, record: ImportRecord, project: s
         last_used_at=record.last_used_at,
         redactions=tuple(dict.fromkeys((*record.redactions, *redactions))),
     )
+    memory = service.screened(memory)  # imported text is screened like any other write
     return memory, service._index_text(memory), bool(redactions)
 
 

@@ -140,7 +140,7 @@ class SQLiteMaintenance:
         Returns, per entry, ``inserted``, ``same_id`` (that id exists already) or ``duplicate``
         (a live memory of the same tenant+project says exactly this).
         """
-        from memwarden.store.sqlite.store import _COLUMNS, _memory_params
+        from memwarden.store.sqlite.store import _COLUMNS, _NCOLUMNS, _memory_params
 
         outcomes: list[str] = []
         for start in range(0, len(entries), IMPORT_BATCH):
@@ -158,7 +158,7 @@ class SQLiteMaintenance:
                         outcomes.append("duplicate")
                         continue
                     cursor = conn.execute(
-                        f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * 17)})",
+                        f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * _NCOLUMNS)})",
                         _memory_params(memory),
                     )
                     if memory.deleted_at is None:

@@ -141,9 +141,23 @@ def _audit_log(conn: sqlite3.Connection) -> None:
 # The hash a chain starts from (the ``prev_hash`` of row 1).
 AUDIT_GENESIS = "0" * 64
 
+def _injection_flags(conn: sqlite3.Connection) -> None:
+    """Store why a memory reads like instructions to a model, and screen what is already there."""
+    import json
+
+    from memwarden.screening import screen_text
+
+    conn.execute("ALTER TABLE memories ADD COLUMN injection_flags TEXT NOT NULL DEFAULT '[]'")
+    for rowid, title, content in conn.execute("SELECT rowid, title, content FROM memories").fetchall():
+        flags = screen_text(title, content)
+        if flags:
+            conn.execute("UPDATE memories SET injection_flags = ? WHERE rowid = ?", (json.dumps(list(flags)), rowid))
+
+
 MIGRATIONS: list[tuple[str, Step]] = [
     ("0001_initial", _initial),
     ("0002_audit_log", _audit_log),
+    ("0003_injection_flags", _injection_flags),
 ]
 
 

@@ -29,8 +29,9 @@ BUSY_TIMEOUT_MS = 60_000
 BM25_WEIGHTS = "4.0, 2.0, 1.0"
 _COLUMNS = (
     "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
-    "expires_at, deleted_at, version, hit_count, last_used_at, redactions"
+    "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags"
 )
+_NCOLUMNS = len(_COLUMNS.split(","))
 _M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in _COLUMNS.split(","))
 
 
@@ -53,6 +54,7 @@ def _row_to_memory(row: Sequence[Any]) -> Memory:
         hit_count=row[14],
         last_used_at=parse_time(row[15]),
         redactions=tuple(json.loads(row[16])),
+        injection_flags=tuple(json.loads(row[17])),
     )
 
 
@@ -75,6 +77,7 @@ def _memory_params(m: Memory) -> tuple[Any, ...]:
         m.hit_count,
         format_time(m.last_used_at),
         json.dumps(list(m.redactions)),
+        json.dumps(list(m.injection_flags)),
     )
 
 
@@ -168,7 +171,7 @@ class SQLiteStore(SQLiteMaintenance):
                 # An expired twin is retired so the same fact can be stored afresh.
                 self._soft_delete_row(conn, existing, memory.created_at)
             cursor = conn.execute(
-                f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * 17)})", _memory_params(memory)
+                f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * _NCOLUMNS)})", _memory_params(memory)
             )
             self._index(conn, cursor.lastrowid, index)
         return memory, False
@@ -210,8 +213,9 @@ class SQLiteStore(SQLiteMaintenance):
             params = _memory_params(updated)
             conn.execute(
                 "UPDATE memories SET project = ?, kind = ?, title = ?, tags = ?, content = ?, content_hash = ?,"
-                " pinned = ?, updated_at = ?, expires_at = ?, version = ?, redactions = ? WHERE rowid = ?",
-                (*params[2:9], params[10], params[11], params[13], params[16], row[0]),
+                " pinned = ?, updated_at = ?, expires_at = ?, version = ?, redactions = ?, injection_flags = ?"
+                " WHERE rowid = ?",
+                (*params[2:9], params[10], params[11], params[13], params[16], params[17], row[0]),
             )
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
             self._index(conn, row[0], index)
@@ -299,7 +303,9 @@ class SQLiteStore(SQLiteMaintenance):
         except sqlite3.OperationalError as exc:
             raise StorageError(f"keyword search failed: {exc}") from exc
         return [
-            Candidate(_row_to_memory(row), -float(row[17]), IndexText(row[18], row[19], row[20])) for row in rows
+            Candidate(_row_to_memory(row), -float(row[n]), IndexText(row[n + 1], row[n + 2], row[n + 3]))
+            for row in rows
+            for n in (_NCOLUMNS,)
         ]
 
     def list_memories(
