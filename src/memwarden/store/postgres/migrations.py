@@ -154,9 +154,13 @@ CREATE TRIGGER audit_checkpoints_no_truncate BEFORE TRUNCATE ON audit_checkpoint
     EXECUTE FUNCTION audit_refuse();
 """
 
+# Why a memory reads like instructions to a model (memwarden.screening); the service computes it.
+INJECTION_FLAGS = "ALTER TABLE memories ADD COLUMN injection_flags TEXT[] NOT NULL DEFAULT '{}'"
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("0001_initial", INITIAL),
     ("0002_audit_log", AUDIT_LOG),
+    ("0003_injection_flags", INJECTION_FLAGS),
 ]
 
 

@@ -27,8 +27,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 COLUMNS = (
     "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
-    "expires_at, deleted_at, version, hit_count, last_used_at, redactions"
+    "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags"
 )
+NCOLUMNS = len(COLUMNS.split(","))
 M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
 ADD_RETRIES = 5
 
@@ -52,6 +53,7 @@ def row_to_memory(row: Sequence[Any]) -> Memory:
         hit_count=row[14],
         last_used_at=row[15],
         redactions=tuple(row[16]),
+        injection_flags=tuple(row[17]),
     )
 
 
@@ -59,7 +61,7 @@ def memory_params(m: Memory) -> tuple[Any, ...]:
     return (
         m.id, m.tenant, m.project, m.kind, m.title, list(m.tags), m.content, m.content_hash, m.pinned,
         m.created_at, m.updated_at, m.expires_at, m.deleted_at, m.version, m.hit_count, m.last_used_at,
-        list(m.redactions),
+        list(m.redactions), list(m.injection_flags),
     )
 
 
@@ -122,7 +124,7 @@ class PostgresStore:
     def _add_once(self, memory: Memory, index: IndexText) -> tuple[Memory, bool]:
         with self.write() as conn:
             row = conn.execute(
-                f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * 17)}, %s::tsvector)"
+                f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * NCOLUMNS)}, %s::tsvector)"
                 " ON CONFLICT (tenant, project, content_hash) WHERE deleted_at IS NULL DO NOTHING"
                 " RETURNING id",
                 (*memory_params(memory), tsvector_literal(index)),
@@ -143,7 +145,7 @@ class PostgresStore:
             # An expired twin is retired so the same fact can be stored afresh.
             self._soft_delete_row(conn, existing, memory.created_at)
             conn.execute(
-                f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * 17)}, %s::tsvector)",
+                f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * NCOLUMNS)}, %s::tsvector)",
                 (*memory_params(memory), tsvector_literal(index)),
             )
             return memory, False
@@ -157,12 +159,13 @@ class PostgresStore:
                 row = conn.execute(
                     "UPDATE memories SET project = %s, kind = %s, title = %s, tags = %s, content = %s,"
                     " content_hash = %s, pinned = %s, updated_at = %s, expires_at = %s, version = %s,"
-                    " redactions = %s, search = %s::tsvector"
+                    " redactions = %s, injection_flags = %s, search = %s::tsvector"
                     " WHERE tenant = %s AND id = %s AND version = %s AND deleted_at IS NULL RETURNING id",
                     (
                         updated.project, updated.kind, updated.title, list(updated.tags), updated.content,
                         updated.content_hash, updated.pinned, updated.updated_at, updated.expires_at,
-                        updated.version, list(updated.redactions), tsvector_literal(index),
+                        updated.version, list(updated.redactions), list(updated.injection_flags),
+                        tsvector_literal(index),
                         memory.tenant, memory.id, expected_version,
                     ),
                 ).fetchone()
@@ -278,7 +281,7 @@ class PostgresStore:
         )
         with self.connection() as conn:
             rows = conn.execute(sql, (RANK_WEIGHTS, expression, tenant, *params, limit)).fetchall()  # type: ignore[arg-type]
-        return [Candidate(row_to_memory(row), float(row[17])) for row in rows]
+        return [Candidate(row_to_memory(row), float(row[NCOLUMNS])) for row in rows]
 
     def list_memories(
         self,
