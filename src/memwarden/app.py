@@ -16,6 +16,7 @@ from memwarden.models import Caller
 from memwarden.search.ranking import RankingWeights
 from memwarden.service import MemoryService
 from memwarden.store import open_store
+from memwarden.store.base import MaintainableStore
 from memwarden.text.analyzer import Analyzer
 
 
@@ -75,7 +76,10 @@ def build_server_service(settings: Settings) -> MemoryService:
     if record is not None and not record.verified:
         logger.error("start-up backup %s failed verification; see memwarden health", record.path)
     service = build_service(settings, ops=True, backups=backups)
-    problem = service.store.probe_keyword_index() or service.store.keyword_index_mismatch()
+    store = service.store
+    if not isinstance(store, MaintainableStore):
+        return service
+    problem = store.probe_keyword_index() or store.keyword_index_mismatch()
     if problem is not None:
         logger.warning("keyword index failed its start-up check (%s); rebuilding it", problem)
         count = service.rebuild_keyword_index()

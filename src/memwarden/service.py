@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from memwarden import validation as v
-from memwarden.errors import Conflict, InvalidInput, NotFound
+from memwarden.errors import Conflict, InvalidInput, NotFound, StorageError
 from memwarden.models import (
     AddResult,
     Caller,
@@ -24,7 +24,7 @@ from memwarden.models import (
 )
 from memwarden.screening import screen_text
 from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank_keyword
-from memwarden.store.base import Store
+from memwarden.store.base import MaintainableStore, Store
 from memwarden.text.analyzer import Analyzer
 
 from memwarden.ops.options import OpsOptions
@@ -296,9 +296,15 @@ class MemoryService:
 
         return check_health(self, repair=repair)
 
+    def maintainable(self, operation: str) -> MaintainableStore:
+        """The store's whole-store operations, or a clear error on a backend without them."""
+        if not isinstance(self.store, MaintainableStore):
+            raise StorageError(f"{operation} is not available on the {self.store.backend} backend yet")
+        return self.store
+
     def rebuild_keyword_index(self) -> int:
         """Rebuild the keyword index from the memories table; the number of memories indexed."""
-        return self.store.rebuild_keyword_index(self._index_text)
+        return self.maintainable("rebuilding the keyword index").rebuild_keyword_index(self._index_text)
 
     def review(self, *, project: object | None = None, stale_days: object = 90, limit: object = 50,
                caller: Caller | None = None) -> dict[str, Any]:
@@ -368,12 +374,12 @@ class MemoryService:
 
     def purge_expired(self) -> list[str]:
         """Remove for good the memories that expired more than the grace period ago; their ids."""
-        return self.store.purge_expired(self.clock() - self.purge_grace)
+        return self.maintainable("purging expired memories").purge_expired(self.clock() - self.purge_grace)
 
     def vacuum(self) -> dict[str, Any]:
         """Purge expired memories past the grace period, then compact the database."""
         purged = self.purge_expired()
-        return {"purged": len(purged), **self.store.vacuum()}
+        return {"purged": len(purged), **self.maintainable("vacuum").vacuum()}
 
 
 __all__ = ["MemoryService", "content_hash"]

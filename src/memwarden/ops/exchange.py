@@ -88,11 +88,12 @@ def import_records(service: MemoryService, fmt: str, records: Sequence[ImportRec
             raise InvalidInput(f"memory #{number}: {exc.message}; nothing was imported", **exc.fields) from None
         report.redacted += redacted
         built.append((memory, index))
+    store = service.maintainable("import")
     if progress:
         progress(0, len(built))
     for start in range(0, len(built), CHUNK):
         chunk = built[start : start + CHUNK]
-        for (memory, _), outcome in zip(chunk, service.store.import_memories(chunk), strict=True):
+        for (memory, _), outcome in zip(chunk, store.import_memories(chunk), strict=True):
             if outcome == "inserted":
                 report.inserted += 1
                 report.ids.append(memory.id)
@@ -106,7 +107,7 @@ def import_records(service: MemoryService, fmt: str, records: Sequence[ImportRec
 
 
 def _memories(service: MemoryService, who: Caller, project: str | None, include_deleted: bool) -> Iterable[Memory]:
-    return service.store.iter_memories(who.tenant, project=project, include_deleted=include_deleted)
+    return service.maintainable("export").iter_memories(who.tenant, project=project, include_deleted=include_deleted)
 
 
 def export_stream(service: MemoryService, out: IO[str], *, caller: Caller | None, project: object | None,

@@ -15,6 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from memwarden import __version__
+from memwarden.store.base import MaintainableStore
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.service import MemoryService
@@ -22,8 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 logger = logging.getLogger(__name__)
 
 
-def _keyword_index(service: MemoryService, repair: bool) -> dict[str, Any]:
-    store = service.store
+def _keyword_index(service: MemoryService, store: MaintainableStore, repair: bool) -> dict[str, Any]:
     started = time.perf_counter()
     problem = store.probe_keyword_index() or store.keyword_index_mismatch()
     result: dict[str, Any] = {"ok": problem is None, "problem": problem, "repaired": False}
@@ -74,10 +74,17 @@ def _vault(service: MemoryService) -> dict[str, Any]:
 
 def check_health(service: MemoryService, *, repair: bool = True) -> dict[str, Any]:
     started = time.perf_counter()
-    integrity = service.store.integrity_problems()
+    store = service.store
+    if isinstance(store, MaintainableStore):
+        integrity = store.integrity_problems()
+        database = {"ok": not integrity, "problems": integrity[:20]}
+        keyword = _keyword_index(service, store, repair)
+    else:
+        database = keyword = {"ok": True, "state": "not_available",
+                              "note": f"the {store.backend} backend has no such check yet"}
     checks: dict[str, Any] = {
-        "integrity": {"ok": not integrity, "problems": integrity[:20]},
-        "keyword_index": _keyword_index(service, repair),
+        "integrity": database,
+        "keyword_index": keyword,
         "vectors": _vectors(service),
         "backups": _backups(service),
         "vault": _vault(service),

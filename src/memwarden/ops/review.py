@@ -80,7 +80,7 @@ def review_memories(service: MemoryService, who: Caller, *, project: str | None,
     never: list[dict[str, Any]] = []
     stale: list[dict[str, Any]] = []
     expired: list[dict[str, Any]] = []
-    for memory in service.store.iter_memories(who.tenant, project=project, include_deleted=False):
+    for memory in service.maintainable("review").iter_memories(who.tenant, project=project, include_deleted=False):
         if memory.is_expired(now):
             assert memory.expires_at is not None
             expired.append(_item(memory, expired_at=format_time(memory.expires_at),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
@@ -78,3 +78,46 @@ class Store(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class MaintainableStore(Protocol):
+    """Whole-store operations used by health, self-repair, export/import, review and purge.
+
+    A backend provides these beside ``Store``; the service reports an operation as not
+    available on a backend that does not (``tests/contract/test_maintenance.py``).
+    """
+
+    def integrity_problems(self) -> list[str]:
+        """What the database's own integrity check finds (empty when sound)."""
+        ...
+
+    def probe_keyword_index(self) -> str | None:
+        """Write a probe row into the keyword index, commit, read it back, remove it: None when
+        all of that worked, else what failed."""
+        ...
+
+    def keyword_index_mismatch(self) -> str | None:
+        """None when the keyword index holds exactly the live memories, else what differs."""
+        ...
+
+    def rebuild_keyword_index(self, index_for: Callable[[Memory], IndexText]) -> int:
+        """Build the keyword index again from the memories table; the number of rows indexed."""
+        ...
+
+    def iter_memories(self, tenant: str, *, project: str | None, include_deleted: bool) -> Iterator[Memory]:
+        """Every memory of a tenant (optionally one project), oldest first, in batches."""
+        ...
+
+    def import_memories(self, entries: Sequence[tuple[Memory, IndexText]]) -> list[str]:
+        """Insert memories keeping their ids and times; per entry ``inserted``, ``same_id`` or
+        ``duplicate`` (same tenant+project+content as a live memory)."""
+        ...
+
+    def purge_expired(self, expired_before: datetime) -> list[str]:
+        """Remove for good the memories that expired before ``expired_before``; their ids."""
+        ...
+
+    def vacuum(self) -> dict[str, int]:
+        """Compact the database: ``{"bytes_before", "bytes_after"}``."""
+        ...
