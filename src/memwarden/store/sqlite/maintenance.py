@@ -24,6 +24,28 @@ PROBE_TERM = "memwardenhealthprobe"
 IMPORT_BATCH = 1000
 
 
+FTS5_SHADOW_TABLES = ("data", "idx", "content", "docsize", "config")
+
+
+def _unlink_broken_fts(conn: sqlite3.Connection, name: str) -> None:
+    """Remove an FTS5 table whose own code cannot open it any more (DROP TABLE needs that).
+
+    When: DROP TABLE fails with "vtable constructor failed" (a garbled structure record).
+    Why: the documented way out is to delete the table's schema row with writable_schema and
+    bump the schema version so every connection reloads the schema; then its shadow tables
+    are ordinary tables and drop normally. Runs inside the caller's write transaction.
+    """
+    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+    conn.execute("PRAGMA writable_schema = ON")
+    try:
+        conn.execute("DELETE FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
+        conn.execute(f"PRAGMA schema_version = {version + 1}")
+    finally:
+        conn.execute("PRAGMA writable_schema = OFF")
+    for suffix in FTS5_SHADOW_TABLES:
+        conn.execute(f'DROP TABLE IF EXISTS "{name}_{suffix}"')
+
+
 class SQLiteMaintenance:
     """Whole-store operations; expects the ``SQLiteStore`` attributes below."""
 
@@ -100,7 +122,10 @@ class SQLiteMaintenance:
             row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'memories_fts'").fetchone()
             if row is None:
                 raise StorageError("the keyword index table memories_fts is missing; cannot rebuild it")
-            conn.execute("DROP TABLE memories_fts")
+            try:
+                conn.execute("DROP TABLE memories_fts")
+            except sqlite3.DatabaseError:
+                _unlink_broken_fts(conn, "memories_fts")
             conn.execute(row[0])
             count = 0
             for rowid, *rest in conn.execute(
