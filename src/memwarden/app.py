@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import logging
+import sys
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config import Settings
@@ -34,21 +36,49 @@ def build_backups(settings: Settings) -> BackupManager | None:
     return BackupManager(backend, settings.backup_path(), keep=settings.backup_keep)
 
 
+# Re-indexing fewer memories than this is quick enough to do silently.
+PROGRESS_MIN_MEMORIES = 2_000
+
+
+class ReindexProgress:
+    """A one-line progress bar on stderr for a long re-index (stdout may carry MCP messages)."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream
+        self._shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < PROGRESS_MIN_MEMORIES:
+            return
+        stream = self.stream or sys.stderr
+        percent = done * 100 // total
+        if percent == self._shown:
+            return
+        self._shown = percent
+        bar = "#" * (percent // 5)
+        end = "\n" if done >= total else ""
+        stream.write(f"\rmemwarden: re-indexing memories for search [{bar:<20}] {done}/{total}{end}")
+        stream.flush()
+
+
 def build_service(settings: Settings | HotSettings, *, ops: bool = False,
-                  backups: BackupManager | None = None) -> MemoryService:
+                  backups: BackupManager | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> MemoryService:
     """The service for these settings: store, analyzer and the default (local) caller.
 
     Accepts the full ``Settings`` or the pydantic-free ``HotSettings`` of the per-prompt paths.
     ``ops=True`` (servers, health, backup, export/import commands; full ``Settings`` only) adds
     the backups and the purge grace period, which the per-prompt paths never need.
+
+    The keyword index is brought up to date with the analyzer first (a migration or a change of
+    MEMWARDEN_LANGUAGES means re-indexing); long runs draw a progress bar on stderr.
     """
     store = open_store(
         settings.database_url(), synchronous=settings.sqlite_synchronous, pg_pool_size=settings.pg_pool_size
     )
-    languages = tuple(part.strip() for part in settings.languages.split(",") if part.strip())
-    return MemoryService(
+    service = MemoryService(
         store,
-        analyzer=Analyzer(languages),
+        analyzer=Analyzer(settings.languages),
         default_caller=Caller(actor=settings.actor, tenant=settings.tenant),
         max_content_bytes=settings.max_content_bytes,
         ranking=RankingWeights(half_life_days=settings.recency_half_life_days),
@@ -65,6 +95,12 @@ def _ops_options(settings: Settings, backups: BackupManager | None) -> OpsOption
         exchange_dir=settings.export_path(),
         import_max_bytes=settings.import_max_bytes,
     )
+    try:
+        service.ensure_index(progress or ReindexProgress())
+    except BaseException:
+        service.close()
+        raise
+    return service
 
 
 def build_server_service(settings: Settings) -> MemoryService:

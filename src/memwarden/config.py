@@ -57,6 +57,14 @@ class Settings(SettingsPaths, BaseSettings):
     hook_max_tokens: int = Field(default=600, ge=50, le=20_000)
     hook_limit: int = Field(default=5, ge=1, le=20)
 
+    @field_validator("languages")
+    @classmethod
+    def _snowball_languages(cls, value: str) -> str:
+        """Unknown names stop start-up with the list of valid ones (see text/languages.py)."""
+        from memwarden.text.languages import parse_languages
+
+        return ",".join(parse_languages(value))
+
     @field_validator("http_token", mode="before")
     @classmethod
     def _empty_token_is_none(cls, value: object) -> object:

@@ -181,3 +181,6 @@ class KeywordQuery:
 
     terms: tuple[str, ...]
     prefix: frozenset[str] = frozenset()
+    # For each query word, its alternative terms (one per language); a word is covered by a
+    # memory holding any of them. Empty means every term is its own word.
+    groups: tuple[tuple[str, ...], ...] = ()

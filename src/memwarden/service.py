@@ -78,6 +78,16 @@ class MemoryService:
     def close(self) -> None:
         self.store.close()
 
+    def ensure_index(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Re-index stored memories if the keyword index was built by another analyzer
+        (an older version, or other MEMWARDEN_LANGUAGES); returns how many were re-indexed."""
+        ensure = getattr(self.store, "ensure_index", None)
+        if ensure is None:
+            # A backend that has not implemented re-indexing yet (PostgreSQL at the time of
+            # writing) keeps the terms it was written with; new writes use the current analyzer.
+            return 0
+        return int(ensure(self.analyzer.fingerprint, self._index_text, progress))
+
     # -- helpers -----------------------------------------------------------------------------
 
     def _caller(self, caller: Caller | None) -> Caller:
@@ -259,15 +269,14 @@ class MemoryService:
         scope = self._project(project)
         wanted_tags = v.check_tags(tags)
         now = self.clock()
-        terms = tuple(self.analyzer.terms(text))
-        if not terms:
+        keyword_query = self.analyzer.query(text)
+        if not keyword_query.terms:
             recent = self.store.list_memories(
                 who.tenant, project=scope, tags=wanted_tags, pinned_only=False,
                 include_expired=bool(include_expired), now=now, limit=top,
             )
             hits = [Hit(m, 0.0, {"recent": 1.0}) for m in recent]
         else:
-            keyword_query = KeywordQuery(terms)
             candidates = self.store.keyword_search(
                 who.tenant,
                 keyword_query,

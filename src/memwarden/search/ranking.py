@@ -105,15 +105,20 @@ def index_tokens(index: IndexText) -> set[str]:
 
 
 def query_coverage(query: KeywordQuery, tokens: Collection[str]) -> float:
-    """Share of the query's distinct terms found in ``tokens`` (prefix terms as prefixes)."""
-    terms = [t for t in dict.fromkeys(query.terms) if t]
-    if not terms:
+    """Share of the query's words found in ``tokens``.
+
+    A word is found when any of its alternative terms (``query.groups``) is a token, or a
+    token starts with it for terms in ``query.prefix``.
+    """
+    groups = query.groups or tuple((t,) for t in dict.fromkeys(query.terms) if t)
+    if not groups:
         return 0.0
-    found = 0
-    for term in terms:
-        if term in tokens or (term in query.prefix and any(tok.startswith(term) for tok in tokens)):
-            found += 1
-    return found / len(terms)
+
+    def present(term: str) -> bool:
+        return term in tokens or (term in query.prefix and any(tok.startswith(term) for tok in tokens))
+
+    found = sum(1 for group in groups if any(present(t) for t in group))
+    return found / len(groups)
 
 
 def recency(memory: Memory, now: datetime, half_life_days: float) -> float:

@@ -77,6 +77,21 @@ class Store(Protocol):
         """Counts and sizes for one tenant (optionally one project)."""
         ...
 
+    def ensure_index(
+        self,
+        fingerprint: str,
+        index_for: Callable[[Memory], IndexText],
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int:
+        """Re-index every live memory unless the keyword index was built by ``fingerprint``.
+
+        ``fingerprint`` names the analyzer (version and languages); ``index_for`` analyzes one
+        memory; ``progress(done, total)`` is called as the work proceeds. Returns how many
+        memories were re-indexed (0 when the index was current). Safe when several processes
+        start at once: one re-indexes, the others find the index current.
+        """
+        ...
+
     def close(self) -> None: ...
 
 

@@ -2,11 +2,26 @@
 
 Kept apart from running the query (sqlite-utils' ``search_sql`` habit) so a property test can
 prove that no input produces an FTS5 syntax error.
+
+The index holds text the analyzer already produced (terms separated by spaces), so the FTS5
+tokenizer only has to split on white space: ``unicode61`` with every category but separators
+and controls as token characters does exactly that, and its own case folding is a no-op on
+folded terms. Prefix indexes on 2-4 characters keep prefix queries (a lone CJK character) fast.
 """
 
 from __future__ import annotations
 
 from memwarden.models import KeywordQuery
+
+# The FTS5 table the keyword index lives in (created by migration 0002_analyzed_index).
+FTS_TABLE_SQL = (
+    "CREATE VIRTUAL TABLE memories_fts USING fts5("
+    "title, tags, body, "
+    "tokenize = \"unicode61 remove_diacritics 0 categories 'L* M* N* P* S* Co Cn Cs'\", "
+    "prefix = '2 3 4')"
+)
+# A query is cut to this many terms: more only slows the index down.
+MAX_TERMS = 128
 
 
 def quote_term(term: str) -> str:
@@ -14,11 +29,26 @@ def quote_term(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
+def _usable(term: str) -> bool:
+    if not term or "\x00" in term or term.isspace():
+        return False
+    try:
+        term.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate cannot reach SQLite
+        return False
+    return True
+
+
 def match_expression(query: KeywordQuery) -> str:
-    """Terms OR-ed; a term in ``query.prefix`` matches as a prefix (``"term" *``)."""
+    """Terms OR-ed; a term in ``query.prefix`` matches as a prefix (``"term" *``).
+
+    Returns an empty string when no term is usable (the caller then skips the index).
+    """
     parts = []
     for term in dict.fromkeys(query.terms):
-        if not term or "\x00" in term:
+        if not _usable(term):
             continue
         parts.append(quote_term(term) + (" *" if term in query.prefix else ""))
+        if len(parts) >= MAX_TERMS:
+            break
     return " OR ".join(parts)

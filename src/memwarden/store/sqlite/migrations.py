@@ -138,6 +138,25 @@ def _audit_log(conn: sqlite3.Connection) -> None:
     )
 
 
+def _analyzed_index(conn: sqlite3.Connection) -> None:
+    """The keyword index holds analyzer output (space-separated terms) under a whitespace tokenizer.
+
+    The new table starts empty and ``index_state`` has no analyzer fingerprint, so the store's
+    ``ensure_index`` re-indexes every live memory with the configured analyzer on start-up
+    (the analyzer depends on settings, which a migration step does not see).
+    """
+    from memwarden.store.sqlite.fts import FTS_TABLE_SQL
+
+    run_script(
+        conn,
+        f"""
+        DROP TABLE IF EXISTS memories_fts;
+        {FTS_TABLE_SQL};
+        CREATE TABLE index_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """,
+    )
+
+
 # The hash a chain starts from (the ``prev_hash`` of row 1).
 AUDIT_GENESIS = "0" * 64
 
@@ -158,6 +177,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     ("0001_initial", _initial),
     ("0002_audit_log", _audit_log),
     ("0003_injection_flags", _injection_flags),
+    ("0004_analyzed_index", _analyzed_index),
 ]
 
 

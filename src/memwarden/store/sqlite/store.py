@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -27,6 +27,7 @@ BUSY_TIMEOUT_MS = 60_000
 # bm25 column weights of the keyword index (title, tags, body): a word in the title or a tag
 # says more about what a memory is about than the same word somewhere in its content.
 BM25_WEIGHTS = "4.0, 2.0, 1.0"
+REINDEX_BATCH = 500
 _COLUMNS = (
     "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
     "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags"
@@ -175,6 +176,42 @@ class SQLiteStore(SQLiteMaintenance):
             )
             self._index(conn, cursor.lastrowid, index)
         return memory, False
+
+    def index_fingerprint(self) -> str | None:
+        row = self.connection().execute("SELECT value FROM index_state WHERE key = 'analyzer'").fetchone()
+        return None if row is None else str(row[0])
+
+    def ensure_index(
+        self,
+        fingerprint: str,
+        index_for: Callable[[Memory], IndexText],
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int:
+        if self.index_fingerprint() == fingerprint:
+            return 0
+        with self.write() as conn:
+            # Re-read under the write lock: another process may have just done it.
+            row = conn.execute("SELECT value FROM index_state WHERE key = 'analyzer'").fetchone()
+            if row is not None and row[0] == fingerprint:
+                return 0
+            total = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
+            conn.execute("DELETE FROM memories_fts")
+            cursor = conn.execute(
+                f"SELECT rowid, {_COLUMNS} FROM memories WHERE deleted_at IS NULL ORDER BY rowid"
+            )
+            done = 0
+            while batch := cursor.fetchmany(REINDEX_BATCH):
+                for row in batch:
+                    self._index(conn, row[0], index_for(_row_to_memory(row[1:])))
+                done += len(batch)
+                if progress is not None:
+                    progress(done, total)
+            conn.execute(
+                "INSERT INTO index_state(key, value) VALUES ('analyzer', ?)"
+                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (fingerprint,),
+            )
+        return int(total)
 
     def _index(self, conn: sqlite3.Connection, rowid: int | None, index: IndexText) -> None:
         conn.execute(

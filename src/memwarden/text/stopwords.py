@@ -1,0 +1,85 @@
+"""Stopwords: function words that say nothing about what a memory is about.
+
+Lists are short on purpose (articles, pronouns, auxiliaries, conjunctions, prepositions): a memory
+store holds short technical notes where words such as "new", "first" or "system" carry meaning,
+so the long "everything frequent" lists are wrong here. Words are stored already folded
+(lower case, accents removed, Turkish ı as i) because they are compared after folding.
+
+Only some Snowball languages have a list; the others get stemming without stopwords, which
+bm25's inverse document frequency mostly makes up for (docs/search.md says which).
+"""
+
+from __future__ import annotations
+
+_LISTS: dict[str, str] = {
+    "english": """
+        a about above after again against all am an and any are as at be because been before
+        being below between both but by can could did do does doing down during each few for
+        from further had has have having he her here hers herself him himself his how i if in
+        into is it its itself just me more most my myself no nor not of off on once only or
+        other our ours ourselves out over own same she should so some such than that the their
+        theirs them themselves then there these they this those through to too under until up
+        very was we were what when where which while who whom why will with would you your
+        yours yourself yourselves s t don doesn didn isn wasn aren weren won
+    """,
+    # Folded: ç→c, ğ→g, ı→i, ö→o, ş→s, ü→u. Numbers are left out ("bin" is also a folder name).
+    "turkish": """
+        acaba ama ancak artik aslinda bana bazi belki ben beni benim bile bir biri birkac biz
+        bize bizi bizim bu buna bunda bundan bunu bunun cok cunku da daha de defa diye en gibi
+        hem hep hepsi her hic icin ile ise kez ki kim kime kimi mi mu mı ne neden nerede nereye
+        nicin niye o ona ondan onlar onlari onlarin onu onun oysa sanki sen seni senin siz sizi
+        sizin sey seyi seyler su suna sunda sundan sunu tum ve veya ya yani
+    """,
+    "german": """
+        aber als am an auch auf aus bei bin bis bist da dann das dass dem den der des die dies
+        diese dieser dieses du durch ein eine einem einen einer eines er es fur hat hatte ich ihr
+        im in ist ja kein mit nach nicht noch nur oder sich sie sind so um und uns von vor war
+        waren was wir wie wird zu zum zur
+    """,
+    "french": """
+        a au aux avec ce ces dans de des du elle en est et eux il ils je la le les leur lui ma
+        mais me meme mes moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son
+        sur ta te tes toi ton tu un une vos votre vous c d j l m n s y ete etre
+    """,
+    "spanish": """
+        a al algo como con de del el ella ellos en entre era es esta este esto estos fue ha hay
+        la las le les lo los mas me mi no nos o para pero por que se si sin sobre su sus te tu
+        un una uno unos y ya yo
+    """,
+    "italian": """
+        a ai al alla alle che chi ci con da dal dalla degli dei del della delle di e ed gli ha
+        ho i il in io la le lei li lo loro lui ma mi ne nel nella noi non o per piu quella
+        quello questa questo se si sono su sua suo tra tu un una uno vi voi
+    """,
+    "portuguese": """
+        a ao aos as com como da das de do dos e ela ele eles em entre era essa esse esta este eu
+        foi ha isso isto ja lhe mais mas me meu minha na nao nas nem no nos o os ou para pela
+        pelo por qual que se sem seu sua tambem te tem um uma voce
+    """,
+    "dutch": """
+        aan al als bij dat de den der deze die dit doch door een en er had heb hem het hij hoe
+        hun ik in is je kan maar me met mij na naar niet nog nu of om omdat ons ook op over te
+        tot u uit van voor was wat we wel wij zal ze zei zich zij zijn zo
+    """,
+    "russian": """
+        а без бы был была были было в вам вас весь во вот все всех вы где да даже для до его
+        ее ей если есть еще же за здесь и из или им их к как когда кто ли либо мне мы на над
+        не него нет ни но ну о об он она они оно от по под при с со так также то тоже у уже
+        чем что чтобы эта эти это я
+    """,
+}
+
+_cache: dict[str, frozenset[str]] = {}
+
+
+def stopwords_for(language: str) -> frozenset[str]:
+    """The folded stopwords of a Snowball language (empty when there is no list for it)."""
+    found = _cache.get(language)
+    if found is None:
+        found = frozenset(_LISTS.get(language, "").split())
+        _cache[language] = found
+    return found
+
+
+def languages_with_stopwords() -> tuple[str, ...]:
+    return tuple(sorted(_LISTS))

@@ -1,0 +1,62 @@
+"""Properties (hypothesis): the analyzer never raises and is deterministic; the FTS5 query
+builder never produces a syntax error, whatever the input."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memwarden.models import KeywordQuery
+from memwarden.store.sqlite.fts import match_expression
+from memwarden.store.sqlite.migrations import migrate
+from memwarden.text.analyzer import Analyzer
+
+ANALYZER = Analyzer(("english", "turkish"))
+# Any code point, surrogates included, plus a bias towards the scripts and characters that break
+# tokenizers: Turkish i's, CJK, combining marks, FTS5 operators and quotes.
+TEXT = st.text(alphabet=st.characters(), max_size=200) | st.text(
+    alphabet=st.sampled_from(list('İıIi数据库ガ한\u0301\u0307"*^:()-+ ANDORNOTNEAR{}_.')), max_size=60
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT)
+def test_the_analyzer_never_raises_and_is_deterministic(text: str) -> None:
+    first = (ANALYZER.terms(text), ANALYZER.query(text))
+    fresh = Analyzer(("english", "turkish"))
+    assert first == (ANALYZER.terms(text), ANALYZER.query(text)) == (fresh.terms(text), fresh.query(text))
+    assert all(term and not any(ch.isspace() for ch in term) for term in first[0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(TEXT)
+def test_a_memory_is_found_by_its_own_text(text: str) -> None:
+    terms = set(ANALYZER.terms(text))
+    query = ANALYZER.query(text)
+    if terms:
+        assert terms & set(query.terms)
+
+
+_CONN = sqlite3.connect(":memory:", isolation_level=None)
+migrate(_CONN)
+_CONN.execute(
+    "INSERT INTO memories_fts(rowid, title, tags, body) VALUES (1, 'a', 'b', 'deploy sunuc 数据 \"x')"
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(TEXT, max_size=8), st.sets(TEXT, max_size=3))
+def test_the_query_builder_never_produces_an_fts5_syntax_error(terms: list[str], prefix: set[str]) -> None:
+    expression = match_expression(KeywordQuery(tuple(terms), frozenset(prefix)))
+    if expression:
+        _CONN.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (expression,)).fetchall()
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT)
+def test_analyzed_queries_always_run(text: str) -> None:
+    expression = match_expression(ANALYZER.query(text))
+    if expression:
+        _CONN.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (expression,)).fetchall()
