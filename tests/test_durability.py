@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from memwarden.text.analyzer import Analyzer
+
 WRITER = """
 import sys
 from memwarden.app import build_service
@@ -53,7 +55,9 @@ def test_eight_processes_adding_500_each_lose_nothing(cli_env: dict[str, str], d
     assert conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == 4000
     assert conn.execute("SELECT COUNT(DISTINCT id) FROM memories").fetchone()[0] == 4000
     assert conn.execute("SELECT COUNT(*) FROM memories_fts").fetchone()[0] == 4000
-    matched = conn.execute("SELECT COUNT(*) FROM memories_fts WHERE memories_fts MATCH '\"concurrent\"'").fetchone()[0]
+    # The index holds analyzed terms ("concurrent" is stemmed), so ask the analyzer for the term.
+    term = Analyzer().terms("concurrent")[0]
+    matched = conn.execute("SELECT COUNT(*) FROM memories_fts WHERE memories_fts MATCH ?", (f'"{term}"',)).fetchone()[0]
     assert matched == 4000
     orphans = conn.execute(
         "SELECT COUNT(*) FROM memories_fts f LEFT JOIN memories m ON m.rowid = f.rowid WHERE m.rowid IS NULL"
