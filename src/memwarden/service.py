@@ -81,12 +81,7 @@ class MemoryService:
     def ensure_index(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Re-index stored memories if the keyword index was built by another analyzer
         (an older version, or other MEMWARDEN_LANGUAGES); returns how many were re-indexed."""
-        ensure = getattr(self.store, "ensure_index", None)
-        if ensure is None:
-            # A backend that has not implemented re-indexing yet (PostgreSQL at the time of
-            # writing) keeps the terms it was written with; new writes use the current analyzer.
-            return 0
-        return int(ensure(self.analyzer.fingerprint, self._index_text, progress))
+        return self.store.ensure_index(self.analyzer.fingerprint, self._index_text, progress)
 
     # -- helpers -----------------------------------------------------------------------------
 

@@ -157,10 +157,14 @@ CREATE TRIGGER audit_checkpoints_no_truncate BEFORE TRUNCATE ON audit_checkpoint
 # Why a memory reads like instructions to a model (memwarden.screening); the service computes it.
 INJECTION_FLAGS = "ALTER TABLE memories ADD COLUMN injection_flags TEXT[] NOT NULL DEFAULT '{}'"
 
+# Which analyzer (version and languages) wrote the ``search`` column; see PostgresStore.ensure_index.
+INDEX_STATE = "CREATE TABLE index_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("0001_initial", INITIAL),
     ("0002_audit_log", AUDIT_LOG),
     ("0003_injection_flags", INJECTION_FLAGS),
+    ("0004_index_state", INDEX_STATE),
 ]
 
 

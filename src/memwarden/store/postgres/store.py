@@ -9,7 +9,7 @@ through every other as soon as it commits.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -32,6 +32,8 @@ COLUMNS = (
 NCOLUMNS = len(COLUMNS.split(","))
 M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
 ADD_RETRIES = 5
+REINDEX_LOCK = 0x6D656D78  # advisory lock of ensure_index ("memx")
+REINDEX_BATCH = 500
 
 
 def row_to_memory(row: Sequence[Any]) -> Memory:
@@ -343,6 +345,44 @@ class PostgresStore:
             "backend": self.backend,
             "database_bytes": int(size[0]),
         }
+
+    def ensure_index(
+        self,
+        fingerprint: str,
+        index_for: Callable[[Memory], IndexText],
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int:
+        """Rewrite every live memory's tsvector unless ``fingerprint`` wrote them (see store/base.py).
+
+        Replicas starting together serialize on an advisory lock; the first re-indexes, the
+        others find the fingerprint current.
+        """
+        with self.connection() as conn:
+            row = conn.execute("SELECT value FROM index_state WHERE key = 'analyzer'").fetchone()
+        if row is not None and row[0] == fingerprint:
+            return 0
+        with self.write() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (REINDEX_LOCK,))
+            row = conn.execute("SELECT value FROM index_state WHERE key = 'analyzer'").fetchone()
+            if row is not None and row[0] == fingerprint:
+                return 0
+            rows = conn.execute(f"SELECT {COLUMNS} FROM memories WHERE deleted_at IS NULL ORDER BY id").fetchall()
+            total = len(rows)
+            with conn.cursor() as cur:
+                for start in range(0, total, REINDEX_BATCH):
+                    batch = [row_to_memory(r) for r in rows[start : start + REINDEX_BATCH]]
+                    cur.executemany(
+                        "UPDATE memories SET search = %s::tsvector WHERE id = %s",
+                        [(tsvector_literal(index_for(m)), m.id) for m in batch],
+                    )
+                    if progress is not None:
+                        progress(min(total, start + REINDEX_BATCH), total)
+            conn.execute(
+                "INSERT INTO index_state(key, value) VALUES ('analyzer', %s)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (fingerprint,),
+            )
+        return total
 
     def index_agrees(self) -> bool:
         """True when the keyword index holds exactly the live memories (a consistency check)."""
