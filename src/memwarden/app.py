@@ -84,6 +84,12 @@ def build_service(settings: Settings | HotSettings, *, ops: bool = False,
         ranking=RankingWeights(half_life_days=settings.recency_half_life_days),
         ops=_ops_options(settings, backups) if ops else None,  # type: ignore[arg-type]
     )
+    try:
+        service.ensure_index(progress or ReindexProgress())
+    except BaseException:
+        service.close()
+        raise
+    return service
 
 
 def _ops_options(settings: Settings, backups: BackupManager | None) -> OpsOptions:
@@ -95,12 +101,6 @@ def _ops_options(settings: Settings, backups: BackupManager | None) -> OpsOption
         exchange_dir=settings.export_path(),
         import_max_bytes=settings.import_max_bytes,
     )
-    try:
-        service.ensure_index(progress or ReindexProgress())
-    except BaseException:
-        service.close()
-        raise
-    return service
 
 
 def build_server_service(settings: Settings) -> MemoryService:
