@@ -1,0 +1,128 @@
+"""Checksums that tell a real identifier from a run of digits that merely looks like one.
+
+Each function takes the matched text (separators allowed) and answers True only when the value
+is well-formed *and* its check digits agree, so "order 4111 1111 1111 1112" is left alone while
+"4111 1111 1111 1111" is redacted.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+_CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_CN_CHECK = "10X98765432"
+# IBAN lengths per country (ISO 13616 registry); an unknown country is not an IBAN.
+IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29,
+    "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28, "EE": 20, "EG": 29,
+    "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28,
+    "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20,
+    "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19,
+    "MR": 27, "MT": 31, "MU": 30, "NL": 18, "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29,
+    "RO": 24, "RS": 22, "SA": 24, "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28,
+    "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+}
+
+
+def digits_of(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
+
+
+def luhn_valid(text: str) -> bool:
+    """Payment cards: 13-19 digits passing the Luhn check."""
+    digits = digits_of(text)
+    if not 13 <= len(digits) <= 19:
+        return False
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = ord(ch) - 48
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def iban_valid(text: str) -> bool:
+    """IBAN: a known country, its exact length, and mod-97 of the rearranged number equal to 1."""
+    compact = "".join(text.split()).upper()
+    if len(compact) < 15 or IBAN_LENGTHS.get(compact[:2]) != len(compact) or not compact.isalnum():
+        return False
+    if not compact[2:4].isdigit():
+        return False
+    rearranged = compact[4:] + compact[:4]
+    number = "".join(str(int(ch, 36)) for ch in rearranged)
+    return int(number) % 97 == 1
+
+
+def cn_resident_id_valid(text: str) -> bool:
+    """Chinese resident identity number: 18 characters, a real birth date, ISO 7064 MOD 11-2."""
+    value = text.upper()
+    if len(value) != 18 or not value[:17].isdigit() or value[0] == "0":
+        return False
+    try:
+        born = date(int(value[6:10]), int(value[10:12]), int(value[12:14]))
+    except ValueError:
+        return False
+    if not 1900 <= born.year <= 2100:
+        return False
+    total = sum(int(d) * w for d, w in zip(value[:17], _CN_WEIGHTS, strict=True))
+    return _CN_CHECK[total % 11] == value[17]
+
+
+def tr_identity_valid(text: str) -> bool:
+    """Turkish T.C. Kimlik No: 11 digits, no leading 0, two check digits."""
+    d = [int(c) for c in digits_of(text)]
+    if len(d) != 11 or d[0] == 0:
+        return False
+    tenth = ((d[0] + d[2] + d[4] + d[6] + d[8]) * 7 - (d[1] + d[3] + d[5] + d[7])) % 10
+    return d[9] == tenth and d[10] == sum(d[:10]) % 10
+
+
+def us_ssn_valid(text: str) -> bool:
+    """US SSN: area not 000, 666 or 9xx; group not 00; serial not 0000."""
+    digits = digits_of(text)
+    if len(digits) != 9:
+        return False
+    area, group, serial = digits[:3], digits[3:5], digits[5:]
+    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+def jwt_valid(text: str) -> bool:
+    """A JSON Web Token: its first part is base64url JSON naming an ``alg``."""
+    import base64
+    import json
+
+    head = text.split(".", 1)[0]
+    try:
+        decoded = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(decoded, dict) and "alg" in decoded
+
+
+def ipv6_valid(text: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def mixed_case_digits(text: str) -> bool:
+    """Looks generated: upper- and lower-case letters and digits (slugs such as sk-learn-… do not)."""
+    return any(c.isupper() for c in text) and any(c.islower() for c in text) and any(c.isdigit() for c in text)
+
+
+# Names a rule pack may use for ``"validator"``.
+VALIDATORS = {
+    "luhn": luhn_valid,
+    "iban": iban_valid,
+    "cn_resident_id": cn_resident_id_valid,
+    "tr_identity": tr_identity_valid,
+    "us_ssn": us_ssn_valid,
+    "jwt": jwt_valid,
+    "ipv6": ipv6_valid,
+    "mixed_case_digits": mixed_case_digits,
+}

@@ -1,0 +1,139 @@
+"""JSON rule packs (``MEMWARDEN_REDACTION_RULES``): add, override or disable redaction rules.
+
+A pack is checked completely at start-up; the first problem stops start-up with a ConfigError
+naming the pack, the rule and what is wrong. A rule may carry ``examples``: texts it must
+redact (``match``) and must leave alone (``no_match``); they are run at load time, so a pack
+that does not do what its author meant never starts. Format: docs/governance.md.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from memwarden.errors import ConfigError
+from memwarden.govern.checksums import VALIDATORS
+from memwarden.govern.redactor import Redactor
+from memwarden.govern.rules import BUILTIN_RULES, RULE_NAME, Rule
+
+PACK_KEYS = {"version", "description", "rules", "override", "disable"}
+RULE_KEYS = {"name", "pattern", "description", "validator", "hints", "ignore_case", "shrink", "examples"}
+
+
+class PackError(ConfigError):
+    """A rule pack problem; ``rule`` names the rule (empty for the pack itself)."""
+
+
+def _problem(path: Path, rule: str, message: str) -> PackError:
+    where = f"rule {rule!r}: " if rule else ""
+    return PackError(f"redaction rule pack {path}: {where}{message}", path=str(path), rule=rule)
+
+
+def _build(path: Path, entry: Any, base: Rule | None) -> tuple[Rule, dict[str, list[str]]]:
+    if not isinstance(entry, dict):
+        raise _problem(path, "", f"every rule must be a JSON object, got {json.dumps(entry)[:60]}")
+    name = entry.get("name")
+    if not isinstance(name, str) or not RULE_NAME.match(name):
+        raise _problem(path, str(name), "name must be 1-40 characters of a-z, 0-9 and _, starting with a letter")
+    unknown = set(entry) - RULE_KEYS
+    if unknown:
+        raise _problem(path, name, f"unknown key(s) {sorted(unknown)}; allowed: {sorted(RULE_KEYS)}")
+    fields: dict[str, Any] = {} if base is None else base.to_dict()
+    fields["name"] = name
+    for key in ("pattern", "description", "validator"):
+        if key in entry:
+            if not isinstance(entry[key], str) and not (key == "validator" and entry[key] is None):
+                raise _problem(path, name, f"{key} must be a string")
+            fields[key] = entry[key]
+    for key in ("ignore_case", "shrink"):
+        if key in entry:
+            if not isinstance(entry[key], bool):
+                raise _problem(path, name, f"{key} must be true or false")
+            fields[key] = entry[key]
+    if "hints" in entry:
+        hints = entry["hints"]
+        if not isinstance(hints, list) or not all(isinstance(h, str) and h for h in hints):
+            raise _problem(path, name, "hints must be a list of non-empty strings")
+        fields["hints"] = tuple(h.lower() for h in hints)
+    if not fields.get("pattern"):
+        raise _problem(path, name, "pattern is missing or empty")
+    if fields.get("validator") is not None and fields["validator"] not in VALIDATORS:
+        raise _problem(path, name, f"unknown validator {fields['validator']!r}; known: {sorted(VALIDATORS)}")
+    try:
+        rule = Rule(**{k: v for k, v in fields.items() if k != "examples"})
+    except re.error as exc:
+        raise _problem(path, name, f"pattern is not a valid regular expression: {exc}") from None
+    if rule.regex.search("") is not None:
+        raise _problem(path, name, "pattern matches the empty string; it would match everywhere")
+    examples = entry.get("examples", {})
+    if not isinstance(examples, dict) or set(examples) - {"match", "no_match"} or not all(
+        isinstance(v, list) and all(isinstance(t, str) for t in v) for v in examples.values()
+    ):
+        raise _problem(path, name, 'examples must look like {"match": ["…"], "no_match": ["…"]}')
+    return rule, examples
+
+
+def _check_examples(path: Path, rule: Rule, examples: dict[str, list[str]]) -> None:
+    alone = Redactor([rule])
+    for text in examples.get("match", []):
+        if not alone.find(text):
+            raise _problem(path, rule.name, f"example {text!r} should match but does not")
+    for text in examples.get("no_match", []):
+        if alone.find(text):
+            raise _problem(path, rule.name, f"example {text!r} should not match but does")
+
+
+def apply_pack(pack: Any, path: Path, rules: Iterable[Rule] = BUILTIN_RULES) -> list[Rule]:
+    """The rules after applying ``pack`` (already parsed JSON) to ``rules``."""
+    if not isinstance(pack, dict):
+        raise _problem(path, "", "the pack must be a JSON object with rules, override and/or disable")
+    unknown = set(pack) - PACK_KEYS
+    if unknown:
+        raise _problem(path, "", f"unknown key(s) {sorted(unknown)}; allowed: {sorted(PACK_KEYS)}")
+    result = {rule.name: rule for rule in rules}
+    for key in ("rules", "override", "disable"):
+        if key in pack and not isinstance(pack[key], list):
+            raise _problem(path, "", f"{key} must be a list")
+    for name in pack.get("disable", []):
+        if not isinstance(name, str) or name not in result:
+            raise _problem(path, str(name), f"cannot disable an unknown rule; known: {', '.join(result)}")
+        del result[name]
+    for entry in pack.get("override", []):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if name not in result:
+            raise _problem(path, str(name), "cannot override an unknown (or disabled) rule; add it under rules")
+        rule, examples = _build(path, entry, result[str(name)])
+        _check_examples(path, rule, examples)
+        result[rule.name] = replace(rule)
+    for entry in pack.get("rules", []):
+        rule, examples = _build(path, entry, None)
+        if rule.name in result:
+            raise _problem(path, rule.name, "a rule with this name exists; list it under override to change it")
+        _check_examples(path, rule, examples)
+        result[rule.name] = rule
+    return list(result.values())
+
+
+def load_rules(pack_path: str) -> list[Rule]:
+    """Built-in rules, changed by the pack at ``pack_path`` when one is given."""
+    if not pack_path:
+        return list(BUILTIN_RULES)
+    path = Path(pack_path).expanduser()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise _problem(path, "", f"cannot read it ({exc.strerror}); fix MEMWARDEN_REDACTION_RULES") from None
+    try:
+        pack = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _problem(path, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    return apply_pack(pack, path)
+
+
+def build_redactor(mode: str, pack_path: str = "") -> Redactor:
+    """The redactor for ``MEMWARDEN_REDACTION`` and ``MEMWARDEN_REDACTION_RULES``."""
+    return Redactor(load_rules(pack_path), mode=mode)
