@@ -12,8 +12,12 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config import Settings
     from memwarden.config_hot import HotSettings
+    from memwarden.audit.auditor import Auditor
+    from memwarden.govern.redactor import Redactor
     from memwarden.ops.backup import BackupManager
     from memwarden.ops.options import OpsOptions
+import functools
+
 from memwarden.models import Caller
 from memwarden.search.ranking import RankingWeights
 from memwarden.service import MemoryService
@@ -83,6 +87,10 @@ def build_service(settings: Settings | HotSettings, *, ops: bool = False,
         max_content_bytes=settings.max_content_bytes,
         ranking=RankingWeights(half_life_days=settings.recency_half_life_days),
         ops=_ops_options(settings, backups) if ops else None,  # type: ignore[arg-type]
+        # Servers compile the rules now, so a broken rule pack stops start-up; one-shot CLI
+        # commands compile them on first write, keeping `memwarden search` fast.
+        redactor=build_redactor(settings) if ops else functools.partial(build_redactor, settings),
+        auditor=build_auditor(settings),
     )
     try:
         service.ensure_index(progress or ReindexProgress())
@@ -101,6 +109,31 @@ def _ops_options(settings: Settings, backups: BackupManager | None) -> OpsOption
         exchange_dir=settings.export_path(),
         import_max_bytes=settings.import_max_bytes,
     )
+
+
+def build_redactor(settings: Settings | HotSettings) -> Redactor:
+    """MEMWARDEN_REDACTION and MEMWARDEN_REDACTION_RULES; a broken pack raises ConfigError."""
+    from memwarden.govern.packs import build_redactor as from_pack
+
+    return from_pack(settings.redaction, settings.redaction_rules)
+
+
+def build_auditor(settings: Settings | HotSettings) -> Auditor | None:
+    """The audit log in the same database as the memories, or None with MEMWARDEN_AUDIT=false."""
+    if not settings.audit:
+        return None
+    from memwarden.audit import open_audit_log
+    from memwarden.audit.auditor import Auditor
+
+    log = open_audit_log(settings.database_url())
+    redactor: Redactor | None = None
+
+    def scrub(query: str) -> str:
+        nonlocal redactor
+        redactor = redactor or build_redactor(settings)
+        return redactor.scrub_text(query)
+
+    return Auditor(log, query_plain=settings.audit_query_plain, redact=scrub)
 
 
 def build_server_service(settings: Settings) -> MemoryService:

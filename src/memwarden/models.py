@@ -147,6 +147,8 @@ class AddResult:
     redacted: bool = False
     redactions: tuple[str, ...] = ()
     embedding_failed: bool = False
+    # enforce: ``redactions`` were applied; dry-run: they would have been (content stored as sent).
+    redaction_mode: str = "enforce"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -156,6 +158,7 @@ class AddResult:
             "similar": [{"id": s.id, "preview": s.preview, "score": round(s.score, 4)} for s in self.similar],
             "redacted": self.redacted,
             "redactions": list(self.redactions),
+            "redaction_mode": self.redaction_mode,
             "embedding_failed": self.embedding_failed,
             "memory": self.memory.to_dict(),
         }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -27,9 +27,13 @@ from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank_keywo
 from memwarden.store.base import MaintainableStore, Store
 from memwarden.text.analyzer import Analyzer
 
+from memwarden.audit import operations as audit_ops
+from memwarden.audit.operations import audited
 from memwarden.ops.options import OpsOptions
 
 if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.auditor import Auditor
+    from memwarden.govern.redactor import Redaction, Redactor
     from memwarden.ops.backup import BackupManager  # noqa: F401
 
 DEFAULT_PROJECT = "default"
@@ -52,6 +56,16 @@ class MemoryService:
 
     ``caller`` on each method is who is calling; adapters that serve several users (HTTP)
     pass it per request, the rest use the default caller from the settings.
+
+    Governance collaborators (docs/governance.md):
+    - ``redactor`` (``govern.Redactor``, or a zero-argument factory so per-prompt paths that never
+      write skip compiling the rules) runs on content, title and tags before dedup, the keyword
+      index, vectors, logs, vault notes and backups see them. Code that writes memories without
+      ``add``/``update`` (import) must pass content through ``clean_content`` and titles and tags
+      through ``clean_title`` / ``clean_tags``; ``redact_text`` scrubs any other text.
+    - ``auditor`` (``audit.Auditor``; None disables auditing) records one hash-chained row per
+      add, search, get, list, update, delete, stats, export and import through ``@audited``.
+      Operations that live outside this class record themselves with ``audit(...)``.
     """
 
     def __init__(
@@ -64,6 +78,8 @@ class MemoryService:
         ranking: RankingWeights = DEFAULT_WEIGHTS,
         clock: Callable[[], datetime] = utcnow,
         ops: OpsOptions | None = None,
+        redactor: Redactor | Callable[[], Redactor] | None = None,
+        auditor: Auditor | None = None,
     ) -> None:
         self.store = store
         self.analyzer = analyzer
@@ -74,9 +90,62 @@ class MemoryService:
         self.ops = ops or OpsOptions()
         self.backups = self.ops.backups
         self.purge_grace = self.ops.purge_grace
+        self._redactor = redactor
+        self.auditor = auditor
 
     def close(self) -> None:
         self.store.close()
+        if self.auditor is not None:
+            self.auditor.close()
+
+    # -- governance: redaction and audit ---------------------------------------------------------
+
+    @property
+    def redactor(self) -> Redactor:
+        """The redactor (built-in rules, enforce mode, unless the composition root gave one)."""
+        if self._redactor is None or not hasattr(self._redactor, "redact"):
+            from memwarden.govern.redactor import Redactor
+
+            factory = self._redactor
+            self._redactor = factory() if callable(factory) else Redactor()
+        return self._redactor  # type: ignore[return-value]
+
+    def _redact(self, text: str) -> Redaction:
+        outcome = self.redactor.redact(text)
+        audit_ops.note_redactions(outcome.count if outcome.applied else 0)
+        return outcome
+
+    def redact_text(self, text: str) -> str:
+        """``text`` with every match replaced, whatever the mode (``off`` leaves it as is)."""
+        return self.redactor.scrub_text(text)
+
+    def clean_title(self, title: object) -> tuple[str, tuple[str, ...]]:
+        """The stored form of a title and the rules applied to it."""
+        outcome = self._redact(v.check_title(title or ""))
+        return outcome.text, outcome.rules if outcome.applied else ()
+
+    def clean_tags(self, tags: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The stored tags (each redacted, duplicates dropped) and the rules applied to them."""
+        cleaned: list[str] = []
+        rules: list[str] = []
+        for tag in v.check_tags(tags):
+            outcome = self._redact(tag)
+            cleaned.append(outcome.text)
+            rules.extend(outcome.rules if outcome.applied else ())
+        return tuple(dict.fromkeys(cleaned)), tuple(dict.fromkeys(rules))
+
+    def audit(self, action: str, *, caller: Caller | None = None, project: str | None = None,
+              memory_ids: Sequence[str] = (), result_count: int = 0, degraded: bool = False,
+              redaction_count: int = 0, outcome: str = "ok", query: str | None = None,
+              detail: dict[str, Any] | None = None) -> None:
+        """Record one audit row for an operation done outside this class (backups, restores…).
+
+        ``action`` is one of ``audit.base.ACTIONS``; a no-op when auditing is off.
+        """
+        if self.auditor is not None:
+            self.auditor.record(action, self._caller(caller), project=project, memory_ids=memory_ids,
+                                result_count=result_count, degraded=degraded, redaction_count=redaction_count,
+                                outcome=outcome, query=query, detail=detail)
 
     def ensure_index(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Re-index stored memories if the keyword index was built by another analyzer
@@ -99,7 +168,8 @@ class MemoryService:
         """The stored form of content and the redaction rules that fired: the one content path
         of add, update and import."""
         text = v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes))
-        return text, ()
+        outcome = self._redact(text)
+        return outcome.text, outcome.rules if outcome.applied else ()
 
     @staticmethod
     def screened(memory: Memory) -> Memory:
@@ -114,6 +184,7 @@ class MemoryService:
 
     # -- writes ------------------------------------------------------------------------------
 
+    @audited("add", audit_ops.add_summary)
     def add(
         self,
         content: object,
@@ -128,14 +199,18 @@ class MemoryService:
     ) -> AddResult:
         who = self._caller(caller)
         text, redactions = self.clean_content(content)
+        clean_title, title_rules = self.clean_title(title)
+        clean_tags, tag_rules = self.clean_tags(tags)
+        redactions = tuple(dict.fromkeys((*redactions, *title_rules, *tag_rules)))
+        would = () if self.redactor.mode != "dry-run" else self._would_redact(content, title, tags)
         now = self.clock()
         memory = Memory(
             id=_new_id(),
             tenant=who.tenant,
             project=self._project(project) or DEFAULT_PROJECT,
             kind=v.check_kind(kind),
-            title=v.check_title(title or ""),
-            tags=v.check_tags(tags),
+            title=clean_title,
+            tags=clean_tags,
             content=text,
             content_hash=content_hash(text),
             pinned=bool(pinned),
@@ -146,8 +221,17 @@ class MemoryService:
         )
         memory = self.screened(memory)
         stored, duplicate = self.store.add(memory, self._index_text(memory))
-        return AddResult(memory=stored, duplicate=duplicate, redacted=bool(redactions), redactions=redactions)
+        return AddResult(memory=stored, duplicate=duplicate, redacted=bool(redactions),
+                         redactions=redactions or would, redaction_mode=self.redactor.mode)
 
+    def _would_redact(self, *fields: object) -> tuple[str, ...]:
+        """Dry-run: the rules that would have matched these (already validated) fields."""
+        texts = [f for f in fields if isinstance(f, str)]
+        texts += [t for f in fields if isinstance(f, (list, tuple)) for t in f if isinstance(t, str)]
+        found = [finding.rule for text in texts for finding in self.redactor.find(text)]
+        return tuple(dict.fromkeys(found))
+
+    @audited("update", audit_ops.memory_summary)
     def update(
         self,
         memory_id: object,
@@ -183,9 +267,9 @@ class MemoryService:
         if kind is not None:
             changes["kind"] = v.check_kind(kind)
         if title is not None:
-            changes["title"] = v.check_title(title)
+            changes["title"] = self.clean_title(title)[0]
         if tags is not None:
-            changes["tags"] = v.check_tags(tags)
+            changes["tags"] = self.clean_tags(tags)[0]
         if pinned is not None:
             changes["pinned"] = bool(pinned)
         if ttl_hours is not None:
@@ -195,9 +279,16 @@ class MemoryService:
                 "nothing to update: pass at least one of content, project, kind, title, tags, pinned, ttl_hours",
                 field="content",
             )
-        updated = self.screened(replace(current, **changes))
+        updated = replace(current, **changes)
+        from memwarden.govern.redactor import rules_in_markers
+
+        # What the stored fields now hold: markers kept from before plus those just made.
+        held = rules_in_markers("\n".join((updated.content, updated.title, *updated.tags)))
+        updated = replace(updated, redactions=tuple(held))
+        updated = self.screened(updated)
         return self.store.update(updated, self._index_text(updated), expected_version=current.version)
 
+    @audited("delete", audit_ops.delete_summary)
     def delete(self, memory_id: object, *, caller: Caller | None = None) -> DeleteResult:
         who = self._caller(caller)
         mid = v.check_id(memory_id)
@@ -219,6 +310,7 @@ class MemoryService:
             )
         return found[0]
 
+    @audited("get", audit_ops.get_summary)
     def get(self, ids: object, *, caller: Caller | None = None) -> tuple[list[Memory], list[str]]:
         """Live memories with these ids, and the ids that are unknown or deleted."""
         who = self._caller(caller)
@@ -227,6 +319,7 @@ class MemoryService:
         known = {m.id for m in found}
         return found, [i for i in wanted if i not in known]
 
+    @audited("list", audit_ops.list_summary)
     def list(
         self,
         *,
@@ -248,6 +341,7 @@ class MemoryService:
             limit=v.check_limit(limit),
         )
 
+    @audited("search", audit_ops.search_summary, query_arg=True)
     def search(
         self,
         query: object,
@@ -285,6 +379,7 @@ class MemoryService:
         self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
         return SearchResult(hits=hits, degraded=False, degrade_reason=None)
 
+    @audited("stats", audit_ops.stats_summary)
     def stats(self, *, project: object | None = None, caller: Caller | None = None) -> dict[str, Any]:
         who = self._caller(caller)
         return {"tenant": who.tenant, **self.store.stats(who.tenant, self._project(project), self.clock())}
@@ -318,6 +413,7 @@ class MemoryService:
         return review_memories(self, self._caller(caller), project=self._project(project),
                                stale_days=stale_days, limit=limit)
 
+    @audited("export", audit_ops.count_summary)
     def export_to(self, out: IO[str], *, project: object | None = None, include_deleted: bool = False,
                   caller: Caller | None = None) -> int:
         """Write a memwarden export (format version 1) to ``out``; the number of memories."""
@@ -325,6 +421,7 @@ class MemoryService:
 
         return export_stream(self, out, caller=caller, project=project, include_deleted=include_deleted)
 
+    @audited("export", audit_ops.export_summary)
     def export(self, *, project: object | None = None, include_deleted: bool = False,
                caller: Caller | None = None) -> dict[str, Any]:
         """A memwarden export as one object (small exports; larger ones go to a file)."""
@@ -332,6 +429,7 @@ class MemoryService:
 
         return export_document(self, caller=caller, project=project, include_deleted=include_deleted)
 
+    @audited("import", audit_ops.import_summary)
     def import_text(self, text: str, *, fmt: str = "auto", project: object | None = None,
                     caller: Caller | None = None, progress: Callable[[int, int], None] | None = None,
                     ) -> dict[str, Any]:

@@ -45,8 +45,9 @@ class AddOut(BaseModel):
     duplicate: bool = Field(description="True when the same content was already stored; id is the existing one")
     version: int
     similar: list[SimilarOut] = Field(description="Memories in this project that say nearly the same thing")
-    redacted: bool
-    redactions: list[str]
+    redacted: bool = Field(description="True when parts of the memory were replaced by [REDACTED:<rule>]")
+    redactions: list[str] = Field(description="Rule names that matched (never the values)")
+    redaction_mode: str = Field(default="enforce", description="enforce | dry-run (nothing replaced) | off")
     embedding_failed: bool
     memory: MemoryOut
 

@@ -48,6 +48,9 @@ def _build(service: MemoryService, who: Caller, record: ImportRecord, project: s
     from memwarden.service import DEFAULT_PROJECT, _new_id, content_hash
 
     text, redactions = service.clean_content(record.content)
+    title, title_rules = service.clean_title(record.title)
+    tags, tag_rules = service.clean_tags(list(record.tags))
+    redactions = (*redactions, *title_rules, *tag_rules)
     created = record.created_at or now
     updated = max(record.updated_at or created, created)
     memory = Memory(
@@ -55,8 +58,8 @@ def _build(service: MemoryService, who: Caller, record: ImportRecord, project: s
         tenant=who.tenant,
         project=project or (v.check_project(record.project) if record.project is not None else DEFAULT_PROJECT),
         kind=v.check_kind(record.kind),
-        title=v.check_title(record.title),
-        tags=v.check_tags(list(record.tags)),
+        title=title,
+        tags=tags,
         content=text,
         content_hash=content_hash(text),
         pinned=bool(record.pinned),

@@ -1,0 +1,126 @@
+"""``@audited``: how each service operation becomes one audit row.
+
+The decorator wraps a ``MemoryService`` method without touching its body: after the method
+returns, a *summarizer* turns its result into memory ids, a result count, the degraded flag
+and details; when it raises a memwarden error, the row records the error code as its outcome
+(a probe for another tenant's ids shows up as ``not_found``) and the error goes on unchanged.
+Redaction counts come from ``note_redactions``, which the service's content path calls.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from memwarden.errors import MemwardenError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.service import MemoryService
+
+logger = logging.getLogger(__name__)
+F = TypeVar("F", bound=Callable[..., Any])
+Summary = dict[str, Any]
+_redactions: ContextVar[int] = ContextVar("memwarden_redactions", default=0)
+
+
+def note_redactions(count: int) -> None:
+    """Add ``count`` matches to the redaction count of the operation being audited."""
+    if count:
+        _redactions.set(_redactions.get() + count)
+
+
+def _ids_from_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str]:
+    """Ids the caller asked for (recorded on failures, e.g. probing an unknown id)."""
+    raw = args[0] if args else kwargs.get("ids", kwargs.get("memory_id"))
+    values = raw if isinstance(raw, (list, tuple)) else [raw]
+    return [str(x)[:40] for x in values if isinstance(x, str)][:100]
+
+
+def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool = False) -> Callable[[F], F]:
+    """Record one audit row per call of the decorated service method."""
+
+    def wrap(method: F) -> F:
+        @functools.wraps(method)
+        def run(self: MemoryService, *args: Any, **kwargs: Any) -> Any:
+            auditor = self.auditor
+            if auditor is None:
+                return method(self, *args, **kwargs)
+            token = _redactions.set(0)
+            who = kwargs.get("caller") or self.default_caller
+            project = kwargs.get("project")
+            query = (args[0] if args else kwargs.get("query")) if query_arg else None
+            fields: dict[str, Any] = {
+                "project": project if isinstance(project, str) else None,
+                "query": query if isinstance(query, str) else None,
+            }
+            try:
+                result = method(self, *args, **kwargs)
+            except MemwardenError as exc:
+                ids = [] if query_arg else _ids_from_call(args, kwargs)
+                try:
+                    auditor.record(action, who, outcome=exc.code, memory_ids=ids,
+                                   redaction_count=_redactions.get(), **fields)
+                except MemwardenError:  # the original error matters more; the failure is logged
+                    logger.error("could not record a failed %s in the audit log", action)
+                raise
+            finally:
+                count = _redactions.get()
+                _redactions.reset(token)
+            auditor.record(action, who, redaction_count=count, **fields, **summarize(result))
+            return result
+
+        return run  # type: ignore[return-value]
+
+    return wrap
+
+
+# -- summarizers: result of the service method → audit fields ---------------------------------
+
+def add_summary(result: Any) -> Summary:
+    return {"memory_ids": [result.memory.id], "result_count": 1, "detail": {"duplicate": result.duplicate}}
+
+
+def memory_summary(memory: Any) -> Summary:
+    return {"memory_ids": [memory.id], "result_count": 1}
+
+
+def delete_summary(result: Any) -> Summary:
+    return {"memory_ids": [result.id], "result_count": 0 if result.already_deleted else 1,
+            "detail": {"already_deleted": result.already_deleted}}
+
+
+def get_summary(result: Any) -> Summary:
+    found, missing = result
+    return {"memory_ids": [m.id for m in found], "result_count": len(found),
+            "detail": {"missing": list(missing)} if missing else {}}
+
+
+def list_summary(memories: Any) -> Summary:
+    return {"memory_ids": [m.id for m in memories], "result_count": len(memories)}
+
+
+def search_summary(result: Any) -> Summary:
+    detail = {"degrade_reason": result.degrade_reason} if result.degraded else {}
+    return {"memory_ids": [h.memory.id for h in result.hits], "result_count": len(result.hits),
+            "degraded": bool(result.degraded), "detail": detail}
+
+
+def stats_summary(stats: Any) -> Summary:
+    return {"result_count": int(stats.get("memories", 0))}
+
+
+def count_summary(count: Any) -> Summary:
+    return {"result_count": int(count)}
+
+
+def export_summary(document: Any) -> Summary:
+    return {"result_count": int(document.get("count", 0))}
+
+
+def import_summary(report: Any) -> Summary:
+    return {"result_count": int(report.get("inserted", 0)),
+            "detail": {k: report[k] for k in ("records", "skipped_same_id", "skipped_duplicate", "redacted")
+                       if k in report}}
