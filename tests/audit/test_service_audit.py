@@ -1,0 +1,115 @@
+"""Every service operation leaves one audit row with who, what, which ids and how many."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memwarden.app import build_service
+from memwarden.audit import open_audit_log, verify_database
+from memwarden.config import Settings, load_settings
+from memwarden.errors import InvalidInput, NotFound
+from memwarden.models import Caller
+from memwarden.service import MemoryService
+
+
+def rows(db_path: Path) -> list[dict[str, Any]]:
+    log = open_audit_log(str(db_path), readonly=True)
+    try:
+        return [r.to_dict() for r in log.records()]
+    finally:
+        log.close()
+
+
+def test_every_operation_records_one_row_with_its_details(service: MemoryService, db_path: Path) -> None:
+    added = service.add("Acme prefers email; owner jane@acme.io", project="crm")
+    mid = added.memory.id
+    service.search("acme", project="crm")
+    service.get([mid])
+    service.list(project="crm")
+    service.update(mid, content="Acme prefers phone calls")
+    service.stats()
+    service.export(project="crm")
+    service.delete(mid)
+    log = rows(db_path)
+    assert [r["action"] for r in log] == ["add", "search", "get", "list", "update", "stats", "export", "delete"]
+    add, search = log[0], log[1]
+    assert (add["actor"], add["tenant"], add["project"], add["memory_ids"]) == ("local", "default", "crm", [mid])
+    assert add["redaction_count"] == 1 and add["outcome"] == "ok"
+    assert search["memory_ids"] == [mid] and search["result_count"] == 1 and search["degraded"] is False
+    assert search["query_sha256"] == hashlib.sha256(b"acme").hexdigest() and search["query_len"] == 4
+    assert search["query_plain"] is None
+    assert all(r["at"].endswith("Z") for r in log)
+    assert verify_database(str(db_path)).ok
+
+
+def test_import_is_recorded(service: MemoryService, db_path: Path) -> None:
+    export = json.dumps(service.export())
+    service.import_text(export)
+    assert rows(db_path)[-1]["action"] == "import"
+
+
+def test_the_query_text_is_never_stored_unless_asked(service: MemoryService, db_path: Path) -> None:
+    service.search("where is the quarterly plan")
+    assert b"quarterly" not in db_path.read_bytes() + Path(f"{db_path}-wal").read_bytes()
+
+
+def test_plain_queries_are_stored_redacted_when_opted_in(settings: Settings, db_path: Path) -> None:
+    service = build_service(load_settings(**{**settings.model_dump(), "audit_query_plain": True}))
+    try:
+        service.search("who owns jane@acme.io")
+    finally:
+        service.close()
+    assert rows(db_path)[-1]["query_plain"] == "who owns [REDACTED:email]"
+
+
+def test_failures_are_recorded_with_their_error_code(service: MemoryService, db_path: Path) -> None:
+    mine = service.add("tenant one fact").memory.id
+    intruder = Caller(actor="mallory", tenant="other")
+    with pytest.raises(NotFound):
+        service.delete(mine, caller=intruder)
+    with pytest.raises(InvalidInput):
+        service.search("x", limit=0)
+    probe, bad = rows(db_path)[-2:]
+    assert (probe["action"], probe["outcome"], probe["actor"], probe["tenant"]) == ("delete", "not_found", "mallory", "other")
+    assert probe["memory_ids"] == [mine]
+    assert (bad["action"], bad["outcome"]) == ("search", "invalid_input")
+
+
+def test_audit_off_records_nothing(settings: Settings, db_path: Path) -> None:
+    service = build_service(load_settings(**{**settings.model_dump(), "audit": False}))
+    try:
+        service.add("not audited")
+    finally:
+        service.close()
+    assert rows(db_path) == []
+
+
+def test_concurrent_writers_never_fork_the_chain(settings: Settings, db_path: Path) -> None:
+    services = [build_service(settings) for _ in range(3)]
+
+    def work(svc: MemoryService, n: int) -> None:
+        for i in range(15):
+            svc.add(f"worker {n} fact {i}")
+            svc.search(f"fact {i}")
+
+    threads = [threading.Thread(target=work, args=(svc, n)) for n, svc in enumerate(services)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    for svc in services:
+        svc.close()
+    report = verify_database(str(db_path))
+    assert report.ok and report.rows == 3 * 15 * 2
+
+
+def test_the_service_audit_method_records_outside_operations(service: MemoryService, db_path: Path) -> None:
+    service.audit("export", project="crm", result_count=3, detail={"file": "crm.json"})
+    row = rows(db_path)[-1]
+    assert (row["action"], row["result_count"], row["detail"]) == ("export", 3, {"file": "crm.json"})

@@ -1,0 +1,63 @@
+"""Properties of redaction, checked with hypothesis: it never raises, it is idempotent, and it
+never leaves a piece of a matched value visible."""
+
+from __future__ import annotations
+
+from govern_vectors import POSITIVE
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memwarden.govern import Redactor
+
+REDACTOR = Redactor()
+VALUES = [value for _, _, value in POSITIVE]
+ALPHABET = st.characters(
+    codec="utf-8", categories=("L", "N", "P", "S", "Zs"), include_characters="\n\t@:./+-=_[]()'\"",
+)
+noise = st.text(ALPHABET, max_size=40)
+# Text made of real values, look-alike fragments and noise, so rules meet and overlap.
+FRAGMENTS = st.sampled_from(VALUES + ["password=", "api_key: ", "://u:", "@", "+", "-----BEGIN RSA PRIVATE KEY-----",
+                                      "[REDACTED:email]", "[REDACTED:", "4111", "::", "10.0.", " "])
+mixed = st.lists(st.one_of(FRAGMENTS, noise), max_size=12).map("".join)
+FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FAST
+@given(st.one_of(st.text(), mixed))
+def test_redaction_never_raises(text: str) -> None:
+    for mode in ("enforce", "dry-run", "off"):
+        assert isinstance(Redactor(mode=mode).redact(text).text, str)
+
+
+@FAST
+@given(st.one_of(st.text(), mixed))
+def test_redaction_is_idempotent(text: str) -> None:
+    once = REDACTOR.redact(text)
+    twice = REDACTOR.redact(once.text)
+    assert twice.text == once.text
+    assert twice.count == 0
+
+
+@FAST
+@given(noise, st.sampled_from([(t, v) for _, t, v in POSITIVE]), noise)
+def test_no_character_of_a_planted_value_stays_visible(left: str, vector: tuple[str, str], right: str) -> None:
+    context, value = vector
+    text = f"{left} {context}\n{right}"
+    start = len(left) + 1 + context.index(value)
+    covered = set()
+    for finding in REDACTOR.find(text):
+        covered.update(range(finding.start, finding.end))
+    assert set(range(start, start + len(value))) <= covered, (text, REDACTOR.find(text))
+    assert value not in REDACTOR.redact(text).text
+
+
+@FAST
+@given(mixed)
+def test_what_a_rule_matched_is_replaced_whole(text: str) -> None:
+    findings = REDACTOR.find(text)
+    output = REDACTOR.redact(text).text
+    for finding in findings:
+        matched = text[finding.start:finding.end]
+        elsewhere = text[:finding.start] + "\x00" + text[finding.end:]
+        if len(matched) >= 6 and matched not in elsewhere:
+            assert matched not in output

@@ -1,0 +1,68 @@
+"""Every rule family redacts its values and leaves look-alikes alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from memwarden.govern import BUILTIN_RULES, Redactor
+from memwarden.govern.checksums import cn_resident_id_valid, iban_valid, luhn_valid, tr_identity_valid
+
+from govern_vectors import NEGATIVE, POSITIVE
+
+REDACTOR = Redactor()
+
+
+@pytest.mark.parametrize(("rule", "text", "value"), POSITIVE, ids=[f"{r}:{t[:30]}" for r, t, _ in POSITIVE])
+def test_each_rule_redacts_its_positive_vectors(rule: str, text: str, value: str) -> None:
+    outcome = REDACTOR.redact(text)
+    assert rule in outcome.rules, outcome.text
+    assert value not in outcome.text
+    assert f"[REDACTED:{rule}]" in outcome.text
+    assert outcome.redacted and outcome.count >= 1
+
+
+@pytest.mark.parametrize(("rule", "text"), NEGATIVE, ids=[f"{r}:{t[:30]}" for r, t in NEGATIVE])
+def test_each_rule_leaves_its_negative_vectors_alone(rule: str, text: str) -> None:
+    assert rule not in REDACTOR.redact(text).rules
+
+
+def test_every_builtin_rule_has_positive_and_negative_vectors() -> None:
+    names = {rule.name for rule in BUILTIN_RULES}
+    assert names == {r for r, _, _ in POSITIVE}
+    assert names == {r for r, _ in NEGATIVE}
+
+
+def test_business_words_around_a_match_survive() -> None:
+    outcome = REDACTOR.redact("The Acme renewal contact is jane@acme.io, call +44 20 7946 0958 before Friday")
+    assert outcome.text == "The Acme renewal contact is [REDACTED:email], call [REDACTED:phone_e164] before Friday"
+
+
+def test_url_password_keeps_user_and_host() -> None:
+    text = REDACTOR.redact("postgres://app:s3cretPass@db.internal:5432/app").text
+    assert text == "postgres://app:[REDACTED:url_password]@db.internal:5432/app"
+
+
+def test_dry_run_reports_without_changing_and_off_does_nothing() -> None:
+    text = "mail jane@acme.io"
+    dry = Redactor(mode="dry-run").redact(text)
+    assert (dry.text, dry.rules, dry.redacted) == (text, ("email",), False)
+    off = Redactor(mode="off").redact(text)
+    assert (off.text, off.rules, off.count) == (text, (), 0)
+
+
+def test_an_unknown_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="enforce, dry-run, off"):
+        Redactor(mode="sometimes")
+
+
+def test_checksums_accept_known_good_values_and_reject_one_digit_off() -> None:
+    assert luhn_valid("4111111111111111") and not luhn_valid("4111111111111112")
+    assert iban_valid("DE89370400440532013000") and not iban_valid("DE89370400440532013001")
+    assert cn_resident_id_valid("11010519491231002X") and not cn_resident_id_valid("110105194912310021")
+    assert tr_identity_valid("10000000146") and not tr_identity_valid("10000000147")
+
+
+def test_a_literal_marker_cannot_hide_a_secret_behind_it() -> None:
+    assert REDACTOR.redact("password=[REDACTED:x]hunter2").text == (
+        "password=[REDACTED:x][REDACTED:secret_assignment]"
+    )

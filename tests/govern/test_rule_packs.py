@@ -1,0 +1,86 @@
+"""JSON rule packs add, override and disable rules; a broken pack stops start-up naming the
+rule and the problem."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memwarden.errors import ConfigError
+from memwarden.govern import build_redactor
+
+
+def write_pack(tmp_path: Path, pack: object) -> str:
+    path = tmp_path / "rules.json"
+    path.write_text(pack if isinstance(pack, str) else json.dumps(pack), encoding="utf-8")
+    return str(path)
+
+
+def test_a_pack_adds_disables_and_overrides_rules(tmp_path: Path) -> None:
+    pack = {
+        "rules": [{"name": "employee_id", "pattern": r"\bEMP-\d{6}\b", "hints": ["emp-"],
+                   "examples": {"match": ["badge EMP-123456"], "no_match": ["EMP-12"]}}],
+        "disable": ["ipv4"],
+        "override": [{"name": "email", "pattern": r"[\w.]+@acme\.io"}],
+    }
+    redactor = build_redactor("enforce", write_pack(tmp_path, pack))
+    out = redactor.redact("EMP-123456 at 10.0.0.1 mails bob@acme.io and bob@other.org")
+    assert out.text == "[REDACTED:employee_id] at 10.0.0.1 mails [REDACTED:email] and bob@other.org"
+
+
+@pytest.mark.parametrize(
+    ("pack", "rule", "problem"),
+    [
+        ({"rules": [{"name": "bad", "pattern": "(unclosed"}]}, "bad", "not a valid regular expression"),
+        ({"rules": [{"name": "empty", "pattern": "x*"}]}, "empty", "matches the empty string"),
+        ({"rules": [{"name": "v", "pattern": "x", "validator": "crc99"}]}, "v", "unknown validator 'crc99'"),
+        ({"rules": [{"name": "email", "pattern": "x"}]}, "email", "list it under override"),
+        ({"rules": [{"name": "Bad Name", "pattern": "x"}]}, "Bad Name", "name must be"),
+        ({"rules": [{"name": "n", "pattern": "x", "colour": "red"}]}, "n", "unknown key(s) ['colour']"),
+        ({"rules": [{"name": "n"}]}, "n", "pattern is missing"),
+        ({"rules": [{"name": "n", "pattern": "abc", "examples": {"match": ["xyz"]}}]}, "n",
+         "example 'xyz' should match but does not"),
+        ({"rules": [{"name": "n", "pattern": "abc", "examples": {"no_match": ["abc"]}}]}, "n",
+         "should not match but does"),
+        ({"override": [{"name": "nope", "pattern": "x"}]}, "nope", "cannot override an unknown"),
+        ({"disable": ["nope"]}, "nope", "cannot disable an unknown rule"),
+        ({"rules": [{"name": "n", "pattern": "x", "hints": "x"}]}, "n", "hints must be a list"),
+    ],
+)
+def test_a_broken_rule_is_refused_naming_the_rule_and_the_problem(
+    tmp_path: Path, pack: object, rule: str, problem: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        build_redactor("enforce", write_pack(tmp_path, pack))
+    assert f"rule {rule!r}" in caught.value.message
+    assert problem in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [("{not json", "not valid JSON: Expecting property name"), ("[]", "must be a JSON object"),
+     ('{"rulez": []}', "unknown key(s) ['rulez']"), ('{"rules": {}}', "rules must be a list")],
+)
+def test_a_malformed_pack_is_refused(tmp_path: Path, text: str, problem: str) -> None:
+    with pytest.raises(ConfigError, match="redaction rule pack") as caught:
+        build_redactor("enforce", write_pack(tmp_path, text))
+    assert problem in caught.value.message
+
+
+def test_a_missing_pack_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read it"):
+        build_redactor("enforce", str(tmp_path / "absent.json"))
+
+
+def test_the_server_does_not_start_with_a_broken_pack(cli_env: dict[str, str], tmp_path: Path) -> None:
+    env = {**cli_env, "MEMWARDEN_REDACTION_RULES": write_pack(tmp_path, {"rules": [{"name": "ticket",
+                                                                                    "pattern": "[a-"}]})}
+    for argv in (["serve"], ["add", "a fact"]):
+        done = subprocess.run([sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True,
+                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert done.returncode == 1, done.stderr
+        assert "rule 'ticket': pattern is not a valid regular expression" in done.stderr
