@@ -74,11 +74,18 @@ _TOOL = [
     r"</?\s*(?:tool_call|tool_use|function_calls?|tool_result|invoke|antml:invoke|antml:function_calls)\b",
     r"<\s*invoke\s+name\s*=",
 ]
-_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("instruction_override", re.compile("|".join(_OVERRIDE))),
-    ("role_tag", re.compile("|".join(_ROLE))),
-    ("tool_call", re.compile("|".join(_TOOL))),
-)
+_COMPILED: list[tuple[str, re.Pattern[str]]] = []
+
+
+def _patterns() -> list[tuple[str, re.Pattern[str]]]:
+    """The compiled patterns, built on first use: compiling them takes tens of milliseconds,
+    which read-only paths such as the prompt hook (they import the service) should not pay."""
+    if not _COMPILED:
+        _COMPILED.extend(
+            (name, re.compile("|".join(parts)))
+            for name, parts in (("instruction_override", _OVERRIDE), ("role_tag", _ROLE), ("tool_call", _TOOL))
+        )
+    return _COMPILED
 
 
 def normalize_for_screening(text: str) -> str:
@@ -90,7 +97,7 @@ def normalize_for_screening(text: str) -> str:
 def screen_text(*parts: str) -> tuple[str, ...]:
     """The injection flags raised by these texts (title, content …), in ``FLAGS`` order."""
     text = normalize_for_screening("\n".join(p for p in parts if p))
-    return tuple(name for name, pattern in _PATTERNS if pattern.search(text))
+    return tuple(name for name, pattern in _patterns() if pattern.search(text))
 
 
 __all__ = ["FLAGS", "normalize_for_screening", "screen_text"]

@@ -233,11 +233,39 @@ def build_parser() -> argparse.ArgumentParser:
     from memwarden.cli.ops_commands import register as register_ops
 
     register_ops(command)
+    from memwarden.cli.hook_commands import register as register_hooks
+
+    register_hooks(command)
     command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
     return parser
 
 
+def _hook_argv(argv: Sequence[str]) -> tuple[str, str | None, str | None] | None:
+    """(hook, project, db) when ``argv`` is exactly ``[--db DB] hook NAME [--project P]``.
+
+    Claude Code runs ``memwarden hook prompt`` before every message: this path skips building
+    the whole parser (every command's imports) to stay within the hook's time budget. Any
+    other shape, including ``--help``, goes through the full parser.
+    """
+    args = list(argv)
+    db = project = None
+    if len(args) >= 2 and args[0] == "--db":
+        db, args = args[1], args[2:]
+    if len(args) not in (2, 4) or args[0] != "hook" or args[1] not in ("prompt", "session-start", "stop"):
+        return None
+    if len(args) == 4:
+        if args[2] not in ("--project", "--scope"):
+            return None
+        project = args[3]
+    return args[1], project, db
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    hook = _hook_argv(sys.argv[1:] if argv is None else argv)
+    if hook is not None:
+        from memwarden.hooks.commands import run_hook
+
+        return run_hook(hook[0], project=hook[1], db=hook[2])
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Handler | None = getattr(args, "handler", None)

@@ -1,4 +1,5 @@
-"""Build the HTTP server: MCP at /mcp behind bearer auth, /healthz open."""
+"""Build the HTTP server: MCP at /mcp and the hooks' recall at /hooks/recall behind bearer auth,
+/healthz open."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from starlette.routing import Route
 
 from memwarden import __version__
 from memwarden.config import Settings
-from memwarden.errors import ConfigError
+from memwarden.errors import ConfigError, InvalidInput, MemwardenError
+from memwarden.hooks.recall import RECALL_PATH
 from memwarden.http.auth import BearerAuth, is_loopback, parse_bind, token_digest
-from memwarden.models import Caller
+from memwarden.models import CALLER_SCOPE_KEY, Caller
 from memwarden.service import MemoryService
 
 
@@ -43,8 +45,31 @@ def build_http_app(service: MemoryService, settings: Settings) -> Any:
         report = await anyio.to_thread.run_sync(service.health)
         return JSONResponse(report, status_code=503 if report["status"] == "failing" else 200)
 
+    async def hooks_recall(request: Request) -> JSONResponse:
+        # The prompt hook's search (memwarden.hooks.recall), for the caller the token names.
+        import anyio.to_thread
+
+        from memwarden.hooks.recall import parse_recall_request, recall
+
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse({"error": "invalid_input", "message": "the body is not JSON"}, status_code=400)
+        try:
+            query, projects, limit = parse_recall_request(body)
+            caller = request.scope.get(CALLER_SCOPE_KEY)
+            hits = await anyio.to_thread.run_sync(
+                lambda: recall(service, query, projects, limit, caller=caller)
+            )
+        except MemwardenError as exc:
+            status = 400 if isinstance(exc, InvalidInput) else 500
+            return JSONResponse(exc.to_dict(), status_code=status)
+        return JSONResponse({"hits": hits})
+
     app = streamable_http_app(
-        service, tools=settings.tools, routes=[Route("/healthz", healthz, methods=["GET"])]
+        service,
+        tools=settings.tools,
+        routes=[Route("/healthz", healthz, methods=["GET"]), Route(RECALL_PATH, hooks_recall, methods=["POST"])],
     )
     default = Caller(actor=settings.actor, tenant=settings.tenant)
     tokens: dict[str, Caller] = {}

@@ -1,0 +1,17 @@
+"""Claude Code hooks: recall on every prompt, pinned memories at session start, and one nudge
+to store what was learned before a session ends.
+
+Each hook reads Claude Code's hook JSON on stdin and prints the hook output JSON Claude Code
+documents (``hookSpecificOutput.additionalContext``, or ``decision: "block"`` with a ``reason``
+for Stop). A hook never breaks a session: on any failure it prints nothing, exits 0 and writes
+one line to the log file. The prompt hook runs before every message, so its path imports no
+pydantic, MCP SDK, numpy or logging (see ``config_hot`` and bench/hooks.py).
+
+    payload.py   hook input: parsing, the project a session belongs to, trivial prompts
+    render.py    memories as quoted data within a token budget
+    recall.py    the search itself: through a loopback server, or on the database
+    loopback.py  a minimal HTTP client (http.client costs ~90 ms to import)
+    sessions.py  per-session state for SessionStart/Stop
+    commands.py  the three hook commands and their fail-silent wrapper
+    install.py   ``memwarden install claude-code``
+"""

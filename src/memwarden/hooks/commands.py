@@ -1,0 +1,171 @@
+"""``memwarden hook prompt | session-start | stop``: read the hook JSON, print the hook output.
+
+Outputs follow Claude Code's hook contract exactly:
+
+- UserPromptSubmit and SessionStart: ``{"hookSpecificOutput": {"hookEventName": <event>,
+  "additionalContext": <text>}}``, or nothing when there is nothing to add;
+- Stop: ``{"decision": "block", "reason": <text>}`` to make Claude continue with the reason
+  as its next instruction, or nothing to let it stop.
+
+``run_hook`` never lets a failure reach Claude Code: whatever goes wrong (bad input, missing
+or broken database, unreadable settings), the hook prints nothing, exits 0 and appends one
+line to the log file, without memory content or prompt text.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from memwarden.hooks.payload import (
+    is_trivial,
+    parse_hook_input,
+    project_for,
+    projects_to_search,
+    query_from_prompt,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.config_hot import HotSettings
+
+Output = dict[str, Any] | None
+PINNED_LIMIT = 20
+
+STOP_REASON = (
+    "Before you finish: nothing was stored in memwarden during this session. If anything durable "
+    "came up (a decision, a preference, a fact about this project or the user that a later session "
+    "would need), search memory for it and store each new one as a single self-contained sentence "
+    "with memory_add{project}. If nothing durable came up, say so in one line and stop; this is the "
+    "only time you will be asked in this session."
+)
+
+
+def prompt_hook(raw: str, settings: HotSettings, project: str | None) -> Output:
+    """UserPromptSubmit: the memories that match the user's message, quoted as data."""
+    from memwarden.hooks.render import render_recall
+
+    hook = parse_hook_input(raw, "UserPromptSubmit")
+    if is_trivial(hook.prompt):
+        return None
+    query = query_from_prompt(hook.prompt)
+    projects = projects_to_search(project_for(hook.cwd, project))
+    hits = None
+    if settings.hook_server:
+        from memwarden.hooks.loopback import LoopbackError
+        from memwarden.hooks.recall import recall_from_server
+
+        try:
+            hits = recall_from_server(settings, query, projects)
+        except LoopbackError as exc:
+            # The server is optional: when it is off, slow or odd, the database answers instead.
+            log_line(settings, "prompt", f"server not used ({exc}); searched the database")
+    if hits is None:
+        from memwarden.hooks.recall import recall_from_database
+
+        hits = recall_from_database(settings, query, projects)
+    context = render_recall(hits, max_tokens=settings.hook_max_tokens)
+    if context is None:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": context}}
+
+
+def session_start_hook(raw: str, settings: HotSettings, project: str | None) -> Output:
+    """SessionStart: how to use memwarden here, and the project's pinned memories."""
+    from memwarden.hooks.render import render_session_start
+    from memwarden.hooks.sessions import SessionState, open_existing_service
+
+    hook = parse_hook_input(raw, "SessionStart")
+    name = project_for(hook.cwd, project)
+    service = open_existing_service(settings)
+    try:
+        pinned: list[dict[str, Any]] = []
+        for scope in projects_to_search(name):
+            pinned += [m.to_dict() for m in service.list(project=scope, pinned=True, limit=PINNED_LIMIT)]
+        state = SessionState(settings, hook.session_id)
+        state.prune()
+        state.mark_started(service.clock())
+    finally:
+        service.close()
+    context = render_session_start(name, pinned, max_tokens=settings.hook_max_tokens)
+    return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}
+
+
+def stop_hook(raw: str, settings: HotSettings, project: str | None) -> Output:
+    """Stop: once per session, when nothing was stored since it started, ask about durable facts."""
+    from memwarden.hooks.sessions import SessionState, open_existing_service
+
+    hook = parse_hook_input(raw, "Stop")
+    if hook.stop_hook_active:
+        return None  # a Stop hook already sent Claude back to work in this turn
+    state = SessionState(settings, hook.session_id)
+    service = open_existing_service(settings)
+    try:
+        started = state.started_at()
+        if started is None:
+            # No SessionStart seen (hooks installed mid-session): what was stored before now is
+            # unknown, so do not ask this time; start counting from here.
+            state.mark_started(service.clock())
+            return None
+        latest = service.list(limit=1)
+    finally:
+        service.close()
+    if latest and latest[0].updated_at >= started:
+        return None
+    if not state.claim_question():
+        return None
+    name = project_for(hook.cwd, project)
+    return {"decision": "block", "reason": STOP_REASON.format(project=f' (project "{name}")' if name else "")}
+
+
+HOOKS: dict[str, Callable[[str, Any, str | None], Output]] = {
+    "prompt": prompt_hook,
+    "session-start": session_start_hook,
+    "stop": stop_hook,
+}
+
+
+def run_hook(name: str, *, project: str | None = None, db: str | None = None,
+             stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """Run one hook; always returns 0 (see the module docstring)."""
+    settings = None
+    try:
+        from memwarden.config_hot import load_hot_settings
+
+        settings = load_hot_settings(**({"db": db} if db else {}))
+        raw = (stdin or sys.stdin).read()
+        output = HOOKS[name](raw, settings, project)
+        if output is not None:
+            text = json.dumps(output, ensure_ascii=False)
+            out = stdout or sys.stdout
+            out.write(text + "\n")
+            out.flush()
+    except KeyboardInterrupt:
+        pass
+    except Exception as exc:  # noqa: BLE001 - a hook must never break the session
+        log_line(settings, name, f"failed: {type(exc).__name__}: {_short(exc)}")
+    return 0
+
+
+def _short(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:300]
+
+
+def log_line(settings: HotSettings | None, hook: str, message: str) -> None:
+    """Append one line to the log file (MEMWARDEN_LOG_FILE, else the data directory's)."""
+    try:
+        if settings is not None:
+            path = Path(settings.log_path())
+        else:
+            from memwarden.config_hot import default_data_dir
+
+            path = default_data_dir() / "memwarden.log"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S,%f")[:-3]
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(f"{stamp} WARNING memwarden.hooks: {hook} hook {message}\n")
+    except OSError:
+        pass  # nowhere to write: stay silent rather than disturb the session

@@ -1,0 +1,104 @@
+"""POST JSON to a memwarden server on loopback, with a hard deadline, using only ``socket``.
+
+``http.client`` costs about 90 ms to import here (it pulls in the ``email`` package), more than
+the whole budget of the prompt hook with a warm server (60 ms). The hook needs one request
+shape, so this module speaks just that: one HTTP/1.1 POST, ``Connection: close``, a
+``Content-Length`` body back. Anything else is an error, and the hook searches the database
+itself instead.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import socket
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+MAX_RESPONSE_BYTES = 4 * 1024 * 1024
+
+
+class LoopbackError(OSError):
+    """The server is not on loopback, did not answer in time, or answered something unexpected."""
+
+
+def loopback_address(url: str) -> tuple[str, int, str]:
+    """(host, port, path prefix) of an ``http://`` URL on a loopback address."""
+    parts = urlsplit(url.strip())
+    host = parts.hostname or ""
+    if parts.scheme != "http" or not host:
+        raise LoopbackError(f"MEMWARDEN_HOOK_SERVER={url!r}: expected http://127.0.0.1:PORT")
+    if host != "localhost":
+        try:
+            loopback = ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        if not loopback:
+            # Prompts never leave the machine: a server elsewhere is not asked.
+            raise LoopbackError(f"MEMWARDEN_HOOK_SERVER={url!r} is not a loopback address; not sending prompts there")
+    try:
+        port = parts.port or 80
+    except ValueError:
+        raise LoopbackError(f"MEMWARDEN_HOOK_SERVER={url!r}: bad port") from None
+    return host, port, parts.path.rstrip("/")
+
+
+def post_json(url: str, path: str, body: dict[str, Any], *, token: str | None, timeout: float) -> Any:
+    """POST ``body`` to ``url`` + ``path`` and return the decoded JSON of a 200 answer."""
+    host, port, prefix = loopback_address(url)
+    deadline = time.monotonic() + timeout
+    payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    head = (
+        f"POST {prefix}{path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+        f"Accept: application/json\r\nContent-Length: {len(payload)}\r\nConnection: close\r\n"
+    )
+    if token:
+        head += f"Authorization: Bearer {token}\r\n"
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            sock.sendall(head.encode("latin-1") + b"\r\n" + payload)
+            raw = _read_all(sock, deadline)
+    except TimeoutError:
+        raise LoopbackError(f"no answer from {host}:{port} within {timeout * 1000:.0f} ms") from None
+    return _decode(raw)
+
+
+def _read_all(sock: socket.socket, deadline: float) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        sock.settimeout(left)
+        chunk = sock.recv(65536)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_RESPONSE_BYTES:
+            raise LoopbackError("answer too large")
+
+
+def _decode(raw: bytes) -> Any:
+    head, sep, body = raw.partition(b"\r\n\r\n")
+    if not sep:
+        raise LoopbackError("incomplete HTTP answer")
+    lines = head.decode("latin-1").split("\r\n")
+    status = lines[0].split(" ", 2)
+    if len(status) < 2 or not status[0].startswith("HTTP/1."):
+        raise LoopbackError("not an HTTP answer")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if status[1] != "200":
+        raise LoopbackError(f"server answered HTTP {status[1]}")
+    length = headers.get("content-length")
+    if length is None or not length.isdigit() or int(length) != len(body):
+        raise LoopbackError("answer without a matching Content-Length")
+    try:
+        return json.loads(body)
+    except ValueError:
+        raise LoopbackError("answer is not JSON") from None

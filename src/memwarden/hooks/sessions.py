@@ -1,0 +1,94 @@
+"""What the hooks remember about a Claude Code session, and the service they read through.
+
+A session's state is two small files in ``<data dir>/hook-sessions``, named by a hash of the
+session id: ``.start`` (when the session started, written by SessionStart) and ``.asked``
+(created once, atomically, when the Stop hook has asked about durable facts). Files older
+than ``KEEP_DAYS`` are removed at the next session start.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memwarden.config_hot import is_postgres_url, sqlite_path
+from memwarden.models import format_time, parse_time
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.config_hot import HotSettings
+    from memwarden.service import MemoryService
+
+KEEP_DAYS = 30
+
+
+def open_existing_service(settings: HotSettings) -> MemoryService:
+    """The service on the configured database, without an embedder; FileNotFoundError when the
+    SQLite file does not exist (a hook never creates a database)."""
+    from memwarden.app import build_service
+
+    url = settings.database_url()
+    if not is_postgres_url(url):
+        path = sqlite_path(url)
+        if not path.is_file():
+            raise FileNotFoundError(f"no memwarden database at {path}")
+    return build_service(replace(settings, embedder="none"))
+
+
+class SessionState:
+    """Start time and the one-time Stop question of one Claude Code session."""
+
+    def __init__(self, settings: HotSettings, session_id: str) -> None:
+        if not session_id:
+            raise ValueError("hook input has no session_id")
+        self.folder = Path(settings.data_dir()) / "hook-sessions"
+        self.key = hashlib.sha256(session_id.encode("utf-8")).hexdigest()[:32]
+
+    def _path(self, suffix: str) -> Path:
+        return self.folder / f"{self.key}.{suffix}"
+
+    def mark_started(self, now: datetime) -> None:
+        """Record the start (the first one wins: a resumed session keeps its start)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(self._path("start"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(format_time(now) or "")
+
+    def started_at(self) -> datetime | None:
+        try:
+            return parse_time(self._path("start").read_text(encoding="utf-8").strip() or None)
+        except (FileNotFoundError, ValueError):
+            return None
+
+    def claim_question(self) -> bool:
+        """True exactly once per session: the caller may ask its question now."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            os.close(os.open(self._path("asked"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            return False
+        return True
+
+    def prune(self, now: float | None = None) -> int:
+        """Remove state of sessions older than KEEP_DAYS; returns how many files went."""
+        cutoff = (time.time() if now is None else now) - KEEP_DAYS * 86400
+        removed = 0
+        try:
+            entries = list(os.scandir(self.folder))
+        except FileNotFoundError:
+            return 0
+        for entry in entries:
+            try:
+                if entry.is_file() and entry.stat().st_mtime < cutoff:
+                    os.unlink(entry.path)
+                    removed += 1
+            except OSError:
+                continue
+        return removed
