@@ -167,33 +167,33 @@ class Plan:
     """Every file change of one install or uninstall, computed before anything is written."""
 
     def __init__(self) -> None:
-        self.changes: list[tuple[Path, str | None]] = []  # (path, new text or None to delete)
+        self.changes: list[tuple[Path, str | None, bool]] = []  # (path, new text or None to delete, back up)
         self.unchanged: list[Path] = []
 
     def json(self, path: Path, before: dict[str, Any] | None, after: dict[str, Any]) -> None:
         if before is None and _only_empty(after):
             return
         if before is not None and _only_empty(after) and not _only_empty(before):
-            self.changes.append((path, None))
+            self.changes.append((path, None, True))
         elif before != after or before is None:
-            self.changes.append((path, json.dumps(after, indent=2, ensure_ascii=False) + "\n"))
+            self.changes.append((path, json.dumps(after, indent=2, ensure_ascii=False) + "\n", True))
         else:
             self.unchanged.append(path)
 
-    def text(self, path: Path, new: str | None) -> None:
+    def text(self, path: Path, new: str | None, *, backup: bool = True) -> None:
         old = path.read_text(encoding="utf-8") if path.is_file() else None
         if old == new:
             if old is not None:
                 self.unchanged.append(path)
             return
-        self.changes.append((path, new))
+        self.changes.append((path, new, backup))
 
     def apply(self, stamp: str) -> list[str]:
         """Write the changes (backups first); returns one line per file for the user."""
         report = []
-        for path, new in self.changes:
+        for path, new, keep_copy in self.changes:
             backup = None
-            if path.exists():
+            if keep_copy and path.exists():
                 backup = path.with_name(f"{path.name}.memwarden-backup-{stamp}")
                 shutil.copy2(path, backup)
             if new is None:
@@ -231,7 +231,8 @@ def install_claude_code(*, scope: str, home: Path, project_dir: Path, uninstall:
     if uninstall:
         existing = where.skill.read_text(encoding="utf-8") if where.skill.is_file() else None
         ours = existing is not None and existing.startswith("---\nname: memwarden\n")
-        plan.text(where.skill, None if ours else existing)
+        # Removing the skill memwarden wrote needs no backup: install writes it again.
+        plan.text(where.skill, None if ours else existing, backup=False)
     else:
         plan.text(where.skill, SKILL_MD)
     return plan.apply(datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ"))

@@ -61,6 +61,10 @@ def post_json(url: str, path: str, body: dict[str, Any], *, token: str | None, t
             raw = _read_all(sock, deadline)
     except TimeoutError:
         raise LoopbackError(f"no answer from {host}:{port} within {timeout * 1000:.0f} ms") from None
+    except LoopbackError:
+        raise
+    except OSError as exc:
+        raise LoopbackError(f"cannot reach {host}:{port} ({exc.strerror or type(exc).__name__})") from None
     return _decode(raw)
 
 

@@ -1,0 +1,136 @@
+"""The prompt hook through a real memwarden HTTP server on loopback, and the fallback around it."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from memwarden.hooks.loopback import LoopbackError, loopback_address, post_json
+from tests.test_hooks import prompt_payload, run_cli
+from tests.test_transports import free_port, http_server  # noqa: F401 - the fixture
+
+RECALL = "/hooks/recall"
+
+
+def _add(env: dict[str, str], text: str, project: str) -> str:
+    out = subprocess.run([sys.executable, "-m", "memwarden", "add", text, "--project", project, "--json"],
+                         env=env, capture_output=True, text=True, timeout=60, check=True)
+    return str(json.loads(out.stdout)["id"])
+
+
+def test_recall_route_answers_the_merged_hits_for_the_token(http_server: tuple[str, str],  # noqa: F811
+                                                            cli_env: dict[str, str]) -> None:
+    url, token = http_server
+    acme = _add(cli_env, "The Acme client prefers email", "acme")
+    general = _add(cli_env, "The user prefers email summaries", "default")
+    _add(cli_env, "The Globex client prefers email too", "globex")
+    answer = httpx.post(url + RECALL, json={"query": "prefers email", "projects": ["acme", "default"], "limit": 5},
+                        headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert answer.status_code == 200
+    assert sorted(h["id"] for h in answer.json()["hits"]) == sorted([acme, general])
+    assert all("injection_flags" in h and "score" in h for h in answer.json()["hits"])
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [({"projects": ["a"]}, "query"), ({"query": 3}, "query"), ({"query": "x", "projects": "acme"}, "projects"),
+     ({"query": "x", "projects": []}, "projects"), ({"query": "x", "projects": [1]}, "projects"),
+     ({"query": "x", "limit": 0}, "limit"), ({"query": "x", "limit": True}, "limit"), ([1, 2], "body"),
+     ({"query": "x" * 5000}, "query")],
+)
+def test_recall_route_rejects_bad_input_with_a_clear_400(http_server: tuple[str, str], body: object,  # noqa: F811
+                                                         field: str) -> None:
+    url, token = http_server
+    answer = httpx.post(url + RECALL, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == "invalid_input" and answer.json()["field"] == field
+
+
+def test_recall_route_needs_the_token_and_json(http_server: tuple[str, str]) -> None:  # noqa: F811
+    url, token = http_server
+    assert httpx.post(url + RECALL, json={"query": "x"}, timeout=10).status_code == 401
+    answer = httpx.post(url + RECALL, content=b"{nope", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert answer.status_code == 400 and answer.json()["error"] == "invalid_input"
+
+
+def test_prompt_hook_asks_the_server_and_prints_what_it_found(http_server: tuple[str, str],  # noqa: F811
+                                                              cli_env: dict[str, str], tmp_path: Path) -> None:
+    url, token = http_server
+    memory = _add(cli_env, "The Acme client prefers email over phone calls", "acme")
+    # The hook cannot see the database: only the server can answer.
+    env = {**cli_env, "MEMWARDEN_DB": str(tmp_path / "elsewhere.db"), "MEMWARDEN_HOOK_SERVER": url,
+           "MEMWARDEN_HTTP_TOKEN": token, "MEMWARDEN_HOOK_TIMEOUT_MS": "5000"}
+    repo = tmp_path / "acme"
+    repo.mkdir()
+    result = run_cli(env, "prompt", prompt_payload("how do I contact the Acme client, email?", repo))
+    assert result.returncode == 0 and result.stderr == ""
+    context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert memory in context and "prefers email over phone calls" in context
+
+
+def test_prompt_hook_falls_back_to_the_database_when_the_server_is_down(cli_env: dict[str, str],
+                                                                        tmp_path: Path) -> None:
+    memory = _add(cli_env, "The Acme client prefers email over phone calls", "acme")
+    env = {**cli_env, "MEMWARDEN_HOOK_SERVER": f"http://127.0.0.1:{free_port()}"}
+    repo = tmp_path / "acme"
+    repo.mkdir()
+    result = run_cli(env, "prompt", prompt_payload("contact the Acme client by email", repo))
+    assert result.returncode == 0 and memory in result.stdout
+    assert "server not used" in Path(cli_env["MEMWARDEN_LOG_FILE"]).read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def silent_server() -> Iterator[str]:
+    """A loopback port that accepts connections and never answers (a hung server)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                accepted.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    thread.join(timeout=5)
+    for conn in accepted:
+        conn.close()
+    listener.close()
+
+
+def test_a_hung_server_costs_only_the_timeout(silent_server: str) -> None:
+    import time
+
+    started = time.monotonic()
+    with pytest.raises(LoopbackError, match="within 50 ms"):
+        post_json(silent_server, RECALL, {"query": "x"}, token=None, timeout=0.05)
+    assert time.monotonic() - started < 1.0
+
+
+@pytest.mark.parametrize("url", ["http://10.0.0.5:8765", "https://127.0.0.1:8765", "http://example.com",
+                                 "ftp://127.0.0.1", "http://127.0.0.1:notaport"])
+def test_prompts_are_only_sent_to_loopback_http(url: str) -> None:
+    with pytest.raises(LoopbackError):
+        loopback_address(url)
+
+
+def test_loopback_addresses_are_accepted() -> None:
+    assert loopback_address("http://127.0.0.1:8765") == ("127.0.0.1", 8765, "")
+    assert loopback_address("http://localhost:9000/base/") == ("localhost", 9000, "/base")
+    assert loopback_address("http://[::1]:8765")[:2] == ("::1", 8765)
