@@ -7,6 +7,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ for _name in [n for n in os.environ if n.startswith("MEMWARDEN_")]:
 
 from memwarden.app import build_service  # noqa: E402
 from memwarden.config import Settings, load_settings  # noqa: E402
+from memwarden.embed.fake import FakeEmbedder  # noqa: E402
 from memwarden.service import MemoryService  # noqa: E402
 
 
@@ -30,10 +32,29 @@ def settings(db_path: Path, tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def service(settings: Settings) -> Iterator[MemoryService]:
-    svc = build_service(settings)
+def service(settings: Settings, request: pytest.FixtureRequest) -> Iterator[MemoryService]:
+    """A service whose vector path uses the deterministic fake embedder, loaded up front.
+
+    Tests marked ``keyword_only`` (keyword ranking behaviour) get a service without a vector
+    path; tests about real embeddings use ``builtin_embedder`` (one model for the session).
+    """
+    if request.node.get_closest_marker("keyword_only") is not None:
+        svc = build_service(settings, embeddings=False)
+    else:
+        svc = build_service(settings, embedder=FakeEmbedder(), background=False)
     yield svc
     svc.close()
+
+
+@pytest.fixture(scope="session")
+def builtin_embedder() -> Iterator[Any]:
+    """The real packaged model (all-MiniLM-L6-v2 int8), loaded once for the whole session."""
+    from memwarden.embed.builtin import open_builtin
+
+    embedder = open_builtin()
+    embedder.load()
+    embedder.close = lambda: None  # type: ignore[method-assign]  # services must not unload the shared model
+    yield embedder
 
 
 @pytest.fixture
@@ -41,7 +62,9 @@ def cli_env(db_path: Path, tmp_path: Path) -> dict[str, str]:
     """Environment for running the real ``memwarden`` command in a subprocess."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
     env.update(MEMWARDEN_DB=str(db_path), MEMWARDEN_LOG_FILE=str(tmp_path / "memwarden.log"),
-               MEMWARDEN_BACKUP_DIR=str(tmp_path / "backups"))
+               MEMWARDEN_BACKUP_DIR=str(tmp_path / "backups"),
+               # CLI tests not about embeddings skip loading the model in every subprocess.
+               MEMWARDEN_EMBEDDER="none")
     return env
 
 

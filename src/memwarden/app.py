@@ -14,12 +14,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config_hot import HotSettings
     from memwarden.audit.auditor import Auditor
     from memwarden.govern.redactor import Redactor
+    from memwarden.embed.base import Embedder
     from memwarden.ops.backup import BackupManager
     from memwarden.ops.options import OpsOptions
 import functools
 
 from memwarden.models import Caller
 from memwarden.search.ranking import RankingWeights
+from memwarden.search.vector_path import VectorPath
 from memwarden.service import MemoryService
 from memwarden.store import open_store
 from memwarden.store.base import MaintainableStore
@@ -65,10 +67,17 @@ class ReindexProgress:
         stream.flush()
 
 
-def build_service(settings: Settings | HotSettings, *, ops: bool = False,
-                  backups: BackupManager | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> MemoryService:
-    """The service for these settings: store, analyzer and the default (local) caller.
+def build_service(
+    settings: Settings | HotSettings,
+    *,
+    ops: bool = False,
+    backups: BackupManager | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    embeddings: bool = True,
+    background: bool = True,
+    embedder: Embedder | None = None,
+) -> MemoryService:
+    """The service for these settings: store, analyzer, vector path and the default caller.
 
     Accepts the full ``Settings`` or the pydantic-free ``HotSettings`` of the per-prompt paths.
     ``ops=True`` (servers, health, backup, export/import commands; full ``Settings`` only) adds
@@ -76,10 +85,30 @@ def build_service(settings: Settings | HotSettings, *, ops: bool = False,
 
     The keyword index is brought up to date with the analyzer first (a migration or a change of
     MEMWARDEN_LANGUAGES means re-indexing); long runs draw a progress bar on stderr.
+    ``embeddings=False`` builds a keyword-only service (the per-prompt paths: no numpy, no
+    model, no embedder settings read). ``background=True`` (servers) loads the model in a thread
+    and answers at once; ``False`` (one-shot CLI commands) loads it on first use. ``embedder``
+    replaces the configured provider (tests pass the fake one).
     """
+    vectors_on = embeddings and (embedder is not None or settings.embedder != "none")
+    exact_max = settings.vector_exact_max if vectors_on else 150_000
     store = open_store(
-        settings.database_url(), synchronous=settings.sqlite_synchronous, pg_pool_size=settings.pg_pool_size
+        settings.database_url(), synchronous=settings.sqlite_synchronous, pg_pool_size=settings.pg_pool_size,
+        vector_exact_max=exact_max,
     )
+    vectors = None
+    if vectors_on:
+        from memwarden.embed.base import open_embedder
+
+        chosen = embedder if embedder is not None else open_embedder(settings)  # type: ignore[arg-type]
+        if chosen is not None:
+            vectors = VectorPath(
+                store, chosen, timeout_ms=settings.vector_timeout_ms,
+                backfill_interval_s=settings.embed_backfill_interval_s, background=background,
+                kind=settings.embedder if embedder is None else "custom",
+            )
+            if background:
+                vectors.start()
     service = MemoryService(
         store,
         analyzer=Analyzer(settings.languages),
@@ -91,6 +120,7 @@ def build_service(settings: Settings | HotSettings, *, ops: bool = False,
         # commands compile them on first write, keeping `memwarden search` fast.
         redactor=build_redactor(settings) if ops else functools.partial(build_redactor, settings),
         auditor=build_auditor(settings),
+        vectors=vectors,
     )
     try:
         service.ensure_index(progress or ReindexProgress())

@@ -31,7 +31,12 @@ class Settings(SettingsPaths, BaseSettings):
     embedder: Literal["builtin", "ollama", "openai", "none"] = "none"
     embed_model: str = ""
     embed_url: str = ""
+    embed_dimension: int = Field(default=0, ge=0, le=16_384)
+    embed_api_key: SecretStr | None = None
+    embed_timeout_s: float = Field(default=30.0, gt=0, le=600)
     vector_timeout_ms: int = Field(default=250, ge=1, le=60_000)
+    vector_exact_max: int = Field(default=150_000, ge=0, le=100_000_000)
+    embed_backfill_interval_s: float = Field(default=60.0, ge=1, le=86_400)
     languages: str = "english,turkish"
     recency_half_life_days: float = Field(default=90.0, gt=0, le=36_500)
     redaction: Literal["enforce", "dry-run", "off"] = "enforce"
@@ -65,7 +70,7 @@ class Settings(SettingsPaths, BaseSettings):
 
         return ",".join(parse_languages(value))
 
-    @field_validator("http_token", mode="before")
+    @field_validator("http_token", "embed_api_key", mode="before")
     @classmethod
     def _empty_token_is_none(cls, value: object) -> object:
         return None if value == "" else value

@@ -149,6 +149,7 @@ class AddResult:
     embedding_failed: bool = False
     # enforce: ``redactions`` were applied; dry-run: they would have been (content stored as sent).
     redaction_mode: str = "enforce"
+    embedding_error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -160,6 +161,7 @@ class AddResult:
             "redactions": list(self.redactions),
             "redaction_mode": self.redaction_mode,
             "embedding_failed": self.embedding_failed,
+            "embedding_error": self.embedding_error,
             "memory": self.memory.to_dict(),
         }
 
@@ -172,6 +174,27 @@ class DeleteResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "deleted": self.deleted, "already_deleted": self.already_deleted}
+
+
+@dataclass(frozen=True, slots=True)
+class VectorSpace:
+    """What a vector belongs to: vectors compare only when model id and dimension are equal."""
+
+    model_id: str
+    dimension: int
+
+
+@dataclass(frozen=True, slots=True)
+class VectorCounts:
+    """How far one tenant's memories are embedded in one space (for health and status)."""
+
+    live: int
+    with_vector: int
+    failed: int
+
+    @property
+    def missing(self) -> int:
+        return self.live - self.with_vector
 
 
 @dataclass(frozen=True, slots=True)

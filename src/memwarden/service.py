@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from memwarden import validation as v
-from memwarden.errors import Conflict, InvalidInput, NotFound, StorageError
+from memwarden.errors import Conflict, EmbeddingUnavailable, InvalidInput, NotFound, StorageError
 from memwarden.models import (
     AddResult,
     Caller,
+    Candidate,
+    DegradeReason,
     DeleteResult,
     Hit,
     IndexText,
@@ -23,7 +25,9 @@ from memwarden.models import (
     utcnow,
 )
 from memwarden.screening import screen_text
-from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank_keyword
+from memwarden.search.hybrid import fuse
+from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank, rank_keyword
+from memwarden.search.vector_path import VectorPath
 from memwarden.store.base import MaintainableStore, Store
 from memwarden.text.analyzer import Analyzer
 
@@ -80,8 +84,10 @@ class MemoryService:
         ops: OpsOptions | None = None,
         redactor: Redactor | Callable[[], Redactor] | None = None,
         auditor: Auditor | None = None,
+        vectors: VectorPath | None = None,
     ) -> None:
         self.store = store
+        self.vectors = vectors
         self.analyzer = analyzer
         self.default_caller = default_caller
         self.max_content_bytes = max_content_bytes
@@ -94,6 +100,8 @@ class MemoryService:
         self.auditor = auditor
 
     def close(self) -> None:
+        if self.vectors is not None:
+            self.vectors.close()
         self.store.close()
         if self.auditor is not None:
             self.auditor.close()
@@ -221,8 +229,17 @@ class MemoryService:
         )
         memory = self.screened(memory)
         stored, duplicate = self.store.add(memory, self._index_text(memory))
+        error = None if duplicate else self._embed([stored])
         return AddResult(memory=stored, duplicate=duplicate, redacted=bool(redactions),
-                         redactions=redactions or would, redaction_mode=self.redactor.mode)
+                         redactions=redactions or would, redaction_mode=self.redactor.mode,
+                         embedding_failed=error is not None, embedding_error=error)
+
+    def _embed(self, memories: list[Memory]) -> str | None:
+        """Embed right away when the vector path is ready; the error text when that failed.
+
+        A failure never loses the memory: it is stored, marked, and the backfill retries it.
+        """
+        return None if self.vectors is None else self.vectors.embed_memories(memories)
 
     def _would_redact(self, *fields: object) -> tuple[str, ...]:
         """Dry-run: the rules that would have matched these (already validated) fields."""
@@ -286,7 +303,10 @@ class MemoryService:
         held = rules_in_markers("\n".join((updated.content, updated.title, *updated.tags)))
         updated = replace(updated, redactions=tuple(held))
         updated = self.screened(updated)
-        return self.store.update(updated, self._index_text(updated), expected_version=current.version)
+        stored = self.store.update(updated, self._index_text(updated), expected_version=current.version)
+        if {"content", "title", "project"} & changes.keys():
+            self._embed([stored])  # the old vector was dropped with the old text; a failure is retried
+        return stored
 
     @audited("delete", audit_ops.delete_summary)
     def delete(self, memory_id: object, *, caller: Caller | None = None) -> DeleteResult:
@@ -350,8 +370,14 @@ class MemoryService:
         tags: object = None,
         limit: object = 10,
         include_expired: bool = False,
+        vector: bool = True,
         caller: Caller | None = None,
     ) -> SearchResult:
+        """Keyword and vector candidates fused, then ranked; ``vector=False`` asks for keywords only.
+
+        The vector path runs within MEMWARDEN_VECTOR_TIMEOUT_MS; when it is missing, warming up,
+        slow or failing, the hits come from keywords alone and the result says why (``degraded``).
+        """
         who = self._caller(caller)
         text = v.check_query(query)
         top = v.check_limit(limit)
@@ -359,25 +385,75 @@ class MemoryService:
         wanted_tags = v.check_tags(tags)
         now = self.clock()
         keyword_query = self.analyzer.query(text)
-        if not keyword_query.terms:
+        terms = keyword_query.terms
+        reason: DegradeReason | None = None
+        if not terms and not text.strip():
             recent = self.store.list_memories(
                 who.tenant, project=scope, tags=wanted_tags, pinned_only=False,
                 include_expired=bool(include_expired), now=now, limit=top,
             )
             hits = [Hit(m, 0.0, {"recent": 1.0}) for m in recent]
         else:
+            pool = max(MIN_CANDIDATES, top * CANDIDATES_PER_HIT)
             candidates = self.store.keyword_search(
-                who.tenant,
-                keyword_query,
-                project=scope,
-                tags=wanted_tags,
-                include_expired=bool(include_expired),
-                now=now,
-                limit=max(MIN_CANDIDATES, top * CANDIDATES_PER_HIT),
-            )
-            hits = rank_keyword(candidates, keyword_query, now=now, limit=top, weights=self.ranking)
+                who.tenant, keyword_query, project=scope, tags=wanted_tags,
+                include_expired=bool(include_expired), now=now, limit=pool,
+            ) if terms else []
+            nearest: list[Candidate] = []
+            if vector:
+                if self.vectors is None:
+                    reason = "no_embedder"
+                else:
+                    nearest, reason = self.vectors.search(
+                        who.tenant, text, project=scope, tags=wanted_tags,
+                        include_expired=bool(include_expired), now=now, limit=pool,
+                    )
+            if nearest:
+                hits = rank(fuse(candidates, nearest, keyword_query), now=now, limit=top, weights=self.ranking)
+            else:
+                hits = rank_keyword(candidates, keyword_query, now=now, limit=top, weights=self.ranking)
         self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
-        return SearchResult(hits=hits, degraded=False, degrade_reason=None)
+        return SearchResult(hits=hits, degraded=reason is not None, degrade_reason=reason)
+
+    # -- vectors -----------------------------------------------------------------------------
+
+    def vector_status(self, *, caller: Caller | None = None) -> dict[str, Any]:
+        """State of the vector path and how many of the caller's memories lack a current vector.
+
+        ``state`` is off | loading | ready | failed; ``missing`` counts live memories without a
+        vector of the current model, ``embedding_failed`` those whose last embedding failed.
+        """
+        who = self._caller(caller)
+        if self.vectors is None:
+            live = self.store.stats(who.tenant, None, self.clock())["memories"]
+            return {"embedder": "none", "state": "off", "error": None, "model": None, "dimension": None,
+                    "memories": live, "with_vector": 0, "missing": live, "embedding_failed": 0}
+        counts: dict[str, Any] = {"memories": None, "with_vector": None, "missing": None, "embedding_failed": None}
+        space = self.vectors.space
+        if space is not None:
+            c = self.store.vector_counts(who.tenant, space)
+            counts = {"memories": c.live, "with_vector": c.with_vector, "missing": c.missing,
+                      "embedding_failed": c.failed}
+        return {"embedder": self.vectors.kind, **self.vectors.status(counts)}
+
+    def reindex_embeddings(
+        self, *, progress: Callable[[int, int], None] | None = None, wait_s: float = 600.0
+    ) -> dict[str, Any]:
+        """Embed, in batches, every live memory (all tenants) lacking a vector of the current model."""
+        if self.vectors is None:
+            raise EmbeddingUnavailable(
+                "no embedder is configured: set MEMWARDEN_EMBEDDER (builtin, ollama or openai)", reason="no_embedder"
+            )
+        if not self.vectors.wait_ready(wait_s):
+            raise EmbeddingUnavailable(
+                f"the embedder is not usable: {self.vectors.error or 'still loading'}", reason="not_ready"
+            )
+        self.vectors.on_progress = progress
+        try:
+            embedded = self.vectors.backfill()
+        finally:
+            self.vectors.on_progress = None
+        return {"embedded": embedded, **self.vector_status()}
 
     @audited("stats", audit_ops.stats_summary)
     def stats(self, *, project: object | None = None, caller: Caller | None = None) -> dict[str, Any]:
@@ -440,7 +516,10 @@ class MemoryService:
         found, records = read_records(text, fmt)
         report = import_records(self, found, records, caller=self._caller(caller), project=project,
                                 progress=progress)
-        return report.to_dict()
+        result = report.to_dict()
+        if self.vectors is not None:
+            result["embedded"] = self.vectors.embed_backlog()
+        return result
 
     def export_file(self, name: object, *, project: object | None = None, include_deleted: bool = False,
                     caller: Caller | None = None) -> dict[str, Any]:

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from memwarden.service import MemoryService
+
+# These guardrails pin the keyword ranking weights; the hybrid path has its own tests.
+pytestmark = pytest.mark.keyword_only
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 

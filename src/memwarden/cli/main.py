@@ -16,14 +16,19 @@ from memwarden import __version__
 Handler = Callable[[argparse.Namespace], int]
 
 
-def _service(args: argparse.Namespace) -> Any:
+def _service(args: argparse.Namespace, *, embeddings: bool = False) -> Any:
     """The service for one command. Settings come from the pydantic-free reader so that
-    ``memwarden search`` starts within its budget (see ``config_hot``)."""
+    ``memwarden search`` starts within its budget (see ``config_hot``).
+
+    Only commands that write text (``add``, ``update``) or ask for ``search --hybrid`` load the
+    embedder (``embeddings=True``), and then in the foreground: a one-shot command has no
+    time to warm up in the background.
+    """
     from memwarden.app import build_service
     from memwarden.config_hot import load_hot_settings
 
     overrides = {"db": args.db} if getattr(args, "db", None) else {}
-    return build_service(load_hot_settings(**overrides))
+    return build_service(load_hot_settings(**overrides), embeddings=embeddings, background=False)
 
 
 def _read_content(value: str) -> str:
@@ -33,7 +38,7 @@ def _read_content(value: str) -> str:
 def cmd_add(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json
 
-    service = _service(args)
+    service = _service(args, embeddings=True)
     result = service.add(
         _read_content(args.content), project=args.project, kind=args.kind, title=args.title or "",
         tags=args.tag, pinned=args.pinned, ttl_hours=args.ttl_hours,
@@ -51,8 +56,9 @@ def cmd_add(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json, print_hits
 
-    result = _service(args).search(
-        args.query, project=args.project, tags=args.tag, limit=args.limit, include_expired=args.include_expired
+    result = _service(args, embeddings=args.hybrid).search(
+        args.query, project=args.project, tags=args.tag, limit=args.limit, include_expired=args.include_expired,
+        vector=args.hybrid,
     ).to_dict()
     emit_json(result) if args.json else print_hits(result)
     return 0
@@ -92,7 +98,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_update(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json
 
-    memory = _service(args).update(
+    memory = _service(args, embeddings=True).update(
         args.id,
         content=None if args.content is None else _read_content(args.content),
         project=args.project, kind=args.kind, title=args.title, tags=args.tag,
@@ -206,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("search", cmd_search, "search memories")
     p.add_argument("query", nargs="?", default="", help="what to look for (empty: recent memories)")
+    p.add_argument("--hybrid", action="store_true",
+                   help="also search by meaning with the configured embedder (loads the model: about a second)")
     _add_read_flags(p, limit=10)
 
     p = command("get", cmd_get, "show memories by id")
@@ -236,6 +244,9 @@ def build_parser() -> argparse.ArgumentParser:
     from memwarden.cli.hook_commands import register as register_hooks
 
     register_hooks(command)
+    from memwarden.cli.embed_commands import register as register_embed
+
+    register_embed(command)
     command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
     return parser
 

@@ -24,7 +24,8 @@ def _settings(args: argparse.Namespace) -> Any:
 def _ops_service(args: argparse.Namespace) -> Any:
     from memwarden.app import build_service
 
-    return build_service(_settings(args), ops=True)
+    # One-shot commands load the embedder in the foreground (an import embeds before it exits).
+    return build_service(_settings(args), ops=True, background=False)
 
 
 def _backups(args: argparse.Namespace) -> Any:

@@ -8,7 +8,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.store.base import Store
 
 
-def open_store(url: str, *, synchronous: str = "FULL", pg_pool_size: int = 10) -> Store:
+def open_store(url: str, *, synchronous: str = "FULL", pg_pool_size: int = 10,
+               vector_exact_max: int = 150_000) -> Store:
     """Open the backend a database URL names: a path or sqlite:/// → SQLite, postgresql:// → PostgreSQL."""
     from memwarden.config_hot import is_postgres_url
 
@@ -22,4 +23,4 @@ def open_store(url: str, *, synchronous: str = "FULL", pg_pool_size: int = 10) -
     from memwarden.config_hot import sqlite_path
     from memwarden.store.sqlite import SQLiteStore
 
-    return SQLiteStore(sqlite_path(url), synchronous=synchronous)
+    return SQLiteStore(sqlite_path(url), synchronous=synchronous, vector_exact_max=vector_exact_max)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
+from memwarden.models import Candidate, IndexText, KeywordQuery, Memory, VectorCounts, VectorSpace
 
 
 @runtime_checkable
@@ -135,4 +135,54 @@ class MaintainableStore(Protocol):
 
     def vacuum(self) -> dict[str, int]:
         """Compact the database: ``{"bytes_before", "bytes_after"}``."""
+        ...
+
+
+@runtime_checkable
+class VectorStore(Protocol):
+    """The vector half of a store: vectors kept with their space (model id + dimension).
+
+    A search only ever compares vectors of one space. A backend offers vector search by
+    implementing these methods next to ``Store`` (SQLite: ``store/sqlite/vectors.py``); the
+    service checks ``isinstance(store, VectorStore)`` and, when a backend lacks them, searches
+    by keywords with ``degrade_reason="vector_error"`` instead of failing.
+    """
+
+    def put_vectors(self, space: VectorSpace, items: Sequence[tuple[str, int, bytes]]) -> int:
+        """Store ``(memory_id, version, float32 bytes)`` rows; clears their embedding error.
+
+        A row is skipped when the memory was deleted or changed (its version moved on) since
+        it was read for embedding. Returns how many were stored.
+        """
+        ...
+
+    def record_embedding_failure(self, ids: Sequence[str], error: str) -> None:
+        """Remember that embedding these memories failed (the backfill retries them)."""
+        ...
+
+    def memories_missing_vectors(self, space: VectorSpace, *, limit: int, tenant: str | None = None) -> list[Memory]:
+        """Live memories (of every tenant unless given) that have no vector in ``space``."""
+        ...
+
+    def vector_counts(self, tenant: str | None, space: VectorSpace) -> VectorCounts:
+        """How many live memories there are, how many have a vector in ``space``, how many failed."""
+        ...
+
+    def vector_search(
+        self,
+        tenant: str,
+        space: VectorSpace,
+        query: Any,
+        *,
+        project: str | None,
+        tags: Sequence[str],
+        include_expired: bool,
+        now: datetime,
+        limit: int,
+    ) -> list[Candidate]:
+        """Live memories nearest to ``query`` (unit float32) in ``space``; score is the cosine."""
+        ...
+
+    def warm_vectors(self, space: VectorSpace) -> None:
+        """Load what the first vector search of ``space`` needs (called in the background)."""
         ...

@@ -157,6 +157,44 @@ def _analyzed_index(conn: sqlite3.Connection) -> None:
     )
 
 
+def _vectors(conn: sqlite3.Connection) -> None:
+    """Vectors beside memories, each with its space (model id + dimension).
+
+    ``seq`` grows with every write (AUTOINCREMENT never reuses a number), so an in-process
+    index catches up with rows other processes wrote by reading ``seq > last seen``; removals
+    bump ``vector_clock`` (a trigger), which tells the index to reload. A vector is dropped
+    when its memory is deleted or its text, title or project changes: a stale vector would
+    rank the old text; the backfill embeds the new one.
+    """
+    run_script(
+        conn,
+        """
+        CREATE TABLE memory_vectors (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            memory_rowid INTEGER NOT NULL REFERENCES memories(rowid) ON DELETE CASCADE,
+            model TEXT NOT NULL,
+            dim INTEGER NOT NULL,
+            vector BLOB NOT NULL,
+            UNIQUE (memory_rowid, model, dim)
+        );
+        CREATE INDEX memory_vectors_space ON memory_vectors(model, dim, seq);
+        CREATE TABLE vector_clock (id INTEGER PRIMARY KEY CHECK (id = 1), removals INTEGER NOT NULL);
+        INSERT INTO vector_clock(id, removals) VALUES (1, 0);
+        CREATE TRIGGER memory_vectors_removed AFTER DELETE ON memory_vectors BEGIN
+            UPDATE vector_clock SET removals = removals + 1 WHERE id = 1;
+        END;
+        CREATE TRIGGER memories_drop_stale_vectors
+            AFTER UPDATE OF deleted_at, content_hash, title, project ON memories
+            WHEN NEW.deleted_at IS NOT NULL OR NEW.content_hash IS NOT OLD.content_hash
+              OR NEW.title IS NOT OLD.title OR NEW.project IS NOT OLD.project
+        BEGIN
+            DELETE FROM memory_vectors WHERE memory_rowid = NEW.rowid;
+        END;
+        ALTER TABLE memories ADD COLUMN embedding_error TEXT;
+        """,
+    )
+
+
 # The hash a chain starts from (the ``prev_hash`` of row 1).
 AUDIT_GENESIS = "0" * 64
 
@@ -178,6 +216,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     ("0002_audit_log", _audit_log),
     ("0003_injection_flags", _injection_flags),
     ("0004_analyzed_index", _analyzed_index),
+    ("0005_vectors", _vectors),
 ]
 
 

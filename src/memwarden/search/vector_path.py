@@ -1,0 +1,247 @@
+"""The vector side of memwarden: warm-up in the background, a time budget, and the backfill.
+
+Nothing here may make a search hang or an add fail. The state machine:
+
+    off (no embedder) ──────────────────────────────► searches degrade: no_embedder
+    loading (model loads, vectors load) ────────────► searches degrade: warming_up
+    ready ──► each query: embed + vector search within MEMWARDEN_VECTOR_TIMEOUT_MS,
+              else keyword results with query_timeout (too slow) or vector_error (failed)
+    failed (the model could not load) ──────────────► searches degrade: vector_error
+
+An add embeds its memory right away when the path is ready; when embedding fails the memory
+is kept, marked (``embedding_error``) and the backfill thread retries it. The backfill also
+embeds whatever lacks a vector of the current model (older rows, rows added while loading).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from datetime import datetime
+from typing import Any, Literal
+
+from memwarden.embed.base import BATCH_SIZE, Embedder
+from memwarden.errors import EmbeddingUnavailable, StorageError
+from memwarden.models import Candidate, DegradeReason, Memory, VectorSpace
+from memwarden.store.base import Store, VectorStore
+
+logger = logging.getLogger(__name__)
+State = Literal["off", "loading", "ready", "failed"]
+
+
+def embedding_text(memory: Memory) -> str:
+    """What is embedded for a memory: its title (when it has one) above its content."""
+    return f"{memory.title}\n{memory.content}" if memory.title else memory.content
+
+
+class VectorPath:
+    """Owns the embedder for one service. ``background=False`` (the CLI) loads on first use."""
+
+    def __init__(
+        self,
+        store: Store | VectorStore,
+        embedder: Embedder | None,
+        *,
+        timeout_ms: int,
+        backfill_interval_s: float = 60.0,
+        background: bool = True,
+        kind: str = "",
+    ) -> None:
+        # A Store that is usually also a VectorStore (checked in ``_load``, before any vector call).
+        self.store: Any = store
+        self.kind = kind or ("none" if embedder is None else type(embedder).__name__)
+        self.embedder = embedder
+        self.timeout_s = timeout_ms / 1000
+        self.backfill_interval_s = backfill_interval_s
+        self.background = background
+        self.state: State = "off" if embedder is None else "loading"
+        self.error: str | None = None
+        self._started = False
+        self._start_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._loaded = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        self.on_progress: Callable[[int, int], None] | None = None
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Begin loading (in a daemon thread unless ``background`` is off). Idempotent."""
+        with self._start_lock:
+            if self._started or self.embedder is None:
+                return
+            self._started = True
+        if not self.background:
+            self._load()
+            return
+        self._thread = threading.Thread(target=self._run, name="memwarden-embedder", daemon=True)
+        self._thread.start()
+
+    def _load(self) -> None:
+        assert self.embedder is not None
+        if not isinstance(self.store, VectorStore):
+            self.state = "failed"
+            self.error = f"the {self.store.backend} backend has no vector search yet; searches use keywords"
+            self._loaded.set()
+            return
+        try:
+            self.embedder.load()
+            self.store.warm_vectors(self.embedder.identity)
+        except (EmbeddingUnavailable, StorageError) as exc:
+            self.state, self.error = "failed", exc.message
+            logger.warning("vector search is off: %s", exc.message)
+        else:
+            self.state = "ready"
+        finally:
+            self._loaded.set()
+
+    def _run(self) -> None:
+        self._load()
+        while self.state == "ready" and not self._stop.is_set():
+            try:
+                self.backfill()
+            except (EmbeddingUnavailable, StorageError) as exc:
+                logger.warning("embedding backfill will retry: %s", exc.message)
+            self._wake.wait(self.backfill_interval_s)
+            self._wake.clear()
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Start if needed and block until loading finished; True when ready."""
+        self.start()
+        if self.embedder is not None:
+            self._loaded.wait(timeout)
+        return self.state == "ready"
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+        if self.embedder is not None:
+            self.embedder.close()
+
+    @property
+    def space(self) -> VectorSpace | None:
+        if self.embedder is None or self.state != "ready":
+            return None
+        return self.embedder.identity
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    def embed_memories(self, memories: Sequence[Memory]) -> str | None:
+        """Embed and store vectors for these memories now; the error text when that failed.
+
+        Not ready yet: nothing happens (the backfill embeds them once the model is warm).
+        """
+        self.start()
+        space = self.space
+        if space is None or not memories or self.embedder is None:
+            return None
+        import numpy as np
+
+        try:
+            vectors = self.embedder.embed_documents([embedding_text(m) for m in memories])
+            vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+            self.store.put_vectors(space, [(m.id, m.version, vectors[i].tobytes()) for i, m in enumerate(memories)])
+        except EmbeddingUnavailable as exc:
+            self.store.record_embedding_failure([m.id for m in memories], exc.message)
+            self._wake.set()
+            return exc.message
+        return None
+
+    def backfill(self, *, limit: int | None = None, tenant: str | None = None) -> int:
+        """Embed memories that lack a vector of the current model, in batches; how many were."""
+        space = self.space
+        if space is None:
+            return 0
+        done, total = 0, self.store.vector_counts(tenant, space).missing
+        seen: set[str] = set()
+        while not self._stop.is_set() and (limit is None or done < limit):
+            batch = [m for m in self.store.memories_missing_vectors(space, limit=BATCH_SIZE, tenant=tenant)
+                     if m.id not in seen]
+            if not batch:
+                break
+            seen.update(m.id for m in batch)
+            error = self.embed_memories(batch)
+            if error is not None:
+                raise EmbeddingUnavailable(error, reason="backfill")
+            done += len(batch)
+            if self.on_progress is not None:
+                self.on_progress(done, max(total, done))
+        return done
+
+    def embed_backlog(self) -> int:
+        """After a bulk write (import): a server wakes its backfill thread and returns at once;
+        a one-shot command embeds everything missing now, in batches. How many were embedded."""
+        if self.background:
+            self._wake.set()
+            return 0
+        if not self.wait_ready(600):
+            return 0
+        try:
+            return self.backfill()
+        except EmbeddingUnavailable as exc:
+            logger.warning("embedding after import failed (memories kept, retried later): %s", exc.message)
+            return 0
+
+    # -- search ---------------------------------------------------------------------------------
+
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memwarden-vector")
+        return self._executor
+
+    def search(
+        self, tenant: str, text: str, *, project: str | None, tags: Sequence[str], include_expired: bool,
+        now: datetime, limit: int,
+    ) -> tuple[list[Candidate], DegradeReason | None]:
+        """Vector candidates within the budget, or none and the reason why."""
+        self.start()
+        if self.embedder is None:
+            return [], "no_embedder"
+        if self.state == "loading":
+            return [], "warming_up"
+        if self.state == "failed":
+            return [], "vector_error"
+        embedder, space, budget = self.embedder, self.embedder.identity, self.timeout_s
+
+        floor = float(getattr(embedder, "min_similarity", 0.0))
+
+        def run() -> list[Candidate]:
+            vector = embedder.embed_query(text, timeout=budget)
+            found = self.store.vector_search(
+                tenant, space, vector, project=project, tags=tags, include_expired=include_expired,
+                now=now, limit=limit,
+            )
+            # Nearest is not the same as related: below the model's floor a vector hit is noise.
+            return [c for c in found if c.score >= floor]
+
+        future: Future[list[Candidate]] = self._pool().submit(run)
+        try:
+            return future.result(timeout=budget), None
+        except FutureTimeout:
+            future.cancel()
+            return [], "query_timeout"
+        except EmbeddingUnavailable as exc:
+            return [], "query_timeout" if exc.fields.get("reason") == "timeout" else "vector_error"
+        except (StorageError, ValueError) as exc:
+            logger.warning("vector search failed: %s", exc)
+            return [], "vector_error"
+
+    def status(self, counts: Any) -> dict[str, Any]:
+        space = self.embedder.identity if self.embedder is not None and self.state == "ready" else None
+        return {
+            "state": self.state,
+            "error": self.error,
+            "model": space.model_id if space else None,
+            "dimension": space.dimension if space else None,
+            "timeout_ms": int(self.timeout_s * 1000),
+            **counts,
+        }
