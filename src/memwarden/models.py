@@ -122,6 +122,10 @@ class SearchResult:
     hits: list[Hit]
     degraded: bool = False
     degrade_reason: DegradeReason | None = None
+    # With a token budget: the estimated tokens of the hits returned, and how many of the best
+    # ``limit`` hits were left out because they did not fit (see search/budget.py).
+    tokens: int | None = None
+    omitted: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -129,6 +133,8 @@ class SearchResult:
             "count": len(self.hits),
             "degraded": self.degraded,
             "degrade_reason": self.degrade_reason,
+            "tokens": self.tokens,
+            "omitted": self.omitted,
         }
 
 

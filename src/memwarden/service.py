@@ -28,6 +28,8 @@ from memwarden.screening import screen_text
 from memwarden.search.hybrid import fuse
 from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank, rank_keyword
 from memwarden.search.vector_path import VectorPath
+from memwarden.search.budget import fit_to_budget
+from memwarden.search.similar import find_similar
 from memwarden.store.base import MaintainableStore, Store
 from memwarden.text.analyzer import Analyzer
 
@@ -228,9 +230,11 @@ class MemoryService:
             redactions=redactions,
         )
         memory = self.screened(memory)
+        similar = find_similar(self.store, self.analyzer, memory, now)
         stored, duplicate = self.store.add(memory, self._index_text(memory))
         error = None if duplicate else self._embed([stored])
-        return AddResult(memory=stored, duplicate=duplicate, redacted=bool(redactions),
+        return AddResult(memory=stored, duplicate=duplicate, similar=[] if duplicate else similar,
+                         redacted=bool(redactions),
                          redactions=redactions or would, redaction_mode=self.redactor.mode,
                          embedding_failed=error is not None, embedding_error=error)
 
@@ -371,6 +375,7 @@ class MemoryService:
         limit: object = 10,
         include_expired: bool = False,
         vector: bool = True,
+        max_tokens: object = None,
         caller: Caller | None = None,
     ) -> SearchResult:
         """Keyword and vector candidates fused, then ranked; ``vector=False`` asks for keywords only.
@@ -381,6 +386,7 @@ class MemoryService:
         who = self._caller(caller)
         text = v.check_query(query)
         top = v.check_limit(limit)
+        budget = v.check_max_tokens(max_tokens)
         scope = self._project(project)
         wanted_tags = v.check_tags(tags)
         now = self.clock()
@@ -412,8 +418,12 @@ class MemoryService:
                 hits = rank(fuse(candidates, nearest, keyword_query), now=now, limit=top, weights=self.ranking)
             else:
                 hits = rank_keyword(candidates, keyword_query, now=now, limit=top, weights=self.ranking)
+        tokens, omitted = None, 0
+        if budget is not None:
+            hits, tokens, omitted = fit_to_budget(hits, budget)
         self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
-        return SearchResult(hits=hits, degraded=reason is not None, degrade_reason=reason)
+        return SearchResult(hits=hits, degraded=reason is not None, degrade_reason=reason, tokens=tokens,
+                            omitted=omitted)
 
     # -- vectors -----------------------------------------------------------------------------
 

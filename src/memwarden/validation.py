@@ -136,3 +136,19 @@ def check_query(value: object) -> str:
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidInput(f"query is longer than {MAX_QUERY_CHARS} characters; shorten it", field="query")
     return query
+
+
+MAX_TOKENS_LIMIT = 1_000_000
+
+
+def check_max_tokens(value: object) -> int | None:
+    """A token budget: None (no budget) or a whole number from 1 to 1,000,000."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"max_tokens must be a whole number, got {value!r}", field="max_tokens")
+    if not 1 <= value <= MAX_TOKENS_LIMIT:
+        raise InvalidInput(
+            f"max_tokens must be between 1 and {MAX_TOKENS_LIMIT}, got {value}", field="max_tokens"
+        )
+    return value

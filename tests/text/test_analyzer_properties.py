@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memwarden.models import KeywordQuery
-from memwarden.store.sqlite.fts import match_expression
+from memwarden.store.sqlite.fts import match_expression, scope_token, scoped_expression
 from memwarden.store.sqlite.migrations import migrate
 from memwarden.text.analyzer import Analyzer
 
@@ -42,7 +42,7 @@ def test_a_memory_is_found_by_its_own_text(text: str) -> None:
 _CONN = sqlite3.connect(":memory:", isolation_level=None)
 migrate(_CONN)
 _CONN.execute(
-    "INSERT INTO memories_fts(rowid, title, tags, body) VALUES (1, 'a', 'b', 'deploy sunuc 数据 \"x')"
+    "INSERT INTO memories_fts(rowid, title, tags, body, scope) VALUES (1, 'a', 'b', 'deploy sunuc 数据 \"x', 's1')"
 )
 
 
@@ -51,7 +51,8 @@ _CONN.execute(
 def test_the_query_builder_never_produces_an_fts5_syntax_error(terms: list[str], prefix: set[str]) -> None:
     expression = match_expression(KeywordQuery(tuple(terms), frozenset(prefix)))
     if expression:
-        _CONN.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (expression,)).fetchall()
+        for match in (expression, scoped_expression(expression, scope_token(terms[0], "p \" x"))):
+            _CONN.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (match,)).fetchall()
 
 
 @settings(max_examples=300, deadline=None)

@@ -58,7 +58,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     result = _service(args, embeddings=args.hybrid).search(
         args.query, project=args.project, tags=args.tag, limit=args.limit, include_expired=args.include_expired,
-        vector=args.hybrid,
+        vector=args.hybrid, max_tokens=args.max_tokens,
     ).to_dict()
     emit_json(result) if args.json else print_hits(result)
     return 0
@@ -215,6 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hybrid", action="store_true",
                    help="also search by meaning with the configured embedder (loads the model: about a second)")
     _add_read_flags(p, limit=10)
+    p.add_argument("--max-tokens", type=int, help="only the best hits whose content fits this many tokens "
+                   "(estimated: 4 ASCII characters or 1 other character per token)")
 
     p = command("get", cmd_get, "show memories by id")
     p.add_argument("ids", nargs="+")

@@ -35,3 +35,6 @@ def print_hits(result: dict[str, Any]) -> None:
         print_memory(hit)
         why = ", ".join(f"{k}={v:.3f}" for k, v in hit["why"].items())
         print(f"    score {hit['score']:.4f} ({why})")
+    if result.get("tokens") is not None:
+        left_out = f", {result['omitted']} more did not fit" if result.get("omitted") else ""
+        print(f"(about {result['tokens']} tokens{left_out})")

@@ -57,6 +57,8 @@ class SearchOut(BaseModel):
     count: int
     degraded: bool = Field(description="True when results come from keyword search alone")
     degrade_reason: str | None = None
+    tokens: int | None = Field(default=None, description="With max_tokens: estimated tokens of the hits returned")
+    omitted: int = Field(default=0, description="With max_tokens: top hits left out because they did not fit")
 
 
 class UpdateOut(BaseModel):

@@ -138,6 +138,11 @@ async def memory_search(
     tags: Tags = None,
     limit: Annotated[int, Field(description="Maximum hits, 1-100")] = 10,
     include_expired: bool = False,
+    max_tokens: Annotated[
+        int | None,
+        Field(description="Token budget: only the best hits whose content fits (about 4 ASCII characters "
+                          "or 1 other character per token)"),
+    ] = None,
 ) -> out.SearchOut:
     """Find memories by meaning and keywords. Each hit has a score and `why` (what made it rank)."""
     result = await _call(
@@ -147,6 +152,7 @@ async def memory_search(
         tags=_tags(tags),
         limit=limit,
         include_expired=include_expired,
+        max_tokens=max_tokens,
         caller=_caller(ctx),
     )
     return out.SearchOut.model_validate(result.to_dict())

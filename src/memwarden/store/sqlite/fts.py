@@ -11,15 +11,21 @@ folded terms. Prefix indexes on 2-4 characters keep prefix queries (a lone CJK c
 
 from __future__ import annotations
 
+import hashlib
+
 from memwarden.models import KeywordQuery
 
-# The FTS5 table the keyword index lives in (created by migration 0002_analyzed_index).
+# The FTS5 table the keyword index lives in (migration 0005_scoped_index). ``scope`` holds one
+# token naming the memory's tenant and project (``scope_token``), so a project-scoped search is
+# answered inside the index (``scope : "s…" AND …``) without reading every matching memory row;
+# its bm25 weight is 0, so it never changes the score.
 FTS_TABLE_SQL = (
     "CREATE VIRTUAL TABLE memories_fts USING fts5("
-    "title, tags, body, "
+    "title, tags, body, scope, "
     "tokenize = \"unicode61 remove_diacritics 0 categories 'L* M* N* P* S* Co Cn Cs'\", "
     "prefix = '2 3 4')"
 )
+SCOPE_FUNCTION = "memwarden_scope"
 # A query is cut to this many terms: more only slows the index down.
 MAX_TERMS = 128
 
@@ -52,3 +58,20 @@ def match_expression(query: KeywordQuery) -> str:
         if len(parts) >= MAX_TERMS:
             break
     return " OR ".join(parts)
+
+
+def scope_token(tenant: str | None, project: str | None) -> str | None:
+    """The index token of one tenant+project: ``s`` and 24 hex digits of their SHA-256.
+
+    Registered on every connection as the SQL function ``memwarden_scope``, so the token is
+    computed in the same statement that indexes a memory.
+    """
+    if tenant is None or project is None:
+        return None
+    return "s" + hashlib.sha256(f"{tenant}\x00{project}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def scoped_expression(expression: str, scope: str | None) -> str:
+    """Restrict the terms to the text columns and, with a scope, to one tenant+project."""
+    terms = "{title tags body} : (" + expression + ")"
+    return terms if scope is None else f'scope : "{scope}" AND ' + terms

@@ -195,6 +195,21 @@ def _vectors(conn: sqlite3.Connection) -> None:
     )
 
 
+def _scoped_index(conn: sqlite3.Connection) -> None:
+    """The keyword index gains a ``scope`` column (tenant+project token, see fts.py); it is
+    rebuilt empty and the analyzer fingerprint is cleared, so ``ensure_index`` fills it again."""
+    from memwarden.store.sqlite.fts import FTS_TABLE_SQL
+
+    run_script(
+        conn,
+        f"""
+        DROP TABLE IF EXISTS memories_fts;
+        {FTS_TABLE_SQL};
+        DELETE FROM index_state WHERE key = 'analyzer';
+        """,
+    )
+
+
 # The hash a chain starts from (the ``prev_hash`` of row 1).
 AUDIT_GENESIS = "0" * 64
 
@@ -217,6 +232,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     ("0003_injection_flags", _injection_flags),
     ("0004_analyzed_index", _analyzed_index),
     ("0005_vectors", _vectors),
+    ("0006_scoped_index", _scoped_index),
 ]
 
 

@@ -29,7 +29,7 @@ from memwarden.models import (
     parse_time,
 )
 from memwarden.store.sqlite import migrations
-from memwarden.store.sqlite.fts import match_expression
+from memwarden.store.sqlite.fts import SCOPE_FUNCTION, match_expression, scope_token, scoped_expression
 from memwarden.store.sqlite.maintenance import SQLiteMaintenance
 from memwarden.store.sqlite.vectors import VectorSpaceIndex
 
@@ -38,6 +38,8 @@ BUSY_TIMEOUT_MS = 60_000
 # says more about what a memory is about than the same word somewhere in its content.
 BM25_WEIGHTS = "4.0, 2.0, 1.0"
 REINDEX_BATCH = 500
+# How deep keyword_search looks into the index's ranking before one exact (joined) query.
+MAX_SCAN = 4_000
 _COLUMNS = (
     "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
     "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags"
@@ -133,6 +135,7 @@ class SQLiteStore(SQLiteMaintenance):
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(f"PRAGMA synchronous = {self.synchronous}")
             conn.execute("PRAGMA foreign_keys = ON")
+            conn.create_function(SCOPE_FUNCTION, 2, scope_token, deterministic=True)
         except sqlite3.Error as exc:
             raise StorageError(f"cannot open the database {self.path}: {exc}") from exc
         return conn
@@ -227,8 +230,9 @@ class SQLiteStore(SQLiteMaintenance):
 
     def _index(self, conn: sqlite3.Connection, rowid: int | None, index: IndexText) -> None:
         conn.execute(
-            "INSERT INTO memories_fts(rowid, title, tags, body) VALUES (?, ?, ?, ?)",
-            (rowid, index.title, index.tags, index.body),
+            f"INSERT INTO memories_fts(rowid, title, tags, body, scope)"
+            f" SELECT ?, ?, ?, ?, {SCOPE_FUNCTION}(tenant, project) FROM memories WHERE rowid = ?",
+            (rowid, index.title, index.tags, index.body, rowid),
         )
 
     def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
@@ -340,22 +344,58 @@ class SQLiteStore(SQLiteMaintenance):
         if not expression:
             return []
         where, params = self._filters(project, tags, include_expired, now)
-        sql = (
-            f"SELECT {_M_COLUMNS}, bm25(memories_fts, {BM25_WEIGHTS}) AS rank,"
-            " memories_fts.title, memories_fts.tags, memories_fts.body"
-            " FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid"
-            f" WHERE memories_fts MATCH ? AND m.tenant = ? AND m.deleted_at IS NULL{where}"
-            " ORDER BY rank LIMIT ?"
-        )
+        match = scoped_expression(expression, scope_token(tenant, project))
+        conn = self.connection()
+        # The index ranks alone (cheap), then only the best rows are read and filtered. When the
+        # filters (tenant, expiry, tags) leave too few, look deeper; past MAX_SCAN rows, one
+        # exact query joins every match (slow on big databases, but always complete).
+        scan = max(limit, 1)
         try:
-            rows = self.connection().execute(sql, (expression, tenant, *params, limit)).fetchall()
+            while True:
+                ranked = conn.execute(
+                    f"SELECT rowid, bm25(memories_fts, {BM25_WEIGHTS}, 0.0) AS r FROM memories_fts"
+                    " WHERE memories_fts MATCH ? ORDER BY r LIMIT ?",
+                    (match, scan),
+                ).fetchall()
+                rows = self._candidate_rows(conn, [r[0] for r in ranked], tenant, where, params)
+                if len(rows) >= limit or len(ranked) < scan:
+                    scores = dict(ranked)
+                    break
+                if scan >= MAX_SCAN:
+                    exact = conn.execute(
+                        f"SELECT m.rowid, bm25(memories_fts, {BM25_WEIGHTS}, 0.0) AS r"
+                        " FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid"
+                        f" WHERE memories_fts MATCH ? AND m.tenant = ? AND m.deleted_at IS NULL{where}"
+                        " ORDER BY r LIMIT ?",
+                        (match, tenant, *params, limit),
+                    ).fetchall()
+                    scores = dict(exact)
+                    rows = self._candidate_rows(conn, list(scores), tenant, where, params)
+                    break
+                scan = min(MAX_SCAN, scan * 4)
         except sqlite3.OperationalError as exc:
             raise StorageError(f"keyword search failed: {exc}") from exc
+        rows.sort(key=lambda row: (scores[row[0]], row[0]))
+        n = _NCOLUMNS + 1
         return [
-            Candidate(_row_to_memory(row), -float(row[n]), IndexText(row[n + 1], row[n + 2], row[n + 3]))
-            for row in rows
-            for n in (_NCOLUMNS,)
+            Candidate(_row_to_memory(row[1:n]), -float(scores[row[0]]), IndexText(row[n], row[n + 1], row[n + 2]))
+            for row in rows[:limit]
         ]
+
+    @staticmethod
+    def _candidate_rows(
+        conn: sqlite3.Connection, rowids: list[int], tenant: str, where: str, params: list[Any]
+    ) -> list[Any]:
+        """The live rows among ``rowids`` that pass the filters, with their analyzed text."""
+        if not rowids:
+            return []
+        marks = ", ".join("?" * len(rowids))
+        return conn.execute(
+            f"SELECT m.rowid, {_M_COLUMNS}, x.title, x.tags, x.body FROM memories m"
+            " JOIN memories_fts x ON x.rowid = m.rowid"
+            f" WHERE m.rowid IN ({marks}) AND m.tenant = ? AND m.deleted_at IS NULL{where}",
+            (*rowids, tenant, *params),
+        ).fetchall()
 
     def list_memories(
         self,
