@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -87,18 +88,18 @@ def bench_analyzer(rng: random.Random, n: int) -> dict[str, float]:
     pick = zipf_picker(rng, words)
     texts = [make_memory(rng, pick) for _ in range(n)]
     analyzer = Analyzer(("english", "turkish"))
-    start = time.perf_counter()
+    start = time.process_time()
     for text in texts:
         analyzer.index_text(text)
         analyzer.index_text("Title of a memory")
         analyzer.index_text("infra ops")
-    analyzed = (time.perf_counter() - start) * 1000 / n
-    start = time.perf_counter()
+    analyzed = (time.process_time() - start) * 1000 / n
+    start = time.process_time()
     for text in texts:
         " ".join(text.lower().split())
-    bare = (time.perf_counter() - start) * 1000 / n
-    return {"memories": n, "ms_per_memory": round(analyzed, 4), "bare_split_ms_per_memory": round(bare, 4),
-            "overhead_ms_per_memory": round(analyzed - bare, 4)}
+    bare = (time.process_time() - start) * 1000 / n
+    return {"memories": n, "cpu_ms_per_memory": round(analyzed, 4), "bare_split_cpu_ms_per_memory": round(bare, 4),
+            "overhead_cpu_ms_per_memory": round(analyzed - bare, 4)}
 
 
 def build_database(path: Path, n: int, rng: random.Random) -> None:
@@ -149,17 +150,23 @@ def bench_search(path: Path, queries: int, rng: random.Random) -> dict[str, floa
             texts.append(" ".join(rng.sample(words[:-1], min(len(words) - 1, rng.randint(2, 5)))))
     for text in texts[:20]:  # warm the page cache and the analyzer
         service.search(text, limit=10)
-    timings = []
+    timings, cpu = [], []
     for text in texts:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         service.search(text, limit=10)
+        cpu.append((time.process_time() - start_cpu) * 1000)
         timings.append((time.perf_counter() - start) * 1000)
     count = conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0]
     service.close()
     timings.sort()
-    return {"memories": count, "queries": len(timings), "p50_ms": round(statistics.median(timings), 3),
-            "p95_ms": round(timings[int(len(timings) * 0.95) - 1], 3),
-            "p99_ms": round(timings[int(len(timings) * 0.99) - 1], 3)}
+    cpu.sort()
+
+    def pct(values: list[float], q: float) -> float:
+        return round(values[min(len(values) - 1, int(len(values) * q))], 3)
+
+    return {"memories": count, "queries": len(timings),
+            "p50_ms": round(statistics.median(timings), 3), "p95_ms": pct(timings, 0.95), "p99_ms": pct(timings, 0.99),
+            "cpu_p50_ms": round(statistics.median(cpu), 3), "cpu_p95_ms": pct(cpu, 0.95)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -183,12 +190,16 @@ def main(argv: list[str] | None = None) -> int:
         build_database(partial, args.memories, random.Random(7))
         partial.rename(path)
     search = bench_search(path, args.queries, rng)
-    print("analyzer (200-character memories, english+turkish)")
-    print(f"  analyzed {analyzer['ms_per_memory']:.4f} ms/memory, bare split {analyzer['bare_split_ms_per_memory']:.4f}"
-          f" ms/memory, overhead {analyzer['overhead_ms_per_memory']:.4f} ms/memory (target <= 0.2)")
+    print("analyzer (200-character memories, english+turkish), CPU time")
+    print(f"  analyzed {analyzer['cpu_ms_per_memory']:.4f} ms/memory, bare split "
+          f"{analyzer['bare_split_cpu_ms_per_memory']:.4f} ms/memory, overhead "
+          f"{analyzer['overhead_cpu_ms_per_memory']:.4f} ms/memory (target <= 0.2)")
     print(f"keyword search with ranking, {search['memories']} memories, {search['queries']} queries")
-    print(f"  p50 {search['p50_ms']:.2f} ms   p95 {search['p95_ms']:.2f} ms   p99 {search['p99_ms']:.2f} ms"
+    print(f"  wall p50 {search['p50_ms']:.2f} ms   p95 {search['p95_ms']:.2f} ms   p99 {search['p99_ms']:.2f} ms"
           "   (target p50 <= 5)")
+    print(f"  CPU  p50 {search['cpu_p50_ms']:.2f} ms   p95 {search['cpu_p95_ms']:.2f} ms")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"  (load average {load:.1f} on {os.cpu_count()} cores while measuring: wall times include waiting)")
     if args.json:
         Path(args.json).write_text(json.dumps({"bench": "search_speed", "analyzer": analyzer, "search": search},
                                               indent=2) + "\n")

@@ -164,18 +164,18 @@ def rank(
     A memory offered twice (by two paths) keeps its best-scoring candidate; fuse paths before
     ranking when both should count.
     """
-    best: dict[str, Hit] = {}
+    best: dict[str, tuple[float, dict[str, float], Memory]] = {}
     for candidate in candidates:
         why = explain(candidate, now, weights)
         score = sum(why.values())
-        rounded = {k: round(v, 6) for k, v in why.items()}
         current = best.get(candidate.memory.id)
-        if current is None or score > current.score:
-            best[candidate.memory.id] = Hit(candidate.memory, score, rounded)
-    ordered = sorted(
-        best.values(), key=lambda h: (-h.score, -h.memory.updated_at.timestamp(), h.memory.id)
-    )
-    return ordered[: max(0, limit)]
+        if current is None or score > current[0]:
+            best[candidate.memory.id] = (score, why, candidate.memory)
+    ordered = sorted(best.values(), key=lambda e: (-e[0], -e[2].updated_at.timestamp(), e[2].id))
+    return [
+        Hit(memory, score, {k: round(v, 6) for k, v in why.items()})
+        for score, why, memory in ordered[: max(0, limit)]
+    ]
 
 
 def rank_keyword(

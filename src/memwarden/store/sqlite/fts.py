@@ -45,6 +45,29 @@ def _usable(term: str) -> bool:
     return True
 
 
+def _quoted(term: str, prefix: frozenset[str]) -> str:
+    return quote_term(term) + (" *" if term in prefix else "")
+
+
+def word_expressions(query: KeywordQuery) -> list[str]:
+    """One expression per query word: its alternative terms OR-ed, in parentheses.
+
+    Words without a usable term are left out; at most MAX_TERMS terms in all.
+    """
+    groups = query.groups or tuple((t,) for t in dict.fromkeys(query.terms))
+    out: list[str] = []
+    budget = MAX_TERMS
+    for group in groups:
+        terms = [t for t in dict.fromkeys(group) if _usable(t)][:budget]
+        if not terms:
+            continue
+        budget -= len(terms)
+        out.append("(" + " OR ".join(_quoted(t, query.prefix) for t in terms) + ")")
+        if budget <= 0:
+            break
+    return out
+
+
 def match_expression(query: KeywordQuery) -> str:
     """Terms OR-ed; a term in ``query.prefix`` matches as a prefix (``"term" *``).
 

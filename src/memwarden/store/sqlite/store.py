@@ -29,7 +29,7 @@ from memwarden.models import (
     parse_time,
 )
 from memwarden.store.sqlite import migrations
-from memwarden.store.sqlite.fts import SCOPE_FUNCTION, match_expression, scope_token, scoped_expression
+from memwarden.store.sqlite.fts import SCOPE_FUNCTION, scope_token, scoped_expression, word_expressions
 from memwarden.store.sqlite.maintenance import SQLiteMaintenance
 from memwarden.store.sqlite.vectors import VectorSpaceIndex
 
@@ -40,12 +40,19 @@ BM25_WEIGHTS = "4.0, 2.0, 1.0"
 REINDEX_BATCH = 500
 # How deep keyword_search looks into the index's ranking before one exact (joined) query.
 MAX_SCAN = 4_000
+# A word found in this many memories or more is "common" (see keyword_search).
+COMMON_DOCS = 1_000
 _COLUMNS = (
     "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
     "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags"
 )
 _NCOLUMNS = len(_COLUMNS.split(","))
 _M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in _COLUMNS.split(","))
+
+
+def _json_list(text: str) -> tuple[str, ...]:
+    # Most memories have no tags, redactions or flags: skip the JSON parser for "[]".
+    return () if text == "[]" else tuple(json.loads(text))
 
 
 def _row_to_memory(row: Sequence[Any]) -> Memory:
@@ -55,7 +62,7 @@ def _row_to_memory(row: Sequence[Any]) -> Memory:
         project=row[2],
         kind=row[3],
         title=row[4],
-        tags=tuple(json.loads(row[5])),
+        tags=_json_list(row[5]),
         content=row[6],
         content_hash=row[7],
         pinned=bool(row[8]),
@@ -66,8 +73,8 @@ def _row_to_memory(row: Sequence[Any]) -> Memory:
         version=row[13],
         hit_count=row[14],
         last_used_at=parse_time(row[15]),
-        redactions=tuple(json.loads(row[16])),
-        injection_flags=tuple(json.loads(row[17])),
+        redactions=_json_list(row[16]),
+        injection_flags=_json_list(row[17]),
     )
 
 
@@ -340,39 +347,21 @@ class SQLiteStore(SQLiteMaintenance):
         now: datetime,
         limit: int,
     ) -> list[Candidate]:
-        expression = match_expression(query)
-        if not expression:
+        words = word_expressions(query)
+        if not words:
             return []
         where, params = self._filters(project, tags, include_expired, now)
-        match = scoped_expression(expression, scope_token(tenant, project))
+        scope = scope_token(tenant, project)
         conn = self.connection()
-        # The index ranks alone (cheap), then only the best rows are read and filtered. When the
-        # filters (tenant, expiry, tags) leave too few, look deeper; past MAX_SCAN rows, one
-        # exact query joins every match (slow on big databases, but always complete).
-        scan = max(limit, 1)
         try:
-            while True:
-                ranked = conn.execute(
-                    f"SELECT rowid, bm25(memories_fts, {BM25_WEIGHTS}, 0.0) AS r FROM memories_fts"
-                    " WHERE memories_fts MATCH ? ORDER BY r LIMIT ?",
-                    (match, scan),
-                ).fetchall()
-                rows = self._candidate_rows(conn, [r[0] for r in ranked], tenant, where, params)
-                if len(rows) >= limit or len(ranked) < scan:
-                    scores = dict(ranked)
-                    break
-                if scan >= MAX_SCAN:
-                    exact = conn.execute(
-                        f"SELECT m.rowid, bm25(memories_fts, {BM25_WEIGHTS}, 0.0) AS r"
-                        " FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid"
-                        f" WHERE memories_fts MATCH ? AND m.tenant = ? AND m.deleted_at IS NULL{where}"
-                        " ORDER BY r LIMIT ?",
-                        (match, tenant, *params, limit),
-                    ).fetchall()
-                    scores = dict(exact)
-                    rows = self._candidate_rows(conn, list(scores), tenant, where, params)
-                    break
-                scan = min(MAX_SCAN, scan * 4)
+            # How common is each word? Counting stops at COMMON_DOCS, so this costs little even
+            # for words found in most memories.
+            rare = [w for w in words if self._count_capped(conn, scoped_expression(w, scope)) < COMMON_DOCS]
+            if rare:
+                scores, rows = self._rank_rare(conn, scoped_expression(" OR ".join(rare), scope),
+                                               tenant, where, params, limit)
+            else:
+                scores, rows = self._rank_common(conn, words, scope, tenant, where, params, limit)
         except sqlite3.OperationalError as exc:
             raise StorageError(f"keyword search failed: {exc}") from exc
         rows.sort(key=lambda row: (scores[row[0]], row[0]))
@@ -383,19 +372,96 @@ class SQLiteStore(SQLiteMaintenance):
         ]
 
     @staticmethod
+    def _count_capped(conn: sqlite3.Connection, match: str) -> int:
+        return len(conn.execute(
+            "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
+            (match, COMMON_DOCS),
+        ).fetchall())
+
+    def _rank_rare(
+        self, conn: sqlite3.Connection, match: str, tenant: str, where: str, params: list[Any], limit: int
+    ) -> tuple[dict[int, float], list[Any]]:
+        """bm25 over the memories holding at least one of the query's rarer words.
+
+        Common words (in COMMON_DOCS memories or more) say little about which memory is meant
+        and would make the index score thousands of rows; they still count in the ranking's
+        coverage, which reads each candidate's analyzed text. The index ranks alone (cheap),
+        then only the best rows are read and filtered; when the filters (tenant, expiry, tags)
+        leave too few, it looks deeper, and past MAX_SCAN one exact joined query decides.
+        """
+        scan = max(limit, 1)
+        while True:
+            ranked = conn.execute(
+                f"SELECT rowid, bm25(memories_fts, {BM25_WEIGHTS}, 0.0) AS r FROM memories_fts"
+                " WHERE memories_fts MATCH ? ORDER BY r LIMIT ?",
+                (match, scan),
+            ).fetchall()
+            rows = self._candidate_rows(conn, [r[0] for r in ranked], tenant, where, params)
+            if len(rows) >= limit or len(ranked) < scan:
+                return dict(ranked), rows
+            if scan >= MAX_SCAN:
+                exact = dict(conn.execute(
+                    f"SELECT m.rowid, bm25(memories_fts, {BM25_WEIGHTS}, 0.0) AS r"
+                    " FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid"
+                    f" WHERE memories_fts MATCH ? AND m.tenant = ? AND m.deleted_at IS NULL{where}"
+                    " ORDER BY r LIMIT ?",
+                    (match, tenant, *params, limit),
+                ).fetchall())
+                return exact, self._candidate_rows(conn, list(exact), tenant, where, params)
+            scan = min(MAX_SCAN, scan * 4)
+
+    def _rank_common(
+        self, conn: sqlite3.Connection, words: list[str], scope: str | None, tenant: str, where: str,
+        params: list[Any], limit: int,
+    ) -> tuple[dict[int, float], list[Any]]:
+        """Every word is common: score the newest COMMON_DOCS memories holding all of them, then,
+        if that is too few, the newest holding any of them.
+
+        Scoring every match would mean thousands of rows per query; the newest ones are the
+        ones the ranking's recency favours anyway, so the window loses little.
+        """
+        scores: dict[int, float] = {}
+        for match in (" AND ".join(words), " OR ".join(words)):
+            window = conn.execute(
+                f"SELECT rowid, bm25(memories_fts, {BM25_WEIGHTS}, 0.0) FROM memories_fts"
+                " WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
+                (scoped_expression(match, scope), COMMON_DOCS),
+            ).fetchall()
+            for rowid, score in window:
+                scores.setdefault(rowid, score)
+            best = sorted(scores, key=lambda rowid: scores[rowid])[: max(limit, 1) * 4]
+            rows = self._candidate_rows(conn, best, tenant, where, params)
+            if len(rows) >= limit or len(words) == 1:
+                break
+        return scores, rows
+
+    @staticmethod
     def _candidate_rows(
         conn: sqlite3.Connection, rowids: list[int], tenant: str, where: str, params: list[Any]
     ) -> list[Any]:
-        """The live rows among ``rowids`` that pass the filters, with their analyzed text."""
+        """The live rows among ``rowids`` that pass the filters, each followed by its analyzed text.
+
+        ``+m.tenant`` keeps SQLite on the rowid lookups: with a plain ``m.tenant = ?`` it may
+        prefer the tenant index and read every memory of the tenant.
+        """
         if not rowids:
             return []
         marks = ", ".join("?" * len(rowids))
-        return conn.execute(
-            f"SELECT m.rowid, {_M_COLUMNS}, x.title, x.tags, x.body FROM memories m"
-            " JOIN memories_fts x ON x.rowid = m.rowid"
-            f" WHERE m.rowid IN ({marks}) AND m.tenant = ? AND m.deleted_at IS NULL{where}",
+        rows = conn.execute(
+            f"SELECT m.rowid, {_M_COLUMNS} FROM memories m"
+            f" WHERE m.rowid IN ({marks}) AND +m.tenant = ? AND m.deleted_at IS NULL{where}",
             (*rowids, tenant, *params),
         ).fetchall()
+        if not rows:
+            return []
+        marks = ", ".join("?" * len(rows))
+        texts = {
+            r[0]: r[1:]
+            for r in conn.execute(
+                f"SELECT rowid, title, tags, body FROM memories_fts WHERE rowid IN ({marks})", [r[0] for r in rows]
+            )
+        }
+        return [(*row, *texts.get(row[0], ("", "", ""))) for row in rows]
 
     def list_memories(
         self,
