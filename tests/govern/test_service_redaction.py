@@ -8,6 +8,7 @@ from pathlib import Path
 from memwarden.app import build_service
 from memwarden.config import Settings, load_settings
 from memwarden.service import MemoryService
+from memwarden.text.analyzer import Analyzer
 
 
 def test_a_redacted_memory_is_found_by_business_words_but_not_by_the_original_value(
@@ -79,4 +80,5 @@ def test_the_fts_index_holds_no_redacted_value(service: MemoryService, db_path: 
     service.add("Card 4111 1111 1111 1111 belongs to the finance team")
     conn = sqlite3.connect(db_path)
     body = " ".join(r[0] for r in conn.execute("SELECT body FROM memories_fts"))
-    assert "4111" not in body and "finance" in body
+    # The index holds analyzed terms ("finance" is stemmed), so ask the analyzer for the term.
+    assert "4111" not in body and Analyzer().terms("finance")[0] in body.split()
