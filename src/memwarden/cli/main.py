@@ -6,14 +6,17 @@ Exit codes: 0 success, 1 a memwarden error (one line on stderr), 2 a usage error
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memwarden import __version__
 
-Handler = Callable[[argparse.Namespace], int]
+if TYPE_CHECKING:  # pragma: no cover
+    # argparse is imported by build_parser: the hook fast path in main() never needs it.
+    import argparse
+
+Handler = Callable[["argparse.Namespace"], int]
 
 
 def _service(args: argparse.Namespace, *, embeddings: bool = False) -> Any:
@@ -192,6 +195,8 @@ def _add_write_flags(p: argparse.ArgumentParser, *, update: bool) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(prog="memwarden", description="A governed, local-first memory server for AI agents.")
     parser.add_argument("--version", action="version", version=f"memwarden {__version__}")
     parser.add_argument("--db", help="database (overrides MEMWARDEN_DB)")

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -163,6 +162,8 @@ def log_line(settings: HotSettings | None, hook: str, message: str) -> None:
             from memwarden.config_hot import default_data_dir
 
             path = default_data_dir() / "memwarden.log"
+        from datetime import UTC, datetime
+
         path.parent.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S,%f")[:-3]
         with open(path, "a", encoding="utf-8") as log:

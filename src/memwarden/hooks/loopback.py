@@ -9,7 +9,6 @@ itself instead.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import socket
 import time
@@ -23,18 +22,21 @@ class LoopbackError(OSError):
     """The server is not on loopback, did not answer in time, or answered something unexpected."""
 
 
+def _is_loopback(host: str) -> bool:
+    """localhost, 127.0.0.0/8 or ::1 (without ``ipaddress``, a few ms of imports we can skip)."""
+    if host in ("localhost", "::1", "0:0:0:0:0:0:0:1"):
+        return True
+    parts = host.split(".")
+    return len(parts) == 4 and parts[0] == "127" and all(p.isdigit() and int(p) <= 255 for p in parts)
+
+
 def loopback_address(url: str) -> tuple[str, int, str]:
     """(host, port, path prefix) of an ``http://`` URL on a loopback address."""
     parts = urlsplit(url.strip())
     host = parts.hostname or ""
     if parts.scheme != "http" or not host:
         raise LoopbackError(f"MEMWARDEN_HOOK_SERVER={url!r}: expected http://127.0.0.1:PORT")
-    if host != "localhost":
-        try:
-            loopback = ipaddress.ip_address(host).is_loopback
-        except ValueError:
-            loopback = False
-        if not loopback:
+    if not _is_loopback(host):
             # Prompts never leave the machine: a server elsewhere is not asked.
             raise LoopbackError(f"MEMWARDEN_HOOK_SERVER={url!r} is not a loopback address; not sending prompts there")
     try:
