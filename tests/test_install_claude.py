@@ -188,3 +188,14 @@ def test_the_installed_hook_commands_run_as_claude_code_runs_them(env: dict[str,
                             timeout=60)
     assert result.returncode == 0
     assert "The Acme client prefers email" in json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_given_command_is_written_as_given(env: dict[str, str], home: Path) -> None:
+    assert install(env, "--command", '"/opt/my tools/memwarden" --db /data/m.db').returncode == 0
+    server = json.loads((home / ".claude.json").read_text(encoding="utf-8"))["mcpServers"]["memwarden"]
+    assert server == {"type": "stdio", "command": "/opt/my tools/memwarden", "args": ["--db", "/data/m.db", "serve"],
+                      "env": {}}
+    hooks = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))["hooks"]
+    assert hooks["Stop"][0]["hooks"][0]["command"] == '"/opt/my tools/memwarden" --db /data/m.db hook stop'
+    assert install(env, "--uninstall").returncode == 0
+    assert not (home / ".claude.json").exists() and not (home / ".claude" / "settings.json").exists()

@@ -20,7 +20,11 @@ def cmd_install(args: argparse.Namespace) -> int:
 
     command = None
     if not args.uninstall:
-        command = args.command.split() if args.command else memwarden_command(getattr(args, "db", None))
+        import os
+        import shlex
+
+        command = (shlex.split(args.command, posix=os.name != "nt") if args.command
+                   else memwarden_command(getattr(args, "db", None)))
     lines = install_claude_code(
         scope="project" if args.project else "user",
         home=Path.home(),
