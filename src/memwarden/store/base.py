@@ -124,6 +124,10 @@ class MaintainableStore(Protocol):
         """Every memory of a tenant (optionally one project), oldest first, in batches."""
         ...
 
+    def existing_ids(self, ids: Sequence[str]) -> set[str]:
+        """Which of these ids are stored, in any tenant, deleted or not (ids are unique)."""
+        ...
+
     def import_memories(self, entries: Sequence[tuple[Memory, IndexText]]) -> list[str]:
         """Insert memories keeping their ids and times; per entry ``inserted``, ``same_id`` or
         ``duplicate`` (same tenant+project+content as a live memory)."""

@@ -159,6 +159,16 @@ class SQLiteMaintenance:
             for row in rows:
                 yield _row_to_memory(row[1:])
 
+    def existing_ids(self, ids: Sequence[str]) -> set[str]:
+        """Which of these ids are stored (in any tenant, deleted or not: ids are unique)."""
+        conn = self.connection()
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):
+            part = list(ids[start : start + 500])
+            marks = ", ".join("?" * len(part))
+            found.update(r[0] for r in conn.execute(f"SELECT id FROM memories WHERE id IN ({marks})", part))
+        return found
+
     def import_memories(self, entries: Sequence[tuple[Memory, IndexText]]) -> list[str]:
         """Insert memories that keep their ids and times, in one transaction per batch.
 
