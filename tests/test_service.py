@@ -119,3 +119,12 @@ def test_update_requires_a_change(service: MemoryService) -> None:
     memory = service.add("unchanged").memory
     with pytest.raises(InvalidInput, match="nothing to update"):
         service.update(memory.id)
+
+
+def test_usage_bookkeeping_skips_the_fsync_but_writes_stay_durable(service: MemoryService) -> None:
+    store = service.store
+    memory = service.add("durability of counters").memory
+    service.search("counters")
+    conn = store.connection()
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL again after the bookkeeping write
+    assert service.get([memory.id])[0][0].hit_count == 1

@@ -148,9 +148,22 @@ class SQLiteStore(SQLiteMaintenance):
         return conn
 
     @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction under SQLite's write lock (``BEGIN IMMEDIATE``)."""
+    def write(self, *, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """One write transaction under SQLite's write lock (``BEGIN IMMEDIATE``).
+
+        ``durable=False`` is for bookkeeping (usage counters): the commit skips the fsync
+        (``synchronous=NORMAL`` in WAL), so it survives a process crash at once and power loss
+        from the next durable commit on; a search then costs no disk flush.
+        """
         conn = self.connection()
+        if not durable and self.synchronous != "NORMAL":
+            conn.execute("PRAGMA synchronous = NORMAL")
+            try:
+                with self.write() as inner:
+                    yield inner
+            finally:
+                conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+            return
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
@@ -302,7 +315,7 @@ class SQLiteStore(SQLiteMaintenance):
     def record_hits(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         if not ids:
             return
-        with self.write() as conn:
+        with self.write(durable=False) as conn:
             conn.executemany(
                 "UPDATE memories SET hit_count = hit_count + 1, last_used_at = ? WHERE tenant = ? AND id = ?",
                 [(format_time(now), tenant, memory_id) for memory_id in ids],
