@@ -14,6 +14,9 @@ import pytest
 # Tests never read the developer's real configuration.
 for _name in [n for n in os.environ if n.startswith("MEMWARDEN_")]:
     del os.environ[_name]
+# The default embedder is the builtin model; tests that are not about embeddings run without
+# it (fast, deterministic), and embedding tests pass their embedder or settings explicitly.
+os.environ["MEMWARDEN_EMBEDDER"] = "none"
 
 from memwarden.app import build_service  # noqa: E402
 from memwarden.config import Settings, load_settings  # noqa: E402

@@ -87,7 +87,8 @@ def build_service(
     MEMWARDEN_LANGUAGES means re-indexing); long runs draw a progress bar on stderr.
     ``embeddings=False`` builds a keyword-only service (the per-prompt paths: no numpy, no
     model, no embedder settings read). ``background=True`` (servers) loads the model in a thread
-    and answers at once; ``False`` (one-shot CLI commands) loads it on first use. ``embedder``
+    once ``service.start_background()`` is called (the MCP lifespan does) or on first use, and
+    answers degraded until it is warm; ``False`` (one-shot CLI commands) loads it on first use. ``embedder``
     replaces the configured provider (tests pass the fake one).
     """
     vectors_on = embeddings and (embedder is not None or settings.embedder != "none")
@@ -107,8 +108,6 @@ def build_service(
                 backfill_interval_s=settings.embed_backfill_interval_s, background=background,
                 kind=settings.embedder if embedder is None else "custom",
             )
-            if background:
-                vectors.start()
     service = MemoryService(
         store,
         analyzer=Analyzer(settings.languages),

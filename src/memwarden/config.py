@@ -28,7 +28,7 @@ class Settings(SettingsPaths, BaseSettings):
     tenant: str = Field(default="default", min_length=1, max_length=100)
     actor: str = Field(default="local", min_length=1, max_length=200)
     tools: Literal["core", "all"] = "core"
-    embedder: Literal["builtin", "ollama", "openai", "none"] = "none"
+    embedder: Literal["builtin", "ollama", "openai", "none"] = "builtin"
     embed_model: str = ""
     embed_url: str = ""
     embed_dimension: int = Field(default=0, ge=0, le=16_384)

@@ -427,6 +427,11 @@ class MemoryService:
 
     # -- vectors -----------------------------------------------------------------------------
 
+    def start_background(self) -> None:
+        """Start loading the embedding model (servers call this once they can answer)."""
+        if self.vectors is not None:
+            self.vectors.start()
+
     def vector_status(self, *, caller: Caller | None = None) -> dict[str, Any]:
         """State of the vector path and how many of the caller's memories lack a current vector.
 

@@ -15,6 +15,7 @@ from memwarden.models import VectorSpace
 
 if TYPE_CHECKING:
     from memwarden.config import Settings
+    from memwarden.config_hot import HotSettings
 
 #: Texts per provider call on bulk paths (import, reindex, backfill).
 BATCH_SIZE = 32
@@ -71,7 +72,15 @@ def check_dimension(matrix: Any, expected: int, rows: int, source: str) -> Any:
     return matrix
 
 
-def open_embedder(settings: Settings) -> Embedder | None:
+def _secret(value: object) -> str:
+    """A secret setting as text (pydantic's SecretStr, or the hot reader's plain string)."""
+    if value is None:
+        return ""
+    reveal = getattr(value, "get_secret_value", None)
+    return str(reveal() if reveal is not None else value)
+
+
+def open_embedder(settings: Settings | HotSettings) -> Embedder | None:
     """The provider the settings name; None for ``none``. Loads nothing yet."""
     kind = settings.embedder
     if kind == "none":
@@ -95,6 +104,6 @@ def open_embedder(settings: Settings) -> Embedder | None:
 
     return OpenAIEmbedder(
         settings.embed_url, settings.embed_model, dimension=settings.embed_dimension or None,
-        api_key=settings.embed_api_key.get_secret_value() if settings.embed_api_key else "",
+        api_key=_secret(settings.embed_api_key),
         timeout=settings.embed_timeout_s,
     )

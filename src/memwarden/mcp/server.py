@@ -92,6 +92,10 @@ def create_server(service: MemoryService, *, tools: str = "core") -> MCPServer:
 
     @asynccontextmanager
     async def lifespan(_: MCPServer) -> AsyncIterator[MemoryService]:
+        # The embedding model loads in a background thread from here on, after the MCP SDK's
+        # own imports, so it does not slow the first answer; until it is warm, searches say
+        # degraded=warming_up.
+        service.start_background()
         yield service
 
     server = MCPServer(

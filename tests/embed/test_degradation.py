@@ -1,0 +1,172 @@
+"""Search degrades to keywords instead of hanging; adds keep memories when embedding fails."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from memwarden.app import build_service
+from memwarden.config import Settings
+from memwarden.embed.fake import FakeEmbedder
+from memwarden.service import MemoryService
+
+from .fake_endpoints import EmbeddingEndpoint
+
+
+def _service(settings: Settings, embedder: FakeEmbedder, *, background: bool = True,
+             timeout_ms: int = 250) -> MemoryService:
+    tuned = settings.model_copy(update={"vector_timeout_ms": timeout_ms, "embed_backfill_interval_s": 1.0})
+    return build_service(tuned, embedder=embedder, background=background)
+
+
+def test_no_embedder_answers_from_keywords_and_says_so(settings: Settings) -> None:
+    svc = build_service(settings)  # MEMWARDEN_EMBEDDER=none in tests' settings
+    try:
+        svc.add("The client prefers email")
+        result = svc.search("email")
+        assert result.degraded is True and result.degrade_reason == "no_embedder"
+        assert [h.memory.content for h in result.hits] == ["The client prefers email"]
+        assert svc.vector_status()["state"] == "off"
+    finally:
+        svc.close()
+
+
+def test_searches_while_the_model_loads_are_keyword_results_marked_warming_up(settings: Settings) -> None:
+    embedder = FakeEmbedder()
+    embedder.gate = threading.Event()  # the model "loads" until the test opens the gate
+    svc = _service(settings, embedder)
+    try:
+        added = svc.add("Deploys happen on Tuesdays")
+        assert added.embedding_failed is False  # not failed: embedded by the backfill once warm
+        started = time.monotonic()
+        result = svc.search("deploys")
+        assert time.monotonic() - started < 1.0
+        assert result.degraded is True and result.degrade_reason == "warming_up"
+        assert [h.memory.content for h in result.hits] == ["Deploys happen on Tuesdays"]
+        assert svc.vector_status()["state"] == "loading"
+        embedder.gate.set()
+        assert svc.vectors is not None and svc.vectors.wait_ready(10)
+        embedder.gate = None
+        svc.vectors.backfill()  # what the backfill thread does after warm-up (it may have done it already)
+        assert svc.vector_status()["missing"] == 0
+        assert svc.search("deploys tuesdays").degraded is False
+    finally:
+        svc.close()
+
+
+def test_a_slow_query_embedding_gives_keyword_results_within_the_budget(settings: Settings) -> None:
+    embedder = FakeEmbedder()
+    svc = _service(settings, embedder, background=False, timeout_ms=100)
+    try:
+        svc.add("Backups are encrypted with age")
+        embedder.gate = threading.Event()  # every query embedding now stalls
+        started = time.monotonic()
+        result = svc.search("backups encrypted")
+        elapsed = time.monotonic() - started
+        assert result.degraded is True and result.degrade_reason == "query_timeout"
+        assert [h.memory.content for h in result.hits] == ["Backups are encrypted with age"]
+        assert elapsed < 1.0
+        embedder.gate.set()
+    finally:
+        svc.close()
+
+
+def test_a_failing_embedder_gives_vector_error_and_keeps_added_memories(settings: Settings) -> None:
+    embedder = FakeEmbedder()
+    svc = _service(settings, embedder, background=False)
+    try:
+        embedder.fail = True
+        added = svc.add("The VPN drops every 8 hours")
+        assert added.embedding_failed is True and "told to fail" in (added.embedding_error or "")
+        assert added.to_dict()["embedding_failed"] is True
+        assert svc.get([added.memory.id])[0][0].content == "The VPN drops every 8 hours"
+        result = svc.search("VPN drops")
+        assert result.degraded is True and result.degrade_reason == "vector_error"
+        assert [h.memory.id for h in result.hits] == [added.memory.id]
+        status = svc.vector_status()
+        assert status["missing"] == 1 and status["embedding_failed"] == 1
+        embedder.fail = False
+        assert svc.vectors is not None and svc.vectors.backfill() == 1  # the retry succeeds
+        status = svc.vector_status()
+        assert status["missing"] == 0 and status["embedding_failed"] == 0
+        assert svc.search("VPN drops").degraded is False
+    finally:
+        svc.close()
+
+
+@pytest.fixture
+def endpoint() -> Iterator[EmbeddingEndpoint]:
+    with EmbeddingEndpoint(dimension=8) as server:
+        yield server
+
+
+def _ollama_service(settings: Settings, url: str, timeout_ms: int = 300) -> MemoryService:
+    tuned = settings.model_copy(update={
+        "embedder": "ollama", "embed_url": url, "embed_model": "nomic-embed-text", "vector_timeout_ms": timeout_ms,
+        "embed_timeout_s": 2.0,
+    })
+    return build_service(tuned, background=False)
+
+
+def test_an_ollama_endpoint_that_turns_slow_gives_query_timeout(settings: Settings,
+                                                                endpoint: EmbeddingEndpoint) -> None:
+    svc = _ollama_service(settings, endpoint.url)
+    try:
+        svc.add("Carol prefers Rust examples")
+        assert svc.vector_status()["with_vector"] == 1
+        endpoint.mode = "slow"
+        started = time.monotonic()
+        result = svc.search("rust examples")
+        assert time.monotonic() - started < 1.5
+        assert result.degrade_reason == "query_timeout"
+        assert [h.memory.content for h in result.hits] == ["Carol prefers Rust examples"]
+        endpoint.release.set()
+    finally:
+        svc.close()
+
+
+def test_an_ollama_endpoint_that_fails_gives_vector_error_and_failed_adds(settings: Settings,
+                                                                          endpoint: EmbeddingEndpoint) -> None:
+    svc = _ollama_service(settings, endpoint.url)
+    try:
+        assert svc.vectors is not None and svc.vectors.wait_ready(5)  # learned the dimension while it worked
+        endpoint.mode = "error"
+        added = svc.add("Alice is allergic to peanuts")
+        assert added.embedding_failed is True and "pulling" in (added.embedding_error or "")
+        result = svc.search("peanuts")
+        assert result.degrade_reason == "vector_error" and len(result.hits) == 1
+    finally:
+        svc.close()
+
+
+def test_an_unreachable_endpoint_at_start_leaves_search_working(settings: Settings) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    svc = _ollama_service(settings, f"http://127.0.0.1:{port}")
+    try:
+        added = svc.add("Bob owns billing")
+        assert added.embedding_failed is False  # the embedder never loaded: nothing was tried
+        result = svc.search("billing")
+        assert result.degrade_reason == "vector_error" and len(result.hits) == 1
+        status = svc.vector_status()
+        assert status["state"] == "failed" and "unreachable" in status["error"]
+    finally:
+        svc.close()
+
+
+def test_a_wrong_dimension_from_the_endpoint_is_never_stored(settings: Settings, endpoint: EmbeddingEndpoint) -> None:
+    svc = _ollama_service(settings, endpoint.url)
+    try:
+        assert svc.vectors is not None and svc.vectors.wait_ready(5)
+        endpoint.mode = "wrong_dimension"
+        added = svc.add("The logo must be 24 pixels tall")
+        assert added.embedding_failed is True and "expected" in (added.embedding_error or "")
+        assert svc.vector_status()["with_vector"] == 0
+    finally:
+        svc.close()
