@@ -136,7 +136,12 @@ def test_restoring_each_kept_backup_gives_identical_rows(service: MemoryService,
         assert result["matches_backup"] is True, result["after"]
         assert _all_rows(db_path) == rows
         assert service.store.keyword_index_mismatch() is None
-        assert result["after"]["audit"] in ("verified", "absent")
+        assert result["after"]["audit"] == "verified" and record.audit == "verified"
+    # The service keeps working on the restored file, and its audit chain still verifies.
+    service.add("written after the last restore")
+    from memwarden.audit import verify_database
+
+    assert verify_database(str(db_path)).ok
 
 
 def test_restore_plan_says_what_would_change_and_changes_nothing(service: MemoryService, db_path: Path) -> None:
@@ -183,3 +188,34 @@ def test_restore_refuses_a_file_that_is_not_a_memwarden_backup(service: MemorySe
             service.backups.restore(bad)
     assert _all_rows(db_path) == before
     assert service.backups.kept() == []
+
+
+def test_servers_starting_together_each_take_a_verified_backup(settings: Settings) -> None:
+    import threading
+
+    seed = build_service(settings)
+    for i in range(50):
+        seed.add(f"memory {i} before the servers start")
+    seed.close()
+    errors: list[BaseException] = []
+    records: list[str] = []
+
+    def start() -> None:
+        try:
+            service = build_server_service(settings)
+            assert service.backups is not None
+            records.append(str(service.backups.last()["path"]))
+            service.close()
+        except BaseException as exc:  # noqa: BLE001 - collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    kept = build_backups(settings).kept()  # type: ignore[union-attr]
+    assert len(kept) == 4
+    for path in kept:
+        assert json.loads(path.with_name(path.name + SIDECAR).read_text())["verified"] is True

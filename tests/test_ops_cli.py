@@ -48,6 +48,7 @@ def test_backup_then_restore_shows_the_plan_and_restores_with_yes(capsys: pytest
     assert "nothing was changed" in capsys.readouterr().out
     done = run_json(capsys, "restore", record["path"], "--yes")
     assert done["matches_backup"] is True and "pre-restore" in done["previous_saved_as"]
+    assert done["health_after"] == "ok"
     assert run_json(capsys, "list")["count"] == 1
     listed = run_json(capsys, "backup", "--list")
     assert len(listed["backups"]) == 2 and listed["last"]["reason"] == "pre-restore"

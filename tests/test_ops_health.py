@@ -143,3 +143,20 @@ def test_vacuum_purges_and_compacts(service: MemoryService) -> None:
     assert result["purged"] == 200
     assert result["bytes_after"] < result["bytes_before"]
     assert service.health()["status"] == "ok"
+
+
+def test_health_writes_a_vector_and_reports_memories_without_one(service: MemoryService, db_path: Path) -> None:
+    _fill(service, 4)
+    vectors = service.health()["checks"]["vectors"]
+    assert vectors["store_write"] == "ok" and vectors["ok"] is True
+    assert vectors["missing"] == 4  # no embedder configured: no memory has a vector
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT COUNT(*) FROM memory_vectors").fetchone()[0] == 0
+    assert conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == 4  # the probe was rolled back
+    conn.execute("CREATE TRIGGER refuse_vectors BEFORE INSERT ON memory_vectors"
+                 " BEGIN SELECT RAISE(ABORT, 'vector writes refused'); END")
+    conn.commit()
+    conn.close()
+    report = service.health()
+    assert report["status"] == "degraded"
+    assert "vector writes refused" in report["checks"]["vectors"]["problem"]

@@ -66,6 +66,8 @@ def cmd_restore(args: argparse.Namespace) -> int:
     backups = _backups(args)
     result = backups.restore(Path(args.file)) if args.yes else backups.plan_restore(Path(args.file))
     if args.json:
+        if args.yes and result["matches_backup"]:
+            result["health_after"] = _after_restore(args)
         _emit(result)
         return 0 if not args.yes or result["matches_backup"] else 1
     print(f"backup {result['file']}: verified, audit chain {result['verification']['audit']}")
@@ -82,7 +84,18 @@ def cmd_restore(args: argparse.Namespace) -> int:
         print(f"WARNING: the restored database does not match the backup: {result['after']['problems']}",
               file=sys.stderr)
         return 1
+    print(f"health after restore: {_after_restore(args)}")
     return 0
+
+
+def _after_restore(args: argparse.Namespace) -> str:
+    """Open the restored database the way a server does (an older backup is migrated, the
+    keyword index is brought up to date) and check its health."""
+    service = _ops_service(args)
+    try:
+        return str(service.health()["status"])
+    finally:
+        service.close()
 
 
 def probe_url(url: str, token: str | None, timeout: float) -> tuple[int, dict[str, Any]]:

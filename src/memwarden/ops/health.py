@@ -41,14 +41,21 @@ def _keyword_index(service: MemoryService, store: MaintainableStore, repair: boo
 
 
 def _vectors(service: MemoryService) -> dict[str, Any]:
+    """The vector path's state (off, loading, ready, failed), memories without a current vector,
+    and a real write and read-back of a vector in the store."""
     status = getattr(service, "vector_status", None)
-    if status is None:
-        return {"state": "not_available", "ok": True, "note": "this build has no vector path"}
-    try:
-        found = dict(status())
-    except Exception as exc:  # noqa: BLE001 - a broken vector path is a finding, not a crash
-        return {"state": "error", "ok": False, "problem": str(exc)}
-    found.setdefault("ok", found.get("state") not in ("error", "vector_error"))
+    found: dict[str, Any] = {"state": "not_available"}
+    if status is not None:
+        try:
+            found = dict(status())
+        except Exception as exc:  # noqa: BLE001 - a broken vector path is a finding, not a crash
+            return {"state": "failed", "ok": False, "problem": str(exc)}
+    probe = getattr(service.store, "probe_vector_store", None)
+    problem = probe() if probe is not None else None
+    found["store_write"] = "ok" if probe is not None and problem is None else (problem or "not_available")
+    found["ok"] = found.get("state") != "failed" and problem is None
+    if problem is not None:
+        found["problem"] = problem
     return found
 
 

@@ -46,6 +46,10 @@ def _unlink_broken_fts(conn: sqlite3.Connection, name: str) -> None:
         conn.execute(f'DROP TABLE IF EXISTS "{name}_{suffix}"')
 
 
+class _RollBack(Exception):
+    """Raised inside a write transaction to roll it back on purpose."""
+
+
 class SQLiteMaintenance:
     """Whole-store operations; expects the ``SQLiteStore`` attributes below."""
 
@@ -92,6 +96,34 @@ class SQLiteMaintenance:
             return f"keyword index probe failed at {step}: {exc}"
         return None
 
+    def probe_vector_store(self) -> str | None:
+        """Write a probe memory and a vector for it, read the vector back, roll back.
+
+        None when that worked or there is no vector table, else what failed. Rolled back (not
+        committed) on purpose: a committed vector delete makes every process reload its vector
+        index; the commit path of this file is already proven by the keyword-index probe.
+        """
+        conn = self.connection()
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'memory_vectors'").fetchone() is None:
+            return None
+        probe = bytes(range(256)) * 6  # 1536 bytes: a 384-dimension float32 vector
+        try:
+            with self.write() as wconn:
+                cursor = wconn.execute(
+                    "INSERT INTO memories (id, tenant, project, kind, content, content_hash, created_at, updated_at)"
+                    " VALUES ('00000000000000000000PROBE0', ' memwarden-probe', ' probe', 'note', 'probe', 'probe',"
+                    " '1970-01-01T00:00:00.000000Z', '1970-01-01T00:00:00.000000Z')"
+                )
+                wconn.execute("INSERT INTO memory_vectors (memory_rowid, model, dim, vector) VALUES (?, ' probe', 384, ?)",
+                              (cursor.lastrowid, probe))
+                back = wconn.execute("SELECT vector FROM memory_vectors WHERE memory_rowid = ?",
+                                     (cursor.lastrowid,)).fetchone()
+                raise _RollBack("ok" if back is not None and bytes(back[0]) == probe else "mismatch")
+        except _RollBack as outcome:
+            return None if str(outcome) == "ok" else "vector store probe: the vector read back differs"
+        except (sqlite3.DatabaseError, StorageError) as exc:
+            return f"vector store probe failed: {exc}"
+
     def keyword_index_mismatch(self) -> str | None:
         """None when the keyword index holds exactly the live memories, else what differs."""
         conn = self.connection()
@@ -120,13 +152,16 @@ class SQLiteMaintenance:
 
         with self.write() as conn:
             row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'memories_fts'").fetchone()
-            if row is None:
-                raise StorageError("the keyword index table memories_fts is missing; cannot rebuild it")
-            try:
-                conn.execute("DROP TABLE memories_fts")
-            except sqlite3.DatabaseError:
-                _unlink_broken_fts(conn, "memories_fts")
-            conn.execute(row[0])
+            if row is None:  # dropped by hand: create it as the current schema defines it
+                from memwarden.store.sqlite.fts import FTS_TABLE_SQL
+
+                conn.execute(FTS_TABLE_SQL)
+            else:
+                try:
+                    conn.execute("DROP TABLE memories_fts")
+                except sqlite3.DatabaseError:
+                    _unlink_broken_fts(conn, "memories_fts")
+                conn.execute(row[0])
             count = 0
             for rowid, *rest in conn.execute(
                 f"SELECT rowid, {_COLUMNS} FROM memories WHERE deleted_at IS NULL ORDER BY rowid"
