@@ -142,12 +142,15 @@ def bench_search(path: Path, queries: int, rng: random.Random) -> dict[str, floa
     samples = [r[0] for r in conn.execute("SELECT content FROM memories ORDER BY random() LIMIT ?", (queries,))]
     texts = []
     for content in samples:
-        words = content.replace(".", " ").split()
+        words = content.replace(".", " ").split()[:-1]  # the last word is the "#n" marker
         if len(words) < 2:  # Chinese: a few characters from the run
-            start = rng.randrange(max(1, len(content) - 6))
-            texts.append(content[start : start + rng.randint(4, 6)])
+            run = words[0] if words else content
+            start = rng.randrange(max(1, len(run) - 6))
+            texts.append(run[start : start + rng.randint(4, 6)])
         else:
-            texts.append(" ".join(rng.sample(words[:-1], min(len(words) - 1, rng.randint(2, 5)))))
+            texts.append(" ".join(rng.sample(words, min(len(words), rng.randint(2, 5)))))
+    # A few long queries, as the prompt hook sends (a whole user message).
+    texts += [" ".join(s.split()[:-1]) for s in samples[: max(1, queries // 20)]]
     for text in texts[:20]:  # warm the page cache and the analyzer
         service.search(text, limit=10)
     timings, cpu = [], []

@@ -40,8 +40,12 @@ BM25_WEIGHTS = "4.0, 2.0, 1.0"
 REINDEX_BATCH = 500
 # How deep keyword_search looks into the index's ranking before one exact (joined) query.
 MAX_SCAN = 4_000
-# A word found in this many memories or more is "common" (see keyword_search).
+# A word found in this many memories or more is "common" (see keyword_search); queries of more
+# than 8 words use a proportionally lower bar, never below MIN_COMMON_DOCS, and rank on their
+# MAX_RARE_WORDS rarest words.
 COMMON_DOCS = 1_000
+MIN_COMMON_DOCS = 100
+MAX_RARE_WORDS = 16
 _COLUMNS = (
     "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
     "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags"
@@ -367,9 +371,14 @@ class SQLiteStore(SQLiteMaintenance):
         scope = scope_token(tenant, project)
         conn = self.connection()
         try:
-            # How common is each word? Counting stops at COMMON_DOCS, so this costs little even
-            # for words found in most memories.
-            rare = [w for w in words if self._count_capped(conn, scoped_expression(w, scope)) < COMMON_DOCS]
+            # How common is each word? Counting stops at a cap, so this costs little even for
+            # words found in most memories; long queries (a whole prompt) get a lower cap and
+            # keep only their rarest words, so their cost stays bounded too.
+            cap = max(MIN_COMMON_DOCS, COMMON_DOCS * 8 // max(8, len(words)))
+            counted = sorted(
+                (self._count_capped(conn, scoped_expression(w, scope), cap), i, w) for i, w in enumerate(words)
+            )
+            rare = [w for count, _, w in counted if count < cap][:MAX_RARE_WORDS]
             if rare:
                 scores, rows = self._rank_rare(conn, scoped_expression(" OR ".join(rare), scope),
                                                tenant, where, params, limit)
@@ -385,10 +394,10 @@ class SQLiteStore(SQLiteMaintenance):
         ]
 
     @staticmethod
-    def _count_capped(conn: sqlite3.Connection, match: str) -> int:
+    def _count_capped(conn: sqlite3.Connection, match: str, cap: int) -> int:
         return len(conn.execute(
             "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
-            (match, COMMON_DOCS),
+            (match, cap),
         ).fetchall())
 
     def _rank_rare(
