@@ -27,6 +27,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/core.py
+	$(BIN)/python bench/quality/run.py
+	$(BIN)/python bench/search_speed.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info
