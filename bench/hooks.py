@@ -19,7 +19,7 @@ import compileall
 import json
 import os
 import random
-import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -60,6 +60,10 @@ CPU: list[float] = []  # CPU milliseconds (user + system) of the hook process, p
 
 
 def _children_cpu() -> float:
+    try:
+        import resource  # POSIX only; on Windows the CPU column reads 0
+    except ImportError:
+        return 0.0
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (usage.ru_utime + usage.ru_stime) * 1000
 
@@ -109,7 +113,7 @@ def main() -> None:
     parser.add_argument("--json", dest="json_out")
     args = parser.parse_args()
     compileall.compile_dir(str(Path(memwarden.__file__).parent), quiet=1)
-    exe = str(Path(sys.executable).with_name("memwarden"))
+    exe = shutil.which("memwarden", path=str(Path(sys.executable).parent)) or "memwarden"
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as tmp:
         db, log = Path(tmp) / "bench.db", Path(tmp) / "memwarden.log"
@@ -165,10 +169,12 @@ def main() -> None:
         answered_text = "" if r["answered"] is None else f"{r['answered']}/{r['runs']}"
         print(f"{r['metric']:40} {r['memories']:>8} {r['p50_ms']:8.1f} {r['p95_ms']:8.1f} {r['cpu_p50_ms']:8.1f}"
               f" {target:>7} {answered_text:>9}")
-    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    if load is not None:
+        print(f"load average at the end: {' '.join(f'{x:.1f}' for x in load)} on {os.cpu_count()} CPUs")
     if args.json_out:
         Path(args.json_out).write_text(json.dumps({"bench": "hooks", "cpus": os.cpu_count(), "rows": rows,
-                                                   "loadavg": os.getloadavg()}, indent=2))
+                                                   "loadavg": load}, indent=2))
 
 
 if __name__ == "__main__":

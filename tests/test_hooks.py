@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memwarden.hooks.commands import STOP_REASON, run_hook
 from memwarden.hooks.render import RECALL_PREAMBLE, session_instructions
@@ -259,3 +261,18 @@ def test_hook_usage_errors_exit_2_through_the_full_parser(cli_env: dict[str, str
     result = subprocess.run([sys.executable, "-m", "memwarden", "hook", "bogus"], env=cli_env, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 2 and "invalid choice" in result.stderr
+
+
+@given(st.lists(st.text(max_size=200), min_size=1, max_size=6), st.text(max_size=40))
+def test_no_stored_text_can_leave_the_quoted_block(contents: list[str], title: str) -> None:
+    from memwarden.hooks.render import render_recall
+
+    memories = [{"id": f"ID{i}", "project": "p", "kind": "fact", "title": title, "content": text,
+                 "updated_at": "2026-01-01T00:00:00.000000Z", "pinned": False, "injection_flags": []}
+                for i, text in enumerate(contents)]
+    context = render_recall(memories, max_tokens=20_000)
+    assert context is not None
+    lines = context.splitlines()
+    assert lines[1] == "<memwarden-recall>" and lines[-1] == "</memwarden-recall>"
+    assert len(lines) == len(contents) + 3  # preamble, opening, one line per memory, closing
+    assert all(line.startswith("- [ID") and "<" not in line and ">" not in line for line in lines[2:-1])

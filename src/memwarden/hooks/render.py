@@ -30,9 +30,14 @@ def estimate_tokens(text: str) -> int:
     return -(-ascii_chars // 4) + (len(text) - ascii_chars)
 
 
+# Characters escaped beyond JSON's own: the tag brackets, and the line breaks JSON leaves raw
+# (a model, like str.splitlines, may read them as new lines).
+_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>\x85\u2028\u2029"})
+
+
 def quote(text: str) -> str:
-    """``text`` as a one-line JSON string literal that contains no ``<`` or ``>``."""
-    return json.dumps(text, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+    """``text`` as a one-line JSON string literal without ``<``, ``>`` or any line break."""
+    return json.dumps(text, ensure_ascii=False).translate(_ESCAPES)
 
 
 def memory_line(memory: Mapping[str, Any], *, content: str | None = None) -> str:
