@@ -254,6 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
     from memwarden.cli.embed_commands import register as register_embed
 
     register_embed(command)
+    from memwarden.cli.governance_commands import register as register_governance
+
+    register_governance(command)
     command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
     return parser
 

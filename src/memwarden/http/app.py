@@ -13,6 +13,7 @@ from memwarden import __version__
 from memwarden.config import Settings
 from memwarden.errors import ConfigError, InvalidInput, MemwardenError
 from memwarden.hooks.recall import RECALL_PATH
+from memwarden.govern.identity import Identity, load_tokens_file
 from memwarden.http.auth import BearerAuth, is_loopback, parse_bind, token_digest
 from memwarden.models import CALLER_SCOPE_KEY, Caller
 from memwarden.service import MemoryService
@@ -21,11 +22,12 @@ from memwarden.service import MemoryService
 def check_bind(settings: Settings, address: str) -> tuple[str, int]:
     """Refuse a non-loopback address unless a token is configured."""
     host, port = parse_bind(address)
-    if not is_loopback(host) and settings.http_token is None:
+    if not is_loopback(host) and settings.http_token is None and not settings.tokens_file:
         raise ConfigError(
             f"refusing to serve on {host}, which is not a loopback address, without a token: "
-            "set MEMWARDEN_HTTP_TOKEN (or bind to 127.0.0.1)"
+            "set MEMWARDEN_HTTP_TOKEN or MEMWARDEN_TOKENS_FILE (or bind to 127.0.0.1)"
         )
+    load_tokens_file(settings.tokens_file)  # a broken tokens file stops start-up here
     return host, port
 
 
@@ -72,7 +74,7 @@ def build_http_app(service: MemoryService, settings: Settings) -> Any:
         routes=[Route("/healthz", healthz, methods=["GET"]), Route(RECALL_PATH, hooks_recall, methods=["POST"])],
     )
     default = Caller(actor=settings.actor, tenant=settings.tenant)
-    tokens: dict[str, Caller] = {}
+    tokens: dict[str, Identity | Caller] = dict(load_tokens_file(settings.tokens_file))
     if settings.http_token is not None:
         tokens[token_digest(settings.http_token.get_secret_value())] = default
     auth = BearerAuth(app, tokens=tokens, default=default)

@@ -1,26 +1,32 @@
 """Bearer-token authentication for the HTTP server, as a plain ASGI middleware.
 
-A request to any path but ``/healthz`` needs ``Authorization: Bearer <token>`` when a token is
-configured; tokens are compared in constant time and never logged. The resolved caller is put
-in the ASGI scope for the MCP tools to read.
+A request to any path but ``/healthz`` needs ``Authorization: Bearer <token>`` when tokens are
+configured (``MEMWARDEN_HTTP_TOKEN`` and/or ``MEMWARDEN_TOKENS_FILE``). Tokens are compared by
+SHA-256 digest in constant time and never logged. The token's identity picks the tenant: its
+first, or the one named by ``X-Memwarden-Tenant`` when the token lists it (403 otherwise). The
+resolved caller is put in the ASGI scope for the MCP tools to read.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import ipaddress
 import json
+import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from memwarden.errors import ConfigError
+from memwarden.govern.identity import Identity, token_digest
 from memwarden.models import CALLER_SCOPE_KEY, Caller
-
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
 OPEN_PATHS = frozenset({"/healthz"})
+TENANT_HEADER = b"x-memwarden-tenant"
+logger = logging.getLogger(__name__)
+
+__all__ = ["BearerAuth", "is_loopback", "parse_bind", "token_digest"]
 
 
 def parse_bind(address: str) -> tuple[str, int]:
@@ -40,53 +46,64 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
 class BearerAuth:
-    """Resolve the bearer token of each request to a Caller, or answer 401."""
+    """Resolve the bearer token of each request to a Caller, or answer 401 / 403."""
 
-    def __init__(self, app: ASGIApp, *, tokens: dict[str, Caller], default: Caller) -> None:
+    def __init__(self, app: ASGIApp, *, tokens: dict[str, Identity | Caller], default: Caller) -> None:
         # Keyed by SHA-256 digest: plaintext tokens are not kept in memory longer than needed.
         self.app = app
-        self.tokens = tokens
+        self.tokens = {
+            digest: who if isinstance(who, Identity) else Identity(who.actor, (who.tenant,))
+            for digest, who in tokens.items()
+        }
         self.default = default
 
-    def resolve(self, header: str | None) -> Caller | None:
-        if not self.tokens:
-            return self.default
+    def identify(self, header: str | None) -> Identity | None:
         if not header or not header.lower().startswith("bearer "):
             return None
         digest = token_digest(header[7:].strip())
-        for known, caller in self.tokens.items():
+        found = None
+        for known, identity in self.tokens.items():
             if hmac.compare_digest(known, digest):
-                return caller
-        return None
+                found = identity
+        return found
+
+    def resolve(self, header: str | None, tenant: str | None = None) -> Caller | None:
+        """The caller for this Authorization header (and requested tenant), or None."""
+        if not self.tokens:
+            return self.default if tenant in (None, self.default.tenant) else None
+        identity = self.identify(header)
+        if identity is None:
+            return None
+        if tenant is None:
+            return Caller(actor=identity.actor, tenant=identity.tenants[0])
+        return Caller(actor=identity.actor, tenant=tenant) if tenant in identity.tenants else None
+
+    async def _refuse(self, send: Any, status: int, error: str, message: str) -> None:
+        headers = [(b"content-type", b"application/json")]
+        if status == 401:
+            headers.append((b"www-authenticate", b'Bearer realm="memwarden"'))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": json.dumps({"error": error, "message": message}).encode()})
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope.get("path") in OPEN_PATHS:
             await self.app(scope, receive, send)
             return
-        header = None
+        header = tenant = None
         for name, value in scope.get("headers", []):
             if name == b"authorization":
                 header = value.decode("latin-1")
-                break
-        caller = self.resolve(header)
+            elif name == TENANT_HEADER:
+                tenant = value.decode("utf-8", "replace").strip()
+        if self.tokens and self.identify(header) is None:
+            logger.info("refused an HTTP request without a valid bearer token")
+            await self._refuse(send, 401, "unauthorized", "send Authorization: Bearer <token>")
+            return
+        caller = self.resolve(header, tenant)
         if caller is None:
-            body = json.dumps({"error": "unauthorized", "message": "send Authorization: Bearer <token>"}).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 401,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"www-authenticate", b'Bearer realm="memwarden"'),
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            logger.info("refused an HTTP request for a tenant its token does not list")
+            await self._refuse(send, 403, "forbidden", "this token may not act in the tenant named by X-Memwarden-Tenant")
             return
         scope[CALLER_SCOPE_KEY] = caller
         await self.app(scope, receive, send)

@@ -1,0 +1,64 @@
+"""``memwarden audit export``: audit rows as CSV or JSON, every column including the hashes.
+
+JSON is one object: ``{"format": "memwarden.audit", "version": 1, "exported_at", "filters",
+"head", "count", "records": [...]}``; CSV has one header line with the column names, and
+``memory_ids`` / ``detail`` as JSON text. Rows are streamed, never held in memory all at once.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+from memwarden.audit.base import AuditLog, AuditRecord
+from memwarden.models import format_time, utcnow
+
+FIELDS = ("seq", "at", "actor", "tenant", "project", "action", "outcome", "memory_ids", "result_count",
+          "degraded", "redaction_count", "query_sha256", "query_len", "query_plain", "detail", "prev_hash", "hash")
+
+
+def _csv_row(record: AuditRecord) -> list[Any]:
+    row = record.to_dict()
+    return [json.dumps(row[f], ensure_ascii=False) if f in ("memory_ids", "detail") else row[f] for f in FIELDS]
+
+
+def _write(out: IO[str], log: AuditLog, fmt: str, filters: dict[str, Any], **query: Any) -> int:
+    count = 0
+    with log.snapshot():
+        head = log.head()
+        records = log.records(**query)
+        if fmt == "csv":
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(FIELDS)
+            for record in records:
+                writer.writerow(_csv_row(record))
+                count += 1
+            return count
+        out.write(json.dumps({"format": "memwarden.audit", "version": 1, "exported_at": format_time(utcnow()),
+                              "filters": filters, "head": {"seq": head.seq, "hash": head.hash}})[:-1])
+        out.write(', "records": [')
+        for record in records:
+            out.write(("," if count else "") + "\n  " + json.dumps(record.to_dict(), ensure_ascii=False))
+            count += 1
+        out.write(f'\n], "count": {count}}}\n')
+    return count
+
+
+def write_audit_export(log: AuditLog, out: Path | None, *, fmt: str, since: datetime | None, until: datetime | None,
+                       tenant: str | None, actor: str | None, filters: dict[str, Any]) -> int:
+    """Write the matching rows to ``out`` (a new file; None: standard output); the row count."""
+    query = {"since": since, "until": until, "tenant": tenant, "actor": actor}
+    if out is None:
+        return _write(sys.stdout, log, fmt, filters, **query)
+    tmp = out.with_name(out.name + ".partial")
+    try:
+        with tmp.open("x", encoding="utf-8", newline="") as handle:
+            count = _write(handle, log, fmt, filters, **query)
+        tmp.replace(out)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return count

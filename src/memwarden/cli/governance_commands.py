@@ -1,0 +1,191 @@
+"""Governance commands: ``audit verify|export|prune`` and ``token new|hash``.
+
+Exit codes: 0 success (for ``audit verify``: the chain is intact), 1 a memwarden error or a
+broken chain, 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from memwarden.config import load_settings
+
+    return load_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
+
+
+def parse_when(value: str, *, end_of_day: bool = False) -> datetime:
+    """An ISO date or date-time (UTC unless it says otherwise); a bare date as --to covers that day."""
+    from memwarden.errors import InvalidInput
+
+    text = value.strip()
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise InvalidInput(f"{value!r} is not a date; use 2026-01-31 or 2026-01-31T12:00:00Z", field="date") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    if end_of_day and len(text) == 10:
+        when += timedelta(days=1)
+    return when
+
+
+def cmd_audit_verify(args: argparse.Namespace) -> int:
+    from memwarden.audit import verify_database
+    from memwarden.cli.output import emit_json
+
+    report = verify_database(_settings(args).database_url())
+    if args.json:
+        emit_json(report.to_dict())
+    else:
+        print(report.summary())
+        for problem in report.problems:
+            where = f"position {problem.position}" + (f" (seq {problem.seq})" if problem.seq is not None else "")
+            print(f"  {where}: {problem.kind}: {problem.message}")
+    return 0 if report.ok else 1
+
+
+def cmd_audit_export(args: argparse.Namespace) -> int:
+    from memwarden.audit import open_audit_log
+    from memwarden.audit.export import write_audit_export
+    from memwarden.errors import InvalidInput
+    from memwarden.models import Caller
+
+    settings = _settings(args)
+    since = parse_when(args.since) if args.since else None
+    until = parse_when(args.until, end_of_day=True) if args.until else None
+    if since and until and since >= until:
+        raise InvalidInput("--from must be before --to", field="from")
+    out = None if args.out == "-" else Path(args.out)
+    if out is not None and out.exists():
+        raise InvalidInput(f"{out} exists; choose a new file name (audit exports never overwrite)", field="out")
+    log = open_audit_log(settings.database_url())
+    try:
+        filters = {"from": args.since, "to": args.until, "tenant": args.tenant, "actor": args.actor}
+        count = write_audit_export(log, out, fmt=args.format, since=since, until=until, tenant=args.tenant,
+                                   actor=args.actor, filters=filters)
+        from memwarden.audit.auditor import Auditor
+
+        # Reading the audit log is itself recorded.
+        Auditor(log).record("export", Caller(settings.actor, settings.tenant), result_count=count,
+                            detail={"what": "audit", "format": args.format, **{k: v for k, v in filters.items() if v}})
+    finally:
+        log.close()
+    if out is not None:
+        print(f"wrote {count} audit rows to {out}", file=sys.stderr)
+    return 0
+
+
+def cmd_audit_prune(args: argparse.Namespace) -> int:
+    from memwarden.app import build_service
+    from memwarden.cli.output import emit_json
+    from memwarden.errors import InvalidInput
+
+    before = parse_when(args.before)
+    now = datetime.now(UTC)
+    if before > now:
+        raise InvalidInput(f"--before {args.before} is in the future; prune only removes past rows", field="before")
+    service = build_service(_settings(args))  # migrates an older database first
+    try:
+        if service.auditor is None:
+            raise InvalidInput("auditing is off (MEMWARDEN_AUDIT=false); nothing to prune", field="before")
+        checkpoint = service.auditor.log.prune(before, now)
+        detail = {"before": args.before, "upto_seq": checkpoint.upto_seq if checkpoint else None}
+        service.audit("prune", result_count=checkpoint.pruned_rows if checkpoint else 0, detail=detail)
+    finally:
+        service.close()
+    result = {"pruned": checkpoint.pruned_rows if checkpoint else 0,
+              "checkpoint": None if checkpoint is None else {"upto_seq": checkpoint.upto_seq,
+                                                            "upto_hash": checkpoint.upto_hash}}
+    if args.json:
+        emit_json(result)
+    elif checkpoint is None:
+        print(f"no audit rows older than {args.before}")
+    else:
+        print(f"pruned {checkpoint.pruned_rows} audit rows up to seq {checkpoint.upto_seq}; "
+              f"checkpoint {checkpoint.upto_hash[:16]}… keeps the rest verifiable")
+    return 0
+
+
+def cmd_token_new(args: argparse.Namespace) -> int:
+    from memwarden.cli.output import emit_json
+    from memwarden.govern.identity import add_token_entry, new_token, parse_tokens, token_digest
+
+    if args.file:
+        token, entry = add_token_entry(Path(args.file), args.actor, args.tenant)
+    else:
+        token = new_token()
+        entry = {"sha256": token_digest(token), "actor": args.actor, "tenants": args.tenant}
+        parse_tokens({"tokens": [entry]}, Path("<command line>"))
+    if args.json:
+        emit_json({"token": token, "entry": entry, "file": args.file})
+    else:
+        print(f"token (shown once; give it to {args.actor}): {token}")
+        print(f"added to {args.file}" if args.file else f"tokens-file entry: {__import__('json').dumps(entry)}")
+    return 0
+
+
+def cmd_token_hash(args: argparse.Namespace) -> int:
+    from memwarden.errors import InvalidInput
+    from memwarden.govern.identity import token_digest
+
+    token = sys.stdin.readline().strip()
+    if not token:
+        raise InvalidInput("send the token on standard input, e.g. printf %s \"$TOKEN\" | memwarden token hash",
+                           field="token")
+    print(token_digest(token))
+    return 0
+
+
+def _usage(parser: argparse.ArgumentParser) -> Handler:
+    def show(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    return show
+
+
+def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) -> None:
+    audit = command("audit", lambda a: 2, "verify, export or prune the tamper-evident audit log")
+    audit.set_defaults(handler=_usage(audit))
+    sub = audit.add_subparsers(dest="audit_command", metavar="SUBCOMMAND")
+    p = sub.add_parser("verify", help="check the hash chain; exit 1 and say where it breaks",
+                       description="Check every row of the audit chain, its checkpoints and its head.")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(handler=cmd_audit_verify)
+    p = sub.add_parser("export", help="write audit rows to a CSV or JSON file",
+                       description="Write audit rows (optionally filtered) to a new file.")
+    p.add_argument("--from", dest="since", metavar="DATE", help="rows at or after this date/time (UTC)")
+    p.add_argument("--to", dest="until", metavar="DATE", help="rows before this time; a bare date includes that day")
+    p.add_argument("--tenant", help="only this tenant")
+    p.add_argument("--actor", help="only this actor")
+    p.add_argument("--format", choices=["csv", "json"], default="json")
+    p.add_argument("--out", required=True, metavar="FILE", help="a new file to write (- for standard output)")
+    p.set_defaults(handler=cmd_audit_export)
+    p = sub.add_parser("prune", help="remove rows older than a date, leaving a checkpoint",
+                       description="Remove audit rows older than DATE; a checkpoint keeps the rest verifiable.")
+    p.add_argument("--before", required=True, metavar="DATE", help="remove rows older than this date/time (UTC)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_audit_prune)
+
+    token = command("token", lambda a: 2, "make bearer tokens for MEMWARDEN_TOKENS_FILE")
+    token.set_defaults(handler=_usage(token))
+    sub = token.add_subparsers(dest="token_command", metavar="SUBCOMMAND")
+    p = sub.add_parser("new", help="make a token for an actor and its tenants",
+                       description="Make a bearer token; print it once; store only its SHA-256.")
+    p.add_argument("--actor", required=True, help="who the token belongs to (recorded in the audit log)")
+    p.add_argument("--tenant", required=True, action="append", help="a tenant it may act in (repeatable; first is default)")
+    p.add_argument("--file", help="append the entry to this tokens file (created if absent)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_token_new)
+    p = sub.add_parser("hash", help="print the SHA-256 of a token read from standard input",
+                       description="Print the SHA-256 digest of the token on standard input.")
+    p.set_defaults(handler=cmd_token_hash)
