@@ -3,7 +3,8 @@
 Guarantees (tests/govern/test_redaction_properties.py checks them with hypothesis):
 - every character of every matched value is replaced; overlapping matches of different rules are
   merged into one marker, so no rule leaves a piece of another's value visible;
-- existing markers are never matched again and redaction runs to a fixed point, so
+- existing markers are never matched again, nor made part of a longer match, and redaction
+  runs until a pass finds nothing that a further pass could change, so
   ``redact(redact(x)) == redact(x)``;
 - it never raises on any string.
 
@@ -21,6 +22,11 @@ from memwarden.govern.rules import BUILTIN_RULES, Rule
 
 MODES = ("enforce", "dry-run", "off")
 MARKER = re.compile(r"\[REDACTED:[a-z0-9_]{1,40}\]")
+# Characters next to a replaced value that no rule's match can begin with (right side) or end
+# with (left side). When every replaced value has only these (or whitespace) around it, the
+# replacement cannot change what any rule sees, so the second pass is skipped; otherwise it runs.
+_SAFE_AFTER = frozenset(',;!?"\'<>{}|)@')
+_SAFE_BEFORE = frozenset(',;!?"\'<>{}|(=@')
 
 
 def marker(rule: str) -> str:
@@ -53,18 +59,8 @@ class Redaction:
         return self.applied and self.count > 0
 
 
-def _outside_markers(start: int, end: int, markers: list[tuple[int, int]]) -> Iterable[tuple[int, int]]:
-    """The parts of [start, end) that are not inside an existing marker."""
-    for m_start, m_end in markers:
-        if m_end <= start or m_start >= end:
-            continue
-        if m_start > start:
-            yield start, m_start
-        start = max(start, m_end)
-        if start >= end:
-            return
-    if start < end:
-        yield start, end
+def _overlaps(start: int, end: int, markers: list[tuple[int, int]]) -> bool:
+    return any(m_start < end and start < m_end for m_start, m_end in markers)
 
 
 class Redactor:
@@ -81,13 +77,18 @@ class Redactor:
         """Non-overlapping findings, left to right; overlapping matches are merged into one."""
         lower = text.lower()
         markers = [m.span() for m in MARKER.finditer(text)] if "[redacted:" in lower else []
+        if markers:  # rule names inside markers ("secret", "key") must not wake rules up
+            lower = MARKER.sub(" ", text).lower()
         found: list[tuple[int, int, int, str]] = []
         for priority, rule in enumerate(self.rules):
             if rule.hints and not any(h in lower for h in rule.hints):
                 continue
             for start, end in rule.spans(text):
-                for a, b in _outside_markers(start, end, markers) if markers else ((start, end),):
-                    found.append((a, -(b - a), priority, rule.name))
+                # A marker is never matched again, nor part of a longer match: that keeps a second
+                # run from finding anything new (idempotence). Text typed to look like a marker
+                # can therefore shield what is glued to it (docs/governance.md, limits).
+                if not (markers and _overlaps(start, end, markers)):
+                    found.append((start, start - end, priority, rule.name))
         if not found:
             return []
         found.sort()
@@ -117,6 +118,16 @@ class Redactor:
         parts.append(text[cursor:])
         return "".join(parts)
 
+    @staticmethod
+    def _may_change_neighbours(text: str, findings: list[Finding]) -> bool:
+        end = len(text)
+        for f in findings:
+            before = text[f.start - 1] if f.start > 0 else " "
+            after = text[f.end] if f.end < end else " "
+            if not (before.isspace() or before in _SAFE_BEFORE) or not (after.isspace() or after in _SAFE_AFTER):
+                return True
+        return False
+
     def scrub(self, text: str) -> Redaction:
         """Redact regardless of mode, to a fixed point (each pass shrinks the unredacted text)."""
         rules: list[str] = []
@@ -127,7 +138,10 @@ class Redactor:
                 break
             count += len(findings)
             rules.extend(f.rule for f in findings)
+            again = self._may_change_neighbours(text, findings)
             text = self._replace(text, findings)
+            if not again:
+                break
         return Redaction(text, tuple(dict.fromkeys(rules)), count, applied=True)
 
     def redact(self, text: str) -> Redaction:
