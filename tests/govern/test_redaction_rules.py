@@ -66,3 +66,10 @@ def test_markers_are_never_redacted_again() -> None:
     text = "password=[REDACTED:secret_assignment] and [REDACTED:email]"
     assert REDACTOR.redact(text).text == text
     assert REDACTOR.redact(text).count == 0
+
+
+def test_a_rejected_match_does_not_hide_a_valid_value_inside_it() -> None:
+    assert REDACTOR.redact("+2000000 411111111111 1111").text == "[REDACTED:phone_e164] [REDACTED:payment_card]"
+    assert REDACTOR.redact("cards 4111 1111 1111 1111 5500 0000 0000 0004 end").text == (
+        "cards [REDACTED:payment_card] [REDACTED:payment_card] end"
+    )

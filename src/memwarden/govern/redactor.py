@@ -72,6 +72,7 @@ class Redactor:
         self.rules = tuple(rules)
         self.mode = mode
         self._priority = {rule.name: i for i, rule in enumerate(self.rules)}
+        self._grouped = frozenset(rule.name for rule in self.rules if rule.secret_groups)
 
     def find(self, text: str) -> list[Finding]:
         """Non-overlapping findings, left to right; overlapping matches are merged into one."""
@@ -118,13 +119,15 @@ class Redactor:
         parts.append(text[cursor:])
         return "".join(parts)
 
-    @staticmethod
-    def _may_change_neighbours(text: str, findings: list[Finding]) -> bool:
+    def _may_change_neighbours(self, text: str, findings: list[Finding]) -> bool:
         end = len(text)
         for f in findings:
             before = text[f.start - 1] if f.start > 0 else " "
             after = text[f.end] if f.end < end else " "
-            if not (before.isspace() or before in _SAFE_BEFORE) or not (after.isspace() or after in _SAFE_AFTER):
+            # A secret group's left neighbour is its own rule's syntax ("user:", "password="), which
+            # no other rule's match can end with.
+            left_safe = before.isspace() or before in _SAFE_BEFORE or f.rule in self._grouped
+            if not left_safe or not (after.isspace() or after in _SAFE_AFTER):
                 return True
         return False
 

@@ -66,23 +66,37 @@ class Rule:
         return None
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
-        """(start, end) of every value this rule redacts in ``text``."""
-        for match in self.regex.finditer(text):
+        """(start, end) of every value this rule redacts in ``text``.
+
+        A match its validator rejects does not hide a valid value that starts inside it: the
+        search resumes one character after the rejected match's start.
+        """
+        pos = 0
+        search = self.regex.search
+        while True:
+            match = search(text, pos)
+            if match is None:
+                return
+            found = False
+            resume = match.end()
             if self.secret_groups:
                 for name in self.secret_groups:
                     start, end = match.span(name)
                     if start >= 0 and end > start and self._valid(match.group(name)):
+                        found = True
                         yield start, end
-                continue
-            start, end = match.span()
-            if end <= start:
-                continue
-            if self._valid(text[start:end]):
-                yield start, end
-            elif self.shrink:
-                piece = self._shrunk(text, start, end)
-                if piece is not None:
-                    yield piece
+            else:
+                start, end = match.span()
+                if end > start and self._valid(text[start:end]):
+                    found = True
+                    yield start, end
+                elif end > start and self.shrink:
+                    piece = self._shrunk(text, start, end)
+                    if piece is not None:
+                        found = True
+                        resume = piece[1]
+                        yield piece
+            pos = resume if found and resume > match.start() else match.start() + 1
 
 
 _SECRET_KEY = (
