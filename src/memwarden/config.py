@@ -58,7 +58,7 @@ class Settings(SettingsPaths, BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
     log_file: str = ""
     hook_server: str = Field(default="", description="URL of a memwarden HTTP server on loopback for the hooks")
-    hook_timeout_ms: int = Field(default=40, ge=1, le=10_000)
+    hook_timeout_ms: int = Field(default=80, ge=1, le=10_000)
     hook_max_tokens: int = Field(default=600, ge=50, le=20_000)
     hook_limit: int = Field(default=5, ge=1, le=20)
 

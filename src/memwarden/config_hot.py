@@ -100,7 +100,7 @@ class HotSettings(SettingsPaths):
     # The hooks' own settings, and the bearer token they send to MEMWARDEN_HOOK_SERVER.
     http_token: str | None = _spec(None, secret=True)
     hook_server: str = _spec("")
-    hook_timeout_ms: int = _spec(40, ge=1, le=10_000)
+    hook_timeout_ms: int = _spec(80, ge=1, le=10_000)
     hook_max_tokens: int = _spec(600, ge=50, le=20_000)
     hook_limit: int = _spec(5, ge=1, le=20)
 
