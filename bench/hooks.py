@@ -5,7 +5,8 @@
 Measures the wall time of a fresh process, the way Claude Code runs a hook: the hook JSON on
 stdin, the output JSON read back. Targets (issue 8): ``memwarden hook prompt`` <= 150 ms
 without a server (it searches the database itself) and <= 60 ms with a warm memwarden HTTP
-server on loopback (``MEMWARDEN_HOOK_SERVER``). Byte-code caching is on, as in an installed
+server on loopback (``MEMWARDEN_HOOK_SERVER``; the server runs with ``MEMWARDEN_EMBEDDER=none``,
+so its time holds no query embedding, about 20 ms of CPU with the builtin model). Byte-code caching is on, as in an installed
 package, whatever ``PYTHONDONTWRITEBYTECODE`` says; one warm-up run per row is not counted.
 The ``python -c pass`` row is the interpreter's own start-up on the same machine, for scale;
 ``cpu p50`` is the hook process's own CPU time (user + system), which waiting for a busy core
@@ -126,7 +127,9 @@ def main() -> None:
         repo = Path(tmp) / "p3"
         (repo / ".git").mkdir(parents=True)
         env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_") and k != "PYTHONDONTWRITEBYTECODE"}
-        env.update(MEMWARDEN_DB=str(db), MEMWARDEN_LOG_FILE=str(log))
+        # The server searches by keyword like the hook: the corpus has no vectors, and a server
+        # embedding 10k memories in the background would only measure that backfill.
+        env.update(MEMWARDEN_DB=str(db), MEMWARDEN_LOG_FILE=str(log), MEMWARDEN_EMBEDDER="none")
         runs = args.runs + 1
 
         def row(metric: str, samples: list[float], target: float | None, answered: int | None = None) -> None:
