@@ -10,8 +10,8 @@ pydantic, MCP SDK, numpy or logging (see ``config_hot`` and bench/hooks.py).
     payload.py   hook input: parsing, the project a session belongs to, trivial prompts
     render.py    memories as quoted data within a token budget
     recall.py    the search itself: through a loopback server, or on the database
-    loopback.py  a minimal HTTP client (http.client costs ~90 ms to import)
-    sessions.py  per-session state for SessionStart/Stop
+    loopback.py  a minimal HTTP client (importing http.client would cost more than the request)
+    sessions.py  per-session state for SessionStart/Stop, and the service the hooks read through
     commands.py  the three hook commands and their fail-silent wrapper
-    install.py   ``memwarden install claude-code``
+    claude_install.py, skill.py   ``memwarden install claude-code`` and the skill it writes
 """
