@@ -186,6 +186,15 @@ class MemoryService:
         """The memory with its injection flags: does its text read like instructions to a model?"""
         return replace(memory, injection_flags=screen_text(memory.title, memory.content))
 
+    def _with_index(self, candidates: list[Candidate]) -> list[Candidate]:
+        """Candidates with their analyzed text, which the ranking's coverage reads.
+
+        A path that does not return it (the vector path; PostgreSQL's keyword search, which
+        keeps only a tsvector) gets it from the analyzer, so coverage means the same on every
+        path and backend.
+        """
+        return [c if c.index is not None else replace(c, index=self._index_text(c.memory)) for c in candidates]
+
     def _expiry(self, now: datetime, ttl_hours: float | None) -> datetime | None:
         return None if ttl_hours is None else now + timedelta(hours=ttl_hours)
 
@@ -414,6 +423,7 @@ class MemoryService:
                         who.tenant, text, project=scope, tags=wanted_tags,
                         include_expired=bool(include_expired), now=now, limit=pool,
                     )
+            candidates, nearest = self._with_index(candidates), self._with_index(nearest)
             if nearest:
                 hits = rank(fuse(candidates, nearest, keyword_query), now=now, limit=top, weights=self.ranking)
             else:
