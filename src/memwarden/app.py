@@ -27,6 +27,9 @@ from memwarden.store import open_store
 from memwarden.store.base import MaintainableStore
 from memwarden.text.analyzer import Analyzer
 
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.vault.mirror import VaultMirror
+
 
 logger = logging.getLogger(__name__)
 
@@ -120,6 +123,7 @@ def build_service(
         redactor=build_redactor(settings) if ops else functools.partial(build_redactor, settings),
         auditor=build_auditor(settings),
         vectors=vectors,
+        vault=build_vault_mirror(settings),
     )
     try:
         service.ensure_index(progress or ReindexProgress())
@@ -163,6 +167,16 @@ def build_auditor(settings: Settings | HotSettings) -> Auditor | None:
         return redactor.scrub_text(query)
 
     return Auditor(log, query_plain=settings.audit_query_plain, redact=scrub)
+
+
+def build_vault_mirror(settings: Settings | HotSettings) -> VaultMirror | None:
+    """The vault mirror for MEMWARDEN_VAULT_DIRS (memories of MEMWARDEN_TENANT), or None."""
+    folders = settings.vault_folders()
+    if not folders:
+        return None
+    from memwarden.vault.mirror import VaultMirror
+
+    return VaultMirror(folders, tenant=settings.tenant)
 
 
 def build_server_service(settings: Settings) -> MemoryService:

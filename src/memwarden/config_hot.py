@@ -47,6 +47,7 @@ class SettingsPaths:
 
     db: str
     log_file: str
+    vault_dirs: str
 
     def database_url(self) -> str:
         """The configured database, or the default SQLite file in the data directory."""
@@ -58,6 +59,11 @@ class SettingsPaths:
 
     def log_path(self) -> Path:
         return Path(self.log_file) if self.log_file else self.data_dir() / "memwarden.log"
+
+    def vault_folders(self) -> list[Path]:
+        """The folders of ``MEMWARDEN_VAULT_DIRS`` (split on the OS path separator), in order."""
+        parts = (part.strip() for part in self.vault_dirs.split(os.pathsep))
+        return list(dict.fromkeys(Path(part).expanduser() for part in parts if part))
 
 
 def _spec(
@@ -97,6 +103,7 @@ class HotSettings(SettingsPaths):
     log_level: str = _spec("WARNING", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     log_file: str = _spec("")
     recency_half_life_days: float = _spec(90.0, gt=0, le=36_500)
+    vault_dirs: str = _spec("")
     # The hooks' own settings, and the bearer token they send to MEMWARDEN_HOOK_SERVER.
     http_token: str | None = _spec(None, secret=True)
     hook_server: str = _spec("")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from memwarden import validation as v
-from memwarden.errors import Conflict, EmbeddingUnavailable, InvalidInput, NotFound, StorageError
+from memwarden.errors import ConfigError, Conflict, EmbeddingUnavailable, InvalidInput, NotFound, StorageError
 from memwarden.models import (
     AddResult,
     Caller,
@@ -41,10 +41,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
     from memwarden.govern.redactor import Redaction, Redactor
     from memwarden.ops.backup import BackupManager  # noqa: F401
+    from memwarden.vault.mirror import VaultMirror
 
 DEFAULT_PROJECT = "default"
 CANDIDATES_PER_HIT = 5
 MIN_CANDIDATES = 50
+RELATED_LIMIT = 5
+RELATED_QUERY_WORDS = 48
+SYNC_PAGE = 500
 
 
 def content_hash(content: str) -> str:
@@ -87,6 +91,7 @@ class MemoryService:
         redactor: Redactor | Callable[[], Redactor] | None = None,
         auditor: Auditor | None = None,
         vectors: VectorPath | None = None,
+        vault: VaultMirror | None = None,
     ) -> None:
         self.store = store
         self.vectors = vectors
@@ -100,8 +105,13 @@ class MemoryService:
         self.purge_grace = self.ops.purge_grace
         self._redactor = redactor
         self.auditor = auditor
+        self.vault = vault
+        if vault is not None:
+            vault.bind(lambda memory: [m.id for m in self.related(memory)])
 
     def close(self) -> None:
+        if self.vault is not None:
+            self.vault.close()  # before the store: pending notes still need their Related search
         if self.vectors is not None:
             self.vectors.close()
         self.store.close()
@@ -242,6 +252,8 @@ class MemoryService:
         similar = find_similar(self.store, self.analyzer, memory, now)
         stored, duplicate = self.store.add(memory, self._index_text(memory))
         error = None if duplicate else self._embed([stored])
+        if self.vault is not None and not duplicate:
+            self.vault.upserted(stored)
         return AddResult(memory=stored, duplicate=duplicate, similar=[] if duplicate else similar,
                          redacted=bool(redactions),
                          redactions=redactions or would, redaction_mode=self.redactor.mode,
@@ -319,6 +331,8 @@ class MemoryService:
         stored = self.store.update(updated, self._index_text(updated), expected_version=current.version)
         if {"content", "title", "project"} & changes.keys():
             self._embed([stored])  # the old vector was dropped with the old text; a failure is retried
+        if self.vault is not None:
+            self.vault.upserted(stored)
         return stored
 
     @audited("delete", audit_ops.delete_summary)
@@ -331,6 +345,8 @@ class MemoryService:
         if before[0].deleted_at is not None:
             return DeleteResult(id=mid, deleted=True, already_deleted=True)
         self.store.soft_delete(who.tenant, mid, self.clock())
+        if self.vault is not None:
+            self.vault.removed(who.tenant, mid)
         return DeleteResult(id=mid, deleted=True, already_deleted=False)
 
     # -- reads -------------------------------------------------------------------------------
@@ -399,20 +415,36 @@ class MemoryService:
         scope = self._project(project)
         wanted_tags = v.check_tags(tags)
         now = self.clock()
+        result = self._find(who, text, project=scope, tags=wanted_tags, limit=top,
+                            include_expired=bool(include_expired), vector=vector, now=now)
+        hits, tokens, omitted = result.hits, None, 0
+        if budget is not None:
+            hits, tokens, omitted = fit_to_budget(hits, budget)
+        self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
+        return SearchResult(hits=hits, degraded=result.degraded, degrade_reason=result.degrade_reason,
+                            tokens=tokens, omitted=omitted)
+
+    def _find(
+        self, who: Caller, text: str, *, project: str | None, tags: tuple[str, ...], limit: int,
+        include_expired: bool, vector: bool, now: datetime,
+    ) -> SearchResult:
+        """The retrieval behind ``search`` (checked arguments), with no side effects: no use is
+        counted and no audit row written, so memwarden's own lookups (``related``) can use it."""
+        scope, wanted_tags, top = project, tags, limit
         keyword_query = self.analyzer.query(text)
         terms = keyword_query.terms
         reason: DegradeReason | None = None
         if not terms and not text.strip():
             recent = self.store.list_memories(
                 who.tenant, project=scope, tags=wanted_tags, pinned_only=False,
-                include_expired=bool(include_expired), now=now, limit=top,
+                include_expired=include_expired, now=now, limit=top,
             )
             hits = [Hit(m, 0.0, {"recent": 1.0}) for m in recent]
         else:
             pool = max(MIN_CANDIDATES, top * CANDIDATES_PER_HIT)
             candidates = self.store.keyword_search(
                 who.tenant, keyword_query, project=scope, tags=wanted_tags,
-                include_expired=bool(include_expired), now=now, limit=pool,
+                include_expired=include_expired, now=now, limit=pool,
             ) if terms else []
             nearest: list[Candidate] = []
             if vector:
@@ -421,19 +453,14 @@ class MemoryService:
                 else:
                     nearest, reason = self.vectors.search(
                         who.tenant, text, project=scope, tags=wanted_tags,
-                        include_expired=bool(include_expired), now=now, limit=pool,
+                        include_expired=include_expired, now=now, limit=pool,
                     )
             candidates, nearest = self._with_index(candidates), self._with_index(nearest)
             if nearest:
                 hits = rank(fuse(candidates, nearest, keyword_query), now=now, limit=top, weights=self.ranking)
             else:
                 hits = rank_keyword(candidates, keyword_query, now=now, limit=top, weights=self.ranking)
-        tokens, omitted = None, 0
-        if budget is not None:
-            hits, tokens, omitted = fit_to_budget(hits, budget)
-        self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
-        return SearchResult(hits=hits, degraded=reason is not None, degrade_reason=reason, tokens=tokens,
-                            omitted=omitted)
+        return SearchResult(hits=hits, degraded=reason is not None, degrade_reason=reason)
 
     # -- vectors -----------------------------------------------------------------------------
 
@@ -484,6 +511,50 @@ class MemoryService:
     def stats(self, *, project: object | None = None, caller: Caller | None = None) -> dict[str, Any]:
         who = self._caller(caller)
         return {"tenant": who.tenant, **self.store.stats(who.tenant, self._project(project), self.clock())}
+
+    def related(self, memory: Memory, *, limit: int = RELATED_LIMIT) -> list[Memory]:
+        """The live memories of the same tenant and project most related to ``memory``.
+
+        Found by this service's own retrieval (``_find``, what ``search`` runs), with the memory's
+        title, tags and first words as the query; the memory itself is left out, and no use is
+        counted and no audit row written (a mirror's lookup is not a caller's search).
+        """
+        words = f"{memory.title} {' '.join(memory.tags)} {memory.content}".split()[:RELATED_QUERY_WORDS]
+        query = " ".join(words)[: v.MAX_QUERY_CHARS]
+        if not query.strip():
+            return []  # an empty query would list recent memories, which are not related ones
+        result = self._find(
+            Caller(actor="vault", tenant=memory.tenant), query, project=memory.project, tags=(),
+            limit=min(limit + 1, v.MAX_LIMIT), include_expired=False, vector=True, now=self.clock(),
+        )
+        return [h.memory for h in result.hits if h.memory.id != memory.id and h.score > 0][:limit]
+
+    # -- vault mirror --------------------------------------------------------------------------
+
+    def vault_status(self) -> dict[str, Any]:
+        """The vault mirror's state for health checks: pending changes, errors, the last error."""
+        if self.vault is None:
+            return {"enabled": False, "pending": 0, "errors": 0, "last_error": None, "failing": [], "folders": []}
+        return self.vault.status()
+
+    def vault_flush(self, timeout: float = 10.0) -> bool:
+        """Wait (bounded) until every change so far is in the vault folders; False on timeout."""
+        return True if self.vault is None else self.vault.flush(timeout)
+
+    def vault_sync(self) -> dict[str, Any]:
+        """Rebuild every vault note of the mirrored tenant; remove notes of deleted memories."""
+        if self.vault is None:
+            raise ConfigError(
+                "no vault folders are configured: set MEMWARDEN_VAULT_DIRS to one or more folders "
+                "(separated by the OS path separator) and run again"
+            )
+        memories: list[Memory] = []
+        while page := self.store.list_memories(
+            self.vault.tenant, project=None, pinned_only=False, include_expired=False,
+            now=self.clock(), limit=SYNC_PAGE, offset=len(memories),
+        ):
+            memories.extend(page)
+        return self.vault.sync(memories)
 
     def echo(self, message: str) -> str:
         return message
@@ -539,11 +610,15 @@ class MemoryService:
         from memwarden.ops.importers import read_records
 
         found, records = read_records(text, fmt)
-        report = import_records(self, found, records, caller=self._caller(caller), project=project,
-                                progress=progress)
+        who = self._caller(caller)
+        report = import_records(self, found, records, caller=who, project=project, progress=progress)
         result = report.to_dict()
         if self.vectors is not None:
             result["embedded"] = self.vectors.embed_backlog()
+        for start in range(0, len(report.ids) if self.vault is not None else 0, SYNC_PAGE):
+            for memory in self.store.get_many(who.tenant, report.ids[start : start + SYNC_PAGE]):
+                if memory.deleted_at is None and self.vault is not None:
+                    self.vault.upserted(memory)
         return result
 
     def export_file(self, name: object, *, project: object | None = None, include_deleted: bool = False,
@@ -580,7 +655,11 @@ class MemoryService:
 
     def purge_expired(self) -> list[str]:
         """Remove for good the memories that expired more than the grace period ago; their ids."""
-        return self.maintainable("purging expired memories").purge_expired(self.clock() - self.purge_grace)
+        purged = self.maintainable("purging expired memories").purge_expired(self.clock() - self.purge_grace)
+        if self.vault is not None:
+            for memory_id in purged:  # ids of any tenant; a folder only holds the mirrored tenant's
+                self.vault.removed(self.vault.tenant, memory_id)
+        return purged
 
     def vacuum(self) -> dict[str, Any]:
         """Purge expired memories past the grace period, then compact the database."""

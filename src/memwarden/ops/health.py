@@ -72,11 +72,12 @@ def _backups(service: MemoryService) -> dict[str, Any]:
 
 
 def _vault(service: MemoryService) -> dict[str, Any]:
-    errors = getattr(service, "vault_errors", None)
-    if errors is None:
+    status = service.vault_status()
+    if not status["enabled"]:
         return {"state": "not_configured", "ok": True}
-    count = int(errors() if callable(errors) else errors)
-    return {"state": "errors" if count else "ok", "ok": count == 0, "errors": count}
+    # Errors are counted since start; health is degraded while a folder's last write failed.
+    failing = status["failing"]
+    return {"state": "failing" if failing else "ok", "ok": not failing, **status}
 
 
 def check_health(service: MemoryService, *, repair: bool = True) -> dict[str, Any]:
