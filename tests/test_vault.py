@@ -288,7 +288,8 @@ def test_sync_removes_notes_of_memories_deleted_while_the_mirror_was_off(tmp_pat
 def test_sync_without_vault_folders_is_a_config_error(service: MemoryService) -> None:
     with pytest.raises(ConfigError, match="MEMWARDEN_VAULT_DIRS"):
         service.vault_sync()
-    assert service.vault_status() == {"enabled": False, "pending": 0, "errors": 0, "last_error": None, "folders": []}
+    assert service.vault_status() == {"enabled": False, "pending": 0, "errors": 0, "last_error": None,
+                                      "failing": [], "folders": []}
 
 
 def test_vault_dirs_split_on_the_os_path_separator(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -47,8 +48,9 @@ DEFAULT_PROJECT = "default"
 CANDIDATES_PER_HIT = 5
 MIN_CANDIDATES = 50
 RELATED_LIMIT = 5
-RELATED_QUERY_WORDS = 48
+RELATED_QUERY_WORDS = 6
 SYNC_PAGE = 500
+_WORD_CHARS = re.compile(r"\W")
 
 
 def content_hash(content: str) -> str:
@@ -515,12 +517,17 @@ class MemoryService:
     def related(self, memory: Memory, *, limit: int = RELATED_LIMIT) -> list[Memory]:
         """The live memories of the same tenant and project most related to ``memory``.
 
-        Found by this service's own retrieval (``_find``, what ``search`` runs), with the memory's
-        title, tags and first words as the query; the memory itself is left out, and no use is
-        counted and no audit row written (a mirror's lookup is not a caller's search).
+        Found by this service's own retrieval (``_find``, what ``search`` runs), with the most
+        specific words of the memory's title, tags and content as the query; the memory itself
+        is left out, and no use is counted and no audit row written (a mirror's lookup is not a
+        caller's search).
         """
-        words = f"{memory.title} {' '.join(memory.tags)} {memory.content}".split()[:RELATED_QUERY_WORDS]
-        query = " ".join(words)[: v.MAX_QUERY_CHARS]
+        # A word found in most memories makes an OR search score nearly every row (18 ms at 10k
+        # memories, against under 1 ms without it). The store does not expose document
+        # frequencies, so the longest words stand in for the rarest ones (Zipf's law).
+        words = list(dict.fromkeys(f"{memory.title} {' '.join(memory.tags)} {memory.content}".split()))
+        longest = set(sorted(words, key=lambda w: len(_WORD_CHARS.sub("", w)), reverse=True)[:RELATED_QUERY_WORDS])
+        query = " ".join(w for w in words if w in longest)[: v.MAX_QUERY_CHARS]
         if not query.strip():
             return []  # an empty query would list recent memories, which are not related ones
         result = self._find(

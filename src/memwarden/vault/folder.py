@@ -85,6 +85,7 @@ class VaultFolder:
         self._lines = 0
         self._dangling = False
         self._mutex = threading.Lock()
+        self._ready = False
 
     # -- lock and manifest -------------------------------------------------------------------
 
@@ -93,10 +94,17 @@ class VaultFolder:
         """Hold the folder's lock (threads and processes), with the manifest caught up."""
         if create:
             self.root.mkdir(parents=True, exist_ok=True)
-        elif not self.root.is_dir():
-            raise VaultUnavailable(errno.ENOENT, "not an existing folder (create it, or run `memwarden vault sync`)")
-        self.state_dir.mkdir(exist_ok=True)
-        with self._mutex, open(self.state_dir / "lock", "a+b") as handle:
+        if not self._ready:  # checked until it works once; later failures surface on open below
+            if not self.root.is_dir():
+                raise VaultUnavailable(errno.ENOENT, "not an existing folder (create it, or run `memwarden vault sync`)")
+            self.state_dir.mkdir(exist_ok=True)
+        try:
+            handle = open(self.state_dir / "lock", "a+b")  # noqa: SIM115 - closed below
+        except OSError:
+            self._ready = False
+            raise
+        self._ready = True
+        with self._mutex, handle:
             _lock(handle)
             try:
                 self._catch_up()
@@ -178,8 +186,9 @@ class VaultFolder:
             with open(temp, "wb") as handle:
                 handle.write(text.encode("utf-8"))
             os.replace(temp, path)
-        finally:
+        except BaseException:
             temp.unlink(missing_ok=True)
+            raise
 
     def _read(self, file: str, limit: int = -1) -> str | None:
         try:
