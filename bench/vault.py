@@ -32,12 +32,12 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import memory_text  # noqa: E402
+from corpus import memory_text
 
-from memwarden.app import build_service  # noqa: E402
-from memwarden.config import load_settings  # noqa: E402
-from memwarden.models import Memory  # noqa: E402
-from memwarden.service import MemoryService  # noqa: E402
+from memwarden.app import build_service
+from memwarden.config import load_settings
+from memwarden.models import Memory
+from memwarden.service import MemoryService
 
 TARGET_MS = 5.0
 
@@ -89,7 +89,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         folders = [root / f"vault{i}" for i in range(args.folders)]
-        common = dict(db=str(root / "bench.db"), log_file=str(root / "log"), sqlite_synchronous="NORMAL")
+        common = {"db": str(root / "bench.db"), "log_file": str(root / "log"), "sqlite_synchronous": "NORMAL"}
         plain = build_service(load_settings(**common))
         t0 = time.perf_counter()
         for n in range(args.notes):

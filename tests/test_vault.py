@@ -124,10 +124,10 @@ def test_notes_carry_frontmatter_heading_content_and_a_pinned_callout(
 ) -> None:
     good, _ = vault_dirs
     tricky = [
-        dict(title='Quotes "double" and \'single\'', tags=["a:b", "#hash", "two words"], project="p: x #1"),
-        dict(title="--- looks like a fence ---", tags=["---"], project="line\nbreak"),
-        dict(title="", tags=["İstanbul", "日本語", "emoji🙂"], project="Ünïcödé/nested"),
-        dict(title="[[not a link]] | pipe ^ caret", tags=["2024"], project="default"),
+        {"title": 'Quotes "double" and \'single\'', "tags": ["a:b", "#hash", "two words"], "project": "p: x #1"},
+        {"title": "--- looks like a fence ---", "tags": ["---"], "project": "line\nbreak"},
+        {"title": "", "tags": ["İstanbul", "日本語", "emoji🙂"], "project": "Ünïcödé/nested"},
+        {"title": "[[not a link]] | pipe ^ caret", "tags": ["2024"], "project": "default"},
     ]
     stored = [mirrored.add(f"Memory number {i}: see #{i} and --- lines\nsecond line", pinned=i % 2 == 0,
                            **kw).memory for i, kw in enumerate(tricky)]
@@ -296,3 +296,22 @@ def test_vault_dirs_split_on_the_os_path_separator(tmp_path: Path) -> None:
     settings = load_settings(vault_dirs=f" {tmp_path / 'a'}{os.pathsep}{os.pathsep}~/b{os.pathsep}{tmp_path / 'a'}")
     assert settings.vault_folders() == [tmp_path / "a", Path("~/b").expanduser()]
     assert load_settings(vault_dirs="").vault_folders() == []
+
+
+def test_health_probes_the_folders_and_is_degraded_while_one_fails(
+    mirrored: MemoryService, vault_dirs: tuple[Path, Path]
+) -> None:
+    good, bad = vault_dirs
+    report = mirrored.health(repair=False)  # before any write: the probe finds the bad folder
+    vault = report["checks"]["vault"]
+    assert report["status"] == "degraded" and vault["ok"] is False and vault["state"] == "failing"
+    assert vault["failing"] == [str(bad)] and vault["errors"] == 1
+    assert [p.name for p in (good / ".memwarden").iterdir()] == []  # the probe file is gone again
+    bad.parent.unlink()
+    bad.mkdir(parents=True)  # the folder comes back: the next probe clears it
+    vault = mirrored.health(repair=False)["checks"]["vault"]
+    assert vault["ok"] is True and vault["failing"] == [] and vault["errors"] == 1
+
+
+def test_health_says_not_configured_without_vault_folders(service: MemoryService) -> None:
+    assert service.health(repair=False)["checks"]["vault"] == {"state": "not_configured", "ok": True}

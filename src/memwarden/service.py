@@ -48,7 +48,7 @@ DEFAULT_PROJECT = "default"
 CANDIDATES_PER_HIT = 5
 MIN_CANDIDATES = 50
 RELATED_LIMIT = 5
-RELATED_QUERY_WORDS = 6
+RELATED_QUERY_WORDS = 5
 SYNC_PAGE = 500
 _WORD_CHARS = re.compile(r"\W")
 
@@ -538,8 +538,11 @@ class MemoryService:
 
     # -- vault mirror --------------------------------------------------------------------------
 
-    def vault_status(self) -> dict[str, Any]:
-        """The vault mirror's state for health checks: pending changes, errors, the last error."""
+    def vault_status(self, *, probe: bool = False) -> dict[str, Any]:
+        """The vault mirror's state for health checks: pending changes, errors, the last error,
+        the folders failing now; ``probe=True`` first tries a real file write in each folder."""
+        if self.vault is not None and probe:
+            self.vault.probe()
         if self.vault is None:
             return {"enabled": False, "pending": 0, "errors": 0, "last_error": None, "failing": [], "folders": []}
         return self.vault.status()

@@ -72,7 +72,7 @@ def _backups(service: MemoryService) -> dict[str, Any]:
 
 
 def _vault(service: MemoryService) -> dict[str, Any]:
-    status = service.vault_status()
+    status = service.vault_status(probe=True)
     if not status["enabled"]:
         return {"state": "not_configured", "ok": True}
     # Errors are counted since start; health is degraded while a folder's last write failed.

@@ -85,6 +85,7 @@ class VaultFolder:
         self._lines = 0
         self._dangling = False
         self._mutex = threading.Lock()
+        self._linked_from: dict[str, set[str]] = {}
         self._ready = False
 
     # -- lock and manifest -------------------------------------------------------------------
@@ -113,7 +114,7 @@ class VaultFolder:
                 _unlock(handle)
 
     def _reset(self, inode: int | None) -> None:
-        self.entries, self._next_number = {}, 1
+        self.entries, self._next_number, self._linked_from = {}, 1, {}
         self._inode, self._offset, self._lines, self._dangling = inode, 0, 0, False
 
     def _catch_up(self) -> None:
@@ -143,13 +144,23 @@ class VaultFolder:
             if "next" in record:
                 self._next_number = max(self._next_number, int(record["next"]))
             elif record.get("gone"):
-                self.entries.pop(record["id"], None)
+                self._set(str(record["id"]), None)
             else:
                 entry = NoteEntry(int(record["n"]), str(record["file"]), tuple(record.get("links", ())))
-                self.entries[str(record["id"])] = entry
+                self._set(str(record["id"]), entry)
                 self._next_number = max(self._next_number, entry.number + 1)
         except (ValueError, KeyError, TypeError):
             return  # a line torn by a crash; the entries before and after it still count
+
+    def _set(self, memory_id: str, entry: NoteEntry | None) -> None:
+        """Record a note (None: its removal), keeping the index of who links to whom."""
+        old = self.entries.pop(memory_id, None)
+        for target in old.links if old else ():
+            self._linked_from.get(target, set()).discard(memory_id)
+        if entry is not None:
+            self.entries[memory_id] = entry
+            for target in entry.links:
+                self._linked_from.setdefault(target, set()).add(memory_id)
 
     def _append(self, record: dict[str, Any]) -> None:
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
@@ -231,8 +242,9 @@ class VaultFolder:
 
     def _rewrite_links(self, target: str, new_stem: str | None) -> None:
         """Point every note linking to ``target`` at ``new_stem`` (None: drop the link)."""
-        for source, entry in list(self.entries.items()):
-            if target not in entry.links or source == target:
+        for source in sorted(self._linked_from.get(target, ())):
+            entry = self.entries.get(source)
+            if entry is None or target not in entry.links or source == target:
                 continue
             text = self._read(entry.file)
             links = entry.links if new_stem else tuple(i for i in entry.links if i != target)
@@ -245,6 +257,15 @@ class VaultFolder:
                 self._write_file(self.root / entry.file, new_text)
             if links != entry.links:
                 self._put(source, NoteEntry(entry.number, entry.file, links))
+
+    def probe(self) -> None:
+        """Raise OSError unless a file can be written in this folder now (no lock taken)."""
+        if not self.root.is_dir():
+            raise VaultUnavailable(errno.ENOENT, "not an existing folder (create it, or run `memwarden vault sync`)")
+        self.state_dir.mkdir(exist_ok=True)
+        probe = self.state_dir / f"probe-{os.getpid()}-{threading.get_ident()}"
+        probe.write_bytes(b"memwarden health probe\n")
+        probe.unlink()
 
     # -- changes -----------------------------------------------------------------------------
 

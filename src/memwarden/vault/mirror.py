@@ -120,7 +120,7 @@ class VaultMirror:
         if change.memory is not None:
             try:
                 related = self._related(change.memory)
-            except Exception as exc:  # a failed search still writes the note, without links
+            except Exception as exc:  # noqa: BLE001 - a failed search still writes the note, without links
                 self._counts["related_errors"] += 1
                 logger.warning("vault mirror: related search failed (%s); note written without links",
                                type(exc).__name__)
@@ -131,7 +131,7 @@ class VaultMirror:
                 else:
                     self._counts["notes_renamed"] += folder.upsert(change.memory, related)
                     self._counts["notes_written"] += 1
-            except Exception as exc:  # best effort: any failure is counted, the next folder still runs
+            except Exception as exc:  # noqa: BLE001 - best effort: counted, the next folder still runs
                 self._failed(folder.root, exc)
             else:
                 self._health[str(folder.root)].failing = False
@@ -155,7 +155,7 @@ class VaultMirror:
         for memory in mine:
             try:
                 related[memory.id] = self._related(memory)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - the note is still written, without links
                 self._counts["related_errors"] += 1
                 logger.warning("vault sync: related search failed (%s)", type(exc).__name__)
         reports: list[dict[str, Any]] = []
@@ -169,15 +169,26 @@ class VaultMirror:
             reports.append(report)
         return {"memories": len(mine), "folders": reports, "ok": all(r["error"] is None for r in reports)}
 
+    def probe(self) -> None:
+        """Try a real file write in every folder now; a failure counts like a failed note."""
+        for folder in self.folders:
+            try:
+                folder.probe()
+            except OSError as exc:
+                self._failed(folder.root, exc)
+            else:
+                self._health[str(folder.root)].failing = False
+
     def status(self) -> dict[str, Any]:
         """For health checks: pending changes, counts, errors, the last one, and the folders whose
         last write failed (``failing``; a folder leaves it on its next successful write)."""
+        pairs = list(zip(self.folders, self._health.values(), strict=True))
         folders = [
             {"path": str(f.root), "notes": len(f.entries), "failing": h.failing, "errors": h.errors,
              "last_error": h.last_error, "last_error_at": h.last_error_at}
-            for f, h in zip(self.folders, self._health.values(), strict=True)
+            for f, h in pairs
         ]
-        latest = max((f for f in folders if f["last_error_at"]), key=lambda f: f["last_error_at"], default=None)
+        latest = max((h for _, h in pairs if h.last_error_at), key=lambda h: h.last_error_at or "", default=None)
         return {
             "enabled": True,
             "tenant": self.tenant,
@@ -185,7 +196,7 @@ class VaultMirror:
             **self._counts,
             "failing": [f["path"] for f in folders if f["failing"]],
             "errors": sum(f["errors"] for f in folders),
-            "last_error": latest["last_error"] if latest else None,
-            "last_error_at": latest["last_error_at"] if latest else None,
+            "last_error": latest.last_error if latest else None,
+            "last_error_at": latest.last_error_at if latest else None,
             "folders": folders,
         }
