@@ -68,6 +68,13 @@ def main() -> None:
         size_mb = record.bytes / 1e6
         rows.append({"metric": f"backup + verification ({size_mb:.0f} MB)", "memories": args.size,
                      "seconds": statistics.median(backup_s), "per_second": None, "target": "<= 10 s"})
+        health_s = []
+        for _ in range(args.runs):
+            t0 = time.perf_counter()
+            assert big.health()["status"] == "ok"
+            health_s.append(time.perf_counter() - t0)
+        rows.append({"metric": "health (integrity + index/vector writes)", "memories": args.size,
+                     "seconds": statistics.median(health_s), "per_second": None, "target": ""})
         export_s, export_cpu = [], []
         for _ in range(args.runs):
             buffer = io.StringIO()
