@@ -471,24 +471,30 @@ class MemoryService:
         if self.vectors is not None:
             self.vectors.start()
 
-    def vector_status(self, *, caller: Caller | None = None) -> dict[str, Any]:
+    def vector_status(self, *, probe: bool = True, caller: Caller | None = None) -> dict[str, Any]:
         """State of the vector path and how many of the caller's memories lack a current vector.
 
-        ``state`` is off | loading | ready | failed; ``missing`` counts live memories without a
-        vector of the current model, ``embedding_failed`` those whose last embedding failed.
+        ``state`` is off (no embedder) | loading | ready | failed; ``ok`` is false only when
+        failed. ``missing`` counts live memories without a vector of the current model,
+        ``embedding_failed`` those whose last embedding failed (the backfill retries them).
+        With ``probe`` a ready path embeds a short text within MEMWARDEN_VECTOR_TIMEOUT_MS and
+        reports ``probe_ms`` or ``probe_error``.
         """
         who = self._caller(caller)
         if self.vectors is None:
             live = self.store.stats(who.tenant, None, self.clock())["memories"]
-            return {"embedder": "none", "state": "off", "error": None, "model": None, "dimension": None,
-                    "memories": live, "with_vector": 0, "missing": live, "embedding_failed": 0}
+            return {"embedder": "none", "state": "off", "ok": True, "error": None, "model": None,
+                    "dimension": None, "memories": live, "with_vector": 0, "missing": live, "embedding_failed": 0}
         counts: dict[str, Any] = {"memories": None, "with_vector": None, "missing": None, "embedding_failed": None}
         space = self.vectors.space
         if space is not None:
             c = self.store.vector_counts(who.tenant, space)
             counts = {"memories": c.live, "with_vector": c.with_vector, "missing": c.missing,
                       "embedding_failed": c.failed}
-        return {"embedder": self.vectors.kind, **self.vectors.status(counts)}
+        if probe and space is not None:
+            counts.update(self.vectors.probe())
+        status = self.vectors.status(counts)
+        return {"embedder": self.vectors.kind, "ok": status["state"] != "failed", **status}
 
     def reindex_embeddings(
         self, *, progress: Callable[[int, int], None] | None = None, wait_s: float = 600.0

@@ -235,6 +235,23 @@ class VectorPath:
             logger.warning("vector search failed: %s", exc)
             return [], "vector_error"
 
+    def probe(self) -> dict[str, Any]:
+        """Embed a short text within the search budget: ``probe_ms``, or ``probe_error``."""
+        import time
+
+        if self.embedder is None or self.state != "ready":
+            return {"probe_error": f"vector path is {self.state}"}
+        embedder = self.embedder
+        started = time.perf_counter()
+        future = self._pool().submit(embedder.embed_query, "memwarden health probe", timeout=self.timeout_s)
+        try:
+            future.result(timeout=self.timeout_s)
+        except FutureTimeout:
+            return {"probe_error": f"no answer within {int(self.timeout_s * 1000)} ms"}
+        except EmbeddingUnavailable as exc:
+            return {"probe_error": exc.message}
+        return {"probe_ms": round((time.perf_counter() - started) * 1000, 2)}
+
     def status(self, counts: Any) -> dict[str, Any]:
         space = self.embedder.identity if self.embedder is not None and self.state == "ready" else None
         return {
