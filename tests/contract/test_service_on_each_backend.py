@@ -41,3 +41,26 @@ def test_searches_count_usage_and_an_empty_query_lists_recent(service: MemorySer
     service.search("lunch")
     after = service.get([older.id, newer.id])[0]
     assert [m.hit_count - b.hit_count for m, b in zip(after, before, strict=True)] == [1, 0]
+
+
+def test_health_review_export_and_import_work_on_every_backend(service: MemoryService) -> None:
+    import json
+
+    for i in range(3):
+        service.add(f"exported fact number {i}", project="exp", tags=["x"])
+    health = service.health()
+    assert health["status"] == "ok" and health["backend"] == service.store.backend, health
+    assert health["checks"]["keyword_index"]["ok"] and health["checks"]["integrity"]["ok"]
+    assert service.review()["counts"]
+    document = service.export(project="exp")
+    assert len(document["memories"]) == 3
+    assert service.import_text(json.dumps(document))["skipped_same_id"] == 3
+    from ulid import ULID
+
+    for memory in document["memories"]:
+        memory["id"] = str(ULID())
+    other = Caller(actor="bob", tenant="importer")
+    report = service.import_text(json.dumps(document), caller=other)
+    assert report["inserted"] == 3, report
+    assert len(service.search("exported", caller=other).hits) == 3
+    assert service.import_text(json.dumps(document), caller=other)["skipped_same_id"] == 3

@@ -19,6 +19,7 @@ from memwarden.errors import Conflict, StorageError
 from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
 from memwarden.store.postgres import migrations
 from memwarden.store.postgres.connect import open_pool, redact_url
+from memwarden.store.postgres.maintenance import PostgresMaintenance
 from memwarden.store.postgres.textsearch import RANK_WEIGHTS, tsquery_literal, tsvector_literal
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,8 +72,12 @@ class _TwinVanished(Exception):
     """The conflicting row was gone when we read it; the add is retried."""
 
 
-class PostgresStore:
-    """The scale-out backend. Thread-safe (a connection pool); safe to share between replicas."""
+class PostgresStore(PostgresMaintenance):
+    """The scale-out backend. Thread-safe (a connection pool); safe to share between replicas.
+
+    Whole-store operations (health probe, rebuild, import/export, purge, vacuum) come from
+    ``PostgresMaintenance``; backups from ``store/postgres/backup.py``.
+    """
 
     backend = "postgresql"
 

@@ -1,0 +1,199 @@
+"""Operations on a whole PostgreSQL store: health checks, the keyword-index write probe and its
+rebuild, bulk import and export, purge of expired memories, VACUUM.
+
+A mixin of ``PostgresStore`` (kept apart so ``store.py`` stays about the per-memory contract),
+with the same methods and answers as ``store/sqlite/maintenance.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from memwarden.errors import StorageError
+from memwarden.models import IndexText, Memory
+
+if TYPE_CHECKING:  # pragma: no cover
+    import psycopg
+
+PROBE_TENANT = "__memwarden_health_probe__"
+PROBE_ID = "00000000000000000000PROBE0"
+PROBE_TERM = "memwardenhealthprobe"
+IMPORT_BATCH = 1000
+
+
+class PostgresMaintenance:
+    """Whole-store operations; expects the ``PostgresStore`` attributes below."""
+
+    connection: Callable[[], AbstractContextManager[psycopg.Connection]]
+    write: Callable[[], AbstractContextManager[psycopg.Connection]]
+
+    # -- checks --------------------------------------------------------------------------------
+
+    def integrity_problems(self) -> list[str]:
+        """Indexes PostgreSQL marked invalid or not ready (a failed build), and unreadable tables."""
+        try:
+            with self.connection() as conn:
+                rows = conn.execute(
+                    "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+                    " JOIN pg_class t ON t.oid = i.indrelid"
+                    " WHERE t.relnamespace = current_schema()::regnamespace"
+                    " AND (NOT i.indisvalid OR NOT i.indisready) ORDER BY 1"
+                ).fetchall()
+                for table in self.table_counts():
+                    conn.execute(f'SELECT 1 FROM "{table}" LIMIT 1')  # type: ignore[arg-type]
+        except StorageError as exc:
+            return [f"integrity check could not run: {exc.message}"]
+        return [f"index {r[0]} is invalid: REINDEX INDEX {r[0]}" for r in rows]
+
+    def probe_keyword_index(self) -> str | None:
+        """Write a probe row with a tsvector, commit, find it by full-text search, delete it, commit."""
+        step = "write"
+        try:
+            with self.write() as conn:
+                conn.execute("DELETE FROM memories WHERE id = %s", (PROBE_ID,))
+                conn.execute(
+                    "INSERT INTO memories (id, tenant, project, kind, content, content_hash, created_at,"
+                    " updated_at, search) VALUES (%s, %s, 'probe', 'note', 'probe', 'probe', now(), now(),"
+                    " %s::tsvector)",
+                    (PROBE_ID, PROBE_TENANT, f"'{PROBE_TERM}':1C"),
+                )
+            step = "read back"
+            with self.connection() as conn:
+                found = conn.execute(
+                    "SELECT id FROM memories WHERE tenant = %s AND deleted_at IS NULL AND search @@ %s::tsquery",
+                    (PROBE_TENANT, f"'{PROBE_TERM}'"),
+                ).fetchall()
+            if [r[0] for r in found] != [PROBE_ID]:
+                return "keyword index probe: the row just written was not found"
+            step = "delete"
+            with self.write() as conn:
+                conn.execute("DELETE FROM memories WHERE id = %s", (PROBE_ID,))
+        except StorageError as exc:
+            return f"keyword index probe failed at {step}: {exc.message}"
+        return None
+
+    def keyword_index_mismatch(self) -> str | None:
+        """None when every live memory has a tsvector and no deleted one keeps one."""
+        try:
+            with self.connection() as conn:
+                row = conn.execute(
+                    "SELECT COUNT(*) FILTER (WHERE deleted_at IS NULL),"
+                    " COUNT(*) FILTER (WHERE deleted_at IS NULL AND search IS NULL),"
+                    " COUNT(*) FILTER (WHERE deleted_at IS NOT NULL AND search IS NOT NULL) FROM memories"
+                ).fetchone()
+        except StorageError as exc:
+            return f"keyword index unreadable: {exc.message}"
+        assert row is not None
+        if row[1] == 0 and row[2] == 0:
+            return None
+        return f"keyword index lacks {row[1]} of {row[0]} live memories and holds {row[2]} deleted ones"
+
+    # -- repair --------------------------------------------------------------------------------
+
+    def rebuild_keyword_index(self, index_for: Callable[[Memory], IndexText]) -> int:
+        """Write every live memory's tsvector again (and clear deleted ones'); returns rows indexed."""
+        from memwarden.store.postgres.store import COLUMNS, row_to_memory
+        from memwarden.store.postgres.textsearch import tsvector_literal
+
+        with self.write() as conn:
+            conn.execute("UPDATE memories SET search = NULL WHERE deleted_at IS NOT NULL AND search IS NOT NULL")
+            rows = conn.execute(f"SELECT {COLUMNS} FROM memories WHERE deleted_at IS NULL").fetchall()
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "UPDATE memories SET search = %s::tsvector WHERE id = %s",
+                    [(tsvector_literal(index_for(m)), m.id) for m in map(row_to_memory, rows)],
+                )
+        return len(rows)
+
+    # -- bulk ----------------------------------------------------------------------------------
+
+    def iter_memories(
+        self, tenant: str, *, project: str | None, include_deleted: bool, batch: int = 2000
+    ) -> Iterator[Memory]:
+        """Every memory of a tenant (optionally one project) in creation order, batch by batch."""
+        from memwarden.store.postgres.store import COLUMNS, row_to_memory
+
+        where = "tenant = %s" + ("" if project is None else " AND project = %s")
+        where += "" if include_deleted else " AND deleted_at IS NULL"
+        params: list[Any] = [tenant] + ([] if project is None else [project])
+        after: tuple[Any, str] | None = None
+        while True:
+            page = "" if after is None else " AND (created_at, id) > (%s, %s)"
+            with self.connection() as conn:
+                rows = conn.execute(
+                    f"SELECT {COLUMNS} FROM memories WHERE {where}{page} ORDER BY created_at, id LIMIT %s",  # type: ignore[arg-type]
+                    (*params, *(after or ()), batch),
+                ).fetchall()
+            if not rows:
+                return
+            after = (rows[-1][9], rows[-1][0])
+            for row in rows:
+                yield row_to_memory(row)
+
+    def import_memories(self, entries: Sequence[tuple[Memory, IndexText]]) -> list[str]:
+        """Insert memories that keep their ids and times, one transaction per batch.
+
+        Returns, per entry, ``inserted``, ``same_id`` (that id exists already) or ``duplicate``
+        (a live memory of the same tenant+project says exactly this).
+        """
+        from memwarden.store.postgres.store import COLUMNS, memory_params
+        from memwarden.store.postgres.textsearch import tsvector_literal
+
+        outcomes: list[str] = []
+        for start in range(0, len(entries), IMPORT_BATCH):
+            with self.write() as conn:
+                for memory, index in entries[start : start + IMPORT_BATCH]:
+                    row = conn.execute(
+                        f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * 17)}, %s::tsvector)"
+                        " ON CONFLICT DO NOTHING RETURNING id",
+                        (*memory_params(memory), None if memory.deleted_at else tsvector_literal(index)),
+                    ).fetchone()
+                    if row is not None:
+                        outcomes.append("inserted")
+                    elif conn.execute("SELECT 1 FROM memories WHERE id = %s", (memory.id,)).fetchone():
+                        outcomes.append("same_id")
+                    else:
+                        outcomes.append("duplicate")
+        return outcomes
+
+    # -- maintenance ---------------------------------------------------------------------------
+
+    def purge_expired(self, expired_before: datetime) -> list[str]:
+        """Remove, for good, memories whose expiry is older than ``expired_before``; their ids."""
+        with self.write() as conn:
+            rows = conn.execute(
+                "DELETE FROM memories WHERE expires_at IS NOT NULL AND expires_at <= %s RETURNING id",
+                (expired_before,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def vacuum(self) -> dict[str, int]:
+        """VACUUM (ANALYZE) memwarden's tables; database sizes before and after."""
+        with self.connection() as conn:
+            before = self._database_bytes(conn)
+            for table in self.table_counts():
+                conn.execute(f'VACUUM (ANALYZE) "{table}"')  # type: ignore[arg-type]
+            return {"bytes_before": before, "bytes_after": self._database_bytes(conn)}
+
+    @staticmethod
+    def _database_bytes(conn: psycopg.Connection) -> int:
+        row = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+        return int(row[0]) if row else 0
+
+    def table_counts(self) -> dict[str, int]:
+        """Rows per memwarden table, read in one snapshot."""
+        with self.connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            present = [
+                r[0] for r in conn.execute(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+                ).fetchall()
+            ]
+            counts = {}
+            for name in present:
+                row = conn.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()  # type: ignore[arg-type]
+                counts[name] = int(row[0]) if row else 0
+        return counts
