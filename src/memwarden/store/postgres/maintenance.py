@@ -139,7 +139,7 @@ class PostgresMaintenance:
         Returns, per entry, ``inserted``, ``same_id`` (that id exists already) or ``duplicate``
         (a live memory of the same tenant+project says exactly this).
         """
-        from memwarden.store.postgres.store import COLUMNS, memory_params
+        from memwarden.store.postgres.store import COLUMNS, NCOLUMNS, memory_params
         from memwarden.store.postgres.textsearch import tsvector_literal
 
         outcomes: list[str] = []
@@ -147,7 +147,7 @@ class PostgresMaintenance:
             with self.write() as conn:
                 for memory, index in entries[start : start + IMPORT_BATCH]:
                     row = conn.execute(
-                        f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * 17)}, %s::tsvector)"
+                        f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * NCOLUMNS)}, %s::tsvector)"
                         " ON CONFLICT DO NOTHING RETURNING id",
                         (*memory_params(memory), None if memory.deleted_at else tsvector_literal(index)),
                     ).fetchone()
