@@ -106,3 +106,14 @@ def test_urls_are_printed_without_passwords() -> None:
     assert redact_url("postgresql://u:pw@h:5432/db") == "postgresql://u:***@h:5432/db"
     assert redact_url("postgresql://h/db?password=pw&sslmode=require") == "postgresql://h/db?password=***&sslmode=require"
     assert redact_url("postgresql://u@h/db") == "postgresql://u@h/db"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fields=st.lists(st.lists(st.text(min_size=1, max_size=10).filter(lambda t: not any(c.isspace() for c in t)),
+                                max_size=8), min_size=3, max_size=3))
+def test_the_analyzed_fields_read_back_from_the_tsvector(pg_conn, fields: list[list[str]]) -> None:  # type: ignore[no-untyped-def]
+    from memwarden.store.postgres.textsearch import parse_tsvector, usable
+
+    index = IndexText(*(" ".join(t for t in terms if usable(t)) for terms in fields))
+    text = pg_conn.execute("SELECT %s::tsvector::text", (tsvector_literal(index),)).fetchone()[0]
+    assert parse_tsvector(text) == index

@@ -160,11 +160,40 @@ INJECTION_FLAGS = "ALTER TABLE memories ADD COLUMN injection_flags TEXT[] NOT NU
 # Which analyzer (version and languages) wrote the ``search`` column; see PostgresStore.ensure_index.
 INDEX_STATE = "CREATE TABLE index_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
 
+# Vectors beside memories, each with its space (model id + dimension), in pgvector's untyped
+# ``vector`` column so several spaces can live in one table. HNSW indexes are per space (a
+# partial expression index cast to the space's dimension), created when a space is first used:
+# see ``store/postgres/vectors.py``. A vector is dropped when its memory is deleted or its text,
+# title or project changes (a stale vector would rank the old text); the backfill embeds the new.
+VECTORS = """
+CREATE EXTENSION IF NOT EXISTS vector;
+ALTER TABLE memories ADD COLUMN embedding_error TEXT;
+CREATE TABLE memory_vectors (
+    memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    dim INTEGER NOT NULL,
+    embedding vector NOT NULL,
+    PRIMARY KEY (memory_id, model, dim)
+);
+CREATE INDEX memory_vectors_space ON memory_vectors (model, dim);
+CREATE FUNCTION memories_drop_stale_vectors() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM memory_vectors WHERE memory_id = NEW.id;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER memories_drop_stale_vectors AFTER UPDATE OF deleted_at, content_hash, title, project ON memories
+    FOR EACH ROW WHEN ((NEW.deleted_at IS NOT NULL AND OLD.deleted_at IS NULL)
+        OR NEW.content_hash IS DISTINCT FROM OLD.content_hash OR NEW.title IS DISTINCT FROM OLD.title
+        OR NEW.project IS DISTINCT FROM OLD.project)
+    EXECUTE FUNCTION memories_drop_stale_vectors();
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("0001_initial", INITIAL),
     ("0002_audit_log", AUDIT_LOG),
     ("0003_injection_flags", INJECTION_FLAGS),
     ("0004_index_state", INDEX_STATE),
+    ("0005_vectors", VECTORS),
 ]
 
 

@@ -20,7 +20,8 @@ from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
 from memwarden.store.postgres import migrations
 from memwarden.store.postgres.connect import open_pool, redact_url
 from memwarden.store.postgres.maintenance import PostgresMaintenance
-from memwarden.store.postgres.textsearch import RANK_WEIGHTS, tsquery_literal, tsvector_literal
+from memwarden.store.postgres.vectors import PostgresVectors
+from memwarden.store.postgres.textsearch import RANK_WEIGHTS, parse_tsvector, tsquery_literal, tsvector_literal
 
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg
@@ -72,7 +73,7 @@ class _TwinVanished(Exception):
     """The conflicting row was gone when we read it; the add is retried."""
 
 
-class PostgresStore(PostgresMaintenance):
+class PostgresStore(PostgresMaintenance, PostgresVectors):
     """The scale-out backend. Thread-safe (a connection pool); safe to share between replicas.
 
     Whole-store operations (health probe, rebuild, import/export, purge, vacuum) come from
@@ -84,6 +85,7 @@ class PostgresStore(PostgresMaintenance):
     def __init__(self, url: str, *, pool_size: int = 10) -> None:
         self.url = url
         self.pool: ConnectionPool = open_pool(url, pool_size=pool_size)
+        self._indexed_spaces: set[Any] = set()
         with self.connection() as conn:
             self.applied_migrations = migrations.migrate(conn)
 
@@ -281,14 +283,15 @@ class PostgresStore(PostgresMaintenance):
             return []
         where, params = self.filters(project, tags, include_expired, now)
         sql = (
-            f"SELECT {M_COLUMNS}, ts_rank(%s, m.search, q.query, 1) AS rank"
+            f"SELECT {M_COLUMNS}, ts_rank(%s, m.search, q.query, 1) AS rank, m.search::text"
             " FROM memories m, (SELECT %s::tsquery AS query) q"
             f" WHERE m.search @@ q.query AND m.tenant = %s AND m.deleted_at IS NULL{where}"
             " ORDER BY rank DESC, m.id LIMIT %s"
         )
         with self.connection() as conn:
             rows = conn.execute(sql, (RANK_WEIGHTS, expression, tenant, *params, limit)).fetchall()  # type: ignore[arg-type]
-        return [Candidate(row_to_memory(row), float(row[NCOLUMNS])) for row in rows]
+        return [Candidate(row_to_memory(row), float(row[NCOLUMNS]), parse_tsvector(row[NCOLUMNS + 1]))
+                for row in rows]
 
     def list_memories(
         self,

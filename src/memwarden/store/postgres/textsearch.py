@@ -25,8 +25,17 @@ def quote_lexeme(term: str) -> str:
     return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
+# A query is cut to this many terms, as on SQLite: more only slows the index down.
+MAX_TERMS = 128
+
+
 def usable(term: str) -> bool:
-    return bool(term) and "\x00" not in term and len(term.encode("utf-8")) <= MAX_LEXEME_BYTES
+    if not term or "\x00" in term or term.isspace():
+        return False
+    try:
+        return len(term.encode("utf-8")) <= MAX_LEXEME_BYTES
+    except UnicodeEncodeError:  # a lone surrogate cannot reach PostgreSQL
+        return False
 
 
 def tsvector_literal(index: IndexText) -> str:
@@ -51,4 +60,55 @@ def tsquery_literal(query: KeywordQuery) -> str:
         if not usable(term):
             continue
         parts.append(quote_lexeme(term) + (":*" if term in query.prefix else ""))
+        if len(parts) >= MAX_TERMS:
+            break
     return " | ".join(parts)
+
+
+_FIELD_OF_WEIGHT = {"A": 0, "B": 1, "C": 2, "D": 2}
+
+
+def parse_tsvector(text: str) -> IndexText:
+    """The analyzed fields back from a tsvector's text output (the inverse of ``tsvector_literal``).
+
+    Terms come back in position order within their field (weight A title, B tags, C body), so
+    the ranking can measure query coverage exactly as on SQLite, whose FTS table keeps the text.
+    """
+    fields: list[list[tuple[int, str]]] = [[], [], []]
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] == " ":
+            i += 1
+            continue
+        if text[i] != "'":
+            raise ValueError(f"not a tsvector at {i}: {text[i:i + 20]!r}")
+        i += 1
+        lexeme: list[str] = []
+        while i < n:
+            ch = text[i]
+            if ch == "\\" and i + 1 < n:
+                lexeme.append(text[i + 1])
+                i += 2
+            elif ch == "'" and i + 1 < n and text[i + 1] == "'":
+                lexeme.append("'")
+                i += 2
+            elif ch == "'":
+                i += 1
+                break
+            else:
+                lexeme.append(ch)
+                i += 1
+        term = "".join(lexeme)
+        if i < n and text[i] == ":":
+            i += 1
+            end = text.find(" ", i)
+            end = n if end < 0 else end
+            for slot in text[i:end].split(","):
+                weight = slot[-1] if slot[-1].isalpha() else "D"
+                position = int(slot.rstrip("ABCD"))
+                fields[_FIELD_OF_WEIGHT[weight]].append((position, term))
+            i = end
+        else:
+            fields[2].append((0, term))
+    title, tags, body = (" ".join(term for _, term in sorted(f, key=lambda p: p[0])) for f in fields)
+    return IndexText(title=title, tags=tags, body=body)

@@ -1,0 +1,172 @@
+"""The vector half of the PostgreSQL backend: pgvector, one HNSW index per vector space.
+
+Every replica reads the same table, so a vector one replica's background embedder stores is
+found by every other replica's next search; there is no in-process index to catch up.
+
+``memory_vectors.embedding`` is an untyped ``vector`` so several spaces (model id + dimension)
+share one table. An HNSW index needs a fixed dimension, so each space gets a partial expression
+index, ``(embedding::vector(dim)) vector_cosine_ops WHERE model = '…' AND dim = …``, created the
+first time the space is used (instant on an empty space; ``memwarden migrate`` builds it after
+loading). Searches repeat the same cast and the model and dimension as literals so the planner
+matches that index, and use pgvector's iterative scan so tenant, project, tag and expiry filters
+cannot starve the result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from memwarden.errors import StorageError
+from memwarden.models import Candidate, Memory, VectorCounts, VectorSpace
+
+if TYPE_CHECKING:  # pragma: no cover
+    import psycopg
+
+# HNSW build parameters (pgvector defaults; see docs/scaling.md for when to raise them).
+HNSW_M = 16
+HNSW_EF_CONSTRUCTION = 64
+# Candidates the graph walk keeps; at least this, or twice the rows wanted.
+HNSW_EF_SEARCH = 100
+SPACE_INDEX_LOCK = 0x6D657678  # "mevx": replicas creating a space's index take turns
+
+
+def vector_text(blob: bytes, dimension: int) -> str:
+    """pgvector's text form of float32 bytes; exact (each float32 prints as a float64 that parses back)."""
+    import numpy as np
+
+    if len(blob) != dimension * 4:
+        raise StorageError(f"vector of {len(blob)} bytes does not fit a space of dimension {dimension}")
+    return "[" + ",".join(map(str, np.frombuffer(blob, dtype=np.float32).tolist())) + "]"
+
+
+def space_index_name(space: VectorSpace) -> str:
+    digest = hashlib.sha256(space.model_id.encode("utf-8")).hexdigest()[:12]
+    return f"memory_vectors_hnsw_{space.dimension}_{digest}"
+
+
+class PostgresVectors:
+    """``VectorStore`` for ``PostgresStore``; expects the attributes below."""
+
+    connection: Callable[[], AbstractContextManager[psycopg.Connection]]
+    write: Callable[[], AbstractContextManager[psycopg.Connection]]
+    filters: Callable[..., tuple[str, list[Any]]]
+    _indexed_spaces: set[VectorSpace]
+
+    def ensure_space_index(self, space: VectorSpace) -> bool:
+        """Create the space's HNSW index unless it exists; True when this call built it."""
+        from psycopg import sql
+
+        if space in self._indexed_spaces:
+            return False
+        name = space_index_name(space)
+        with self.write() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (SPACE_INDEX_LOCK,))
+            exists = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (name,)).fetchone()
+            built = not (exists and exists[0])
+            if built:
+                conn.execute(sql.SQL(
+                    "CREATE INDEX {name} ON memory_vectors USING hnsw ((embedding::vector({dim})) vector_cosine_ops)"
+                    " WITH (m = {m}, ef_construction = {ef}) WHERE model = {model} AND dim = {dim}"
+                ).format(name=sql.Identifier(name), dim=sql.Literal(space.dimension), m=sql.Literal(HNSW_M),
+                         ef=sql.Literal(HNSW_EF_CONSTRUCTION), model=sql.Literal(space.model_id)))
+        self._indexed_spaces.add(space)
+        return built
+
+    def put_vectors(self, space: VectorSpace, items: Sequence[tuple[str, int, bytes]]) -> int:
+        rows = [(vector_text(blob, space.dimension), memory_id, version) for memory_id, version, blob in items]
+        self.ensure_space_index(space)
+        stored = 0
+        with self.write() as conn:
+            for text, memory_id, version in rows:
+                # Stored only while the memory is live at the version that was embedded.
+                row = conn.execute(
+                    "INSERT INTO memory_vectors (memory_id, model, dim, embedding)"
+                    " SELECT id, %s, %s, %s::vector FROM memories WHERE id = %s AND version = %s AND deleted_at IS NULL"
+                    " ON CONFLICT (memory_id, model, dim) DO UPDATE SET embedding = excluded.embedding"
+                    " RETURNING memory_id",
+                    (space.model_id, space.dimension, text, memory_id, version),
+                ).fetchone()
+                if row is None:
+                    continue
+                conn.execute("UPDATE memories SET embedding_error = NULL WHERE id = %s AND embedding_error IS NOT NULL",
+                             (memory_id,))
+                stored += 1
+        return stored
+
+    def record_embedding_failure(self, ids: Sequence[str], error: str) -> None:
+        if not ids:
+            return
+        with self.write() as conn:
+            conn.execute("UPDATE memories SET embedding_error = %s WHERE id = ANY(%s)", (error[:500], list(ids)))
+
+    def memories_missing_vectors(self, space: VectorSpace, *, limit: int, tenant: str | None = None) -> list[Memory]:
+        from memwarden.store.postgres.store import M_COLUMNS, row_to_memory
+
+        scope, params = ("", []) if tenant is None else (" AND m.tenant = %s", [tenant])
+        with self.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL{scope} AND NOT EXISTS ("  # type: ignore[arg-type]
+                " SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = %s AND v.dim = %s)"
+                " ORDER BY m.created_at, m.id LIMIT %s",
+                (*params, space.model_id, space.dimension, limit),
+            ).fetchall()
+        return [row_to_memory(row) for row in rows]
+
+    def vector_counts(self, tenant: str | None, space: VectorSpace) -> VectorCounts:
+        scope, params = ("", []) if tenant is None else (" AND m.tenant = %s", [tenant])
+        with self.connection() as conn:
+            row = conn.execute(
+                "SELECT COUNT(*), COUNT(v.memory_id), COUNT(m.embedding_error) FROM memories m"  # type: ignore[arg-type]
+                " LEFT JOIN memory_vectors v ON v.memory_id = m.id AND v.model = %s AND v.dim = %s"
+                f" WHERE m.deleted_at IS NULL{scope}",
+                (space.model_id, space.dimension, *params),
+            ).fetchone()
+        assert row is not None
+        return VectorCounts(live=row[0], with_vector=row[1], failed=row[2])
+
+    def warm_vectors(self, space: VectorSpace) -> None:
+        self.ensure_space_index(space)
+
+    def vector_search(
+        self,
+        tenant: str,
+        space: VectorSpace,
+        query: Any,
+        *,
+        project: str | None,
+        tags: Sequence[str],
+        include_expired: bool,
+        now: datetime,
+        limit: int,
+    ) -> list[Candidate]:
+        import numpy as np
+        from psycopg import sql
+
+        from memwarden.store.postgres.store import M_COLUMNS, NCOLUMNS, row_to_memory
+        from memwarden.store.postgres.textsearch import parse_tsvector
+
+        self.ensure_space_index(space)
+        q = vector_text(np.asarray(query, dtype=np.float32).reshape(-1).tobytes(), space.dimension)
+        where, params = self.filters(project, tags, include_expired, now)
+        distance = sql.SQL("(v.embedding::vector({dim}) <=> %s::vector({dim}))").format(dim=sql.Literal(space.dimension))
+        statement = sql.SQL(
+            "SELECT {cols}, 1 - {distance} AS cosine, m.search::text FROM memory_vectors v"
+            " JOIN memories m ON m.id = v.memory_id"
+            " WHERE v.model = {model} AND v.dim = {dim} AND m.tenant = %s AND m.deleted_at IS NULL{where}"
+            " ORDER BY {distance} LIMIT %s"
+        ).format(cols=sql.SQL(M_COLUMNS), distance=distance, model=sql.Literal(space.model_id),
+                 dim=sql.Literal(space.dimension), where=sql.SQL(where))
+        ef_search = min(1000, max(HNSW_EF_SEARCH, 2 * limit))
+        with self.connection() as conn, conn.transaction():
+            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef_search)))
+            conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+            rows = conn.execute(statement, (q, tenant, *params, q, limit)).fetchall()
+        return [
+            Candidate(row_to_memory(row), float(row[NCOLUMNS]),
+                      None if row[NCOLUMNS + 1] is None else parse_tsvector(row[NCOLUMNS + 1]))
+            for row in rows
+        ]
