@@ -46,6 +46,9 @@ def test_import_keeps_ids_and_reports_same_id_and_duplicates(store: Any) -> None
     same = replace(make_memory("other text"), id=existing.id)
     entries = [(m, index_of(m)) for m in (fresh, deleted, twin, same)]
     assert store.import_memories(entries) == ["inserted", "inserted", "duplicate", "same_id"]
+    theirs = put(store, "another tenant's", tenant="t2")
+    assert store.existing_ids([fresh.id, deleted.id, twin.id, theirs.id]) == {fresh.id, deleted.id, theirs.id}
+    assert store.existing_ids([]) == set()
     assert store.get_many("t1", [fresh.id, deleted.id]) == [fresh, deleted]
     assert search_ids(store, "imported") == [fresh.id] and search_ids(store, "deleted") == []
 

@@ -133,6 +133,14 @@ class PostgresMaintenance:
             for row in rows:
                 yield row_to_memory(row)
 
+    def existing_ids(self, ids: Sequence[str]) -> set[str]:
+        """Which of these ids are stored (in any tenant, deleted or not: ids are unique)."""
+        if not ids:
+            return set()
+        with self.connection() as conn:
+            rows = conn.execute("SELECT id FROM memories WHERE id = ANY(%s)", (list(ids),)).fetchall()
+        return {r[0] for r in rows}
+
     def import_memories(self, entries: Sequence[tuple[Memory, IndexText]]) -> list[str]:
         """Insert memories that keep their ids and times, one transaction per batch.
 
