@@ -219,3 +219,43 @@ def test_servers_starting_together_each_take_a_verified_backup(settings: Setting
     assert len(kept) == 4
     for path in kept:
         assert json.loads(path.with_name(path.name + SIDECAR).read_text())["verified"] is True
+
+
+def test_the_start_backup_is_taken_before_migrations_and_restores_across_versions(
+    settings: Settings, db_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memwarden.store.sqlite import migrations
+
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    migrations.migrate(conn, migrations.MIGRATIONS[:1])  # a database from the first release
+    conn.execute(
+        "INSERT INTO memories (id, tenant, project, kind, content, content_hash, created_at, updated_at)"
+        " VALUES ('01JD3Z5X9Q2W8E7R6T5Y4V3K2M', 'default', 'default', 'fact', 'from the old release', 'h',"
+        " '2025-01-01T00:00:00.000000Z', '2025-01-01T00:00:00.000000Z')"
+    )
+    conn.close()
+    service = build_server_service(settings)
+    try:
+        assert service.backups is not None
+        old = Path(service.backups.last()["path"])
+        backup = sqlite3.connect(old)
+        assert backup.execute("PRAGMA user_version").fetchone()[0] == 1  # copied before migrating
+        backup.close()
+        live = sqlite3.connect(db_path)
+        assert live.execute("PRAGMA user_version").fetchone()[0] == len(migrations.MIGRATIONS)
+        live.close()
+    finally:
+        service.close()
+    # Restoring that old backup through the CLI migrates it again and leaves a healthy database.
+    from memwarden.cli.main import main
+
+    for key, value in {"MEMWARDEN_DB": str(db_path), "MEMWARDEN_BACKUP_DIR": str(settings.backup_path()),
+                       "MEMWARDEN_LOG_FILE": str(settings.log_path())}.items():
+        monkeypatch.setenv(key, value)
+    assert main(["restore", str(old), "--yes", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["matches_backup"] is True and result["health_after"] == "ok"
+    live = sqlite3.connect(db_path)
+    assert live.execute("PRAGMA user_version").fetchone()[0] == len(migrations.MIGRATIONS)
+    assert live.execute("SELECT content FROM memories").fetchall() == [("from the old release",)]
+    live.close()
