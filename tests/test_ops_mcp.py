@@ -138,3 +138,21 @@ def test_review_finds_near_duplicates_only_within_a_project(service: MemoryServi
     pairs = service.review()["duplicates"]
     assert len(pairs) == 1
     assert pairs[0]["keep"]["project"] == pairs[0]["candidate"]["project"] == "a"
+
+
+def test_inline_import_data_over_the_size_limit_is_refused(settings: Settings, db_path: Path) -> None:
+    from dataclasses import replace
+
+    service = build_service(settings, ops=True)
+    service.ops = replace(service.ops, import_max_bytes=2048)
+    before = _rows(db_path)
+    try:
+        async def run() -> None:
+            async with mcp_client(service) as client:
+                big = [{"content": f"memory {i} " + "x" * 100} for i in range(50)]
+                assert "over the import limit" in await call_error(client, "memory_import", {"data": big})
+
+        anyio.run(run)
+    finally:
+        service.close()
+    assert _rows(db_path) == before
