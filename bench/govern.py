@@ -3,9 +3,11 @@
     python bench/govern.py [--runs 3000] [--json FILE]
 
 Targets (issue 5): redacting a 1 KiB memory with every built-in rule p50 <= 0.5 ms; audit cost
-<= 0.3 ms per operation. Audit cost is measured two ways on a real SQLite file (WAL,
-synchronous=FULL for memories): one ``Auditor.record`` append alone, and the difference
-between the median search with auditing on and off (same database, same queries).
+<= 0.3 ms per operation. Audit cost is measured on a real SQLite file (WAL, synchronous=FULL
+for memories; no embedder, so vector timing noise stays out): one ``Auditor.record`` append
+alone; the time spent appending the audit row inside real searches and adds (what the caller
+pays); and whole searches with the auditor switched on and off call by call on the same
+database (on a shared machine that difference is mostly noise).
 """
 
 from __future__ import annotations
@@ -70,36 +72,53 @@ def bench_redaction(runs: int) -> dict[str, Any]:
 
 
 def bench_audit(runs: int) -> dict[str, Any]:
+    """Time spent recording the audit row inside real searches and adds, and whole searches
+    with the auditor switched on and off call by call on the same service and database."""
+    from memwarden.store.sqlite.audit import SQLiteAuditLog
+
+    inside: list[float] = []
+    original = SQLiteAuditLog.append
+
+    def timed_append(self: SQLiteAuditLog, *args: Any, **kwargs: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            inside.append((time.perf_counter() - t0) * 1000)
+
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.db"
-        on = build_service(load_settings(db=str(db), log_file=str(Path(tmp) / "log"), audit=True))
-        off = build_service(load_settings(db=str(db), log_file=str(Path(tmp) / "log"), audit=False))
+        service = build_service(load_settings(db=str(Path(tmp) / "bench.db"), log_file=str(Path(tmp) / "log"),
+                                              embedder="none"))
+        auditor = service.auditor
+        assert auditor is not None
         try:
             for n in range(500):
-                on.add(f"memory {n} about project {n % 13} and the renewal of contract {n % 29}")
-            assert on.auditor is not None
+                service.add(f"memory {n} about project {n % 13} and the renewal of contract {n % 29}")
             who = Caller("bench", "default")
-            append = time_ms(lambda i: on.auditor.record("search", who, query=f"renewal {i}",  # type: ignore[union-attr]
-                                                         memory_ids=["01JD3Z5X9Q2W8E7R6T5Y4V3K2M"], result_count=1), runs)
-            queries = [f"renewal contract {i % 29}" for i in range(runs)]
-            # Interleave on/off so machine noise hits both sides alike.
+            append = time_ms(lambda i: auditor.record("search", who, query=f"renewal {i}",
+                                                      memory_ids=["01JD3Z5X9Q2W8E7R6T5Y4V3K2M"], result_count=1), runs)
+            SQLiteAuditLog.append = timed_append  # type: ignore[method-assign]
             with_audit, without = [], []
-            for i in range(runs):
+            for i in range(runs):  # alternate, so machine noise falls on both sides alike
+                service.auditor = auditor if i % 2 == 0 else None
                 t0 = time.perf_counter()
-                on.search(queries[i], limit=5)
-                t1 = time.perf_counter()
-                off.search(queries[i], limit=5)
-                t2 = time.perf_counter()
-                with_audit.append((t1 - t0) * 1000)
-                without.append((t2 - t1) * 1000)
+                service.search(f"renewal contract {i % 29}", limit=5)
+                (with_audit if i % 2 == 0 else without).append((time.perf_counter() - t0) * 1000)
+            service.auditor = auditor
+            in_search = list(inside)
+            inside.clear()
+            time_ms(lambda i: service.add(f"bench add {i} for the audit cost"), min(runs, 300))
+            in_add = list(inside)
         finally:
-            on.close()
-            off.close()
+            SQLiteAuditLog.append = original  # type: ignore[method-assign]
+            service.auditor = auditor
+            service.close()
     return {
-        "append": summary(append),
+        "append_alone": summary(append),
+        "audit_inside_search": summary(in_search),
+        "audit_inside_add": summary(in_add),
         "search_with_audit": summary(with_audit),
         "search_without_audit": summary(without),
-        "added_per_search_p50": round(statistics.median(with_audit) - statistics.median(without), 4),
     }
 
 
@@ -114,10 +133,13 @@ def main() -> None:
         ("redact 1 KiB, no matches", redaction["no_matches"]["p50"], redaction["no_matches"]["p95"], "<= 0.5"),
         (f"redact 1 KiB, {redaction['matches_in_dirty']} matches", redaction["with_secrets"]["p50"],
          redaction["with_secrets"]["p95"], "<= 0.5"),
-        ("audit append (one row)", audit["append"]["p50"], audit["append"]["p95"], "<= 0.3"),
-        ("search with audit", audit["search_with_audit"]["p50"], audit["search_with_audit"]["p95"], ""),
-        ("search without audit", audit["search_without_audit"]["p50"], audit["search_without_audit"]["p95"], ""),
-        ("audit added per search (p50 diff)", audit["added_per_search_p50"], float("nan"), "<= 0.3"),
+        ("audit append alone (one row)", audit["append_alone"]["p50"], audit["append_alone"]["p95"], "<= 0.3"),
+        ("audit row inside a search", audit["audit_inside_search"]["p50"], audit["audit_inside_search"]["p95"],
+         "<= 0.3"),
+        ("audit row inside an add", audit["audit_inside_add"]["p50"], audit["audit_inside_add"]["p95"], "<= 0.3"),
+        ("search, audit on (whole call)", audit["search_with_audit"]["p50"], audit["search_with_audit"]["p95"], ""),
+        ("search, audit off (whole call)", audit["search_without_audit"]["p50"],
+         audit["search_without_audit"]["p95"], ""),
     ]
     print(f"{'measure':40} {'p50 ms':>9} {'p95 ms':>9}  target")
     for name, p50, p95, target in rows:
