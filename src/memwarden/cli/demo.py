@@ -23,7 +23,9 @@ def run_demo() -> int:
 
     with tempfile.TemporaryDirectory(prefix="memwarden-demo-") as tmp:
         db = Path(tmp) / "demo.db"
-        service = build_service(load_settings(db=str(db), embedder="none", vault_dirs="", backup_dir=tmp))
+        service = build_service(load_settings(db=str(db), embedder="none", vault_dirs="", backup_dir=tmp,
+                                              redaction="enforce", redaction_rules="", audit=True,
+                                              audit_query_plain=False))
         try:
             print(f"memwarden demo: a temporary database at {db}\n")
             for content, project, tags in SAMPLES:
@@ -37,6 +39,9 @@ def run_demo() -> int:
                 print(f"search {query!r}{where}: {len(result.hits)} hit(s)")
                 for hit in result.hits:
                     print(f"       {hit.score:7.3f}  {one_line(hit.memory.content, 70)}")
+            from memwarden.cli.demo_governance import tell_governance_story
+
+            tell_governance_story(service, db)
             stats = service.stats()
             print(f"\nstored: {stats['memories']} memories in {len(stats['projects'])} projects; "
                   "the temporary database is removed now.")
