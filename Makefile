@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/quality/run.py
 	$(BIN)/python bench/search_speed.py
+	$(BIN)/python bench/ops.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info

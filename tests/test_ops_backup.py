@@ -11,7 +11,7 @@ import pytest
 
 from memwarden.app import build_backups, build_server_service, build_service
 from memwarden.config import Settings, load_settings
-from memwarden.errors import InvalidInput
+from memwarden.errors import InvalidInput, StorageError
 from memwarden.ops.backup import LAST, SIDECAR
 from memwarden.service import MemoryService
 
@@ -259,3 +259,42 @@ def test_the_start_backup_is_taken_before_migrations_and_restores_across_version
     assert live.execute("PRAGMA user_version").fetchone()[0] == len(migrations.MIGRATIONS)
     assert live.execute("SELECT content FROM memories").fetchall() == [("from the old release",)]
     live.close()
+
+
+def test_a_backup_that_cannot_be_written_is_an_error_and_health_shows_it(settings: Settings,
+                                                                          tmp_path: Path) -> None:
+    service = build_service(settings, ops=True)
+    try:
+        service.add("something to back up")
+        assert service.backups is not None
+        (tmp_path / "not-a-folder").write_text("a file, not a folder")
+        with pytest.raises(StorageError, match="backup failed"):
+            service.backups.backup(out=tmp_path / "not-a-folder" / "x.db")
+        backups = service.health()["checks"]["backups"]
+        assert backups["state"] == "failed_verification" and "cannot write" in backups["last"]["problems"][0]
+    finally:
+        service.close()
+
+
+def test_a_failed_start_backup_blocks_only_a_pending_migration(settings: Settings, db_path: Path,
+                                                                tmp_path: Path) -> None:
+    from memwarden.store.sqlite import migrations
+
+    blocker = tmp_path / "blocked"
+    blocker.write_text("a file where the backup folder should be")
+    broken = load_settings(**{**settings.model_dump(), "backup_dir": str(blocker / "backups"), "http_token": None})
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    migrations.migrate(conn, migrations.MIGRATIONS[:1])
+    conn.execute(
+        "INSERT INTO memories (id, tenant, project, kind, content, content_hash, created_at, updated_at)"
+        " VALUES ('01JD3Z5X9Q2W8E7R6T5Y4V3K2M', 'default', 'default', 'fact', 'old', 'h',"
+        " '2025-01-01T00:00:00.000000Z', '2025-01-01T00:00:00.000000Z')"
+    )
+    conn.close()
+    with pytest.raises(StorageError, match="does not migrate without a backup"):
+        build_server_service(broken)
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1  # not migrated
+    conn.close()
+    build_server_service(settings).close()  # with a working folder: backed up, then migrated
+    build_server_service(broken).close()  # up to date now: starts, and logs the failed backup

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.ops.options import OpsOptions
 import functools
 
+from memwarden.errors import StorageError
 from memwarden.models import Caller
 from memwarden.search.ranking import RankingWeights
 from memwarden.search.vector_path import VectorPath
@@ -184,7 +185,20 @@ def build_server_service(settings: Settings) -> MemoryService:
     any migration), open it (migrations run), check the keyword index with a real write and
     rebuild it if it fails, purge memories expired longer than the grace period."""
     backups = build_backups(settings)
-    record = None if backups is None else backups.start_backup()
+    record = None
+    try:
+        record = None if backups is None else backups.start_backup()
+    except StorageError as exc:
+        # A backup that cannot be written (full disk, bad folder) stops the start only when a
+        # schema migration is about to run: never migrate without a backup. Otherwise serve,
+        # and health reports the failed backup.
+        assert backups is not None
+        if backups.backend.needs_migration():
+            raise StorageError(
+                f"{exc.message}; a schema migration is pending and memwarden does not migrate without a "
+                "backup: fix MEMWARDEN_BACKUP_DIR (or set MEMWARDEN_BACKUP_KEEP=0 to start without one)"
+            ) from None
+        logger.error("start-up backup failed (%s); serving anyway, see memwarden health", exc.message)
     if record is not None and not record.verified:
         logger.error("start-up backup %s failed verification; see memwarden health", record.path)
     service = build_service(settings, ops=True, backups=backups)

@@ -40,6 +40,10 @@ class BackupBackend(Protocol):
         """True when there is a database to back up."""
         ...
 
+    def needs_migration(self) -> bool:
+        """True when opening the database will change its schema."""
+        ...
+
     def snapshot(self, dest: Path) -> dict[str, int]:
         """Write a consistent copy to the new file ``dest``; row counts at the copy's instant."""
         ...
@@ -113,17 +117,24 @@ class BackupManager:
         target = Path(out) if out is not None else self._new_name(reason)
         if target.exists():
             raise InvalidInput(f"{target} exists; backups never overwrite a file: choose a new name", field="out")
-        target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
         started = time.perf_counter()
         try:
+            target.parent.mkdir(parents=True, exist_ok=True)
             expected = self.backend.snapshot(partial)
             try:
                 os.link(partial, target)  # fails if target appeared meanwhile: never overwrite
             except FileExistsError:
                 raise InvalidInput(f"{target} exists; backups never overwrite a file", field="out") from None
+        except (OSError, StorageError) as exc:
+            message = exc.message if isinstance(exc, StorageError) else f"cannot write {target}: {exc}"
+            self._record_failure(target, reason, message, time.perf_counter() - started)
+            raise StorageError(f"backup failed: {message}") from None
         finally:
-            partial.unlink(missing_ok=True)
+            try:
+                partial.unlink(missing_ok=True)
+            except OSError:  # its folder is what failed
+                pass
         check = self.backend.verify(target, expected)
         record = BackupRecord(
             path=str(target.resolve()),
@@ -149,6 +160,17 @@ class BackupManager:
         if self.keep == 0 or not self.backend.has_data():
             return None
         return self.backup(reason="start")
+
+    def _record_failure(self, target: Path, reason: str, message: str, seconds: float) -> None:
+        """Remember a backup that could not even be written, for health; best effort (the
+        folder itself may be what failed)."""
+        record = BackupRecord(path=str(target), reason=reason, taken_at=format_time(datetime.now(UTC)) or "",
+                              bytes=0, seconds=round(seconds, 3), verified=False, problems=[message])
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            _write_json(self.directory / LAST, record.to_dict())
+        except OSError:
+            logger.error("backup failed and could not be recorded in %s: %s", self.directory, message)
 
     def _record(self, target: Path, record: BackupRecord) -> None:
         try:

@@ -195,6 +195,19 @@ class SQLiteBackupBackend:
     def has_data(self) -> bool:
         return self.path.exists() and self.path.stat().st_size > 0
 
+    def needs_migration(self) -> bool:
+        from memwarden.store.sqlite.migrations import pending
+
+        if not self.has_data():
+            return False
+        conn = _connect(self.path, readonly=True)
+        try:
+            return bool(pending(conn))
+        except sqlite3.DatabaseError:
+            return True
+        finally:
+            conn.close()
+
     def snapshot(self, dest: Path) -> dict[str, int]:
         return snapshot(self.path, dest)
 
