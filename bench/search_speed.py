@@ -110,7 +110,8 @@ def build_database(path: Path, n: int, rng: random.Random) -> None:
     from memwarden.models import Memory, utcnow
     from memwarden.service import content_hash
 
-    service = build_service(load_settings(db=str(path), log_file=str(path.parent / "log"), audit=False))
+    service = build_service(load_settings(db=str(path), log_file=str(path.parent / "log"), audit=False,
+                                          embedder="none"))
     store = service.store
     words = vocabulary(rng, 50_000)
     pick = zipf_picker(rng, words)
@@ -137,7 +138,7 @@ def bench_search(path: Path, queries: int, rng: random.Random) -> dict[str, floa
     from memwarden.config import load_settings
 
     service = build_service(load_settings(db=str(path), log_file=str(path.parent / "log"), audit=False,
-                                          sqlite_synchronous="NORMAL"))
+                                          embedder="none", sqlite_synchronous="NORMAL"))
     conn = service.store.connection()  # type: ignore[attr-defined]
     samples = [r[0] for r in conn.execute("SELECT content FROM memories ORDER BY random() LIMIT ?", (queries,))]
     texts = []

@@ -69,7 +69,7 @@ def evaluate(corpus: Corpus, languages: str, verbose: bool) -> dict[str, float |
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(
             db=str(Path(tmp) / "quality.db"), log_file=str(Path(tmp) / "log"), languages=languages,
-            backup_dir=str(Path(tmp) / "backups"), audit=False,
+            backup_dir=str(Path(tmp) / "backups"), audit=False, embedder="none",
         )
         service = build_service(settings)
         try:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memwarden.models import KeywordQuery
-from memwarden.store.sqlite.fts import match_expression, scope_token, scoped_expression
+from memwarden.store.sqlite.fts import match_expression, scope_token, scoped_expression, word_expressions
 from memwarden.store.sqlite.migrations import migrate
 from memwarden.text.analyzer import Analyzer
 
@@ -55,9 +55,34 @@ def test_the_query_builder_never_produces_an_fts5_syntax_error(terms: list[str],
             _CONN.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (match,)).fetchall()
 
 
+def _run(match: str) -> None:
+    _CONN.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (match,)).fetchall()
+
+
 @settings(max_examples=300, deadline=None)
 @given(TEXT)
 def test_analyzed_queries_always_run(text: str) -> None:
-    expression = match_expression(ANALYZER.query(text))
+    query = ANALYZER.query(text)
+    expression = match_expression(query)
     if expression:
-        _CONN.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (expression,)).fetchall()
+        _run(expression)
+    words = word_expressions(query)
+    if words:
+        # Every expression keyword_search can build: per word, rarer words OR-ed, common ANDed.
+        parts = [wide or exact for exact, wide in words]
+        for part in parts + [exact for exact, _ in words]:
+            _run(scoped_expression(part, scope_token("t", "p")))
+        _run(scoped_expression(" OR ".join(parts), None))
+        _run(scoped_expression(" AND ".join(parts), scope_token("t", "p")))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(TEXT, min_size=1, max_size=3), max_size=6), st.sets(TEXT, max_size=4))
+def test_word_expressions_never_produce_an_fts5_syntax_error(groups: list[list[str]], prefix: set[str]) -> None:
+    flat = tuple(t for g in groups for t in g)
+    query = KeywordQuery(flat, frozenset(prefix) | frozenset(flat[:2]), tuple(tuple(g) for g in groups))
+    words = word_expressions(query)
+    if words:
+        parts = [wide or exact for exact, wide in words]
+        _run(scoped_expression(" OR ".join(parts), scope_token(flat[0], "p")))
+        _run(scoped_expression(" AND ".join(exact for exact, _ in words), None))

@@ -28,6 +28,8 @@ from memwarden.text.tokenize import CJK, bigrams, split_words
 
 # Bump when analysis changes in a way that changes index terms: stores re-index on a mismatch.
 ANALYZER_VERSION = 2
+# Alphabetic query terms at least this long also match as prefixes (see _prefix_helps).
+PREFIX_MIN_CHARS = 4
 # A query is cut to this many words/bigrams; longer queries gain nothing but cost time.
 MAX_QUERY_GROUPS = 64
 _CACHE_LIMIT = 200_000
@@ -114,8 +116,19 @@ class Analyzer:
         """
         groups = list(dict.fromkeys(self.groups(text)))[:MAX_QUERY_GROUPS]
         terms = tuple(dict.fromkeys(t for g in groups for t in g))
-        prefix = frozenset(g[0] for g in groups if len(g) == 1 and len(g[0]) == 1 and _is_cjk(g[0]))
+        prefix = frozenset(t for t in terms if _prefix_helps(t))
         return KeywordQuery(terms, prefix, tuple(groups))
+
+
+def _prefix_helps(term: str) -> bool:
+    """Match ``term`` as a prefix too? For a lone CJK character (it has no bigram of its own)
+    and for alphabetic terms of PREFIX_MIN_CHARS or more, which then also find compounds and
+    forms the stemmer leaves apart ("time" finds "timezone", "config" finds "configuration").
+    Shorter terms would match too many unrelated words. Exact matches still rank higher (see
+    ``store/sqlite/fts.py``); bench/quality measured the gain (docs/search.md)."""
+    if _is_cjk(term):
+        return len(term) == 1
+    return len(term) >= PREFIX_MIN_CHARS and term.isalpha()
 
 
 def _is_cjk(term: str) -> bool:

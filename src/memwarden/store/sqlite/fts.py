@@ -45,24 +45,33 @@ def _usable(term: str) -> bool:
     return True
 
 
-def _quoted(term: str, prefix: frozenset[str]) -> str:
-    return quote_term(term) + (" *" if term in prefix else "")
+def _quoted(term: str, prefix: frozenset[str], *, as_prefix: bool) -> str:
+    """A term; as a prefix it matches exactly or as a prefix, so an exact match scores twice
+    (bm25 adds both) and ranks above words that merely start the same way."""
+    if as_prefix and term in prefix:
+        return f"{quote_term(term)} OR {quote_term(term)} *"
+    return quote_term(term)
 
 
-def word_expressions(query: KeywordQuery) -> list[str]:
-    """One expression per query word: its alternative terms OR-ed, in parentheses.
+def word_expressions(query: KeywordQuery) -> list[tuple[str, str | None]]:
+    """For each query word: its alternative terms OR-ed, in parentheses, and the same with its
+    prefix terms also matched as prefixes (None when it has none).
 
     Words without a usable term are left out; at most MAX_TERMS terms in all.
     """
     groups = query.groups or tuple((t,) for t in dict.fromkeys(query.terms))
-    out: list[str] = []
+    out: list[tuple[str, str | None]] = []
     budget = MAX_TERMS
     for group in groups:
         terms = [t for t in dict.fromkeys(group) if _usable(t)][:budget]
         if not terms:
             continue
         budget -= len(terms)
-        out.append("(" + " OR ".join(_quoted(t, query.prefix) for t in terms) + ")")
+        exact = "(" + " OR ".join(_quoted(t, query.prefix, as_prefix=False) for t in terms) + ")"
+        wide = None
+        if any(t in query.prefix for t in terms):
+            wide = "(" + " OR ".join(_quoted(t, query.prefix, as_prefix=True) for t in terms) + ")"
+        out.append((exact, wide))
         if budget <= 0:
             break
     return out

@@ -46,6 +46,8 @@ MAX_SCAN = 4_000
 COMMON_DOCS = 1_000
 MIN_COMMON_DOCS = 100
 MAX_RARE_WORDS = 16
+# A query word that matches fewer memories than this exactly is also matched as a prefix.
+PREFIX_BELOW_DOCS = 20
 _COLUMNS = (
     "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
     "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags"
@@ -375,15 +377,22 @@ class SQLiteStore(SQLiteMaintenance):
             # words found in most memories; long queries (a whole prompt) get a lower cap and
             # keep only their rarest words, so their cost stays bounded too.
             cap = max(MIN_COMMON_DOCS, COMMON_DOCS * 8 // max(8, len(words)))
-            counted = sorted(
-                (self._count_capped(conn, scoped_expression(w, scope), cap), i, w) for i, w in enumerate(words)
-            )
-            rare = [w for count, _, w in counted if count < cap][:MAX_RARE_WORDS]
+            chosen: list[tuple[int, int, str]] = []
+            for i, (exact, wide) in enumerate(words):
+                count = self._count_capped(conn, scoped_expression(exact, scope), cap)
+                # Prefixes only where the exact word finds little: there they add recall
+                # ("time" → "timezone"); where it already finds plenty they add noise and cost.
+                if wide is not None and count < PREFIX_BELOW_DOCS:
+                    exact, count = wide, self._count_capped(conn, scoped_expression(wide, scope), cap)
+                chosen.append((count, i, exact))
+            chosen.sort()
+            words_used = [w for _, _, w in sorted(chosen, key=lambda c: c[1])]
+            rare = [w for count, _, w in chosen if count < cap][:MAX_RARE_WORDS]
             if rare:
                 scores, rows = self._rank_rare(conn, scoped_expression(" OR ".join(rare), scope),
                                                tenant, where, params, limit)
             else:
-                scores, rows = self._rank_common(conn, words, scope, tenant, where, params, limit)
+                scores, rows = self._rank_common(conn, words_used, scope, tenant, where, params, limit)
         except sqlite3.OperationalError as exc:
             raise StorageError(f"keyword search failed: {exc}") from exc
         rows.sort(key=lambda row: (scores[row[0]], row[0]))
