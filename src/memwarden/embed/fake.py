@@ -23,6 +23,7 @@ class FakeEmbedder:
     """Hash-bucket vectors; ``fail`` and ``gate`` let tests make it break or stall."""
 
     min_similarity = 0.3
+    fusion_weight = 0.7
 
     def __init__(self, dimension: int = 64, model_id: str = "fake-hash") -> None:
         self.identity = VectorSpace(model_id, dimension)

@@ -20,6 +20,8 @@ class HTTPEmbedder:
     provider = "http"
     #: The endpoint's model is unknown to us, so no floor: every nearest vector is a candidate.
     min_similarity = 0.0
+    #: Unknown model: the weight measured for the default builtin model.
+    fusion_weight = 0.7
 
     def __init__(self, base_url: str, model: str, *, dimension: int | None, timeout: float) -> None:
         self.base_url = base_url.rstrip("/")

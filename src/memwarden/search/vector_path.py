@@ -128,6 +128,12 @@ class VectorPath:
             self.embedder.close()
 
     @property
+    def fusion_weight(self) -> float:
+        from memwarden.search.hybrid import VECTOR_WEIGHT
+
+        return float(getattr(self.embedder, "fusion_weight", VECTOR_WEIGHT))
+
+    @property
     def space(self) -> VectorSpace | None:
         if self.embedder is None or self.state != "ready":
             return None

@@ -28,10 +28,26 @@ APPROX_OVERFETCH = 8
 COMPACT_SHARE = 0.2
 
 
+_BLAS_LIMITED = False
+
+
+def _single_threaded_blas() -> None:
+    """One BLAS thread for the dot products: a matrix-vector product is memory-bound, and
+    OpenBLAS's spinning worker threads on a busy 2-core machine made a 6k-row search take 19 ms
+    instead of 0.3 ms (bench/vector_recall.py). Searches run concurrently instead."""
+    global _BLAS_LIMITED
+    if not _BLAS_LIMITED:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=1, user_api="blas")
+        _BLAS_LIMITED = True
+
+
 class VectorSpaceIndex:
     """Vectors of one space, with tenant and project codes per slot for filtering."""
 
     def __init__(self, model: str, dim: int, *, exact_max: int) -> None:
+        _single_threaded_blas()
         self.model = model
         self.dim = dim
         self.exact_max = exact_max
