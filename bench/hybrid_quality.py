@@ -35,13 +35,31 @@ def reciprocal_rank(ranked: list[str], relevant: set[str], depth: int = 10) -> f
     return 0.0
 
 
-def evaluate_model(model: str, weights: list[float]) -> dict[str, dict[str, dict[str, float]]]:
+def keyword_suite_cases() -> dict[str, dict[str, object]]:
+    """The keyword suite's corpora (bench/quality/corpora, written for keyword search) as cases."""
+    sys.path.insert(0, str(Path(__file__).parent / "quality"))
+    from run import CORPORA, load_corpus  # type: ignore[import-not-found]
+
+    cases: dict[str, dict[str, object]] = {}
+    for path in sorted(CORPORA.glob("*.txt")):
+        corpus = load_corpus(path)
+        cases[f"q-{corpus.name}"] = {
+            "memories": dict(corpus.memories),
+            "queries": [{"q": q, "relevant": rel, "kind": "suite"} for q, rel in corpus.queries],
+        }
+    return cases
+
+
+def evaluate_model(model: str, weights: list[float], *, suite: bool) -> dict[str, dict[str, dict[str, float]]]:
     cases = json.loads(CASES.read_text(encoding="utf-8"))["languages"]
+    if suite:
+        cases.update(keyword_suite_cases())
     embedder = open_builtin(model)
     embedder.load()
     results: dict[str, dict[str, dict[str, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        settings = load_settings(db=f"{tmp}/q.db", log_file=f"{tmp}/log", languages="english,turkish")
+        # A generous budget: this measures quality, not speed (the machine is shared).
+        settings = load_settings(db=f"{tmp}/q.db", log_file=f"{tmp}/log", vector_timeout_ms=60_000)
         service = build_service(settings, embedder=embedder, background=False)
         assert service.vectors is not None and service.vectors.wait_ready(60)
         for language, data in cases.items():
@@ -74,7 +92,7 @@ def evaluate_model(model: str, weights: list[float]) -> dict[str, dict[str, dict
                 for w in weights:
                     rankings[f"fused w={w}"] = ranked(fuse(keyword, vector, kq, vector_weight=w))
                 rankings["fused (default)"] = ranked(fuse(keyword, vector, kq,
-                                                          vector_weight=service.vectors.fusion_weight))
+                                                          vector_weight=service.vectors.fusion_weight(case["q"])))
                 for mode, ranked in rankings.items():
                     keys = [ids[i] for i in ranked]
                     modes.setdefault(mode, []).append(reciprocal_rank(keys, relevant))
@@ -112,18 +130,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--weights", default="0.5,0.7,0.9")
     parser.add_argument("--json", dest="json_file")
+    parser.add_argument("--no-suite", action="store_true",
+                        help="skip the keyword suite's corpora (bench/quality/corpora)")
     args = parser.parse_args(argv)
     weights = [float(w) for w in args.weights.split(",")]
     report: dict[str, object] = {}
     for model in args.models.split(","):
-        quality = evaluate_model(model, weights)
+        quality = evaluate_model(model, weights, suite=not args.no_suite)
         report[model] = {"quality": quality, "speed": speed(model)}
         print(f"\n## {model}   speed: {report[model]['speed']}")  # type: ignore[index]
         modes = list(next(iter(quality.values())).keys())
-        print(f"{'mode':<16}" + "".join(f"{lang + ' MRR@10':>12}{lang + ' hit@3':>11}" for lang in quality))
+        print("MRR@10 (hit@3)")
+        print(f"{'mode':<16}" + "".join(f"{lang:>16}" for lang in quality))
         for mode in modes:
             print(f"{mode:<16}" + "".join(
-                f"{quality[lang][mode]['mrr10']:>12.3f}{quality[lang][mode]['hit3']:>11.3f}" for lang in quality))
+                f"{quality[lang][mode]['mrr10']:>9.3f} ({quality[lang][mode]['hit3']:.2f})" for lang in quality))
     if args.json_file:
         Path(args.json_file).write_text(json.dumps(report, indent=2), encoding="utf-8")
     return 0

@@ -460,7 +460,7 @@ class MemoryService:
             candidates, nearest = self._with_index(candidates), self._with_index(nearest)
             if nearest:
                 assert self.vectors is not None
-                fused = fuse(candidates, nearest, keyword_query, vector_weight=self.vectors.fusion_weight)
+                fused = fuse(candidates, nearest, keyword_query, vector_weight=self.vectors.fusion_weight(text))
                 hits = rank(fused, now=now, limit=top, weights=self.ranking)
             else:
                 hits = rank_keyword(candidates, keyword_query, now=now, limit=top, weights=self.ranking)

@@ -127,10 +127,13 @@ class VectorPath:
         if self.embedder is not None:
             self.embedder.close()
 
-    @property
-    def fusion_weight(self) -> float:
+    def fusion_weight(self, query: str) -> float:
+        """The share of fused relevance the vector path gets for this query (per model)."""
         from memwarden.search.hybrid import VECTOR_WEIGHT
 
+        per_query = getattr(self.embedder, "fusion_weight_for", None)
+        if per_query is not None:
+            return float(per_query(query))
         return float(getattr(self.embedder, "fusion_weight", VECTOR_WEIGHT))
 
     @property
