@@ -120,3 +120,12 @@ def test_search_imports_no_mcp_numpy_onnxruntime_or_pydantic(cli_env: dict[str, 
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "HEAVY []" in result.stdout
+
+
+def test_version_answers_without_importing_any_command(cli_env: dict[str, str]) -> None:
+    code = ("import sys; from memwarden.cli.main import main; main(['--version']);"
+            "print('LOADED', sorted(m for m in sys.modules if m.startswith('memwarden') or m == 'argparse'))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("memwarden ")
+    assert "LOADED ['memwarden', 'memwarden.cli', 'memwarden.cli.main']" in result.stdout

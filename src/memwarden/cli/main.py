@@ -224,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     import argparse
 
     parser = argparse.ArgumentParser(prog="memwarden", description="A governed, local-first memory server for AI agents.")
-    parser.add_argument("--version", action="version", version=f"memwarden {__version__}")
+    parser.add_argument("--version", "-V", action="version", version=f"memwarden {__version__}")
     parser.add_argument("--db", help="database (overrides MEMWARDEN_DB)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -317,7 +317,12 @@ def _hook_argv(argv: Sequence[str]) -> tuple[str, str | None, str | None] | None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    hook = _hook_argv(sys.argv[1:] if argv is None else argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    if given in (["--version"], ["-V"]):
+        # Answered before building the parser, which imports every command's module.
+        print(f"memwarden {__version__}")
+        return 0
+    hook = _hook_argv(given)
     if hook is not None:
         from memwarden.hooks.commands import run_hook
 
