@@ -579,11 +579,11 @@ class MemoryService:
 
     # -- operations (ops/): health, repair, review, export/import, maintenance ------------------
 
-    def health(self, *, repair: bool = True) -> dict[str, Any]:
+    def health(self, *, repair: bool = True, caller: Caller | None = None) -> dict[str, Any]:
         """Integrity, a real keyword-index write, vectors, backups, vault; repairs the keyword index."""
         from memwarden.ops.health import check_health
 
-        return check_health(self, repair=repair)
+        return check_health(self, repair=repair, caller=caller)
 
     def maintainable(self, operation: str) -> MaintainableStore:
         """The store's whole-store operations, or a clear error on a backend without them."""

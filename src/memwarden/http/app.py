@@ -39,12 +39,13 @@ def build_http_app(service: MemoryService, settings: Settings) -> Any:
             return JSONResponse({"status": "ok", "version": __version__})
         # The deep check writes and reads the whole database: behind the token, unlike the
         # liveness answer above (a container health check sends MEMWARDEN_HTTP_TOKEN).
-        if auth.resolve(request.headers.get("authorization")) is None:
+        caller = auth.resolve(request.headers.get("authorization"))
+        if caller is None:
             return JSONResponse({"error": "unauthorized", "message": "deep health needs Authorization: Bearer <token>"},
                                 status_code=401, headers={"www-authenticate": 'Bearer realm="memwarden"'})
         import anyio.to_thread
 
-        report = await anyio.to_thread.run_sync(service.health)
+        report = await anyio.to_thread.run_sync(lambda: service.health(caller=caller))
         return JSONResponse(report, status_code=503 if report["status"] == "failing" else 200)
 
     async def hooks_recall(request: Request) -> JSONResponse:

@@ -30,7 +30,7 @@ async def memory_health(
 ) -> out.HealthOut:
     """Check memwarden's health: database integrity, a real write to the keyword index (rebuilt from
     the memories table if it fails), the vector path, the last backup and its verification, vault errors."""
-    report = await _call(_service(ctx).health, repair=repair)
+    report = await _call(_service(ctx).health, repair=repair, caller=_caller(ctx))
     return out.HealthOut.model_validate(report)
 
 

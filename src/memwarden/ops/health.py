@@ -18,6 +18,7 @@ from memwarden import __version__
 from memwarden.store.base import MaintainableStore
 
 if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.models import Caller
     from memwarden.service import MemoryService
 
 logger = logging.getLogger(__name__)
@@ -40,14 +41,14 @@ def _keyword_index(service: MemoryService, store: MaintainableStore, repair: boo
     return result
 
 
-def _vectors(service: MemoryService) -> dict[str, Any]:
+def _vectors(service: MemoryService, caller: Caller | None = None) -> dict[str, Any]:
     """The vector path's state (off, loading, ready, failed), memories without a current vector,
     and a real write and read-back of a vector in the store."""
     status = getattr(service, "vector_status", None)
     found: dict[str, Any] = {"state": "not_available"}
     if status is not None:
         try:
-            found = dict(status())
+            found = dict(status(caller=caller))  # counts of the caller's tenant only
         except Exception as exc:  # noqa: BLE001 - a broken vector path is a finding, not a crash
             return {"state": "failed", "ok": False, "problem": str(exc)}
     probe = getattr(service.store, "probe_vector_store", None)
@@ -80,7 +81,7 @@ def _vault(service: MemoryService) -> dict[str, Any]:
     return {"state": "failing" if failing else "ok", "ok": not failing, **status}
 
 
-def check_health(service: MemoryService, *, repair: bool = True) -> dict[str, Any]:
+def check_health(service: MemoryService, *, repair: bool = True, caller: Caller | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     store = service.store
     if isinstance(store, MaintainableStore):
@@ -93,7 +94,7 @@ def check_health(service: MemoryService, *, repair: bool = True) -> dict[str, An
     checks: dict[str, Any] = {
         "integrity": database,
         "keyword_index": keyword,
-        "vectors": _vectors(service),
+        "vectors": _vectors(service, caller),
         "backups": _backups(service),
         "vault": _vault(service),
     }
