@@ -151,3 +151,22 @@ def test_tampering_after_a_prune_is_still_detected(chained_db: Path) -> None:
     log.close()
     _attacker(chained_db).execute("UPDATE audit_log SET result_count = 99 WHERE seq = 7")
     assert _kinds_at(chained_db) == [(3, "edited")]
+
+
+def test_a_chain_rewritten_whole_is_caught_by_an_earlier_anchor(chained_db: Path) -> None:
+    from memwarden.audit.base import chain_hash
+
+    anchor = verify_database(str(chained_db)).head
+    assert verify_database(str(chained_db), (anchor.seq, anchor.hash)).ok
+    conn = _attacker(chained_db)
+    conn.execute("UPDATE audit_log SET actor = 'mallory' WHERE seq = 3")
+    prev = None
+    for record in list(SQLiteAuditLog(chained_db, readonly=True).records()):  # re-hash everything after
+        prev = record.prev_hash if prev is None else prev
+        digest = chain_hash(prev, record.hashed_fields())
+        conn.execute("UPDATE audit_log SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, digest, record.seq))
+        prev = digest
+    conn.execute("UPDATE audit_head SET hash = ?", (prev,))
+    assert verify_database(str(chained_db)).ok  # consistent on its own
+    report = verify_database(str(chained_db), (anchor.seq, anchor.hash))
+    assert [(p.position, p.kind) for p in report.problems] == [(10, "anchor")]

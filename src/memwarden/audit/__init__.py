@@ -35,13 +35,15 @@ def open_audit_log(url: str, *, readonly: bool = False) -> AuditLog:
     return SQLiteAuditLog(sqlite_path(url), readonly=readonly)
 
 
-def verify_database(url: str) -> VerifyReport:
-    """Verify the audit chain of the database at ``url`` (read-only; a backup file works)."""
+def verify_database(url: str, anchor: tuple[int, str] | None = None) -> VerifyReport:
+    """Verify the audit chain of the database at ``url`` (read-only; a backup file works).
+
+    ``anchor``: a (seq, hash) noted earlier that the chain must still contain."""
     from memwarden.audit.chain import verify_log
 
     log = open_audit_log(url, readonly=True)
     try:
-        return verify_log(log)
+        return verify_log(log, anchor)
     finally:
         log.close()
 

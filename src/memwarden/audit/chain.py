@@ -21,7 +21,7 @@ class ChainProblem:
 
     position: int
     seq: Any
-    kind: str  # edited | broken_link | missing_rows | bad_seq | missing_start | truncated | beyond_head
+    kind: str  # edited | broken_link | missing_rows | bad_seq | missing_start | truncated | beyond_head | anchor
     message: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -66,8 +66,20 @@ def _start_anchor(first: AuditRecord, checkpoints: list[Checkpoint]) -> tuple[st
     )
 
 
-def verify_records(records: Iterable[AuditRecord], head: ChainHead, checkpoints: list[Checkpoint]) -> VerifyReport:
+def _check_anchor(anchor: tuple[int, str], row: AuditRecord, position: int) -> ChainProblem | None:
+    if row.hash == anchor[1]:
+        return None
+    return ChainProblem(position, row.seq, "anchor",
+                        f"row seq {anchor[0]} has hash {str(row.hash)[:16]}…, not the anchor {anchor[1][:16]}… "
+                        "recorded earlier: the chain was rewritten from here or before")
+
+
+def verify_records(records: Iterable[AuditRecord], head: ChainHead, checkpoints: list[Checkpoint],
+                   anchor: tuple[int, str] | None = None) -> VerifyReport:
+    """``anchor`` is a (seq, hash) pair noted earlier (e.g. from a past verify): the chain must
+    still hold that row with that hash, which catches a chain rewritten whole."""
     problems: list[ChainProblem] = []
+    anchor_seen = anchor is None
     previous: AuditRecord | None = None
     first_seq: int | None = None
     position = 0
@@ -98,12 +110,25 @@ def verify_records(records: Iterable[AuditRecord], head: ChainHead, checkpoints:
                 f"row seq {row.seq} does not link to the row before it (prev_hash differs): "
                 "a row was inserted, replaced or moved here",
             ))
+        if anchor is not None and row.seq == anchor[0]:
+            anchor_seen = True
+            mismatch = _check_anchor(anchor, row, position)
+            if mismatch is not None:
+                problems.append(mismatch)
         if chain_hash(row.prev_hash, row.hashed_fields()) != row.hash:
             problems.append(ChainProblem(
                 position, row.seq, "edited",
                 f"row seq {row.seq} does not match its own hash: its content was edited",
             ))
         previous = row
+    if not anchor_seen and anchor is not None:
+        pruned = next((cp for cp in checkpoints if cp.upto_seq == anchor[0]), None)
+        if pruned is not None and pruned.upto_hash != anchor[1]:
+            problems.append(ChainProblem(0, anchor[0], "anchor", f"the checkpoint at seq {anchor[0]} does not "
+                                                                  "hold the anchor hash: the chain was rewritten"))
+        elif pruned is None and not any(cp.upto_seq > anchor[0] for cp in checkpoints):
+            problems.append(ChainProblem(0, anchor[0], "anchor",
+                                         f"the anchor row seq {anchor[0]} is not in the log: rows were removed"))
     base_seq = max((cp.upto_seq for cp in checkpoints), default=0)
     last_seq = previous.seq if previous is not None else None
     if previous is None:
@@ -130,7 +155,7 @@ def verify_records(records: Iterable[AuditRecord], head: ChainHead, checkpoints:
     )
 
 
-def verify_log(log: AuditLog) -> VerifyReport:
-    """Verify every row of ``log`` against its chain, checkpoints and head."""
+def verify_log(log: AuditLog, anchor: tuple[int, str] | None = None) -> VerifyReport:
+    """Verify every row of ``log`` against its chain, checkpoints, head (and an optional anchor)."""
     with log.snapshot():
-        return verify_records(log.records(), log.head(), log.checkpoints())
+        return verify_records(log.records(), log.head(), log.checkpoints(), anchor)

@@ -42,7 +42,16 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
     from memwarden.audit import verify_database
     from memwarden.cli.output import emit_json
 
-    report = verify_database(_settings(args).database_url())
+    from memwarden.errors import InvalidInput
+
+    anchor = None
+    if args.anchor:
+        seq, _, digest = args.anchor.partition(":")
+        if not seq.isdigit() or len(digest) != 64:
+            raise InvalidInput("--anchor must be SEQ:HASH, e.g. 1200:<64 hex digits> from an earlier verify",
+                               field="anchor")
+        anchor = (int(seq), digest.lower())
+    report = verify_database(_settings(args).database_url(), anchor)
     if args.json:
         emit_json(report.to_dict())
     else:
@@ -160,6 +169,7 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     p = sub.add_parser("verify", help="check the hash chain; exit 1 and say where it breaks",
                        description="Check every row of the audit chain, its checkpoints and its head.")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--anchor", metavar="SEQ:HASH", help="a head noted earlier that the chain must still contain")
     p.set_defaults(handler=cmd_audit_verify)
     p = sub.add_parser("export", help="write audit rows to a CSV or JSON file",
                        description="Write audit rows (optionally filtered) to a new file.")
