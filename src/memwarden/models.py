@@ -216,3 +216,6 @@ class KeywordQuery:
     # For each query word, its alternative terms (one per language); a word is covered by a
     # memory holding any of them. Empty means every term is its own word.
     groups: tuple[tuple[str, ...], ...] = ()
+    # Terms a store may also match as prefixes when the exact term finds few memories (the
+    # SQLite store does; a store that ignores this field just matches them exactly).
+    prefix_if_rare: frozenset[str] = frozenset()

@@ -80,7 +80,7 @@ def test_analyzed_queries_always_run(text: str) -> None:
 @given(st.lists(st.lists(TEXT, min_size=1, max_size=3), max_size=6), st.sets(TEXT, max_size=4))
 def test_word_expressions_never_produce_an_fts5_syntax_error(groups: list[list[str]], prefix: set[str]) -> None:
     flat = tuple(t for g in groups for t in g)
-    query = KeywordQuery(flat, frozenset(prefix) | frozenset(flat[:2]), tuple(tuple(g) for g in groups))
+    query = KeywordQuery(flat, frozenset(prefix), tuple(tuple(g) for g in groups), frozenset(flat[:2]) | frozenset(prefix))
     words = word_expressions(query)
     if words:
         parts = [wide or exact for exact, wide in words]

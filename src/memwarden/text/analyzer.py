@@ -116,19 +116,16 @@ class Analyzer:
         """
         groups = list(dict.fromkeys(self.groups(text)))[:MAX_QUERY_GROUPS]
         terms = tuple(dict.fromkeys(t for g in groups for t in g))
-        prefix = frozenset(t for t in terms if _prefix_helps(t))
-        return KeywordQuery(terms, prefix, tuple(groups))
+        prefix = frozenset(t for t in terms if len(t) == 1 and _is_cjk(t))
+        widen = frozenset(t for t in terms if len(t) >= PREFIX_MIN_CHARS and t.isalpha() and not _is_cjk(t))
+        return KeywordQuery(terms, prefix, tuple(groups), widen)
 
 
-def _prefix_helps(term: str) -> bool:
-    """Match ``term`` as a prefix too? For a lone CJK character (it has no bigram of its own)
-    and for alphabetic terms of PREFIX_MIN_CHARS or more, which then also find compounds and
-    forms the stemmer leaves apart ("time" finds "timezone", "config" finds "configuration").
-    Shorter terms would match too many unrelated words. Exact matches still rank higher (see
-    ``store/sqlite/fts.py``); bench/quality measured the gain (docs/search.md)."""
-    if _is_cjk(term):
-        return len(term) == 1
-    return len(term) >= PREFIX_MIN_CHARS and term.isalpha()
+# Why these prefixes: a lone CJK character has no bigram of its own, so it always matches as a
+# prefix. Alphabetic terms of PREFIX_MIN_CHARS or more may also find compounds and forms the
+# stemmer leaves apart ("time" finds "timezone", "config" finds "configuration") when the exact
+# term finds little (``prefix_if_rare``; the store decides). Shorter terms would match too many
+# unrelated words. bench/quality measured the gain (docs/search.md).
 
 
 def _is_cjk(term: str) -> bool:

@@ -45,17 +45,20 @@ def _usable(term: str) -> bool:
     return True
 
 
-def _quoted(term: str, prefix: frozenset[str], *, as_prefix: bool) -> str:
-    """A term; as a prefix it matches exactly or as a prefix, so an exact match scores twice
-    (bm25 adds both) and ranks above words that merely start the same way."""
-    if as_prefix and term in prefix:
+def _quoted(term: str, query: KeywordQuery, *, widen: bool) -> str:
+    """A term: ``"t" *`` for a prefix term; widened, ``"t" OR "t" *`` for a ``prefix_if_rare``
+    term, so an exact match scores twice (bm25 adds both) and ranks above words that merely
+    start the same way."""
+    if term in query.prefix:
+        return quote_term(term) + " *"
+    if widen and term in query.prefix_if_rare:
         return f"{quote_term(term)} OR {quote_term(term)} *"
     return quote_term(term)
 
 
 def word_expressions(query: KeywordQuery) -> list[tuple[str, str | None]]:
     """For each query word: its alternative terms OR-ed, in parentheses, and the same with its
-    prefix terms also matched as prefixes (None when it has none).
+    ``prefix_if_rare`` terms also matched as prefixes (None when it has none).
 
     Words without a usable term are left out; at most MAX_TERMS terms in all.
     """
@@ -67,10 +70,10 @@ def word_expressions(query: KeywordQuery) -> list[tuple[str, str | None]]:
         if not terms:
             continue
         budget -= len(terms)
-        exact = "(" + " OR ".join(_quoted(t, query.prefix, as_prefix=False) for t in terms) + ")"
+        exact = "(" + " OR ".join(_quoted(t, query, widen=False) for t in terms) + ")"
         wide = None
-        if any(t in query.prefix for t in terms):
-            wide = "(" + " OR ".join(_quoted(t, query.prefix, as_prefix=True) for t in terms) + ")"
+        if any(t in query.prefix_if_rare for t in terms):
+            wide = "(" + " OR ".join(_quoted(t, query, widen=True) for t in terms) + ")"
         out.append((exact, wide))
         if budget <= 0:
             break
