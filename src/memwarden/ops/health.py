@@ -54,7 +54,7 @@ def _vectors(service: MemoryService, caller: Caller | None = None) -> dict[str, 
     probe = getattr(service.store, "probe_vector_store", None)
     problem = probe() if probe is not None else None
     found["store_write"] = "ok" if probe is not None and problem is None else (problem or "not_available")
-    found["ok"] = found.get("state") != "failed" and problem is None
+    found["ok"] = bool(found.get("ok", found.get("state") != "failed")) and problem is None
     if problem is not None:
         found["problem"] = problem
     return found
