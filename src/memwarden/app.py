@@ -205,7 +205,14 @@ def build_server_service(settings: Settings) -> MemoryService:
     store = service.store
     if not isinstance(store, MaintainableStore):
         return service
-    problem = store.probe_keyword_index() or store.keyword_index_mismatch()
+    try:
+        problem = store.probe_keyword_index() or store.keyword_index_mismatch()
+    except Exception as exc:  # noqa: BLE001 - a probe that cannot run must not stop the server
+        # When: the backend's probe raises instead of reporting (a bug, or a race between
+        # replicas starting together). Why: serving matters more than this check; health runs
+        # it again. The caller sees a warning in the log and a normal start.
+        logger.warning("start-up keyword index check could not run: %s", exc)
+        problem = None
     if problem is not None:
         logger.warning("keyword index failed its start-up check (%s); rebuilding it", problem)
         count = service.rebuild_keyword_index()

@@ -9,6 +9,7 @@ read-back tells.
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -18,7 +19,7 @@ from typing import Any
 from memwarden.errors import StorageError
 from memwarden.models import IndexText, Memory, format_time
 
-# A rowid no memory ever has (memories get positive rowids), used only by the write probe.
+# Rowids no memory ever has (memories get positive rowids), used only by the write probe.
 PROBE_ROWID = -7_000_000_001
 PROBE_TERM = "memwardenhealthprobe"
 IMPORT_BATCH = 1000
@@ -75,23 +76,24 @@ class SQLiteMaintenance:
         Returns None when all of that worked, else what failed. Committed (not rolled back) on
         purpose: a full disk or a read-only file only shows at commit.
         """
+        # Each probe has its own rowid: servers starting together must not take each other's
+        # probe row for their own (or delete it under each other and "find" a broken index).
+        rowid = PROBE_ROWID - secrets.randbelow(1_000_000_000)
         step = "write"
         try:
             with self.write() as conn:
-                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (PROBE_ROWID,))
                 conn.execute(
-                    "INSERT INTO memories_fts(rowid, title, tags, body) VALUES (?, '', '', ?)",
-                    (PROBE_ROWID, PROBE_TERM),
+                    "INSERT INTO memories_fts(rowid, title, tags, body) VALUES (?, '', '', ?)", (rowid, PROBE_TERM)
                 )
             step = "read back"
             found = self.connection().execute(
                 "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (f'"{PROBE_TERM}"',)
             ).fetchall()
-            if [r[0] for r in found] != [PROBE_ROWID]:
+            if rowid not in {r[0] for r in found}:
                 return "keyword index probe: the row just written was not found"
             step = "delete"
             with self.write() as conn:
-                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (PROBE_ROWID,))
+                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
         except (sqlite3.DatabaseError, StorageError) as exc:
             return f"keyword index probe failed at {step}: {exc}"
         return None
