@@ -117,3 +117,36 @@ def test_the_analyzed_fields_read_back_from_the_tsvector(pg_conn, fields: list[l
     index = IndexText(*(" ".join(t for t in terms if usable(t)) for terms in fields))
     text = pg_conn.execute("SELECT %s::tsvector::text", (tsvector_literal(index),)).fetchone()[0]
     assert parse_tsvector(text) == index
+
+
+def test_bulk_loaded_vectors_are_searchable_through_the_built_index(pg_url: str) -> None:
+    import numpy as np
+
+    from memwarden.models import VectorSpace
+    from memwarden.store.postgres.vectors import space_index_name
+
+    space = VectorSpace("bulk-model", 4)
+    store = open_store(pg_url)
+    try:
+        ids = []
+        for i in range(20):
+            memory = _memory(f"bulk {i}")
+            memory = Memory(**{**{f: getattr(memory, f) for f in memory.__slots__}, "id": f"01JD3Z5X9Q2W8E7R6T5Y4V3K{i:02d}"})
+            store.add(memory, IndexText("", "", f"bulk {i}"))
+            ids.append(memory.id)
+        vectors = [np.array([1.0, i / 10, 0, 0], dtype=np.float32) for i in range(20)]
+        rows = [(mid, (v / np.linalg.norm(v)).tobytes()) for mid, v in zip(ids, vectors, strict=True)]
+        assert store.load_vectors(space, rows) == 20  # type: ignore[attr-defined]
+        query = np.array([1.0, 0, 0, 0], dtype=np.float32)
+        found = store.vector_search("t", space, query, project=None, tags=(), include_expired=False, now=NOW, limit=3)  # type: ignore[attr-defined]
+        assert [c.memory.id for c in found] == ids[:3]
+        import psycopg
+
+        with psycopg.connect(pg_url) as conn:
+            conn.execute("SET enable_seqscan = off")  # 20 rows: prove the index matches, not that it is chosen
+            plan = "\n".join(r[0] for r in conn.execute(
+                "EXPLAIN SELECT memory_id FROM memory_vectors WHERE model = 'bulk-model' AND dim = 4"
+                " ORDER BY embedding::vector(4) <=> '[1,0,0,0]'::vector(4) LIMIT 3"))
+        assert space_index_name(space) in plan
+    finally:
+        store.close()

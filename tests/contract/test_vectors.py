@@ -108,3 +108,4 @@ def test_counts_missing_and_failures_follow_the_vectors(store: Any) -> None:
     store.put_vectors(SPACE, [(b.id, 1, unit(0, 1).tobytes())])
     assert store.vector_counts("t1", SPACE).failed == 0
     store.warm_vectors(SPACE)
+

@@ -283,6 +283,9 @@ def build_parser() -> argparse.ArgumentParser:
     from memwarden.cli.governance_commands import register as register_governance
 
     register_governance(command)
+    from memwarden.cli.migrate_command import register as register_migrate
+
+    register_migrate(command)
     command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
 
     p = command("vault", cmd_vault_help, "the Obsidian vault mirror (MEMWARDEN_VAULT_DIRS)")

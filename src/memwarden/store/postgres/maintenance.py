@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memwarden.errors import StorageError
-from memwarden.models import IndexText, Memory
+from memwarden.models import IndexText, Memory, VectorSpace
 
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg
@@ -132,6 +132,31 @@ class PostgresMaintenance:
             after = (rows[-1][9], rows[-1][0])
             for row in rows:
                 yield row_to_memory(row)
+
+    def tenants(self) -> list[str]:
+        """Every tenant with a memory (deleted ones included), sorted."""
+        with self.connection() as conn:
+            return [r[0] for r in conn.execute("SELECT DISTINCT tenant FROM memories ORDER BY tenant").fetchall()]
+
+    def iter_vectors(self, batch: int = 2000) -> Iterator[tuple[str, VectorSpace, bytes]]:
+        """Every stored vector as ``(memory_id, space, float32 bytes)``."""
+        import numpy as np
+
+        after: tuple[str, str, int] | None = None
+        while True:
+            page = "" if after is None else " WHERE (memory_id, model, dim) > (%s, %s, %s)"
+            with self.connection() as conn:
+                rows = conn.execute(
+                    f"SELECT memory_id, model, dim, embedding::text FROM memory_vectors{page}"  # type: ignore[arg-type]
+                    " ORDER BY memory_id, model, dim LIMIT %s",
+                    (*(after or ()), batch),
+                ).fetchall()
+            if not rows:
+                return
+            after = (rows[-1][0], rows[-1][1], rows[-1][2])
+            for memory_id, model, dim, text in rows:
+                vector = np.array(text.strip("[]").split(","), dtype=np.float32)
+                yield memory_id, VectorSpace(model, dim), vector.tobytes()
 
     def existing_ids(self, ids: Sequence[str]) -> set[str]:
         """Which of these ids are stored (in any tenant, deleted or not: ids are unique)."""

@@ -231,7 +231,9 @@ class PostgresStore(PostgresMaintenance, PostgresVectors):
         if not ids:
             return
         # Rows are locked in id order so concurrent searches counting overlapping hits cannot deadlock.
+        # Usage counters are bookkeeping (as on SQLite): committed without waiting for the WAL flush.
         with self.write() as conn:
+            conn.execute("SET LOCAL synchronous_commit = off")
             conn.execute(
                 "UPDATE memories m SET hit_count = m.hit_count + 1, last_used_at = %s"
                 " FROM (SELECT id FROM memories WHERE tenant = %s AND id = ANY(%s) ORDER BY id FOR UPDATE) s"

@@ -10,6 +10,8 @@ running SQL so a property test can prove no input yields a syntax error.
 
 from __future__ import annotations
 
+import re
+
 from memwarden.models import IndexText, KeywordQuery
 
 # PostgreSQL limits: a lexeme under 2 KiB, positions 1..16383, at most 256 positions per lexeme.
@@ -66,6 +68,9 @@ def tsquery_literal(query: KeywordQuery) -> str:
 
 
 _FIELD_OF_WEIGHT = {"A": 0, "B": 1, "C": 2, "D": 2}
+# One lexeme of tsvector output: quoted (quotes doubled, backslashes escaped), then positions.
+_ENTRY = re.compile(r"'((?:[^'\\]|''|\\.)*)'(?::([0-9A-D,]+))?", re.S)
+_ESCAPE = re.compile(r"''|\\(.)", re.S)
 
 
 def parse_tsvector(text: str) -> IndexText:
@@ -75,40 +80,18 @@ def parse_tsvector(text: str) -> IndexText:
     the ranking can measure query coverage exactly as on SQLite, whose FTS table keeps the text.
     """
     fields: list[list[tuple[int, str]]] = [[], [], []]
-    i, n = 0, len(text)
-    while i < n:
-        if text[i] == " ":
-            i += 1
-            continue
-        if text[i] != "'":
-            raise ValueError(f"not a tsvector at {i}: {text[i:i + 20]!r}")
-        i += 1
-        lexeme: list[str] = []
-        while i < n:
-            ch = text[i]
-            if ch == "\\" and i + 1 < n:
-                lexeme.append(text[i + 1])
-                i += 2
-            elif ch == "'" and i + 1 < n and text[i + 1] == "'":
-                lexeme.append("'")
-                i += 2
-            elif ch == "'":
-                i += 1
-                break
-            else:
-                lexeme.append(ch)
-                i += 1
-        term = "".join(lexeme)
-        if i < n and text[i] == ":":
-            i += 1
-            end = text.find(" ", i)
-            end = n if end < 0 else end
-            for slot in text[i:end].split(","):
-                weight = slot[-1] if slot[-1].isalpha() else "D"
-                position = int(slot.rstrip("ABCD"))
-                fields[_FIELD_OF_WEIGHT[weight]].append((position, term))
-            i = end
-        else:
+    for match in _ENTRY.finditer(text):
+        term, slots = match.group(1), match.group(2)
+        if "'" in term or "\\" in term:
+            term = _ESCAPE.sub(lambda m: m.group(1) or "'", term)
+        if not slots:
             fields[2].append((0, term))
-    title, tags, body = (" ".join(term for _, term in sorted(f, key=lambda p: p[0])) for f in fields)
+            continue
+        for slot in slots.split(","):
+            last = slot[-1]
+            if last.isdigit():
+                fields[2].append((int(slot), term))
+            else:
+                fields[_FIELD_OF_WEIGHT[last]].append((int(slot[:-1]), term))
+    title, tags, body = (" ".join(term for _, term in sorted(f)) for f in fields)
     return IndexText(title=title, tags=tags, body=body)

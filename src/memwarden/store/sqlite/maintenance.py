@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from memwarden.errors import StorageError
-from memwarden.models import IndexText, Memory, format_time
+from memwarden.models import IndexText, Memory, VectorSpace, format_time
 
 # Rowids no memory ever has (memories get positive rowids), used only by the write probe.
 PROBE_ROWID = -7_000_000_001
@@ -195,6 +195,26 @@ class SQLiteMaintenance:
             last = rows[-1][0]
             for row in rows:
                 yield _row_to_memory(row[1:])
+
+    def tenants(self) -> list[str]:
+        """Every tenant with a memory (deleted ones included), sorted."""
+        return [r[0] for r in self.connection().execute("SELECT DISTINCT tenant FROM memories ORDER BY tenant")]
+
+    def iter_vectors(self, batch: int = 2000) -> Iterator[tuple[str, VectorSpace, bytes]]:
+        """Every stored vector as ``(memory_id, space, float32 bytes)`` (``memwarden migrate``)."""
+        last = 0
+        conn = self.connection()
+        while True:
+            rows = conn.execute(
+                "SELECT v.seq, m.id, v.model, v.dim, v.vector FROM memory_vectors v"
+                " JOIN memories m ON m.rowid = v.memory_rowid WHERE v.seq > ? ORDER BY v.seq LIMIT ?",
+                (last, batch),
+            ).fetchall()
+            if not rows:
+                return
+            last = rows[-1][0]
+            for _, memory_id, model, dim, blob in rows:
+                yield memory_id, VectorSpace(model, dim), bytes(blob)
 
     def existing_ids(self, ids: Sequence[str]) -> set[str]:
         """Which of these ids are stored (in any tenant, deleted or not: ids are unique)."""

@@ -1,0 +1,46 @@
+"""``memwarden migrate --to postgresql://…``: copy the SQLite database to PostgreSQL and verify it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from memwarden.cli.output import emit_json
+    from memwarden.config import load_settings
+    from memwarden.ops.migrate import migrate_to_postgres
+
+    settings = load_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
+
+    def progress(stage: str, count: int) -> None:
+        if not args.json:
+            print(f"\r  {stage}: {count}", end="", file=sys.stderr, flush=True)
+
+    report: dict[str, Any] = migrate_to_postgres(settings, args.to, progress=progress)
+    if not args.json:
+        print(file=sys.stderr)
+    if args.json:
+        emit_json(report)
+    else:
+        copied = report["copied"]
+        state = "verified" if report["ok"] else "FAILED verification"
+        print(f"migrated {copied['memories']} memories, {copied['vectors']} vectors and {copied['audit_rows']} "
+              f"audit rows to {report['target']}: {state}")
+        for problem in report["problems"]:
+            print(f"  {problem}", file=sys.stderr)
+    return 0 if report["ok"] else 1
+
+
+def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) -> None:
+    p = command("migrate", cmd_migrate,
+                "copy the SQLite database (memories, vectors, audit chain) to a new PostgreSQL database and verify it")
+    p.add_argument("--to", required=True, metavar="URL", help="postgresql://… of a new, empty database")
+    p.add_argument("--json", action="store_true")
+
+
+__all__ = ["register"]
