@@ -240,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--searches", type=int, default=300)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--adds", type=int, default=1000, help="distinct adds per client")
+    parser.add_argument("--skip-writers", action="store_true", help="only fill and search")
     parser.add_argument("--url", help="an existing, empty PostgreSQL database (default: a throwaway pgserver)")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args(argv)
@@ -255,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results["fill"]), file=sys.stderr)
         results["search"] = bench_search(url, workdir, args.searches, rng)
         print(json.dumps(results["search"]), file=sys.stderr)
-        results["writers"] = bench_writers(url, workdir, args.clients, args.adds)
+        results["writers"] = {} if args.skip_writers else bench_writers(url, workdir, args.clients, args.adds)
     finally:
         if server is not None:
             server.cleanup()

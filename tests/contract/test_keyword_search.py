@@ -52,6 +52,14 @@ def test_more_matching_terms_rank_higher(store: Store) -> None:
     assert set(search_ids(store, "staging deploy")) == {one.id, both.id}
 
 
+def test_a_memory_holding_every_word_beats_many_newer_ones_holding_one(store: Store) -> None:
+    best = put(store, "the backup of the kubernetes cluster runs nightly", at=T0)
+    for i in range(60):
+        put(store, f"backup note number {i}", at=T0 + timedelta(minutes=i + 1))
+    assert search_ids(store, "kubernetes backup", limit=5)[0] == best.id
+    assert len(search_ids(store, "kubernetes backup", limit=50)) == 50
+
+
 def test_prefix_terms_match_the_start_of_a_word(store: Store) -> None:
     m = put(store, "kubernetes cluster upgrade")
     query = KeywordQuery(("kube",), prefix=frozenset({"kube"}))

@@ -65,7 +65,9 @@ class BackupBackend(Protocol):
 def backend_for(database_url: str) -> BackupBackend | None:
     """The backup backend of a database URL; None for a backend that has none (yet)."""
     if database_url.startswith(("postgresql://", "postgres://")):
-        return None
+        from memwarden.store.postgres.backup import PostgresBackupBackend
+
+        return PostgresBackupBackend(database_url)
     from memwarden.config import sqlite_path
     from memwarden.store.sqlite.backup import SQLiteBackupBackend
 
@@ -157,7 +159,7 @@ class BackupManager:
     def start_backup(self) -> BackupRecord | None:
         """The backup taken when a server starts, before migrations; None when there is nothing
         to back up yet or automatic backups are off (``MEMWARDEN_BACKUP_KEEP=0``)."""
-        if self.keep == 0 or not self.backend.has_data():
+        if self.keep == 0 or not getattr(self.backend, "automatic", True) or not self.backend.has_data():
             return None
         return self.backup(reason="start")
 

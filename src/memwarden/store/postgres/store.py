@@ -21,7 +21,13 @@ from memwarden.store.postgres import migrations
 from memwarden.store.postgres.connect import open_pool, redact_url
 from memwarden.store.postgres.maintenance import PostgresMaintenance
 from memwarden.store.postgres.vectors import PostgresVectors
-from memwarden.store.postgres.textsearch import RANK_WEIGHTS, parse_tsvector, tsquery_literal, tsvector_literal
+from memwarden.store.postgres.textsearch import (
+    RANK_WEIGHTS,
+    parse_tsvector,
+    tsquery_all_literal,
+    tsquery_literal,
+    tsvector_literal,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg
@@ -34,6 +40,8 @@ COLUMNS = (
 NCOLUMNS = len(COLUMNS.split(","))
 M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
 ADD_RETRIES = 5
+# At most this many matches (the newest) are ranked per step of a keyword search.
+RANK_POOL = 1000
 REINDEX_LOCK = 0x6D656D78  # advisory lock of ensure_index ("memx")
 REINDEX_BATCH = 500
 
@@ -284,16 +292,31 @@ class PostgresStore(PostgresMaintenance, PostgresVectors):
         if not expression:
             return []
         where, params = self.filters(project, tags, include_expired, now)
+        # Ranking every match of a common word is what makes full-text search slow at scale, so
+        # the search is in two steps, each ranking at most RANK_POOL matches (the newest):
+        # memories holding every query word first (few, and the best); only when they are fewer
+        # than ``limit``, memories holding any word. A very broad query thus ranks its newest
+        # RANK_POOL matches, never a memory that holds all the words ranked below one that doesn't.
         sql = (
             f"SELECT {M_COLUMNS}, ts_rank(%s, m.search, q.query, 1) AS rank, m.search::text"
-            " FROM memories m, (SELECT %s::tsquery AS query) q"
-            f" WHERE m.search @@ q.query AND m.tenant = %s AND m.deleted_at IS NULL{where}"
-            " ORDER BY rank DESC, m.id LIMIT %s"
+            " FROM (SELECT * FROM memories m WHERE m.search @@ %s::tsquery AND m.tenant = %s"
+            f" AND m.deleted_at IS NULL{where} ORDER BY m.updated_at DESC LIMIT %s) m,"
+            " (SELECT %s::tsquery AS query) q ORDER BY rank DESC, m.id LIMIT %s"
         )
+        found: dict[str, Candidate] = {}
+        narrow = tsquery_all_literal(query)
         with self.connection() as conn:
-            rows = conn.execute(sql, (RANK_WEIGHTS, expression, tenant, *params, limit)).fetchall()  # type: ignore[arg-type]
-        return [Candidate(row_to_memory(row), float(row[NCOLUMNS]), parse_tsvector(row[NCOLUMNS + 1]))
-                for row in rows]
+            for step in ([narrow, expression] if narrow else [expression]):
+                rows = conn.execute(  # type: ignore[arg-type]
+                    sql, (RANK_WEIGHTS, step, tenant, *params, RANK_POOL, expression, limit)
+                ).fetchall()
+                for row in rows:
+                    if row[0] not in found:
+                        found[row[0]] = Candidate(row_to_memory(row), float(row[NCOLUMNS]),
+                                                  parse_tsvector(row[NCOLUMNS + 1]))
+                if len(found) >= limit:
+                    break
+        return sorted(found.values(), key=lambda c: (-c.score, c.memory.id))[:limit]
 
     def list_memories(
         self,

@@ -67,6 +67,21 @@ def tsquery_literal(query: KeywordQuery) -> str:
     return " | ".join(parts)
 
 
+def tsquery_all_literal(query: KeywordQuery) -> str | None:
+    """Every query word required (a word matches through any of its alternatives); None for one word.
+
+    The keyword search runs this narrow query first: documents holding all the words are the
+    best matches, and there are few of them even when each word is common.
+    """
+    groups = query.groups or tuple((term,) for term in dict.fromkeys(query.terms))
+    parts = []
+    for group in groups:
+        alternatives = [quote_lexeme(t) + (":*" if t in query.prefix else "") for t in dict.fromkeys(group) if usable(t)]
+        if alternatives:
+            parts.append("(" + " | ".join(alternatives) + ")")
+    return " & ".join(parts[:MAX_TERMS]) if len(parts) > 1 else None
+
+
 _FIELD_OF_WEIGHT = {"A": 0, "B": 1, "C": 2, "D": 2}
 # One lexeme of tsvector output: quoted (quotes doubled, backslashes escaped), then positions.
 _ENTRY = re.compile(r"'((?:[^'\\]|''|\\.)*)'(?::([0-9A-D,]+))?", re.S)

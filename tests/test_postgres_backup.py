@@ -1,0 +1,60 @@
+"""`memwarden backup` on PostgreSQL: pg_dump on one snapshot, verified by a real restore; refused without it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from postgres_server import client_tools_dir
+
+pytestmark = pytest.mark.postgres
+
+
+def _run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.fixture
+def pg_env(pg_url: str, cli_env: dict[str, str]) -> dict[str, str]:
+    env = {**cli_env, "MEMWARDEN_DB": pg_url, "MEMWARDEN_EMBEDDER": "none"}
+    for i in range(4):
+        assert _run(env, "add", f"backed up fact {i}", "--project", "ops").returncode == 0
+    return env
+
+
+def test_backup_uses_pg_dump_and_verifies_by_restoring(pg_env: dict[str, str], tmp_path: Path) -> None:
+    env = {**pg_env, "PATH": client_tools_dir() + os.pathsep + pg_env.get("PATH", "")}
+    result = _run(env, "backup", "--json")
+    assert result.returncode == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert record["verified"] is True and record["problems"] == [], record
+    assert record["counts"]["memories"] == 4 and record["counts"]["audit_log"] >= 4
+    assert record["audit"] == "verified" and record["path"].endswith(".pgdump")
+    assert Path(record["path"]).parent == tmp_path / "backups" and Path(record["path"] + ".verify.json").exists()
+    listed = _run(env, "backup", "--list", "--json")
+    assert listed.returncode == 0 and record["path"] in listed.stdout
+    out = tmp_path / "manual.pgdump"
+    assert _run(env, "backup", "--out", str(out)).returncode == 0 and out.stat().st_size > 0
+    again = _run(env, "backup", "--out", str(out))
+    assert again.returncode == 1 and "exists" in again.stderr
+
+
+def test_backup_without_pg_dump_refuses_clearly_and_writes_nothing(pg_env: dict[str, str], tmp_path: Path) -> None:
+    env = {**pg_env, "PATH": str(Path(sys.executable).parent)}  # python, but no PostgreSQL client tools
+    result = _run(env, "backup")
+    assert result.returncode == 1
+    assert "pg_dump" in result.stderr and "no backup was written" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not list((tmp_path / "backups").glob("*.pgdump"))
+
+
+def test_restore_on_postgres_points_to_pg_restore(pg_env: dict[str, str], tmp_path: Path) -> None:
+    env = {**pg_env, "PATH": client_tools_dir() + os.pathsep + pg_env.get("PATH", "")}
+    record = json.loads(_run(env, "backup", "--json").stdout)
+    result = _run(env, "restore", record["path"])
+    assert result.returncode == 1 and "pg_restore --clean" in result.stderr
