@@ -150,3 +150,15 @@ def test_bulk_loaded_vectors_are_searchable_through_the_built_index(pg_url: str)
         assert space_index_name(space) in plan
     finally:
         store.close()
+
+
+def test_replicas_probing_the_keyword_index_together_all_succeed(pg_url: str) -> None:
+    stores = [open_store(pg_url) for _ in range(4)]
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            answers = list(pool.map(lambda s: [s.probe_keyword_index() for _ in range(5)], stores))  # type: ignore[attr-defined]
+        assert answers == [[None] * 5] * 4
+        assert stores[0].keyword_index_mismatch() is None  # type: ignore[attr-defined]
+    finally:
+        for s in stores:
+            s.close()

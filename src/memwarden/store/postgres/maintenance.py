@@ -19,7 +19,6 @@ if TYPE_CHECKING:  # pragma: no cover
     import psycopg
 
 PROBE_TENANT = "__memwarden_health_probe__"
-PROBE_ID = "00000000000000000000PROBE0"
 PROBE_TERM = "memwardenhealthprobe"
 IMPORT_BATCH = 1000
 
@@ -50,29 +49,36 @@ class PostgresMaintenance:
 
     def probe_keyword_index(self) -> str | None:
         """Write a probe row with a tsvector, commit, find it by full-text search, delete it, commit."""
+        import uuid
+
+        import psycopg
+
+        # Each probe has its own id: replicas starting together probe at the same moment.
+        probe_id = f"probe-{uuid.uuid4().hex}"
         step = "write"
         try:
             with self.write() as conn:
-                conn.execute("DELETE FROM memories WHERE id = %s", (PROBE_ID,))
                 conn.execute(
                     "INSERT INTO memories (id, tenant, project, kind, content, content_hash, created_at,"
-                    " updated_at, search) VALUES (%s, %s, 'probe', 'note', 'probe', 'probe', now(), now(),"
+                    " updated_at, search) VALUES (%s, %s, 'probe', 'note', 'probe', %s, now(), now(),"
                     " %s::tsvector)",
-                    (PROBE_ID, PROBE_TENANT, f"'{PROBE_TERM}':1C"),
+                    (probe_id, PROBE_TENANT, probe_id, f"'{PROBE_TERM}':1C"),
                 )
             step = "read back"
             with self.connection() as conn:
                 found = conn.execute(
-                    "SELECT id FROM memories WHERE tenant = %s AND deleted_at IS NULL AND search @@ %s::tsquery",
-                    (PROBE_TENANT, f"'{PROBE_TERM}'"),
+                    "SELECT id FROM memories WHERE tenant = %s AND id = %s AND search @@ %s::tsquery",
+                    (PROBE_TENANT, probe_id, f"'{PROBE_TERM}'"),
                 ).fetchall()
-            if [r[0] for r in found] != [PROBE_ID]:
+            if [r[0] for r in found] != [probe_id]:
                 return "keyword index probe: the row just written was not found"
             step = "delete"
             with self.write() as conn:
-                conn.execute("DELETE FROM memories WHERE id = %s", (PROBE_ID,))
+                conn.execute("DELETE FROM memories WHERE id = %s", (probe_id,))
         except StorageError as exc:
             return f"keyword index probe failed at {step}: {exc.message}"
+        except psycopg.Error as exc:
+            return f"keyword index probe failed at {step}: {exc}"
         return None
 
     def keyword_index_mismatch(self) -> str | None:
