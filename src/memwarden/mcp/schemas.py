@@ -48,7 +48,10 @@ class AddOut(BaseModel):
     redacted: bool = Field(description="True when parts of the memory were replaced by [REDACTED:<rule>]")
     redactions: list[str] = Field(description="Rule names that matched (never the values)")
     redaction_mode: str = Field(default="enforce", description="enforce | dry-run (nothing replaced) | off")
-    embedding_failed: bool
+    embedding_failed: bool = Field(
+        description="True when the memory was stored but could not be embedded yet (retried in the background)"
+    )
+    embedding_error: str | None = Field(default=None, description="Why embedding failed, when it did")
     memory: MemoryOut
 
 
@@ -56,7 +59,9 @@ class SearchOut(BaseModel):
     hits: list[HitOut]
     count: int
     degraded: bool = Field(description="True when results come from keyword search alone")
-    degrade_reason: str | None = None
+    degrade_reason: str | None = Field(
+        default=None, description="no_embedder | warming_up | query_timeout | vector_error (see docs/embeddings.md)"
+    )
     tokens: int | None = Field(default=None, description="With max_tokens: estimated tokens of the hits returned")
     omitted: int = Field(default=0, description="With max_tokens: top hits left out because they did not fit")
 
