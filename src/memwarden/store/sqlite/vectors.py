@@ -24,6 +24,8 @@ from typing import Any
 GROWTH = 1.25
 #: HNSW proposes this many candidates per wanted hit before exact rescoring.
 APPROX_OVERFETCH = 8
+#: Rows read from SQLite per chunk while catching up.
+READ_CHUNK = 4096
 #: Rebuild (compact) when this share of slots are tombstones.
 COMPACT_SHARE = 0.2
 
@@ -112,13 +114,17 @@ class VectorSpaceIndex:
             self._rowid[slot] = memory_rowid
             self._last_seq = max(self._last_seq, seq)
 
-    def _read_rows(self, conn: sqlite3.Connection, after_seq: int) -> list[tuple[int, int, str, str, bytes]]:
-        return conn.execute(
+    def _read_rows(self, conn: sqlite3.Connection, after_seq: int) -> None:
+        """Apply rows newer than ``after_seq`` in chunks: loading 100k vectors never holds all
+        their bytes objects at once next to the matrix (that doubled the resident memory)."""
+        cursor = conn.execute(
             "SELECT v.seq, v.memory_rowid, m.tenant, m.project, v.vector FROM memory_vectors v"
             " JOIN memories m ON m.rowid = v.memory_rowid"
             " WHERE v.model = ? AND v.dim = ? AND v.seq > ? ORDER BY v.seq",
             (self.model, self.dim, after_seq),
-        ).fetchall()
+        )
+        while rows := cursor.fetchmany(READ_CHUNK):
+            self._apply(rows)
 
     def _drop_removed(self, conn: sqlite3.Connection) -> None:
         present = {
@@ -160,7 +166,7 @@ class VectorSpaceIndex:
                     ).fetchone()[0]
                     self._ensure_capacity(count)
                 if newest > self._last_seq:
-                    self._apply(self._read_rows(conn, self._last_seq))
+                    self._read_rows(conn, self._last_seq)
                     self._last_seq = max(self._last_seq, newest)
                 self._removals = removals
                 self._loaded = True
