@@ -29,3 +29,8 @@ def test_a_common_word_is_not_widened(service: MemoryService) -> None:
 def test_short_terms_never_match_as_prefixes(service: MemoryService) -> None:
     service.add("Our API gateway is Kong.")
     assert service.search("ap").hits == []
+
+
+def test_a_single_cjk_character_finds_the_bigrams_it_starts(service: MemoryService) -> None:
+    food = service.add("猫粮放在厨房的柜子里").memory
+    assert [h.memory.id for h in service.search("猫").hits] == [food.id]
