@@ -91,6 +91,8 @@ def test_tenants_never_see_each_other(service: MemoryService) -> None:
     with pytest.raises(NotFound):
         service.update(mine.id, content="hijacked", caller=other)
     assert service.stats(caller=other)["memories"] == 0
+    assert "database_bytes" not in service.stats(caller=other)  # the shared file's size is the operator's
+    assert service.stats()["database_bytes"] > 0
 
 
 def test_stats_counts_memories_per_project(service: MemoryService) -> None:

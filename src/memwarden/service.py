@@ -520,7 +520,11 @@ class MemoryService:
     @audited("stats", audit_ops.stats_summary)
     def stats(self, *, project: object | None = None, caller: Caller | None = None) -> dict[str, Any]:
         who = self._caller(caller)
-        return {"tenant": who.tenant, **self.store.stats(who.tenant, self._project(project), self.clock())}
+        stats = {"tenant": who.tenant, **self.store.stats(who.tenant, self._project(project), self.clock())}
+        if who != self.default_caller:
+            # The database is shared by every tenant: its size tells one tenant about the others.
+            stats.pop("database_bytes", None)
+        return stats
 
     def related(self, memory: Memory, *, limit: int = RELATED_LIMIT) -> list[Memory]:
         """The live memories of the same tenant and project most related to ``memory``.

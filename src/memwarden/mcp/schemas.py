@@ -97,7 +97,9 @@ class StatsOut(BaseModel):
     projects: dict[str, int]
     kinds: dict[str, int]
     backend: str
-    database_bytes: int
+    database_bytes: int | None = Field(
+        default=None, description="Size of the whole database (local operator only; shared by all tenants)"
+    )
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
