@@ -43,7 +43,7 @@ def test_searches_while_the_model_loads_are_keyword_results_marked_warming_up(se
         assert added.embedding_failed is False  # not failed: embedded by the backfill once warm
         started = time.monotonic()
         result = svc.search("deploys")
-        assert time.monotonic() - started < 1.0
+        assert time.monotonic() - started < 5.0  # the stalled load would hold it 30 s
         assert result.degraded is True and result.degrade_reason == "warming_up"
         assert [h.memory.content for h in result.hits] == ["Deploys happen on Tuesdays"]
         assert svc.vector_status()["state"] == "loading"
@@ -68,7 +68,7 @@ def test_a_slow_query_embedding_gives_keyword_results_within_the_budget(settings
         elapsed = time.monotonic() - started
         assert result.degraded is True and result.degrade_reason == "query_timeout"
         assert [h.memory.content for h in result.hits] == ["Backups are encrypted with age"]
-        assert elapsed < 1.0
+        assert elapsed < 5.0  # the stalled embedder would hold it 30 s
         embedder.gate.set()
     finally:
         svc.close()
@@ -120,7 +120,7 @@ def test_an_ollama_endpoint_that_turns_slow_gives_query_timeout(settings: Settin
         endpoint.mode = "slow"
         started = time.monotonic()
         result = svc.search("rust examples")
-        assert time.monotonic() - started < 1.5
+        assert time.monotonic() - started < 5.0  # the endpoint would hold it 10 s
         assert result.degrade_reason == "query_timeout"
         assert [h.memory.content for h in result.hits] == ["Carol prefers Rust examples"]
         endpoint.release.set()

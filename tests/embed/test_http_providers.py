@@ -84,7 +84,7 @@ def test_a_slow_answer_times_out_within_the_given_budget(endpoint: EmbeddingEndp
         with pytest.raises(EmbeddingUnavailable) as info:
             provider.embed_query("anything", timeout=0.2)
         assert info.value.fields["reason"] == "timeout"
-        assert time.monotonic() - started < 2.0
+        assert time.monotonic() - started < 5.0  # the endpoint would hold it 10 s
 
 
 def test_a_wrong_dimension_is_refused_not_stored(endpoint: EmbeddingEndpoint) -> None:
