@@ -529,8 +529,9 @@ class MemoryService:
     def related(self, memory: Memory, *, limit: int = RELATED_LIMIT) -> list[Memory]:
         """The live memories of the same tenant and project most related to ``memory``.
 
-        Found by this service's own retrieval (``_find``, what ``search`` runs), with the most
-        specific words of the memory's title, tags and content as the query; the memory itself
+        Found by this service's own keyword retrieval (``_find``, what ``search`` runs, without the
+        vector path), with the most specific words of the memory's title, tags and content as the
+        query; the memory itself
         is left out, and no use is counted and no audit row written (a mirror's lookup is not a
         caller's search).
         """
@@ -542,9 +543,12 @@ class MemoryService:
         query = " ".join(w for w in words if w in longest)[: v.MAX_QUERY_CHARS]
         if not query.strip():
             return []  # an empty query would list recent memories, which are not related ones
+        # Keyword retrieval only: the vector path would embed a query per note (about 20 ms CPU with
+        # the builtin model, 4x the mirror's budget), and its answers change while the model warms
+        # up, so the same vault would get different links from one `vault sync` to the next.
         result = self._find(
             Caller(actor="vault", tenant=memory.tenant), query, project=memory.project, tags=(),
-            limit=min(limit + 1, v.MAX_LIMIT), include_expired=False, vector=True, now=self.clock(),
+            limit=min(limit + 1, v.MAX_LIMIT), include_expired=False, vector=False, now=self.clock(),
         )
         return [h.memory for h in result.hits if h.memory.id != memory.id and h.score > 0][:limit]
 
