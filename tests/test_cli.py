@@ -44,6 +44,9 @@ def test_add_search_get_list_update_delete_stats(capsys: pytest.CaptureFixture[s
 def test_human_output_is_readable(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["add", "Deploy freeze starts on the 20th", "--pinned"]) == 0
     assert capsys.readouterr().out.startswith("stored ")
+    assert main(["add", "Mail the report to ops@acme.io"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("stored ") and "(redacted: email)" in out and "ops@acme.io" not in out
     assert main(["search", "deploy freeze"]) == 0
     out = capsys.readouterr().out
     assert "Deploy freeze starts on the 20th" in out and "[pinned]" in out and "score" in out

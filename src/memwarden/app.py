@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.auditor import Auditor
     from memwarden.config import Settings
     from memwarden.config_hot import HotSettings
-    from memwarden.audit.auditor import Auditor
-    from memwarden.govern.redactor import Redactor
     from memwarden.embed.base import Embedder
+    from memwarden.govern.redactor import Redactor
     from memwarden.ops.backup import BackupManager
     from memwarden.ops.options import OpsOptions
 import functools

@@ -42,7 +42,7 @@ _PREVIOUS = r"(?:all\s+|any\s+|the\s+|your\s+|of\s+|my\s+)*(?:previous|prior|abo
 _RULES = r"(?:instructions?|prompts?|rules|guidelines|directions|directives|commands|guardrails|constraints)"
 _OVERRIDE = [
     rf"\b(?:ignore|disregard|forget|override|bypass|skip|drop)\s+(?:all\s+|any\s+|everything\s+)?{_PREVIOUS}\s+{_RULES}",
-    rf"\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before)",
+    r"\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before)",
     r"\b(?:ignore|disregard)\s+(?:all\s+|any\s+)?(?:safety|content)\s+(?:rules|policies|guidelines|filters)",
     r"\bnew\s+(?:system\s+)?instructions\s*:",
     r"\byou\s+are\s+now\s+(?:a|an|the|in|my|no\s+longer|dan\b|free|unrestricted|jailbroken)",

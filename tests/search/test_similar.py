@@ -51,3 +51,11 @@ def test_memory_add_tool_returns_similar(service: MemoryService) -> None:
             assert [s["id"] for s in second["similar"]] == [first["id"]]
 
     anyio.run(run)
+
+
+def test_a_paraphrase_that_keeps_the_specific_words_is_found(service) -> None:  # type: ignore[no-untyped-def]
+    first = service.add("Production backups are encrypted with the quarterly rotated KMS key", project="ops")
+    for i in range(30):  # unrelated memories sharing common words
+        service.add(f"Production note {i}: the team reviews dashboards with the key people", project="ops")
+    again = service.add("Production backups are encrypted with a quarterly rotated KMS key now", project="ops")
+    assert first.memory.id in [s.id for s in again.similar]

@@ -41,7 +41,6 @@ def parse_when(value: str, *, end_of_day: bool = False) -> datetime:
 def cmd_audit_verify(args: argparse.Namespace) -> int:
     from memwarden.audit import verify_database
     from memwarden.cli.output import emit_json
-
     from memwarden.errors import InvalidInput
 
     anchor = None

@@ -50,7 +50,8 @@ def cmd_add(args: argparse.Namespace) -> int:
         emit_json(result.to_dict())
     else:
         state = "duplicate of" if result.duplicate else "stored"
-        print(f"{state} {result.memory.id}")
+        redacted = f" (redacted: {', '.join(result.redactions)})" if result.redacted else ""
+        print(f"{state} {result.memory.id}{redacted}")
         for s in result.similar:
             print(f"  similar: {s.id}  {s.preview}")
     return 0

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from memwarden.models import VectorSpace
 from memwarden.embed.base import check_dimension, normalize_rows
 from memwarden.errors import ConfigError, EmbeddingUnavailable
+from memwarden.models import VectorSpace
 
 MINILM = "all-MiniLM-L6-v2-int8"
 E5_SMALL = "multilingual-e5-small-q4"

@@ -12,9 +12,9 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from memwarden.models import VectorSpace
 from memwarden.embed.base import normalize_rows
 from memwarden.errors import EmbeddingUnavailable
+from memwarden.models import VectorSpace
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 

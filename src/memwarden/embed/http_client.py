@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memwarden.models import VectorSpace
 from memwarden.embed.base import check_dimension, normalize_rows
 from memwarden.errors import EmbeddingUnavailable
+from memwarden.models import VectorSpace
 
 
 class HTTPEmbedder:

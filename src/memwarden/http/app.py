@@ -12,8 +12,8 @@ from starlette.routing import Route
 from memwarden import __version__
 from memwarden.config import Settings
 from memwarden.errors import ConfigError, InvalidInput, MemwardenError
-from memwarden.hooks.recall import RECALL_PATH
 from memwarden.govern.identity import Identity, load_tokens_file
+from memwarden.hooks.recall import RECALL_PATH
 from memwarden.http.auth import BearerAuth, is_loopback, parse_bind, token_digest
 from memwarden.models import CALLER_SCOPE_KEY, Caller
 from memwarden.service import MemoryService

@@ -101,9 +101,9 @@ def create_server(service: MemoryService, *, tools: str = "core") -> MCPServer:
     server = MCPServer(
         name="memwarden", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING"
     )
-    for name, fn, annotations in _TOOLS:
+    for name, fn, hints in _TOOLS:
         if tools == "all" or name in CORE_TOOLS:
-            server.add_tool(fn, name=name, annotations=annotations, structured_output=True)
+            server.add_tool(fn, name=name, annotations=hints, structured_output=True)
     return server
 
 
@@ -267,7 +267,7 @@ _TOOLS: list[tuple[str, Callable[..., Any], ToolAnnotations]] = [
     ("echo", echo, _READ.model_copy(update={"title": "Echo"})),
 ]
 # The operations tools live in their own module, which uses the helpers above (hence the late import).
-from memwarden.mcp.ops_tools import OPS_TOOLS  # noqa: E402
+from memwarden.mcp.ops_tools import OPS_TOOLS
 
 _TOOLS[-1:-1] = OPS_TOOLS  # before echo
 TOOL_NAMES = tuple(name for name, _, _ in _TOOLS)

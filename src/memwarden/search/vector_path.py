@@ -212,16 +212,30 @@ class VectorPath:
         now: datetime, limit: int,
     ) -> tuple[list[Candidate], DegradeReason | None]:
         """Vector candidates within the budget, or none and the reason why."""
+        return self.submit(tenant, text, project=project, tags=tags, include_expired=include_expired,
+                           now=now, limit=limit)()
+
+    def submit(
+        self, tenant: str, text: str, *, project: str | None, tags: Sequence[str], include_expired: bool,
+        now: datetime, limit: int,
+    ) -> Callable[[], tuple[list[Candidate], DegradeReason | None]]:
+        """Start the vector search in the background and return the function that waits for it.
+
+        The caller runs its keyword search in the meantime, so a hybrid search costs about the
+        slower of the two paths, not their sum. The budget counts from this call.
+        """
+        import time
+
         self.start()
         if self.embedder is None:
-            return [], "no_embedder"
+            return lambda: ([], "no_embedder")
         if self.state == "loading":
-            return [], "warming_up"
+            return lambda: ([], "warming_up")
         if self.state == "failed":
-            return [], "vector_error"
+            return lambda: ([], "vector_error")
         embedder, space, budget = self.embedder, self.embedder.identity, self.timeout_s
-
         floor = float(getattr(embedder, "min_similarity", 0.0))
+        deadline = time.monotonic() + budget
 
         def run() -> list[Candidate]:
             vector = embedder.embed_query(text, timeout=budget)
@@ -233,16 +247,20 @@ class VectorPath:
             return [c for c in found if c.score >= floor]
 
         future: Future[list[Candidate]] = self._pool().submit(run)
-        try:
-            return future.result(timeout=budget), None
-        except FutureTimeout:
-            future.cancel()
-            return [], "query_timeout"
-        except EmbeddingUnavailable as exc:
-            return [], "query_timeout" if exc.fields.get("reason") == "timeout" else "vector_error"
-        except (StorageError, ValueError) as exc:
-            logger.warning("vector search failed: %s", exc)
-            return [], "vector_error"
+
+        def wait() -> tuple[list[Candidate], DegradeReason | None]:
+            try:
+                return future.result(timeout=max(0.0, deadline - time.monotonic())), None
+            except FutureTimeout:
+                future.cancel()
+                return [], "query_timeout"
+            except EmbeddingUnavailable as exc:
+                return [], "query_timeout" if exc.fields.get("reason") == "timeout" else "vector_error"
+            except (StorageError, ValueError) as exc:
+                logger.warning("vector search failed: %s", exc)
+                return [], "vector_error"
+
+        return wait
 
     def probe(self) -> dict[str, Any]:
         """Embed a short text within the search budget: ``probe_ms``, or ``probe_error``."""

@@ -100,12 +100,11 @@ class PostgresAuditLog:
 
     def append_records(self, records: list[AuditRecord]) -> None:
         """Copy stored rows verbatim (``memwarden migrate``); the triggers check each continues the chain."""
-        with self._connection() as conn, conn.transaction():
-            with conn.cursor() as cur:
-                cur.executemany(
-                    f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})",
-                    [(*r.hashed_fields(), r.prev_hash, r.hash) for r in records],
-                )
+        with self._connection() as conn, conn.transaction(), conn.cursor() as cur:
+            cur.executemany(
+                f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})",
+                [(*r.hashed_fields(), r.prev_hash, r.hash) for r in records],
+            )
 
     def records(
         self,

@@ -72,7 +72,7 @@ class PostgresBackupBackend:
 
     def _run(self, argv: list[str]) -> str:
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT_S)
+            done = subprocess.run(argv, check=False, capture_output=True, text=True, timeout=TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise StorageError(f"{Path(argv[0]).name} failed: {exc}") from None
         if done.returncode != 0:

@@ -20,7 +20,6 @@ from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
 from memwarden.store.postgres import migrations
 from memwarden.store.postgres.connect import open_pool, redact_url
 from memwarden.store.postgres.maintenance import PostgresMaintenance
-from memwarden.store.postgres.vectors import PostgresVectors
 from memwarden.store.postgres.textsearch import (
     RANK_WEIGHTS,
     parse_tsvector,
@@ -28,6 +27,7 @@ from memwarden.store.postgres.textsearch import (
     tsquery_literal,
     tsvector_literal,
 )
+from memwarden.store.postgres.vectors import PostgresVectors
 
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg

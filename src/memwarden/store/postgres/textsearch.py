@@ -84,8 +84,8 @@ def tsquery_all_literal(query: KeywordQuery) -> str | None:
 
 _FIELD_OF_WEIGHT = {"A": 0, "B": 1, "C": 2, "D": 2}
 # One lexeme of tsvector output: quoted (quotes doubled, backslashes escaped), then positions.
-_ENTRY = re.compile(r"'((?:[^'\\]|''|\\.)*)'(?::([0-9A-D,]+))?", re.S)
-_ESCAPE = re.compile(r"''|\\(.)", re.S)
+_ENTRY = re.compile(r"'((?:[^'\\]|''|\\.)*)'(?::([0-9A-D,]+))?", re.DOTALL)
+_ESCAPE = re.compile(r"''|\\(.)", re.DOTALL)
 
 
 def parse_tsvector(text: str) -> IndexText:

@@ -150,7 +150,8 @@ class SQLiteMaintenance:
         The table is re-created from its own stored definition, so a later migration that
         changes the tokenizer is rebuilt as it is, not as it once was.
         """
-        from memwarden.store.sqlite.store import _COLUMNS, _row_to_memory
+        from memwarden.store.sqlite.rows import COLUMNS as _COLUMNS
+        from memwarden.store.sqlite.rows import row_to_memory as _row_to_memory
 
         with self.write() as conn:
             row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'memories_fts'").fetchone()
@@ -178,7 +179,8 @@ class SQLiteMaintenance:
         self, tenant: str, *, project: str | None, include_deleted: bool, batch: int = 2000
     ) -> Iterator[Memory]:
         """Every memory of a tenant (optionally one project) in creation order, batch by batch."""
-        from memwarden.store.sqlite.store import _COLUMNS, _row_to_memory
+        from memwarden.store.sqlite.rows import COLUMNS as _COLUMNS
+        from memwarden.store.sqlite.rows import row_to_memory as _row_to_memory
 
         where = "tenant = ?" + ("" if project is None else " AND project = ?")
         where += "" if include_deleted else " AND deleted_at IS NULL"
@@ -232,7 +234,9 @@ class SQLiteMaintenance:
         Returns, per entry, ``inserted``, ``same_id`` (that id exists already) or ``duplicate``
         (a live memory of the same tenant+project says exactly this).
         """
-        from memwarden.store.sqlite.store import _COLUMNS, _NCOLUMNS, _memory_params
+        from memwarden.store.sqlite.rows import COLUMNS as _COLUMNS
+        from memwarden.store.sqlite.rows import NCOLUMNS as _NCOLUMNS
+        from memwarden.store.sqlite.rows import memory_params as _memory_params
 
         outcomes: list[str] = []
         for start in range(0, len(entries), IMPORT_BATCH):

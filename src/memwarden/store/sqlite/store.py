@@ -7,7 +7,6 @@ Connections are per thread (reads never wait for each other); every write runs i
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -23,14 +22,18 @@ from memwarden.models import (
     IndexText,
     KeywordQuery,
     Memory,
-    VectorCounts,
     VectorSpace,
     format_time,
-    parse_time,
 )
 from memwarden.store.sqlite import migrations
 from memwarden.store.sqlite.fts import SCOPE_FUNCTION, scope_token, scoped_expression, word_expressions
 from memwarden.store.sqlite.maintenance import SQLiteMaintenance
+from memwarden.store.sqlite.rows import COLUMNS as _COLUMNS
+from memwarden.store.sqlite.rows import M_COLUMNS as _M_COLUMNS
+from memwarden.store.sqlite.rows import NCOLUMNS as _NCOLUMNS
+from memwarden.store.sqlite.rows import memory_params as _memory_params
+from memwarden.store.sqlite.rows import row_to_memory as _row_to_memory
+from memwarden.store.sqlite.vector_methods import SQLiteVectors
 from memwarden.store.sqlite.vectors import VectorSpaceIndex
 
 BUSY_TIMEOUT_MS = 60_000
@@ -48,66 +51,7 @@ MIN_COMMON_DOCS = 100
 MAX_RARE_WORDS = 16
 # A query word that matches fewer memories than this exactly is also matched as a prefix.
 PREFIX_BELOW_DOCS = 20
-_COLUMNS = (
-    "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
-    "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags"
-)
-_NCOLUMNS = len(_COLUMNS.split(","))
-_M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in _COLUMNS.split(","))
-
-
-def _json_list(text: str) -> tuple[str, ...]:
-    # Most memories have no tags, redactions or flags: skip the JSON parser for "[]".
-    return () if text == "[]" else tuple(json.loads(text))
-
-
-def _row_to_memory(row: Sequence[Any]) -> Memory:
-    return Memory(
-        id=row[0],
-        tenant=row[1],
-        project=row[2],
-        kind=row[3],
-        title=row[4],
-        tags=_json_list(row[5]),
-        content=row[6],
-        content_hash=row[7],
-        pinned=bool(row[8]),
-        created_at=parse_time(row[9]),  # type: ignore[arg-type]
-        updated_at=parse_time(row[10]),  # type: ignore[arg-type]
-        expires_at=parse_time(row[11]),
-        deleted_at=parse_time(row[12]),
-        version=row[13],
-        hit_count=row[14],
-        last_used_at=parse_time(row[15]),
-        redactions=_json_list(row[16]),
-        injection_flags=_json_list(row[17]),
-    )
-
-
-def _memory_params(m: Memory) -> tuple[Any, ...]:
-    return (
-        m.id,
-        m.tenant,
-        m.project,
-        m.kind,
-        m.title,
-        json.dumps(list(m.tags), ensure_ascii=False),
-        m.content,
-        m.content_hash,
-        int(m.pinned),
-        format_time(m.created_at),
-        format_time(m.updated_at),
-        format_time(m.expires_at),
-        format_time(m.deleted_at),
-        m.version,
-        m.hit_count,
-        format_time(m.last_used_at),
-        json.dumps(list(m.redactions)),
-        json.dumps(list(m.injection_flags)),
-    )
-
-
-class SQLiteStore(SQLiteMaintenance):
+class SQLiteStore(SQLiteVectors, SQLiteMaintenance):
     """The default backend. Safe to share between threads and with other processes.
 
     Whole-store operations (integrity, keyword-index probe and rebuild, bulk import, purge,
@@ -559,111 +503,6 @@ class SQLiteStore(SQLiteMaintenance):
 
     def _file_size(self) -> int:
         return sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists())
-
-    # -- vectors -------------------------------------------------------------------------------
-
-    def put_vectors(self, space: VectorSpace, items: Sequence[tuple[str, int, bytes]]) -> int:
-        stored = 0
-        with self.write() as conn:
-            for memory_id, version, blob in items:
-                if len(blob) != space.dimension * 4:
-                    raise StorageError(
-                        f"vector of {len(blob)} bytes does not fit space {space.model_id}/{space.dimension}"
-                    )
-                row = conn.execute(
-                    "SELECT rowid FROM memories WHERE id = ? AND version = ? AND deleted_at IS NULL",
-                    (memory_id, version),
-                ).fetchone()
-                if row is None:
-                    continue
-                conn.execute(
-                    "INSERT OR REPLACE INTO memory_vectors(memory_rowid, model, dim, vector) VALUES (?, ?, ?, ?)",
-                    (row[0], space.model_id, space.dimension, blob),
-                )
-                conn.execute("UPDATE memories SET embedding_error = NULL WHERE rowid = ? AND embedding_error IS NOT NULL",
-                             (row[0],))
-                stored += 1
-        return stored
-
-    def record_embedding_failure(self, ids: Sequence[str], error: str) -> None:
-        if not ids:
-            return
-        with self.write() as conn:
-            conn.executemany(
-                "UPDATE memories SET embedding_error = ? WHERE id = ?", [(error[:500], i) for i in ids]
-            )
-
-    def memories_missing_vectors(self, space: VectorSpace, *, limit: int, tenant: str | None = None) -> list[Memory]:
-        scope, params = ("", []) if tenant is None else (" AND m.tenant = ?", [tenant])
-        rows = self.connection().execute(
-            f"SELECT {_M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL{scope} AND NOT EXISTS ("
-            " SELECT 1 FROM memory_vectors v WHERE v.memory_rowid = m.rowid AND v.model = ? AND v.dim = ?)"
-            " ORDER BY m.rowid LIMIT ?",
-            (*params, space.model_id, space.dimension, limit),
-        )
-        return [_row_to_memory(row) for row in rows]
-
-    def vector_counts(self, tenant: str | None, space: VectorSpace) -> VectorCounts:
-        scope, params = ("", []) if tenant is None else (" AND m.tenant = ?", [tenant])
-        row = self.connection().execute(
-            "SELECT COUNT(*), SUM(v.memory_rowid IS NOT NULL), SUM(m.embedding_error IS NOT NULL)"
-            " FROM memories m LEFT JOIN memory_vectors v"
-            "  ON v.memory_rowid = m.rowid AND v.model = ? AND v.dim = ?"
-            f" WHERE m.deleted_at IS NULL{scope}",
-            (space.model_id, space.dimension, *params),
-        ).fetchone()
-        return VectorCounts(live=row[0] or 0, with_vector=row[1] or 0, failed=row[2] or 0)
-
-    def _vector_index(self, space: VectorSpace) -> VectorSpaceIndex:
-        with self._lock:
-            index = self._vector_indexes.get(space)
-            if index is None:
-                index = VectorSpaceIndex(space.model_id, space.dimension, exact_max=self.vector_exact_max)
-                self._vector_indexes[space] = index
-        return index
-
-    def warm_vectors(self, space: VectorSpace) -> None:
-        index = self._vector_index(space)
-        index.refresh(self.connection())
-        index.warm()
-
-    def vector_search(
-        self,
-        tenant: str,
-        space: VectorSpace,
-        query: Any,
-        *,
-        project: str | None,
-        tags: Sequence[str],
-        include_expired: bool,
-        now: datetime,
-        limit: int,
-    ) -> list[Candidate]:
-        index = self._vector_index(space)
-        conn = self.connection()
-        index.refresh(conn)
-        # Over-fetch: tag and expiry filters are applied below, in SQL, on the nearest rows.
-        wanted = limit if not tags and include_expired else limit * 3
-        nearest = index.search(query, tenant, project, wanted)
-        if not nearest:
-            return []
-        where, params = self._filters(project, tags, include_expired, now)
-        marks = ", ".join("?" * len(nearest))
-        rows = conn.execute(
-            f"SELECT {_M_COLUMNS}, m.rowid, f.title, f.tags, f.body FROM memories m"
-            " LEFT JOIN memories_fts f ON f.rowid = m.rowid"
-            f" WHERE m.rowid IN ({marks}) AND m.tenant = ? AND m.deleted_at IS NULL{where}",
-            (*[r for r, _ in nearest], tenant, *params),
-        ).fetchall()
-        n = _NCOLUMNS  # the memory's columns come first, then rowid and the index text
-        by_rowid = {row[n]: row for row in rows}
-        found = []
-        for memory_rowid, cosine in nearest:
-            row = by_rowid.get(memory_rowid)
-            if row is not None:
-                index = None if row[n + 1] is None else IndexText(row[n + 1], row[n + 2], row[n + 3])
-                found.append(Candidate(_row_to_memory(row), cosine, index))
-        return found[:limit]
 
     def index_agrees(self) -> bool:
         """True when the keyword index holds exactly the live memories (a consistency check)."""

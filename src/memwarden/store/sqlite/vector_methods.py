@@ -1,0 +1,134 @@
+"""The vector half of ``SQLiteStore`` (the ``VectorStore`` protocol): vectors beside memories.
+
+Each vector is stored with its embedding space (model id + dimension) in ``memory_vectors``;
+searches go through one in-process ``VectorSpaceIndex`` per space, refreshed from the table so
+rows written by other processes are picked up.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any
+
+from memwarden.errors import StorageError
+from memwarden.models import Candidate, IndexText, Memory, VectorCounts, VectorSpace
+from memwarden.store.sqlite.rows import M_COLUMNS, NCOLUMNS, row_to_memory
+from memwarden.store.sqlite.vectors import VectorSpaceIndex
+
+
+class SQLiteVectors:
+    """Mixed into ``SQLiteStore``; uses its connections, write transactions and filters."""
+
+    vector_exact_max: int
+    _lock: threading.Lock
+    _vector_indexes: dict[VectorSpace, VectorSpaceIndex]
+    connection: Callable[[], sqlite3.Connection]
+    write: Callable[..., AbstractContextManager[sqlite3.Connection]]
+    _filters: Callable[..., tuple[str, list[Any]]]
+
+    def put_vectors(self, space: VectorSpace, items: Sequence[tuple[str, int, bytes]]) -> int:
+        stored = 0
+        with self.write() as conn:
+            for memory_id, version, blob in items:
+                if len(blob) != space.dimension * 4:
+                    raise StorageError(
+                        f"vector of {len(blob)} bytes does not fit space {space.model_id}/{space.dimension}"
+                    )
+                row = conn.execute(
+                    "SELECT rowid FROM memories WHERE id = ? AND version = ? AND deleted_at IS NULL",
+                    (memory_id, version),
+                ).fetchone()
+                if row is None:
+                    continue
+                conn.execute(
+                    "INSERT OR REPLACE INTO memory_vectors(memory_rowid, model, dim, vector) VALUES (?, ?, ?, ?)",
+                    (row[0], space.model_id, space.dimension, blob),
+                )
+                conn.execute("UPDATE memories SET embedding_error = NULL WHERE rowid = ? AND embedding_error IS NOT NULL",
+                             (row[0],))
+                stored += 1
+        return stored
+
+    def record_embedding_failure(self, ids: Sequence[str], error: str) -> None:
+        if not ids:
+            return
+        with self.write() as conn:
+            conn.executemany(
+                "UPDATE memories SET embedding_error = ? WHERE id = ?", [(error[:500], i) for i in ids]
+            )
+
+    def memories_missing_vectors(self, space: VectorSpace, *, limit: int, tenant: str | None = None) -> list[Memory]:
+        scope, params = ("", []) if tenant is None else (" AND m.tenant = ?", [tenant])
+        rows = self.connection().execute(
+            f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL{scope} AND NOT EXISTS ("
+            " SELECT 1 FROM memory_vectors v WHERE v.memory_rowid = m.rowid AND v.model = ? AND v.dim = ?)"
+            " ORDER BY m.rowid LIMIT ?",
+            (*params, space.model_id, space.dimension, limit),
+        )
+        return [row_to_memory(row) for row in rows]
+
+    def vector_counts(self, tenant: str | None, space: VectorSpace) -> VectorCounts:
+        scope, params = ("", []) if tenant is None else (" AND m.tenant = ?", [tenant])
+        row = self.connection().execute(
+            "SELECT COUNT(*), SUM(v.memory_rowid IS NOT NULL), SUM(m.embedding_error IS NOT NULL)"
+            " FROM memories m LEFT JOIN memory_vectors v"
+            "  ON v.memory_rowid = m.rowid AND v.model = ? AND v.dim = ?"
+            f" WHERE m.deleted_at IS NULL{scope}",
+            (space.model_id, space.dimension, *params),
+        ).fetchone()
+        return VectorCounts(live=row[0] or 0, with_vector=row[1] or 0, failed=row[2] or 0)
+
+    def _vector_index(self, space: VectorSpace) -> VectorSpaceIndex:
+        with self._lock:
+            index = self._vector_indexes.get(space)
+            if index is None:
+                index = VectorSpaceIndex(space.model_id, space.dimension, exact_max=self.vector_exact_max)
+                self._vector_indexes[space] = index
+        return index
+
+    def warm_vectors(self, space: VectorSpace) -> None:
+        index = self._vector_index(space)
+        index.refresh(self.connection())
+        index.warm()
+
+    def vector_search(
+        self,
+        tenant: str,
+        space: VectorSpace,
+        query: Any,
+        *,
+        project: str | None,
+        tags: Sequence[str],
+        include_expired: bool,
+        now: datetime,
+        limit: int,
+    ) -> list[Candidate]:
+        index = self._vector_index(space)
+        conn = self.connection()
+        index.refresh(conn)
+        # Over-fetch: tag and expiry filters are applied below, in SQL, on the nearest rows.
+        wanted = limit if not tags and include_expired else limit * 3
+        nearest = index.search(query, tenant, project, wanted)
+        if not nearest:
+            return []
+        where, params = self._filters(project, tags, include_expired, now)
+        marks = ", ".join("?" * len(nearest))
+        rows = conn.execute(
+            f"SELECT {M_COLUMNS}, m.rowid, f.title, f.tags, f.body FROM memories m"
+            " LEFT JOIN memories_fts f ON f.rowid = m.rowid"
+            f" WHERE m.rowid IN ({marks}) AND m.tenant = ? AND m.deleted_at IS NULL{where}",
+            (*[r for r, _ in nearest], tenant, *params),
+        ).fetchall()
+        n = NCOLUMNS  # the memory's columns come first, then rowid and the index text
+        by_rowid = {row[n]: row for row in rows}
+        found = []
+        for memory_rowid, cosine in nearest:
+            row = by_rowid.get(memory_rowid)
+            if row is not None:
+                index = None if row[n + 1] is None else IndexText(row[n + 1], row[n + 2], row[n + 3])
+                found.append(Candidate(row_to_memory(row), cosine, index))
+        return found[:limit]
