@@ -102,6 +102,25 @@ def chain_hash(prev_hash: Any, fields: list[Any]) -> str:
     return hashlib.sha256(f"{prev_hash}\n{payload}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def records_query(
+    columns: str, placeholder: str, *, since: datetime | None, until: datetime | None,
+    tenant: str | None, actor: str | None,
+) -> tuple[str, list[Any]]:
+    """The SELECT of ``AuditLog.records`` for one backend's placeholder (``?`` or ``%s``)."""
+    from memwarden.models import format_time
+
+    where, params = [], []  # type: ignore[var-annotated]
+    for clause, value in ((f"at >= {placeholder}", format_time(since)), (f"at < {placeholder}", format_time(until)),
+                          (f"tenant = {placeholder}", tenant), (f"actor = {placeholder}", actor)):
+        if value is not None:
+            where.append(clause)
+            params.append(value)
+    sql = f"SELECT {columns} FROM audit_log"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    return sql + " ORDER BY seq", params
+
+
 @dataclass(frozen=True, slots=True)
 class ChainHead:
     """The newest row the database has acknowledged (seq 0 and GENESIS when empty)."""

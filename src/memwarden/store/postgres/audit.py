@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memwarden.audit.base import AuditEvent, AuditRecord, ChainHead, Checkpoint, chain_hash
+from memwarden.audit.base import AuditEvent, AuditRecord, ChainHead, Checkpoint, chain_hash, records_query
 from memwarden.errors import StorageError
 from memwarden.models import format_time
 from memwarden.store.postgres.connect import open_pool, redact_url
@@ -114,16 +114,7 @@ class PostgresAuditLog:
         tenant: str | None = None,
         actor: str | None = None,
     ) -> Iterator[AuditRecord]:
-        where, params = [], []  # type: ignore[var-annotated]
-        for clause, value in (("at >= %s", format_time(since)), ("at < %s", format_time(until)),
-                              ("tenant = %s", tenant), ("actor = %s", actor)):
-            if value is not None:
-                where.append(clause)
-                params.append(value)
-        sql = f"SELECT {COLUMNS} FROM audit_log"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY seq"
+        sql, params = records_query(COLUMNS, "%s", since=since, until=until, tenant=tenant, actor=actor)
         # A server-side cursor streams a long log instead of loading it whole; it needs a transaction.
         with self._connection() as conn:
             with conn.transaction() if not conn.info.transaction_status else _already():

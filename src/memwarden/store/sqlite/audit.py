@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from memwarden.audit.base import AuditEvent, AuditRecord, ChainHead, Checkpoint, chain_hash
+from memwarden.audit.base import AuditEvent, AuditRecord, ChainHead, Checkpoint, chain_hash, records_query
 from memwarden.errors import StorageError
 from memwarden.models import format_time
 
@@ -116,16 +116,8 @@ class SQLiteAuditLog:
         tenant: str | None = None,
         actor: str | None = None,
     ) -> Iterator[AuditRecord]:
-        where, params = [], []  # type: ignore[var-annotated]
-        for clause, value in (("at >= ?", format_time(since)), ("at < ?", format_time(until)),
-                              ("tenant = ?", tenant), ("actor = ?", actor)):
-            if value is not None:
-                where.append(clause)
-                params.append(value)
-        sql = f"SELECT {_COLUMNS} FROM audit_log"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        cursor = self.connection().execute(sql + " ORDER BY seq", params)
+        sql, params = records_query(_COLUMNS, "?", since=since, until=until, tenant=tenant, actor=actor)
+        cursor = self.connection().execute(sql, params)
         for row in cursor:
             yield AuditRecord(*row)
 
