@@ -129,13 +129,24 @@ class SQLiteMaintenance:
     def keyword_index_mismatch(self) -> str | None:
         """None when the keyword index holds exactly the live memories, else what differs."""
         conn = self.connection()
+        # One read transaction, so the three counts see the same moment while other processes
+        # write; rows of a probe in flight (another server starting) are not memories' rows.
+        own = not conn.in_transaction
         try:
-            live = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
-            indexed = conn.execute("SELECT COUNT(*) FROM memories_fts").fetchone()[0]
-            orphans = conn.execute(
-                "SELECT COUNT(*) FROM memories_fts f LEFT JOIN memories m ON m.rowid = f.rowid"
-                " WHERE m.rowid IS NULL OR m.deleted_at IS NOT NULL"
-            ).fetchone()[0]
+            if own:
+                conn.execute("BEGIN")
+            try:
+                live = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
+                indexed = conn.execute(
+                    "SELECT COUNT(*) FROM memories_fts WHERE rowid > ?", (PROBE_ROWID,)
+                ).fetchone()[0]
+                orphans = conn.execute(
+                    "SELECT COUNT(*) FROM memories_fts f LEFT JOIN memories m ON m.rowid = f.rowid"
+                    " WHERE f.rowid > ? AND (m.rowid IS NULL OR m.deleted_at IS NOT NULL)", (PROBE_ROWID,)
+                ).fetchone()[0]
+            finally:
+                if own:
+                    conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             return f"keyword index unreadable: {exc}"
         if live == indexed and orphans == 0:
