@@ -43,6 +43,8 @@ class Settings(SettingsPaths, BaseSettings):
     redaction_rules: str = ""
     audit: bool = True
     audit_query_plain: bool = False
+    audit_key_file: str = Field(default="", description="Key file of a keyed audit chain (HMAC-SHA256)")
+    audit_anchor_file: str = Field(default="", description="File that remembers the newest audit head")
     http: str = ""
     http_token: SecretStr | None = None
     tokens_file: str = ""

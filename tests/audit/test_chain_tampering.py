@@ -133,7 +133,9 @@ def test_prune_leaves_a_checkpoint_so_the_rest_still_verifies(chained_db: Path) 
     log = SQLiteAuditLog(chained_db)
     checkpoint = log.prune(T0 + timedelta(hours=4), datetime.now(UTC))
     assert checkpoint is not None and checkpoint.upto_seq == 4 and checkpoint.pruned_rows == 4
-    assert [r.seq for r in log.records()] == [5, 6, 7, 8, 9, 10]
+    rows = list(log.records())
+    assert [r.seq for r in rows] == [5, 6, 7, 8, 9, 10, 11]  # 11: the prune row, same transaction
+    assert rows[-1].action == "prune" and rows[-1].to_dict()["detail"]["upto_seq"] == 4
     assert log.prune(T0, datetime.now(UTC)) is None
     log.close()
     report = verify_database(str(chained_db))

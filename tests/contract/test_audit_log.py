@@ -111,7 +111,7 @@ def test_prune_leaves_a_checkpoint_and_the_rest_still_verifies(audit_log: AuditL
     checkpoint = audit_log.prune(T0 + timedelta(hours=4), T0 + timedelta(days=1))
     assert checkpoint is not None and (checkpoint.upto_seq, checkpoint.pruned_rows) == (4, 4)
     assert audit_log.checkpoints() == [checkpoint]
-    assert [r.seq for r in audit_log.records()] == [5, 6, 7, 8, 9, 10]
+    assert [r.seq for r in audit_log.records()] == [5, 6, 7, 8, 9, 10, 11]  # 11: the prune row
     report = verify_database(store_url)
     assert report.ok and report.first_seq == 5 and report.checkpoints == 1
 

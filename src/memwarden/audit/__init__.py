@@ -10,15 +10,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from datetime import datetime
+
     from memwarden.audit.base import AuditLog
     from memwarden.audit.chain import VerifyReport
+    from memwarden.audit.keys import AuditKey
 
 
-def open_audit_log(url: str, *, readonly: bool = False) -> AuditLog:
+def open_audit_log(url: str, *, readonly: bool = False, key: AuditKey | None = None) -> AuditLog:
     """The audit log stored in the database ``url`` names (a path or sqlite:/// → SQLite).
 
     PostgreSQL: ``memwarden.store.postgres.audit.PostgresAuditLog(url)`` implements the same
-    ``AuditLog`` protocol once that backend exists.
+    ``AuditLog`` protocol once that backend exists. With ``key`` new rows are keyed (HMAC-SHA256).
     """
     if url.startswith(("postgresql://", "postgres://")):
         try:
@@ -27,23 +30,25 @@ def open_audit_log(url: str, *, readonly: bool = False) -> AuditLog:
             from memwarden.errors import ConfigError
 
             raise ConfigError("MEMWARDEN_DB names PostgreSQL, but this build has no PostgreSQL audit log") from None
-        log: AuditLog = PostgresAuditLog(url, readonly=readonly)
+        log: AuditLog = PostgresAuditLog(url, readonly=readonly, key=key)
         return log
     from memwarden.config_hot import sqlite_path
     from memwarden.store.sqlite.audit import SQLiteAuditLog
 
-    return SQLiteAuditLog(sqlite_path(url), readonly=readonly)
+    return SQLiteAuditLog(sqlite_path(url), readonly=readonly, key=key)
 
 
-def verify_database(url: str, anchor: tuple[int, str] | None = None) -> VerifyReport:
+def verify_database(url: str, anchor: tuple[int, str] | None = None, *, key: AuditKey | None = None,
+                    now: datetime | None = None) -> VerifyReport:
     """Verify the audit chain of the database at ``url`` (read-only; a backup file works).
 
-    ``anchor``: a (seq, hash) noted earlier that the chain must still contain."""
+    ``anchor``: a (seq, hash) noted earlier that the chain must still contain; ``key``: the chain
+    key, to check keyed rows' content; ``now``: the wall clock stamps are compared with."""
     from memwarden.audit.chain import verify_log
 
     log = open_audit_log(url, readonly=True)
     try:
-        return verify_log(log, anchor)
+        return verify_log(log, anchor, key=key, now=now)
     finally:
         log.close()
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+from memwarden.audit.anchor import AnchorFile
 from memwarden.audit.base import AuditEvent, AuditLog, AuditRecord
 from memwarden.models import Caller, utcnow
 
@@ -28,11 +29,13 @@ class Auditor:
         query_plain: bool = False,
         redact: Callable[[str], str] | None = None,
         clock: Callable[[], datetime] = utcnow,
+        anchor: AnchorFile | None = None,
     ) -> None:
         self.log = log
         self.query_plain = query_plain
         self.redact = redact
         self.clock = clock
+        self.anchor = anchor
 
     def record(
         self,
@@ -60,7 +63,16 @@ class Auditor:
             redaction_count=redaction_count, outcome=outcome, query_sha256=digest, query_len=length,
             query_plain=plain, detail=detail or {},
         )
-        return self.log.append(event, self.clock())
+        record = self.log.append(event, self.clock)  # stamped once the chain lock is held
+        self.committed(record)
+        return record
+
+    def committed(self, record: AuditRecord) -> None:
+        """A row of this chain was committed: advance the external anchor (if any) to it."""
+        if self.anchor is not None:
+            self.anchor.noted(int(record.seq), str(record.hash), str(record.at))
 
     def close(self) -> None:
+        if self.anchor is not None:
+            self.anchor.flush()
         self.log.close()

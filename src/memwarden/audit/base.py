@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.keys import AuditKey
 
 GENESIS = "0" * 64
 ACTIONS = (
     "add", "search", "get", "list", "update", "delete", "stats", "export", "import", "prune",
+    "restore",
 )
 
 
@@ -96,10 +100,86 @@ def _json_or_raw(value: Any) -> Any:
     return value
 
 
-def chain_hash(prev_hash: Any, fields: list[Any]) -> str:
-    """SHA-256 over the previous hash and the row's fields as compact, sorted JSON."""
+def chain_hash(prev_hash: Any, fields: list[Any], key: AuditKey | None = None) -> str:
+    """SHA-256 over the previous hash and the row's fields as compact, sorted JSON; with a
+    ``key``, HMAC-SHA256 over the same bytes, written ``hmac:<key id>:<hex>`` (audit/keys.py)."""
     payload = json.dumps(fields, ensure_ascii=False, separators=(",", ":"), default=str)
-    return hashlib.sha256(f"{prev_hash}\n{payload}".encode("utf-8", "surrogatepass")).hexdigest()
+    message = f"{prev_hash}\n{payload}".encode("utf-8", "surrogatepass")
+    return hashlib.sha256(message).hexdigest() if key is None else key.sign(message)
+
+
+Stamp = datetime | Callable[[], datetime]
+
+
+def stamp_time(at: Stamp) -> datetime:
+    """The row's time: a clock is read only once the chain lock is held, so on one machine rows
+    are stamped in chain order and a stamp out of order means the clock itself jumped."""
+    return at() if callable(at) else at
+
+
+def event_values(seq: int, at: datetime, event: AuditEvent) -> list[Any]:
+    """The stored values of a row, in column order, before its hashes (same on every backend)."""
+    from memwarden.models import format_time
+
+    return [
+        seq, format_time(at), event.actor, event.tenant, event.project, event.action,
+        event.outcome, json.dumps(list(event.memory_ids)), int(event.result_count),
+        int(bool(event.degraded)), int(event.redaction_count), event.query_sha256,
+        event.query_len, event.query_plain,
+        json.dumps(event.detail, ensure_ascii=False, sort_keys=True, separators=(",", ":")),
+    ]
+
+
+def prune_event(checkpoint: Checkpoint, previous_upto_seq: int, actor: str, tenant: str) -> AuditEvent:
+    """The ``prune`` row written in the prune's own transaction: it vouches for the checkpoint
+    (``audit verify`` refuses a checkpoint no prune row vouches for)."""
+    return AuditEvent(actor=actor, tenant=tenant, action="prune", result_count=checkpoint.pruned_rows,
+                      detail={"before": checkpoint.before, "upto_seq": checkpoint.upto_seq,
+                              "upto_hash": checkpoint.upto_hash, "pruned_rows": checkpoint.pruned_rows,
+                              "previous_upto_seq": previous_upto_seq})
+
+
+def prune_refusal(before: datetime, last_old: tuple[int, str], first_new: tuple[int, str],
+                  suggestion: str | None) -> Exception:
+    """Why a prune by date would not remove a prefix of the chain (the clock went back once)."""
+    from memwarden.errors import Conflict
+    from memwarden.models import format_time
+
+    message = (
+        f"refusing to prune: the rows stamped before {format_time(before)} are not the start of the chain. "
+        f"Row seq {first_new[0]} is stamped {first_new[1]} (not before that date) but comes before row seq "
+        f"{last_old[0]}, stamped {last_old[1]}: the clock went back while the log was written. A prune removes "
+        "only a prefix of the chain, so it would remove rows stamped after the date"
+    )
+    if suggestion:
+        message += f"; --before {suggestion} removes exactly the rows before seq {first_new[0]}"
+    return Conflict(message, field="before", first_newer_seq=first_new[0], last_older_seq=last_old[0])
+
+
+def plan_prune(fetch: Callable[[str, tuple[Any, ...]], Any], ph: str, before: datetime, at: datetime
+               ) -> tuple[Checkpoint, int] | None:
+    """What a prune by date removes, read inside the prune's write transaction: the checkpoint
+    to record and the previous checkpoint's ``upto_seq`` (0 for none); None when no row is older.
+
+    ``fetch(sql, params)`` runs one query and returns its first row; ``ph`` is the backend's
+    placeholder. Raises ``Conflict`` when the older rows are not a prefix of the chain."""
+    from memwarden.models import format_time
+
+    cut = format_time(before)
+    last_old = fetch(f"SELECT seq, hash, at FROM audit_log WHERE at < {ph} ORDER BY seq DESC LIMIT 1", (cut,))
+    if last_old is None:
+        return None
+    first_new = fetch(f"SELECT seq, at FROM audit_log WHERE at >= {ph} ORDER BY seq LIMIT 1", (cut,))
+    if first_new is not None and int(first_new[0]) < int(last_old[0]):
+        older = fetch(f"SELECT MAX(at) FROM audit_log WHERE seq < {ph}", (first_new[0],))
+        newer = fetch(f"SELECT MIN(at) FROM audit_log WHERE seq >= {ph}", (first_new[0],))
+        fits = older is not None and older[0] is not None and newer is not None and older[0] < newer[0]
+        raise prune_refusal(before, (int(last_old[0]), str(last_old[2])), (int(first_new[0]), str(first_new[1])),
+                            str(newer[0]) if fits else None)
+    count = fetch(f"SELECT COUNT(*) FROM audit_log WHERE seq <= {ph}", (last_old[0],))
+    previous = fetch("SELECT COALESCE(MAX(upto_seq), 0) FROM audit_checkpoints", ())
+    checkpoint = Checkpoint(int(last_old[0]), str(last_old[1]), int(count[0]), str(cut), str(format_time(at)))
+    return checkpoint, int(previous[0])
 
 
 def records_query(
@@ -144,8 +224,9 @@ class Checkpoint:
 class AuditLog(Protocol):
     """An append-only, hash-chained audit log in some database."""
 
-    def append(self, event: AuditEvent, at: datetime) -> AuditRecord:
-        """Chain and store one event atomically (concurrent writers queue, none forks the chain)."""
+    def append(self, event: AuditEvent, at: Stamp) -> AuditRecord:
+        """Chain and store one event atomically (concurrent writers queue, none forks the chain);
+        ``at`` may be a clock, read once the chain lock is held."""
         ...
 
     def records(
@@ -169,8 +250,11 @@ class AuditLog(Protocol):
         """Prune checkpoints, oldest first."""
         ...
 
-    def prune(self, before: datetime, at: datetime) -> Checkpoint | None:
-        """Remove rows older than ``before``, leaving a checkpoint; None when nothing is older."""
+    def prune(self, before: datetime, at: datetime, *, actor: str = "memwarden", tenant: str = "-"
+              ) -> Checkpoint | None:
+        """Remove exactly the rows stamped before ``before``, leaving a checkpoint and a ``prune``
+        row (same transaction); None when no row is older. Refused (``Conflict``) when those rows
+        are not a prefix of the chain (the clock went back once)."""
         ...
 
     def close(self) -> None: ...

@@ -8,11 +8,23 @@ recorded, which catches a truncated tail. Works on any ``AuditLog`` (live databa
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from memwarden.audit.base import GENESIS, AuditLog, AuditRecord, ChainHead, Checkpoint, chain_hash
+from memwarden.audit.keys import key_id_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.keys import AuditKey
+
+# A row stamped this much before the row ahead of it means the clock went back (replicas on
+# several hosts may disagree by a little; stamps are taken under the chain lock).
+CLOCK_BACK_TOLERANCE = timedelta(seconds=5)
+# A row stamped this far ahead of the verifier's clock means a clock was (or is) set forward.
+CLOCK_AHEAD_TOLERANCE = timedelta(minutes=10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +33,9 @@ class ChainProblem:
 
     position: int
     seq: Any
-    kind: str  # edited | broken_link | missing_rows | bad_seq | missing_start | truncated | beyond_head | anchor
+    # edited | broken_link | missing_rows | bad_seq | missing_start | truncated | beyond_head | anchor
+    # | rolled_back | forged_checkpoint | downgrade | wrong_key (clock_back | clock_ahead: clock_jumps)
+    kind: str
     message: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -37,18 +51,35 @@ class VerifyReport:
     head: ChainHead
     checkpoints: int
     problems: list[ChainProblem] = field(default_factory=list)
+    mode: str = "empty"  # empty | sha256 | hmac-sha256 | mixed (plain rows, then keyed ones)
+    keyed_from: int | None = None
+    key_ids: list[str] = field(default_factory=list)
+    unchecked_keyed_rows: int = 0
+    clock_jumps: list[ChainProblem] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "ok": self.ok, "rows": self.rows, "first_seq": self.first_seq, "last_seq": self.last_seq,
             "head": {"seq": self.head.seq, "hash": self.head.hash}, "checkpoints": self.checkpoints,
-            "problems": [p.to_dict() for p in self.problems],
+            "problems": [p.to_dict() for p in self.problems], "mode": self.mode, "keyed_from": self.keyed_from,
+            "key_ids": self.key_ids, "unchecked_keyed_rows": self.unchecked_keyed_rows,
+            "clock_jumps": [p.to_dict() for p in self.clock_jumps],
         }
+
+    def mode_line(self) -> str:
+        if self.mode in ("empty", "sha256"):
+            return f"mode {self.mode}"
+        line = f"mode {self.mode} (keyed from seq {self.keyed_from}, key id {', '.join(self.key_ids)})"
+        if self.unchecked_keyed_rows:
+            line += (f"; the content of {self.unchecked_keyed_rows} keyed rows was NOT checked: give the key "
+                     "(MEMWARDEN_AUDIT_KEY_FILE)")
+        return line
 
     def summary(self) -> str:
         if self.ok:
             span = f"seq {self.first_seq}..{self.last_seq}" if self.rows else "no rows"
-            return f"audit chain intact: {self.rows} rows ({span}), head {self.head.hash[:16]}…"
+            jumps = f"; {len(self.clock_jumps)} clock jump(s)" if self.clock_jumps else ""
+            return f"audit chain intact: {self.rows} rows ({span}), head {self.head.hash[:16]}…, {self.mode_line()}{jumps}"
         first = self.problems[0]
         return f"audit chain BROKEN: {len(self.problems)} problem(s); first at position {first.position}: {first.message}"
 
@@ -74,11 +105,132 @@ def _check_anchor(anchor: tuple[int, str], row: AuditRecord, position: int) -> C
                         "recorded earlier: the chain was rewritten from here or before")
 
 
-def verify_records(records: Iterable[AuditRecord], head: ChainHead, checkpoints: list[Checkpoint],
-                   anchor: tuple[int, str] | None = None) -> VerifyReport:
-    """``anchor`` is a (seq, hash) pair noted earlier (e.g. from a past verify): the chain must
-    still hold that row with that hash, which catches a chain rewritten whole."""
+@dataclass
+class _Modes:
+    """What kind of hashes the rows carry, and what could be checked."""
+
+    key: AuditKey | None
+    plain: int = 0
+    keyed_from: int | None = None
+    key_ids: list[str] = field(default_factory=list)
+    unchecked: int = 0
+
+    def check(self, row: AuditRecord, position: int) -> ChainProblem | None:
+        kid = key_id_of(row.hash)
+        if kid is None:
+            self.plain += 1
+            if self.keyed_from is not None:
+                return ChainProblem(position, row.seq, "downgrade",
+                                    f"row seq {row.seq} has a plain SHA-256 hash after keyed rows: it was "
+                                    "written (or rewritten) by someone without the chain key")
+            if chain_hash(row.prev_hash, row.hashed_fields()) != row.hash:
+                return _edited(row, position)
+            return None
+        if self.keyed_from is None:
+            self.keyed_from = row.seq
+        if kid not in self.key_ids:
+            self.key_ids.append(kid)
+        if self.key is None:
+            self.unchecked += 1
+            return None
+        if kid != self.key.key_id:
+            return ChainProblem(position, row.seq, "wrong_key",
+                                f"row seq {row.seq} was signed with key id {kid}, not the given key "
+                                f"({self.key.key_id}): give the key that signed it")
+        if chain_hash(row.prev_hash, row.hashed_fields(), self.key) != row.hash:
+            return _edited(row, position)
+        return None
+
+    @property
+    def mode(self) -> str:
+        if self.keyed_from is None:
+            return "sha256" if self.plain else "empty"
+        return "mixed" if self.plain else "hmac-sha256"
+
+
+def _edited(row: AuditRecord, position: int) -> ChainProblem:
+    return ChainProblem(position, row.seq, "edited",
+                        f"row seq {row.seq} does not match its own hash: its content was edited")
+
+
+def _prune_detail(row: AuditRecord) -> dict[str, Any] | None:
+    """The checkpoint a ``prune`` row vouches for (None for other rows or one that pruned nothing)."""
+    if row.action != "prune":
+        return None
+    try:
+        detail = json.loads(row.detail) if isinstance(row.detail, str) else row.detail
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(detail, dict) or not isinstance(detail.get("upto_seq"), int):
+        return None
+    return detail
+
+
+def _checkpoint_problems(checkpoints: list[Checkpoint], prunes: dict[int, dict[str, Any]]) -> list[ChainProblem]:
+    """Each checkpoint must be vouched for: by its own ``prune`` row, or (once that row was
+    pruned in turn) by the ``previous_upto_seq`` of the next checkpoint's vouched prune row. A
+    prune row written before memwarden recorded ``previous_upto_seq`` vouches for every older
+    checkpoint (it cannot say which)."""
     problems: list[ChainProblem] = []
+    vouched_back: int | None = None  # the checkpoint the newer vouched prune row names
+    legacy = False
+    for index, cp in enumerate(reversed(checkpoints)):
+        detail = prunes.get(cp.upto_seq)
+        if detail is not None and detail.get("upto_hash", cp.upto_hash) != cp.upto_hash:
+            problems.append(ChainProblem(0, cp.upto_seq, "forged_checkpoint",
+                                         f"the checkpoint at seq {cp.upto_seq} does not hold the hash its prune "
+                                         "row recorded: it was replaced"))
+            continue
+        vouched = detail is not None or legacy or (index > 0 and vouched_back == cp.upto_seq)
+        if not vouched:
+            problems.append(ChainProblem(
+                0, cp.upto_seq, "forged_checkpoint",
+                f"the checkpoint up to seq {cp.upto_seq} has no prune row in the chain: rows up to seq "
+                f"{cp.upto_seq} were deleted outside `memwarden audit prune` and the checkpoint forged",
+            ))
+            vouched_back = None
+            continue
+        if detail is not None:
+            legacy = "previous_upto_seq" not in detail
+            vouched_back = detail.get("previous_upto_seq")
+    return problems
+
+
+def _parse_at(value: Any) -> datetime | None:
+    try:
+        parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _clock_jump(row: AuditRecord, previous_at: datetime | None, now: datetime, position: int) -> ChainProblem | None:
+    at = _parse_at(row.at)
+    if at is None:
+        return None
+    if previous_at is not None and at < previous_at - CLOCK_BACK_TOLERANCE:
+        return ChainProblem(position, row.seq, "clock_back",
+                            f"row seq {row.seq} is stamped {row.at}, {(previous_at - at).total_seconds():.0f} s "
+                            "before the row ahead of it: the clock went back")
+    if at > now + CLOCK_AHEAD_TOLERANCE:
+        return ChainProblem(position, row.seq, "clock_ahead",
+                            f"row seq {row.seq} is stamped {row.at}, {(at - now).total_seconds():.0f} s ahead of "
+                            "this machine's clock: a clock was set forward")
+    return None
+
+
+def verify_records(records: Iterable[AuditRecord], head: ChainHead, checkpoints: list[Checkpoint],
+                   anchor: tuple[int, str] | None = None, *, key: AuditKey | None = None,
+                   now: datetime | None = None) -> VerifyReport:
+    """``anchor`` is a (seq, hash) pair noted earlier (e.g. from a past verify): the chain must
+    still hold that row with that hash, which catches a chain rewritten whole. ``key`` checks
+    keyed rows; ``now`` is the wall clock rows are compared with (default: this machine's)."""
+    problems: list[ChainProblem] = []
+    modes = _Modes(key)
+    prunes: dict[int, dict[str, Any]] = {}
+    jumps: list[ChainProblem] = []
+    wall = now or datetime.now(UTC)
+    newest_at: datetime | None = None
     anchor_seen = anchor is None
     previous: AuditRecord | None = None
     first_seq: int | None = None
@@ -115,17 +267,32 @@ def verify_records(records: Iterable[AuditRecord], head: ChainHead, checkpoints:
             mismatch = _check_anchor(anchor, row, position)
             if mismatch is not None:
                 problems.append(mismatch)
-        if chain_hash(row.prev_hash, row.hashed_fields()) != row.hash:
-            problems.append(ChainProblem(
-                position, row.seq, "edited",
-                f"row seq {row.seq} does not match its own hash: its content was edited",
-            ))
+        content = modes.check(row, position)
+        if content is not None:
+            problems.append(content)
+        prune = _prune_detail(row)
+        if prune is not None:
+            prunes[prune["upto_seq"]] = prune
+        jump = _clock_jump(row, newest_at, wall, position)
+        if jump is not None:
+            jumps.append(jump)
+        stamped = _parse_at(row.at)
+        if stamped is not None and (newest_at is None or stamped > newest_at):
+            newest_at = stamped
         previous = row
+    problems.extend(_checkpoint_problems(checkpoints, prunes))
     if not anchor_seen and anchor is not None:
         pruned = next((cp for cp in checkpoints if cp.upto_seq == anchor[0]), None)
         if pruned is not None and pruned.upto_hash != anchor[1]:
             problems.append(ChainProblem(0, anchor[0], "anchor", f"the checkpoint at seq {anchor[0]} does not "
                                                                   "hold the anchor hash: the chain was rewritten"))
+        elif pruned is None and head.seq < anchor[0]:
+            problems.append(ChainProblem(
+                0, anchor[0], "rolled_back",
+                f"the database's head is seq {head.seq}, but the anchor recorded seq {anchor[0]}: the newest "
+                f"{anchor[0] - head.seq} acknowledged rows are gone (a damaged or lost -wal file, a restored "
+                "backup or a rolled-back database); the memory writes of that time may be gone too",
+            ))
         elif pruned is None and not any(cp.upto_seq > anchor[0] for cp in checkpoints):
             problems.append(ChainProblem(0, anchor[0], "anchor",
                                          f"the anchor row seq {anchor[0]} is not in the log: rows were removed"))
@@ -151,11 +318,13 @@ def verify_records(records: Iterable[AuditRecord], head: ChainHead, checkpoints:
         ))
     return VerifyReport(
         ok=not problems, rows=position, first_seq=first_seq, last_seq=last_seq, head=head,
-        checkpoints=len(checkpoints), problems=problems,
+        checkpoints=len(checkpoints), problems=problems, mode=modes.mode, keyed_from=modes.keyed_from,
+        key_ids=modes.key_ids, unchecked_keyed_rows=modes.unchecked, clock_jumps=jumps,
     )
 
 
-def verify_log(log: AuditLog, anchor: tuple[int, str] | None = None) -> VerifyReport:
+def verify_log(log: AuditLog, anchor: tuple[int, str] | None = None, *, key: AuditKey | None = None,
+               now: datetime | None = None) -> VerifyReport:
     """Verify every row of ``log`` against its chain, checkpoints, head (and an optional anchor)."""
     with log.snapshot():
-        return verify_records(log.records(), log.head(), log.checkpoints(), anchor)
+        return verify_records(log.records(), log.head(), log.checkpoints(), anchor, key=key, now=now)

@@ -1,4 +1,4 @@
-"""Governance commands: ``audit verify|export|prune`` and ``token new|hash``.
+"""Governance commands: ``audit verify|export|prune|keygen`` and ``token new|hash``.
 
 Exit codes: 0 success (for ``audit verify``: the chain is intact), 1 a memwarden error or a
 broken chain, 2 a usage error.
@@ -38,27 +38,65 @@ def parse_when(value: str, *, end_of_day: bool = False) -> datetime:
     return when
 
 
+def _audit_key(settings: Any) -> Any:
+    """The chain key of MEMWARDEN_AUDIT_KEY_FILE, or None when no key file is set."""
+    from memwarden.audit.keys import load_key
+
+    return load_key(Path(settings.audit_key_file).expanduser()) if settings.audit_key_file else None
+
+
 def cmd_audit_verify(args: argparse.Namespace) -> int:
     from memwarden.audit import verify_database
+    from memwarden.audit.anchor import AnchorFile
     from memwarden.cli.output import emit_json
     from memwarden.errors import InvalidInput
 
+    settings = _settings(args)
     anchor = None
     if args.anchor:
         seq, _, digest = args.anchor.partition(":")
-        if not seq.isdigit() or len(digest) != 64:
-            raise InvalidInput("--anchor must be SEQ:HASH, e.g. 1200:<64 hex digits> from an earlier verify",
+        if not seq.isdigit() or not digest:
+            raise InvalidInput("--anchor must be SEQ:HASH, e.g. 1200:<hash> from an earlier verify",
                                field="anchor")
         anchor = (int(seq), digest.lower())
-    report = verify_database(_settings(args).database_url(), anchor)
+    # The configured anchor belongs to the live database, not to a backup opened with --db.
+    anchor_file = args.anchor_file or ("" if getattr(args, "db", None) else settings.audit_anchor_file)
+    if anchor is None and anchor_file:
+        anchor = AnchorFile(Path(anchor_file).expanduser()).read()
+        if anchor is None and args.anchor_file:
+            raise InvalidInput(f"the anchor file {args.anchor_file} does not exist", field="anchor_file")
+    report = verify_database(settings.database_url(), anchor, key=_audit_key(settings))
     if args.json:
-        emit_json(report.to_dict())
+        emit_json({**report.to_dict(), "anchor": None if anchor is None else {"seq": anchor[0], "hash": anchor[1]}})
     else:
         print(report.summary())
+        if not report.ok:
+            print(f"  {report.mode_line()}")
         for problem in report.problems:
             where = f"position {problem.position}" + (f" (seq {problem.seq})" if problem.seq is not None else "")
             print(f"  {where}: {problem.kind}: {problem.message}")
+        for jump in report.clock_jumps:
+            print(f"  WARNING position {jump.position} (seq {jump.seq}): {jump.kind}: {jump.message}")
     return 0 if report.ok else 1
+
+
+def cmd_audit_keygen(args: argparse.Namespace) -> int:
+    from memwarden.audit.keys import write_new_key
+    from memwarden.cli.output import emit_json
+    from memwarden.errors import InvalidInput
+
+    target = args.out or _settings(args).audit_key_file
+    if not target:
+        raise InvalidInput("say where to write the key: --out FILE (outside the database's folder, readable only "
+                           "by memwarden's user), then set MEMWARDEN_AUDIT_KEY_FILE to it", field="out")
+    key = write_new_key(Path(target).expanduser())
+    if args.json:
+        emit_json({"file": key.path, "key_id": key.key_id})
+    else:
+        print(f"wrote a new audit chain key to {key.path} (mode 0600, key id {key.key_id}); "
+              f"set MEMWARDEN_AUDIT_KEY_FILE={key.path} and keep a copy somewhere safe: rows signed with it "
+              "cannot be checked without it")
+    return 0
 
 
 def cmd_audit_export(args: argparse.Namespace) -> int:
@@ -105,9 +143,11 @@ def cmd_audit_prune(args: argparse.Namespace) -> int:
     try:
         if service.auditor is None:
             raise InvalidInput("auditing is off (MEMWARDEN_AUDIT=false); nothing to prune", field="before")
-        checkpoint = service.auditor.log.prune(before, now)
-        detail = {"before": args.before, "upto_seq": checkpoint.upto_seq if checkpoint else None}
-        service.audit("prune", result_count=checkpoint.pruned_rows if checkpoint else 0, detail=detail)
+        who = service.default_caller
+        # The checkpoint and its `prune` row are written in one transaction by the log itself.
+        checkpoint = service.auditor.log.prune(before, now, actor=who.actor, tenant=who.tenant)
+        if checkpoint is None:
+            service.audit("prune", detail={"before": args.before, "upto_seq": None})
     finally:
         service.close()
     result = {"pruned": checkpoint.pruned_rows if checkpoint else 0,
@@ -162,14 +202,21 @@ def _usage(parser: argparse.ArgumentParser) -> Handler:
 
 
 def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) -> None:
-    audit = command("audit", lambda a: 2, "verify, export or prune the tamper-evident audit log")
+    audit = command("audit", lambda a: 2, "verify, export, prune or key the tamper-evident audit log")
     audit.set_defaults(handler=_usage(audit))
     sub = audit.add_subparsers(dest="audit_command", metavar="SUBCOMMAND")
     p = sub.add_parser("verify", help="check the hash chain; exit 1 and say where it breaks",
                        description="Check every row of the audit chain, its checkpoints and its head.")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--anchor", metavar="SEQ:HASH", help="a head noted earlier that the chain must still contain")
+    p.add_argument("--anchor-file", metavar="FILE",
+                   help="the anchor file memwarden keeps (MEMWARDEN_AUDIT_ANCHOR_FILE, checked by default when set)")
     p.set_defaults(handler=cmd_audit_verify)
+    p = sub.add_parser("keygen", help="write a new key for a keyed (HMAC-SHA256) audit chain",
+                       description="Write a new random chain key to a new file (mode 0600); never overwrites.")
+    p.add_argument("--out", metavar="FILE", help="the key file to create (default: MEMWARDEN_AUDIT_KEY_FILE)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_audit_keygen)
     p = sub.add_parser("export", help="write audit rows to a CSV or JSON file",
                        description="Write audit rows (optionally filtered) to a new file.")
     p.add_argument("--from", dest="since", metavar="DATE", help="rows at or after this date/time (UTC)")

@@ -8,6 +8,9 @@ crash of memwarden loses nothing, and the row reaches disk with the next synchro
 (any memory write) or within PostgreSQL's WAL writer delay (200 ms by default); a crash of the
 database server itself in that window can lose the newest audit rows, never reorder or fork
 them. The database's triggers keep the tables append-only.
+
+``append_in(conn, …)`` appends on a connection the caller holds in a transaction: the store uses
+it so the audit row of a memory write commits in the same (synchronous) transaction.
 """
 
 from __future__ import annotations
@@ -19,13 +22,26 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memwarden.audit.base import AuditEvent, AuditRecord, ChainHead, Checkpoint, chain_hash, records_query
+from memwarden.audit.base import (
+    AuditEvent,
+    AuditRecord,
+    ChainHead,
+    Checkpoint,
+    Stamp,
+    chain_hash,
+    event_values,
+    plan_prune,
+    prune_event,
+    records_query,
+    stamp_time,
+)
 from memwarden.errors import StorageError
-from memwarden.models import format_time
 from memwarden.store.postgres.connect import open_pool, redact_url
 
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg
+
+    from memwarden.audit.keys import AuditKey
 
 COLUMNS = (
     "seq, at, actor, tenant, project, action, outcome, memory_ids, result_count, degraded, "
@@ -37,9 +53,10 @@ RECORDS_BATCH = 2000
 class PostgresAuditLog:
     """Append, read, prune and checkpoint the audit chain of one PostgreSQL database."""
 
-    def __init__(self, url: str, *, readonly: bool = False, pool_size: int = 4) -> None:
+    def __init__(self, url: str, *, readonly: bool = False, pool_size: int = 4, key: AuditKey | None = None) -> None:
         self.url = url
         self.readonly = readonly
+        self.key = key
         self.pool = open_pool(url, pool_size=pool_size, read_only=readonly)
         self._local = threading.local()
         with self._connection() as conn:
@@ -81,21 +98,18 @@ class PostgresAuditLog:
             finally:
                 self._local.conn = None
 
-    def append(self, event: AuditEvent, at: datetime) -> AuditRecord:
+    def append(self, event: AuditEvent, at: Stamp) -> AuditRecord:
         with self._connection() as conn, conn.transaction():
             conn.execute("SET LOCAL synchronous_commit = off")
-            head = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1 FOR UPDATE").fetchone()
-            assert head is not None
-            values: list[Any] = [
-                int(head[0]) + 1, format_time(at), event.actor, event.tenant, event.project, event.action,
-                event.outcome, json.dumps(list(event.memory_ids)), int(event.result_count),
-                int(bool(event.degraded)), int(event.redaction_count), event.query_sha256,
-                event.query_len, event.query_plain,
-                json.dumps(event.detail, ensure_ascii=False, sort_keys=True, separators=(",", ":")),
-            ]
-            digest = chain_hash(head[1], values)
-            conn.execute(f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})",
-                         (*values, head[1], digest))
+            return self.append_in(conn, event, at)
+
+    def append_in(self, conn: psycopg.Connection, event: AuditEvent, at: Stamp) -> AuditRecord:
+        """Append on ``conn`` inside its open transaction (committed by the caller)."""
+        head = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1 FOR UPDATE").fetchone()
+        assert head is not None
+        values = event_values(int(head[0]) + 1, stamp_time(at), event)
+        digest = chain_hash(head[1], values, self.key)
+        conn.execute(f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})", (*values, head[1], digest))
         return AuditRecord(*values, head[1], digest)
 
     def append_records(self, records: list[AuditRecord]) -> None:
@@ -136,18 +150,16 @@ class PostgresAuditLog:
             ).fetchall()
         return [Checkpoint(int(r[0]), r[1], int(r[2]), r[3], r[4]) for r in rows]
 
-    def prune(self, before: datetime, at: datetime) -> Checkpoint | None:
+    def prune(self, before: datetime, at: datetime, *, actor: str = "memwarden", tenant: str = "-"
+              ) -> Checkpoint | None:
         with self._connection() as conn, conn.transaction():
             conn.execute("LOCK TABLE audit_checkpoints IN EXCLUSIVE MODE")
-            row = conn.execute(
-                "SELECT seq, hash FROM audit_log WHERE at < %s ORDER BY seq DESC LIMIT 1", (format_time(before),)
-            ).fetchone()
-            if row is None:
+            conn.execute("SELECT 1 FROM audit_head WHERE id = 1 FOR UPDATE")  # no append while we decide
+            plan = plan_prune(lambda sql, params: conn.execute(sql, params).fetchone(),  # type: ignore[call-overload]
+                              "%s", before, at)
+            if plan is None:
                 return None
-            count = conn.execute("SELECT COUNT(*) FROM audit_log WHERE seq <= %s", (row[0],)).fetchone()
-            assert count is not None
-            checkpoint = Checkpoint(int(row[0]), str(row[1]), int(count[0]), str(format_time(before)),
-                                    str(format_time(at)))
+            checkpoint, previous = plan
             conn.execute(
                 "INSERT INTO audit_checkpoints (upto_seq, upto_hash, pruned_rows, before, at)"
                 " VALUES (%s, %s, %s, %s, %s)",
@@ -155,6 +167,7 @@ class PostgresAuditLog:
                  checkpoint.at),
             )
             conn.execute("DELETE FROM audit_log WHERE seq <= %s", (checkpoint.upto_seq,))
+            self.append_in(conn, prune_event(checkpoint, previous, actor, tenant), at)
         return checkpoint
 
     def close(self) -> None:

@@ -16,11 +16,25 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memwarden.audit.base import AuditEvent, AuditRecord, ChainHead, Checkpoint, chain_hash, records_query
+from memwarden.audit.base import (
+    AuditEvent,
+    AuditRecord,
+    ChainHead,
+    Checkpoint,
+    Stamp,
+    chain_hash,
+    event_values,
+    plan_prune,
+    prune_event,
+    records_query,
+    stamp_time,
+)
 from memwarden.errors import StorageError
-from memwarden.models import format_time
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.keys import AuditKey
 
 BUSY_TIMEOUT_MS = 60_000
 _COLUMNS = (
@@ -32,9 +46,10 @@ _COLUMNS = (
 class SQLiteAuditLog:
     """Append, read, prune and checkpoint the audit chain of one SQLite database file."""
 
-    def __init__(self, path: Path, *, readonly: bool = False) -> None:
+    def __init__(self, path: Path, *, readonly: bool = False, key: AuditKey | None = None) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        self.key = key
         if not self.path.exists():
             raise StorageError(f"no database at {self.path}")
         self._local = threading.local()
@@ -75,10 +90,12 @@ class SQLiteAuditLog:
             yield conn
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite rolls back by itself on some errors (disk full)
+                conn.execute("ROLLBACK")
             raise StorageError(f"audit log write failed in {self.path}: {exc}") from exc
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
 
     @contextmanager
@@ -93,19 +110,19 @@ class SQLiteAuditLog:
         finally:
             conn.execute("COMMIT")
 
-    def append(self, event: AuditEvent, at: datetime) -> AuditRecord:
+    def append(self, event: AuditEvent, at: Stamp) -> AuditRecord:
         with self._write() as conn:
-            seq, prev = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
-            values: list[Any] = [
-                seq + 1, format_time(at), event.actor, event.tenant, event.project, event.action,
-                event.outcome, json.dumps(list(event.memory_ids)), int(event.result_count),
-                int(bool(event.degraded)), int(event.redaction_count), event.query_sha256,
-                event.query_len, event.query_plain,
-                json.dumps(event.detail, ensure_ascii=False, sort_keys=True, separators=(",", ":")),
-            ]
-            digest = chain_hash(prev, values)
-            conn.execute(f"INSERT INTO audit_log ({_COLUMNS}) VALUES ({', '.join('?' * 17)})",
-                         (*values, prev, digest))
+            return self.append_in(conn, event, at)
+
+    def append_in(self, conn: sqlite3.Connection, event: AuditEvent, at: Stamp) -> AuditRecord:
+        """Append on ``conn``, which holds a write transaction on this database (committed by the caller)."""
+        seq, prev = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
+        values = event_values(seq + 1, stamp_time(at), event)
+        digest = chain_hash(prev, values, self.key)
+        try:
+            conn.execute(f"INSERT INTO audit_log ({_COLUMNS}) VALUES ({', '.join('?' * 17)})", (*values, prev, digest))
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot write the audit row in {self.path}: {exc}") from exc
         return AuditRecord(*values, prev, digest)
 
     def records(
@@ -131,21 +148,19 @@ class SQLiteAuditLog:
         )
         return [Checkpoint(*row) for row in rows]
 
-    def prune(self, before: datetime, at: datetime) -> Checkpoint | None:
+    def prune(self, before: datetime, at: datetime, *, actor: str = "memwarden", tenant: str = "-"
+              ) -> Checkpoint | None:
         with self._write() as conn:
-            row = conn.execute(
-                "SELECT seq, hash FROM audit_log WHERE at < ? ORDER BY seq DESC LIMIT 1", (format_time(before),)
-            ).fetchone()
-            if row is None:
+            plan = plan_prune(lambda sql, params: conn.execute(sql, params).fetchone(), "?", before, at)
+            if plan is None:
                 return None
-            count = conn.execute("SELECT COUNT(*) FROM audit_log WHERE seq <= ?", (row[0],)).fetchone()[0]
-            checkpoint = Checkpoint(int(row[0]), str(row[1]), int(count), str(format_time(before)),
-                                    str(format_time(at)))
+            checkpoint, previous = plan
             conn.execute(
                 "INSERT INTO audit_checkpoints(upto_seq, upto_hash, pruned_rows, before, at) VALUES (?, ?, ?, ?, ?)",
                 (checkpoint.upto_seq, checkpoint.upto_hash, checkpoint.pruned_rows, checkpoint.before, checkpoint.at),
             )
             conn.execute("DELETE FROM audit_log WHERE seq <= ?", (checkpoint.upto_seq,))
+            self.append_in(conn, prune_event(checkpoint, previous, actor, tenant), at)
         return checkpoint
 
     def close(self) -> None:

@@ -1,0 +1,87 @@
+"""An external anchor of the audit head: a small file outside the database.
+
+A database can lose its newest acknowledged rows without any row looking wrong: a truncated or
+damaged ``-wal`` file, a restored backup, a rolled-back volume. The chain on its own stays
+consistent, so ``audit verify`` alone cannot tell. The anchor file remembers the newest head
+memwarden saw (``{"seq", "hash", "at"}``); ``memwarden audit verify --anchor-file FILE`` then
+fails when the database no longer holds that row with that hash (``rolled_back`` when the head
+is behind it, ``anchor`` when the row differs).
+
+Writers (every server and CLI process with ``MEMWARDEN_AUDIT_ANCHOR_FILE``) update it after an
+audit append, at most once per ``interval_s`` seconds and on close, under an exclusive lock so
+the file only moves forward. A restore moves it back on purpose (``force=True``), after writing
+the ``restore`` row that names the rewind.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from memwarden.errors import InvalidInput
+
+DEFAULT_INTERVAL_S = 1.0
+
+
+class AnchorFile:
+    """Read and advance one anchor file."""
+
+    def __init__(self, path: Path, *, interval_s: float = DEFAULT_INTERVAL_S) -> None:
+        self.path = Path(path)
+        self.interval_s = interval_s
+        self._last_write = 0.0
+        self._pending: tuple[int, str, str] | None = None
+
+    def read(self) -> tuple[int, str] | None:
+        """The anchored (seq, hash); None when the file does not exist yet."""
+        try:
+            raw = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise InvalidInput(f"cannot read the anchor file {self.path}: {exc.strerror}", field="anchor_file") from None
+        try:
+            value: Any = json.loads(raw)
+            seq, digest = int(value["seq"]), str(value["hash"])
+        except (ValueError, KeyError, TypeError):
+            raise InvalidInput(f"{self.path} is not a memwarden anchor file (expected {{\"seq\", \"hash\"}})",
+                               field="anchor_file") from None
+        return seq, digest
+
+    def noted(self, seq: int, digest: str, at: str) -> None:
+        """A row was appended: write it out unless the file was written less than
+        ``interval_s`` ago (then it is written by the next append past the interval, or by close)."""
+        self._pending = (seq, digest, at)
+        if time.monotonic() - self._last_write >= self.interval_s:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._pending is not None:
+            self.write(*self._pending)
+            self._pending = None
+
+    def write(self, seq: int, digest: str, at: str, *, force: bool = False) -> None:
+        """Record (seq, hash) unless the file already holds a newer seq (``force``: always)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        lock = os.open(self.path.with_name(self.path.name + ".lock"), os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            current = None if force else self._read_quietly()
+            if current is None or seq > current:
+                tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+                tmp.write_text(json.dumps({"seq": seq, "hash": digest, "at": at}) + "\n", encoding="utf-8")
+                os.replace(tmp, self.path)
+        finally:
+            os.close(lock)  # releases the lock
+        self._last_write = time.monotonic()
+
+    def _read_quietly(self) -> int | None:
+        try:
+            anchored = self.read()
+        except InvalidInput:
+            return None
+        return None if anchored is None else anchored[0]
