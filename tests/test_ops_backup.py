@@ -134,7 +134,14 @@ def test_restoring_each_kept_backup_gives_identical_rows(service: MemoryService,
         assert plan["memories_after"] == len([r for r in rows["memories"] if r[13] is None])
         result = service.backups.restore(Path(path))
         assert result["matches_backup"] is True, result["after"]
-        assert _all_rows(db_path) == rows
+        live = _all_rows(db_path)
+        # The restored chain is the backup's plus one `restore` row that names the rewind.
+        restore_row = live["audit_log"][-1]
+        assert live["audit_log"][:-1] == rows["audit_log"] and restore_row[5] == "restore"
+        detail = json.loads(restore_row[14])
+        assert detail["backup"] == str(Path(path).resolve()) and detail["previous_head"]["seq"] > 0
+        assert {k: v for k, v in live.items() if not k.startswith("audit")} == \
+            {k: v for k, v in rows.items() if not k.startswith("audit")}
         assert service.store.keyword_index_mismatch() is None
         assert result["after"]["audit"] == "verified" and record.audit == "verified"
     # The service keeps working on the restored file, and its audit chain still verifies.

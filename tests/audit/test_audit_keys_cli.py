@@ -94,3 +94,30 @@ def test_prune_after_a_clock_jump_refuses_and_removes_nothing(cli_env: dict[str,
     assert done["pruned"] == 1 and done["checkpoint"]["upto_seq"] == 1
     after = json.loads(run(cli_env, "audit", "verify", "--json").stdout)
     assert after["ok"] and after["checkpoints"] == 1
+
+
+def test_a_restore_is_recorded_in_the_restored_chain_and_moves_the_anchor_back(cli_env: dict[str, str],
+                                                                              tmp_path: Path) -> None:
+    anchor_file = tmp_path / "anchor.json"
+    env = {**cli_env, "MEMWARDEN_AUDIT_ANCHOR_FILE": str(anchor_file), "MEMWARDEN_ACTOR": "ops-alice"}
+    assert run(env, "add", "before the backup").returncode == 0
+    backup = json.loads(run(env, "backup", "--json").stdout)
+    for i in range(3):
+        assert run(env, "add", f"after the backup {i}").returncode == 0
+    before = json.loads(run(env, "audit", "verify", "--json").stdout)["head"]
+    from memwarden.audit.anchor import AnchorFile
+
+    AnchorFile(anchor_file).write(before["seq"], before["hash"], "now")  # what a running server keeps
+    restored = run(env, "restore", backup["path"], "--yes")
+    assert restored.returncode == 0, restored.stderr
+    assert f"the log was at seq {before['seq']} before the restore" in restored.stdout
+    report = json.loads(run(env, "audit", "verify", "--json").stdout)
+    assert report["ok"], report["problems"]  # the anchor followed the recorded rewind
+    export = tmp_path / "audit.json"
+    assert run(env, "audit", "export", "--out", str(export)).returncode == 0
+    rows = json.loads(export.read_text())["records"]
+    restore_row = next(r for r in rows if r["action"] == "restore")
+    assert restore_row["actor"] == "ops-alice"
+    assert restore_row["detail"]["previous_head"] == before
+    assert restore_row["detail"]["backup"] == backup["path"]
+    assert restore_row["detail"]["previous_saved_as"].endswith("-pre-restore.db")

@@ -62,9 +62,24 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0 if record.verified else 1
 
 
+def _restore(args: argparse.Namespace, backups: Any) -> dict[str, Any]:
+    """Restore as the local operator: the restore row names them, and is signed and anchored
+    when a chain key and an anchor file are configured."""
+    from memwarden.audit.anchor import AnchorFile
+    from memwarden.audit.keys import load_key
+    from memwarden.models import Caller
+
+    settings = _settings(args)
+    key = load_key(Path(settings.audit_key_file).expanduser()) if settings.audit_key_file else None
+    anchor = AnchorFile(Path(settings.audit_anchor_file).expanduser()) if settings.audit_anchor_file else None
+    result: dict[str, Any] = backups.restore(Path(args.file), by=Caller(settings.actor, settings.tenant), key=key,
+                                             anchor=anchor)
+    return result
+
+
 def cmd_restore(args: argparse.Namespace) -> int:
     backups = _backups(args)
-    result = backups.restore(Path(args.file)) if args.yes else backups.plan_restore(Path(args.file))
+    result = _restore(args, backups) if args.yes else backups.plan_restore(Path(args.file))
     if args.json:
         if args.yes and result["matches_backup"]:
             result["health_after"] = _after_restore(args)
@@ -80,6 +95,9 @@ def cmd_restore(args: argparse.Namespace) -> int:
         print("nothing was changed; run again with --yes to restore")
         return 0
     print(f"restored; the replaced database was saved as {result['previous_saved_as']}")
+    row, previous = result["audit_row"], result["audit_row"]["previous_head"]
+    print(f"recorded as audit row seq {row['seq']}"
+          + (f" (the log was at seq {previous['seq']} before the restore)" if previous else ""))
     if not result["matches_backup"]:
         print(f"WARNING: the restored database does not match the backup: {result['after']['problems']}",
               file=sys.stderr)

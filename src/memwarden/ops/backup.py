@@ -19,10 +19,14 @@ import time
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memwarden.errors import InvalidInput, StorageError
-from memwarden.models import format_time, parse_time
+from memwarden.models import Caller, format_time, parse_time
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.anchor import AnchorFile
+    from memwarden.audit.keys import AuditKey
 
 logger = logging.getLogger(__name__)
 PREFIX = "memwarden-"
@@ -35,6 +39,7 @@ class BackupBackend(Protocol):
     """What a database backend provides for backups."""
 
     suffix: str
+    database_url: str
 
     def has_data(self) -> bool:
         """True when there is a database to back up."""
@@ -229,8 +234,13 @@ class BackupManager:
             )
         return {"file": str(source.resolve()), "verification": check, **self.backend.compare(source)}
 
-    def restore(self, path: Path) -> dict[str, Any]:
-        """Restore ``path`` after keeping the current database as a verified backup."""
+    def restore(self, path: Path, *, by: Caller | None = None, key: AuditKey | None = None,
+                anchor: AnchorFile | None = None) -> dict[str, Any]:
+        """Restore ``path`` after keeping the current database as a verified backup.
+
+        The restored chain then gets a ``restore`` row naming the backup, the head the database
+        had before (so the rewind is visible in the log itself) and who restored (``by``);
+        ``key`` signs it on a keyed chain, and ``anchor`` is moved back to it on purpose."""
         plan = self.plan_restore(path)
         kept = self.backup(reason="pre-restore") if self.backend.has_data() else None
         if kept is not None and not kept.verified:
@@ -238,11 +248,49 @@ class BackupManager:
                 f"the current database could not be backed up cleanly ({'; '.join(kept.problems[:3])}); "
                 "nothing was restored"
             )
+        previous = self._audit_head() if kept is not None else None
         after = self.backend.restore(Path(path), plan["verification"]["counts"])
+        row = self._record_restore(Path(plan["file"]), previous, kept, by or Caller("memwarden", "-"), key, anchor)
         return {
             **plan,
             "restored": True,
             "previous_saved_as": None if kept is None else kept.path,
             "after": after,
             "matches_backup": bool(after["ok"]),
+            "audit_row": row,
         }
+
+    def _audit_head(self) -> dict[str, Any] | None:
+        from memwarden.audit import open_audit_log
+
+        try:
+            log = open_audit_log(self.backend.database_url, readonly=True)
+        except StorageError:  # a database from before the audit log
+            return None
+        try:
+            head = log.head()
+            return {"seq": head.seq, "hash": head.hash}
+        finally:
+            log.close()
+
+    def _record_restore(self, source: Path, previous: dict[str, Any] | None, kept: BackupRecord | None,
+                        by: Caller, key: AuditKey | None, anchor: AnchorFile | None) -> dict[str, Any]:
+        from memwarden.audit import open_audit_log
+        from memwarden.audit.base import AuditEvent
+        from memwarden.store import open_store
+
+        url = self.backend.database_url
+        open_store(url).close()  # an older backup is migrated first: it may predate the audit log
+        log = open_audit_log(url, key=key)
+        try:
+            restored = log.head()
+            event = AuditEvent(actor=by.actor, tenant=by.tenant, action="restore", result_count=0, detail={
+                "backup": str(source), "backup_head": {"seq": restored.seq, "hash": restored.hash},
+                "previous_head": previous, "previous_saved_as": None if kept is None else kept.path,
+            })
+            record = log.append(event, datetime.now(UTC))
+        finally:
+            log.close()
+        if anchor is not None:  # the rewind is recorded: the anchor follows it back
+            anchor.write(int(record.seq), str(record.hash), str(record.at), force=True)
+        return {"seq": record.seq, "hash": record.hash, "previous_head": previous}

@@ -35,6 +35,7 @@ class PostgresBackupBackend:
 
     def __init__(self, url: str, *, pg_dump: str | None = None) -> None:
         self.url = url
+        self.database_url = url
         self.pg_dump = pg_dump or shutil.which("pg_dump")
         self.pg_restore = shutil.which("pg_restore", path=str(Path(self.pg_dump).parent)) if self.pg_dump else None
 

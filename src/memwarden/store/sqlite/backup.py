@@ -191,6 +191,7 @@ class SQLiteBackupBackend:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self.database_url = str(self.path)
 
     def has_data(self) -> bool:
         return self.path.exists() and self.path.stat().st_size > 0
