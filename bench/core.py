@@ -34,7 +34,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def fill(service, count: int, rng: random.Random, start: int = 0) -> None:  # type: ignore[no-untyped-def]
     for n in range(start, start + count):
-        service.add(memory_text(rng, n), project=f"p{n % 7}", tags=[f"t{n % 11}"])
+        service.memories.add(memory_text(rng, n), project=f"p{n % 7}", tags=[f"t{n % 11}"])
 
 
 def time_calls(fn, runs: int) -> list[float]:  # type: ignore[no-untyped-def]
@@ -88,9 +88,9 @@ def main() -> None:
         for size in sizes:
             fill(service, size - have - args.runs, rng, have)
             have = size - args.runs
-            adds = time_calls(lambda i, h=have: service.add(memory_text(rng, h + i), project="bench"), args.runs)
+            adds = time_calls(lambda i, h=have: service.memories.add(memory_text(rng, h + i), project="bench"), args.runs)
             have = size
-            searches = time_calls(lambda i: service.search(QUERIES[i % len(QUERIES)], limit=10), args.runs)
+            searches = time_calls(lambda i: service.searcher.search(QUERIES[i % len(QUERIES)], limit=10), args.runs)
             rows.append({"metric": "add (service)", "memories": size, "p50_ms": statistics.median(adds),
                          "p95_ms": percentile(adds, 0.95), "target_ms": 2.0 if size == 10_000 else None})
             rows.append({"metric": "keyword search (service)", "memories": size,

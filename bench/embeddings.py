@@ -31,7 +31,7 @@ from memwarden.app import build_service  # noqa: E402
 from memwarden.config import load_settings  # noqa: E402
 from memwarden.embed.builtin import open_builtin  # noqa: E402
 from memwarden.models import Memory, utcnow  # noqa: E402
-from memwarden.service import content_hash  # noqa: E402
+from memwarden.intake import content_hash  # noqa: E402
 
 BASE_TEXTS = 2_000
 
@@ -61,7 +61,7 @@ def fill(service: object, embedder: object, count: int) -> float:
                    content_hash=content_hash(t), pinned=False, created_at=now, updated_at=now)
             for t in chunk
         ]
-        service.store.import_memories([(m, service._index_text(m)) for m in memories])  # type: ignore[attr-defined]
+        service.store.import_memories([(m, service.intake.index_text(m)) for m in memories])  # type: ignore[attr-defined]
         vectors = base[np.arange(start, start + len(chunk)) % len(base)]
         vectors = vectors + rng.normal(0, 0.02, vectors.shape).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -77,7 +77,7 @@ from memwarden.app import build_service
 from memwarden.config import load_settings
 svc = build_service(load_settings(db=sys.argv[1], log_file=sys.argv[2], embedder="builtin"), background=False)
 for q in ("how does the customer want to be contacted", "which database version", "what python version"):
-    svc.search(q, project="bench")
+    svc.searcher.search(q, project="bench")
 status = Path("/proc/self/status").read_text()
 print(int(re.search(r"VmRSS:\\s+(\\d+)", status).group(1)) // 1024)
 """
@@ -95,11 +95,11 @@ def server_rss_mb(db: str, log: str) -> float:
 def search_latency(service: object, queries: int) -> dict[str, float]:
     words = ["", " today", " please", " again", " now", " for the team", " in production", " exactly"]
     asks = [f"{q}{w}" for w in words for q in QUERIES][:queries]
-    service.search(asks[0], project="bench")  # type: ignore[attr-defined]  # index load, caches
+    service.searcher.search(asks[0], project="bench")  # type: ignore[attr-defined]  # index load, caches
     times, cpu, degraded = [], [], 0
     for ask in asks:
         started, started_cpu = time.perf_counter(), time.process_time()
-        result = service.search(ask, project="bench", limit=10)  # type: ignore[attr-defined]
+        result = service.searcher.search(ask, project="bench", limit=10)  # type: ignore[attr-defined]
         times.append((time.perf_counter() - started) * 1000)
         cpu.append((time.process_time() - started_cpu) * 1000)
         degraded += result.degraded
@@ -116,16 +116,16 @@ def bulk_add(tmp: str, embedder: object) -> dict[str, float]:
     text = json.dumps(records)  # the plain list of {"content": …} that the memorry importer reads
     started, started_cpu = time.perf_counter(), time.process_time()
     try:
-        report = service.import_text(text, fmt="auto")
+        report = service.operations.import_text(text, fmt="auto")
         import_s = time.perf_counter() - started
         import_cpu = time.process_time() - started_cpu
     except Exception as exc:  # noqa: BLE001 - the import format is another engineer's; report, go on
         report, import_s, import_cpu = {"error": str(exc)}, float("nan"), float("nan")
     singles = memory_texts(300, seed=7)
     started, started_cpu = time.perf_counter(), time.process_time()
-    failed = sum(service.add(t, project="single").embedding_failed for t in singles)
+    failed = sum(service.memories.add(t, project="single").embedding_failed for t in singles)
     add_s, add_cpu = time.perf_counter() - started, time.process_time() - started_cpu
-    status = service.vector_status(probe=False)
+    status = service.searcher.vector_status(probe=False)
     service.close()
     return {"import_per_s": round(report.get("embedded", 0) / import_s, 1) if import_s == import_s else 0.0,
             "import_per_cpu_s": round(report.get("embedded", 0) / import_cpu, 1) if import_cpu == import_cpu else 0.0,

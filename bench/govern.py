@@ -93,7 +93,7 @@ def bench_audit(runs: int) -> dict[str, Any]:
         assert auditor is not None
         try:
             for n in range(500):
-                service.add(f"memory {n} about project {n % 13} and the renewal of contract {n % 29}")
+                service.memories.add(f"memory {n} about project {n % 13} and the renewal of contract {n % 29}")
             who = Caller("bench", "default")
             append = time_ms(lambda i: auditor.record("search", who, query=f"renewal {i}",
                                                       memory_ids=["01JD3Z5X9Q2W8E7R6T5Y4V3K2M"], result_count=1), runs)
@@ -102,12 +102,12 @@ def bench_audit(runs: int) -> dict[str, Any]:
             for i in range(runs):  # alternate, so machine noise falls on both sides alike
                 service.auditor = auditor if i % 2 == 0 else None
                 t0 = time.perf_counter()
-                service.search(f"renewal contract {i % 29}", limit=5)
+                service.searcher.search(f"renewal contract {i % 29}", limit=5)
                 (with_audit if i % 2 == 0 else without).append((time.perf_counter() - t0) * 1000)
             service.auditor = auditor
             in_search = list(inside)
             inside.clear()
-            time_ms(lambda i: service.add(f"bench add {i} for the audit cost"), min(runs, 300))
+            time_ms(lambda i: service.memories.add(f"bench add {i} for the audit cost"), min(runs, 300))
             in_add = list(inside)
         finally:
             SQLiteAuditLog.append = original  # type: ignore[method-assign]

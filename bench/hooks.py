@@ -122,7 +122,7 @@ def main() -> None:
                                               sqlite_synchronous="NORMAL"))
         rng = random.Random(8)
         for n in range(args.memories):
-            service.add(memory_text(rng, n), project=f"p{n % PROJECTS}", pinned=n % 500 == 0)
+            service.memories.add(memory_text(rng, n), project=f"p{n % PROJECTS}", pinned=n % 500 == 0)
         service.close()
         repo = Path(tmp) / "p3"
         (repo / ".git").mkdir(parents=True)

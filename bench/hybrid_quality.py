@@ -65,12 +65,12 @@ def evaluate_model(model: str, weights: list[float], *, suite: bool) -> dict[str
         for language, data in cases.items():
             ids = {}
             for key, text in data["memories"].items():
-                ids[service.add(text, project=language).memory.id] = key
+                ids[service.memories.add(text, project=language).memory.id] = key
             modes: dict[str, list[float]] = {}
             hits3: dict[str, list[float]] = {}
             for case in data["queries"]:
                 relevant = set(case["relevant"])
-                kq = service.analyzer.query(case["q"])  # exactly what MemoryService.search uses
+                kq = service.intake.analyzer.query(case["q"])  # exactly what MemoryService.search uses
                 terms = kq.terms
                 now = utcnow()
                 keyword = service.store.keyword_search(
@@ -79,7 +79,7 @@ def evaluate_model(model: str, weights: list[float], *, suite: bool) -> dict[str
                 vector, reason = service.vectors.search(
                     "default", case["q"], project=language, tags=(), include_expired=False, now=now, limit=POOL)
                 assert reason is None, reason
-                weights_ = service.ranking
+                weights_ = service.searcher.ranking
 
                 def ranked(candidates: list) -> list[str]:  # type: ignore[type-arg]
                     return [h.memory.id for h in rank(candidates, now=now, limit=10, weights=weights_)]

@@ -98,12 +98,12 @@ def main() -> None:
         for run in range(args.runs):
             target = service_at(base / f"target{run}.db")
             t0, c0 = time.perf_counter(), time.process_time()
-            report = target.import_text(text)
+            report = target.operations.import_text(text)
             import_s.append(time.perf_counter() - t0)
             import_cpu.append(time.process_time() - c0)
             assert report["inserted"] == args.transfer
             t0 = time.perf_counter()
-            assert target.import_text(text)["skipped_same_id"] == args.transfer
+            assert target.operations.import_text(text)["skipped_same_id"] == args.transfer
             again_s.append(time.perf_counter() - t0)
             target.close()
         rows.append({"metric": "import (memwarden JSON, empty db)", "memories": args.transfer,

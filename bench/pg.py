@@ -99,7 +99,7 @@ def fill(url: str, workdir: Path, n: int, rng: random.Random) -> dict[str, float
 
     from memwarden.app import build_service
     from memwarden.models import Memory, utcnow
-    from memwarden.service import content_hash
+    from memwarden.intake import content_hash
 
     service = build_service(settings_for(url, workdir), embeddings=False)
     store: Any = service.store
@@ -115,7 +115,7 @@ def fill(url: str, workdir: Path, n: int, rng: random.Random) -> dict[str, float
         content = make_memory(rng, pick) + f" #{i}"
         memory = replace(template, id=str(ULID()), content=content, content_hash=content_hash(content),
                          project=f"p{i % 20}", tags=(f"t{i % 11}",))
-        batch.append((memory, service._index_text(memory)))
+        batch.append((memory, service.intake.index_text(memory)))
         ids.append(memory.id)
         if len(batch) == 5_000 or i == n - 1:
             store.import_memories(batch)
@@ -151,18 +151,18 @@ def bench_search(url: str, workdir: Path, runs: int, rng: random.Random) -> dict
     service.vectors.wait_ready(60)  # type: ignore[union-attr]
     queries = [" ".join(rng.sample(SEARCH_WORDS, 2)) for _ in range(runs)]
     for q in queries[:20]:  # warm the pool, the plans and the buffer cache
-        service.search(q, limit=10)
+        service.searcher.search(q, limit=10)
     hybrid, degraded = [], 0
     for q in queries:
         t0 = time.perf_counter()
-        result = service.search(q, limit=10)
+        result = service.searcher.search(q, limit=10)
         hybrid.append((time.perf_counter() - t0) * 1000)
         degraded += int(result.degraded)
     store: Any = service.store
     now = utcnow()
     keyword, vector = [], []
     for q in queries:
-        terms = KeywordQuery(tuple(service.analyzer.terms(q)))
+        terms = KeywordQuery(tuple(service.intake.analyzer.terms(q)))
         t0 = time.perf_counter()
         store.keyword_search("default", terms, project=None, tags=(), include_expired=False, now=now, limit=50)
         keyword.append((time.perf_counter() - t0) * 1000)
@@ -188,7 +188,7 @@ def _writer(args: tuple[str, str, int, int, str]) -> dict[str, Any]:
                 else f"client {client} note {i}: the invoice run moves to Thursday")
         t0 = time.perf_counter()
         try:
-            duplicates += int(service.add(text, project="writers").duplicate)
+            duplicates += int(service.memories.add(text, project="writers").duplicate)
         except Exception:  # noqa: BLE001 - counted and reported; the benchmark must not stop
             errors += 1
         latencies.append((time.perf_counter() - t0) * 1000)

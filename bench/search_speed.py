@@ -108,7 +108,7 @@ def build_database(path: Path, n: int, rng: random.Random) -> None:
     from memwarden.app import build_service
     from memwarden.config import load_settings
     from memwarden.models import Memory, utcnow
-    from memwarden.service import content_hash
+    from memwarden.intake import content_hash
 
     service = build_service(load_settings(db=str(path), log_file=str(path.parent / "log"), audit=False,
                                           embedder="none"))
@@ -125,7 +125,7 @@ def build_database(path: Path, n: int, rng: random.Random) -> None:
         content = make_memory(rng, pick) + f" #{i}"
         memory = replace(template, id=str(ULID()), content=content, content_hash=content_hash(content),
                          project=f"p{i % 20}")
-        batch.append((memory, service._index_text(memory)))
+        batch.append((memory, service.intake.index_text(memory)))
         if len(batch) == 5_000 or i == n - 1:
             store.import_memories(batch)  # type: ignore[attr-defined]
             batch = []
@@ -153,11 +153,11 @@ def bench_search(path: Path, queries: int, rng: random.Random) -> dict[str, floa
     # A few long queries, as the prompt hook sends (a whole user message).
     texts += [" ".join(s.split()[:-1]) for s in samples[: max(1, queries // 20)]]
     for text in texts[:20]:  # warm the page cache and the analyzer
-        service.search(text, limit=10)
+        service.searcher.search(text, limit=10)
     timings, cpu = [], []
     for text in texts:
         start, start_cpu = time.perf_counter(), time.process_time()
-        service.search(text, limit=10)
+        service.searcher.search(text, limit=10)
         cpu.append((time.process_time() - start_cpu) * 1000)
         timings.append((time.perf_counter() - start) * 1000)
     count = conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0]

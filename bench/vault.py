@@ -40,7 +40,8 @@ from memwarden.app import build_service
 from memwarden.config import load_settings
 from memwarden.models import Memory, utcnow
 from memwarden.ops.transfer import export_header, write_export
-from memwarden.service import MemoryService, content_hash
+from memwarden.intake import content_hash
+from memwarden.service import MemoryService
 
 TARGET_MS = 5.0
 
@@ -68,7 +69,7 @@ def mirror_once(service: MemoryService, memory: Memory | None, memory_id: str) -
         for folder in service.vault.folders:
             folder.remove(memory_id)
         return
-    related = [m.id for m in service.related(memory)]
+    related = [m.id for m in service.searcher.related(memory)]
     for folder in service.vault.folders:
         folder.upsert(memory, related)
 
@@ -88,7 +89,7 @@ def fill(service: MemoryService, count: int, rng: random.Random) -> None:
         ))
     buffer = io.StringIO()
     write_export(buffer, export_header(service.default_caller.tenant, None, now), memories)
-    report = service.import_text(buffer.getvalue())
+    report = service.operations.import_text(buffer.getvalue())
     assert report["inserted"] == count, report
 
 
@@ -123,53 +124,53 @@ def main() -> None:
         plain = build_service(load_settings(**common))
         mirrored = build_service(load_settings(**common, vault_dirs=os.pathsep.join(map(str, folders))))
         t0 = time.perf_counter()
-        first = mirrored.vault_sync()
+        first = mirrored.operations.vault_sync()
         sync_first_s = time.perf_counter() - t0
         t0 = time.perf_counter()
-        again = mirrored.vault_sync()
+        again = mirrored.operations.vault_sync()
         sync_again_s = time.perf_counter() - t0
         assert first["ok"] and again["ok"] and all(f["written"] == 0 for f in again["folders"]), again
         notes = len(list(folders[0].glob("*.md")))
 
         n0 = args.notes
         rows.append(row("add, no vault (call returns)", timed(
-            lambda i: plain.add(memory_text(rng, n0 + i), project=f"p{i % 7}"), args.runs)))
+            lambda i: plain.memories.add(memory_text(rng, n0 + i), project=f"p{i % 7}"), args.runs)))
         rows.append(row("add, vault on (call returns)", timed(
-            lambda i: mirrored.add(memory_text(rng, n0 + args.runs + i), project=f"p{i % 7}"), args.runs)))
-        assert mirrored.vault_flush(600)
+            lambda i: mirrored.memories.add(memory_text(rng, n0 + args.runs + i), project=f"p{i % 7}"), args.runs)))
+        assert mirrored.operations.vault_flush(600)
 
-        fresh = [plain.add(memory_text(rng, n0 + 2 * args.runs + i), project=f"p{i % 7}").memory
+        fresh = [plain.memories.add(memory_text(rng, n0 + 2 * args.runs + i), project=f"p{i % 7}").memory
                  for i in range(args.runs)]
-        related_ms = timed(lambda i: mirrored.related(fresh[i]), args.runs)
+        related_ms = timed(lambda i: mirrored.searcher.related(fresh[i]), args.runs)
         rows.append(row(f"mirror work per add ({args.folders} folder(s))", timed(
             lambda i: mirror_once(mirrored, fresh[i], fresh[i].id), args.runs), TARGET_MS))
         rows.append(row("  of which: Related search", related_ms))
         rows.append(row("  of which: writing the note(s) again", timed(
             lambda i: [f.upsert(fresh[i], []) for f in mirrored.vault.folders], args.runs)))
-        retitled = [plain.update(m.id, title=f"Renamed {i}") for i, m in enumerate(fresh)]
+        retitled = [plain.memories.update(m.id, title=f"Renamed {i}") for i, m in enumerate(fresh)]
         rows.append(row("mirror work per title change (rename)", timed(
             lambda i: mirror_once(mirrored, retitled[i], retitled[i].id), args.runs), TARGET_MS))
         for m in fresh:
-            plain.delete(m.id)
+            plain.memories.delete(m.id)
         rows.append(row("mirror work per delete", timed(
             lambda i: mirror_once(mirrored, None, fresh[i].id), args.runs), TARGET_MS))
 
         texts = [memory_text(rng, n0 + 4 * args.runs + i) for i in range(2 * args.runs)]
         c0, t0 = time.process_time(), time.perf_counter()
         for i in range(args.runs):
-            plain.add(texts[i], project=f"p{i % 7}")
+            plain.memories.add(texts[i], project=f"p{i % 7}")
         base_wall = (time.perf_counter() - t0) * 1000 / args.runs
         base_cpu = (time.process_time() - c0) * 1000 / args.runs
         c0, t0 = time.process_time(), time.perf_counter()
         for i in range(args.runs):
-            mirrored.add(texts[args.runs + i], project=f"p{i % 7}")
-        assert mirrored.vault_flush(600)
+            mirrored.memories.add(texts[args.runs + i], project=f"p{i % 7}")
+        assert mirrored.operations.vault_flush(600)
         wall = (time.perf_counter() - t0) * 1000 / args.runs - base_wall
         cpu = (time.process_time() - c0) * 1000 / args.runs - base_cpu
         rows.append({"metric": "added by the mirror, end to end (mean)", "p50_ms": wall, "p95_ms": None,
                      "cpu_p50_ms": cpu, "target_ms": TARGET_MS, "ok": cpu <= TARGET_MS,
                      "note": f"adds alone: {base_wall:.2f} ms wall, {base_cpu:.2f} ms CPU"})
-        status = mirrored.vault_status()
+        status = mirrored.operations.vault_status()
         assert status["errors"] == 0, status
         plain.close()
         mirrored.close()

@@ -131,4 +131,4 @@ def test_version_answers_without_importing_any_command(cli_env: dict[str, str]) 
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("memwarden ")
-    assert "LOADED ['memwarden', 'memwarden.cli', 'memwarden.cli.main']" in result.stdout
+    assert "LOADED ['memwarden', 'memwarden.cli', 'memwarden.cli.main', 'memwarden.version']" in result.stdout

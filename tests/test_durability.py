@@ -21,7 +21,7 @@ from memwarden.config import load_settings
 worker, count = int(sys.argv[1]), int(sys.argv[2])
 service = build_service(load_settings())
 for i in range(count):
-    service.add(f"worker {worker} memory {i} about concurrent writes", project=f"p{worker % 3}")
+    service.memories.add(f"worker {worker} memory {i} about concurrent writes", project=f"p{worker % 3}")
 service.close()
 print("done")
 """
@@ -33,7 +33,7 @@ from memwarden.config import load_settings
 service = build_service(load_settings())
 i = 0
 while True:
-    result = service.add(f"acknowledged memory {i}")
+    result = service.memories.add(f"acknowledged memory {i}")
     print(result.memory.id, flush=True)
     i += 1
 """

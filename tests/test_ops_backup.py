@@ -37,16 +37,16 @@ def _all_rows(db: Path) -> dict[str, list[tuple]]:
 
 def test_backup_is_verified_and_recorded_next_to_the_file(service: MemoryService, tmp_path: Path) -> None:
     for i in range(20):
-        service.add(f"backup fact {i}", project="ops")
-    assert service.backups is not None
-    record = service.backups.backup(reason="manual")
+        service.memories.add(f"backup fact {i}", project="ops")
+    assert service.operations.backups is not None
+    record = service.operations.backups.backup(reason="manual")
     assert record.verified is True and record.problems == []
     assert record.counts["memories"] == 20
     backup = Path(record.path)
     assert backup.parent == tmp_path / "backups"
     sidecar = json.loads(backup.with_name(backup.name + SIDECAR).read_text())
     assert sidecar["verified"] is True and sidecar["counts"]["memories"] == 20
-    last = service.backups.last()
+    last = service.operations.backups.last()
     assert last is not None and last["path"] == record.path and last["age_seconds"] >= 0
     conn = sqlite3.connect(backup)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
@@ -55,10 +55,10 @@ def test_backup_is_verified_and_recorded_next_to_the_file(service: MemoryService
 
 
 def test_backup_includes_writes_still_in_the_wal(service: MemoryService, db_path: Path) -> None:
-    service.add("only in the write-ahead log so far")
+    service.memories.add("only in the write-ahead log so far")
     assert Path(f"{db_path}-wal").stat().st_size > 0
-    assert service.backups is not None
-    record = service.backups.backup()
+    assert service.operations.backups is not None
+    record = service.operations.backups.backup()
     conn = sqlite3.connect(record.path)
     assert conn.execute("SELECT content FROM memories").fetchall() == [("only in the write-ahead log so far",)]
     conn.close()
@@ -67,22 +67,22 @@ def test_backup_includes_writes_still_in_the_wal(service: MemoryService, db_path
 def test_backup_out_refuses_to_overwrite_an_existing_file(service: MemoryService, tmp_path: Path) -> None:
     target = tmp_path / "mine.db"
     target.write_bytes(b"precious")
-    assert service.backups is not None
+    assert service.operations.backups is not None
     with pytest.raises(InvalidInput, match="never overwrite"):
-        service.backups.backup(out=target)
+        service.operations.backups.backup(out=target)
     assert target.read_bytes() == b"precious"
     assert not list(tmp_path.glob(".mine.db.partial*"))
 
 
 def test_a_damaged_backup_fails_verification(service: MemoryService, tmp_path: Path) -> None:
     for i in range(200):
-        service.add(f"padding memory number {i} " + "x" * 200)
-    assert service.backups is not None
-    record = service.backups.backup()
+        service.memories.add(f"padding memory number {i} " + "x" * 200)
+    assert service.operations.backups is not None
+    record = service.operations.backups.backup()
     raw = bytearray(Path(record.path).read_bytes())
     raw[4096 * 3 : 4096 * 3 + 512] = b"\xff" * 512
     Path(record.path).write_bytes(bytes(raw))
-    check = service.backups.backend.verify(Path(record.path), record.counts)
+    check = service.operations.backups.backend.verify(Path(record.path), record.counts)
     assert check["ok"] is False and check["problems"]
 
 
@@ -90,14 +90,14 @@ def test_server_start_takes_a_backup_before_migrating_and_keeps_only_the_newest(
     settings: Settings, tmp_path: Path
 ) -> None:
     seed = build_service(settings)
-    seed.add("seed memory")
+    seed.memories.add("seed memory")
     seed.close()
     keep3 = load_settings(**{**settings.model_dump(), "backup_keep": 3, "http_token": None})
     taken = []
     for _ in range(5):
         service = build_server_service(keep3)
-        assert service.backups is not None
-        taken.append(service.backups.last()["path"])
+        assert service.operations.backups is not None
+        taken.append(service.operations.backups.last()["path"])
         service.close()
     kept = build_backups(keep3).kept()  # type: ignore[union-attr]
     assert [str(p) for p in kept] == taken[-3:]
@@ -108,8 +108,8 @@ def test_server_start_takes_a_backup_before_migrating_and_keeps_only_the_newest(
 
 def test_no_start_backup_for_a_new_database_or_with_keep_zero(settings: Settings, tmp_path: Path) -> None:
     service = build_server_service(settings)
-    assert service.backups is not None and service.backups.kept() == []
-    service.add("now there is data")
+    assert service.operations.backups is not None and service.operations.backups.kept() == []
+    service.memories.add("now there is data")
     service.close()
     off = load_settings(**{**settings.model_dump(), "backup_keep": 0, "http_token": None})
     build_server_service(off).close()
@@ -117,22 +117,22 @@ def test_no_start_backup_for_a_new_database_or_with_keep_zero(settings: Settings
 
 
 def test_restoring_each_kept_backup_gives_identical_rows(service: MemoryService, db_path: Path) -> None:
-    assert service.backups is not None
+    assert service.operations.backups is not None
     snapshots = []
     ids = []
     for round_ in range(4):
         for i in range(5):
-            ids.append(service.add(f"round {round_} memory {i}", project=f"p{round_ % 2}", tags=["r"]).memory.id)
-        service.update(ids[0], content=f"first memory as of round {round_}")
-        service.delete(ids[-1])
-        service.search("memory")
-        record = service.backups.backup()
+            ids.append(service.memories.add(f"round {round_} memory {i}", project=f"p{round_ % 2}", tags=["r"]).memory.id)
+        service.memories.update(ids[0], content=f"first memory as of round {round_}")
+        service.memories.delete(ids[-1])
+        service.searcher.search("memory")
+        record = service.operations.backups.backup()
         assert record.verified
         snapshots.append((record.path, _all_rows(Path(record.path))))
     for path, rows in snapshots:
-        plan = service.backups.plan_restore(Path(path))
+        plan = service.operations.backups.plan_restore(Path(path))
         assert plan["memories_after"] == len([r for r in rows["memories"] if r[13] is None])
-        result = service.backups.restore(Path(path))
+        result = service.operations.backups.restore(Path(path))
         assert result["matches_backup"] is True, result["after"]
         live = _all_rows(db_path)
         # The restored chain is the backup's plus one `restore` row that names the rewind.
@@ -145,43 +145,43 @@ def test_restoring_each_kept_backup_gives_identical_rows(service: MemoryService,
         assert service.store.keyword_index_mismatch() is None
         assert result["after"]["audit"] == "verified" and record.audit == "verified"
     # The service keeps working on the restored file, and its audit chain still verifies.
-    service.add("written after the last restore")
+    service.memories.add("written after the last restore")
     from memwarden.audit import verify_database
 
     assert verify_database(str(db_path)).ok
 
 
 def test_restore_plan_says_what_would_change_and_changes_nothing(service: MemoryService, db_path: Path) -> None:
-    assert service.backups is not None
-    kept = service.add("kept memory").memory
-    changed = service.add("changed memory").memory
-    record = service.backups.backup()
-    service.update(changed.id, content="changed memory, edited")
-    new = service.add("added after the backup").memory
+    assert service.operations.backups is not None
+    kept = service.memories.add("kept memory").memory
+    changed = service.memories.add("changed memory").memory
+    record = service.operations.backups.backup()
+    service.memories.update(changed.id, content="changed memory, edited")
+    new = service.memories.add("added after the backup").memory
     before = _all_rows(db_path)
-    plan = service.backups.plan_restore(Path(record.path))
+    plan = service.operations.backups.plan_restore(Path(record.path))
     assert plan["removed"] == [new.id] and plan["changed"] == [changed.id] and plan["added"] == []
     assert plan["unchanged"] == 1 and kept.id not in plan["changed"]
     assert _all_rows(db_path) == before
 
 
 def test_restore_keeps_the_replaced_database_as_a_backup(service: MemoryService) -> None:
-    assert service.backups is not None
-    record = service.backups.backup()
-    after = service.add("written after the backup").memory
-    result = service.backups.restore(Path(record.path))
+    assert service.operations.backups is not None
+    record = service.operations.backups.backup()
+    after = service.memories.add("written after the backup").memory
+    result = service.operations.backups.restore(Path(record.path))
     saved = Path(result["previous_saved_as"])
     assert "pre-restore" in saved.name
     conn = sqlite3.connect(saved)
     assert conn.execute("SELECT id FROM memories").fetchall() == [(after.id,)]
     conn.close()
-    assert service.get([after.id])[0] == []
+    assert service.memories.get([after.id])[0] == []
 
 
 def test_restore_refuses_a_file_that_is_not_a_memwarden_backup(service: MemoryService, tmp_path: Path,
                                                               db_path: Path) -> None:
-    assert service.backups is not None
-    service.add("must survive")
+    assert service.operations.backups is not None
+    service.memories.add("must survive")
     before = _all_rows(db_path)
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"this is not sqlite" * 100)
@@ -192,9 +192,9 @@ def test_restore_refuses_a_file_that_is_not_a_memwarden_backup(service: MemorySe
     conn.close()
     for bad in (junk, other, tmp_path / "missing.db"):
         with pytest.raises(InvalidInput):
-            service.backups.restore(bad)
+            service.operations.backups.restore(bad)
     assert _all_rows(db_path) == before
-    assert service.backups.kept() == []
+    assert service.operations.backups.kept() == []
 
 
 def test_servers_starting_together_each_take_a_verified_backup(settings: Settings,
@@ -206,7 +206,7 @@ def test_servers_starting_together_each_take_a_verified_backup(settings: Setting
 
     seed = build_service(settings)
     for i in range(50):
-        seed.add(f"memory {i} before the servers start")
+        seed.memories.add(f"memory {i} before the servers start")
     seed.close()
     errors: list[BaseException] = []
     records: list[str] = []
@@ -214,8 +214,8 @@ def test_servers_starting_together_each_take_a_verified_backup(settings: Setting
     def start() -> None:
         try:
             service = build_server_service(settings)
-            assert service.backups is not None
-            records.append(str(service.backups.last()["path"]))
+            assert service.operations.backups is not None
+            records.append(str(service.operations.backups.last()["path"]))
             service.close()
         except BaseException as exc:  # noqa: BLE001 - collected and asserted below
             errors.append(exc)
@@ -248,8 +248,8 @@ def test_the_start_backup_is_taken_before_migrations_and_restores_across_version
     conn.close()
     service = build_server_service(settings)
     try:
-        assert service.backups is not None
-        old = Path(service.backups.last()["path"])
+        assert service.operations.backups is not None
+        old = Path(service.operations.backups.last()["path"])
         backup = sqlite3.connect(old)
         assert backup.execute("PRAGMA user_version").fetchone()[0] == 1  # copied before migrating
         backup.close()
@@ -277,12 +277,12 @@ def test_a_backup_that_cannot_be_written_is_an_error_and_health_shows_it(setting
                                                                           tmp_path: Path) -> None:
     service = build_service(settings, ops=True)
     try:
-        service.add("something to back up")
-        assert service.backups is not None
+        service.memories.add("something to back up")
+        assert service.operations.backups is not None
         (tmp_path / "not-a-folder").write_text("a file, not a folder")
         with pytest.raises(StorageError, match="backup failed"):
-            service.backups.backup(out=tmp_path / "not-a-folder" / "x.db")
-        backups = service.health()["checks"]["backups"]
+            service.operations.backups.backup(out=tmp_path / "not-a-folder" / "x.db")
+        backups = service.operations.health()["checks"]["backups"]
         assert backups["state"] == "failed_verification" and "cannot write" in backups["last"]["problems"][0]
     finally:
         service.close()

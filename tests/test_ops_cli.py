@@ -185,7 +185,7 @@ def test_a_corrupted_database_answers_503_to_deep_health(settings: Settings, db_
 
     seed = build_service(settings)
     for i in range(300):
-        seed.add(f"memory {i} " + "padding " * 40)
+        seed.memories.add(f"memory {i} " + "padding " * 40)
     seed.close()
     conn = sqlite3.connect(db_path)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -41,7 +41,7 @@ def _rows(db: Path) -> list[tuple]:
 
 def _export(service: MemoryService, **kwargs: object) -> str:
     buffer = io.StringIO()
-    service.export_to(buffer, **kwargs)  # type: ignore[arg-type]
+    service.operations.export_to(buffer, **kwargs)  # type: ignore[arg-type]
     return buffer.getvalue()
 
 
@@ -52,11 +52,11 @@ def _other_service(tmp_path: Path, name: str) -> MemoryService:
 
 def test_export_matches_the_published_schema_and_round_trips_ids_and_times(service: MemoryService,
                                                                           tmp_path: Path) -> None:
-    a = service.add("Prefers email over calls", project="crm", tags=["contact"], pinned=True, title="Contact").memory
-    b = service.add("Deploys on Tuesdays", project="ops", ttl_hours=48).memory
-    gone = service.add("deleted one").memory
-    service.delete(gone.id)
-    service.search("email")
+    a = service.memories.add("Prefers email over calls", project="crm", tags=["contact"], pinned=True, title="Contact").memory
+    b = service.memories.add("Deploys on Tuesdays", project="ops", ttl_hours=48).memory
+    gone = service.memories.add("deleted one").memory
+    service.memories.delete(gone.id)
+    service.searcher.search("email")
     text = _export(service, include_deleted=True)
     document = json.loads(text)
     jsonschema.validate(document, SCHEMA)
@@ -64,14 +64,14 @@ def test_export_matches_the_published_schema_and_round_trips_ids_and_times(servi
     assert document["count"] == 3
     other = _other_service(tmp_path, "other")
     try:
-        report = other.import_text(text)
+        report = other.operations.import_text(text)
         assert report["inserted"] == 3 and report["format"] == "memwarden"
         mine = {m.id: m for m in service.store.iter_memories("default", project=None, include_deleted=True)}
         theirs = {m.id: m for m in other.store.iter_memories("default", project=None, include_deleted=True)}
         assert theirs == mine
-        assert [h.memory.id for h in other.search("email").hits] == [a.id]
-        assert other.get([b.id])[0][0].expires_at == b.expires_at
-        assert other.search("deleted").hits == []
+        assert [h.memory.id for h in other.searcher.search("email").hits] == [a.id]
+        assert other.memories.get([b.id])[0][0].expires_at == b.expires_at
+        assert other.searcher.search("deleted").hits == []
     finally:
         other.close()
 
@@ -80,18 +80,18 @@ def test_importing_a_10k_memory_file_twice_leaves_10k_memories(service: MemorySe
     source = _other_service(tmp_path, "source")
     try:
         records = [{"content": f"memory number {i} about topic {i % 97}", "scope": f"p{i % 5}"} for i in range(10_000)]
-        source.import_text(json.dumps(records), fmt="memorry")
+        source.operations.import_text(json.dumps(records), fmt="memorry")
         text = _export(source)
     finally:
         source.close()
-    first = service.import_text(text)
-    second = service.import_text(text)
+    first = service.operations.import_text(text)
+    second = service.operations.import_text(text)
     assert first["inserted"] == 10_000
     assert second["inserted"] == 0 and second["skipped_same_id"] == 10_000
-    assert service.stats()["memories"] == 10_000
+    assert service.memories.stats()["memories"] == 10_000
     assert service.store.keyword_index_mismatch() is None
     # A foreign format has no ids: the second import is skipped as exact duplicates instead.
-    again = service.import_text(json.dumps(records[:100]), fmt="memorry")
+    again = service.operations.import_text(json.dumps(records[:100]), fmt="memorry")
     assert again["inserted"] == 0 and again["skipped_duplicate"] == 100
 
 
@@ -121,10 +121,10 @@ BAD_FILES = [
 @pytest.mark.parametrize(("text", "message"), BAD_FILES)
 def test_malformed_imports_are_refused_whole_and_change_nothing(service: MemoryService, db_path: Path,
                                                                 text: str, message: str) -> None:
-    service.add("already here")
+    service.memories.add("already here")
     before = _rows(db_path)
     with pytest.raises(InvalidInput, match=message):
-        service.import_text(text)
+        service.operations.import_text(text)
     assert _rows(db_path) == before
 
 
@@ -132,7 +132,7 @@ def test_a_bad_record_late_in_a_file_imports_nothing(service: MemoryService, db_
     records = [{"content": f"good {i}"} for i in range(2500)] + [{"text": None}]
     before = _rows(db_path)
     with pytest.raises(InvalidInput, match="memory #2501"):
-        service.import_text(json.dumps(records), fmt="memorry")
+        service.operations.import_text(json.dumps(records), fmt="memorry")
     assert _rows(db_path) == before
 
 
@@ -161,35 +161,35 @@ def test_files_that_are_not_utf8_or_not_files_are_refused(tmp_path: Path) -> Non
                                   "", "a" * 200, "nul\x00.json", "..json"])
 def test_file_names_with_path_traversal_are_refused(service: MemoryService, tmp_path: Path, name: str,
                                                     db_path: Path) -> None:
-    service.add("exportable")
+    service.memories.add("exportable")
     before = _rows(db_path)
     with pytest.raises(InvalidInput, match="plain file name"):
-        service.export_file(name)
+        service.operations.export_file(name)
     with pytest.raises(InvalidInput, match="plain file name"):
-        service.import_file(name)
+        service.operations.import_file(name)
     assert _rows(db_path) == before
     assert not (tmp_path / "escape.json").exists()
 
 
 def test_export_file_and_import_file_stay_in_the_export_folder(service: MemoryService, tmp_path: Path) -> None:
-    service.add("kept in the exchange folder")
-    written = service.export_file("team.json")
-    assert Path(written["file"]).parent == service.ops.exchange_dir and written["count"] == 1
+    service.memories.add("kept in the exchange folder")
+    written = service.operations.export_file("team.json")
+    assert Path(written["file"]).parent == service.operations.options.exchange_dir and written["count"] == 1
     with pytest.raises(InvalidInput, match="exists"):
-        service.export_file("team.json")
-    assert service.import_file("team.json")["skipped_same_id"] == 1
+        service.operations.export_file("team.json")
+    assert service.operations.import_file("team.json")["skipped_same_id"] == 1
 
 
 def test_import_redacts_through_the_service_content_path(service: MemoryService) -> None:
     calls: list[str] = []
-    original = service.clean_content
+    original = service.intake.clean_content
 
     def spy(content: object) -> tuple[str, tuple[str, ...]]:
         calls.append(str(content))
         return original(content)
 
-    service.clean_content = spy  # type: ignore[method-assign]
-    service.import_text(json.dumps([{"content": "one"}, {"content": "two"}]), fmt="memorry")
+    service.intake.clean_content = spy  # type: ignore[method-assign]
+    service.operations.import_text(json.dumps([{"content": "one"}, {"content": "two"}]), fmt="memorry")
     assert calls == ["one", "two"]
 
 
@@ -199,18 +199,18 @@ def test_import_goes_to_the_callers_tenant_never_the_files(service: MemoryServic
     bob = Caller(actor="bob", tenant="bobs")
     target = _other_service(tmp_path, "bob")
     try:
-        report = target.import_text(json.dumps(document), caller=bob, project="moved")
+        report = target.operations.import_text(json.dumps(document), caller=bob, project="moved")
         assert report["inserted"] == 1
-        assert target.list(caller=bob)[0].project == "moved"
-        assert target.list(caller=Caller(actor="x", tenant="someone-else")) == []
+        assert target.memories.list(caller=bob)[0].project == "moved"
+        assert target.memories.list(caller=Caller(actor="x", tenant="someone-else")) == []
         # Ids are unique across tenants: another tenant cannot import over an existing id.
-        assert target.import_text(json.dumps(document))["skipped_same_id"] == 1
+        assert target.operations.import_text(json.dumps(document))["skipped_same_id"] == 1
     finally:
         target.close()
 
 
 def _export_with_one(service: MemoryService) -> str:
-    service.add("a single memory")
+    service.memories.add("a single memory")
     return _export(service)
 
 
@@ -222,13 +222,13 @@ def test_mcp_memory_knowledge_graph_jsonl_becomes_memories(service: MemoryServic
         {"type": "relation", "from": "John_Smith", "to": "Anthropic", "relationType": "works_at"},
     ]
     text = "\n".join(json.dumps(line) for line in lines) + "\n"
-    report = service.import_text(text)
+    report = service.operations.import_text(text)
     assert report["format"] == "mcp-memory" and report["inserted"] == 3
-    contents = sorted(m.content for m in service.list(limit=10))
+    contents = sorted(m.content for m in service.memories.list(limit=10))
     assert contents == ["John_Smith works_at Anthropic", "John_Smith: Graduated in 2019",
                         "John_Smith: Speaks fluent Spanish"]
-    assert service.search("Spanish").hits[0].memory.tags == ("person",)
-    assert service.import_text(text)["inserted"] == 0
+    assert service.searcher.search("Spanish").hits[0].memory.tags == ("person",)
+    assert service.operations.import_text(text)["inserted"] == 0
 
 
 def test_mem0_export_json_becomes_memories(service: MemoryService) -> None:
@@ -240,12 +240,12 @@ def test_mem0_export_json_becomes_memories(service: MemoryService) -> None:
         {"id": "b2", "memory": "Arjun prefers morning meetings", "metadata": None,
          "created_at": "2025-02-01T09:00:00Z", "updated_at": None},
     ], "count": 2}
-    report = service.import_text(json.dumps(document))
+    report = service.operations.import_text(json.dumps(document))
     assert report["format"] == "mem0" and report["inserted"] == 2
-    dev = service.search("TechCorp").hits[0].memory
+    dev = service.searcher.search("TechCorp").hits[0].memory
     assert dev.tags == ("work", "professional")
     assert dev.created_at.isoformat().startswith("2025-01-02T18:00:00")
-    assert service.import_text(json.dumps(document["results"]), fmt="mem0")["skipped_duplicate"] == 2
+    assert service.operations.import_text(json.dumps(document["results"]), fmt="mem0")["skipped_duplicate"] == 2
 
 
 def test_memorry_style_dump_becomes_memories(service: MemoryService) -> None:
@@ -255,12 +255,12 @@ def test_memorry_style_dump_becomes_memories(service: MemoryService) -> None:
         {"content": "Likes dark mode", "type": "preference", "pinned": True},
         {"content": "odd kind", "type": "reminder"},
     ]}
-    report = service.import_text(json.dumps(dump))
+    report = service.operations.import_text(json.dumps(dump))
     assert report["format"] == "memorry" and report["inserted"] == 3
-    staging = service.search("staging", project="infra").hits[0].memory
+    staging = service.searcher.search("staging", project="infra").hits[0].memory
     assert staging.tags == ("db",) and staging.created_at.year == 2025
-    assert service.list(pinned=True)[0].kind == "preference"
-    assert {m.kind for m in service.list()} == {"fact", "preference", "note"}
+    assert service.memories.list(pinned=True)[0].kind == "preference"
+    assert {m.kind for m in service.memories.list()} == {"fact", "preference", "note"}
 
 
 @hsettings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -276,10 +276,10 @@ def test_export_then_import_round_trips_any_content(tmp_path_factory: pytest.Tem
     try:
         for content, project, tags in items:
             try:
-                source.add(content, project=project, tags=tags)
+                source.memories.add(content, project=project, tags=tags)
             except InvalidInput:
                 continue
-        target.import_text(_export(source))
+        target.operations.import_text(_export(source))
         mine = {m.id: m for m in source.store.iter_memories("default", project=None, include_deleted=True)}
         theirs = {m.id: m for m in target.store.iter_memories("default", project=None, include_deleted=True)}
         assert theirs == mine

@@ -22,7 +22,7 @@ def service(settings: Settings) -> Iterator[MemoryService]:
 
 
 def _fill(service: MemoryService, n: int = 60) -> list[str]:
-    return [service.add(f"deployment note {i} about the payment gateway", project="ops").memory.id for i in range(n)]
+    return [service.memories.add(f"deployment note {i} about the payment gateway", project="ops").memory.id for i in range(n)]
 
 
 def _corrupt_fts_structure(db: Path) -> None:
@@ -36,7 +36,7 @@ def _corrupt_fts_structure(db: Path) -> None:
 
 def test_a_healthy_database_reports_ok_with_every_check(service: MemoryService) -> None:
     _fill(service, 5)
-    report = service.health()
+    report = service.operations.health()
     assert report["status"] == "ok"
     assert set(report["checks"]) == {"integrity", "keyword_index", "vectors", "backups", "vault"}
     assert report["checks"]["keyword_index"]["ok"] is True and report["checks"]["keyword_index"]["problem"] is None
@@ -45,7 +45,7 @@ def test_a_healthy_database_reports_ok_with_every_check(service: MemoryService) 
 
 def test_the_probe_leaves_no_trace_in_the_index_or_the_table(service: MemoryService, db_path: Path) -> None:
     _fill(service, 3)
-    service.health()
+    service.operations.health()
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT COUNT(*) FROM memories_fts").fetchone()[0] == 3
     assert conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == 3
@@ -57,20 +57,20 @@ def test_a_corrupted_keyword_index_is_detected_and_rebuilt_by_health(service: Me
     ids = _fill(service)
     _corrupt_fts_structure(db_path)
     assert service.store.probe_keyword_index() is not None
-    report = service.health()
+    report = service.operations.health()
     index = report["checks"]["keyword_index"]
     assert "probe failed" in index["problem"]
     assert index["repaired"] is True and index["rebuilt_rows"] == len(ids) and index["ok"] is True
     assert report["status"] == "ok"
-    found = service.search("payment gateway", limit=100)
+    found = service.searcher.search("payment gateway", limit=100)
     assert {h.memory.id for h in found.hits} == set(ids)
-    assert service.add("a new memory after the repair").duplicate is False
+    assert service.memories.add("a new memory after the repair").duplicate is False
 
 
 def test_without_repair_a_broken_index_makes_health_failing(service: MemoryService, db_path: Path) -> None:
     _fill(service, 10)
     _corrupt_fts_structure(db_path)
-    report = service.health(repair=False)
+    report = service.operations.health(repair=False)
     assert report["status"] == "failing"
     assert report["checks"]["keyword_index"]["repaired"] is False
     assert service.store.probe_keyword_index() is not None
@@ -82,45 +82,45 @@ def test_an_index_missing_rows_is_rebuilt(service: MemoryService, db_path: Path)
     conn.execute("DELETE FROM memories_fts WHERE rowid IN (SELECT rowid FROM memories_fts LIMIT 4)")
     conn.commit()
     conn.close()
-    report = service.health()
+    report = service.operations.health()
     assert "holds 6 rows" in report["checks"]["keyword_index"]["problem"]
     assert report["checks"]["keyword_index"]["repaired"] is True
-    assert len(service.search("payment", limit=100).hits) == len(ids)
+    assert len(service.searcher.search("payment", limit=100).hits) == len(ids)
 
 
 def test_server_start_repairs_a_keyword_index_that_cannot_be_written(settings: Settings, db_path: Path) -> None:
     seed = build_service(settings)
-    ids = [seed.add(f"invoice rule {i}").memory.id for i in range(30)]
+    ids = [seed.memories.add(f"invoice rule {i}").memory.id for i in range(30)]
     seed.close()
     _corrupt_fts_structure(db_path)
     service = build_server_service(settings)
     try:
         assert service.store.probe_keyword_index() is None
-        assert {h.memory.id for h in service.search("invoice", limit=100).hits} == set(ids)
+        assert {h.memory.id for h in service.searcher.search("invoice", limit=100).hits} == set(ids)
     finally:
         service.close()
 
 
 def test_health_shows_the_last_backup_and_a_failed_verification(service: MemoryService) -> None:
     _fill(service, 3)
-    assert service.backups is not None
-    record = service.backups.backup()
-    backups = service.health()["checks"]["backups"]
+    assert service.operations.backups is not None
+    record = service.operations.backups.backup()
+    backups = service.operations.health()["checks"]["backups"]
     assert backups["state"] == "verified" and backups["last"]["path"] == record.path
     assert backups["last"]["age_seconds"] >= 0 and backups["kept"] == 1
     # A backup whose verification failed makes health degraded (still serving).
-    service.backups.backend.verify = lambda path, expected: {  # type: ignore[method-assign]
+    service.operations.backups.backend.verify = lambda path, expected: {  # type: ignore[method-assign]
         "ok": False, "problems": ["row count of memories: 2 != 3 expected"], "counts": {}, "audit": "absent"}
-    service.backups.backup()
-    report = service.health()
+    service.operations.backups.backup()
+    report = service.operations.health()
     assert report["status"] == "degraded"
     assert report["checks"]["backups"]["state"] == "failed_verification"
 
 
 def test_purge_removes_only_memories_expired_past_the_grace_period(service: MemoryService, db_path: Path) -> None:
-    old = service.add("expired long ago", ttl_hours=1).memory
-    recent = service.add("expired recently", ttl_hours=1).memory
-    keep = service.add("no expiry").memory
+    old = service.memories.add("expired long ago", ttl_hours=1).memory
+    recent = service.memories.add("expired recently", ttl_hours=1).memory
+    keep = service.memories.add("no expiry").memory
     base = old.created_at
     service.clock = lambda: base + timedelta(days=40)
     conn = sqlite3.connect(db_path)
@@ -128,26 +128,26 @@ def test_purge_removes_only_memories_expired_past_the_grace_period(service: Memo
                  ((base + timedelta(days=20)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"), recent.id))
     conn.commit()
     conn.close()
-    assert service.purge_expired() == [old.id]
-    assert service.get([old.id, recent.id, keep.id])[1] == [old.id]  # recent is expired, not gone yet
-    assert {m.id for m in service.list(include_expired=True)} == {recent.id, keep.id}
+    assert service.operations.purge_expired() == [old.id]
+    assert service.memories.get([old.id, recent.id, keep.id])[1] == [old.id]  # recent is expired, not gone yet
+    assert {m.id for m in service.memories.list(include_expired=True)} == {recent.id, keep.id}
     assert service.store.keyword_index_mismatch() is None
 
 
 def test_vacuum_purges_and_compacts(service: MemoryService) -> None:
     for i in range(200):
-        service.add(f"temporary memory {i} " + "filler " * 50, ttl_hours=1)
-    later = service.list(include_expired=True)[0].created_at + timedelta(days=31, hours=2)
+        service.memories.add(f"temporary memory {i} " + "filler " * 50, ttl_hours=1)
+    later = service.memories.list(include_expired=True)[0].created_at + timedelta(days=31, hours=2)
     service.clock = lambda: later
-    result = service.vacuum()
+    result = service.operations.vacuum()
     assert result["purged"] == 200
     assert result["bytes_after"] < result["bytes_before"]
-    assert service.health()["status"] == "ok"
+    assert service.operations.health()["status"] == "ok"
 
 
 def test_health_writes_a_vector_and_reports_memories_without_one(service: MemoryService, db_path: Path) -> None:
     _fill(service, 4)
-    vectors = service.health()["checks"]["vectors"]
+    vectors = service.operations.health()["checks"]["vectors"]
     assert vectors["store_write"] == "ok" and vectors["ok"] is True
     assert vectors["missing"] == 4  # no embedder configured: no memory has a vector
     conn = sqlite3.connect(db_path)
@@ -157,6 +157,6 @@ def test_health_writes_a_vector_and_reports_memories_without_one(service: Memory
                  " BEGIN SELECT RAISE(ABORT, 'vector writes refused'); END")
     conn.commit()
     conn.close()
-    report = service.health()
+    report = service.operations.health()
     assert report["status"] == "degraded"
     assert "vector writes refused" in report["checks"]["vectors"]["problem"]

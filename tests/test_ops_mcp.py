@@ -97,7 +97,7 @@ BAD_CALLS = [
 def test_bad_ops_tool_input_is_a_tool_error_and_changes_nothing(service: MemoryService, db_path: Path,
                                                                 tmp_path: Path, tool: str, arguments: dict,
                                                                 message: str) -> None:
-    service.add("present before the bad call")
+    service.memories.add("present before the bad call")
     before = _rows(db_path)
 
     async def run() -> None:
@@ -111,15 +111,15 @@ def test_bad_ops_tool_input_is_a_tool_error_and_changes_nothing(service: MemoryS
 
 def test_review_proposes_never_retrieved_stale_and_expired_and_deletes_nothing(service: MemoryService,
                                                                                db_path: Path) -> None:
-    never = service.add("nobody ever asked about this").memory
-    used = service.add("retrieved once long ago").memory
-    pinned = service.add("pinned but never searched", pinned=True).memory
-    expiring = service.add("short lived", ttl_hours=1).memory
-    service.search("retrieved once")
+    never = service.memories.add("nobody ever asked about this").memory
+    used = service.memories.add("retrieved once long ago").memory
+    pinned = service.memories.add("pinned but never searched", pinned=True).memory
+    expiring = service.memories.add("short lived", ttl_hours=1).memory
+    service.searcher.search("retrieved once")
     start = never.created_at
     service.clock = lambda: start + timedelta(days=120)
     before = _rows(db_path)
-    report = service.review(stale_days=90)
+    report = service.operations.review(stale_days=90)
     assert [i["id"] for i in report["never_retrieved"]] == [never.id]
     assert [i["id"] for i in report["stale"]] == [used.id]
     assert [i["id"] for i in report["expired"]] == [expiring.id]
@@ -127,15 +127,15 @@ def test_review_proposes_never_retrieved_stale_and_expired_and_deletes_nothing(s
     assert report["expired"][0]["purge_after"] > report["expired"][0]["expired_at"]
     assert _rows(db_path) == before
     with pytest.raises(InvalidInput):
-        service.review(stale_days=True)
+        service.operations.review(stale_days=True)
 
 
 def test_review_finds_near_duplicates_only_within_a_project(service: MemoryService) -> None:
-    service.add("The staging server runs PostgreSQL 16 on port 5433", project="a")
-    service.add("the staging server runs postgresql 16 on port 5433.", project="a")
-    service.add("The staging server runs PostgreSQL 16 on port 5433", project="b")
-    service.add("Completely different: lunch is at noon", project="a")
-    pairs = service.review()["duplicates"]
+    service.memories.add("The staging server runs PostgreSQL 16 on port 5433", project="a")
+    service.memories.add("the staging server runs postgresql 16 on port 5433.", project="a")
+    service.memories.add("The staging server runs PostgreSQL 16 on port 5433", project="b")
+    service.memories.add("Completely different: lunch is at noon", project="a")
+    pairs = service.operations.review()["duplicates"]
     assert len(pairs) == 1
     assert pairs[0]["keep"]["project"] == pairs[0]["candidate"]["project"] == "a"
 
@@ -144,7 +144,7 @@ def test_inline_import_data_over_the_size_limit_is_refused(settings: Settings, d
     from dataclasses import replace
 
     service = build_service(settings, ops=True)
-    service.ops = replace(service.ops, import_max_bytes=2048)
+    service.operations.options = replace(service.operations.options, import_max_bytes=2048)
     before = _rows(db_path)
     try:
         async def run() -> None:

@@ -30,12 +30,12 @@ def filled_sqlite(db_path: Path, tmp_path: Path) -> Path:
     service = build_service(settings, embedder=FakeEmbedder(dimension=16), background=False)
     try:
         for i in range(30):
-            service.add(f"migrated fact number {i} about the car park", project=f"p{i % 3}", tags=["t"])
-        gone = service.add("this one was deleted").memory
-        service.delete(gone.id)
-        service.add("another tenant's memory", caller=Caller(actor="bob", tenant="globex"))
-        service.search("car park")
-        service.reindex_embeddings()
+            service.memories.add(f"migrated fact number {i} about the car park", project=f"p{i % 3}", tags=["t"])
+        gone = service.memories.add("this one was deleted").memory
+        service.memories.delete(gone.id)
+        service.memories.add("another tenant's memory", caller=Caller(actor="bob", tenant="globex"))
+        service.searcher.search("car park")
+        service.searcher.reindex_embeddings()
     finally:
         service.close()
     return db_path
@@ -55,11 +55,11 @@ def test_migrate_copies_memories_vectors_and_the_audit_chain(filled_sqlite: Path
     settings = load_settings(db=pg_url, log_file=str(tmp_path / "log2"))
     service = build_service(settings, embedder=FakeEmbedder(dimension=16), background=False)
     try:
-        hits = service.search("car park", limit=50).hits
+        hits = service.searcher.search("car park", limit=50).hits
         assert len(hits) == 30 and all(h.memory.tenant == "default" for h in hits)
-        assert len(service.search("tenant", caller=Caller(actor="bob", tenant="globex")).hits) == 1
-        assert service.vector_status()["missing"] == 0
-        assert service.stats()["deleted"] == 1
+        assert len(service.searcher.search("tenant", caller=Caller(actor="bob", tenant="globex")).hits) == 1
+        assert service.searcher.vector_status()["missing"] == 0
+        assert service.memories.stats()["deleted"] == 1
     finally:
         service.close()
 

@@ -90,7 +90,7 @@ def test_memwarden_db_with_a_postgres_url_opens_the_postgres_backend(pg_url: str
     service = build_service(load_settings(db=pg_url, log_file=str(tmp_path / "log")))
     try:
         assert service.store.backend == "postgresql"
-        assert service.stats()["backend"] == "postgresql"
+        assert service.memories.stats()["backend"] == "postgresql"
     finally:
         service.close()
 

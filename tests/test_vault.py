@@ -52,7 +52,7 @@ def mirrored(tmp_path: Path, vault_dirs: tuple[Path, Path]) -> Iterator[MemorySe
 
 
 def flushed(service: MemoryService) -> MemoryService:
-    assert service.vault_flush(FLUSH)
+    assert service.operations.vault_flush(FLUSH)
     return service
 
 
@@ -60,14 +60,14 @@ def test_writes_succeed_and_reach_the_good_folder_while_the_unwritable_one_is_co
     mirrored: MemoryService, vault_dirs: tuple[Path, Path]
 ) -> None:
     good, bad = vault_dirs
-    added = mirrored.add("The client prefers email over phone calls", project="acme", tags=["crm"])
-    updated = mirrored.update(added.memory.id, title="Contact preference")
+    added = mirrored.memories.add("The client prefers email over phone calls", project="acme", tags=["crm"])
+    updated = mirrored.memories.update(added.memory.id, title="Contact preference")
     flushed(mirrored)
     front, body = read_note(notes(good)[added.memory.id])
     assert_front_matches(front, updated)
     assert "# Contact preference\n\nThe client prefers email over phone calls\n" in body
     assert not bad.exists()
-    status = mirrored.vault_status()
+    status = mirrored.operations.vault_status()
     bad_status = next(f for f in status["folders"] if f["path"] == str(bad))
     good_status = next(f for f in status["folders"] if f["path"] == str(good))
     assert bad_status["errors"] == 2 and good_status["errors"] == 0
@@ -83,10 +83,10 @@ def test_a_folder_that_refuses_files_even_to_root_never_fails_a_write(tmp_path: 
         pytest.skip("no directory that refuses root here")
     service = build_service(load_settings(db=str(tmp_path / "m.db"), vault_dirs=str(refusing)))
     try:
-        memory = service.add("kept even though the vault refuses it").memory
+        memory = service.memories.add("kept even though the vault refuses it").memory
         flushed(service)
-        assert service.get([memory.id])[0][0].content == "kept even though the vault refuses it"
-        status = service.vault_status()
+        assert service.memories.get([memory.id])[0][0].content == "kept even though the vault refuses it"
+        status = service.operations.vault_status()
         assert status["errors"] == 1 and status["last_error"].startswith(f"{refusing}: ")
     finally:
         service.close()
@@ -103,16 +103,16 @@ def _can_create_in(folder: Path) -> bool:
 
 def test_a_hanging_vault_does_not_block_the_write(mirrored: MemoryService, vault_dirs: tuple[Path, Path]) -> None:
     good, _ = vault_dirs
-    mirrored.add("warm up the mirror")
+    mirrored.memories.add("warm up the mirror")
     flushed(mirrored)
     # Another holder of the folder's lock stands in for a vault that does not answer.
     with open(good / ".memwarden" / "lock", "a+b") as holder:
         fcntl.flock(holder.fileno(), fcntl.LOCK_EX)
         started = time.perf_counter()
-        memory = mirrored.add("written while the vault hangs").memory
+        memory = mirrored.memories.add("written while the vault hangs").memory
         elapsed = time.perf_counter() - started
-        assert mirrored.vault_flush(0.3) is False
-        assert mirrored.vault_status()["pending"] == 1
+        assert mirrored.operations.vault_flush(0.3) is False
+        assert mirrored.operations.vault_status()["pending"] == 1
         fcntl.flock(holder.fileno(), fcntl.LOCK_UN)
     assert elapsed < 5.0  # the add returned although the note could not be written
     flushed(mirrored)
@@ -129,7 +129,7 @@ def test_notes_carry_frontmatter_heading_content_and_a_pinned_callout(
         {"title": "", "tags": ["İstanbul", "日本語", "emoji🙂"], "project": "Ünïcödé/nested"},
         {"title": "[[not a link]] | pipe ^ caret", "tags": ["2024"], "project": "default"},
     ]
-    stored = [mirrored.add(f"Memory number {i}: see #{i} and --- lines\nsecond line", pinned=i % 2 == 0,
+    stored = [mirrored.memories.add(f"Memory number {i}: see #{i} and --- lines\nsecond line", pinned=i % 2 == 0,
                            **kw).memory for i, kw in enumerate(tricky)]
     flushed(mirrored)
     found = notes(good)
@@ -146,9 +146,9 @@ def test_notes_carry_frontmatter_heading_content_and_a_pinned_callout(
 
 def test_file_names_are_numbered_readable_and_safe(mirrored: MemoryService, vault_dirs: tuple[Path, Path]) -> None:
     good, _ = vault_dirs
-    a = mirrored.add("one", title='What: a <weird> "title"? \\ / | * #tag [x]. ').memory
-    b = mirrored.add("two", title='What: a <weird> "title"? \\ / | * #tag [x]. ').memory
-    c = mirrored.add("Cafe\u0301 notes about the first words of a long sentence that goes on").memory
+    a = mirrored.memories.add("one", title='What: a <weird> "title"? \\ / | * #tag [x]. ').memory
+    b = mirrored.memories.add("two", title='What: a <weird> "title"? \\ / | * #tag [x]. ').memory
+    c = mirrored.memories.add("Cafe\u0301 notes about the first words of a long sentence that goes on").memory
     flushed(mirrored)
     found = notes(good)
     assert found[a.id].name == "1 What a weird title tag x.md"
@@ -161,13 +161,13 @@ def test_a_title_change_renames_the_note_and_updates_links_to_it(
     mirrored: MemoryService, vault_dirs: tuple[Path, Path]
 ) -> None:
     good, _ = vault_dirs
-    target = mirrored.add("Deploys to production happen on Tuesdays", project="ops", title="Deploy day").memory
-    linking = mirrored.add("Production deploys need a change ticket", project="ops").memory
+    target = mirrored.memories.add("Deploys to production happen on Tuesdays", project="ops", title="Deploy day").memory
+    linking = mirrored.memories.add("Production deploys need a change ticket", project="ops").memory
     flushed(mirrored)
     old = notes(good)[target.id]
     assert old.name == "1 Deploy day.md"
     assert related_stems(read_note(notes(good)[linking.id])[1]) == ["1 Deploy day"]
-    mirrored.update(target.id, title="Release day")
+    mirrored.memories.update(target.id, title="Release day")
     flushed(mirrored)
     found = notes(good)
     assert not old.exists() and found[target.id].name == "1 Release day.md"
@@ -182,19 +182,19 @@ def test_deleting_a_memory_removes_its_notes_and_the_links_to_it(tmp_path: Path)
     service = build_service(load_settings(db=str(tmp_path / "m.db"),
                                           vault_dirs=os.pathsep.join(map(str, folders))))
     try:
-        gone = service.add("Backups run every night at two", project="ops").memory
-        stays = service.add("Backups are kept for thirty nights", project="ops").memory
+        gone = service.memories.add("Backups run every night at two", project="ops").memory
+        stays = service.memories.add("Backups are kept for thirty nights", project="ops").memory
         flushed(service)
         for folder in folders:
             assert related_stems(read_note(notes(folder)[stays.id])[1]) == ["1 Backups run every night at two"]
-        service.delete(gone.id)
+        service.memories.delete(gone.id)
         flushed(service)
         for folder in folders:
             found = notes(folder)
             assert set(found) == {stays.id}
             assert related_stems(read_note(found[stays.id])[1]) == []
             assert "## Related" not in found[stays.id].read_text(encoding="utf-8")
-        assert service.vault_status()["notes_removed"] == 2
+        assert service.operations.vault_status()["notes_removed"] == 2
     finally:
         service.close()
 
@@ -203,14 +203,14 @@ def test_related_links_stay_in_the_project_and_count_no_use(
     mirrored: MemoryService, vault_dirs: tuple[Path, Path]
 ) -> None:
     good, _ = vault_dirs
-    same = mirrored.add("The staging database runs PostgreSQL 16", project="infra").memory
-    other = mirrored.add("The staging database is reset weekly", project="elsewhere").memory
-    new = mirrored.add("Staging database backups are not kept", project="infra").memory
+    same = mirrored.memories.add("The staging database runs PostgreSQL 16", project="infra").memory
+    other = mirrored.memories.add("The staging database is reset weekly", project="elsewhere").memory
+    new = mirrored.memories.add("Staging database backups are not kept", project="infra").memory
     flushed(mirrored)
     found = notes(good)
     assert related_stems(read_note(found[new.id])[1]) == [found[same.id].stem]
-    assert other.id not in [m.id for m in mirrored.related(new)]
-    counts = {m.id: m.hit_count for m in mirrored.get([same.id, other.id, new.id])[0]}
+    assert other.id not in [m.id for m in mirrored.searcher.related(new)]
+    counts = {m.id: m.hit_count for m in mirrored.memories.get([same.id, other.id, new.id])[0]}
     assert set(counts.values()) == {0}
 
 
@@ -218,9 +218,9 @@ def test_only_the_stored_memory_of_the_local_tenant_is_mirrored(
     mirrored: MemoryService, vault_dirs: tuple[Path, Path]
 ) -> None:
     good, _ = vault_dirs
-    mine = mirrored.add("  Cafe\u0301 opens at eight\r\n").memory
-    again = mirrored.add("Cafe\u0301 opens at eight")
-    theirs = mirrored.add("another tenant's memory", caller=Caller(actor="bob", tenant="other")).memory
+    mine = mirrored.memories.add("  Cafe\u0301 opens at eight\r\n").memory
+    again = mirrored.memories.add("Cafe\u0301 opens at eight")
+    theirs = mirrored.memories.add("another tenant's memory", caller=Caller(actor="bob", tenant="other")).memory
     flushed(mirrored)
     found = notes(good)
     assert set(found) == {mine.id} and again.duplicate and theirs.id not in found
@@ -237,19 +237,19 @@ def test_sync_is_idempotent_and_leaves_every_other_file_alone(
         (good / name).parent.mkdir(exist_ok=True)
         (good / name).write_text(text, encoding="utf-8")
     before = {name: (good / name).stat().st_mtime_ns for name in own}
-    a = mirrored.add("Sync keeps the vault right", project="p").memory
-    b = mirrored.add("Sync removes notes of deleted memories", project="p").memory
-    c = mirrored.add("Clash with a future name", project="p").memory
+    a = mirrored.memories.add("Sync keeps the vault right", project="p").memory
+    b = mirrored.memories.add("Sync removes notes of deleted memories", project="p").memory
+    c = mirrored.memories.add("Clash with a future name", project="p").memory
     flushed(mirrored)
     assert notes(good)[c.id].name == f"3 Clash with a future name ({c.id[-6:].lower()}).md"
-    mirrored.delete(b.id)
+    mirrored.memories.delete(b.id)
     flushed(mirrored)
     notes(good)[a.id].write_text("a person edited this note\n", encoding="utf-8")  # not ours any more
-    report = mirrored.vault_sync()
+    report = mirrored.operations.vault_sync()
     folder = next(f for f in report["folders"] if f["path"] == str(good))
     assert report["memories"] == 2 and report["ok"] is False
     assert folder["written"] == 1 and folder["removed"] == 0 and folder["error"] is None
-    again = next(f for f in mirrored.vault_sync()["folders"] if f["path"] == str(good))
+    again = next(f for f in mirrored.operations.vault_sync()["folders"] if f["path"] == str(good))
     assert again == {"path": str(good), "error": None, "written": 0, "unchanged": 2, "renamed": 0, "removed": 0}
     assert {name: (good / name).read_text(encoding="utf-8") for name in own} == own
     assert {name: (good / name).stat().st_mtime_ns for name in own} == before
@@ -265,17 +265,17 @@ def test_sync_removes_notes_of_memories_deleted_while_the_mirror_was_off(tmp_pat
     vault.mkdir()
     db = str(tmp_path / "m.db")
     on = build_service(load_settings(db=db, vault_dirs=str(vault)))
-    kept = on.add("kept memory").memory
-    dropped = on.add("dropped memory").memory
+    kept = on.memories.add("kept memory").memory
+    dropped = on.memories.add("dropped memory").memory
     on.close()
     off = build_service(load_settings(db=db))
-    off.delete(dropped.id)
-    off.update(kept.id, pinned=True)
+    off.memories.delete(dropped.id)
+    off.memories.update(kept.id, pinned=True)
     off.close()
     assert set(notes(vault)) == {kept.id, dropped.id}
     again = build_service(load_settings(db=db, vault_dirs=str(vault)))
     try:
-        report = again.vault_sync()
+        report = again.operations.vault_sync()
         assert report["folders"][0] == {"path": str(vault), "error": None, "written": 1, "unchanged": 0,
                                         "renamed": 0, "removed": 1}
         found = notes(vault)
@@ -287,8 +287,8 @@ def test_sync_removes_notes_of_memories_deleted_while_the_mirror_was_off(tmp_pat
 
 def test_sync_without_vault_folders_is_a_config_error(service: MemoryService) -> None:
     with pytest.raises(ConfigError, match="MEMWARDEN_VAULT_DIRS"):
-        service.vault_sync()
-    assert service.vault_status() == {"enabled": False, "pending": 0, "errors": 0, "last_error": None,
+        service.operations.vault_sync()
+    assert service.operations.vault_status() == {"enabled": False, "pending": 0, "errors": 0, "last_error": None,
                                       "failing": [], "folders": []}
 
 
@@ -302,16 +302,16 @@ def test_health_probes_the_folders_and_is_degraded_while_one_fails(
     mirrored: MemoryService, vault_dirs: tuple[Path, Path]
 ) -> None:
     good, bad = vault_dirs
-    report = mirrored.health(repair=False)  # before any write: the probe finds the bad folder
+    report = mirrored.operations.health(repair=False)  # before any write: the probe finds the bad folder
     vault = report["checks"]["vault"]
     assert report["status"] == "degraded" and vault["ok"] is False and vault["state"] == "failing"
     assert vault["failing"] == [str(bad)] and vault["errors"] == 1
     assert [p.name for p in (good / ".memwarden").iterdir()] == []  # the probe file is gone again
     bad.parent.unlink()
     bad.mkdir(parents=True)  # the folder comes back: the next probe clears it
-    vault = mirrored.health(repair=False)["checks"]["vault"]
+    vault = mirrored.operations.health(repair=False)["checks"]["vault"]
     assert vault["ok"] is True and vault["failing"] == [] and vault["errors"] == 1
 
 
 def test_health_says_not_configured_without_vault_folders(service: MemoryService) -> None:
-    assert service.health(repair=False)["checks"]["vault"] == {"state": "not_configured", "ok": True}
+    assert service.operations.health(repair=False)["checks"]["vault"] == {"state": "not_configured", "ok": True}

@@ -78,12 +78,12 @@ def evaluate(corpus: Corpus, languages: str, verbose: bool) -> dict[str, float |
             for position, (mid, content) in enumerate(corpus.memories):
                 when = NOW - timedelta(days=365 * (count - position) / count)
                 service.clock = lambda when=when: when
-                ids[service.add(content, project="bench").memory.id] = mid
+                ids[service.memories.add(content, project="bench").memory.id] = mid
             service.clock = lambda: NOW
             recall = {k: 0.0 for k in KS}
             reciprocal = 0.0
             for query, relevant in corpus.queries:
-                hits = service.search(query, project="bench", limit=DEPTH).hits
+                hits = service.searcher.search(query, project="bench", limit=DEPTH).hits
                 ranked = [ids[h.memory.id] for h in hits]
                 for k in KS:
                     recall[k] += len(set(ranked[:k]) & set(relevant)) / min(k, len(relevant))

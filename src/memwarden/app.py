@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
 import functools
 
 from memwarden.errors import StorageError
+from memwarden.intake import Intake
 from memwarden.models import Caller
 from memwarden.search.ranking import RankingWeights
 from memwarden.search.vector_path import VectorPath
@@ -103,7 +104,7 @@ def build_service(
     )
     vectors = None
     if vectors_on:
-        from memwarden.embed.base import open_embedder
+        from memwarden.embed.factory import open_embedder
 
         chosen = embedder if embedder is not None else open_embedder(settings)  # type: ignore[arg-type]
         if chosen is not None:
@@ -112,22 +113,26 @@ def build_service(
                 backfill_interval_s=settings.embed_backfill_interval_s, background=background,
                 kind=settings.embedder if embedder is None else "custom",
             )
-    service = MemoryService(
-        store,
-        analyzer=Analyzer(settings.languages),
-        default_caller=Caller(actor=settings.actor, tenant=settings.tenant),
-        max_content_bytes=settings.max_content_bytes,
-        ranking=RankingWeights(half_life_days=settings.recency_half_life_days),
-        ops=_ops_options(settings, backups) if ops else None,  # type: ignore[arg-type]
+    intake = Intake(
+        Analyzer(settings.languages),
         # Servers compile the rules now, so a broken rule pack stops start-up; one-shot CLI
         # commands compile them on first write, keeping `memwarden search` fast.
-        redactor=build_redactor(settings) if ops else functools.partial(build_redactor, settings),
+        redactor=build_redactor(settings) if ops else None,
+        redactor_factory=functools.partial(build_redactor, settings),
+        max_content_bytes=settings.max_content_bytes,
+    )
+    service = MemoryService(
+        store,
+        intake,
+        default_caller=Caller(actor=settings.actor, tenant=settings.tenant),
+        ranking=RankingWeights(half_life_days=settings.recency_half_life_days),
+        ops=_ops_options(settings, backups) if ops else None,  # type: ignore[arg-type]
         auditor=build_auditor(settings),
         vectors=vectors,
         vault=build_vault_mirror(settings),
     )
     try:
-        service.ensure_index(progress or ReindexProgress())
+        service.operations.ensure_index(progress or ReindexProgress())
     except BaseException:
         service.close()
         raise
@@ -215,9 +220,9 @@ def build_server_service(settings: Settings) -> MemoryService:
         problem = None
     if problem is not None:
         logger.warning("keyword index failed its start-up check (%s); rebuilding it", problem)
-        count = service.rebuild_keyword_index()
+        count = service.operations.rebuild_keyword_index()
         logger.warning("keyword index rebuilt from %d memories", count)
-    purged = service.purge_expired()
+    purged = service.operations.purge_expired()
     if purged:
         logger.info("purged %d memories expired more than %s days ago", len(purged), settings.purge_grace_days)
     return service

@@ -27,15 +27,15 @@ def rows(db_path: Path) -> list[dict[str, Any]]:
 
 
 def test_every_operation_records_one_row_with_its_details(service: MemoryService, db_path: Path) -> None:
-    added = service.add("Acme prefers email; owner jane@acme.io", project="crm")
+    added = service.memories.add("Acme prefers email; owner jane@acme.io", project="crm")
     mid = added.memory.id
-    service.search("acme", project="crm")
-    service.get([mid])
-    service.list(project="crm")
-    service.update(mid, content="Acme prefers phone calls")
-    service.stats()
-    service.export(project="crm")
-    service.delete(mid)
+    service.searcher.search("acme", project="crm")
+    service.memories.get([mid])
+    service.memories.list(project="crm")
+    service.memories.update(mid, content="Acme prefers phone calls")
+    service.memories.stats()
+    service.operations.export(project="crm")
+    service.memories.delete(mid)
     log = rows(db_path)
     assert [r["action"] for r in log] == ["add", "search", "get", "list", "update", "stats", "export", "delete"]
     add, search = log[0], log[1]
@@ -49,32 +49,32 @@ def test_every_operation_records_one_row_with_its_details(service: MemoryService
 
 
 def test_import_is_recorded(service: MemoryService, db_path: Path) -> None:
-    export = json.dumps(service.export())
-    service.import_text(export)
+    export = json.dumps(service.operations.export())
+    service.operations.import_text(export)
     assert rows(db_path)[-1]["action"] == "import"
 
 
 def test_the_query_text_is_never_stored_unless_asked(service: MemoryService, db_path: Path) -> None:
-    service.search("where is the quarterly plan")
+    service.searcher.search("where is the quarterly plan")
     assert b"quarterly" not in db_path.read_bytes() + Path(f"{db_path}-wal").read_bytes()
 
 
 def test_plain_queries_are_stored_redacted_when_opted_in(settings: Settings, db_path: Path) -> None:
     service = build_service(load_settings(**{**settings.model_dump(), "audit_query_plain": True}))
     try:
-        service.search("who owns jane@acme.io")
+        service.searcher.search("who owns jane@acme.io")
     finally:
         service.close()
     assert rows(db_path)[-1]["query_plain"] == "who owns [REDACTED:email]"
 
 
 def test_failures_are_recorded_with_their_error_code(service: MemoryService, db_path: Path) -> None:
-    mine = service.add("tenant one fact").memory.id
+    mine = service.memories.add("tenant one fact").memory.id
     intruder = Caller(actor="mallory", tenant="other")
     with pytest.raises(NotFound):
-        service.delete(mine, caller=intruder)
+        service.memories.delete(mine, caller=intruder)
     with pytest.raises(InvalidInput):
-        service.search("x", limit=0)
+        service.searcher.search("x", limit=0)
     probe, bad = rows(db_path)[-2:]
     assert (probe["action"], probe["outcome"], probe["actor"], probe["tenant"]) == ("delete", "not_found", "mallory", "other")
     assert probe["memory_ids"] == [mine]
@@ -84,7 +84,7 @@ def test_failures_are_recorded_with_their_error_code(service: MemoryService, db_
 def test_audit_off_records_nothing(settings: Settings, db_path: Path) -> None:
     service = build_service(load_settings(**{**settings.model_dump(), "audit": False}))
     try:
-        service.add("not audited")
+        service.memories.add("not audited")
     finally:
         service.close()
     assert rows(db_path) == []
@@ -95,8 +95,8 @@ def test_concurrent_writers_never_fork_the_chain(settings: Settings, db_path: Pa
 
     def work(svc: MemoryService, n: int) -> None:
         for i in range(15):
-            svc.add(f"worker {n} fact {i}")
-            svc.search(f"fact {i}")
+            svc.memories.add(f"worker {n} fact {i}")
+            svc.searcher.search(f"fact {i}")
 
     threads = [threading.Thread(target=work, args=(svc, n)) for n, svc in enumerate(services)]
     for t in threads:
@@ -110,6 +110,6 @@ def test_concurrent_writers_never_fork_the_chain(settings: Settings, db_path: Pa
 
 
 def test_the_service_audit_method_records_outside_operations(service: MemoryService, db_path: Path) -> None:
-    service.audit("export", project="crm", result_count=3, detail={"file": "crm.json"})
+    service.operations.audit("export", project="crm", result_count=3, detail={"file": "crm.json"})
     row = rows(db_path)[-1]
     assert (row["action"], row["result_count"], row["detail"]) == ("export", 3, {"file": "crm.json"})

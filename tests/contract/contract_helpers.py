@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from memwarden.models import IndexText, Memory
-from memwarden.service import content_hash
+from memwarden.intake import content_hash
 from memwarden.store.base import Store
 from memwarden.text.analyzer import Analyzer
 

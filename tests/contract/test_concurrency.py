@@ -10,7 +10,7 @@ from threading import Barrier
 from contract_helpers import index_of, make_memory, put
 
 from memwarden.errors import Conflict
-from memwarden.service import content_hash
+from memwarden.intake import content_hash
 from memwarden.store.base import Store
 
 WRITERS = 4

@@ -10,7 +10,7 @@ import pytest
 from contract_helpers import T0, index_of, make_memory, put, search_ids
 
 from memwarden.errors import Conflict
-from memwarden.service import content_hash
+from memwarden.intake import content_hash
 from memwarden.store.base import Store
 
 

@@ -12,7 +12,7 @@ from contract_helpers import T0, index_of, put
 
 from memwarden.errors import StorageError
 from memwarden.models import VectorSpace
-from memwarden.service import content_hash
+from memwarden.intake import content_hash
 from memwarden.store.base import VectorStore
 
 SPACE = VectorSpace("test-model", 8)

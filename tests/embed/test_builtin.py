@@ -47,15 +47,15 @@ def test_an_unknown_builtin_model_is_a_config_error() -> None:
 def test_hybrid_search_with_the_real_model_finds_paraphrases(settings: Settings, builtin_embedder: Any) -> None:
     svc = build_service(settings, embedder=builtin_embedder, background=False)
     try:
-        svc.add("The client prefers email over phone calls for status updates")
-        svc.add("Never run database migrations on Fridays")
-        svc.add("Alice is allergic to peanuts")
-        result = svc.search("when is it unsafe to change the schema")
+        svc.memories.add("The client prefers email over phone calls for status updates")
+        svc.memories.add("Never run database migrations on Fridays")
+        svc.memories.add("Alice is allergic to peanuts")
+        result = svc.searcher.search("when is it unsafe to change the schema")
         assert result.degraded is False
         assert result.hits[0].memory.content == "Never run database migrations on Fridays"
         assert result.hits[0].why["vector"] > 0
         # Unrelated memories stay out: nearest is not the same as related.
-        assert len(svc.search("quantum chromodynamics lecture notes").hits) == 0
+        assert len(svc.searcher.search("quantum chromodynamics lecture notes").hits) == 0
     finally:
         svc.close()
 

@@ -25,11 +25,11 @@ def _service(settings: Settings, embedder: FakeEmbedder, *, background: bool = T
 def test_no_embedder_answers_from_keywords_and_says_so(settings: Settings) -> None:
     svc = build_service(settings)  # MEMWARDEN_EMBEDDER=none in tests' settings
     try:
-        svc.add("The client prefers email")
-        result = svc.search("email")
+        svc.memories.add("The client prefers email")
+        result = svc.searcher.search("email")
         assert result.degraded is True and result.degrade_reason == "no_embedder"
         assert [h.memory.content for h in result.hits] == ["The client prefers email"]
-        assert svc.vector_status()["state"] == "off"
+        assert svc.searcher.vector_status()["state"] == "off"
     finally:
         svc.close()
 
@@ -39,20 +39,20 @@ def test_searches_while_the_model_loads_are_keyword_results_marked_warming_up(se
     embedder.gate = threading.Event()  # the model "loads" until the test opens the gate
     svc = _service(settings, embedder)
     try:
-        added = svc.add("Deploys happen on Tuesdays")
+        added = svc.memories.add("Deploys happen on Tuesdays")
         assert added.embedding_failed is False  # not failed: embedded by the backfill once warm
         started = time.monotonic()
-        result = svc.search("deploys")
+        result = svc.searcher.search("deploys")
         assert time.monotonic() - started < 5.0  # the stalled load would hold it 30 s
         assert result.degraded is True and result.degrade_reason == "warming_up"
         assert [h.memory.content for h in result.hits] == ["Deploys happen on Tuesdays"]
-        assert svc.vector_status()["state"] == "loading"
+        assert svc.searcher.vector_status()["state"] == "loading"
         embedder.gate.set()
         assert svc.vectors is not None and svc.vectors.wait_ready(10)
         embedder.gate = None
         svc.vectors.backfill()  # what the backfill thread does after warm-up (it may have done it already)
-        assert svc.vector_status()["missing"] == 0
-        assert svc.search("deploys tuesdays").degraded is False
+        assert svc.searcher.vector_status()["missing"] == 0
+        assert svc.searcher.search("deploys tuesdays").degraded is False
     finally:
         svc.close()
 
@@ -61,10 +61,10 @@ def test_a_slow_query_embedding_gives_keyword_results_within_the_budget(settings
     embedder = FakeEmbedder()
     svc = _service(settings, embedder, background=False, timeout_ms=100)
     try:
-        svc.add("Backups are encrypted with age")
+        svc.memories.add("Backups are encrypted with age")
         embedder.gate = threading.Event()  # every query embedding now stalls
         started = time.monotonic()
-        result = svc.search("backups encrypted")
+        result = svc.searcher.search("backups encrypted")
         elapsed = time.monotonic() - started
         assert result.degraded is True and result.degrade_reason == "query_timeout"
         assert [h.memory.content for h in result.hits] == ["Backups are encrypted with age"]
@@ -79,20 +79,20 @@ def test_a_failing_embedder_gives_vector_error_and_keeps_added_memories(settings
     svc = _service(settings, embedder, background=False)
     try:
         embedder.fail = True
-        added = svc.add("The VPN drops every 8 hours")
+        added = svc.memories.add("The VPN drops every 8 hours")
         assert added.embedding_failed is True and "told to fail" in (added.embedding_error or "")
         assert added.to_dict()["embedding_failed"] is True
-        assert svc.get([added.memory.id])[0][0].content == "The VPN drops every 8 hours"
-        result = svc.search("VPN drops")
+        assert svc.memories.get([added.memory.id])[0][0].content == "The VPN drops every 8 hours"
+        result = svc.searcher.search("VPN drops")
         assert result.degraded is True and result.degrade_reason == "vector_error"
         assert [h.memory.id for h in result.hits] == [added.memory.id]
-        status = svc.vector_status()
+        status = svc.searcher.vector_status()
         assert status["missing"] == 1 and status["embedding_failed"] == 1
         embedder.fail = False
         assert svc.vectors is not None and svc.vectors.backfill() == 1  # the retry succeeds
-        status = svc.vector_status()
+        status = svc.searcher.vector_status()
         assert status["missing"] == 0 and status["embedding_failed"] == 0
-        assert svc.search("VPN drops").degraded is False
+        assert svc.searcher.search("VPN drops").degraded is False
     finally:
         svc.close()
 
@@ -115,11 +115,11 @@ def test_an_ollama_endpoint_that_turns_slow_gives_query_timeout(settings: Settin
                                                                 endpoint: EmbeddingEndpoint) -> None:
     svc = _ollama_service(settings, endpoint.url)
     try:
-        svc.add("Carol prefers Rust examples")
-        assert svc.vector_status()["with_vector"] == 1
+        svc.memories.add("Carol prefers Rust examples")
+        assert svc.searcher.vector_status()["with_vector"] == 1
         endpoint.mode = "slow"
         started = time.monotonic()
-        result = svc.search("rust examples")
+        result = svc.searcher.search("rust examples")
         assert time.monotonic() - started < 5.0  # the endpoint would hold it 10 s
         assert result.degrade_reason == "query_timeout"
         assert [h.memory.content for h in result.hits] == ["Carol prefers Rust examples"]
@@ -134,9 +134,9 @@ def test_an_ollama_endpoint_that_fails_gives_vector_error_and_failed_adds(settin
     try:
         assert svc.vectors is not None and svc.vectors.wait_ready(5)  # learned the dimension while it worked
         endpoint.mode = "error"
-        added = svc.add("Alice is allergic to peanuts")
+        added = svc.memories.add("Alice is allergic to peanuts")
         assert added.embedding_failed is True and "pulling" in (added.embedding_error or "")
-        result = svc.search("peanuts")
+        result = svc.searcher.search("peanuts")
         assert result.degrade_reason == "vector_error" and len(result.hits) == 1
     finally:
         svc.close()
@@ -150,11 +150,11 @@ def test_an_unreachable_endpoint_at_start_leaves_search_working(settings: Settin
         port = s.getsockname()[1]
     svc = _ollama_service(settings, f"http://127.0.0.1:{port}")
     try:
-        added = svc.add("Bob owns billing")
+        added = svc.memories.add("Bob owns billing")
         assert added.embedding_failed is False  # the embedder never loaded: nothing was tried
-        result = svc.search("billing")
+        result = svc.searcher.search("billing")
         assert result.degrade_reason == "vector_error" and len(result.hits) == 1
-        status = svc.vector_status()
+        status = svc.searcher.vector_status()
         assert status["state"] == "failed" and "unreachable" in status["error"]
     finally:
         svc.close()
@@ -165,8 +165,8 @@ def test_a_wrong_dimension_from_the_endpoint_is_never_stored(settings: Settings,
     try:
         assert svc.vectors is not None and svc.vectors.wait_ready(5)
         endpoint.mode = "wrong_dimension"
-        added = svc.add("The logo must be 24 pixels tall")
+        added = svc.memories.add("The logo must be 24 pixels tall")
         assert added.embedding_failed is True and "expected" in (added.embedding_error or "")
-        assert svc.vector_status()["with_vector"] == 0
+        assert svc.searcher.vector_status()["with_vector"] == 0
     finally:
         svc.close()

@@ -31,15 +31,15 @@ def test_the_sqlite_store_is_a_vector_store(service: MemoryService) -> None:
 
 
 def test_every_added_memory_gets_a_vector_of_the_current_model(service: MemoryService) -> None:
-    service.add("The client prefers email")
-    service.add("Deploys happen on Tuesdays", title="deploys")
-    status = service.vector_status()
+    service.memories.add("The client prefers email")
+    service.memories.add("Deploys happen on Tuesdays", title="deploys")
+    status = service.searcher.vector_status()
     assert status["state"] == "ready" and status["model"] == "fake-hash" and status["dimension"] == 64
     assert (status["memories"], status["with_vector"], status["missing"], status["embedding_failed"]) == (2, 2, 0, 0)
 
 
 def test_spaces_never_mix(service: MemoryService) -> None:
-    service.add("alpha beta gamma")
+    service.memories.add("alpha beta gamma")
     store = service.store
     assert isinstance(store, SQLiteStore)
     other = VectorSpace("another-model", 64)
@@ -53,25 +53,25 @@ def test_spaces_never_mix(service: MemoryService) -> None:
 def test_a_vector_of_the_wrong_size_is_refused(service: MemoryService) -> None:
     from memwarden.errors import StorageError
 
-    memory = service.add("alpha").memory
+    memory = service.memories.add("alpha").memory
     with pytest.raises(StorageError, match="does not fit"):
         service.store.put_vectors(VectorSpace("fake-hash", 64), [(memory.id, 1, b"\0" * 12)])
 
 
 def test_editing_or_deleting_a_memory_drops_its_stale_vector_and_reembeds(service: MemoryService) -> None:
-    memory = service.add("The staging server is blue").memory
-    service.update(memory.id, content="The staging server is green")
-    hits = service.search("green staging server").hits
+    memory = service.memories.add("The staging server is blue").memory
+    service.memories.update(memory.id, content="The staging server is green")
+    hits = service.searcher.search("green staging server").hits
     assert hits and hits[0].memory.content == "The staging server is green"
-    assert service.vector_status()["with_vector"] == 1
-    service.delete(memory.id)
-    assert service.vector_status()["with_vector"] == 0
-    assert service.search("green staging server").hits == []
+    assert service.searcher.vector_status()["with_vector"] == 1
+    service.memories.delete(memory.id)
+    assert service.searcher.vector_status()["with_vector"] == 0
+    assert service.searcher.search("green staging server").hits == []
 
 
 def test_a_vector_computed_before_an_edit_is_not_stored(service: MemoryService) -> None:
-    memory = service.add("first text").memory
-    service.update(memory.id, content="second text")
+    memory = service.memories.add("first text").memory
+    service.memories.update(memory.id, content="second text")
     stale = FakeEmbedder().embed_documents(["first text"])[0].tobytes()
     assert service.store.put_vectors(VectorSpace("fake-hash", 64), [(memory.id, 1, stale)]) == 0
 
@@ -79,9 +79,9 @@ def test_a_vector_computed_before_an_edit_is_not_stored(service: MemoryService) 
 def test_tenants_and_projects_filter_vector_search(service: MemoryService) -> None:
     from memwarden.models import Caller
 
-    service.add("shared words here", project="a")
-    service.add("shared words here", project="b")
-    service.add("shared words here", caller=Caller(actor="x", tenant="other"))
+    service.memories.add("shared words here", project="a")
+    service.memories.add("shared words here", project="b")
+    service.memories.add("shared words here", caller=Caller(actor="x", tenant="other"))
     query = FakeEmbedder().embed_query("shared words here")
     store = service.store
     found = store.vector_search("default", VectorSpace("fake-hash", 64), query, project="b", tags=(),
@@ -99,20 +99,20 @@ from memwarden.config import load_settings
 from memwarden.embed.fake import FakeEmbedder
 svc = build_service(load_settings(db=sys.argv[1], log_file=sys.argv[2]), embedder=FakeEmbedder(), background=False)
 if sys.argv[3] == "add":
-    print(svc.add("written by another process about zebras").memory.id)
+    print(svc.memories.add("written by another process about zebras").memory.id)
 else:
-    svc.delete(sys.argv[4])
+    svc.memories.delete(sys.argv[4])
 svc.close()
 """
 
 
 def test_vectors_written_or_removed_by_another_process_are_seen(settings: Settings, tmp_path: Path) -> None:
     svc = build_service(settings, embedder=FakeEmbedder(), background=False)
-    svc.add("something local about giraffes")
-    assert [h.memory.content for h in svc.search("zebras").hits] == []
+    svc.memories.add("something local about giraffes")
+    assert [h.memory.content for h in svc.searcher.search("zebras").hits] == []
     args = [sys.executable, "-c", WRITER, settings.db, str(tmp_path / "w.log")]
     added = subprocess.run([*args, "add"], capture_output=True, text=True, timeout=120, check=True).stdout.strip()
-    result = svc.search("zebras another process")
+    result = svc.searcher.search("zebras another process")
     assert result.degraded is False
     assert result.hits[0].memory.id == added and "vector" in result.hits[0].why
     subprocess.run([*args, "delete", added], capture_output=True, text=True, timeout=120, check=True)

@@ -81,7 +81,7 @@ def test_planted_secrets_never_reach_disk_or_logs(leak_env: dict[str, str], tmp_
         record = {"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", "content": f"Imported: {secret}", "title": PLANTED["email"],
                   "tags": [PLANTED["iban"]], "created_at": "2026-01-02T03:04:05Z", "updated_at": "2026-01-02T03:04:05Z"}
         document = {"format": "memwarden.export", "version": 1, "memories": [record]}
-        report = service.import_text(json.dumps(document))
+        report = service.operations.import_text(json.dumps(document))
         assert report["inserted"] == 1 and report["redacted"] == 1
         import_file = tmp_path / "incoming.json"
         record.update(id="01JD3Z5X9Q2W8E7R6T5Y4V3K2N", content=f"Imported by CLI: {secret}")

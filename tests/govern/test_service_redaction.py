@@ -14,18 +14,18 @@ from memwarden.text.analyzer import Analyzer
 def test_a_redacted_memory_is_found_by_business_words_but_not_by_the_original_value(
     service: MemoryService,
 ) -> None:
-    result = service.add("Renewal contact for Acme is jane.doe@example.org, mobile 13800138000", project="crm")
+    result = service.memories.add("Renewal contact for Acme is jane.doe@example.org, mobile 13800138000", project="crm")
     assert result.redacted is True
     assert result.redactions == ("email", "phone_cn")
     assert result.memory.content == "Renewal contact for Acme is [REDACTED:email], mobile [REDACTED:phone_cn]"
     assert result.memory.redactions == ("email", "phone_cn")
-    assert service.search("13800138000").hits == []
-    assert service.search("jane.doe@example.org").hits == []
-    assert [h.memory.id for h in service.search("renewal contact").hits] == [result.memory.id]
+    assert service.searcher.search("13800138000").hits == []
+    assert service.searcher.search("jane.doe@example.org").hits == []
+    assert [h.memory.id for h in service.searcher.search("renewal contact").hits] == [result.memory.id]
 
 
 def test_title_and_tags_are_redacted_too(service: MemoryService, db_path: Path) -> None:
-    result = service.add("Billing runs monthly", title="ask jane@acme.io", tags=["ops", "+44 20 7946 0958"])
+    result = service.memories.add("Billing runs monthly", title="ask jane@acme.io", tags=["ops", "+44 20 7946 0958"])
     assert result.memory.title == "ask [REDACTED:email]"
     assert result.memory.tags == ("ops", "[REDACTED:phone_e164]")
     assert set(result.redactions) == {"email", "phone_e164"}
@@ -34,20 +34,20 @@ def test_title_and_tags_are_redacted_too(service: MemoryService, db_path: Path) 
 
 
 def test_redaction_runs_before_dedup(service: MemoryService) -> None:
-    first = service.add("The on-call phone is +44 20 7946 0958")
-    second = service.add("The on-call phone is +44 20 7946 0000")
+    first = service.memories.add("The on-call phone is +44 20 7946 0958")
+    second = service.memories.add("The on-call phone is +44 20 7946 0000")
     assert second.duplicate is True and second.memory.id == first.memory.id
 
 
 def test_update_redacts_new_content_and_keeps_the_rule_names_current(service: MemoryService) -> None:
-    memory = service.add("Deploy notes for the api").memory
+    memory = service.memories.add("Deploy notes for the api").memory
     assert memory.redactions == ()
-    updated = service.update(memory.id, content="Deploy with password=hunter2 on 10.1.2.3")
+    updated = service.memories.update(memory.id, content="Deploy with password=hunter2 on 10.1.2.3")
     assert updated.content == "Deploy with password=[REDACTED:secret_assignment] on [REDACTED:ipv4]"
     assert updated.redactions == ("secret_assignment", "ipv4")
-    retitled = service.update(memory.id, title="owner jane@acme.io")
+    retitled = service.memories.update(memory.id, title="owner jane@acme.io")
     assert retitled.redactions == ("secret_assignment", "ipv4", "email")
-    assert service.search("hunter2").hits == []
+    assert service.searcher.search("hunter2").hits == []
 
 
 def _service(settings: Settings, **overrides: object) -> MemoryService:
@@ -57,7 +57,7 @@ def _service(settings: Settings, **overrides: object) -> MemoryService:
 def test_dry_run_stores_unchanged_and_reports_what_would_match(settings: Settings) -> None:
     service = _service(settings, redaction="dry-run")
     try:
-        result = service.add("mail jane@acme.io")
+        result = service.memories.add("mail jane@acme.io")
         assert result.memory.content == "mail jane@acme.io"
         assert (result.redacted, result.redactions, result.redaction_mode) == (False, ("email",), "dry-run")
         assert result.memory.redactions == ()
@@ -69,7 +69,7 @@ def test_dry_run_stores_unchanged_and_reports_what_would_match(settings: Setting
 def test_off_stores_unchanged_and_reports_nothing(settings: Settings) -> None:
     service = _service(settings, redaction="off")
     try:
-        result = service.add("mail jane@acme.io")
+        result = service.memories.add("mail jane@acme.io")
         assert result.memory.content == "mail jane@acme.io"
         assert (result.redacted, result.redactions) == (False, ())
     finally:
@@ -77,7 +77,7 @@ def test_off_stores_unchanged_and_reports_nothing(settings: Settings) -> None:
 
 
 def test_the_fts_index_holds_no_redacted_value(service: MemoryService, db_path: Path) -> None:
-    service.add("Card 4111 1111 1111 1111 belongs to the finance team")
+    service.memories.add("Card 4111 1111 1111 1111 belongs to the finance team")
     conn = sqlite3.connect(db_path)
     body = " ".join(r[0] for r in conn.execute("SELECT body FROM memories_fts"))
     # The index holds analyzed terms ("finance" is stemmed), so ask the analyzer for the term.

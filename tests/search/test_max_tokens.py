@@ -22,36 +22,36 @@ def test_tokens_are_estimated_high_for_ascii_and_per_character_elsewhere() -> No
 
 
 def test_the_best_hits_that_fit_are_returned_in_rank_order(service: MemoryService) -> None:
-    big = service.add("backup " + "with a very long explanation " * 20, project="p").memory
-    small = [service.add(f"backup note {i}", project="p").memory for i in range(3)]
-    full = service.search("backup", project="p", limit=10)
+    big = service.memories.add("backup " + "with a very long explanation " * 20, project="p").memory
+    small = [service.memories.add(f"backup note {i}", project="p").memory for i in range(3)]
+    full = service.searcher.search("backup", project="p", limit=10)
     assert len(full.hits) == 4 and full.tokens is None and full.omitted == 0
     budget = sum(estimate_tokens(m.content) for m in small)
-    fitted = service.search("backup", project="p", limit=10, max_tokens=budget)
+    fitted = service.searcher.search("backup", project="p", limit=10, max_tokens=budget)
     assert {h.memory.id for h in fitted.hits} == {m.id for m in small}
     assert big.id not in {h.memory.id for h in fitted.hits}
     assert fitted.tokens == budget and fitted.omitted == 1
     assert [h.memory.id for h in fitted.hits] == [h.memory.id for h in full.hits if h.memory.id != big.id]
     # Usage is counted only for hits actually returned.
-    counts = {m.id: m.hit_count for m in service.get([big.id, *(m.id for m in small)])[0]}
+    counts = {m.id: m.hit_count for m in service.memories.get([big.id, *(m.id for m in small)])[0]}
     assert counts[big.id] == 1 and all(counts[m.id] == 2 for m in small)
 
 
 def test_a_budget_too_small_for_any_hit_returns_none(service: MemoryService) -> None:
-    service.add("a memory about deployments that is longer than two tokens")
-    result = service.search("deployments", max_tokens=2)
+    service.memories.add("a memory about deployments that is longer than two tokens")
+    result = service.searcher.search("deployments", max_tokens=2)
     assert result.hits == [] and result.omitted == 1 and result.tokens == 0
 
 
 @pytest.mark.parametrize("bad", [0, -5, 1_000_001, "100", 2.5, True])
 def test_bad_budgets_are_refused_by_name(service: MemoryService, bad: object) -> None:
     with pytest.raises(InvalidInput, match="max_tokens"):
-        service.search("x", max_tokens=bad)
+        service.searcher.search("x", max_tokens=bad)
 
 
 def test_memory_search_tool_takes_max_tokens(service: MemoryService) -> None:
-    service.add("The cache TTL of the CDN is five minutes.")
-    service.add("The CDN is Cloudflare. " * 30)
+    service.memories.add("The cache TTL of the CDN is five minutes.")
+    service.memories.add("The CDN is Cloudflare. " * 30)
 
     async def run() -> None:
         async with mcp_client(service) as client:

@@ -9,36 +9,36 @@ from tests.mcp_helpers import call_ok, mcp_client
 
 
 def test_a_near_duplicate_in_the_same_project_is_reported_and_still_stored(service: MemoryService) -> None:
-    first = service.add("Production deploys happen on Tuesdays after the stand-up.", project="ops").memory
-    second = service.add("Production deploys happen on Tuesdays after stand-up.", project="ops")
+    first = service.memories.add("Production deploys happen on Tuesdays after the stand-up.", project="ops").memory
+    second = service.memories.add("Production deploys happen on Tuesdays after stand-up.", project="ops")
     assert second.duplicate is False
     assert [s.id for s in second.similar] == [first.id]
     assert second.similar[0].preview.startswith("Production deploys happen")
     assert 0.6 <= second.similar[0].score <= 1.0
-    assert len(service.list(project="ops")) == 2
+    assert len(service.memories.list(project="ops")) == 2
 
 
 def test_other_projects_unrelated_memories_and_exact_duplicates_are_not_similar(service: MemoryService) -> None:
-    service.add("Production deploys happen on Tuesdays after the stand-up.", project="ops")
-    elsewhere = service.add("Production deploys happen on Tuesdays after stand-up.", project="web")
+    service.memories.add("Production deploys happen on Tuesdays after the stand-up.", project="ops")
+    elsewhere = service.memories.add("Production deploys happen on Tuesdays after stand-up.", project="web")
     assert elsewhere.similar == []
-    unrelated = service.add("Production database backups run nightly at two.", project="ops")
+    unrelated = service.memories.add("Production database backups run nightly at two.", project="ops")
     assert unrelated.similar == []
-    exact = service.add("Production deploys happen on Tuesdays after the stand-up.", project="ops")
+    exact = service.memories.add("Production deploys happen on Tuesdays after the stand-up.", project="ops")
     assert exact.duplicate is True and exact.similar == []
 
 
 def test_similar_works_for_turkish_inflections_and_chinese(service: MemoryService) -> None:
-    tr = service.add("Sunucu yedekleri her gece alınıyor.", project="tr").memory
-    assert [s.id for s in service.add("Sunucunun yedekleri her gece alınır.", project="tr").similar] == [tr.id]
-    zh = service.add("订单数据库每天凌晨两点半自动备份", project="zh").memory
-    assert [s.id for s in service.add("订单数据库每天凌晨两点自动备份", project="zh").similar] == [zh.id]
+    tr = service.memories.add("Sunucu yedekleri her gece alınıyor.", project="tr").memory
+    assert [s.id for s in service.memories.add("Sunucunun yedekleri her gece alınır.", project="tr").similar] == [tr.id]
+    zh = service.memories.add("订单数据库每天凌晨两点半自动备份", project="zh").memory
+    assert [s.id for s in service.memories.add("订单数据库每天凌晨两点自动备份", project="zh").similar] == [zh.id]
 
 
 def test_long_previews_are_cut_on_one_line(service: MemoryService) -> None:
     text = "The incident runbook says:\nfirst page the on-call, then " + "check the dashboards and logs " * 8
-    service.add(text, project="p")
-    similar = service.add(text + " Also post in #incidents.", project="p").similar
+    service.memories.add(text, project="p")
+    similar = service.memories.add(text + " Also post in #incidents.", project="p").similar
     assert len(similar) == 1 and "\n" not in similar[0].preview and similar[0].preview.endswith("…")
     assert len(similar[0].preview) <= 80
 
@@ -54,8 +54,8 @@ def test_memory_add_tool_returns_similar(service: MemoryService) -> None:
 
 
 def test_a_paraphrase_that_keeps_the_specific_words_is_found(service) -> None:  # type: ignore[no-untyped-def]
-    first = service.add("Production backups are encrypted with the quarterly rotated KMS key", project="ops")
+    first = service.memories.add("Production backups are encrypted with the quarterly rotated KMS key", project="ops")
     for i in range(30):  # unrelated memories sharing common words
-        service.add(f"Production note {i}: the team reviews dashboards with the key people", project="ops")
-    again = service.add("Production backups are encrypted with a quarterly rotated KMS key now", project="ops")
+        service.memories.add(f"Production note {i}: the team reviews dashboards with the key people", project="ops")
+    again = service.memories.add("Production backups are encrypted with a quarterly rotated KMS key now", project="ops")
     assert first.memory.id in [s.id for s in again.similar]

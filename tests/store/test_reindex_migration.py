@@ -34,11 +34,11 @@ def test_an_existing_database_is_reindexed_with_the_analyzer(tmp_path: Path) -> 
     _old_database(db, ["Sunucu yedekleri her gece alınır.", "数据库每天凌晨三点备份", "We deploy on Tuesdays."])
     service = build_service(load_settings(db=str(db), log_file=str(tmp_path / "log")), progress=lambda d, t: None)
     try:
-        assert [h.memory.content for h in service.search("yedek").hits] == ["Sunucu yedekleri her gece alınır."]
-        assert [h.memory.content for h in service.search("备份").hits] == ["数据库每天凌晨三点备份"]
-        assert [h.memory.content for h in service.search("deploying").hits] == ["We deploy on Tuesdays."]
+        assert [h.memory.content for h in service.searcher.search("yedek").hits] == ["Sunucu yedekleri her gece alınır."]
+        assert [h.memory.content for h in service.searcher.search("备份").hits] == ["数据库每天凌晨三点备份"]
+        assert [h.memory.content for h in service.searcher.search("deploying").hits] == ["We deploy on Tuesdays."]
         assert service.store.index_agrees()  # type: ignore[attr-defined]
-        assert service.ensure_index() == 0  # current now: nothing to do
+        assert service.operations.ensure_index() == 0  # current now: nothing to do
     finally:
         service.close()
     conn = sqlite3.connect(db)
@@ -51,14 +51,14 @@ def test_changing_languages_reindexes_the_database(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     base = {"db": str(db), "log_file": str(tmp_path / "log")}
     english = build_service(load_settings(**base, languages="english"))
-    english.add("Die Häuser stehen am Fluss.")
-    assert english.search("Häusern").hits == []
+    english.memories.add("Die Häuser stehen am Fluss.")
+    assert english.searcher.search("Häusern").hits == []
     english.close()
     calls: list[tuple[int, int]] = []
     german = build_service(load_settings(**base, languages="german"), progress=lambda d, t: calls.append((d, t)))
     try:
         assert calls == [(1, 1)]
-        assert [h.memory.content for h in german.search("Häusern").hits] == ["Die Häuser stehen am Fluss."]
+        assert [h.memory.content for h in german.searcher.search("Häusern").hits] == ["Die Häuser stehen am Fluss."]
     finally:
         german.close()
 

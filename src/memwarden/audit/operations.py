@@ -1,6 +1,6 @@
 """``@audited``: how each service operation becomes one audit row.
 
-The decorator wraps a ``MemoryService`` method without touching its body: after the method
+The decorator wraps a method of a service part (``Memories``, ``Searcher``, ``Operations``) without touching its body: after the method
 returns, a *summarizer* turns its result into memory ids, a result count, the degraded flag
 and details; when it raises a memwarden error, the row records the error code as its outcome
 (a probe for another tenant's ids shows up as ``not_found``) and the error goes on unchanged.
@@ -13,17 +13,25 @@ import functools
 import logging
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from memwarden.errors import MemwardenError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memwarden.service import MemoryService
+    from memwarden.audit.auditor import Auditor
+    from memwarden.models import Caller
 
 logger = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 Summary = dict[str, Any]
 _redactions: ContextVar[int] = ContextVar("memwarden_redactions", default=0)
+
+
+class AuditedPart(Protocol):
+    """What ``@audited`` needs of the object whose methods it wraps."""
+
+    auditor: Auditor | None
+    default_caller: Caller
 
 
 def note_redactions(count: int) -> None:
@@ -44,7 +52,7 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
 
     def wrap(method: F) -> F:
         @functools.wraps(method)
-        def run(self: MemoryService, *args: Any, **kwargs: Any) -> Any:
+        def run(self: AuditedPart, *args: Any, **kwargs: Any) -> Any:
             auditor = self.auditor
             if auditor is None:
                 return method(self, *args, **kwargs)

@@ -29,20 +29,20 @@ def run_demo() -> int:
         try:
             print(f"memwarden demo: a temporary database at {db}\n")
             for content, project, tags in SAMPLES:
-                result = service.add(content, project=project, tags=tags)
+                result = service.memories.add(content, project=project, tags=tags)
                 print(f"add    [{project}] {one_line(content, 70)}\n       -> {result.memory.id}")
-            again = service.add(SAMPLES[0][0], project="acme", tags=["crm"])
+            again = service.memories.add(SAMPLES[0][0], project="acme", tags=["crm"])
             print(f"add    the first one again -> duplicate={again.duplicate}, same id {again.memory.id}\n")
             for query, project in QUERIES:
                 where = f" in {project}" if project else ""
-                result = service.search(query, project=project, limit=3)
+                result = service.searcher.search(query, project=project, limit=3)
                 print(f"search {query!r}{where}: {len(result.hits)} hit(s)")
                 for hit in result.hits:
                     print(f"       {hit.score:7.3f}  {one_line(hit.memory.content, 70)}")
             from memwarden.cli.demo_governance import tell_governance_story
 
             tell_governance_story(service, db)
-            stats = service.stats()
+            stats = service.memories.stats()
             print(f"\nstored: {stats['memories']} memories in {len(stats['projects'])} projects; "
                   "the temporary database is removed now.")
         finally:

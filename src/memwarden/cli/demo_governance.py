@@ -20,14 +20,14 @@ def tell_governance_story(service: Any, db: Path) -> None:
 
     print("\n-- governance: redaction before write, and an audit row for every read and write --\n")
     print(f"add    {one_line(SECRET_MEMORY, 100)}")
-    result = service.add(SECRET_MEMORY, project="supply", tags=["customs"])
+    result = service.memories.add(SECRET_MEMORY, project="supply", tags=["customs"])
     print(f"       -> redacted={result.redacted}, rules {', '.join(result.redactions)}")
     with sqlite3.connect(db) as conn:
         (stored,) = conn.execute("SELECT content FROM memories WHERE id = ?", (result.memory.id,)).fetchone()
     print(f"stored in the database file:\n       {stored}")
-    by_number = service.search(PHONE, project="supply")
+    by_number = service.searcher.search(PHONE, project="supply")
     print(f"search {PHONE!r} (the original number): {len(by_number.hits)} hit(s)")
-    by_word = service.search("customs supplier", project="supply")
+    by_word = service.searcher.search("customs supplier", project="supply")
     print(f"search 'customs supplier' (business words): {len(by_word.hits)} hit(s)"
           + (" -> the same memory" if by_word.hits and by_word.hits[0].memory.id == result.memory.id else ""))
     log = open_audit_log(str(db), readonly=True)

@@ -39,7 +39,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     service = build_service(load_settings(**overrides), background=False)
     try:
         show = not args.no_progress and (args.progress or sys.stderr.isatty())
-        report = service.reindex_embeddings(progress=EmbedProgress(show=show))
+        report = service.searcher.reindex_embeddings(progress=EmbedProgress(show=show))
     finally:
         service.close()
     if args.json:

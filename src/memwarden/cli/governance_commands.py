@@ -147,7 +147,7 @@ def cmd_audit_prune(args: argparse.Namespace) -> int:
         # The checkpoint and its `prune` row are written in one transaction by the log itself.
         checkpoint = service.auditor.log.prune(before, now, actor=who.actor, tenant=who.tenant)
         if checkpoint is None:
-            service.audit("prune", detail={"before": args.before, "upto_seq": None})
+            service.operations.audit("prune", detail={"before": args.before, "upto_seq": None})
     finally:
         service.close()
     result = {"pruned": checkpoint.pruned_rows if checkpoint else 0,

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from memwarden import __version__
+from memwarden.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
     # argparse is imported by build_parser: the hook fast path in main() never needs it.
@@ -42,7 +42,7 @@ def cmd_add(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json
 
     service = _service(args, embeddings=True)
-    result = service.add(
+    result = service.memories.add(
         _read_content(args.content), project=args.project, kind=args.kind, title=args.title or "",
         tags=args.tag, pinned=args.pinned, ttl_hours=args.ttl_hours,
     )
@@ -60,7 +60,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json, print_hits
 
-    result = _service(args, embeddings=args.hybrid).search(
+    result = _service(args, embeddings=args.hybrid).searcher.search(
         args.query, project=args.project, tags=args.tag, limit=args.limit, include_expired=args.include_expired,
         vector=args.hybrid, max_tokens=args.max_tokens,
     ).to_dict()
@@ -71,7 +71,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 def cmd_get(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json, print_memory
 
-    found, missing = _service(args).get(args.ids)
+    found, missing = _service(args).memories.get(args.ids)
     if args.json:
         emit_json({"memories": [m.to_dict() for m in found], "missing": missing})
     else:
@@ -85,7 +85,7 @@ def cmd_get(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json, print_memory
 
-    memories = _service(args).list(
+    memories = _service(args).memories.list(
         project=args.project, tags=args.tag, pinned=args.pinned, limit=args.limit,
         include_expired=args.include_expired,
     )
@@ -102,7 +102,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_update(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json
 
-    memory = _service(args, embeddings=True).update(
+    memory = _service(args, embeddings=True).memories.update(
         args.id,
         content=None if args.content is None else _read_content(args.content),
         project=args.project, kind=args.kind, title=args.title, tags=args.tag,
@@ -115,7 +115,7 @@ def cmd_update(args: argparse.Namespace) -> int:
 def cmd_delete(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json
 
-    result = _service(args).delete(args.id)
+    result = _service(args).memories.delete(args.id)
     if args.json:
         emit_json(result.to_dict())
     else:
@@ -126,7 +126,7 @@ def cmd_delete(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json
 
-    stats = _service(args).stats(project=args.project)
+    stats = _service(args).memories.stats(project=args.project)
     if args.json:
         emit_json(stats)
     else:
@@ -173,7 +173,7 @@ def cmd_vault_sync(args: argparse.Namespace) -> int:
 
     service = _service(args)
     try:
-        report = service.vault_sync()
+        report = service.operations.vault_sync()
     finally:
         service.close()
     if args.json:

@@ -111,7 +111,7 @@ def _after_restore(args: argparse.Namespace) -> str:
     keyword index is brought up to date) and check its health."""
     service = _ops_service(args)
     try:
-        return str(service.health()["status"])
+        return str(service.operations.health()["status"])
     finally:
         service.close()
 
@@ -145,7 +145,7 @@ def cmd_health(args: argparse.Namespace) -> int:
     else:
         service = _ops_service(args)
         try:
-            report = service.health(repair=not args.no_repair)
+            report = service.operations.health(repair=not args.no_repair)
         finally:
             service.close()
         healthy = report["status"] in ("ok", "degraded")
@@ -167,7 +167,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     service = _ops_service(args)
     try:
-        report = service.review(project=args.project, stale_days=args.stale_days, limit=args.limit)
+        report = service.operations.review(project=args.project, stale_days=args.stale_days, limit=args.limit)
     finally:
         service.close()
     if args.json:
@@ -191,7 +191,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     service = _ops_service(args)
     try:
         if not args.out or args.out == "-":
-            count = service.export_to(sys.stdout, project=args.project, include_deleted=args.include_deleted)
+            count = service.operations.export_to(sys.stdout, project=args.project, include_deleted=args.include_deleted)
         else:
             target = Path(args.out)
             try:
@@ -199,7 +199,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             except FileExistsError:
                 raise InvalidInput(f"{target} exists; choose a new file name", field="out") from None
             with handle:
-                count = service.export_to(handle, project=args.project, include_deleted=args.include_deleted)
+                count = service.operations.export_to(handle, project=args.project, include_deleted=args.include_deleted)
             print(f"exported {count} memories to {target}", file=sys.stderr)
     finally:
         service.close()
@@ -229,7 +229,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     text = read_limited(Path(args.file), settings.import_max_bytes)
     service = _ops_service(args)
     try:
-        report = service.import_text(text, fmt=args.format, project=args.project,
+        report = service.operations.import_text(text, fmt=args.format, project=args.project,
                                      progress=None if args.no_progress else ProgressBar(force=args.progress))
     finally:
         service.close()
@@ -245,7 +245,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_vacuum(args: argparse.Namespace) -> int:
     service = _ops_service(args)
     try:
-        result = service.vacuum()
+        result = service.operations.vacuum()
     finally:
         service.close()
     if args.json:

@@ -1,5 +1,6 @@
-"""Embedding providers behind one protocol (``base.Embedder``); ``open_embedder`` picks one."""
+"""Embedding providers behind one protocol (``base.Embedder``); ``factory.open_embedder`` picks one."""
 
-from memwarden.embed.base import Embedder, open_embedder
+from memwarden.embed.base import Embedder
+from memwarden.embed.factory import open_embedder
 
 __all__ = ["Embedder", "open_embedder"]

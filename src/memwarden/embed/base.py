@@ -8,14 +8,11 @@ compared. Providers import their heavy libraries (numpy, onnxruntime, httpx) ins
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from memwarden.errors import ConfigError, EmbeddingUnavailable
+from memwarden.errors import EmbeddingUnavailable
 from memwarden.models import VectorSpace
 
-if TYPE_CHECKING:
-    from memwarden.config import Settings
-    from memwarden.config_hot import HotSettings
 
 #: Texts per provider call on bulk paths (import, reindex, backfill).
 BATCH_SIZE = 32
@@ -73,40 +70,3 @@ def check_dimension(matrix: Any, expected: int, rows: int, source: str) -> Any:
             reason="wrong_dimension",
         )
     return matrix
-
-
-def _secret(value: object) -> str:
-    """A secret setting as text (pydantic's SecretStr, or the hot reader's plain string)."""
-    if value is None:
-        return ""
-    reveal = getattr(value, "get_secret_value", None)
-    return str(reveal() if reveal is not None else value)
-
-
-def open_embedder(settings: Settings | HotSettings) -> Embedder | None:
-    """The provider the settings name; None for ``none``. Loads nothing yet."""
-    kind = settings.embedder
-    if kind == "none":
-        return None
-    if kind == "builtin":
-        from memwarden.embed.builtin import open_builtin
-
-        return open_builtin(settings.embed_model)
-    if not settings.embed_url and kind == "openai":
-        raise ConfigError("MEMWARDEN_EMBEDDER=openai needs MEMWARDEN_EMBED_URL (for example http://127.0.0.1:8000/v1)")
-    if not settings.embed_model:
-        raise ConfigError(f"MEMWARDEN_EMBEDDER={kind} needs MEMWARDEN_EMBED_MODEL (the model to ask for)")
-    if kind == "ollama":
-        from memwarden.embed.ollama import OllamaEmbedder
-
-        return OllamaEmbedder(
-            settings.embed_url or "http://127.0.0.1:11434", settings.embed_model,
-            dimension=settings.embed_dimension or None, timeout=settings.embed_timeout_s,
-        )
-    from memwarden.embed.openai import OpenAIEmbedder
-
-    return OpenAIEmbedder(
-        settings.embed_url, settings.embed_model, dimension=settings.embed_dimension or None,
-        api_key=_secret(settings.embed_api_key),
-        timeout=settings.embed_timeout_s,
-    )

@@ -83,7 +83,7 @@ def session_start_hook(raw: str, settings: HotSettings, project: str | None) -> 
     try:
         pinned: list[dict[str, Any]] = []
         for scope in projects_to_search(name):
-            pinned += [m.to_dict() for m in service.list(project=scope, pinned=True, limit=PINNED_LIMIT)]
+            pinned += [m.to_dict() for m in service.memories.list(project=scope, pinned=True, limit=PINNED_LIMIT)]
         state = SessionState(settings, hook.session_id)
         state.prune()
         state.mark_started(service.clock())
@@ -109,7 +109,7 @@ def stop_hook(raw: str, settings: HotSettings, project: str | None) -> Output:
             # unknown, so do not ask this time; start counting from here.
             state.mark_started(service.clock())
             return None
-        latest = service.list(limit=1)
+        latest = service.memories.list(limit=1)
     finally:
         service.close()
     if latest and latest[0].updated_at >= started:

@@ -29,7 +29,7 @@ def recall(
     """Hits for ``query`` in each project, merged by score, one per memory, best first."""
     best: dict[str, dict[str, Any]] = {}
     for project in projects:
-        for hit in service.search(query, project=project, limit=limit, caller=caller).hits:
+        for hit in service.searcher.search(query, project=project, limit=limit, caller=caller).hits:
             found = hit.to_dict()
             if found["id"] not in best or found["score"] > best[found["id"]]["score"]:
                 best[found["id"]] = found

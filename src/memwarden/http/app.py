@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from memwarden import __version__
+from memwarden.version import __version__
 from memwarden.config import Settings
 from memwarden.errors import ConfigError, InvalidInput, MemwardenError
 from memwarden.govern.identity import Identity, load_tokens_file
@@ -45,7 +45,7 @@ def build_http_app(service: MemoryService, settings: Settings) -> Any:
                                 status_code=401, headers={"www-authenticate": 'Bearer realm="memwarden"'})
         import anyio.to_thread
 
-        report = await anyio.to_thread.run_sync(lambda: service.health(caller=caller))
+        report = await anyio.to_thread.run_sync(lambda: service.operations.health(caller=caller))
         return JSONResponse(report, status_code=503 if report["status"] == "failing" else 200)
 
     async def hooks_recall(request: Request) -> JSONResponse:

@@ -30,7 +30,7 @@ async def memory_health(
 ) -> out.HealthOut:
     """Check memwarden's health: database integrity, a real write to the keyword index (rebuilt from
     the memories table if it fails), the vector path, the last backup and its verification, vault errors."""
-    report = await _call(_service(ctx).health, repair=repair, caller=_caller(ctx))
+    report = await _call(_service(ctx).operations.health, repair=repair, caller=_caller(ctx))
     return out.HealthOut.model_validate(report)
 
 
@@ -43,7 +43,7 @@ async def memory_review(
 ) -> out.ReviewOut:
     """Propose clean-ups: likely duplicates, never-retrieved, stale and expired memories. It only
     proposes; nothing is changed. Act on proposals with memory_update or memory_delete."""
-    report = await _call(_service(ctx).review, project=_project(project, scope), stale_days=stale_days,
+    report = await _call(_service(ctx).operations.review, project=_project(project, scope), stale_days=stale_days,
                          limit=limit, caller=_caller(ctx))
     return out.ReviewOut.model_validate(report)
 
@@ -60,10 +60,10 @@ async def memory_export(
     service = _service(ctx)
     chosen = _project(project, scope)
     if name is None:
-        document = await _call(service.export, project=chosen, include_deleted=include_deleted,
+        document = await _call(service.operations.export, project=chosen, include_deleted=include_deleted,
                                caller=_caller(ctx))
         return out.ExportOut(count=document["count"], export=document)
-    written = await _call(service.export_file, name, project=chosen, include_deleted=include_deleted,
+    written = await _call(service.operations.export_file, name, project=chosen, include_deleted=include_deleted,
                           caller=_caller(ctx))
     return out.ExportOut(count=written["count"], file=written["file"])
 
@@ -87,12 +87,12 @@ async def memory_import(
     service = _service(ctx)
     chosen = _project(project, scope)
     if name is not None:
-        report = await _call(service.import_file, name, fmt=format, project=chosen, caller=_caller(ctx))
+        report = await _call(service.operations.import_file, name, fmt=format, project=chosen, caller=_caller(ctx))
     else:
         text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
-        if len(text.encode("utf-8")) > service.ops.import_max_bytes:
-            raise ToolError(f"invalid_input: data is over the import limit of {service.ops.import_max_bytes} bytes")
-        report = await _call(service.import_text, text, fmt=format, project=chosen, caller=_caller(ctx))
+        if len(text.encode("utf-8")) > service.operations.options.import_max_bytes:
+            raise ToolError(f"invalid_input: data is over the import limit of {service.operations.options.import_max_bytes} bytes")
+        report = await _call(service.operations.import_text, text, fmt=format, project=chosen, caller=_caller(ctx))
     return out.ImportOut.model_validate(report)
 
 

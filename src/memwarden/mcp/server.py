@@ -19,7 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from memwarden import __version__
+from memwarden.version import __version__
 from memwarden.errors import InvalidInput, MemwardenError
 from memwarden.mcp import schemas as out
 from memwarden.models import CALLER_SCOPE_KEY, Caller
@@ -95,7 +95,7 @@ def create_server(service: MemoryService, *, tools: str = "core") -> MCPServer:
         # The embedding model loads in a background thread from here on, after the MCP SDK's
         # own imports, so it does not slow the first answer; until it is warm, searches say
         # degraded=warming_up.
-        service.start_background()
+        service.searcher.start_background()
         yield service
 
     server = MCPServer(
@@ -121,7 +121,7 @@ async def memory_add(
     """Store a memory. Returns its id; an exact duplicate returns the existing id with duplicate=true,
     and near-duplicates come back in `similar` (update one of them instead of adding again)."""
     result = await _call(
-        _service(ctx).add,
+        _service(ctx).memories.add,
         content,
         project=_project(project, scope),
         kind=kind,
@@ -150,7 +150,7 @@ async def memory_search(
 ) -> out.SearchOut:
     """Find memories by meaning and keywords. Each hit has a score and `why` (what made it rank)."""
     result = await _call(
-        _service(ctx).search,
+        _service(ctx).searcher.search,
         query,
         project=_project(project, scope),
         tags=_tags(tags),
@@ -177,7 +177,7 @@ async def memory_update(
 ) -> out.UpdateOut:
     """Edit a memory in place (any field). With if_version, a concurrent change is a conflict error."""
     memory = await _call(
-        _service(ctx).update,
+        _service(ctx).memories.update,
         id,
         content=content,
         project=_project(project, scope),
@@ -196,7 +196,7 @@ async def memory_delete(
     id: Annotated[str, Field(description="Id of the memory to delete")], ctx: Context
 ) -> out.DeleteOut:
     """Delete a memory (soft delete; deleting it again is harmless; an unknown id is an error)."""
-    result = await _call(_service(ctx).delete, id, caller=_caller(ctx))
+    result = await _call(_service(ctx).memories.delete, id, caller=_caller(ctx))
     return out.DeleteOut.model_validate(result.to_dict())
 
 
@@ -209,7 +209,7 @@ async def memory_get(
             ids = json.loads(ids)
         except json.JSONDecodeError:
             raise ToolError("ids: not a valid JSON array of ids") from None
-    found, missing = await _call(_service(ctx).get, ids, caller=_caller(ctx))
+    found, missing = await _call(_service(ctx).memories.get, ids, caller=_caller(ctx))
     return out.GetOut(memories=[out.MemoryOut.model_validate(m.to_dict()) for m in found], missing=missing)
 
 
@@ -224,7 +224,7 @@ async def memory_list(
 ) -> out.ListOut:
     """List memories, most recently updated first (or only the pinned ones)."""
     memories = await _call(
-        _service(ctx).list,
+        _service(ctx).memories.list,
         project=_project(project, scope),
         tags=_tags(tags),
         pinned=pinned,
@@ -237,7 +237,7 @@ async def memory_list(
 
 async def memory_stats(ctx: Context, project: Project = None, scope: Scope = None) -> out.StatsOut:
     """Counts and sizes: memories, pinned, expired, deleted, per project and kind."""
-    stats = await _call(_service(ctx).stats, project=_project(project, scope), caller=_caller(ctx))
+    stats = await _call(_service(ctx).memories.stats, project=_project(project, scope), caller=_caller(ctx))
     known = set(out.StatsOut.model_fields)
     return out.StatsOut(**{k: v for k, v in stats.items() if k in known},
                         extra={k: v for k, v in stats.items() if k not in known})

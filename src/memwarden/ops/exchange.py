@@ -1,5 +1,5 @@
-"""Export and import through the service: the service's own content path (validation,
-normalization, redaction) runs on every imported record, then memories keep their ids and times.
+"""Export and import: the content path of every write (``Intake``: validation, normalization,
+redaction) runs on every imported record, then memories keep their ids and times.
 
 Import is all-or-nothing at the checking stage: every record is checked and built before the
 first one is written, so a bad record (with its number named) changes nothing.
@@ -10,15 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from memwarden import validation as v
 from memwarden.errors import InvalidInput
+from memwarden.intake import DEFAULT_PROJECT, Intake, content_hash, new_id
 from memwarden.models import Caller, IndexText, Memory
 from memwarden.ops.transfer import ImportRecord, export_header, memory_record, write_export
-
-if TYPE_CHECKING:  # pragma: no cover
-    from memwarden.service import MemoryService
+from memwarden.store.base import MaintainableStore
 
 Progress = Callable[[int, int], None]
 CHUNK = 1000
@@ -43,20 +42,18 @@ class ImportReport:
         return out
 
 
-def _build(service: MemoryService, who: Caller, record: ImportRecord, project: str | None,
+def _build(intake: Intake, who: Caller, record: ImportRecord, project: str | None,
            now: datetime) -> tuple[Memory, IndexText, bool]:
-    from memwarden.service import DEFAULT_PROJECT, _new_id, content_hash
-
-    text, redactions = service.clean_content(record.content)
-    title, title_rules = service.clean_title(record.title)
-    tags, tag_rules = service.clean_tags(list(record.tags))
+    text, redactions = intake.clean_content(record.content)
+    title, title_rules = intake.clean_title(record.title)
+    tags, tag_rules = intake.clean_tags(list(record.tags))
     redactions = (*redactions, *title_rules, *tag_rules)
     created = record.created_at or now
     updated = max(record.updated_at or created, created)
     memory = Memory(
-        id=v.check_id(record.id) if record.id is not None else _new_id(),
+        id=v.check_id(record.id) if record.id is not None else new_id(),
         tenant=who.tenant,
-        project=project or (v.check_project(record.project) if record.project is not None else DEFAULT_PROJECT),
+        project=project or intake.clean_project(record.project) or DEFAULT_PROJECT,
         kind=v.check_kind(record.kind),
         title=title,
         tags=tags,
@@ -72,22 +69,21 @@ def _build(service: MemoryService, who: Caller, record: ImportRecord, project: s
         last_used_at=record.last_used_at,
         redactions=tuple(dict.fromkeys((*record.redactions, *redactions))),
     )
-    memory = service.screened(memory)  # imported text is screened like any other write
-    return memory, service._index_text(memory), bool(redactions)
+    memory = intake.screened(memory)  # imported text is screened like any other write
+    return memory, intake.index_text(memory), bool(redactions)
 
 
-def import_records(service: MemoryService, fmt: str, records: Sequence[ImportRecord], *, caller: Caller | None,
-                   project: object | None = None, progress: Progress | None = None) -> ImportReport:
+def import_records(store: MaintainableStore, intake: Intake, fmt: str, records: Sequence[ImportRecord], *,
+                   caller: Caller, now: datetime, project: object | None = None,
+                   progress: Progress | None = None) -> ImportReport:
     """Check and build every record, then write them in batches; nothing is written on a bad record.
 
     Records whose id is already stored are skipped before the (costly) redaction and analysis:
     that is what makes importing the same file again cheap. Progress counts building as the
     first 80 % and writing as the rest.
     """
-    who = caller or service.default_caller
-    target = None if project is None else v.check_project(project)
-    now = service.clock()
-    store = service.maintainable("import")
+    who = caller
+    target = intake.clean_project(project)
     report = ImportReport(format=fmt, records=len(records))
     total = len(records)
     present = store.existing_ids([v.check_id(r.id) for r in records if r.id is not None]) if total else set()
@@ -97,7 +93,7 @@ def import_records(service: MemoryService, fmt: str, records: Sequence[ImportRec
             report.same_id += 1
             continue
         try:
-            memory, index, redacted = _build(service, who, record, target, now)
+            memory, index, redacted = _build(intake, who, record, target, now)
         except InvalidInput as exc:
             raise InvalidInput(f"memory #{number}: {exc.message}; nothing was imported", **exc.fields) from None
         report.redacted += redacted
@@ -121,29 +117,28 @@ def import_records(service: MemoryService, fmt: str, records: Sequence[ImportRec
     return report
 
 
-def _memories(service: MemoryService, who: Caller, project: str | None, include_deleted: bool) -> Iterable[Memory]:
-    return service.maintainable("export").iter_memories(who.tenant, project=project, include_deleted=include_deleted)
+def _memories(store: MaintainableStore, who: Caller, project: str | None, include_deleted: bool) -> Iterable[Memory]:
+    return store.iter_memories(who.tenant, project=project, include_deleted=include_deleted)
 
 
-def export_stream(service: MemoryService, out: IO[str], *, caller: Caller | None, project: object | None,
-                  include_deleted: bool) -> int:
-    who = caller or service.default_caller
-    scope = None if project is None else v.check_project(project)
-    header = export_header(who.tenant, scope, service.clock())
-    return write_export(out, header, _memories(service, who, scope, bool(include_deleted)))
+def export_stream(store: MaintainableStore, out: IO[str], *, caller: Caller, project: str | None,
+                  include_deleted: bool, now: datetime) -> int:
+    """Write the caller's memories (a checked project or all) as a memwarden export to ``out``."""
+    header = export_header(caller.tenant, project, now)
+    return write_export(out, header, _memories(store, caller, project, include_deleted))
 
 
-def export_document(service: MemoryService, *, caller: Caller | None, project: object | None,
-                    include_deleted: bool, limit: int = MAX_INLINE_EXPORT) -> dict[str, Any]:
+def export_document(store: MaintainableStore, *, caller: Caller, project: str | None, include_deleted: bool,
+                    now: datetime, limit: int = MAX_INLINE_EXPORT) -> dict[str, Any]:
     """The export as one object, for callers that cannot take a file (at most ``limit`` memories)."""
-    who = caller or service.default_caller
-    scope = None if project is None else v.check_project(project)
+    who = caller
+    scope = project
     records = []
-    for memory in _memories(service, who, scope, bool(include_deleted)):
+    for memory in _memories(store, who, scope, include_deleted):
         if len(records) == limit:
             raise InvalidInput(
                 f"more than {limit} memories to export; pass a file name to write them to a file instead",
                 field="name",
             )
         records.append(memory_record(memory))
-    return {**export_header(who.tenant, scope, service.clock()), "count": len(records), "memories": records}
+    return {**export_header(who.tenant, scope, now), "count": len(records), "memories": records}

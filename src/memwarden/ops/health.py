@@ -12,26 +12,26 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from memwarden import __version__
-from memwarden.store.base import MaintainableStore
+from memwarden.store.base import MaintainableStore, Store, VectorStoreProbe
+from memwarden.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memwarden.models import Caller
-    from memwarden.service import MemoryService
+    from memwarden.ops.backup import BackupManager
 
 logger = logging.getLogger(__name__)
 
 
-def _keyword_index(service: MemoryService, store: MaintainableStore, repair: bool) -> dict[str, Any]:
+def _keyword_index(store: MaintainableStore, rebuild: Callable[[], int], repair: bool) -> dict[str, Any]:
     started = time.perf_counter()
     problem = store.probe_keyword_index() or store.keyword_index_mismatch()
     result: dict[str, Any] = {"ok": problem is None, "problem": problem, "repaired": False}
     if problem is not None and repair:
         logger.warning("keyword index failed its health check (%s); rebuilding it", problem)
         try:
-            result["rebuilt_rows"] = service.rebuild_keyword_index()
+            result["rebuilt_rows"] = rebuild()
         except Exception as exc:  # noqa: BLE001 - report any rebuild failure instead of dying
             result["repair_error"] = str(exc)
         else:
@@ -41,39 +41,34 @@ def _keyword_index(service: MemoryService, store: MaintainableStore, repair: boo
     return result
 
 
-def _vectors(service: MemoryService, caller: Caller | None = None) -> dict[str, Any]:
+def _vectors(store: Store, vector_status: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """The vector path's state (off, loading, ready, failed), memories without a current vector,
     and a real write and read-back of a vector in the store."""
-    status = getattr(service, "vector_status", None)
-    found: dict[str, Any] = {"state": "not_available"}
-    if status is not None:
-        try:
-            found = dict(status(caller=caller))  # counts of the caller's tenant only
-        except Exception as exc:  # noqa: BLE001 - a broken vector path is a finding, not a crash
-            return {"state": "failed", "ok": False, "problem": str(exc)}
-    probe = getattr(service.store, "probe_vector_store", None)
-    problem = probe() if probe is not None else None
-    found["store_write"] = "ok" if probe is not None and problem is None else (problem or "not_available")
+    try:
+        found = dict(vector_status())  # counts of the caller's tenant only
+    except Exception as exc:  # noqa: BLE001 - a broken vector path is a finding, not a crash
+        return {"state": "failed", "ok": False, "problem": str(exc)}
+    probed = isinstance(store, VectorStoreProbe)
+    problem = store.probe_vector_store() if isinstance(store, VectorStoreProbe) else None
+    found["store_write"] = "ok" if probed and problem is None else (problem or "not_available")
     found["ok"] = bool(found.get("ok", found.get("state") != "failed")) and problem is None
     if problem is not None:
         found["problem"] = problem
     return found
 
 
-def _backups(service: MemoryService) -> dict[str, Any]:
-    if service.backups is None:
+def _backups(backups: BackupManager | None) -> dict[str, Any]:
+    if backups is None:
         return {"state": "not_available", "ok": True, "note": "this database backend provides no backups"}
-    last = service.backups.last()
+    last = backups.last()
     if last is None:
-        return {"state": "none_yet", "ok": True, "directory": str(service.backups.directory),
-                "kept": len(service.backups.kept())}
+        return {"state": "none_yet", "ok": True, "directory": str(backups.directory), "kept": len(backups.kept())}
     return {"state": "verified" if last.get("verified") else "failed_verification",
-            "ok": bool(last.get("verified")), "last": last, "directory": str(service.backups.directory),
-            "kept": len(service.backups.kept())}
+            "ok": bool(last.get("verified")), "last": last, "directory": str(backups.directory),
+            "kept": len(backups.kept())}
 
 
-def _vault(service: MemoryService) -> dict[str, Any]:
-    status = service.vault_status(probe=True)
+def _vault(status: dict[str, Any]) -> dict[str, Any]:
     if not status["enabled"]:
         return {"state": "not_configured", "ok": True}
     # Errors are counted since start; health is degraded while a folder's last write failed.
@@ -81,22 +76,31 @@ def _vault(service: MemoryService) -> dict[str, Any]:
     return {"state": "failing" if failing else "ok", "ok": not failing, **status}
 
 
-def check_health(service: MemoryService, *, repair: bool = True, caller: Caller | None = None) -> dict[str, Any]:
+def check_health(
+    store: Store,
+    *,
+    rebuild_keyword_index: Callable[[], int],
+    vector_status: Callable[[], dict[str, Any]],
+    backups: BackupManager | None,
+    vault_status: dict[str, Any],
+    repair: bool = True,
+) -> dict[str, Any]:
+    """The health report; ``rebuild_keyword_index`` runs when the keyword index fails and
+    ``repair`` is on."""
     started = time.perf_counter()
-    store = service.store
     if isinstance(store, MaintainableStore):
         integrity = store.integrity_problems()
         database = {"ok": not integrity, "problems": integrity[:20]}
-        keyword = _keyword_index(service, store, repair)
+        keyword = _keyword_index(store, rebuild_keyword_index, repair)
     else:
         database = keyword = {"ok": True, "state": "not_available",
                               "note": f"the {store.backend} backend has no such check yet"}
     checks: dict[str, Any] = {
         "integrity": database,
         "keyword_index": keyword,
-        "vectors": _vectors(service, caller),
-        "backups": _backups(service),
-        "vault": _vault(service),
+        "vectors": _vectors(store, vector_status),
+        "backups": _backups(backups),
+        "vault": _vault(vault_status),
     }
     if not checks["integrity"]["ok"] or not checks["keyword_index"]["ok"]:
         status = "failing"
@@ -107,7 +111,7 @@ def check_health(service: MemoryService, *, repair: bool = True, caller: Caller 
     return {
         "status": status,
         "version": __version__,
-        "backend": service.store.backend,
+        "backend": store.backend,
         "checks": checks,
         "ms": round((time.perf_counter() - started) * 1000, 1),
     }

@@ -87,7 +87,7 @@ def _copy_memories(src: Any, dst: Any, target: Any, tell: Callable[[str, int], N
     for tenant in src.tenants():
         batch = []
         for memory in src.iter_memories(tenant, project=None, include_deleted=True):
-            batch.append((memory, target._index_text(memory)))
+            batch.append((memory, target.intake.index_text(memory)))
             if len(batch) >= BATCH:
                 copied += _import(dst, batch)
                 batch = []

@@ -12,14 +12,13 @@ Pinned memories are never proposed as never-retrieved or stale.
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
 
 from memwarden.errors import InvalidInput
 from memwarden.models import Caller, Memory, format_time
-
-if TYPE_CHECKING:  # pragma: no cover
-    from memwarden.service import MemoryService
+from memwarden.text.analyzer import Analyzer
 
 DUPLICATE_JACCARD = 0.8
 NEVER_RETRIEVED_AFTER_DAYS = 7
@@ -36,9 +35,9 @@ def _item(memory: Memory, **extra: Any) -> dict[str, Any]:
     return {"id": memory.id, "project": memory.project, "preview": _preview(memory), **extra}
 
 
-def likely_duplicates(service: MemoryService, memories: list[Memory]) -> list[dict[str, Any]]:
+def likely_duplicates(analyzer: Analyzer, memories: list[Memory]) -> list[dict[str, Any]]:
     """Pairs of memories in one project whose term sets overlap by at least DUPLICATE_JACCARD."""
-    terms = [frozenset(service.analyzer.terms(f"{m.title} {m.content}")) for m in memories]
+    terms = [frozenset(analyzer.terms(f"{m.title} {m.content}")) for m in memories]
     postings: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, (memory, words) in enumerate(zip(memories, terms, strict=True)):
         for word in words:
@@ -67,24 +66,24 @@ def likely_duplicates(service: MemoryService, memories: list[Memory]) -> list[di
     return pairs
 
 
-def review_memories(service: MemoryService, who: Caller, *, project: str | None, stale_days: object,
-                    limit: object) -> dict[str, Any]:
+def review_memories(stored: Iterable[Memory], analyzer: Analyzer, who: Caller, *, project: str | None,
+                    stale_days: object, limit: object, now: datetime, purge_grace: timedelta) -> dict[str, Any]:
+    """Proposals for the caller's live memories ``stored`` (one tenant, optionally one project)."""
     if isinstance(stale_days, bool) or not isinstance(stale_days, int) or not 1 <= stale_days <= 36_500:
         raise InvalidInput("stale_days must be a whole number of days from 1 to 36500", field="stale_days")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
         raise InvalidInput("limit must be a whole number from 1 to 1000", field="limit")
-    now = service.clock()
     stale_cutoff = now - timedelta(days=stale_days)
     young = now - timedelta(days=NEVER_RETRIEVED_AFTER_DAYS)
     memories: list[Memory] = []
     never: list[dict[str, Any]] = []
     stale: list[dict[str, Any]] = []
     expired: list[dict[str, Any]] = []
-    for memory in service.maintainable("review").iter_memories(who.tenant, project=project, include_deleted=False):
+    for memory in stored:
         if memory.is_expired(now):
             assert memory.expires_at is not None
             expired.append(_item(memory, expired_at=format_time(memory.expires_at),
-                                 purge_after=format_time(memory.expires_at + service.purge_grace),
+                                 purge_after=format_time(memory.expires_at + purge_grace),
                                  proposal="nothing to do: it is purged after the grace period"))
             continue
         if len(memories) < MAX_REVIEWED:
@@ -97,7 +96,7 @@ def review_memories(service: MemoryService, who: Caller, *, project: str | None,
         elif memory.last_used_at is not None and memory.last_used_at <= stale_cutoff:
             stale.append(_item(memory, last_used_at=format_time(memory.last_used_at), hit_count=memory.hit_count,
                                proposal="check it is still true; update or delete it"))
-    duplicates = likely_duplicates(service, memories)
+    duplicates = likely_duplicates(analyzer, memories)
     never.sort(key=lambda item: item["created_at"])
     stale.sort(key=lambda item: item["last_used_at"])
     return {

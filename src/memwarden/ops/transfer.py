@@ -196,7 +196,7 @@ def memwarden_records(document: Any) -> list[ImportRecord]:
 
 
 def export_header(tenant: str, project: str | None, now: datetime) -> dict[str, Any]:
-    from memwarden import __version__
+    from memwarden.version import __version__
 
     return {"format": FORMAT, "version": VERSION, "exported_at": format_time(now),
             "memwarden_version": __version__, "tenant": tenant, "project": project}

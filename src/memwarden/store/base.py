@@ -190,3 +190,12 @@ class VectorStore(Protocol):
     def warm_vectors(self, space: VectorSpace) -> None:
         """Load what the first vector search of ``space`` needs (called in the background)."""
         ...
+
+
+@runtime_checkable
+class VectorStoreProbe(Protocol):
+    """A backend that can test its vector table with a real write and read-back (health)."""
+
+    def probe_vector_store(self) -> str | None:
+        """None when a vector row could be written, read back and removed; the problem otherwise."""
+        ...

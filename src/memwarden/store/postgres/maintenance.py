@@ -101,7 +101,7 @@ class PostgresMaintenance:
 
     def rebuild_keyword_index(self, index_for: Callable[[Memory], IndexText]) -> int:
         """Write every live memory's tsvector again (and clear deleted ones'); returns rows indexed."""
-        from memwarden.store.postgres.store import COLUMNS, row_to_memory
+        from memwarden.store.postgres.rows import COLUMNS, row_to_memory
         from memwarden.store.postgres.textsearch import tsvector_literal
 
         with self.write() as conn:
@@ -120,7 +120,7 @@ class PostgresMaintenance:
         self, tenant: str, *, project: str | None, include_deleted: bool, batch: int = 2000
     ) -> Iterator[Memory]:
         """Every memory of a tenant (optionally one project) in creation order, batch by batch."""
-        from memwarden.store.postgres.store import COLUMNS, row_to_memory
+        from memwarden.store.postgres.rows import COLUMNS, row_to_memory
 
         where = "tenant = %s" + ("" if project is None else " AND project = %s")
         where += "" if include_deleted else " AND deleted_at IS NULL"
@@ -178,7 +178,7 @@ class PostgresMaintenance:
         Returns, per entry, ``inserted``, ``same_id`` (that id exists already) or ``duplicate``
         (a live memory of the same tenant+project says exactly this).
         """
-        from memwarden.store.postgres.store import COLUMNS, NCOLUMNS, memory_params
+        from memwarden.store.postgres.rows import COLUMNS, NCOLUMNS, memory_params
         from memwarden.store.postgres.textsearch import tsvector_literal
 
         outcomes: list[str] = []

@@ -20,6 +20,7 @@ from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
 from memwarden.store.postgres import migrations
 from memwarden.store.postgres.connect import open_pool, redact_url
 from memwarden.store.postgres.maintenance import PostgresMaintenance
+from memwarden.store.postgres.rows import COLUMNS, M_COLUMNS, NCOLUMNS, memory_params, row_to_memory
 from memwarden.store.postgres.textsearch import (
     RANK_WEIGHTS,
     parse_tsvector,
@@ -33,48 +34,11 @@ if TYPE_CHECKING:  # pragma: no cover
     import psycopg
     from psycopg_pool import ConnectionPool
 
-COLUMNS = (
-    "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
-    "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags"
-)
-NCOLUMNS = len(COLUMNS.split(","))
-M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
 ADD_RETRIES = 5
 # At most this many matches (the newest) are ranked per step of a keyword search.
 RANK_POOL = 1000
 REINDEX_LOCK = 0x6D656D78  # advisory lock of ensure_index ("memx")
 REINDEX_BATCH = 500
-
-
-def row_to_memory(row: Sequence[Any]) -> Memory:
-    return Memory(
-        id=row[0],
-        tenant=row[1],
-        project=row[2],
-        kind=row[3],
-        title=row[4],
-        tags=tuple(row[5]),
-        content=row[6],
-        content_hash=row[7],
-        pinned=bool(row[8]),
-        created_at=row[9],
-        updated_at=row[10],
-        expires_at=row[11],
-        deleted_at=row[12],
-        version=row[13],
-        hit_count=row[14],
-        last_used_at=row[15],
-        redactions=tuple(row[16]),
-        injection_flags=tuple(row[17]),
-    )
-
-
-def memory_params(m: Memory) -> tuple[Any, ...]:
-    return (
-        m.id, m.tenant, m.project, m.kind, m.title, list(m.tags), m.content, m.content_hash, m.pinned,
-        m.created_at, m.updated_at, m.expires_at, m.deleted_at, m.version, m.hit_count, m.last_used_at,
-        list(m.redactions), list(m.injection_flags),
-    )
 
 
 class _TwinVanished(Exception):

@@ -122,7 +122,7 @@ class PostgresVectors:
             conn.execute("UPDATE memories SET embedding_error = %s WHERE id = ANY(%s)", (error[:500], list(ids)))
 
     def memories_missing_vectors(self, space: VectorSpace, *, limit: int, tenant: str | None = None) -> list[Memory]:
-        from memwarden.store.postgres.store import M_COLUMNS, row_to_memory
+        from memwarden.store.postgres.rows import M_COLUMNS, row_to_memory
 
         scope, params = ("", []) if tenant is None else (" AND m.tenant = %s", [tenant])
         with self.connection() as conn:
@@ -164,7 +164,7 @@ class PostgresVectors:
         import numpy as np
         from psycopg import sql
 
-        from memwarden.store.postgres.store import M_COLUMNS, NCOLUMNS, row_to_memory
+        from memwarden.store.postgres.rows import M_COLUMNS, NCOLUMNS, row_to_memory
         from memwarden.store.postgres.textsearch import parse_tsvector
 
         self.ensure_space_index(space)

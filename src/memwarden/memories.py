@@ -1,0 +1,240 @@
+"""Memories: add, get, list, update, delete and count the caller's memories.
+
+Writes go through ``Intake`` (validation, redaction, screening, analysis), then the store and
+its keyword index in one transaction, then the vector path and the vault mirror; every call
+writes one audit row (``@audited``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from memwarden import validation as v
+from memwarden.audit import operations as audit_ops
+from memwarden.audit.operations import audited
+from memwarden.errors import Conflict, InvalidInput, NotFound
+from memwarden.intake import DEFAULT_PROJECT, Intake, content_hash, new_id
+from memwarden.models import AddResult, Caller, DeleteResult, Memory, utcnow
+from memwarden.search.similar import find_similar
+from memwarden.store.base import Store
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.auditor import Auditor
+    from memwarden.search.vector_path import VectorPath
+    from memwarden.vault.mirror import VaultMirror
+
+
+def _expiry(now: datetime, ttl_hours: float | None) -> datetime | None:
+    return None if ttl_hours is None else now + timedelta(hours=ttl_hours)
+
+
+class Memories:
+    """The caller's memories, one at a time. ``caller`` on each method is who is calling;
+    adapters serving several users (HTTP) pass it per request, the rest get ``default_caller``."""
+
+    def __init__(
+        self,
+        store: Store,
+        intake: Intake,
+        *,
+        default_caller: Caller,
+        clock: Callable[[], datetime] = utcnow,
+        auditor: Auditor | None = None,
+        vectors: VectorPath | None = None,
+        vault: VaultMirror | None = None,
+    ) -> None:
+        self.store = store
+        self.intake = intake
+        self.default_caller = default_caller
+        self.clock = clock
+        self.auditor = auditor
+        self.vectors = vectors
+        self.vault = vault
+
+    def _caller(self, caller: Caller | None) -> Caller:
+        return caller or self.default_caller
+
+    def _embed(self, memories: list[Memory]) -> str | None:
+        """Embed right away when the vector path is ready; the error text when that failed.
+
+        A failure never loses the memory: it is stored, marked, and the backfill retries it.
+        """
+        return None if self.vectors is None else self.vectors.embed_memories(memories)
+
+    # -- writes ------------------------------------------------------------------------------
+
+    @audited("add", audit_ops.add_summary)
+    def add(
+        self,
+        content: object,
+        *,
+        project: object | None = None,
+        kind: object = "fact",
+        title: object = "",
+        tags: object = None,
+        pinned: bool = False,
+        ttl_hours: object = None,
+        caller: Caller | None = None,
+    ) -> AddResult:
+        who = self._caller(caller)
+        intake = self.intake
+        text, redactions = intake.clean_content(content)
+        clean_title, title_rules = intake.clean_title(title)
+        clean_tags, tag_rules = intake.clean_tags(tags)
+        redactions = tuple(dict.fromkeys((*redactions, *title_rules, *tag_rules)))
+        mode = intake.redactor.mode
+        would = () if mode != "dry-run" else intake.would_redact(content, title, tags)
+        now = self.clock()
+        memory = Memory(
+            id=new_id(),
+            tenant=who.tenant,
+            project=intake.clean_project(project) or DEFAULT_PROJECT,
+            kind=v.check_kind(kind),
+            title=clean_title,
+            tags=clean_tags,
+            content=text,
+            content_hash=content_hash(text),
+            pinned=bool(pinned),
+            created_at=now,
+            updated_at=now,
+            expires_at=_expiry(now, v.check_ttl_hours(ttl_hours)),
+            redactions=redactions,
+        )
+        memory = intake.screened(memory)
+        index = intake.index_text(memory)
+        similar = find_similar(self.store, intake.analyzer, memory, now, indexed_body=index.body)
+        stored, duplicate = self.store.add(memory, index)
+        error = None if duplicate else self._embed([stored])
+        if self.vault is not None and not duplicate:
+            self.vault.upserted(stored)
+        return AddResult(memory=stored, duplicate=duplicate, similar=[] if duplicate else similar,
+                         redacted=bool(redactions), redactions=redactions or would, redaction_mode=mode,
+                         embedding_failed=error is not None, embedding_error=error)
+
+    @audited("update", audit_ops.memory_summary)
+    def update(
+        self,
+        memory_id: object,
+        *,
+        content: object | None = None,
+        project: object | None = None,
+        kind: object | None = None,
+        title: object | None = None,
+        tags: object | None = None,
+        pinned: bool | None = None,
+        ttl_hours: object | None = None,
+        if_version: int | None = None,
+        caller: Caller | None = None,
+    ) -> Memory:
+        who = self._caller(caller)
+        current = self.get_live(who, v.check_id(memory_id))
+        if if_version is not None and (isinstance(if_version, bool) or not isinstance(if_version, int)):
+            raise InvalidInput("if_version must be a whole number", field="if_version")
+        if if_version is not None and if_version != current.version:
+            raise Conflict(
+                f"memory {current.id} is at version {current.version}, not {if_version}: "
+                "get it again and retry the update",
+                id=current.id,
+                current_version=current.version,
+            )
+        now = self.clock()
+        intake = self.intake
+        changes: dict[str, Any] = {"updated_at": now}
+        if content is not None:
+            text, redactions = intake.clean_content(content)
+            changes.update(content=text, content_hash=content_hash(text), redactions=redactions)
+        if project is not None:
+            changes["project"] = intake.clean_project(project)
+        if kind is not None:
+            changes["kind"] = v.check_kind(kind)
+        if title is not None:
+            changes["title"] = intake.clean_title(title)[0]
+        if tags is not None:
+            changes["tags"] = intake.clean_tags(tags)[0]
+        if pinned is not None:
+            changes["pinned"] = bool(pinned)
+        if ttl_hours is not None:
+            changes["expires_at"] = _expiry(now, v.check_ttl_hours(ttl_hours))
+        if len(changes) == 1:
+            raise InvalidInput(
+                "nothing to update: pass at least one of content, project, kind, title, tags, pinned, ttl_hours",
+                field="content",
+            )
+        updated = replace(current, **changes)
+        # What the stored fields now hold: markers kept from before plus those just made.
+        held = intake.rules_held(updated.content, updated.title, *updated.tags)
+        updated = intake.screened(replace(updated, redactions=held))
+        stored = self.store.update(updated, intake.index_text(updated), expected_version=current.version)
+        if {"content", "title", "project"} & changes.keys():
+            self._embed([stored])  # the old vector was dropped with the old text; a failure is retried
+        if self.vault is not None:
+            self.vault.upserted(stored)
+        return stored
+
+    @audited("delete", audit_ops.delete_summary)
+    def delete(self, memory_id: object, *, caller: Caller | None = None) -> DeleteResult:
+        who = self._caller(caller)
+        mid = v.check_id(memory_id)
+        before = self.store.get_many(who.tenant, [mid])
+        if not before:
+            raise NotFound(f"no memory with id {mid}; find ids with memory_search or memory_list", id=mid)
+        if before[0].deleted_at is not None:
+            return DeleteResult(id=mid, deleted=True, already_deleted=True)
+        self.store.soft_delete(who.tenant, mid, self.clock())
+        if self.vault is not None:
+            self.vault.removed(who.tenant, mid)
+        return DeleteResult(id=mid, deleted=True, already_deleted=False)
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def get_live(self, who: Caller, memory_id: str) -> Memory:
+        """The caller's live memory with this (checked) id; NotFound otherwise. Not audited."""
+        found = self.store.get_many(who.tenant, [memory_id])
+        if not found or found[0].deleted_at is not None:
+            raise NotFound(
+                f"no memory with id {memory_id}; find ids with memory_search or memory_list", id=memory_id
+            )
+        return found[0]
+
+    @audited("get", audit_ops.get_summary)
+    def get(self, ids: object, *, caller: Caller | None = None) -> tuple[list[Memory], list[str]]:
+        """Live memories with these ids, and the ids that are unknown or deleted."""
+        who = self._caller(caller)
+        wanted = v.check_ids(ids)
+        found = [m for m in self.store.get_many(who.tenant, wanted) if m.deleted_at is None]
+        known = {m.id for m in found}
+        return found, [i for i in wanted if i not in known]
+
+    @audited("list", audit_ops.list_summary)
+    def list(
+        self,
+        *,
+        project: object | None = None,
+        tags: object = None,
+        pinned: bool = False,
+        limit: object = 20,
+        include_expired: bool = False,
+        caller: Caller | None = None,
+    ) -> list[Memory]:
+        who = self._caller(caller)
+        return self.store.list_memories(
+            who.tenant,
+            project=self.intake.clean_project(project),
+            tags=v.check_tags(tags),
+            pinned_only=bool(pinned),
+            include_expired=bool(include_expired),
+            now=self.clock(),
+            limit=v.check_limit(limit),
+        )
+
+    @audited("stats", audit_ops.stats_summary)
+    def stats(self, *, project: object | None = None, caller: Caller | None = None) -> dict[str, Any]:
+        who = self._caller(caller)
+        stats = {"tenant": who.tenant, **self.store.stats(who.tenant, self.intake.clean_project(project), self.clock())}
+        if who != self.default_caller:
+            # The database is shared by every tenant: its size tells one tenant about the others.
+            stats.pop("database_bytes", None)
+        return stats

@@ -1,0 +1,227 @@
+"""Operations: whole-store work on behalf of a caller or the operator.
+
+Health (with keyword-index repair), review, export and import (inline and through the exchange
+folder), purge and vacuum, the vault mirror, and audit rows for operations done elsewhere
+(backups, restores). The heavy lifting lives in the sibling modules (``health``, ``review``,
+``exchange``, ``transfer``); this class chooses the caller, audits, and mirrors the results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from memwarden.audit import operations as audit_ops
+from memwarden.audit.operations import audited
+from memwarden.errors import ConfigError, InvalidInput, StorageError
+from memwarden.intake import Intake
+from memwarden.models import Caller, Memory, utcnow
+from memwarden.ops.exchange import export_document, export_stream, import_records
+from memwarden.ops.health import check_health
+from memwarden.ops.importers import read_records
+from memwarden.ops.options import OpsOptions
+from memwarden.ops.review import review_memories
+from memwarden.ops.transfer import read_limited, safe_file_name
+from memwarden.store.base import MaintainableStore, Store
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.auditor import Auditor
+    from memwarden.search.searcher import Searcher
+    from memwarden.search.vector_path import VectorPath
+    from memwarden.vault.mirror import VaultMirror
+
+# Memories read per page when the vault mirror is synced or fed an import.
+SYNC_PAGE = 500
+
+
+class Operations:
+    """Whole-store operations; ``caller`` on each method as in ``Memories``."""
+
+    def __init__(
+        self,
+        store: Store,
+        intake: Intake,
+        searcher: Searcher,
+        *,
+        default_caller: Caller,
+        options: OpsOptions | None = None,
+        clock: Callable[[], datetime] = utcnow,
+        auditor: Auditor | None = None,
+        vectors: VectorPath | None = None,
+        vault: VaultMirror | None = None,
+    ) -> None:
+        self.store = store
+        self.intake = intake
+        self.searcher = searcher
+        self.default_caller = default_caller
+        self.options = options or OpsOptions()
+        self.backups = self.options.backups
+        self.clock = clock
+        self.auditor = auditor
+        self.vectors = vectors
+        self.vault = vault
+
+    def _caller(self, caller: Caller | None) -> Caller:
+        return caller or self.default_caller
+
+    def audit(self, action: str, *, caller: Caller | None = None, project: str | None = None,
+              memory_ids: Sequence[str] = (), result_count: int = 0, degraded: bool = False,
+              redaction_count: int = 0, outcome: str = "ok", query: str | None = None,
+              detail: dict[str, Any] | None = None) -> None:
+        """Record one audit row for an operation done outside the service (backups, restores…).
+
+        ``action`` is one of ``audit.base.ACTIONS``; a no-op when auditing is off.
+        """
+        if self.auditor is not None:
+            self.auditor.record(action, self._caller(caller), project=project, memory_ids=memory_ids,
+                                result_count=result_count, degraded=degraded, redaction_count=redaction_count,
+                                outcome=outcome, query=query, detail=detail)
+
+    # -- health and the keyword index --------------------------------------------------------------
+
+    def maintainable(self, operation: str) -> MaintainableStore:
+        """The store's whole-store operations, or a clear error on a backend without them."""
+        if not isinstance(self.store, MaintainableStore):
+            raise StorageError(f"{operation} is not available on the {self.store.backend} backend yet")
+        return self.store
+
+    def ensure_index(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Re-index stored memories if the keyword index was built by another analyzer
+        (an older version, or other MEMWARDEN_LANGUAGES); returns how many were re-indexed."""
+        return self.store.ensure_index(self.intake.analyzer.fingerprint, self.intake.index_text, progress)
+
+    def rebuild_keyword_index(self) -> int:
+        """Rebuild the keyword index from the memories table; the number of memories indexed."""
+        return self.maintainable("rebuilding the keyword index").rebuild_keyword_index(self.intake.index_text)
+
+    def health(self, *, repair: bool = True, caller: Caller | None = None) -> dict[str, Any]:
+        """Integrity, a real keyword-index write, vectors, backups, vault; repairs the keyword index."""
+        return check_health(
+            self.store,
+            rebuild_keyword_index=self.rebuild_keyword_index,
+            vector_status=lambda: self.searcher.vector_status(caller=caller),
+            backups=self.backups,
+            vault_status=self.vault_status(probe=True),
+            repair=repair,
+        )
+
+    def review(self, *, project: object | None = None, stale_days: object = 90, limit: object = 50,
+               caller: Caller | None = None) -> dict[str, Any]:
+        """Clean-up proposals (likely duplicates, never retrieved, stale, expired); deletes nothing."""
+        who = self._caller(caller)
+        scope = self.intake.clean_project(project)
+        stored = self.maintainable("review").iter_memories(who.tenant, project=scope, include_deleted=False)
+        return review_memories(stored, self.intake.analyzer, who, project=scope, stale_days=stale_days,
+                               limit=limit, now=self.clock(), purge_grace=self.options.purge_grace)
+
+    # -- export and import ---------------------------------------------------------------------
+
+    @audited("export", audit_ops.count_summary)
+    def export_to(self, out: IO[str], *, project: object | None = None, include_deleted: bool = False,
+                  caller: Caller | None = None) -> int:
+        """Write a memwarden export (format version 1) to ``out``; the number of memories."""
+        return export_stream(self.maintainable("export"), out, caller=self._caller(caller),
+                             project=self.intake.clean_project(project), include_deleted=bool(include_deleted),
+                             now=self.clock())
+
+    @audited("export", audit_ops.export_summary)
+    def export(self, *, project: object | None = None, include_deleted: bool = False,
+               caller: Caller | None = None) -> dict[str, Any]:
+        """A memwarden export as one object (small exports; larger ones go to a file)."""
+        return export_document(self.maintainable("export"), caller=self._caller(caller),
+                               project=self.intake.clean_project(project), include_deleted=bool(include_deleted),
+                               now=self.clock())
+
+    @audited("import", audit_ops.import_summary)
+    def import_text(self, text: str, *, fmt: str = "auto", project: object | None = None,
+                    caller: Caller | None = None, progress: Callable[[int, int], None] | None = None,
+                    ) -> dict[str, Any]:
+        """Import a memwarden export or another tool's file; dedups, keeps ids and times, redacts."""
+        found, records = read_records(text, fmt)
+        who = self._caller(caller)
+        report = import_records(self.maintainable("import"), self.intake, found, records, caller=who,
+                                now=self.clock(), project=project, progress=progress)
+        result = report.to_dict()
+        if self.vectors is not None:
+            result["embedded"] = self.vectors.embed_backlog()
+        for start in range(0, len(report.ids) if self.vault is not None else 0, SYNC_PAGE):
+            for memory in self.store.get_many(who.tenant, report.ids[start : start + SYNC_PAGE]):
+                if memory.deleted_at is None and self.vault is not None:
+                    self.vault.upserted(memory)
+        return result
+
+    def export_file(self, name: object, *, project: object | None = None, include_deleted: bool = False,
+                    caller: Caller | None = None) -> dict[str, Any]:
+        """Write an export to ``name`` in the exchange folder (a plain name; never overwrites)."""
+        target = self._exchange_dir() / safe_file_name(name)
+        try:
+            handle = target.open("x", encoding="utf-8")
+        except FileExistsError:
+            raise InvalidInput(f"{target.name} exists in the export folder; choose a new name", field="name") from None
+        try:
+            with handle:
+                count = self.export_to(handle, project=project, include_deleted=include_deleted, caller=caller)
+        except BaseException:
+            target.unlink(missing_ok=True)
+            raise
+        return {"file": str(target), "count": count}
+
+    def import_file(self, name: object, *, fmt: str = "auto", project: object | None = None,
+                    caller: Caller | None = None) -> dict[str, Any]:
+        """Import the file ``name`` from the exchange folder (a plain name; size-checked first)."""
+        text = read_limited(self._exchange_dir() / safe_file_name(name), self.options.import_max_bytes)
+        return self.import_text(text, fmt=fmt, project=project, caller=caller)
+
+    def _exchange_dir(self) -> Path:
+        if self.options.exchange_dir is None:
+            raise InvalidInput("file export and import are not available here; pass the data inline", field="name")
+        self.options.exchange_dir.mkdir(parents=True, exist_ok=True)
+        return self.options.exchange_dir
+
+    # -- expiry and compaction -----------------------------------------------------------------
+
+    def purge_expired(self) -> list[str]:
+        """Remove for good the memories that expired more than the grace period ago; their ids."""
+        cutoff = self.clock() - self.options.purge_grace
+        purged = self.maintainable("purging expired memories").purge_expired(cutoff)
+        if self.vault is not None:
+            for memory_id in purged:  # ids of any tenant; a folder only holds the mirrored tenant's
+                self.vault.removed(self.vault.tenant, memory_id)
+        return purged
+
+    def vacuum(self) -> dict[str, Any]:
+        """Purge expired memories past the grace period, then compact the database."""
+        purged = self.purge_expired()
+        return {"purged": len(purged), **self.maintainable("vacuum").vacuum()}
+
+    # -- the vault mirror ------------------------------------------------------------------------
+
+    def vault_status(self, *, probe: bool = False) -> dict[str, Any]:
+        """The vault mirror's state for health checks: pending changes, errors, the last error,
+        the folders failing now; ``probe=True`` first tries a real file write in each folder."""
+        if self.vault is None:
+            return {"enabled": False, "pending": 0, "errors": 0, "last_error": None, "failing": [], "folders": []}
+        if probe:
+            self.vault.probe()
+        return self.vault.status()
+
+    def vault_flush(self, timeout: float = 10.0) -> bool:
+        """Wait (bounded) until every change so far is in the vault folders; False on timeout."""
+        return True if self.vault is None else self.vault.flush(timeout)
+
+    def vault_sync(self) -> dict[str, Any]:
+        """Rebuild every vault note of the mirrored tenant; remove notes of deleted memories."""
+        if self.vault is None:
+            raise ConfigError(
+                "no vault folders are configured: set MEMWARDEN_VAULT_DIRS to one or more folders "
+                "(separated by the OS path separator) and run again"
+            )
+        memories: list[Memory] = []
+        while page := self.store.list_memories(
+            self.vault.tenant, project=None, pinned_only=False, include_expired=False,
+            now=self.clock(), limit=SYNC_PAGE, offset=len(memories),
+        ):
+            memories.extend(page)
+        return self.vault.sync(memories)

@@ -1,0 +1,217 @@
+"""Searcher: analyze the query, retrieve keyword and vector candidates, fuse, rank, fit a budget.
+
+``search`` is what callers run (audited, counts use); ``find`` is the same retrieval without side
+effects, for memwarden's own lookups (the vault's Related links). The vector path runs beside
+the keyword search within MEMWARDEN_VECTOR_TIMEOUT_MS; when it is missing, warming up, slow or
+failing, the hits come from keywords alone and the result says why (``degraded``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from memwarden import validation as v
+from memwarden.audit import operations as audit_ops
+from memwarden.audit.operations import audited
+from memwarden.errors import EmbeddingUnavailable
+from memwarden.intake import Intake
+from memwarden.models import Caller, Candidate, DegradeReason, Hit, Memory, SearchResult, utcnow
+from memwarden.search.budget import fit_to_budget
+from memwarden.search.hybrid import fuse
+from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank, rank_keyword
+from memwarden.store.base import Store
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.auditor import Auditor
+    from memwarden.search.vector_path import VectorPath
+
+CANDIDATES_PER_HIT = 5
+MIN_CANDIDATES = 50
+RELATED_LIMIT = 5
+RELATED_QUERY_WORDS = 5
+
+_WORD_CHARS = re.compile(r"\W")
+
+
+class Searcher:
+    """Finds and explains the caller's memories."""
+
+    def __init__(
+        self,
+        store: Store,
+        intake: Intake,
+        *,
+        default_caller: Caller,
+        ranking: RankingWeights = DEFAULT_WEIGHTS,
+        clock: Callable[[], datetime] = utcnow,
+        auditor: Auditor | None = None,
+        vectors: VectorPath | None = None,
+    ) -> None:
+        self.store = store
+        self.intake = intake
+        self.analyzer = intake.analyzer
+        self.default_caller = default_caller
+        self.ranking = ranking
+        self.clock = clock
+        self.auditor = auditor
+        self.vectors = vectors
+
+    def _caller(self, caller: Caller | None) -> Caller:
+        return caller or self.default_caller
+
+    @audited("search", audit_ops.search_summary, query_arg=True)
+    def search(
+        self,
+        query: object,
+        *,
+        project: object | None = None,
+        tags: object = None,
+        limit: object = 10,
+        include_expired: bool = False,
+        vector: bool = True,
+        max_tokens: object = None,
+        caller: Caller | None = None,
+    ) -> SearchResult:
+        """Keyword and vector candidates fused, then ranked; ``vector=False`` asks for keywords only."""
+        who = self._caller(caller)
+        text = v.check_query(query)
+        top = v.check_limit(limit)
+        budget = v.check_max_tokens(max_tokens)
+        scope = self.intake.clean_project(project)
+        wanted_tags = v.check_tags(tags)
+        now = self.clock()
+        result = self.find(who, text, project=scope, tags=wanted_tags, limit=top,
+                           include_expired=bool(include_expired), vector=vector, now=now)
+        hits, tokens, omitted = result.hits, None, 0
+        if budget is not None:
+            hits, tokens, omitted = fit_to_budget(hits, budget)
+        self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
+        return SearchResult(hits=hits, degraded=result.degraded, degrade_reason=result.degrade_reason,
+                            tokens=tokens, omitted=omitted)
+
+    def _with_index(self, candidates: list[Candidate]) -> list[Candidate]:
+        """Candidates with their analyzed text, which the ranking's coverage reads.
+
+        A path that does not return it (the vector path; PostgreSQL's keyword search, which
+        keeps only a tsvector) gets it from the analyzer, so coverage means the same on every
+        path and backend.
+        """
+        return [c if c.index is not None else replace(c, index=self.intake.index_text(c.memory))
+                for c in candidates]
+
+    def find(
+        self, who: Caller, text: str, *, project: str | None, tags: tuple[str, ...], limit: int,
+        include_expired: bool, vector: bool, now: datetime,
+    ) -> SearchResult:
+        """The retrieval behind ``search`` (checked arguments), with no side effects: no use is
+        counted and no audit row written."""
+        keyword_query = self.analyzer.query(text)
+        terms = keyword_query.terms
+        reason: DegradeReason | None = None
+        if not terms and not text.strip():
+            recent = self.store.list_memories(
+                who.tenant, project=project, tags=tags, pinned_only=False,
+                include_expired=include_expired, now=now, limit=limit,
+            )
+            hits = [Hit(m, 0.0, {"recent": 1.0}) for m in recent]
+            return SearchResult(hits=hits, degraded=False, degrade_reason=None)
+        pool = max(MIN_CANDIDATES, limit * CANDIDATES_PER_HIT)
+        # The vector path starts first and runs beside the keyword search (see VectorPath.submit).
+        pending = None if not vector or self.vectors is None else self.vectors.submit(
+            who.tenant, text, project=project, tags=tags, include_expired=include_expired, now=now, limit=pool,
+        )
+        candidates = self.store.keyword_search(
+            who.tenant, keyword_query, project=project, tags=tags, include_expired=include_expired,
+            now=now, limit=pool,
+        ) if terms else []
+        nearest: list[Candidate] = []
+        if pending is not None:
+            nearest, reason = pending()
+        elif vector:
+            reason = "no_embedder"
+        candidates, nearest = self._with_index(candidates), self._with_index(nearest)
+        if nearest and self.vectors is not None:
+            fused = fuse(candidates, nearest, keyword_query, vector_weight=self.vectors.fusion_weight(text))
+            hits = rank(fused, now=now, limit=limit, weights=self.ranking)
+        else:
+            hits = rank_keyword(candidates, keyword_query, now=now, limit=limit, weights=self.ranking)
+        return SearchResult(hits=hits, degraded=reason is not None, degrade_reason=reason)
+
+    def related(self, memory: Memory, *, limit: int = RELATED_LIMIT) -> list[Memory]:
+        """The live memories of the same tenant and project most related to ``memory``.
+
+        Found by keyword retrieval (``find`` without the vector path) with the most specific
+        words of the memory's title, tags and content as the query; the memory itself is left
+        out, and no use is counted and no audit row written (a mirror's lookup is not a caller's
+        search). Keyword-only because the vector path would embed a query per note, and its
+        answers change while the model warms up, so the same vault would get different links
+        from one `vault sync` to the next.
+        """
+        # The store does not expose document frequencies, so the longest words stand in for
+        # the rarest ones (Zipf's law): a word found in most memories makes an OR search score
+        # nearly every row.
+        words = list(dict.fromkeys(f"{memory.title} {' '.join(memory.tags)} {memory.content}".split()))
+        longest = set(sorted(words, key=lambda w: len(_WORD_CHARS.sub("", w)), reverse=True)[:RELATED_QUERY_WORDS])
+        query = " ".join(w for w in words if w in longest)[: v.MAX_QUERY_CHARS]
+        if not query.strip():
+            return []  # an empty query would list recent memories, which are not related ones
+        result = self.find(
+            Caller(actor="vault", tenant=memory.tenant), query, project=memory.project, tags=(),
+            limit=min(limit + 1, v.MAX_LIMIT), include_expired=False, vector=False, now=self.clock(),
+        )
+        return [h.memory for h in result.hits if h.memory.id != memory.id and h.score > 0][:limit]
+
+    # -- the vector path -----------------------------------------------------------------------
+
+    def start_background(self) -> None:
+        """Start loading the embedding model (servers call this once they can answer)."""
+        if self.vectors is not None:
+            self.vectors.start()
+
+    def vector_status(self, *, probe: bool = True, caller: Caller | None = None) -> dict[str, Any]:
+        """State of the vector path and how many of the caller's memories lack a current vector.
+
+        ``state`` is off (no embedder) | loading | ready | failed; ``ok`` is false only when
+        failed. ``missing`` counts live memories without a vector of the current model,
+        ``embedding_failed`` those whose last embedding failed (the backfill retries them).
+        With ``probe`` a ready path embeds a short text within MEMWARDEN_VECTOR_TIMEOUT_MS and
+        reports ``probe_ms`` or ``probe_error``.
+        """
+        who = self._caller(caller)
+        if self.vectors is None:
+            live = self.store.stats(who.tenant, None, self.clock())["memories"]
+            return {"embedder": "none", "state": "off", "ok": True, "error": None, "model": None,
+                    "dimension": None, "memories": live, "with_vector": 0, "missing": live, "embedding_failed": 0}
+        counts: dict[str, Any] = {"memories": None, "with_vector": None, "missing": None, "embedding_failed": None}
+        space = self.vectors.space
+        if space is not None:
+            c = self.store.vector_counts(who.tenant, space)
+            counts = {"memories": c.live, "with_vector": c.with_vector, "missing": c.missing,
+                      "embedding_failed": c.failed}
+        if probe and space is not None:
+            counts.update(self.vectors.probe())
+        status = self.vectors.status(counts)
+        return {"embedder": self.vectors.kind, "ok": status["state"] != "failed", **status}
+
+    def reindex_embeddings(
+        self, *, progress: Callable[[int, int], None] | None = None, wait_s: float = 600.0
+    ) -> dict[str, Any]:
+        """Embed, in batches, every live memory (all tenants) lacking a vector of the current model."""
+        if self.vectors is None:
+            raise EmbeddingUnavailable(
+                "no embedder is configured: set MEMWARDEN_EMBEDDER (builtin, ollama or openai)", reason="no_embedder"
+            )
+        if not self.vectors.wait_ready(wait_s):
+            raise EmbeddingUnavailable(
+                f"the embedder is not usable: {self.vectors.error or 'still loading'}", reason="not_ready"
+            )
+        self.vectors.on_progress = progress
+        try:
+            embedded = self.vectors.backfill()
+        finally:
+            self.vectors.on_progress = None
+        return {"embedded": embedded, **self.vector_status()}
