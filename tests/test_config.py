@@ -3,45 +3,44 @@
 from __future__ import annotations
 
 import typing
-from dataclasses import fields
 
 import pytest
 
 from memwarden.config import Settings, load_settings
-from memwarden.config_hot import HotSettings, load_hot_settings
+from memwarden.config_hot import load_hot_settings
 from memwarden.errors import ConfigError
+from memwarden.settings_table import BY_NAME, SETTINGS
 
-HOT = {f.name: f for f in fields(HotSettings)}
 
 
-def test_every_setting_the_service_is_built_from_is_carried_by_the_hot_reader(tmp_path) -> None:
-    """build_service on HotSettings must not fall back to pydantic (the per-prompt budget)."""
+def test_both_readers_are_built_from_the_one_settings_table() -> None:
+    assert set(Settings.model_fields) == {spec.name for spec in SETTINGS}
+    assert set(load_hot_settings().__dict__["_values"]) == set(BY_NAME)
+
+
+def test_building_a_service_from_the_hot_reader_never_loads_pydantic(tmp_path) -> None:
+    """The per-prompt paths: settings and service without pydantic-settings (its import cost)."""
+    import subprocess
     import sys
 
-    from memwarden.app import build_service
-
-    loaded: list[str] = []
-
-    class Watching(HotSettings):
-        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
-            loaded.append(name)
-            return super().__getattr__(name)
-
-    build_service(Watching(db=str(tmp_path / "x.db"))).close()
-    assert loaded == [], f"add these settings to config_hot.HotSettings: {loaded}"
-    assert "memwarden.config_hot" in sys.modules
+    code = ("import sys; from memwarden.config_hot import load_hot_settings; from memwarden.app import build_service;"
+            f"build_service(load_hot_settings(db={str(tmp_path / 'x.db')!r}), embeddings=False).close();"
+            "print('PYDANTIC_SETTINGS', 'pydantic_settings' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "PYDANTIC_SETTINGS False" in result.stdout
 
 
-def test_hot_reader_carries_the_same_defaults_choices_and_bounds_as_settings() -> None:
-    for name, spec in HOT.items():
-        model_field = Settings.model_fields[name]
-        assert spec.default == model_field.default, name
-        choices = typing.get_args(model_field.annotation) if typing.get_origin(model_field.annotation) is typing.Literal else ()
-        assert tuple(spec.metadata["choices"]) == tuple(choices), name
+def test_settings_fields_carry_the_tables_defaults_choices_and_bounds() -> None:
+    for spec in SETTINGS:
+        model_field = Settings.model_fields[spec.name]
+        assert spec.default == model_field.default, spec.name
+        annotation = model_field.annotation
+        choices = typing.get_args(annotation) if typing.get_origin(annotation) is typing.Literal else ()
+        assert spec.choices == tuple(choices), spec.name
         bounds = {k: getattr(m, k) for m in model_field.metadata for k in ("ge", "gt", "le", "min_length", "max_length")
                   if getattr(m, k, None) is not None}
-        mine = {k: spec.metadata[k] for k in ("ge", "gt", "le", "min_length", "max_length") if spec.metadata[k] is not None}
-        assert mine == bounds, name
+        assert spec.bounds() == bounds, spec.name
 
 
 @pytest.mark.parametrize(
@@ -72,10 +71,9 @@ def test_both_readers_reject_the_same_bad_values(monkeypatch: pytest.MonkeyPatch
         load_settings()
 
 
-def test_settings_the_hot_reader_does_not_carry_are_loaded_the_full_way(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_hot_reader_reads_server_settings_too(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMWARDEN_BACKUP_KEEP", "7")
-    assert "backup_keep" not in HOT
-    assert load_hot_settings().backup_keep == 7
+    assert load_hot_settings().backup_keep == 7 == load_settings().backup_keep
 
 
 def test_database_paths(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:

@@ -8,15 +8,22 @@ setting is missing there.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from memwarden.config_hot import SettingsPaths, default_data_dir, sqlite_path
 from memwarden.errors import ConfigError
+from memwarden.settings_paths import SettingsPaths, default_data_dir, sqlite_path
+from memwarden.settings_table import BY_NAME
 
 __all__ = ["Settings", "default_data_dir", "load_settings", "sqlite_path"]
+
+
+def _field(name: str, description: str | None = None) -> Any:
+    """The pydantic field of a setting, with the default and bounds of ``settings_table``."""
+    spec = BY_NAME[name]
+    return Field(default=spec.default, description=description, **spec.bounds())
 
 
 class Settings(SettingsPaths, BaseSettings):
@@ -24,45 +31,45 @@ class Settings(SettingsPaths, BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="MEMWARDEN_", extra="ignore", frozen=True)
 
-    db: str = Field(default="", description="Database: a file path or sqlite:///path (SQLite), or postgresql://…")
-    tenant: str = Field(default="default", min_length=1, max_length=100)
-    actor: str = Field(default="local", min_length=1, max_length=200)
-    tools: Literal["core", "all"] = "core"
-    embedder: Literal["builtin", "ollama", "openai", "none"] = "builtin"
-    embed_model: str = ""
-    embed_url: str = ""
-    embed_dimension: int = Field(default=0, ge=0, le=16_384)
-    embed_api_key: SecretStr | None = None
-    embed_timeout_s: float = Field(default=30.0, gt=0, le=600)
-    vector_timeout_ms: int = Field(default=250, ge=1, le=60_000)
-    vector_exact_max: int = Field(default=150_000, ge=0, le=100_000_000)
-    embed_backfill_interval_s: float = Field(default=60.0, ge=1, le=86_400)
-    languages: str = "english,turkish"
-    recency_half_life_days: float = Field(default=90.0, gt=0, le=36_500)
-    redaction: Literal["enforce", "dry-run", "off"] = "enforce"
-    redaction_rules: str = ""
-    audit: bool = True
-    audit_query_plain: bool = False
-    audit_key_file: str = Field(default="", description="Key file of a keyed audit chain (HMAC-SHA256)")
-    audit_anchor_file: str = Field(default="", description="File that remembers the newest audit head")
-    http: str = ""
-    http_token: SecretStr | None = None
-    tokens_file: str = ""
-    vault_dirs: str = ""
-    backup_dir: str = ""
-    backup_keep: int = Field(default=30, ge=0, le=100_000)
-    export_dir: str = ""
-    import_max_bytes: int = Field(default=64 * 1024 * 1024, ge=1024, le=4 * 1024 * 1024 * 1024)
-    purge_grace_days: float = Field(default=30, ge=0, le=36_500)
-    max_content_bytes: int = Field(default=16 * 1024, ge=64, le=16 * 1024 * 1024)
-    sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
-    pg_pool_size: int = Field(default=10, ge=1, le=1000)
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
-    log_file: str = ""
-    hook_server: str = Field(default="", description="URL of a memwarden HTTP server on loopback for the hooks")
-    hook_timeout_ms: int = Field(default=80, ge=1, le=10_000)
-    hook_max_tokens: int = Field(default=600, ge=50, le=20_000)
-    hook_limit: int = Field(default=5, ge=1, le=20)
+    db: str = _field("db", description="Database: a file path or sqlite:///path (SQLite), or postgresql://…")
+    tenant: str = _field("tenant")
+    actor: str = _field("actor")
+    tools: Literal["core", "all"] = _field("tools")
+    embedder: Literal["builtin", "ollama", "openai", "none"] = _field("embedder")
+    embed_model: str = _field("embed_model")
+    embed_url: str = _field("embed_url")
+    embed_dimension: int = _field("embed_dimension")
+    embed_api_key: SecretStr | None = _field("embed_api_key")
+    embed_timeout_s: float = _field("embed_timeout_s")
+    vector_timeout_ms: int = _field("vector_timeout_ms")
+    vector_exact_max: int = _field("vector_exact_max")
+    embed_backfill_interval_s: float = _field("embed_backfill_interval_s")
+    languages: str = _field("languages")
+    recency_half_life_days: float = _field("recency_half_life_days")
+    redaction: Literal["enforce", "dry-run", "off"] = _field("redaction")
+    redaction_rules: str = _field("redaction_rules")
+    audit: bool = _field("audit")
+    audit_query_plain: bool = _field("audit_query_plain")
+    audit_key_file: str = _field("audit_key_file", description="Key file of a keyed audit chain (HMAC-SHA256)")
+    audit_anchor_file: str = _field("audit_anchor_file", description="File that remembers the newest audit head")
+    http: str = _field("http")
+    http_token: SecretStr | None = _field("http_token")
+    tokens_file: str = _field("tokens_file")
+    vault_dirs: str = _field("vault_dirs")
+    backup_dir: str = _field("backup_dir")
+    backup_keep: int = _field("backup_keep")
+    export_dir: str = _field("export_dir")
+    import_max_bytes: int = _field("import_max_bytes")
+    purge_grace_days: float = _field("purge_grace_days")
+    max_content_bytes: int = _field("max_content_bytes")
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = _field("sqlite_synchronous")
+    pg_pool_size: int = _field("pg_pool_size")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = _field("log_level")
+    log_file: str = _field("log_file")
+    hook_server: str = _field("hook_server", description="URL of a memwarden HTTP server on loopback for the hooks")
+    hook_timeout_ms: int = _field("hook_timeout_ms")
+    hook_max_tokens: int = _field("hook_max_tokens")
+    hook_limit: int = _field("hook_limit")
 
     @field_validator("languages")
     @classmethod

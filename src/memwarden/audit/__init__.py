@@ -32,7 +32,7 @@ def open_audit_log(url: str, *, readonly: bool = False, key: AuditKey | None = N
             raise ConfigError("MEMWARDEN_DB names PostgreSQL, but this build has no PostgreSQL audit log") from None
         log: AuditLog = PostgresAuditLog(url, readonly=readonly, key=key)
         return log
-    from memwarden.config_hot import sqlite_path
+    from memwarden.settings_paths import sqlite_path
     from memwarden.store.sqlite.audit import SQLiteAuditLog
 
     return SQLiteAuditLog(sqlite_path(url), readonly=readonly, key=key)

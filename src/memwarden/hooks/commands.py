@@ -159,7 +159,7 @@ def log_line(settings: HotSettings | None, hook: str, message: str) -> None:
         if settings is not None:
             path = Path(settings.log_path())
         else:
-            from memwarden.config_hot import default_data_dir
+            from memwarden.settings_paths import default_data_dir
 
             path = default_data_dir() / "memwarden.log"
         from datetime import UTC, datetime

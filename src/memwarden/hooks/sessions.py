@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memwarden.config_hot import is_postgres_url, sqlite_path
+from memwarden.settings_paths import is_postgres_url, sqlite_path
 from memwarden.models import format_time, parse_time
 
 if TYPE_CHECKING:  # pragma: no cover

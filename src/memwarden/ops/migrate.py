@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from memwarden.config import Settings
-from memwarden.config_hot import is_postgres_url
+from memwarden.settings_paths import is_postgres_url
 from memwarden.errors import InvalidInput, StorageError
 from memwarden.store.postgres.connect import redact_url
 

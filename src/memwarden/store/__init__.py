@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def open_store(url: str, *, synchronous: str = "FULL", pg_pool_size: int = 10,
                vector_exact_max: int = 150_000) -> Store:
     """Open the backend a database URL names: a path or sqlite:/// → SQLite, postgresql:// → PostgreSQL."""
-    from memwarden.config_hot import is_postgres_url
+    from memwarden.settings_paths import is_postgres_url
 
     if is_postgres_url(url):
         from memwarden.store.postgres.connect import require_driver
@@ -20,7 +20,7 @@ def open_store(url: str, *, synchronous: str = "FULL", pg_pool_size: int = 10,
         from memwarden.store.postgres import PostgresStore
 
         return PostgresStore(url, pool_size=pg_pool_size)
-    from memwarden.config_hot import sqlite_path
+    from memwarden.settings_paths import sqlite_path
     from memwarden.store.sqlite import SQLiteStore
 
     return SQLiteStore(sqlite_path(url), synchronous=synchronous, vector_exact_max=vector_exact_max)

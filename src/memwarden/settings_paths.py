@@ -1,0 +1,55 @@
+"""Where memwarden keeps its files, derived from the settings (shared by both settings readers).
+
+Reads ``XDG_DATA_HOME`` for the default data directory: with ``config.py`` and
+``config_hot.py``, one of the three modules allowed to read the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from memwarden.errors import ConfigError
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/memwarden`` or ``~/.local/share/memwarden``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "memwarden"
+
+
+def sqlite_path(url: str) -> Path:
+    """The file behind a SQLite database URL (a plain path, ``sqlite:///relative`` or ``sqlite:////absolute``)."""
+    if url.startswith("sqlite:///"):
+        return Path(url[len("sqlite:///") :])
+    if url.startswith("sqlite://"):
+        raise ConfigError(f"MEMWARDEN_DB={url!r}: use sqlite:///relative/path or sqlite:////absolute/path")
+    return Path(url).expanduser()
+
+
+def is_postgres_url(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+class SettingsPaths:
+    """Derived locations, shared by ``Settings`` and ``HotSettings``."""
+
+    db: str
+    log_file: str
+    vault_dirs: str
+
+    def database_url(self) -> str:
+        """The configured database, or the default SQLite file in the data directory."""
+        return self.db or str(default_data_dir() / "memwarden.db")
+
+    def data_dir(self) -> Path:
+        url = self.database_url()
+        return default_data_dir() if is_postgres_url(url) else sqlite_path(url).parent
+
+    def log_path(self) -> Path:
+        return Path(self.log_file) if self.log_file else self.data_dir() / "memwarden.log"
+
+    def vault_folders(self) -> list[Path]:
+        """The folders of ``MEMWARDEN_VAULT_DIRS`` (split on the OS path separator), in order."""
+        parts = (part.strip() for part in self.vault_dirs.split(os.pathsep))
+        return list(dict.fromkeys(Path(part).expanduser() for part in parts if part))

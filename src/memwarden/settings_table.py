@@ -1,0 +1,88 @@
+"""Every memwarden setting, once: name, type, default, bounds, choices, secrecy, meaning.
+
+Both readers are built from this table: ``config.Settings`` (pydantic-settings, the authority at
+start-up and in servers) and ``config_hot.HotSettings`` (a standard-library reader for the
+per-prompt paths, which cannot afford pydantic's import). Adding a setting means adding one row
+here and one typed field in ``config.Settings``; ``tests/test_config.py`` fails when the two
+disagree. Each setting is ``MEMWARDEN_<NAME>`` in the environment. Standard library only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One setting: its Python type (str, int, float or bool) and what values it takes."""
+
+    name: str
+    kind: type
+    default: Any
+    choices: tuple[str, ...] = ()
+    ge: float | None = None
+    gt: float | None = None
+    le: float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    secret: bool = False
+
+    @property
+    def env(self) -> str:
+        return f"MEMWARDEN_{self.name.upper()}"
+
+    def bounds(self) -> dict[str, float]:
+        """The numeric and length bounds that are set, as pydantic ``Field`` keywords."""
+        found = {"ge": self.ge, "gt": self.gt, "le": self.le, "min_length": self.min_length,
+                 "max_length": self.max_length}
+        return {key: value for key, value in found.items() if value is not None}
+
+
+def _s(name: str, kind: type, default: Any, **extra: Any) -> SettingSpec:
+    return SettingSpec(name, kind, default, **extra)
+
+
+SETTINGS: tuple[SettingSpec, ...] = (
+    _s("db", str, ""),
+    _s("tenant", str, "default", min_length=1, max_length=100),
+    _s("actor", str, "local", min_length=1, max_length=200),
+    _s("tools", str, "core", choices=("core", "all")),
+    _s("embedder", str, "builtin", choices=("builtin", "ollama", "openai", "none")),
+    _s("embed_model", str, ""),
+    _s("embed_url", str, ""),
+    _s("embed_dimension", int, 0, ge=0, le=16_384),
+    _s("embed_api_key", str, None, secret=True),
+    _s("embed_timeout_s", float, 30.0, gt=0, le=600),
+    _s("vector_timeout_ms", int, 250, ge=1, le=60_000),
+    _s("vector_exact_max", int, 150_000, ge=0, le=100_000_000),
+    _s("embed_backfill_interval_s", float, 60.0, ge=1, le=86_400),
+    _s("languages", str, "english,turkish"),
+    _s("recency_half_life_days", float, 90.0, gt=0, le=36_500),
+    _s("redaction", str, "enforce", choices=("enforce", "dry-run", "off")),
+    _s("redaction_rules", str, ""),
+    _s("audit", bool, True),
+    _s("audit_query_plain", bool, False),
+    _s("audit_key_file", str, ""),
+    _s("audit_anchor_file", str, ""),
+    _s("http", str, ""),
+    _s("http_token", str, None, secret=True),
+    _s("tokens_file", str, ""),
+    _s("vault_dirs", str, ""),
+    _s("backup_dir", str, ""),
+    _s("backup_keep", int, 30, ge=0, le=100_000),
+    _s("export_dir", str, ""),
+    _s("import_max_bytes", int, 64 * 1024 * 1024, ge=1024, le=4 * 1024 * 1024 * 1024),
+    _s("purge_grace_days", float, 30.0, ge=0, le=36_500),
+    _s("max_content_bytes", int, 16 * 1024, ge=64, le=16 * 1024 * 1024),
+    _s("sqlite_synchronous", str, "FULL", choices=("FULL", "NORMAL")),
+    _s("pg_pool_size", int, 10, ge=1, le=1000),
+    _s("log_level", str, "WARNING", choices=("DEBUG", "INFO", "WARNING", "ERROR")),
+    _s("log_file", str, ""),
+    _s("hook_server", str, ""),
+    _s("hook_timeout_ms", int, 80, ge=1, le=10_000),
+    _s("hook_max_tokens", int, 600, ge=50, le=20_000),
+    _s("hook_limit", int, 5, ge=1, le=20),
+)
+
+BY_NAME: dict[str, SettingSpec] = {spec.name: spec for spec in SETTINGS}
