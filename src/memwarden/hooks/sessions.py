@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,7 +35,7 @@ def open_existing_service(settings: HotSettings) -> MemoryService:
         path = sqlite_path(url)
         if not path.is_file():
             raise FileNotFoundError(f"no memwarden database at {path}")
-    return build_service(replace(settings, embedder="none"))
+    return build_service(settings, embeddings=False)
 
 
 class SessionState:
