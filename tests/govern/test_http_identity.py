@@ -100,6 +100,32 @@ def test_tenants_cannot_read_change_or_learn_of_each_others_memories(server: dic
     assert again["content"] == "Acme merger codename is Bluebird" and again["version"] == 1
 
 
+def test_prompts_and_pinned_resources_answer_for_the_callers_tenant(server: dict[str, Any]) -> None:
+    from mcp.client.streamable_http import streamable_http_client
+
+    base = server["base"]
+    call(base, ALICE, "memory_add", {"content": "Acme releases ship on Thursdays", "project": "ops", "pinned": True})
+
+    def read(token: str, tenant: str | None = None) -> tuple[str, str]:
+        headers = {"authorization": f"Bearer {token}"} | ({"x-memwarden-tenant": tenant} if tenant else {})
+
+        async def run() -> tuple[str, str]:
+            http = httpx.AsyncClient(headers=headers)
+            async with http, Client(streamable_http_client(f"{base}/mcp", http_client=http)) as client:
+                pinned: Any = (await client.read_resource("memwarden://projects/ops/pinned")).contents[0]
+                recall: Any = (await client.get_prompt("recall", {"task": "when do releases ship"})).messages[0]
+                return pinned.text, recall.content.text
+
+        return anyio.run(run)
+
+    pinned, recalled = read(ALICE)
+    assert "Thursdays" in pinned and "Thursdays" in recalled
+    for token, tenant in ((BOB, None), (ALICE, "globex")):
+        pinned, recalled = read(token, tenant)
+        assert "Thursdays" not in pinned and "Thursdays" not in recalled
+        assert pinned == 'No pinned memories to show in project "ops".' and "found no memories" in recalled
+
+
 def test_the_audit_log_records_each_callers_actor_and_tenant(server: dict[str, Any]) -> None:
     base = server["base"]
     call(base, BOB, "memory_add", {"content": "Initech TPS reports are due Friday"})

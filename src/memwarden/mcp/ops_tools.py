@@ -14,99 +14,99 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
 
 from memwarden.mcp import schemas as out
-from memwarden.mcp.server import Project, Scope, _call, _caller, _project, _service
-
-FileName = Annotated[
-    str | None, Field(description="A plain file name (no folders) in the server's export folder, e.g. team.json")
-]
+from memwarden.mcp.calls import call_service, caller_of, project_of, service_of
+from memwarden.mcp.tool_text import described
 
 
 async def memory_health(
-    ctx: Context,
-    repair: Annotated[bool, Field(description="Rebuild the keyword index if it fails its write test")] = True,
+    ctx: Context, repair: Annotated[bool, described("memory_health", "repair")] = True
 ) -> out.HealthOut:
-    """Check memwarden's health: database integrity, a real write to the keyword index (rebuilt from
-    the memories table if it fails), the vector path, the last backup and its verification, vault errors."""
-    report = await _call(_service(ctx).operations.health, repair=repair, caller=_caller(ctx))
+    report = await call_service(service_of(ctx).operations.health, repair=repair, caller=caller_of(ctx))
     return out.HealthOut.model_validate(report)
 
 
 async def memory_review(
     ctx: Context,
-    project: Project = None,
-    scope: Scope = None,
-    stale_days: Annotated[int, Field(description="Unused for this many days counts as stale")] = 90,
-    limit: Annotated[int, Field(description="At most this many proposals of each kind, 1-1000")] = 50,
+    project: Annotated[str | None, described("memory_review", "project")] = None,
+    scope: Annotated[str | None, described("memory_review", "scope")] = None,
+    stale_days: Annotated[int, described("memory_review", "stale_days")] = 90,
+    limit: Annotated[int, described("memory_review", "limit")] = 50,
 ) -> out.ReviewOut:
-    """Propose clean-ups: likely duplicates, never-retrieved, stale and expired memories. It only
-    proposes; nothing is changed. Act on proposals with memory_update or memory_delete."""
-    report = await _call(_service(ctx).operations.review, project=_project(project, scope), stale_days=stale_days,
-                         limit=limit, caller=_caller(ctx))
+    report = await call_service(
+        service_of(ctx).operations.review,
+        project=project_of(project, scope),
+        stale_days=stale_days,
+        limit=limit,
+        caller=caller_of(ctx),
+    )
     return out.ReviewOut.model_validate(report)
 
 
 async def memory_export(
     ctx: Context,
-    project: Project = None,
-    scope: Scope = None,
-    include_deleted: Annotated[bool, Field(description="Also export deleted memories")] = False,
-    name: FileName = None,
+    project: Annotated[str | None, described("memory_export", "project")] = None,
+    scope: Annotated[str | None, described("memory_export", "scope")] = None,
+    include_deleted: Annotated[bool, described("memory_export", "include_deleted")] = False,
+    name: Annotated[str | None, described("memory_export", "name")] = None,
 ) -> out.ExportOut:
-    """Export memories as memwarden export JSON (format version 1): inline (up to 1000 memories), or
-    into a new file `name` in the server's export folder (never overwrites)."""
-    service = _service(ctx)
-    chosen = _project(project, scope)
+    service = service_of(ctx)
+    chosen = project_of(project, scope)
     if name is None:
-        document = await _call(service.operations.export, project=chosen, include_deleted=include_deleted,
-                               caller=_caller(ctx))
+        document = await call_service(
+            service.operations.export, project=chosen, include_deleted=include_deleted, caller=caller_of(ctx)
+        )
         return out.ExportOut(count=document["count"], export=document)
-    written = await _call(service.operations.export_file, name, project=chosen, include_deleted=include_deleted,
-                          caller=_caller(ctx))
+    written = await call_service(
+        service.operations.export_file,
+        name,
+        project=chosen,
+        include_deleted=include_deleted,
+        caller=caller_of(ctx),
+    )
     return out.ExportOut(count=written["count"], file=written["file"])
 
 
 async def memory_import(
     ctx: Context,
-    data: Annotated[
-        str | dict[str, Any] | list[Any] | None,
-        Field(description="The file content inline: a memwarden export, mem0 JSON, memorry JSON or MCP memory JSONL"),
-    ] = None,
-    name: FileName = None,
-    format: Annotated[str, Field(description="auto | memwarden | mcp-memory | mem0 | memorry")] = "auto",
-    project: Annotated[str | None, Field(description="Put every imported memory in this project")] = None,
-    scope: Scope = None,
+    data: Annotated[str | dict[str, Any] | list[Any] | None, described("memory_import", "data")] = None,
+    name: Annotated[str | None, described("memory_import", "name")] = None,
+    format: Annotated[str, described("memory_import", "format")] = "auto",
+    project: Annotated[str | None, described("memory_import", "project")] = None,
+    scope: Annotated[str | None, described("memory_import", "scope")] = None,
 ) -> out.ImportOut:
-    """Import memories (send `data` inline, or `name` of a file in the server's export folder).
-    Duplicates are skipped (same id, or same content in the project), so importing twice is harmless;
-    ids and times are kept; content is redacted like any new memory. A bad file changes nothing."""
     if (data is None) == (name is None):
-        raise ToolError("invalid_input: send exactly one of data (the content) or name (a file in the export folder)")
-    service = _service(ctx)
-    chosen = _project(project, scope)
+        raise ToolError(
+            "invalid_input: send exactly one of data (the content) or name (a file in the export folder)"
+        )
+    service = service_of(ctx)
+    chosen = project_of(project, scope)
     if name is not None:
-        report = await _call(service.operations.import_file, name, fmt=format, project=chosen, caller=_caller(ctx))
+        report = await call_service(
+            service.operations.import_file, name, fmt=format, project=chosen, caller=caller_of(ctx)
+        )
     else:
         text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
         if len(text.encode("utf-8")) > service.operations.options.import_max_bytes:
-            raise ToolError(f"invalid_input: data is over the import limit of {service.operations.options.import_max_bytes} bytes")
-        report = await _call(service.operations.import_text, text, fmt=format, project=chosen, caller=_caller(ctx))
+            raise ToolError(
+                f"invalid_input: data is over the import limit of {service.operations.options.import_max_bytes} bytes"
+            )
+        report = await call_service(
+            service.operations.import_text, text, fmt=format, project=chosen, caller=caller_of(ctx)
+        )
     return out.ImportOut.model_validate(report)
 
 
+def _hints(*, read_only: bool, idempotent: bool = True) -> ToolAnnotations:
+    return ToolAnnotations(
+        read_only_hint=read_only, destructive_hint=False, idempotent_hint=idempotent, open_world_hint=False
+    )
+
+
 OPS_TOOLS: list[tuple[str, Callable[..., Any], ToolAnnotations]] = [
-    ("memory_health", memory_health, ToolAnnotations(title="Check health", readOnlyHint=False,
-                                                     destructiveHint=False, idempotentHint=True,
-                                                     openWorldHint=False)),
-    ("memory_review", memory_review, ToolAnnotations(title="Review memories", readOnlyHint=True,
-                                                     destructiveHint=False, idempotentHint=True,
-                                                     openWorldHint=False)),
-    ("memory_export", memory_export, ToolAnnotations(title="Export memories", readOnlyHint=False,
-                                                     destructiveHint=False, idempotentHint=False,
-                                                     openWorldHint=False)),
-    ("memory_import", memory_import, ToolAnnotations(title="Import memories", readOnlyHint=False,
-                                                     destructiveHint=False, idempotentHint=True,
-                                                     openWorldHint=False)),
+    ("memory_health", memory_health, _hints(read_only=False)),
+    ("memory_review", memory_review, _hints(read_only=True)),
+    ("memory_export", memory_export, _hints(read_only=False, idempotent=False)),
+    ("memory_import", memory_import, _hints(read_only=False)),
 ]

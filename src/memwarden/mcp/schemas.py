@@ -4,10 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
-class MemoryOut(BaseModel):
+def _lean_schema(schema: dict[str, Any]) -> None:
+    """Drop the titles pydantic derives from names ("Hit Count" for hit_count): every client
+    puts the tool list into the model's context, and they say nothing the names do not."""
+    schema.pop("title", None)
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+
+
+class Out(BaseModel):
+    """Base of every tool output: its JSON schema carries no derived titles."""
+
+    model_config = ConfigDict(json_schema_extra=_lean_schema)
+
+
+class MemoryOut(Out):
     id: str
     project: str
     kind: str
@@ -34,15 +48,17 @@ class HitOut(MemoryOut):
     why: dict[str, float] = Field(description="Each ranking component's contribution to the score")
 
 
-class SimilarOut(BaseModel):
+class SimilarOut(Out):
     id: str
     preview: str
     score: float
 
 
-class AddOut(BaseModel):
+class AddOut(Out):
     id: str
-    duplicate: bool = Field(description="True when the same content was already stored; id is the existing one")
+    duplicate: bool = Field(
+        description="True when the same content was already stored; id is the existing one"
+    )
     version: int
     similar: list[SimilarOut] = Field(description="Memories in this project that say nearly the same thing")
     redacted: bool = Field(description="True when parts of the memory were replaced by [REDACTED:<rule>]")
@@ -55,38 +71,41 @@ class AddOut(BaseModel):
     memory: MemoryOut
 
 
-class SearchOut(BaseModel):
+class SearchOut(Out):
     hits: list[HitOut]
     count: int
     degraded: bool = Field(description="True when results come from keyword search alone")
     degrade_reason: str | None = Field(
-        default=None, description="no_embedder | warming_up | query_timeout | vector_error (see docs/embeddings.md)"
+        default=None,
+        description="no_embedder | warming_up | query_timeout | vector_error (see docs/embeddings.md)",
     )
-    tokens: int | None = Field(default=None, description="With max_tokens: estimated tokens of the hits returned")
+    tokens: int | None = Field(
+        default=None, description="With max_tokens: estimated tokens of the hits returned"
+    )
     omitted: int = Field(default=0, description="With max_tokens: top hits left out because they did not fit")
 
 
-class UpdateOut(BaseModel):
+class UpdateOut(Out):
     memory: MemoryOut
 
 
-class DeleteOut(BaseModel):
+class DeleteOut(Out):
     id: str
     deleted: bool
     already_deleted: bool
 
 
-class GetOut(BaseModel):
+class GetOut(Out):
     memories: list[MemoryOut]
     missing: list[str] = Field(description="Ids that are unknown or deleted")
 
 
-class ListOut(BaseModel):
+class ListOut(Out):
     memories: list[MemoryOut]
     count: int
 
 
-class StatsOut(BaseModel):
+class StatsOut(Out):
     tenant: str
     memories: int
     expired: int
@@ -103,14 +122,14 @@ class StatsOut(BaseModel):
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
-class EchoOut(BaseModel):
+class EchoOut(Out):
     message: str
 
 
 # -- operations tools (memory_health, memory_review, memory_export, memory_import) ----------------
 
 
-class HealthOut(BaseModel):
+class HealthOut(Out):
     status: str = Field(description="ok | degraded (works, needs attention) | failing")
     version: str
     backend: str
@@ -120,7 +139,7 @@ class HealthOut(BaseModel):
     ms: float
 
 
-class ReviewMemory(BaseModel):
+class ReviewMemory(Out):
     id: str
     project: str
     preview: str
@@ -132,14 +151,14 @@ class ReviewMemory(BaseModel):
     purge_after: str | None = None
 
 
-class DuplicatePair(BaseModel):
+class DuplicatePair(Out):
     keep: ReviewMemory = Field(description="The older memory")
     candidate: ReviewMemory = Field(description="The newer, nearly identical memory")
     similarity: float
     proposal: str
 
 
-class ReviewOut(BaseModel):
+class ReviewOut(Out):
     tenant: str
     project: str | None = None
     stale_days: int
@@ -152,13 +171,15 @@ class ReviewOut(BaseModel):
     note: str
 
 
-class ExportOut(BaseModel):
+class ExportOut(Out):
     count: int
     file: str | None = Field(default=None, description="Where the export was written (when a name was given)")
-    export: dict[str, Any] | None = Field(default=None, description="The export itself (when no name was given)")
+    export: dict[str, Any] | None = Field(
+        default=None, description="The export itself (when no name was given)"
+    )
 
 
-class ImportOut(BaseModel):
+class ImportOut(Out):
     format: str
     records: int
     inserted: int
