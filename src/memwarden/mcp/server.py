@@ -15,12 +15,12 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 
-from memwarden.version import __version__
 from memwarden.mcp.guidance import add_guidance
 from memwarden.mcp.memory_tools import ECHO_TOOL, MEMORY_TOOLS
 from memwarden.mcp.ops_tools import OPS_TOOLS
 from memwarden.mcp.tool_text import INSTRUCTIONS, TOOLS
 from memwarden.service import MemoryService
+from memwarden.version import __version__
 
 __all__ = ["CORE_TOOLS", "INSTRUCTIONS", "TOOL_NAMES", "create_server", "run_stdio", "streamable_http_app"]
 
