@@ -173,3 +173,16 @@ def test_pinned_resource_holds_the_projects_pinned_memories_only(service: Memory
                 await client.read_resource("memwarden://unknown")
 
     anyio.run(run)
+
+
+@pytest.mark.keyword_only
+def test_recall_says_when_it_searched_on_keywords_alone(service: MemoryService) -> None:
+    service.memories.add("The staging database lives on db-stage-2", project="infra")
+
+    async def run() -> None:
+        async with mcp_client(service) as client:
+            text = await _prompt_text(client, "recall", {"task": "staging database", "project": "infra"})
+            assert "db-stage-2" in text
+            assert "keywords alone: no_embedder" in text and "search again with other words" in text
+
+    anyio.run(run)
