@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memwarden.models import KeywordQuery
-from memwarden.store.sqlite.fts import match_expression, scope_token, scoped_expression, word_expressions
+from memwarden.store.sqlite.fts import scope_token, scoped_expression, word_expressions
 from memwarden.store.sqlite.migrations import migrate
 from memwarden.text.analyzer import Analyzer
 
@@ -49,10 +49,10 @@ _CONN.execute(
 @settings(max_examples=400, deadline=None)
 @given(st.lists(TEXT, max_size=8), st.sets(TEXT, max_size=3))
 def test_the_query_builder_never_produces_an_fts5_syntax_error(terms: list[str], prefix: set[str]) -> None:
-    expression = match_expression(KeywordQuery(tuple(terms), frozenset(prefix)))
-    if expression:
-        for match in (expression, scoped_expression(expression, scope_token(terms[0], "p \" x"))):
-            _CONN.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (match,)).fetchall()
+    for exact, wide in word_expressions(KeywordQuery(tuple(terms), frozenset(prefix), prefix_if_rare=frozenset(prefix))):
+        for part in (exact, wide or exact):
+            for match in (part, scoped_expression(part, scope_token(terms[0], "p \" x"))):
+                _CONN.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (match,)).fetchall()
 
 
 def _run(match: str) -> None:
@@ -63,9 +63,6 @@ def _run(match: str) -> None:
 @given(TEXT)
 def test_analyzed_queries_always_run(text: str) -> None:
     query = ANALYZER.query(text)
-    expression = match_expression(query)
-    if expression:
-        _run(expression)
     words = word_expressions(query)
     if words:
         # Every expression keyword_search can build: per word, rarer words OR-ed, common ANDed.

@@ -79,7 +79,3 @@ def stopwords_for(language: str) -> frozenset[str]:
         found = frozenset(_LISTS.get(language, "").split())
         _cache[language] = found
     return found
-
-
-def languages_with_stopwords() -> tuple[str, ...]:
-    return tuple(sorted(_LISTS))

@@ -80,21 +80,6 @@ def word_expressions(query: KeywordQuery) -> list[tuple[str, str | None]]:
     return out
 
 
-def match_expression(query: KeywordQuery) -> str:
-    """Terms OR-ed; a term in ``query.prefix`` matches as a prefix (``"term" *``).
-
-    Returns an empty string when no term is usable (the caller then skips the index).
-    """
-    parts = []
-    for term in dict.fromkeys(query.terms):
-        if not _usable(term):
-            continue
-        parts.append(quote_term(term) + (" *" if term in query.prefix else ""))
-        if len(parts) >= MAX_TERMS:
-            break
-    return " OR ".join(parts)
-
-
 def scope_token(tenant: str | None, project: str | None) -> str | None:
     """The index token of one tenant+project: ``s`` and 24 hex digits of their SHA-256.
 
