@@ -219,3 +219,35 @@ class KeywordQuery:
     # Terms a store may also match as prefixes when the exact term finds few memories (the
     # SQLite store does; a store that ignores this field just matches them exactly).
     prefix_if_rare: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryQuery:
+    """Filters for browsing memories page by page (the dashboard's table); None means any."""
+
+    project: str | None = None
+    kind: str | None = None
+    tag: str | None = None
+    pinned: bool | None = None
+    flagged: bool | None = None  # injection screening flagged it (``injection_flags`` not empty)
+    created_since: datetime | None = None
+    created_until: datetime | None = None  # exclusive
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPage:
+    """One page of a browse: the memories, and how many match (counted up to ``count_limit``)."""
+
+    memories: list[Memory]
+    total: int
+    total_is_lower_bound: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoreOverview:
+    """Aggregates of one tenant's live memories for the dashboard's overview."""
+
+    counts: list[tuple[str, str, int]]  # (project, kind, live memories)
+    added_per_week: list[tuple[str, str, int]]  # (ISO date of the week's Monday, project, added)
+    most_recalled: list[Memory]
+    redactions_per_rule: dict[str, int]  # rule name -> live memories it redacted something in

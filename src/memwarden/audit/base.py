@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.keys import AuditKey
 
+from memwarden.models import format_time
+
 GENESIS = "0" * 64
 ACTIONS = (
     "add", "search", "get", "list", "update", "delete", "stats", "export", "import", "prune",
@@ -202,6 +204,84 @@ def records_query(
 
 
 @dataclass(frozen=True, slots=True)
+class AuditQuery:
+    """Filters of the audit timeline (None: any); ``until`` is exclusive."""
+
+    actor: str | None = None
+    tenant: str | None = None
+    action: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DailyCount:
+    """How many audit rows one day holds for a tenant, action, outcome and degrade reason
+    (``""`` unless a degraded search), from the ``audit_daily`` table its trigger keeps."""
+
+    day: str
+    tenant: str
+    action: str
+    outcome: str
+    degrade_reason: str
+    count: int
+
+
+def page_query(columns: str, placeholder: str, query: AuditQuery, *, lowest: int | None, below: int | None,
+               limit: int) -> tuple[str, list[Any]]:
+    """The SELECT of ``AuditLog.page``: newest first, seq in [lowest, below), filtered.
+
+    The seq range comes from the ``at`` index (see ``seq_bounds_sql``) so a time window is read
+    by primary key; the ``at`` conditions stay, so the rows returned always match the filter.
+    """
+    where: list[str] = []
+    params: list[Any] = []
+    for clause, value in ((f"seq >= {placeholder}", lowest), (f"seq < {placeholder}", below),
+                          (f"at >= {placeholder}", format_time(query.since)),
+                          (f"at < {placeholder}", format_time(query.until)),
+                          (f"actor = {placeholder}", query.actor), (f"tenant = {placeholder}", query.tenant),
+                          (f"action = {placeholder}", query.action)):
+        if value is not None:
+            where.append(clause)
+            params.append(value)
+    sql = f"SELECT {columns} FROM audit_log"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    return sql + f" ORDER BY seq DESC LIMIT {placeholder}", [*params, limit]
+
+
+def seq_bounds_sql(placeholder: str) -> tuple[str, str]:
+    """Two SELECTs over the ``at`` index: the first seq stamped at or after a time, and the last
+    seq stamped before one. Exact while stamps rise with seq; after a clock jump (which
+    ``audit verify`` reports) rows stamped out of order next to a bound can fall outside it."""
+    return (f"SELECT seq FROM audit_log WHERE at >= {placeholder} ORDER BY at, seq LIMIT 1",
+            f"SELECT seq FROM audit_log WHERE at < {placeholder} ORDER BY at DESC, seq DESC LIMIT 1")
+
+
+def read_page(run: Callable[[str, list[Any]], list[Sequence[Any]]], columns: str, placeholder: str,
+              query: AuditQuery, *, before_seq: int | None, limit: int) -> list[AuditRecord]:
+    """``AuditLog.page`` for a backend whose ``run(sql, params)`` returns rows (one snapshot)."""
+    first_at_or_after, last_before = seq_bounds_sql(placeholder)
+    lowest, below = None, before_seq
+    if query.since is not None:
+        found = run(first_at_or_after, [format_time(query.since)])
+        if not found:
+            return []
+        lowest = int(found[0][0])
+    if query.until is not None:
+        found = run(last_before, [format_time(query.until)])
+        if not found:
+            return []
+        below = int(found[0][0]) + 1 if below is None else min(below, int(found[0][0]) + 1)
+    sql, params = page_query(columns, placeholder, query, lowest=lowest, below=below, limit=limit)
+    return [AuditRecord(*row) for row in run(sql, params)]
+
+
+DAILY_COUNTS_SQL = ("SELECT day, tenant, action, outcome, degrade_reason, n FROM audit_daily WHERE day >= {p}"
+                    " {tenant} ORDER BY day, tenant, action, outcome, degrade_reason")
+
+
+@dataclass(frozen=True, slots=True)
 class ChainHead:
     """The newest row the database has acknowledged (seq 0 and GENESIS when empty)."""
 
@@ -241,6 +321,14 @@ class AuditLog(Protocol):
         ...
 
     def head(self) -> ChainHead: ...
+
+    def page(self, query: AuditQuery, *, before_seq: int | None, limit: int) -> list[AuditRecord]:
+        """Up to ``limit`` rows matching ``query`` with seq below ``before_seq``, newest first."""
+        ...
+
+    def daily_counts(self, since: str, *, tenant: str | None) -> list[DailyCount]:
+        """Rows per day from ``since`` (``YYYY-MM-DD``) on, for one tenant or all (None)."""
+        ...
 
     def snapshot(self) -> AbstractContextManager[None]:
         """Within this block, head, checkpoints and records come from one consistent snapshot."""

@@ -6,7 +6,17 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from memwarden.models import Candidate, IndexText, KeywordQuery, Memory, VectorCounts, VectorSpace
+from memwarden.models import (
+    Candidate,
+    IndexText,
+    KeywordQuery,
+    Memory,
+    MemoryPage,
+    MemoryQuery,
+    StoreOverview,
+    VectorCounts,
+    VectorSpace,
+)
 
 
 @runtime_checkable
@@ -75,6 +85,20 @@ class Store(Protocol):
 
     def stats(self, tenant: str, project: str | None, now: datetime) -> dict[str, Any]:
         """Counts and sizes for one tenant (optionally one project)."""
+        ...
+
+    def browse(self, tenant: str, query: MemoryQuery, *, now: datetime, limit: int, offset: int,
+               count_limit: int) -> MemoryPage:
+        """Live, unexpired memories matching ``query``, most recently updated first, one page.
+
+        ``total`` counts matches up to ``count_limit`` (``total_is_lower_bound`` when there are
+        more), so a page costs the same on a large database as on a small one.
+        """
+        ...
+
+    def overview(self, tenant: str, *, now: datetime, weeks_since: datetime, top: int) -> StoreOverview:
+        """Counts per project and kind, memories added per week (since ``weeks_since``) per
+        project, the ``top`` most recalled memories and redactions per rule, for live memories."""
         ...
 
     def ensure_index(

@@ -23,15 +23,19 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memwarden.audit.base import (
+    DAILY_COUNTS_SQL,
     AuditEvent,
+    AuditQuery,
     AuditRecord,
     ChainHead,
     Checkpoint,
+    DailyCount,
     Stamp,
     chain_hash,
     event_values,
     plan_prune,
     prune_event,
+    read_page,
     records_query,
     stamp_time,
 )
@@ -142,6 +146,20 @@ class PostgresAuditLog:
         with self._connection() as conn:
             row = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
         return ChainHead(seq=int(row[0]), hash=str(row[1])) if row else ChainHead(0, "")
+
+    def page(self, query: AuditQuery, *, before_seq: int | None, limit: int) -> list[AuditRecord]:
+        with self.snapshot(), self._connection() as conn:
+
+            def run(sql: str, params: list[Any]) -> list[Any]:
+                return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]  # built from constants
+
+            return read_page(run, COLUMNS, "%s", query, before_seq=before_seq, limit=limit)
+
+    def daily_counts(self, since: str, *, tenant: str | None) -> list[DailyCount]:
+        sql = DAILY_COUNTS_SQL.format(p="%s", tenant="" if tenant is None else "AND tenant = %s")
+        with self._connection() as conn:
+            rows = conn.execute(sql, [since] if tenant is None else [since, tenant]).fetchall()  # type: ignore[arg-type]  # built from constants
+        return [DailyCount(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), int(r[5])) for r in rows]
 
     def checkpoints(self) -> list[Checkpoint]:
         with self._connection() as conn:

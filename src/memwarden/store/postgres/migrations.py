@@ -188,12 +188,60 @@ CREATE TRIGGER memories_drop_stale_vectors AFTER UPDATE OF deleted_at, content_h
     EXECUTE FUNCTION memories_drop_stale_vectors();
 """
 
+# The dashboard's indexes, and ``audit_daily``: audit rows counted per day, tenant, action,
+# outcome and degrade reason, kept by a trigger as rows are appended (the overview's charts read
+# a few hundred rows, not the whole log). A prune leaves the counts: statistics, not evidence.
+# ``audit_degrade_reason`` never raises, so a malformed ``detail`` cannot block an append.
+DASHBOARD = """
+CREATE INDEX memories_created ON memories (tenant, created_at) WHERE deleted_at IS NULL;
+CREATE INDEX memories_kinds ON memories (tenant, project, kind) WHERE deleted_at IS NULL;
+CREATE INDEX memories_recalled ON memories (tenant, hit_count DESC, id) WHERE deleted_at IS NULL AND hit_count > 0;
+CREATE INDEX memories_redacted ON memories (tenant) WHERE deleted_at IS NULL AND cardinality(redactions) > 0;
+CREATE INDEX memories_flagged ON memories (tenant, updated_at DESC, id DESC)
+    WHERE deleted_at IS NULL AND cardinality(injection_flags) > 0;
+CREATE INDEX memories_pinned ON memories (tenant, updated_at DESC, id DESC) WHERE deleted_at IS NULL AND pinned;
+CREATE INDEX audit_log_action ON audit_log (action, seq);
+CREATE INDEX audit_log_actor ON audit_log (actor, seq);
+CREATE INDEX audit_log_tenant ON audit_log (tenant, seq);
+CREATE TABLE audit_daily (
+    day TEXT NOT NULL,
+    tenant TEXT NOT NULL,
+    action TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    degrade_reason TEXT NOT NULL,
+    n BIGINT NOT NULL,
+    PRIMARY KEY (day, tenant, action, outcome, degrade_reason)
+);
+CREATE FUNCTION audit_degrade_reason(degraded INTEGER, detail TEXT) RETURNS TEXT LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+    IF degraded = 0 THEN
+        RETURN '';
+    END IF;
+    RETURN coalesce((detail::jsonb) ->> 'degrade_reason', 'unknown');
+EXCEPTION WHEN others THEN
+    RETURN 'unknown';
+END $$;
+INSERT INTO audit_daily
+    SELECT substr(at, 1, 10), tenant, action, outcome, audit_degrade_reason(degraded, detail), COUNT(*)
+    FROM audit_log GROUP BY 1, 2, 3, 4, 5;
+CREATE FUNCTION audit_daily_count() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO audit_daily (day, tenant, action, outcome, degrade_reason, n)
+    VALUES (substr(NEW.at, 1, 10), NEW.tenant, NEW.action, NEW.outcome,
+            audit_degrade_reason(NEW.degraded, NEW.detail), 1)
+    ON CONFLICT (day, tenant, action, outcome, degrade_reason) DO UPDATE SET n = audit_daily.n + 1;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER audit_log_daily AFTER INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_daily_count();
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("0001_initial", INITIAL),
     ("0002_audit_log", AUDIT_LOG),
     ("0003_injection_flags", INJECTION_FLAGS),
     ("0004_index_state", INDEX_STATE),
     ("0005_vectors", VECTORS),
+    ("0006_dashboard", DASHBOARD),
 ]
 
 

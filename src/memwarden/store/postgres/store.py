@@ -19,6 +19,7 @@ from memwarden.errors import Conflict, StorageError
 from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
 from memwarden.store.postgres import migrations
 from memwarden.store.postgres.connect import open_pool, redact_url
+from memwarden.store.postgres.insights import PostgresInsights
 from memwarden.store.postgres.maintenance import PostgresMaintenance
 from memwarden.store.postgres.rows import COLUMNS, M_COLUMNS, NCOLUMNS, memory_params, row_to_memory
 from memwarden.store.postgres.textsearch import (
@@ -45,7 +46,7 @@ class _TwinVanished(Exception):
     """The conflicting row was gone when we read it; the add is retried."""
 
 
-class PostgresStore(PostgresMaintenance, PostgresVectors):
+class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
     """The scale-out backend. Thread-safe (a connection pool); safe to share between replicas.
 
     Whole-store operations (health probe, rebuild, import/export, purge, vacuum) come from
@@ -53,6 +54,8 @@ class PostgresStore(PostgresMaintenance, PostgresVectors):
     """
 
     backend = "postgresql"
+    _columns = M_COLUMNS  # for PostgresInsights (which cannot import this module: a cycle)
+    _to_memory = staticmethod(row_to_memory)
 
     def __init__(self, url: str, *, pool_size: int = 10) -> None:
         self.url = url

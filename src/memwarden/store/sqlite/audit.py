@@ -19,15 +19,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memwarden.audit.base import (
+    DAILY_COUNTS_SQL,
     AuditEvent,
+    AuditQuery,
     AuditRecord,
     ChainHead,
     Checkpoint,
+    DailyCount,
     Stamp,
     chain_hash,
     event_values,
     plan_prune,
     prune_event,
+    read_page,
     records_query,
     stamp_time,
 )
@@ -141,6 +145,20 @@ class SQLiteAuditLog:
     def head(self) -> ChainHead:
         row = self.connection().execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
         return ChainHead(seq=int(row[0]), hash=str(row[1])) if row else ChainHead(0, "")
+
+    def page(self, query: AuditQuery, *, before_seq: int | None, limit: int) -> list[AuditRecord]:
+        conn = self.connection()
+
+        def run(sql: str, params: list[Any]) -> list[Any]:
+            return conn.execute(sql, params).fetchall()
+
+        with self.snapshot():
+            return read_page(run, _COLUMNS, "?", query, before_seq=before_seq, limit=limit)
+
+    def daily_counts(self, since: str, *, tenant: str | None) -> list[DailyCount]:
+        sql = DAILY_COUNTS_SQL.format(p="?", tenant="" if tenant is None else "AND tenant = ?")
+        rows = self.connection().execute(sql, [since] if tenant is None else [since, tenant]).fetchall()
+        return [DailyCount(*row) for row in rows]
 
     def checkpoints(self) -> list[Checkpoint]:
         rows = self.connection().execute(

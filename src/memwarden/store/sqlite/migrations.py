@@ -226,6 +226,53 @@ def _injection_flags(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE memories SET injection_flags = ? WHERE rowid = ?", (json.dumps(list(flags)), rowid))
 
 
+def _dashboard(conn: sqlite3.Connection) -> None:
+    """Indexes for the dashboard's pages, and ``audit_daily``: audit rows counted per day,
+    tenant, action, outcome and degrade reason, kept by a trigger as rows are appended (so the
+    overview's charts read a few hundred rows, not the whole log). Pruning the log leaves the
+    counts (they are statistics, not evidence)."""
+    run_script(
+        conn,
+        """
+        CREATE INDEX memories_created ON memories(tenant, created_at) WHERE deleted_at IS NULL;
+        CREATE INDEX memories_kinds ON memories(tenant, project, kind) WHERE deleted_at IS NULL;
+        CREATE INDEX memories_recalled ON memories(tenant, hit_count) WHERE deleted_at IS NULL AND hit_count > 0;
+        CREATE INDEX memories_redacted ON memories(tenant) WHERE deleted_at IS NULL AND redactions != '[]';
+        CREATE INDEX memories_flagged ON memories(tenant, updated_at)
+            WHERE deleted_at IS NULL AND injection_flags != '[]';
+        CREATE INDEX memories_pinned ON memories(tenant, updated_at) WHERE deleted_at IS NULL AND pinned = 1;
+        CREATE INDEX audit_log_action ON audit_log(action, seq);
+        CREATE INDEX audit_log_actor ON audit_log(actor, seq);
+        CREATE INDEX audit_log_tenant ON audit_log(tenant, seq);
+        CREATE TABLE audit_daily (
+            day TEXT NOT NULL,
+            tenant TEXT NOT NULL,
+            action TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            degrade_reason TEXT NOT NULL,
+            n INTEGER NOT NULL,
+            PRIMARY KEY (day, tenant, action, outcome, degrade_reason)
+        ) WITHOUT ROWID;
+        INSERT INTO audit_daily
+            SELECT substr(at, 1, 10), tenant, action, outcome,
+                   CASE WHEN degraded = 0 THEN ''
+                        WHEN json_valid(detail) THEN coalesce(json_extract(detail, '$.degrade_reason'), 'unknown')
+                        ELSE 'unknown' END,
+                   COUNT(*)
+            FROM audit_log GROUP BY 1, 2, 3, 4, 5;
+        CREATE TRIGGER audit_log_daily AFTER INSERT ON audit_log BEGIN
+            INSERT INTO audit_daily (day, tenant, action, outcome, degrade_reason, n)
+            VALUES (substr(NEW.at, 1, 10), NEW.tenant, NEW.action, NEW.outcome,
+                    CASE WHEN NEW.degraded = 0 THEN ''
+                         WHEN json_valid(NEW.detail)
+                             THEN coalesce(json_extract(NEW.detail, '$.degrade_reason'), 'unknown')
+                         ELSE 'unknown' END, 1)
+            ON CONFLICT (day, tenant, action, outcome, degrade_reason) DO UPDATE SET n = n + 1;
+        END;
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Step]] = [
     ("0001_initial", _initial),
     ("0002_audit_log", _audit_log),
@@ -233,6 +280,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     ("0004_analyzed_index", _analyzed_index),
     ("0005_vectors", _vectors),
     ("0006_scoped_index", _scoped_index),
+    ("0007_dashboard", _dashboard),
 ]
 
 

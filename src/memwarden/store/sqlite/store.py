@@ -27,6 +27,7 @@ from memwarden.models import (
 )
 from memwarden.store.sqlite import migrations
 from memwarden.store.sqlite.fts import SCOPE_FUNCTION, scope_token, scoped_expression, word_expressions
+from memwarden.store.sqlite.insights import SQLiteInsights
 from memwarden.store.sqlite.maintenance import SQLiteMaintenance
 from memwarden.store.sqlite.rows import COLUMNS as _COLUMNS
 from memwarden.store.sqlite.rows import M_COLUMNS as _M_COLUMNS
@@ -51,7 +52,7 @@ MIN_COMMON_DOCS = 100
 MAX_RARE_WORDS = 16
 # A query word that matches fewer memories than this exactly is also matched as a prefix.
 PREFIX_BELOW_DOCS = 20
-class SQLiteStore(SQLiteVectors, SQLiteMaintenance):
+class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
     """The default backend. Safe to share between threads and with other processes.
 
     Whole-store operations (integrity, keyword-index probe and rebuild, bulk import, purge,
