@@ -26,11 +26,14 @@ def _csv_row(record: AuditRecord) -> list[Any]:
     return [json.dumps(row[f], ensure_ascii=False) if f in ("memory_ids", "detail") else row[f] for f in FIELDS]
 
 
-def _write(out: IO[str], log: AuditLog, fmt: str, filters: dict[str, Any], **query: Any) -> int:
+def write_rows(out: IO[str], log: AuditLog, fmt: str, filters: dict[str, Any], *, action: str | None = None,
+               **query: Any) -> int:
+    """Write the export of the rows ``log.records(**query)`` yields (of one ``action`` if given)
+    to an open text stream, from one snapshot; the row count."""
     count = 0
     with log.snapshot():
         head = log.head()
-        records = log.records(**query)
+        records = (r for r in log.records(**query) if action is None or r.action == action)
         if fmt == "csv":
             writer = csv.writer(out, lineterminator="\n")
             writer.writerow(FIELDS)
@@ -53,11 +56,11 @@ def write_audit_export(log: AuditLog, out: Path | None, *, fmt: str, since: date
     """Write the matching rows to ``out`` (a new file; None: standard output); the row count."""
     query = {"since": since, "until": until, "tenant": tenant, "actor": actor}
     if out is None:
-        return _write(sys.stdout, log, fmt, filters, **query)
+        return write_rows(sys.stdout, log, fmt, filters, **query)
     tmp = out.with_name(out.name + ".partial")
     try:
         with tmp.open("x", encoding="utf-8", newline="") as handle:
-            count = _write(handle, log, fmt, filters, **query)
+            count = write_rows(handle, log, fmt, filters, **query)
         tmp.replace(out)
     finally:
         tmp.unlink(missing_ok=True)

@@ -17,6 +17,7 @@ from memwarden.hooks.recall import RECALL_PATH
 from memwarden.http.auth import BearerAuth, is_loopback, parse_bind, token_digest
 from memwarden.models import CALLER_SCOPE_KEY, Caller
 from memwarden.service import MemoryService
+from memwarden.ui.mount import DashboardDispatch, dashboard_app
 
 
 def check_bind(settings: Settings, address: str) -> tuple[str, int]:
@@ -79,7 +80,9 @@ def build_http_app(service: MemoryService, settings: Settings) -> Any:
     if settings.http_token is not None:
         tokens[token_digest(settings.http_token.get_secret_value())] = default
     auth = BearerAuth(app, tokens=tokens, default=default)
-    return auth
+    http_token = None if settings.http_token is None else settings.http_token.get_secret_value()
+    dashboard = dashboard_app(service, tokens=tokens, http_token=http_token, operator=default)
+    return DashboardDispatch(auth, dashboard)
 
 
 def serve_http(service: MemoryService, settings: Settings, address: str) -> None:

@@ -1,0 +1,106 @@
+"""The dashboard's writes (POST): edit, pin, tag, move, delete, review actions, audit verify,
+the deep health check. Each runs through the service (validated, redacted, audited), after the
+same-origin, session and CSRF checks of ``app.action``; a refused or failed one changes nothing
+and says why on the page."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from memwarden.audit.base import ACTIONS
+from memwarden.errors import Conflict, InvalidInput, MemwardenError
+from memwarden.models import KINDS
+from memwarden.ui import forms, security
+from memwarden.ui.context import Handler, UiContext
+from memwarden.ui.sessions import Session
+
+
+def _fields(form: FormData) -> dict[str, Any]:
+    return {k: v for k, v in form.items() if isinstance(v, str) and k != security.CSRF_FIELD}
+
+
+def _back(path: str, notice: str) -> Response:
+    return security.secure(RedirectResponse(f"{path}?done={quote(notice)}", status_code=303))
+
+
+async def edit(request: Request, ui: UiContext, session: Session) -> Response:
+    """Save the edit form; a stale ``if_version`` shows the current memory beside the draft."""
+    memory_id = forms.memory_id(request.path_params["memory_id"])
+    fields = _fields(await request.form())
+    try:
+        changes, version = forms.memory_changes(fields)
+        await run_in_threadpool(ui.dashboard.update, session, memory_id, changes, version)
+    except MemwardenError as exc:
+        current = await run_in_threadpool(ui.dashboard.memory, session, memory_id)
+        projects = await run_in_threadpool(ui.dashboard.projects, session)
+        conflict = isinstance(exc, Conflict) and "version" in exc.message
+        message = (f"Not saved: this memory was changed elsewhere since you opened it (it is now at version "
+                   f"{current.version}). Below is the current text; your draft is kept underneath." if conflict
+                   else f"Not saved: {exc.message}")
+        status = 409 if isinstance(exc, Conflict) else 400
+        return ui.render(request, "memory.html", session, status=status, error=message, memory=current,
+                         kinds=KINDS, projects=projects, draft=fields if conflict else None, title="Memory")
+    return _back(f"/ui/memories/{memory_id}", "Saved.")
+
+
+async def delete(request: Request, ui: UiContext, session: Session) -> Response:
+    memory_id = forms.memory_id(request.path_params["memory_id"])
+    form = await request.form()
+    if form.get("confirm") != "yes":
+        raise InvalidInput("deleting needs the confirmation: tick the box and press Delete", field="confirm")
+    await run_in_threadpool(ui.dashboard.delete, session, memory_id)
+    return _back("/ui/memories", f"Deleted memory {memory_id}.")
+
+
+async def review_delete(request: Request, ui: UiContext, session: Session) -> Response:
+    form = await request.form()
+    memory_id = forms.memory_id(str(form.get("id", "")))
+    await run_in_threadpool(ui.dashboard.delete, session, memory_id)
+    return _back("/ui/review", f"Deleted memory {memory_id}.")
+
+
+async def review_merge(request: Request, ui: UiContext, session: Session) -> Response:
+    form = await request.form()
+    keep, drop = forms.memory_id(str(form.get("keep", ""))), forms.memory_id(str(form.get("drop", "")))
+    await run_in_threadpool(ui.dashboard.merge, session, keep, drop)
+    return _back("/ui/review", f"Merged {drop} into {keep}.")
+
+
+async def review_pin(request: Request, ui: UiContext, session: Session) -> Response:
+    """Keep a memory the review proposes to remove: pin it (pinned memories are not proposed)."""
+    form = await request.form()
+    memory_id = forms.memory_id(str(form.get("id", "")))
+    current = await run_in_threadpool(ui.dashboard.memory, session, memory_id)
+    await run_in_threadpool(ui.dashboard.update, session, memory_id, {"pinned": True}, current.version)
+    return _back("/ui/review", f"Pinned memory {memory_id}: it will not be proposed again.")
+
+
+async def verify(request: Request, ui: UiContext, session: Session) -> Response:
+    if not session.operator:
+        raise InvalidInput("verifying the whole chain is for the local operator")
+    report = await run_in_threadpool(ui.dashboard.verify)
+    return ui.render(request, "audit.html", session, rows=[], next_before=None, verify=report,
+                     params=request.query_params, actions=ACTIONS, title="Audit")
+
+
+async def deep_health(request: Request, ui: UiContext, session: Session) -> Response:
+    report = await run_in_threadpool(ui.dashboard.health, session)
+    ui.last_health, ui.last_health_at = report, ui.dashboard.service.clock()
+    return _back("/ui/health", "Deep check done.")
+
+
+ROUTES: list[tuple[str, Handler]] = [
+    ("/ui/memories/{memory_id}/edit", edit),
+    ("/ui/memories/{memory_id}/delete", delete),
+    ("/ui/review/delete", review_delete),
+    ("/ui/review/merge", review_merge),
+    ("/ui/review/pin", review_pin),
+    ("/ui/audit/verify", verify),
+    ("/ui/health/check", deep_health),
+]

@@ -1,0 +1,54 @@
+"""What every dashboard handler gets: the service's ``Dashboard``, the sessions, the templates
+and the tokens that may log in; and how a page or an error is rendered."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.templating import Jinja2Templates
+
+from memwarden import __version__
+from memwarden.errors import Conflict, InvalidInput, MemwardenError, NotFound
+from memwarden.govern.identity import Identity
+from memwarden.models import Caller
+from memwarden.ui import security
+from memwarden.ui.dashboard import Dashboard
+from memwarden.ui.sessions import Session, SessionStore
+
+Handler = Callable[[Request, "UiContext", Session], Awaitable[Response]]
+
+
+@dataclass
+class UiContext:
+    """Everything the handlers share: the service's dashboard, sessions, templates, tokens."""
+
+    dashboard: Dashboard
+    sessions: SessionStore
+    templates: Jinja2Templates
+    tokens: dict[str, Identity]  # token digest -> identity
+    operator_digests: frozenset[str]  # digests of tokens that log in as the local operator
+    operator: Caller
+    launcher_key: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    last_health: dict[str, Any] | None = None
+    last_health_at: datetime | None = None
+
+    def render(self, request: Request, name: str, session: Session | None, status: int = 200,
+               **values: Any) -> Response:
+        values.setdefault("error", None)
+        done = request.query_params.get("done")
+        values.setdefault("notice", done[:200] if done else None)
+        response = self.templates.TemplateResponse(
+            request, name, {"session": session, "version": __version__, **values}, status_code=status)
+        return security.secure(response)
+
+    def error_page(self, request: Request, session: Session | None, exc: MemwardenError,
+                   name: str = "error.html", **values: Any) -> Response:
+        status = 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict) else (
+            400 if isinstance(exc, InvalidInput) else 500)
+        return self.render(request, name, session, status=status, error=exc.message, **values)

@@ -1,0 +1,127 @@
+"""Reading the dashboard's query parameters and form fields: each bad value becomes an
+``InvalidInput`` naming the field and what to send, shown on the page; nothing is changed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from memwarden import validation as v
+from memwarden.audit.base import ACTIONS, AuditQuery
+from memwarden.errors import InvalidInput
+from memwarden.models import KINDS, MemoryQuery
+
+MAX_PAGE = 1_000_000
+MAX_FIELD_CHARS = 200
+CHOICES = {"": None, "yes": True, "no": False}
+
+
+def _text(params: Mapping[str, str], name: str) -> str | None:
+    value = params.get(name, "")
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be text", field=name)
+    value = value.strip()
+    return value or None
+
+
+def _short(params: Mapping[str, str], name: str, label: str) -> str | None:
+    value = _text(params, name)
+    if value is not None:
+        if len(value) > MAX_FIELD_CHARS or any(ord(c) < 32 for c in value):
+            raise InvalidInput(f"{label} must be 1-{MAX_FIELD_CHARS} printable characters", field=name)
+    return value
+
+
+def _choice(params: Mapping[str, str], name: str, label: str) -> bool | None:
+    value = params.get(name, "") or ""
+    if value not in CHOICES:
+        raise InvalidInput(f"{label} must be yes, no or empty (either); got {value[:40]!r}", field=name)
+    return CHOICES[value]
+
+
+def day(params: Mapping[str, str], name: str, label: str, *, end: bool = False) -> datetime | None:
+    """A date (YYYY-MM-DD) as the UTC midnight starting it, or ending it with ``end``."""
+    value = _text(params, name)
+    if value is None:
+        return None
+    try:
+        parsed = date.fromisoformat(value)
+    except ValueError:
+        raise InvalidInput(f"{label} must be a date such as 2026-03-01; got {value[:40]!r}", field=name) from None
+    moment = datetime.combine(parsed, time(), tzinfo=UTC)
+    return moment + timedelta(days=1) if end else moment
+
+
+def whole(params: Mapping[str, str], name: str, label: str, *, default: int | None, low: int, high: int) -> int | None:
+    value = _text(params, name)
+    if value is None:
+        return default
+    if not value.isdigit() or not low <= int(value) <= high:
+        raise InvalidInput(f"{label} must be a whole number from {low} to {high}; got {value[:40]!r}", field=name)
+    return int(value)
+
+
+def memory_query(params: Mapping[str, str]) -> tuple[MemoryQuery, int, str]:
+    """The memories table's filters, page number and search text."""
+    project = _text(params, "project")
+    kind = _text(params, "kind")
+    if kind is not None and kind not in KINDS:
+        raise InvalidInput(f"kind must be one of {', '.join(KINDS)}; got {kind[:40]!r}", field="kind")
+    tag = _text(params, "tag")
+    since = day(params, "from", "from")
+    until = day(params, "to", "to", end=True)
+    if since is not None and until is not None and since >= until:
+        raise InvalidInput("from must be on or before to", field="from")
+    query = MemoryQuery(
+        project=None if project is None else v.check_project(project),
+        kind=kind,
+        tag=None if tag is None else v.check_tags([tag])[0],
+        pinned=_choice(params, "pinned", "pinned"),
+        flagged=_choice(params, "flagged", "flagged"),
+        created_since=since,
+        created_until=until,
+    )
+    page = whole(params, "page", "page", default=1, low=1, high=MAX_PAGE)
+    assert page is not None
+    text = v.check_query(params.get("q", ""))
+    return query, page, text.strip()
+
+
+def audit_query(params: Mapping[str, str]) -> tuple[AuditQuery, int | None]:
+    """The audit timeline's filters and the seq to page below."""
+    action = _text(params, "action")
+    if action is not None and action not in ACTIONS:
+        raise InvalidInput(f"action must be one of {', '.join(ACTIONS)}; got {action[:40]!r}", field="action")
+    since = day(params, "from", "from")
+    until = day(params, "to", "to", end=True)
+    if since is not None and until is not None and since >= until:
+        raise InvalidInput("from must be on or before to", field="from")
+    query = AuditQuery(actor=_short(params, "actor", "actor"), tenant=_short(params, "tenant", "tenant"),
+                       action=action, since=since, until=until)
+    return query, whole(params, "before", "before", default=None, low=1, high=2**62)
+
+
+def memory_changes(form: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+    """The edit form: the fields to change (validated by the service) and ``if_version``."""
+    version = whole(form, "if_version", "if_version", default=None, low=1, high=2**31)
+    if version is None:
+        raise InvalidInput("if_version is missing: reload the memory and edit it again", field="if_version")
+    changes: dict[str, Any] = {}
+    for name in ("content", "title", "project", "kind"):
+        if name in form:
+            changes[name] = str(form[name])
+    if "tags" in form:
+        changes["tags"] = [t.strip() for t in str(form["tags"]).split(",") if t.strip()]
+    if "pinned" in form:
+        pinned = _choice(form, "pinned", "pinned")
+        if pinned is None:
+            raise InvalidInput("pinned must be yes or no", field="pinned")
+        changes["pinned"] = pinned
+    if not changes:
+        raise InvalidInput("nothing to change: send at least one field", field="content")
+    return changes, version
+
+
+def memory_id(value: str) -> str:
+    return v.check_id(value).upper()

@@ -1,0 +1,65 @@
+"""The dashboard's own checks on top of the HTTP security layer: who is logged in, the CSRF
+token of every state-changing request, same-origin POSTs, and the response headers (a
+Content-Security-Policy that allows no inline script, no framing, no referrer, no caching)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from memwarden.ui.sessions import Session, SessionStore, csrf_matches
+
+COOKIE = "memwarden_session"
+LOGIN_COOKIE = "memwarden_login"
+CSRF_FIELD = "csrf"
+CSRF_HEADER = "x-csrf-token"
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+HEADERS = {
+    "content-security-policy": CSP,
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-store",
+    "cross-origin-opener-policy": "same-origin",
+    "cross-origin-resource-policy": "same-origin",
+}
+
+
+def secure(response: Response) -> Response:
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def same_origin(request: Request) -> bool:
+    """A POST from a page must come from this server's own origin (scheme, host and port).
+
+    Browsers send ``Origin`` on every POST; a request without one (a script, curl) still needs
+    the session cookie and the CSRF token, which only a page of this origin can read.
+    """
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    host = request.headers.get("host", "")
+    return parts.scheme == request.url.scheme and parts.netloc.lower() == host.lower()
+
+
+def session_of(request: Request, sessions: SessionStore) -> Session | None:
+    return sessions.get(request.cookies.get(COOKIE))
+
+
+async def csrf_ok(request: Request, session: Session) -> bool:
+    sent = request.headers.get(CSRF_HEADER)
+    if sent is None:
+        form = await request.form()
+        value = form.get(CSRF_FIELD)
+        sent = value if isinstance(value, str) else None
+    return csrf_matches(session, sent)
+
+
+def set_session_cookie(response: Response, sid: str, *, secure_only: bool) -> None:
+    response.set_cookie(COOKIE, sid, httponly=True, samesite="strict", secure=secure_only, path="/ui")
