@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install bench clean
+.PHONY: run test install bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,16 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/memwarden serve
 
+## The dashboard's browser tests drive Debian's Chromium (no browser download): install it when
+## it is missing and we may (root, as in CI); otherwise say how. In CI the browser tests fail
+## without it.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+		echo "chromium is missing: run 'sudo apt-get install -y chromium' for the dashboard's browser tests"
+
 ## Install what the tests need, start what they need, run every test.
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

@@ -81,7 +81,7 @@ def test_overview_counts_weeks_recalls_and_redaction_rules_of_one_tenant(store: 
     view = store.overview("t1", now=T0, weeks_since=T0 - timedelta(weeks=4), top=5)
     assert view.counts == [("p", "fact", 3), ("p", "note", 1), ("q", "fact", 1)]
     assert view.added_per_week == [("2026-02-16", "q", 1), (MONDAY, "p", 3)]
-    assert [m.id for m in view.most_recalled][0] == a.id and len(view.most_recalled) == 2
+    assert view.most_recalled[0].id == a.id and len(view.most_recalled) == 2
     assert view.redactions_per_rule == {"email": 2, "phone": 1}
 
 

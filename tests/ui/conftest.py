@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.testclient import TestClient
 
 from memwarden.app import build_service
 from memwarden.config import load_settings
@@ -32,6 +33,8 @@ def fill(service: MemoryService) -> dict[str, str]:
     ids["pinned"] = service.add("Release branches are cut on the first Monday", project="team", pinned=True).memory.id
     for word in ("email", "standup", "deploy", "release"):
         service.search(word)
+    assert service.backups is not None
+    service.backups.backup()
     return ids
 
 
@@ -47,7 +50,7 @@ def settings_for(tmp_path: Path) -> Any:
 def served(settings_for: Any) -> Iterator[tuple[Any, MemoryService, dict[str, str]]]:
     """(ASGI app, service, ids) with MEMWARDEN_HTTP_TOKEN set."""
     settings = settings_for(http_token=TOKEN)
-    service = build_service(settings)
+    service = build_service(settings, ops=True)
     ids = fill(service)
     app = build_http_app(service, settings)
     yield app, service, ids
@@ -60,7 +63,4 @@ def ticket(app: Any) -> str:
 
 @pytest.fixture
 def client(served: tuple[Any, MemoryService, dict[str, str]]) -> Iterator[httpx.Client]:
-    app = served[0]
-    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
-    with httpx.Client(transport=transport, base_url=HOST) as c:  # type: ignore[arg-type]
-        yield c
+    yield TestClient(served[0], base_url=HOST, follow_redirects=False)

@@ -41,7 +41,8 @@ async def edit(request: Request, ui: UiContext, session: Session) -> Response:
         projects = await run_in_threadpool(ui.dashboard.projects, session)
         conflict = isinstance(exc, Conflict) and "version" in exc.message
         message = (f"Not saved: this memory was changed elsewhere since you opened it (it is now at version "
-                   f"{current.version}). Below is the current text; your draft is kept underneath." if conflict
+                   f"{current.version}). The current text is shown first; your draft is in the form below, and saving it "
+                   f"now replaces version {current.version}." if conflict
                    else f"Not saved: {exc.message}")
         status = 409 if isinstance(exc, Conflict) else 400
         return ui.render(request, "memory.html", session, status=status, error=message, memory=current,

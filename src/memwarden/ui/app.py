@@ -13,18 +13,15 @@ import secrets
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from memwarden import __version__
-from memwarden.errors import Conflict, InvalidInput, MemwardenError, NotFound
+from memwarden.errors import InvalidInput, MemwardenError
 from memwarden.govern.identity import Identity, token_digest
 from memwarden.models import Caller, utcnow
 from memwarden.service import MemoryService

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import IO, Any
 
@@ -138,7 +138,7 @@ class Dashboard:
         return self.service.search(text, project=query.project, tags=tags, limit=PAGE_SIZE, caller=session.caller)
 
     def memory(self, session: Session, memory_id: str) -> Memory:
-        found, missing = self.service.get([memory_id], caller=session.caller)
+        found, _ = self.service.get([memory_id], caller=session.caller)
         if not found or found[0].deleted_at is not None:
             raise NotFound(f"no memory {memory_id} in tenant {session.caller.tenant} (deleted, or never stored)",
                            id=memory_id)

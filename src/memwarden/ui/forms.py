@@ -27,9 +27,8 @@ def _text(params: Mapping[str, str], name: str) -> str | None:
 
 def _short(params: Mapping[str, str], name: str, label: str) -> str | None:
     value = _text(params, name)
-    if value is not None:
-        if len(value) > MAX_FIELD_CHARS or any(ord(c) < 32 for c in value):
-            raise InvalidInput(f"{label} must be 1-{MAX_FIELD_CHARS} printable characters", field=name)
+    if value is not None and (len(value) > MAX_FIELD_CHARS or any(ord(c) < 32 for c in value)):
+        raise InvalidInput(f"{label} must be 1-{MAX_FIELD_CHARS} printable characters", field=name)
     return value
 
 

@@ -52,7 +52,7 @@ async def overview(request: Request, ui: UiContext, session: Session) -> Respons
 async def memories(request: Request, ui: UiContext, session: Session) -> Response:
     projects = await run_in_threadpool(ui.dashboard.projects, session)
     params = request.query_params
-    values = {"params": params, "projects": projects, "kinds": KINDS, "title": "Memories"}
+    values: dict[str, Any] = {"params": params, "projects": projects, "kinds": KINDS, "title": "Memories"}
     try:
         query, number, text = forms.memory_query(params)
     except InvalidInput as exc:
@@ -84,7 +84,7 @@ async def confirm_delete(request: Request, ui: UiContext, session: Session) -> R
 async def review(request: Request, ui: UiContext, session: Session) -> Response:
     projects = await run_in_threadpool(ui.dashboard.projects, session)
     project = request.query_params.get("project") or None
-    values = {"projects": projects, "project": project, "title": "Review"}
+    values: dict[str, Any] = {"projects": projects, "project": project, "title": "Review"}
     if project is not None and project not in projects:
         return ui.render(request, "review.html", session, status=400, report=None,
                          error=f"no project {project[:100]!r} in this tenant; pick one from the list", **values)
@@ -93,7 +93,7 @@ async def review(request: Request, ui: UiContext, session: Session) -> Response:
 
 
 async def audit(request: Request, ui: UiContext, session: Session) -> Response:
-    values = {"params": request.query_params, "actions": ACTIONS, "title": "Audit"}
+    values: dict[str, Any] = {"params": request.query_params, "actions": ACTIONS, "title": "Audit"}
     try:
         query, before = forms.audit_query(request.query_params)
     except InvalidInput as exc:

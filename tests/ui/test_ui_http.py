@@ -1,0 +1,159 @@
+"""The dashboard over HTTP (httpx against the real ASGI app on a real SQLite file): login and
+sessions, CSRF and foreign Origin refused, tenant confinement, bad input changes nothing."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+from conftest import HOST, TOKEN, fill, ticket
+from starlette.testclient import TestClient
+
+from memwarden.app import build_service
+from memwarden.govern.identity import token_digest
+from memwarden.http.app import build_http_app
+from memwarden.service import MemoryService
+
+
+def login(client: httpx.Client, app: Any) -> str:
+    """Log in with a one-time link; the CSRF token of the new session."""
+    r = client.get(f"/ui/login?ticket={ticket(app)}")
+    assert r.status_code == 303 and r.headers["location"] == "/ui/"
+    page = client.get("/ui/")
+    assert page.status_code == 200
+    return re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
+
+
+def test_every_page_needs_a_login_and_the_session_cookie_is_strict(client: httpx.Client, served: Any) -> None:
+    for path in ("/ui/", "/ui/memories", "/ui/review", "/ui/audit", "/ui/health", "/ui/backups"):
+        assert client.get(path).status_code == 303
+    r = client.get(f"/ui/login?ticket={ticket(served[0])}")
+    cookie = r.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie and "path=/ui" in cookie
+    page = client.get("/ui/")
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert "unsafe-inline" not in page.headers["content-security-policy"]
+    assert "<script>" not in page.text  # no inline script anywhere
+
+
+def test_a_one_time_link_works_once(client: httpx.Client, served: Any) -> None:
+    link = f"/ui/login?ticket={ticket(served[0])}"
+    assert client.get(link).status_code == 303
+    client.cookies.clear()
+    again = client.get(link)
+    assert again.status_code == 401 and "already used or has expired" in again.text
+    assert client.get("/ui/").status_code == 303
+
+
+def test_token_login_wrong_token_and_logout(client: httpx.Client) -> None:
+    form = client.get("/ui/login")
+    nonce = re.search(r'name="csrf" value="([^"]+)"', form.text).group(1)  # type: ignore[union-attr]
+    wrong = client.post("/ui/login", data={"csrf": nonce, "token": "mwt_wrong"})
+    assert wrong.status_code == 401 and "That token is not valid." in wrong.text
+    nonce = re.search(r'name="csrf" value="([^"]+)"', wrong.text).group(1)  # type: ignore[union-attr]
+    good = client.post("/ui/login", data={"csrf": nonce, "token": TOKEN})
+    assert good.status_code == 303
+    page = client.get("/ui/")
+    assert "(operator)" in page.text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
+    assert client.post("/ui/logout", data={"csrf": csrf}).status_code == 303
+    assert client.get("/ui/").status_code == 303
+
+
+def test_an_expired_session_sends_back_to_login(client: httpx.Client, served: Any) -> None:
+    login(client, served[0])
+    sessions = served[0].dashboard.state.ui.sessions
+    now = sessions.clock()
+    sessions.clock = lambda: now + timedelta(minutes=31)
+    r = client.get("/ui/memories")
+    assert r.status_code == 303 and r.headers["location"] == "/ui/login?expired=1"
+    assert "Your session ended" in client.get("/ui/login?expired=1").text
+
+
+def test_posts_without_csrf_or_from_another_origin_change_nothing(client: httpx.Client, served: Any) -> None:
+    app, service, ids = served
+    csrf = login(client, app)
+    path = f"/ui/memories/{ids['pref']}/delete"
+    assert client.post(path, data={"confirm": "yes"}).status_code == 403
+    assert client.post(path, data={"confirm": "yes", "csrf": "forged"}).status_code == 403
+    foreign = client.post(path, data={"confirm": "yes", "csrf": csrf}, headers={"origin": "https://evil.example"})
+    assert foreign.status_code == 403
+    assert service.get([ids["pref"]])[0][0].deleted_at is None
+    ok = client.post(path, data={"confirm": "yes", "csrf": csrf}, headers={"origin": HOST})
+    assert ok.status_code == 303
+    assert service.get([ids["pref"]])[0] == []  # deleted: no longer readable
+
+
+def test_bad_input_gets_a_message_on_the_page_and_changes_nothing(client: httpx.Client, served: Any) -> None:
+    app, service, ids = served
+    csrf = login(client, app)
+    for path, message in [
+        ("/ui/memories?kind=bogus", "kind must be one of"),
+        ("/ui/memories?page=0", "page must be a whole number"),
+        ("/ui/memories?from=yesterday", "from must be a date"),
+        ("/ui/memories?from=2026-03-02&to=2026-03-01", "from must be on or before to"),
+        ("/ui/memories?pinned=maybe", "pinned must be yes, no or empty"),
+        ("/ui/memories?tag=" + "x" * 100, "tag"),
+        ("/ui/audit?action=steal", "action must be one of"),
+        ("/ui/audit?before=-1", "before must be a whole number"),
+        ("/ui/audit/export?format=xml", "format must be csv or json"),
+        ("/ui/memories/not-an-id", "is not a memory id"),
+        ("/ui/review?project=nope", "no project"),
+        ("/ui/backups?plan=../../etc/passwd", "no backup named"),
+    ]:
+        r = client.get(path)
+        assert r.status_code in (400, 404), path
+        assert message in r.text.replace("&#39;", "'"), (path, r.text[-800:])
+    before = service.get([ids["pref"]])[0][0]
+    edit = f"/ui/memories/{ids['pref']}/edit"
+    for data, message in [
+        ({"csrf": csrf, "content": "x", "if_version": "x"}, "if_version must be a whole number"),
+        ({"csrf": csrf, "content": "x"}, "if_version is missing"),
+        ({"csrf": csrf, "content": " ", "if_version": "1"}, "content is empty"),
+        ({"csrf": csrf, "kind": "poem", "if_version": "1"}, "kind must be one of"),
+        ({"csrf": csrf, "pinned": "perhaps", "if_version": "1"}, "pinned must be yes"),
+    ]:
+        r = client.post(edit, data=data)
+        assert r.status_code == 400 and message in r.text, (data, r.text[-600:])
+    unconfirmed = client.post(f"/ui/memories/{ids['pref']}/delete", data={"csrf": csrf})
+    assert unconfirmed.status_code == 400 and "needs the confirmation" in unconfirmed.text
+    assert client.post("/ui/review/merge", data={"csrf": csrf, "keep": ids["pref"], "drop": ids["pref"]}).status_code == 400
+    assert service.get([ids["pref"]])[0][0] == before
+
+
+def test_edit_saves_a_new_version_and_a_stale_version_is_a_plain_conflict(client: httpx.Client, served: Any) -> None:
+    app, service, ids = served
+    csrf = login(client, app)
+    edit = f"/ui/memories/{ids['pref']}/edit"
+    saved = client.post(edit, data={"csrf": csrf, "content": "The client prefers email, never phone", "if_version": "1"})
+    assert saved.status_code == 303
+    assert service.get([ids["pref"]])[0][0].version == 2
+    stale = client.post(edit, data={"csrf": csrf, "content": "my older draft", "if_version": "1"})
+    assert stale.status_code == 409
+    assert "changed elsewhere since you opened it" in stale.text and "my older draft" in stale.text
+    assert service.get([ids["pref"]])[0][0].content == "The client prefers email, never phone"
+
+
+def test_a_token_of_another_tenant_sees_only_its_tenant(tmp_path: Path, settings_for: Any) -> None:
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text('{"tokens": [{"sha256": "%s", "actor": "bob", "tenants": ["globex"]}]}'
+                      % token_digest("mwt_bob-token"), encoding="utf-8")
+    settings = settings_for(tokens_file=str(tokens))
+    service: MemoryService = build_service(settings, ops=True)
+    try:
+        fill(service)  # the default tenant's memories
+        app = build_http_app(service, settings)
+        client = TestClient(app, base_url=HOST, follow_redirects=False)
+        if True:
+            nonce = re.search(r'name="csrf" value="([^"]+)"', client.get("/ui/login").text).group(1)  # type: ignore[union-attr]
+            assert client.post("/ui/login", data={"csrf": nonce, "token": "mwt_bob-token"}).status_code == 303
+            assert "No memory matches" in client.get("/ui/memories").text
+            audit = client.get("/ui/audit?tenant=default").text
+            assert "<td>default</td>" not in audit
+            assert "backups are for the local operator" in client.get("/ui/backups").text
+            assert "Verify the whole chain" not in audit
+    finally:
+        service.close()
