@@ -108,7 +108,7 @@ def shoot(page: Any, name: str) -> None:
 
 
 def test_every_page_renders_real_data_without_script_errors_or_serious_axe_findings(site: Any, page: Any) -> None:
-    server, service, ids = site
+    server, _, ids = site
     page.goto(server.link())
     assert page.url.endswith("/ui/")
     page.wait_for_function("document.querySelectorAll('canvas[width]').length === 3")  # Chart.js drew
@@ -260,7 +260,7 @@ def test_forged_and_cross_site_posts_are_refused_in_the_browser(site: Any, page:
 
 
 def test_main_flows_work_with_the_keyboard_alone(site: Any, page: Any) -> None:
-    server, service, ids = site
+    server, service, _ = site
     page.goto(server.link())
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Skip to content"

@@ -3,6 +3,7 @@ sessions, CSRF and foreign Origin refused, tenant confinement, bad input changes
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -139,8 +140,8 @@ def test_edit_saves_a_new_version_and_a_stale_version_is_a_plain_conflict(client
 
 def test_a_token_of_another_tenant_sees_only_its_tenant(tmp_path: Path, settings_for: Any) -> None:
     tokens = tmp_path / "tokens.json"
-    tokens.write_text('{"tokens": [{"sha256": "%s", "actor": "bob", "tenants": ["globex"]}]}'
-                      % token_digest("mwt_bob-token"), encoding="utf-8")
+    entry = {"sha256": token_digest("mwt_bob-token"), "actor": "bob", "tenants": ["globex"]}
+    tokens.write_text(json.dumps({"tokens": [entry]}), encoding="utf-8")
     settings = settings_for(tokens_file=str(tokens))
     service: MemoryService = build_service(settings, ops=True)
     try:
