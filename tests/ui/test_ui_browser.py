@@ -3,7 +3,7 @@ Playwright) against a real server on a real SQLite file.
 
 Without the browser these tests are skipped on a workstation and FAIL in CI (``CI=true``):
 ``make test`` installs it. Screenshots for docs/ui.md are written only when
-``MEMWARDEN_UI_SCREENSHOTS=DIR`` is set (``python scripts/ui_screenshots.py`` does that).
+``UI_SCREENSHOTS=DIR`` is set (``python scripts/ui_screenshots.py`` does that).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from memwarden.http.app import build_http_app
 pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
-SHOTS = os.environ.get("MEMWARDEN_UI_SCREENSHOTS")
+SHOTS = os.environ.get("UI_SCREENSHOTS")
 WAIT_MS = 15_000
 
 
