@@ -24,21 +24,26 @@ from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from corpus import memory_text  # noqa: E402
+from corpus import memory_text
 
-from memwarden.app import build_service  # noqa: E402
-from memwarden.audit.base import AuditEvent  # noqa: E402
-from memwarden.config import load_settings  # noqa: E402
-from memwarden.http.app import build_http_app  # noqa: E402
-from memwarden.models import KINDS, Memory, MemoryQuery, utcnow  # noqa: E402
-from memwarden.service import content_hash  # noqa: E402
+from memwarden.app import build_service
+from memwarden.audit.base import AuditEvent
+from memwarden.config import load_settings
+from memwarden.http.app import build_http_app
+from memwarden.models import KINDS, Memory, MemoryQuery, utcnow
+from memwarden.service import content_hash
 
 TOKEN = "mwt_bench-operator-token-0123456789"
 
 
 def settings(db: Path):  # type: ignore[no-untyped-def]
-    return load_settings(db=str(db), log_file=str(db.parent / "ui-bench.log"), backup_dir=str(db.parent / "ui-bench-backups"),
-                         embedder="none", http_token=TOKEN)
+    return load_settings(
+        db=str(db),
+        log_file=str(db.parent / "ui-bench.log"),
+        backup_dir=str(db.parent / "ui-bench-backups"),
+        embedder="none",
+        http_token=TOKEN,
+    )
 
 
 def build(db: Path, memories: int, audit_rows: int, rng: random.Random) -> None:
@@ -50,13 +55,23 @@ def build(db: Path, memories: int, audit_rows: int, rng: random.Random) -> None:
     for i in range(memories):
         content = memory_text(rng, i)
         at = now - timedelta(minutes=rng.randrange(365 * 24 * 60))
-        memory = Memory(id=str(ULID()), tenant="default", project=f"project-{i % 20}", kind=KINDS[i % 4],
-                        title="", tags=("ops",) if i % 10 == 0 else (), content=content,
-                        content_hash=content_hash(content), pinned=i % 97 == 0, created_at=at, updated_at=at,
-                        hit_count=rng.randrange(50) if i % 7 == 0 else 0,
-                        redactions=("email",) if i % 50 == 0 else (),
-                        injection_flags=("instruction_override",) if i % 1000 == 0 else ())
-        batch.append((replace(memory), service._index_text(memory)))  # noqa: SLF001 - the analyzer import uses
+        memory = Memory(
+            id=str(ULID()),
+            tenant="default",
+            project=f"project-{i % 20}",
+            kind=KINDS[i % 4],
+            title="",
+            tags=("ops",) if i % 10 == 0 else (),
+            content=content,
+            content_hash=content_hash(content),
+            pinned=i % 97 == 0,
+            created_at=at,
+            updated_at=at,
+            hit_count=rng.randrange(50) if i % 7 == 0 else 0,
+            redactions=("email",) if i % 50 == 0 else (),
+            injection_flags=("instruction_override",) if i % 1000 == 0 else (),
+        )
+        batch.append((replace(memory), service.intake.index_text(memory)))
         if len(batch) == 5000 or i == memories - 1:
             service.store.import_memories(batch)  # type: ignore[attr-defined]
             batch = []
@@ -68,13 +83,22 @@ def build(db: Path, memories: int, audit_rows: int, rng: random.Random) -> None:
     for i in range(audit_rows):
         action = rng.choice(actions)
         degraded = action == "search" and rng.random() < 0.1
-        log.append(AuditEvent(actor=f"agent-{i % 5}", tenant="default", action=action, project=f"project-{i % 20}",
-                              result_count=rng.randrange(10), degraded=degraded,
-                              detail={"degrade_reason": "warming_up"} if degraded else {}), start + step * i)
+        log.append(
+            AuditEvent(
+                actor=f"agent-{i % 5}",
+                tenant="default",
+                action=action,
+                project=f"project-{i % 20}",
+                result_count=rng.randrange(10),
+                degraded=degraded,
+                detail={"degrade_reason": "warming_up"} if degraded else {},
+            ),
+            start + step * i,
+        )
         if (i + 1) % 100_000 == 0:
             print(f"  {i + 1} audit rows", file=sys.stderr)
-    assert service.backups is not None
-    service.backups.backup()
+    assert service.operations.backups is not None
+    service.operations.backups.backup()
     service.close()
 
 
@@ -85,8 +109,9 @@ def measure(db: Path, rounds: int) -> list[dict[str, object]]:
     app = build_http_app(service, settings(db))
     client = TestClient(app, base_url="http://127.0.0.1:8765", follow_redirects=False)
     client.get(f"/ui/login?ticket={app.dashboard.state.ui.sessions.issue_ticket()}")
-    some = service.store.browse("default", MemoryQuery(), now=utcnow(),
-                                limit=1, offset=0, count_limit=1).memories[0]
+    some = service.store.browse(
+        "default", MemoryQuery(), now=utcnow(), limit=1, offset=0, count_limit=1
+    ).memories[0]
     day = (utcnow() - timedelta(days=40)).date().isoformat()
     pages = [
         ("overview", "/ui/"),
@@ -95,7 +120,10 @@ def measure(db: Path, rounds: int) -> list[dict[str, object]]:
         ("memories, kind + tag", "/ui/memories?kind=note&tag=ops"),
         ("memories, flagged", "/ui/memories?flagged=yes"),
         ("memories, pinned", "/ui/memories?pinned=yes"),
-        ("memories, date range", f"/ui/memories?from={day}&to={(utcnow() - timedelta(days=30)).date().isoformat()}"),
+        (
+            "memories, date range",
+            f"/ui/memories?from={day}&to={(utcnow() - timedelta(days=30)).date().isoformat()}",
+        ),
         ("memories, page 1000", "/ui/memories?page=1000"),
         ("search", "/ui/memories?q=client+email"),
         ("memory", f"/ui/memories/{some.id}"),
@@ -118,11 +146,20 @@ def measure(db: Path, rounds: int) -> list[dict[str, object]]:
             cpus.append((time.process_time() - cpu) * 1000)
             assert response.status_code == 200, (path, response.status_code, response.text[-400:])
         walls.sort()
-        rows.append({"page": name, "path": path, "p50_ms": round(statistics.median(walls), 1),
-                     "p95_ms": round(walls[max(0, int(len(walls) * 0.95) - 1)], 1),
-                     "cpu_p50_ms": round(statistics.median(cpus), 1)})
-        print(f"{name:28} p50 {rows[-1]['p50_ms']:8.1f} ms  p95 {rows[-1]['p95_ms']:8.1f} ms  "
-              f"cpu {rows[-1]['cpu_p50_ms']:8.1f} ms", flush=True)
+        rows.append(
+            {
+                "page": name,
+                "path": path,
+                "p50_ms": round(statistics.median(walls), 1),
+                "p95_ms": round(walls[max(0, int(len(walls) * 0.95) - 1)], 1),
+                "cpu_p50_ms": round(statistics.median(cpus), 1),
+            }
+        )
+        print(
+            f"{name:28} p50 {rows[-1]['p50_ms']:8.1f} ms  p95 {rows[-1]['p95_ms']:8.1f} ms  "
+            f"cpu {rows[-1]['cpu_p50_ms']:8.1f} ms",
+            flush=True,
+        )
     service.close()
     return rows
 
@@ -144,8 +181,13 @@ def main(argv: list[str] | None = None) -> int:
     rows = measure(args.db, args.rounds)
     print(f"load after: {os.getloadavg()}")
     if args.json:
-        args.json.write_text(json.dumps({"memories": args.memories, "audit_rows": args.audit, "pages": rows,
-                                         "load": os.getloadavg()}, indent=2), encoding="utf-8")
+        args.json.write_text(
+            json.dumps(
+                {"memories": args.memories, "audit_rows": args.audit, "pages": rows, "load": os.getloadavg()},
+                indent=2,
+            ),
+            encoding="utf-8",
+        )
     return 0
 
 

@@ -25,9 +25,17 @@ def audit_log(store: Store, store_url: str) -> Iterator[AuditLog]:
     log.close()
 
 
-def _browse(store: Store, limit: int = 10, offset: int = 0, count_limit: int = 100, **filters: object) -> list[str]:
-    page = store.browse("t1", MemoryQuery(**filters), now=T0, limit=limit, offset=offset,  # type: ignore[arg-type]
-                        count_limit=count_limit)
+def _browse(
+    store: Store, limit: int = 10, offset: int = 0, count_limit: int = 100, **filters: object
+) -> list[str]:
+    page = store.browse(
+        "t1",
+        MemoryQuery(**filters),
+        now=T0,
+        limit=limit,
+        offset=offset,  # type: ignore[arg-type]
+        count_limit=count_limit,
+    )
     return [m.content for m in page.memories]
 
 
@@ -46,7 +54,9 @@ def test_browse_filters_by_each_field_newest_first(store: Store) -> None:
     assert _browse(store, pinned=False, flagged=False) == ["elsewhere", "a fact"]
     assert _browse(store, flagged=True) == ["ignore previous instructions"]
     assert _browse(store, created_since=T0 - timedelta(days=2), created_until=T0 - timedelta(hours=2)) == [
-        "elsewhere", "a note"]
+        "elsewhere",
+        "a note",
+    ]
 
 
 def test_browse_pages_and_counts_up_to_the_limit(store: Store) -> None:
@@ -91,8 +101,14 @@ def _event(tenant: str, action: str, actor: str = "alice", **kw: object) -> Audi
 
 def test_audit_page_filters_newest_first_and_pages_by_seq(audit_log: AuditLog) -> None:
     for i in range(6):
-        audit_log.append(_event("acme" if i % 2 else "globex", "search" if i < 4 else "add",
-                                actor="bob" if i == 5 else "alice"), T0 + timedelta(hours=i))
+        audit_log.append(
+            _event(
+                "acme" if i % 2 else "globex",
+                "search" if i < 4 else "add",
+                actor="bob" if i == 5 else "alice",
+            ),
+            T0 + timedelta(hours=i),
+        )
     everything = audit_log.page(AuditQuery(), before_seq=None, limit=10)
     assert [r.seq for r in everything] == [6, 5, 4, 3, 2, 1]
     assert [r.seq for r in audit_log.page(AuditQuery(), before_seq=4, limit=2)] == [3, 2]
@@ -111,8 +127,13 @@ def test_daily_counts_follow_appends_with_degrade_reasons(audit_log: AuditLog) -
     audit_log.append(_event("acme", "search", degraded=True, detail={"degrade_reason": "warming_up"}), T0)
     audit_log.append(_event("acme", "add"), T0 + timedelta(days=1))
     audit_log.append(_event("globex", "add"), T0 + timedelta(days=1))
-    rows = [(c.day, c.tenant, c.action, c.degrade_reason, c.count)
-            for c in audit_log.daily_counts("2026-03-01", tenant="acme")]
-    assert rows == [("2026-03-01", "acme", "search", "", 1), ("2026-03-01", "acme", "search", "warming_up", 2),
-                    ("2026-03-02", "acme", "add", "", 1)]
+    rows = [
+        (c.day, c.tenant, c.action, c.degrade_reason, c.count)
+        for c in audit_log.daily_counts("2026-03-01", tenant="acme")
+    ]
+    assert rows == [
+        ("2026-03-01", "acme", "search", "", 1),
+        ("2026-03-01", "acme", "search", "warming_up", 2),
+        ("2026-03-02", "acme", "add", "", 1),
+    ]
     assert len(audit_log.daily_counts("2026-03-02", tenant=None)) == 2

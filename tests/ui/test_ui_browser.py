@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TOKEN, fill, ticket
+from ui_helpers import TOKEN, fill, ticket
 
 from memwarden.app import build_service
 from memwarden.http.app import build_http_app
@@ -50,8 +50,9 @@ class Server:
         import uvicorn
 
         self.app = app
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
-                                                    lifespan="off"))
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 10
@@ -96,9 +97,15 @@ def page(browser: Any) -> Iterator[Any]:
 def axe_violations(page: Any) -> list[str]:
     """Serious and critical axe-core findings on the current page."""
     page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")  # through DevTools: the page's CSP stays on
-    result = page.evaluate("async () => (await axe.run(document)).violations.map("
-                           "v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))")
-    return [f"{v['id']} ({v['impact']}, {v['nodes']} nodes)" for v in result if v["impact"] in ("serious", "critical")]
+    result = page.evaluate(
+        "async () => (await axe.run(document)).violations.map("
+        "v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))"
+    )
+    return [
+        f"{v['id']} ({v['impact']}, {v['nodes']} nodes)"
+        for v in result
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def shoot(page: Any, name: str) -> None:
@@ -107,7 +114,9 @@ def shoot(page: Any, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
-def test_every_page_renders_real_data_without_script_errors_or_serious_axe_findings(site: Any, page: Any) -> None:
+def test_every_page_renders_real_data_without_script_errors_or_serious_axe_findings(
+    site: Any, page: Any
+) -> None:
     server, _, ids = site
     page.goto(server.link())
     assert page.url.endswith("/ui/")
@@ -133,8 +142,10 @@ def test_every_page_renders_real_data_without_script_errors_or_serious_axe_findi
         shoot(page, name)
         if name == "audit":
             assert page.locator("td", has_text=re.compile("^search$")).count() >= 4
-    assert "[REDACTED" in page.goto(f"{server.url}/ui/memories/{ids['secret']}").text() or \
-        "AKIAIOSFODNN7EXAMPLE" not in page.content()
+    assert (
+        "[REDACTED" in page.goto(f"{server.url}/ui/memories/{ids['secret']}").text()
+        or "AKIAIOSFODNN7EXAMPLE" not in page.content()
+    )
     page.goto(server.url + "/ui/health")
     page.get_by_role("button", name="Run the deep check now").click()
     assert page.get_by_text("Status:").is_visible(), page.content()[-1500:]
@@ -180,17 +191,23 @@ def test_edit_round_trip_then_a_conflict_shown_plainly(site: Any, page: Any) -> 
     page.get_by_label("Project", exact=True).fill("sales")
     page.get_by_role("button", name="Save version 2").click()
     assert page.get_by_role("status").inner_text() == "Saved."
-    stored = service.get([ids["pref"]])[0][0]
+    stored = service.memories.get([ids["pref"]])[0][0]
     assert (stored.content, stored.tags, stored.project, stored.version) == (
-        "The client prefers email; phone only for outages", ("contact", "escalation"), "sales", 2)
+        "The client prefers email; phone only for outages",
+        ("contact", "escalation"),
+        "sales",
+        2,
+    )
     page.get_by_label("Content").fill("my edit from an old page")
-    service.update(ids["pref"], content="changed by an agent meanwhile")  # another writer wins the race
+    service.memories.update(
+        ids["pref"], content="changed by an agent meanwhile"
+    )  # another writer wins the race
     page.get_by_role("button", name="Save version 3").click()
     alert = page.get_by_role("alert").inner_text()
     assert "changed elsewhere since you opened it" in alert and "version 3" in alert
     assert page.get_by_label("Content").input_value() == "my edit from an old page"
     shoot(page, "conflict")
-    assert service.get([ids["pref"]])[0][0].content == "changed by an agent meanwhile"
+    assert service.memories.get([ids["pref"]])[0][0].content == "changed by an agent meanwhile"
 
 
 def test_pin_and_delete_with_confirmation(site: Any, page: Any) -> None:
@@ -198,16 +215,16 @@ def test_pin_and_delete_with_confirmation(site: Any, page: Any) -> None:
     page.goto(server.link())
     page.goto(f"{server.url}/ui/memories/{ids['pref']}")
     page.get_by_role("button", name="Pin", exact=True).click()
-    assert service.get([ids["pref"]])[0][0].pinned is True
+    assert service.memories.get([ids["pref"]])[0][0].pinned is True
     page.get_by_role("link", name="Delete…").click()
     page.get_by_role("button", name="Delete").click()  # without ticking the box
     assert "needs the confirmation" in page.get_by_role("alert").inner_text()
-    assert service.get([ids["pref"]])[0]
+    assert service.memories.get([ids["pref"]])[0]
     page.goto(f"{server.url}/ui/memories/{ids['pref']}/delete")
     page.get_by_label("Yes, delete it").check()
     page.get_by_role("button", name="Delete").click()
     assert "Deleted memory" in page.get_by_role("status").inner_text()
-    assert service.get([ids["pref"]])[0] == []
+    assert service.memories.get([ids["pref"]])[0] == []
 
 
 def test_a_review_merge_goes_through_the_service_and_is_audited(site: Any, page: Any) -> None:
@@ -216,9 +233,9 @@ def test_a_review_merge_goes_through_the_service_and_is_audited(site: Any, page:
     page.goto(server.url + "/ui/review")
     page.get_by_role("button", name="Merge newer into older").first.click()
     assert "Merged" in page.get_by_role("status").inner_text()
-    kept = service.get([ids["dup_a"]])[0][0]
+    kept = service.memories.get([ids["dup_a"]])[0][0]
     assert "Ada Lovelace" in kept.content and kept.version == 2
-    assert service.get([ids["dup_b"]])[0] == []
+    assert service.memories.get([ids["dup_b"]])[0] == []
     page.goto(server.url + "/ui/audit?action=delete")
     assert page.locator("td", has_text=re.compile("^delete$")).count() == 1
 
@@ -247,16 +264,21 @@ def test_forged_and_cross_site_posts_are_refused_in_the_browser(site: Any, page:
     without = page.request.post(f"{server.url}/ui/memories/{ids['pref']}/delete", form={"confirm": "yes"})
     assert without.status == 403
     csrf = page.locator("input[name=csrf]").first.get_attribute("value")
-    foreign = page.request.post(f"{server.url}/ui/memories/{ids['pref']}/delete", form={"confirm": "yes", "csrf": csrf},
-                                headers={"origin": "http://evil.example"})
+    foreign = page.request.post(
+        f"{server.url}/ui/memories/{ids['pref']}/delete",
+        form={"confirm": "yes", "csrf": csrf},
+        headers={"origin": "http://evil.example"},
+    )
     assert foreign.status == 403
-    assert service.get([ids["pref"]])[0]
+    assert service.memories.get([ids["pref"]])[0]
     page.goto("about:blank")  # a page of another origin posting to the dashboard
-    page.set_content(f'<form method="post" action="{server.url}/ui/memories/{ids["pref"]}/delete">'
-                     f'<input name="confirm" value="yes"><input name="csrf" value="{csrf}"></form>')
+    page.set_content(
+        f'<form method="post" action="{server.url}/ui/memories/{ids["pref"]}/delete">'
+        f'<input name="confirm" value="yes"><input name="csrf" value="{csrf}"></form>'
+    )
     page.evaluate("document.forms[0].submit()")
     page.wait_for_load_state()
-    assert service.get([ids["pref"]])[0]
+    assert service.memories.get([ids["pref"]])[0]
 
 
 def test_main_flows_work_with_the_keyboard_alone(site: Any, page: Any) -> None:
@@ -296,4 +318,4 @@ def test_main_flows_work_with_the_keyboard_alone(site: Any, page: Any) -> None:
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     page.wait_for_selector("text=Saved.")
-    assert any(m.content == "Standup moved to 10:00" for m in service.list(project="team", limit=50))
+    assert any(m.content == "Standup moved to 10:00" for m in service.memories.list(project="team", limit=50))

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from conftest import HOST, TOKEN, fill, ticket
 from starlette.testclient import TestClient
+from ui_helpers import HOST, TOKEN, fill, ticket
 
 from memwarden.app import build_service
 from memwarden.govern.identity import token_digest
@@ -80,12 +80,14 @@ def test_posts_without_csrf_or_from_another_origin_change_nothing(client: httpx.
     path = f"/ui/memories/{ids['pref']}/delete"
     assert client.post(path, data={"confirm": "yes"}).status_code == 403
     assert client.post(path, data={"confirm": "yes", "csrf": "forged"}).status_code == 403
-    foreign = client.post(path, data={"confirm": "yes", "csrf": csrf}, headers={"origin": "https://evil.example"})
+    foreign = client.post(
+        path, data={"confirm": "yes", "csrf": csrf}, headers={"origin": "https://evil.example"}
+    )
     assert foreign.status_code == 403
-    assert service.get([ids["pref"]])[0][0].deleted_at is None
+    assert service.memories.get([ids["pref"]])[0][0].deleted_at is None
     ok = client.post(path, data={"confirm": "yes", "csrf": csrf}, headers={"origin": HOST})
     assert ok.status_code == 303
-    assert service.get([ids["pref"]])[0] == []  # deleted: no longer readable
+    assert service.memories.get([ids["pref"]])[0] == []  # deleted: no longer readable
 
 
 def test_bad_input_gets_a_message_on_the_page_and_changes_nothing(client: httpx.Client, served: Any) -> None:
@@ -108,7 +110,7 @@ def test_bad_input_gets_a_message_on_the_page_and_changes_nothing(client: httpx.
         r = client.get(path)
         assert r.status_code in (400, 404), path
         assert message in r.text.replace("&#39;", "'"), (path, r.text[-800:])
-    before = service.get([ids["pref"]])[0][0]
+    before = service.memories.get([ids["pref"]])[0][0]
     edit = f"/ui/memories/{ids['pref']}/edit"
     for data, message in [
         ({"csrf": csrf, "content": "x", "if_version": "x"}, "if_version must be a whole number"),
@@ -121,21 +123,30 @@ def test_bad_input_gets_a_message_on_the_page_and_changes_nothing(client: httpx.
         assert r.status_code == 400 and message in r.text, (data, r.text[-600:])
     unconfirmed = client.post(f"/ui/memories/{ids['pref']}/delete", data={"csrf": csrf})
     assert unconfirmed.status_code == 400 and "needs the confirmation" in unconfirmed.text
-    assert client.post("/ui/review/merge", data={"csrf": csrf, "keep": ids["pref"], "drop": ids["pref"]}).status_code == 400
-    assert service.get([ids["pref"]])[0][0] == before
+    assert (
+        client.post(
+            "/ui/review/merge", data={"csrf": csrf, "keep": ids["pref"], "drop": ids["pref"]}
+        ).status_code
+        == 400
+    )
+    assert service.memories.get([ids["pref"]])[0][0] == before
 
 
-def test_edit_saves_a_new_version_and_a_stale_version_is_a_plain_conflict(client: httpx.Client, served: Any) -> None:
+def test_edit_saves_a_new_version_and_a_stale_version_is_a_plain_conflict(
+    client: httpx.Client, served: Any
+) -> None:
     app, service, ids = served
     csrf = login(client, app)
     edit = f"/ui/memories/{ids['pref']}/edit"
-    saved = client.post(edit, data={"csrf": csrf, "content": "The client prefers email, never phone", "if_version": "1"})
+    saved = client.post(
+        edit, data={"csrf": csrf, "content": "The client prefers email, never phone", "if_version": "1"}
+    )
     assert saved.status_code == 303
-    assert service.get([ids["pref"]])[0][0].version == 2
+    assert service.memories.get([ids["pref"]])[0][0].version == 2
     stale = client.post(edit, data={"csrf": csrf, "content": "my older draft", "if_version": "1"})
     assert stale.status_code == 409
     assert "changed elsewhere since you opened it" in stale.text and "my older draft" in stale.text
-    assert service.get([ids["pref"]])[0][0].content == "The client prefers email, never phone"
+    assert service.memories.get([ids["pref"]])[0][0].content == "The client prefers email, never phone"
 
 
 def test_a_token_of_another_tenant_sees_only_its_tenant(tmp_path: Path, settings_for: Any) -> None:

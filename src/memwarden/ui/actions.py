@@ -40,13 +40,26 @@ async def edit(request: Request, ui: UiContext, session: Session) -> Response:
         current = await run_in_threadpool(ui.dashboard.memory, session, memory_id)
         projects = await run_in_threadpool(ui.dashboard.projects, session)
         conflict = isinstance(exc, Conflict) and "version" in exc.message
-        message = (f"Not saved: this memory was changed elsewhere since you opened it (it is now at version "
-                   f"{current.version}). The current text is shown first; your draft is in the form below, and saving it "
-                   f"now replaces version {current.version}." if conflict
-                   else f"Not saved: {exc.message}")
+        message = (
+            f"Not saved: this memory was changed elsewhere since you opened it (it is now at version "
+            f"{current.version}). The current text is shown first; your draft is in the form below, and saving it "
+            f"now replaces version {current.version}."
+            if conflict
+            else f"Not saved: {exc.message}"
+        )
         status = 409 if isinstance(exc, Conflict) else 400
-        return ui.render(request, "memory.html", session, status=status, error=message, memory=current,
-                         kinds=KINDS, projects=projects, draft=fields if conflict else None, title="Memory")
+        return ui.render(
+            request,
+            "memory.html",
+            session,
+            status=status,
+            error=message,
+            memory=current,
+            kinds=KINDS,
+            projects=projects,
+            draft=fields if conflict else None,
+            title="Memory",
+        )
     return _back(f"/ui/memories/{memory_id}", "Saved.")
 
 
@@ -86,8 +99,17 @@ async def verify(request: Request, ui: UiContext, session: Session) -> Response:
     if not session.operator:
         raise InvalidInput("verifying the whole chain is for the local operator")
     report = await run_in_threadpool(ui.dashboard.verify)
-    return ui.render(request, "audit.html", session, rows=[], next_before=None, verify=report,
-                     params=request.query_params, actions=ACTIONS, title="Audit")
+    return ui.render(
+        request,
+        "audit.html",
+        session,
+        rows=[],
+        next_before=None,
+        verify=report,
+        params=request.query_params,
+        actions=ACTIONS,
+        title="Audit",
+    )
 
 
 async def deep_health(request: Request, ui: UiContext, session: Session) -> Response:

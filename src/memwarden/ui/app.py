@@ -42,9 +42,15 @@ def page(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         session = security.session_of(request, ui.sessions)
         if session is None:
             if request.headers.get("hx-request"):
-                return security.secure(Response("log in again", status_code=401, headers={"hx-redirect": "/ui/login"}))
-            return security.secure(RedirectResponse("/ui/login?expired=1" if security.COOKIE in request.cookies
-                                                    else "/ui/login", status_code=303))
+                return security.secure(
+                    Response("log in again", status_code=401, headers={"hx-redirect": "/ui/login"})
+                )
+            return security.secure(
+                RedirectResponse(
+                    "/ui/login?expired=1" if security.COOKIE in request.cookies else "/ui/login",
+                    status_code=303,
+                )
+            )
         try:
             return await handler(request, ui, session)
         except MemwardenError as exc:
@@ -62,11 +68,13 @@ def action(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
             return security.secure(Response("refused: this request comes from another site", status_code=403))
         session = security.session_of(request, ui.sessions)
         if session is None:
-            return security.secure(Response("refused: log in first (the session ended or never began)",
-                                            status_code=401))
+            return security.secure(
+                Response("refused: log in first (the session ended or never began)", status_code=401)
+            )
         if not await security.csrf_ok(request, session):
-            return security.secure(Response("refused: the CSRF token is missing or wrong; reload the page",
-                                            status_code=403))
+            return security.secure(
+                Response("refused: the CSRF token is missing or wrong; reload the page", status_code=403)
+            )
         try:
             return await handler(request, ui, session)
         except MemwardenError as exc:
@@ -83,8 +91,12 @@ async def login_page(request: Request) -> Response:
     ticket = request.query_params.get("ticket")
     if ticket is not None:
         if not ui.sessions.redeem_ticket(ticket):
-            return _login_form(request, ui, status=401,
-                               error="This login link was already used or has expired: run `memwarden ui` again.")
+            return _login_form(
+                request,
+                ui,
+                status=401,
+                error="This login link was already used or has expired: run `memwarden ui` again.",
+            )
         sid, _ = ui.sessions.start(ui.operator, (ui.operator.tenant,), operator=True)
         response = RedirectResponse("/ui/", status_code=303)
         security.set_session_cookie(response, sid, secure_only=request.url.scheme == "https")
@@ -93,13 +105,28 @@ async def login_page(request: Request) -> Response:
     return _login_form(request, ui, notice=notice)
 
 
-def _login_form(request: Request, ui: UiContext, *, status: int = 200, error: str | None = None,
-                notice: str | None = None) -> Response:
+def _login_form(
+    request: Request, ui: UiContext, *, status: int = 200, error: str | None = None, notice: str | None = None
+) -> Response:
     nonce = secrets.token_urlsafe(24)
-    response = ui.render(request, "login.html", None, status=status, error=error, notice=notice, login_csrf=nonce,
-                         tokens_configured=bool(ui.tokens))
-    response.set_cookie(security.LOGIN_COOKIE, nonce, httponly=True, samesite="strict", path="/ui",
-                        secure=request.url.scheme == "https")
+    response = ui.render(
+        request,
+        "login.html",
+        None,
+        status=status,
+        error=error,
+        notice=notice,
+        login_csrf=nonce,
+        tokens_configured=bool(ui.tokens),
+    )
+    response.set_cookie(
+        security.LOGIN_COOKIE,
+        nonce,
+        httponly=True,
+        samesite="strict",
+        path="/ui",
+        secure=request.url.scheme == "https",
+    )
     return response
 
 
@@ -115,14 +142,21 @@ async def login_submit(request: Request) -> Response:
     identity = None
     if isinstance(token, str) and token.strip() and ui.tokens:
         digest = token_digest(token.strip())
-        identity = next((who for known, who in ui.tokens.items() if secrets.compare_digest(known, digest)), None)
+        identity = next(
+            (who for known, who in ui.tokens.items() if secrets.compare_digest(known, digest)), None
+        )
     if identity is None:
-        message = ("That token is not valid." if ui.tokens else
-                   "No token is configured on this server: open the one-time link that `memwarden ui` prints.")
+        message = (
+            "That token is not valid."
+            if ui.tokens
+            else "No token is configured on this server: open the one-time link that `memwarden ui` prints."
+        )
         return _login_form(request, ui, status=401, error=message)
     digest = token_digest(str(token).strip())
     operator = digest in ui.operator_digests
-    sid, _ = ui.sessions.start(Caller(identity.actor, identity.tenants[0]), identity.tenants, operator=operator)
+    sid, _ = ui.sessions.start(
+        Caller(identity.actor, identity.tenants[0]), identity.tenants, operator=operator
+    )
     response = RedirectResponse("/ui/", status_code=303)
     security.set_session_cookie(response, sid, secure_only=request.url.scheme == "https")
     response.delete_cookie(security.LOGIN_COOKIE, path="/ui")
@@ -139,9 +173,13 @@ async def logout(request: Request, ui: UiContext, session: Session) -> Response:
 async def switch_tenant(request: Request, ui: UiContext, session: Session) -> Response:
     form = await request.form()
     tenant = form.get("tenant")
-    if not isinstance(tenant, str) or ui.sessions.switch_tenant(request.cookies.get(security.COOKIE, ""),
-                                                                tenant) is None:
-        raise InvalidInput("you may not view that tenant: pick one of the tenants your token lists", field="tenant")
+    if (
+        not isinstance(tenant, str)
+        or ui.sessions.switch_tenant(request.cookies.get(security.COOKIE, ""), tenant) is None
+    ):
+        raise InvalidInput(
+            "you may not view that tenant: pick one of the tenants your token lists", field="tenant"
+        )
     return security.secure(RedirectResponse("/ui/", status_code=303))
 
 
@@ -155,12 +193,20 @@ async def issue_ticket(request: Request) -> Response:
     return JSONResponse({"ticket": ui.sessions.issue_ticket()})
 
 
-def build_ui_app(service: MemoryService, *, tokens: dict[str, Identity], operator_digests: frozenset[str],
-                 operator: Caller, clock: Callable[[], datetime] = utcnow) -> Starlette:
+def build_ui_app(
+    service: MemoryService,
+    *,
+    tokens: dict[str, Identity],
+    operator_digests: frozenset[str],
+    operator: Caller,
+    clock: Callable[[], datetime] = utcnow,
+) -> Starlette:
     """The dashboard as an ASGI app whose routes start with ``/ui``."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["short_time"] = pages.short_time
-    ui = UiContext(Dashboard(service), SessionStore(clock), templates, dict(tokens), operator_digests, operator)
+    ui = UiContext(
+        Dashboard(service), SessionStore(clock), templates, dict(tokens), operator_digests, operator
+    )
     routes = [
         Route("/ui/login", login_page, methods=["GET"]),
         Route("/ui/login", login_submit, methods=["POST"]),

@@ -38,17 +38,30 @@ class UiContext:
     last_health: dict[str, Any] | None = None
     last_health_at: datetime | None = None
 
-    def render(self, request: Request, name: str, session: Session | None, status: int = 200,
-               **values: Any) -> Response:
+    def render(
+        self, request: Request, name: str, session: Session | None, status: int = 200, **values: Any
+    ) -> Response:
         values.setdefault("error", None)
         done = request.query_params.get("done")
         values.setdefault("notice", done[:200] if done else None)
         response = self.templates.TemplateResponse(
-            request, name, {"session": session, "version": __version__, **values}, status_code=status)
+            request, name, {"session": session, "version": __version__, **values}, status_code=status
+        )
         return security.secure(response)
 
-    def error_page(self, request: Request, session: Session | None, exc: MemwardenError,
-                   name: str = "error.html", **values: Any) -> Response:
-        status = 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict) else (
-            400 if isinstance(exc, InvalidInput) else 500)
+    def error_page(
+        self,
+        request: Request,
+        session: Session | None,
+        exc: MemwardenError,
+        name: str = "error.html",
+        **values: Any,
+    ) -> Response:
+        status = (
+            404
+            if isinstance(exc, NotFound)
+            else 409
+            if isinstance(exc, Conflict)
+            else (400 if isinstance(exc, InvalidInput) else 500)
+        )
         return self.render(request, name, session, status=status, error=exc.message, **values)

@@ -105,13 +105,24 @@ class Dashboard:
                 if row.degrade_reason:
                     degraded[i] += row.count
                     reasons[row.degrade_reason] += row.count
-        self.service.audit("stats", caller=who, result_count=sum(totals.values()), detail={"via": "ui"})
-        backups = self.service.backups
+        self.service.operations.audit(
+            "stats", caller=who, result_count=sum(totals.values()), detail={"via": "ui"}
+        )
+        backups = self.service.operations.backups
         return Overview(
-            tenant=who.tenant, totals=dict(sorted(totals.items())), kinds=dict(sorted(kinds.items())),
-            counts=view.counts, weeks=weeks, added=dict(sorted(added.items())), days=days, searches=searches,
-            degraded=degraded, degrade_reasons=dict(reasons), actions=dict(sorted(actions.items())),
-            most_recalled=view.most_recalled, redactions=view.redactions_per_rule,
+            tenant=who.tenant,
+            totals=dict(sorted(totals.items())),
+            kinds=dict(sorted(kinds.items())),
+            counts=view.counts,
+            weeks=weeks,
+            added=dict(sorted(added.items())),
+            days=days,
+            searches=searches,
+            degraded=degraded,
+            degrade_reasons=dict(reasons),
+            actions=dict(sorted(actions.items())),
+            most_recalled=view.most_recalled,
+            redactions=view.redactions_per_rule,
             last_backup=backups.last() if backups is not None and session.operator else None,
         )
 
@@ -127,28 +138,46 @@ class Dashboard:
 
     def browse(self, session: Session, query: MemoryQuery, page: int) -> MemoryPage:
         who = session.caller
-        result = self.service.store.browse(who.tenant, query, now=self.service.clock(), limit=PAGE_SIZE,
-                                           offset=(page - 1) * PAGE_SIZE, count_limit=COUNT_LIMIT)
-        self.service.audit("list", caller=who, project=query.project, memory_ids=[m.id for m in result.memories],
-                           result_count=len(result.memories), detail={"via": "ui", "page": page})
+        result = self.service.store.browse(
+            who.tenant,
+            query,
+            now=self.service.clock(),
+            limit=PAGE_SIZE,
+            offset=(page - 1) * PAGE_SIZE,
+            count_limit=COUNT_LIMIT,
+        )
+        self.service.operations.audit(
+            "list",
+            caller=who,
+            project=query.project,
+            memory_ids=[m.id for m in result.memories],
+            result_count=len(result.memories),
+            detail={"via": "ui", "page": page},
+        )
         return result
 
     def search(self, session: Session, text: str, query: MemoryQuery) -> SearchResult:
         tags = [query.tag] if query.tag else None
-        return self.service.search(text, project=query.project, tags=tags, limit=PAGE_SIZE, caller=session.caller)
+        return self.service.searcher.search(
+            text, project=query.project, tags=tags, limit=PAGE_SIZE, caller=session.caller
+        )
 
     def memory(self, session: Session, memory_id: str) -> Memory:
-        found, _ = self.service.get([memory_id], caller=session.caller)
+        found, _ = self.service.memories.get([memory_id], caller=session.caller)
         if not found or found[0].deleted_at is not None:
-            raise NotFound(f"no memory {memory_id} in tenant {session.caller.tenant} (deleted, or never stored)",
-                           id=memory_id)
+            raise NotFound(
+                f"no memory {memory_id} in tenant {session.caller.tenant} (deleted, or never stored)",
+                id=memory_id,
+            )
         return found[0]
 
     def update(self, session: Session, memory_id: str, changes: dict[str, Any], if_version: int) -> Memory:
-        return self.service.update(memory_id, **changes, if_version=if_version, caller=session.caller)
+        return self.service.memories.update(
+            memory_id, **changes, if_version=if_version, caller=session.caller
+        )
 
     def delete(self, session: Session, memory_id: str) -> None:
-        self.service.delete(memory_id, caller=session.caller)
+        self.service.memories.delete(memory_id, caller=session.caller)
 
     def projects(self, session: Session) -> list[str]:
         # The overview's indexed counts (stats would read every memory's content for its sizes).
@@ -159,9 +188,15 @@ class Dashboard:
     # -- review ------------------------------------------------------------------------------
 
     def review(self, session: Session, project: str | None) -> dict[str, Any]:
-        report = self.service.review(project=project, caller=session.caller)
-        flagged = self.service.store.browse(session.caller.tenant, MemoryQuery(project=project, flagged=True),
-                                            now=self.service.clock(), limit=PAGE_SIZE, offset=0, count_limit=1000)
+        report = self.service.operations.review(project=project, caller=session.caller)
+        flagged = self.service.store.browse(
+            session.caller.tenant,
+            MemoryQuery(project=project, flagged=True),
+            now=self.service.clock(),
+            limit=PAGE_SIZE,
+            offset=0,
+            count_limit=1000,
+        )
         report["flagged"] = flagged.memories
         report["counts"]["flagged"] = flagged.total
         return report
@@ -171,9 +206,13 @@ class Dashboard:
         if keep_id == drop_id:
             raise InvalidInput("a memory cannot be merged into itself", field="drop")
         keep, drop = self.memory(session, keep_id), self.memory(session, drop_id)
-        merged = self.service.update(keep.id, content=f"{keep.content}\n\n{drop.content}", if_version=keep.version,
-                                     caller=session.caller)
-        self.service.delete(drop.id, caller=session.caller)
+        merged = self.service.memories.update(
+            keep.id,
+            content=f"{keep.content}\n\n{drop.content}",
+            if_version=keep.version,
+            caller=session.caller,
+        )
+        self.service.memories.delete(drop.id, caller=session.caller)
         return merged
 
     # -- audit -------------------------------------------------------------------------------
@@ -182,8 +221,13 @@ class Dashboard:
         log = self.audit_log
         if log is None:
             return []
-        scoped = AuditQuery(actor=query.actor, tenant=self._audit_tenant(session, query.tenant),
-                            action=query.action, since=query.since, until=query.until)
+        scoped = AuditQuery(
+            actor=query.actor,
+            tenant=self._audit_tenant(session, query.tenant),
+            action=query.action,
+            since=query.since,
+            until=query.until,
+        )
         return log.page(scoped, before_seq=before, limit=AUDIT_PAGE)
 
     def verify(self) -> VerifyReport | None:
@@ -195,21 +239,39 @@ class Dashboard:
         if log is None:
             raise InvalidInput("the audit log is off (MEMWARDEN_AUDIT=0): there is nothing to export")
         tenant = self._audit_tenant(session, query.tenant)
-        filters = {"actor": query.actor, "tenant": tenant, "action": query.action,
-                   "since": format_time(query.since), "until": format_time(query.until)}
-        count = write_rows(out, log, fmt, {k: v for k, v in filters.items() if v is not None}, action=query.action,
-                           since=query.since, until=query.until, tenant=tenant, actor=query.actor)
-        self.service.audit("export", caller=session.caller, result_count=count,
-                           detail={"via": "ui", "what": "audit", "format": fmt})
+        filters = {
+            "actor": query.actor,
+            "tenant": tenant,
+            "action": query.action,
+            "since": format_time(query.since),
+            "until": format_time(query.until),
+        }
+        count = write_rows(
+            out,
+            log,
+            fmt,
+            {k: v for k, v in filters.items() if v is not None},
+            action=query.action,
+            since=query.since,
+            until=query.until,
+            tenant=tenant,
+            actor=query.actor,
+        )
+        self.service.operations.audit(
+            "export",
+            caller=session.caller,
+            result_count=count,
+            detail={"via": "ui", "what": "audit", "format": fmt},
+        )
         return count
 
     # -- health and backups ------------------------------------------------------------------
 
     def health(self, session: Session) -> dict[str, Any]:
-        return self.service.health(repair=False, caller=session.caller)
+        return self.service.operations.health(repair=False, caller=session.caller)
 
     def backups(self) -> list[dict[str, Any]]:
-        manager = self.service.backups
+        manager = self.service.operations.backups
         if manager is None:
             return []
         listed = []
@@ -218,13 +280,20 @@ class Dashboard:
                 record = json.loads(path.with_name(path.name + SIDECAR).read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 record = {}
-            listed.append({"name": path.name, "bytes": path.stat().st_size, "taken_at": record.get("taken_at"),
-                           "verified": record.get("verified"), "problems": record.get("problems", []),
-                           "reason": record.get("reason")})
+            listed.append(
+                {
+                    "name": path.name,
+                    "bytes": path.stat().st_size,
+                    "taken_at": record.get("taken_at"),
+                    "verified": record.get("verified"),
+                    "problems": record.get("problems", []),
+                    "reason": record.get("reason"),
+                }
+            )
         return listed
 
     def restore_plan(self, name: str) -> dict[str, Any]:
-        manager = self.service.backups
+        manager = self.service.operations.backups
         if manager is None:
             raise InvalidInput("this database backend keeps no backups here")
         known = {p.name: p for p in manager.kept()}

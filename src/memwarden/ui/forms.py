@@ -47,17 +47,23 @@ def day(params: Mapping[str, str], name: str, label: str, *, end: bool = False) 
     try:
         parsed = date.fromisoformat(value)
     except ValueError:
-        raise InvalidInput(f"{label} must be a date such as 2026-03-01; got {value[:40]!r}", field=name) from None
+        raise InvalidInput(
+            f"{label} must be a date such as 2026-03-01; got {value[:40]!r}", field=name
+        ) from None
     moment = datetime.combine(parsed, time(), tzinfo=UTC)
     return moment + timedelta(days=1) if end else moment
 
 
-def whole(params: Mapping[str, str], name: str, label: str, *, default: int | None, low: int, high: int) -> int | None:
+def whole(
+    params: Mapping[str, str], name: str, label: str, *, default: int | None, low: int, high: int
+) -> int | None:
     value = _text(params, name)
     if value is None:
         return default
     if not value.isdigit() or not low <= int(value) <= high:
-        raise InvalidInput(f"{label} must be a whole number from {low} to {high}; got {value[:40]!r}", field=name)
+        raise InvalidInput(
+            f"{label} must be a whole number from {low} to {high}; got {value[:40]!r}", field=name
+        )
     return int(value)
 
 
@@ -96,8 +102,13 @@ def audit_query(params: Mapping[str, str]) -> tuple[AuditQuery, int | None]:
     until = day(params, "to", "to", end=True)
     if since is not None and until is not None and since >= until:
         raise InvalidInput("from must be on or before to", field="from")
-    query = AuditQuery(actor=_short(params, "actor", "actor"), tenant=_short(params, "tenant", "tenant"),
-                       action=action, since=since, until=until)
+    query = AuditQuery(
+        actor=_short(params, "actor", "actor"),
+        tenant=_short(params, "tenant", "tenant"),
+        action=action,
+        since=since,
+        until=until,
+    )
     return query, whole(params, "before", "before", default=None, low=1, high=2**62)
 
 

@@ -37,11 +37,14 @@ class DashboardDispatch:
         await self.api(scope, receive, send)
 
 
-def dashboard_app(service: MemoryService, *, tokens: dict[str, Identity | Caller], http_token: str | None,
-                  operator: Caller) -> Any:
+def dashboard_app(
+    service: MemoryService, *, tokens: dict[str, Identity | Caller], http_token: str | None, operator: Caller
+) -> Any:
     """The dashboard for this server's tokens: ``http_token`` (MEMWARDEN_HTTP_TOKEN) logs in as
     the local operator, every token of MEMWARDEN_TOKENS_FILE as its own actor and tenants."""
-    identities = {digest: who if isinstance(who, Identity) else Identity(who.actor, (who.tenant,))
-                  for digest, who in tokens.items()}
+    identities = {
+        digest: who if isinstance(who, Identity) else Identity(who.actor, (who.tenant,))
+        for digest, who in tokens.items()
+    }
     operators = frozenset({token_digest(http_token)} if http_token else set())
     return build_ui_app(service, tokens=identities, operator_digests=operators, operator=operator)

@@ -36,17 +36,24 @@ def short_time(value: datetime | str | None) -> str:
 
 def chart_data(overview: Any) -> str:
     """The overview's series as JSON for ``static/app.js`` (read from a data block, never run)."""
-    return json.dumps({
-        "weeks": overview.weeks, "added": overview.added, "days": overview.days,
-        "searches": overview.searches, "degraded": overview.degraded, "actions": overview.actions,
-    })
+    return json.dumps(
+        {
+            "weeks": overview.weeks,
+            "added": overview.added,
+            "days": overview.days,
+            "searches": overview.searches,
+            "degraded": overview.degraded,
+            "actions": overview.actions,
+        }
+    )
 
 
 async def overview(request: Request, ui: UiContext, session: Session) -> Response:
     view = await run_in_threadpool(ui.dashboard.overview, session)
     chain = await run_in_threadpool(ui.dashboard.chain_status)
-    return ui.render(request, "overview.html", session, view=view, chain=chain, charts=chart_data(view),
-                     title="Overview")
+    return ui.render(
+        request, "overview.html", session, view=view, chain=chain, charts=chart_data(view), title="Overview"
+    )
 
 
 async def memories(request: Request, ui: UiContext, session: Session) -> Response:
@@ -56,23 +63,48 @@ async def memories(request: Request, ui: UiContext, session: Session) -> Respons
     try:
         query, number, text = forms.memory_query(params)
     except InvalidInput as exc:
-        return ui.render(request, "memories.html", session, status=400, error=exc.message, page=None, result=None,
-                         **values)
+        return ui.render(
+            request, "memories.html", session, status=400, error=exc.message, page=None, result=None, **values
+        )
     if text:
         result = await run_in_threadpool(ui.dashboard.search, session, text, query)
-        return ui.render(request, "memories.html", session, result=result, page=None, why_order=WHY_ORDER,
-                         query=text, **values)
+        return ui.render(
+            request,
+            "memories.html",
+            session,
+            result=result,
+            page=None,
+            why_order=WHY_ORDER,
+            query=text,
+            **values,
+        )
     found = await run_in_threadpool(ui.dashboard.browse, session, query, number)
-    return ui.render(request, "memories.html", session, page=found, number=number, result=None,
-                     page_size=PAGE_SIZE, **values)
+    return ui.render(
+        request,
+        "memories.html",
+        session,
+        page=found,
+        number=number,
+        result=None,
+        page_size=PAGE_SIZE,
+        **values,
+    )
 
 
 async def memory(request: Request, ui: UiContext, session: Session) -> Response:
     memory_id = forms.memory_id(request.path_params["memory_id"])
     found = await run_in_threadpool(ui.dashboard.memory, session, memory_id)
     projects = await run_in_threadpool(ui.dashboard.projects, session)
-    return ui.render(request, "memory.html", session, memory=found, kinds=KINDS, projects=projects,
-                     title=found.title or "Memory", draft=None)
+    return ui.render(
+        request,
+        "memory.html",
+        session,
+        memory=found,
+        kinds=KINDS,
+        projects=projects,
+        title=found.title or "Memory",
+        draft=None,
+    )
 
 
 async def confirm_delete(request: Request, ui: UiContext, session: Session) -> Response:
@@ -86,8 +118,15 @@ async def review(request: Request, ui: UiContext, session: Session) -> Response:
     project = request.query_params.get("project") or None
     values: dict[str, Any] = {"projects": projects, "project": project, "title": "Review"}
     if project is not None and project not in projects:
-        return ui.render(request, "review.html", session, status=400, report=None,
-                         error=f"no project {project[:100]!r} in this tenant; pick one from the list", **values)
+        return ui.render(
+            request,
+            "review.html",
+            session,
+            status=400,
+            report=None,
+            error=f"no project {project[:100]!r} in this tenant; pick one from the list",
+            **values,
+        )
     report = await run_in_threadpool(ui.dashboard.review, session, project)
     return ui.render(request, "review.html", session, report=report, **values)
 
@@ -97,11 +136,14 @@ async def audit(request: Request, ui: UiContext, session: Session) -> Response:
     try:
         query, before = forms.audit_query(request.query_params)
     except InvalidInput as exc:
-        return ui.render(request, "audit.html", session, status=400, error=exc.message, rows=[], next_before=None,
-                         **values)
+        return ui.render(
+            request, "audit.html", session, status=400, error=exc.message, rows=[], next_before=None, **values
+        )
     rows = await run_in_threadpool(ui.dashboard.audit_page, session, query, before)
     next_before = rows[-1].seq if len(rows) == AUDIT_PAGE else None
-    return ui.render(request, "audit.html", session, rows=rows, next_before=next_before, verify=None, **values)
+    return ui.render(
+        request, "audit.html", session, rows=rows, next_before=next_before, verify=None, **values
+    )
 
 
 async def audit_export(request: Request, ui: UiContext, session: Session) -> Response:
@@ -112,19 +154,25 @@ async def audit_export(request: Request, ui: UiContext, session: Session) -> Res
     out = io.StringIO()
     await run_in_threadpool(ui.dashboard.export, session, out, fmt, query)
     media = "text/csv" if fmt == "csv" else "application/json"
-    response = Response(out.getvalue(), media_type=f"{media}; charset=utf-8", headers={
-        "content-disposition": f'attachment; filename="memwarden-audit.{fmt}"'})
+    response = Response(
+        out.getvalue(),
+        media_type=f"{media}; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="memwarden-audit.{fmt}"'},
+    )
     return security.secure(response)
 
 
 async def health(request: Request, ui: UiContext, session: Session) -> Response:
-    return ui.render(request, "health.html", session, report=ui.last_health, report_at=ui.last_health_at,
-                     title="Health")
+    return ui.render(
+        request, "health.html", session, report=ui.last_health, report_at=ui.last_health_at, title="Health"
+    )
 
 
 async def backups(request: Request, ui: UiContext, session: Session) -> Response:
     if not session.operator:
-        raise InvalidInput("backups are for the local operator: log in with the one-time link or the server token")
+        raise InvalidInput(
+            "backups are for the local operator: log in with the one-time link or the server token"
+        )
     listed = await run_in_threadpool(ui.dashboard.backups)
     plan, plan_error = None, None
     name = request.query_params.get("plan")
@@ -134,8 +182,17 @@ async def backups(request: Request, ui: UiContext, session: Session) -> Response
         except MemwardenError as exc:
             plan_error = exc.message
     status = 200 if plan_error is None else 400
-    return ui.render(request, "backups.html", session, status=status, backups=listed, plan=plan, plan_name=name,
-                     error=plan_error, title="Backups")
+    return ui.render(
+        request,
+        "backups.html",
+        session,
+        status=status,
+        backups=listed,
+        plan=plan,
+        plan_name=name,
+        error=plan_error,
+        title="Backups",
+    )
 
 
 ROUTES: list[tuple[str, Handler]] = [

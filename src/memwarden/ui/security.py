@@ -15,8 +15,10 @@ COOKIE = "memwarden_session"
 LOGIN_COOKIE = "memwarden_login"
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-       "font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
 HEADERS = {
     "content-security-policy": CSP,
     "x-content-type-options": "nosniff",

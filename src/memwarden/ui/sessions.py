@@ -54,8 +54,13 @@ class Session:
 class SessionStore:
     """Sessions and one-time tickets of one server process (thread-safe)."""
 
-    def __init__(self, clock: Callable[[], datetime] = utcnow, *, idle: timedelta = IDLE,
-                 lifetime: timedelta = LIFETIME) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], datetime] = utcnow,
+        *,
+        idle: timedelta = IDLE,
+        lifetime: timedelta = LIFETIME,
+    ) -> None:
         self.clock = clock
         self.idle = idle
         self.lifetime = lifetime
