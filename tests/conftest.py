@@ -17,6 +17,10 @@ for _name in [n for n in os.environ if n.startswith("MEMWARDEN_")]:
 # The default embedder is the builtin model; tests that are not about embeddings run without
 # it (fast, deterministic), and embedding tests pass their embedder or settings explicitly.
 os.environ["MEMWARDEN_EMBEDDER"] = "none"
+# Commands run in-process unless a test is about the shared daemon (tests/daemon/), and any
+# daemon a test starts lives in this run's own folder, never the user's.
+os.environ["MEMWARDEN_DAEMON"] = "off"
+os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="mwrun")
 
 from memwarden.app import build_service  # noqa: E402
 from memwarden.config import Settings, load_settings  # noqa: E402
@@ -67,7 +71,7 @@ def cli_env(db_path: Path, tmp_path: Path) -> dict[str, str]:
     env.update(MEMWARDEN_DB=str(db_path), MEMWARDEN_LOG_FILE=str(tmp_path / "memwarden.log"),
                MEMWARDEN_BACKUP_DIR=str(tmp_path / "backups"),
                # CLI tests not about embeddings skip loading the model in every subprocess.
-               MEMWARDEN_EMBEDDER="none")
+               MEMWARDEN_EMBEDDER="none", MEMWARDEN_DAEMON="off")
     return env
 
 

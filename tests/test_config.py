@@ -48,7 +48,8 @@ def test_settings_fields_carry_the_tables_defaults_choices_and_bounds() -> None:
     [("audit", "0"), ("audit", "yes"), ("audit", "TRUE"), ("max_content_bytes", "2048"), ("tenant", "acme"),
      ("sqlite_synchronous", "NORMAL"), ("redaction", "dry-run"), ("languages", "english"), ("db", "/tmp/x.db"),
      ("vector_timeout_ms", "60000"), ("embedder", "ollama"), ("recency_half_life_days", "7.5"),
-     ("hook_limit", "3"), ("hook_server", "http://127.0.0.1:8765"), ("hook_timeout_ms", "100")],
+     ("hook_limit", "3"), ("hook_server", "http://127.0.0.1:8765"), ("hook_timeout_ms", "100"),
+     ("daemon", "off"), ("daemon", "only"), ("daemon_idle_s", "30")],
 )
 def test_hot_reader_parses_values_like_settings(monkeypatch: pytest.MonkeyPatch, name: str, raw: str) -> None:
     monkeypatch.setenv(f"MEMWARDEN_{name.upper()}", raw)
@@ -60,7 +61,7 @@ def test_hot_reader_parses_values_like_settings(monkeypatch: pytest.MonkeyPatch,
     [("audit", "maybe"), ("max_content_bytes", "12"), ("max_content_bytes", "lots"), ("tenant", ""),
      ("sqlite_synchronous", "OFF"), ("redaction", "sometimes"), ("vector_timeout_ms", "0"), ("actor", "x" * 201),
      ("recency_half_life_days", "0"), ("recency_half_life_days", "soon"), ("hook_limit", "21"),
-     ("hook_max_tokens", "10")],
+     ("hook_max_tokens", "10"), ("daemon", "always"), ("daemon_idle_s", "0")],
 )
 def test_both_readers_reject_the_same_bad_values(monkeypatch: pytest.MonkeyPatch, name: str, raw: str) -> None:
     monkeypatch.setenv(f"MEMWARDEN_{name.upper()}", raw)

@@ -70,6 +70,8 @@ class Settings(SettingsPaths, BaseSettings):
     hook_timeout_ms: int = _field("hook_timeout_ms")
     hook_max_tokens: int = _field("hook_max_tokens")
     hook_limit: int = _field("hook_limit")
+    daemon: Literal["auto", "off", "only"] = _field("daemon")
+    daemon_idle_s: float = _field("daemon_idle_s")
 
     @field_validator("languages")
     @classmethod

@@ -1,6 +1,7 @@
 """Where memwarden keeps its files, derived from the settings (shared by both settings readers).
 
-Reads ``XDG_DATA_HOME`` for the default data directory: with ``config.py`` and
+Reads ``XDG_DATA_HOME`` for the default data directory and ``XDG_RUNTIME_DIR`` / ``TMPDIR``
+for the daemon's folder: with ``config.py`` and
 ``config_hot.py``, one of the three modules allowed to read the environment.
 """
 
@@ -16,6 +17,21 @@ def default_data_dir() -> Path:
     """``$XDG_DATA_HOME/memwarden`` or ``~/.local/share/memwarden``."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "memwarden"
+
+
+def default_runtime_dir() -> Path:
+    """Where the daemon keeps its socket, token file and lock: a folder private to this user.
+
+    ``$XDG_RUNTIME_DIR/memwarden`` when the session has one (Linux), else
+    ``$TMPDIR/memwarden-<uid>`` (macOS sets a per-user TMPDIR), and on Windows the data
+    directory's ``run`` folder (under the user's profile, closed to other users by its ACL).
+    """
+    if os.name == "nt":
+        return default_data_dir() / "run"
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime:
+        return Path(runtime) / "memwarden"
+    return Path(os.environ.get("TMPDIR") or "/tmp") / f"memwarden-{os.getuid()}"
 
 
 def sqlite_path(url: str) -> Path:

@@ -83,6 +83,8 @@ SETTINGS: tuple[SettingSpec, ...] = (
     _s("hook_timeout_ms", int, 80, ge=1, le=10_000),
     _s("hook_max_tokens", int, 600, ge=50, le=20_000),
     _s("hook_limit", int, 5, ge=1, le=20),
+    _s("daemon", str, "auto", choices=("auto", "off", "only")),
+    _s("daemon_idle_s", float, 900.0, ge=1, le=7 * 86_400),
 )
 
 BY_NAME: dict[str, SettingSpec] = {spec.name: spec for spec in SETTINGS}

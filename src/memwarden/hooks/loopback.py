@@ -87,6 +87,30 @@ def _read_all(sock: socket.socket, deadline: float) -> bytes:
             raise LoopbackError("answer too large")
 
 
+def read_line(sock: socket.socket, pending: bytearray, deadline: float, limit: int) -> bytes:
+    """The next ``\n``-terminated line (without it) by ``deadline``; what follows stays in ``pending``.
+
+    The daemon's attach protocol (memwarden.daemon) reads its answers with this, under the same
+    hard deadline as the HTTP answer above.
+    """
+    while True:
+        end = pending.find(b"\n")
+        if end >= 0:
+            line = bytes(pending[:end])
+            del pending[: end + 1]
+            return line
+        if len(pending) > limit:
+            raise LoopbackError("answer too large")
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        sock.settimeout(left)
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise LoopbackError("the connection closed before a full answer")
+        pending += chunk
+
+
 def _decode(raw: bytes) -> Any:
     head, sep, body = raw.partition(b"\r\n\r\n")
     if not sep:

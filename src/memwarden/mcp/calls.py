@@ -1,8 +1,9 @@
 """The plumbing every MCP handler shares: who is calling, which service, and one error mapping.
 
 Tools, prompts and resources read the service from the server's lifespan context and the
-caller from the HTTP request scope (set by the HTTP layer's authentication); over stdio there
-is no request, and the service's default caller (``MEMWARDEN_TENANT``) applies. Service calls
+caller from the HTTP request scope (set by the HTTP layer's authentication), or from the
+daemon connection the session runs on (``CONNECTION_CALLER``, set by mcp/stream.py); over
+plain stdio there is neither, and the service's default caller (``MEMWARDEN_TENANT``) applies. Service calls
 run in a worker thread, and memwarden errors become tool errors whose text the model reads.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextvars import ContextVar
 from functools import partial
 from typing import Any, TypeVar, cast
 
@@ -32,15 +34,20 @@ def service_of(ctx: Context) -> MemoryService:
     return cast(MemoryService, ctx.request_context.lifespan_context)
 
 
+# The caller of the daemon connection an MCP session runs on (mcp/stream.py); None elsewhere.
+CONNECTION_CALLER: ContextVar[Caller | None] = ContextVar("memwarden_connection_caller", default=None)
+
+
 def caller_of(ctx: Context) -> Caller | None:
-    """The HTTP layer's authenticated caller for this request; None means the default caller."""
+    """The HTTP layer's authenticated caller for this request, or the daemon connection's;
+    None means the default caller."""
     request = ctx.request_context.request
     scope = getattr(request, "scope", None)
     if isinstance(scope, dict):
         caller = scope.get(CALLER_SCOPE_KEY)
         if isinstance(caller, Caller):
             return caller
-    return None
+    return CONNECTION_CALLER.get()
 
 
 def project_of(project: str | None, scope: str | None) -> str | None:

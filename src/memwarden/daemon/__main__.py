@@ -1,0 +1,51 @@
+"""``python -m memwarden.daemon``: be the user's memwarden daemon (clients start it this way).
+
+Exits 0 at once when another daemon already serves this user. ``--db -`` reads the database
+from the first line of standard input (so a PostgreSQL password never shows in ``ps``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m memwarden.daemon", description=__doc__)
+    parser.add_argument("--db", help="database (overrides MEMWARDEN_DB); - reads it from standard input")
+    parser.add_argument(
+        "--transport", choices=["unix", "tcp"], help="default: unix where available, else tcp"
+    )
+    parser.add_argument("--detach", action="store_true", help="start the daemon in its own session and exit")
+    args = parser.parse_args(argv)
+    database = sys.stdin.readline().strip() if args.db == "-" else (args.db or "")
+    if args.detach:
+        from memwarden.daemon.launch import daemon_command, start_process
+
+        start_process(daemon_command(detach=False, transport=args.transport), database)
+        return 0
+    from memwarden.app import configure_logging
+    from memwarden.config import load_settings
+    from memwarden.config_hot import default_runtime_dir
+    from memwarden.daemon.launch import run_daemon
+    from memwarden.daemon.place import DaemonPlace
+    from memwarden.errors import MemwardenError
+
+    try:
+        settings = load_settings(**({"db": database} if database else {}))
+    except MemwardenError as exc:
+        print(f"memwarden daemon: {exc.message}", file=sys.stderr)
+        return 1
+    configure_logging(settings, to_stderr=False)
+    try:
+        return run_daemon(settings, DaemonPlace(default_runtime_dir()), transport=args.transport)
+    except MemwardenError as exc:
+        import logging
+
+        logging.getLogger("memwarden.daemon").error("daemon did not start: %s", exc.message)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""How the commands use the daemon, by ``MEMWARDEN_DAEMON``: ``auto`` (default), ``off``, ``only``.
+
+- ``serve`` over stdio (``serve_through_daemon``): ``auto`` attaches, starting the daemon when
+  none runs, and serves in its own process when the daemon refuses it or cannot start (the log
+  says why); ``only`` fails instead; ``off`` never attaches.
+- ``search``, ``add`` and the hooks (``call_daemon``): ``auto`` uses the daemon when it is up
+  and never starts it (a one-shot command should not leave a process behind unasked);
+  ``only`` starts it when needed and fails rather than work in-process.
+
+Importing this module costs the standard library's ``socket`` and ``json`` only.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from memwarden.config_hot import default_runtime_dir
+from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable
+from memwarden.daemon.place import DaemonPlace
+from memwarden.errors import ConfigError
+
+logger = logging.getLogger(__name__)
+
+
+def daemon_place() -> DaemonPlace:
+    return DaemonPlace(default_runtime_dir())
+
+
+def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
+    """Relay this process's stdio MCP session to the daemon; None means: serve in-process."""
+    if settings.daemon == "off":
+        return None
+    from memwarden.daemon.launch import attach_or_start
+    from memwarden.daemon.relay import relay_stdio
+
+    try:
+        client = attach_or_start(daemon_place(), settings, mode="mcp", tools=tools, server_settings=True)
+    except DaemonUnavailable as exc:
+        if settings.daemon == "only":
+            raise ConfigError(f"MEMWARDEN_DAEMON=only: {exc}") from None
+        # When: the daemon refused these settings or could not start. Why: a client must get a
+        # server either way. What the client sees: a normal server in its own process (cold).
+        logger.warning("serving in this process, not the shared daemon: %s", exc)
+        return None
+    return relay_stdio(client)
+
+
+def call_daemon(settings: Any, op: str, args: dict[str, Any], *, timeout: float) -> Any | None:
+    """The daemon's answer to one call, or None when the command should work in its own process.
+
+    A memwarden error from the daemon (bad input, say) is raised as in-process. With
+    ``MEMWARDEN_DAEMON=only`` a daemon that cannot be reached is a ConfigError, never None.
+    """
+    if settings.daemon == "off":
+        return None
+    place = daemon_place()
+    try:
+        if settings.daemon == "only":
+            from memwarden.daemon.launch import attach_or_start
+
+            client = attach_or_start(place, settings)
+        else:
+            client = DaemonClient.attach(place, settings, timeout=timeout)
+        with client:
+            return client.call(op, args, timeout=timeout)
+    except AttachRefused as exc:
+        if settings.daemon == "only":
+            raise ConfigError(f"MEMWARDEN_DAEMON=only: {exc}") from None
+        logger.info("daemon not used: %s", exc)
+        return None
+    except DaemonUnavailable as exc:
+        if settings.daemon == "only":
+            raise ConfigError(f"MEMWARDEN_DAEMON=only: {exc}") from None
+        return None

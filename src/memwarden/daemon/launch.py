@@ -1,0 +1,186 @@
+"""Start the daemon, stay single, stop it: the parts that decide how many daemons there are.
+
+Two clients that find no daemon at the same moment both start one; the lock file decides.
+The daemon holds an exclusive lock on ``daemon.lock`` for its whole life: a second daemon that
+cannot take it waits until the first answers on its socket and then exits quietly, or, if the
+first is on its way out (idle), takes the lock when it is released. Each client keeps trying
+to attach until its deadline, so both end up on the one daemon that won.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import time
+from typing import IO, TYPE_CHECKING, Any
+
+from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable, _connect
+from memwarden.daemon.place import DaemonPlace, default_transport
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.config import Settings
+
+logger = logging.getLogger(__name__)
+
+START_TIMEOUT_S = 60.0  # a first start may migrate and back up the database before it listens
+LOCK_WAIT_S = 60.0
+
+
+class DaemonLock:
+    """An exclusive, non-blocking lock on ``daemon.lock``, released when the process ends."""
+
+    def __init__(self, place: DaemonPlace) -> None:
+        self._file: IO[str] = open(place.lock_path, "a+", encoding="utf-8")  # noqa: SIM115 - held for life
+
+    def try_acquire(self) -> bool:
+        try:
+            if sys.platform == "win32":
+                import msvcrt
+
+                self._file.seek(0)
+                msvcrt.locking(self._file.fileno(), msvcrt.LK_NBLCK, 1)
+            else:
+                import fcntl
+
+                fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False
+        return True
+
+    def release(self) -> None:
+        self._file.close()  # closing the descriptor drops the lock on every platform
+
+
+def wait_for_lock(lock: DaemonLock, place: DaemonPlace, timeout: float = LOCK_WAIT_S) -> bool:
+    """True once this process holds the lock; False when another daemon is serving (or never let go)."""
+    deadline = time.monotonic() + timeout
+    while not lock.try_acquire():
+        try:
+            _connect(place, 0.5)[0].close()
+            return False  # another daemon is up: the clients attach to it
+        except DaemonUnavailable:
+            pass  # it is still starting, or leaving: wait
+        if time.monotonic() > deadline:
+            logger.warning(
+                "another memwarden daemon holds %s but does not answer; not starting", place.lock_path
+            )
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def run_daemon(settings: Settings, place: DaemonPlace, *, transport: str | None = None) -> int:
+    """Be the daemon for ``place`` unless another one is: build the service, serve, clean up."""
+    import anyio
+
+    from memwarden.app import build_server_service
+    from memwarden.daemon.server import Daemon
+
+    place.prepare()
+    lock = DaemonLock(place)
+    try:
+        if not wait_for_lock(lock, place):
+            return 0
+        service = build_server_service(settings)
+        try:
+            service.start_background()  # the model loads now, once, for every client to come
+            daemon = Daemon(service, settings, place, transport=transport or default_transport())
+            anyio.run(daemon.run)
+        finally:
+            place.remove_files()
+            service.close()
+    finally:
+        lock.release()
+    return 0
+
+
+def daemon_command(*, detach: bool, transport: str | None = None) -> list[str]:
+    command = [sys.executable, "-m", "memwarden.daemon", "--db", "-"]
+    if transport:
+        command += ["--transport", transport]
+    return command + (["--detach"] if detach else [])
+
+
+def start_process(command: list[str], database: str) -> subprocess.Popen[bytes]:
+    """Start ``command`` in its own session without stdio, the database on its stdin.
+
+    The database goes through a pipe, not the command line, where ``ps`` would show a
+    PostgreSQL URL's password; everything else is the inherited environment.
+    """
+    options: dict[str, Any] = {}
+    if sys.platform == "win32":
+        options["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.DETACHED_PROCESS
+    else:
+        options["start_new_session"] = True
+    child = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        close_fds=True,
+        **options,
+    )
+    assert child.stdin is not None
+    with child.stdin:
+        child.stdin.write(database.encode("utf-8") + b"\n")
+    return child
+
+
+def spawn_daemon(database: str, *, transport: str | None = None) -> None:
+    """Start the daemon detached: a short-lived launcher starts it and exits (so the daemon is
+    nobody's child here, and no client is left to reap it)."""
+    launcher = start_process(daemon_command(detach=True, transport=transport), database)
+    try:
+        code = launcher.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        launcher.kill()
+        launcher.wait()
+        raise DaemonUnavailable("the memwarden daemon launcher did not finish") from None
+    if code != 0:
+        raise DaemonUnavailable(f"the memwarden daemon launcher failed (exit {code})")
+
+
+def attach_or_start(
+    place: DaemonPlace,
+    settings: Any,
+    *,
+    mode: str = "call",
+    tools: str = "core",
+    server_settings: bool = False,
+    timeout: float = START_TIMEOUT_S,
+    transport: str | None = None,
+) -> DaemonClient:
+    """Attach to the running daemon, starting one first if none answers.
+
+    AttachRefused when the daemon refuses these settings (the caller decides whether to work
+    in-process); DaemonUnavailable when no daemon could be started within ``timeout``.
+    """
+    attach: dict[str, Any] = {"mode": mode, "tools": tools, "server_settings": server_settings}
+    try:
+        return DaemonClient.attach(place, settings, timeout=5.0, **attach)
+    except AttachRefused:
+        raise
+    except DaemonUnavailable:
+        pass
+    place.prepare()
+    spawn_daemon(_database(settings), transport=transport)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return DaemonClient.attach(place, settings, timeout=5.0, **attach)
+        except AttachRefused:
+            raise
+        except DaemonUnavailable as exc:
+            if time.monotonic() > deadline:
+                raise DaemonUnavailable(
+                    f"no memwarden daemon answered within {timeout:.0f} s ({exc}); see {settings.log_path()}"
+                ) from None
+        time.sleep(0.05)
+
+
+def _database(settings: Any) -> str:
+    from memwarden.config_hot import is_postgres_url, sqlite_path
+
+    url: str = settings.database_url()
+    return url if is_postgres_url(url) else str(sqlite_path(url).resolve())

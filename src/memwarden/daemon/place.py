@@ -1,0 +1,109 @@
+"""Where the daemon's files live and who may open them.
+
+One folder per user (``config_hot.default_runtime_dir``) holds the Unix socket, the lock that
+keeps the daemon single, and, on the TCP transport, ``daemon.json`` with the loopback port and
+the token. The folder must belong to this user and be closed to everyone else (mode 0700): a
+folder someone else made or opened (``/tmp/memwarden-1000`` planted by another user, say) is
+refused, so no client ever talks to a socket another user controls. Standard library only: the
+prompt hook imports this.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class PlaceError(OSError):
+    """The daemon's folder or token file is not private to this user; the daemon is not used."""
+
+
+def default_transport() -> str:
+    """``unix`` (a socket file) where the OS has Unix sockets, else ``tcp`` (loopback + token)."""
+    return "unix" if os.name != "nt" and hasattr(socket, "AF_UNIX") else "tcp"
+
+
+@dataclass(frozen=True)
+class DaemonPlace:
+    """The daemon's folder and the names of its files."""
+
+    folder: Path
+
+    @property
+    def socket_path(self) -> Path:
+        return self.folder / "daemon.sock"
+
+    @property
+    def token_path(self) -> Path:
+        return self.folder / "daemon.json"
+
+    @property
+    def lock_path(self) -> Path:
+        return self.folder / "daemon.lock"
+
+    def prepare(self) -> None:
+        """Create the folder (0700) if needed, then check it is private."""
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.check()
+
+    def check(self) -> None:
+        """PlaceError unless the folder is a real folder of this user that others cannot open."""
+        if os.name == "nt":
+            return  # under the user's profile; its ACL keeps other users out
+        try:
+            info = os.lstat(self.folder)
+        except FileNotFoundError:
+            raise PlaceError(f"{self.folder} does not exist (no daemon has started)") from None
+        if not stat.S_ISDIR(info.st_mode):
+            raise PlaceError(f"{self.folder} is not a folder; memwarden will not use it for its daemon")
+        if info.st_uid != os.getuid():
+            raise PlaceError(
+                f"{self.folder} belongs to user id {info.st_uid}, not {os.getuid()}; "
+                "memwarden will not use it for its daemon"
+            )
+        if info.st_mode & 0o077:
+            raise PlaceError(
+                f"{self.folder} is open to other users (mode {stat.S_IMODE(info.st_mode):o}); "
+                f"run chmod 700 {self.folder}"
+            )
+
+    def write_token(self, port: int, token: str) -> None:
+        """``daemon.json`` for the TCP transport, created 0600 and moved into place whole."""
+        partial = self.token_path.with_name(f".daemon.json.{os.getpid()}")
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump({"port": port, "token": token, "pid": os.getpid()}, out)
+        os.replace(partial, self.token_path)
+
+    def read_token(self) -> tuple[int, str]:
+        """(port, token) from ``daemon.json``; PlaceError when it is missing, open to others or odd."""
+        try:
+            with open(self.token_path, encoding="utf-8") as file:
+                if os.name != "nt":
+                    info = os.fstat(file.fileno())
+                    if info.st_uid != os.getuid() or info.st_mode & 0o077:
+                        raise PlaceError(
+                            f"{self.token_path} is not private to this user "
+                            f"(mode {stat.S_IMODE(info.st_mode):o}); not using it"
+                        )
+                body = json.load(file)
+        except FileNotFoundError:
+            raise PlaceError("no daemon is running (no daemon.json)") from None
+        except ValueError:
+            raise PlaceError(f"{self.token_path} is not valid JSON") from None
+        port, token = (body.get("port"), body.get("token")) if isinstance(body, dict) else (None, None)
+        if not isinstance(port, int) or not 0 < port < 65536 or not isinstance(token, str) or not token:
+            raise PlaceError(f"{self.token_path} has no port and token")
+        return port, token
+
+    def remove_files(self) -> None:
+        """Remove the socket and token file (the daemon does this on exit, holding the lock)."""
+        for path in (self.socket_path, self.token_path):
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass

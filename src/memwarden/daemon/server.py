@@ -1,0 +1,212 @@
+"""The daemon's event loop: accept local clients, check who they are, serve calls and MCP sessions.
+
+One ``MemoryService`` for every client: the model loads once, each connection acts as the
+caller its hello names (see ``protocol``). Nothing a client sends can stop the daemon: a bad
+hello or request gets an error frame naming the problem, the connection closes (or, for a
+bad request, carries on), and every other client is served as before. The daemon leaves when
+no client has been connected for ``MEMWARDEN_DAEMON_IDLE_S`` or when asked to (``stop``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+import struct
+import time
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.to_thread
+from anyio.abc import SocketAttribute, SocketStream
+from anyio.streams.buffered import BufferedByteReceiveStream
+
+from memwarden import __version__
+from memwarden.daemon.calls import CallHandler, error_frame
+from memwarden.daemon.place import DaemonPlace
+from memwarden.daemon.protocol import (
+    HELLO_TIMEOUT_S,
+    MAX_CALL_BYTES,
+    MAX_HELLO_BYTES,
+    SERVER_SETTINGS,
+    SHARED_SETTINGS,
+    ProtocolError,
+    check_hello,
+    decode,
+    encode,
+    fingerprint,
+)
+from memwarden.models import Caller
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.config import Settings
+    from memwarden.service import MemoryService
+
+logger = logging.getLogger(__name__)
+
+# What a client that hangs up or stalls mid-frame looks like to anyio.
+_GONE = (
+    anyio.EndOfStream,
+    anyio.IncompleteRead,
+    anyio.BrokenResourceError,
+    anyio.ClosedResourceError,
+    ConnectionError,
+)
+
+
+def peer_uid(stream: SocketStream) -> int | None:
+    """The user id of the process at the other end of a Unix socket (Linux), else None."""
+    raw: socket.socket = stream.extra(SocketAttribute.raw_socket)
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None or raw.family != getattr(socket, "AF_UNIX", None):
+        return None
+    _pid, uid, _gid = struct.unpack("3i", raw.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))
+    return int(uid)
+
+
+class Daemon:
+    """Serves one service to every local client of this user until idle or stopped."""
+
+    def __init__(
+        self,
+        service: MemoryService,
+        settings: Settings,
+        place: DaemonPlace,
+        *,
+        transport: str,
+        idle_s: float | None = None,
+    ) -> None:
+        self.service = service
+        self.place = place
+        self.transport = transport
+        self.idle_s = settings.daemon_idle_s if idle_s is None else idle_s
+        self.settings = fingerprint(settings, SHARED_SETTINGS + SERVER_SETTINGS)
+        self.token = secrets.token_urlsafe(32) if transport == "tcp" else None
+        self.started = time.monotonic()
+        self.last_active = self.started
+        self.clients = 0
+        self.calls = CallHandler(service, started=self.started, clients=lambda: self.clients)
+        self._stop: anyio.Event | None = None
+        self._mcp: Any = None  # memwarden.mcp.stream.StreamServers, built for the first MCP client
+
+    async def run(self) -> None:
+        """Listen, serve until idle or stopped, then remove the socket / token file."""
+        self._stop = anyio.Event()
+        if self.transport == "tcp":
+            listener: Any = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
+            self.place.write_token(listener.extra(SocketAttribute.local_port), self.token or "")
+        else:
+            self.place.remove_files()  # a socket left by a daemon killed with -9 (we hold the lock)
+            listener = await anyio.create_unix_listener(self.place.socket_path, mode=0o600)
+        logger.info(
+            "daemon %d serving on %s",
+            os.getpid(),
+            self.place.socket_path if self.transport == "unix" else "127.0.0.1 (see daemon.json)",
+        )
+        try:
+            async with anyio.create_task_group() as group:
+                group.start_soon(self._leave_when_idle)
+                group.start_soon(partial(listener.serve, self._connection, group))
+                await self._stop.wait()
+                group.cancel_scope.cancel()
+        finally:
+            self.place.remove_files()
+            await listener.aclose()
+        logger.info("daemon %d stopped", os.getpid())
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+
+    async def _leave_when_idle(self) -> None:
+        while True:
+            await anyio.sleep(min(1.0, self.idle_s / 4))
+            if self.clients == 0 and time.monotonic() - self.last_active >= self.idle_s:
+                logger.info("daemon idle for %.0f s; leaving", self.idle_s)
+                self.stop()
+                return
+
+    async def _connection(self, stream: SocketStream) -> None:
+        self.clients += 1
+        try:
+            async with stream:
+                await self._serve(stream)
+        except _GONE:
+            pass  # the client left mid-frame; nothing to answer
+        except Exception:  # noqa: BLE001 - one connection's failure must never stop the daemon
+            logger.exception("daemon connection failed")
+        finally:
+            self.clients -= 1
+            self.last_active = time.monotonic()
+
+    async def _serve(self, stream: SocketStream) -> None:
+        uid = peer_uid(stream)
+        if uid is not None and uid != os.getuid():
+            logger.warning("daemon refused a connection from user id %d", uid)
+            await stream.send(
+                encode(
+                    ProtocolError(
+                        "wrong_user", f"this daemon serves user id {os.getuid()} only, not {uid}"
+                    ).frame()
+                )
+            )
+            return
+        reader = BufferedByteReceiveStream(stream)
+        try:
+            with anyio.fail_after(HELLO_TIMEOUT_S):
+                line = await reader.receive_until(b"\n", MAX_HELLO_BYTES)
+            hello = check_hello(decode(line), daemon_settings=self.settings, token=self.token)
+        except ProtocolError as exc:
+            await stream.send(encode(exc.frame()))
+            return
+        except anyio.DelimiterNotFound:
+            await stream.send(
+                encode(ProtocolError("bad_hello", f"hello longer than {MAX_HELLO_BYTES} bytes").frame())
+            )
+            return
+        except TimeoutError:
+            await stream.send(
+                encode(ProtocolError("bad_hello", f"no hello within {HELLO_TIMEOUT_S:.0f} s").frame())
+            )
+            return
+        caller = Caller(actor=hello.actor, tenant=hello.tenant)
+        await stream.send(
+            encode({"ok": True, "pid": os.getpid(), "version": __version__, "mode": hello.mode})
+        )
+        if hello.mode == "mcp":
+            if self._mcp is None:
+                from memwarden.mcp.stream import StreamServers  # the MCP SDK: only for MCP clients
+
+                self._mcp = StreamServers(self.service)
+            await self._mcp.serve(reader, stream, tools=hello.tools, caller=caller)
+            return
+        await self._serve_calls(reader, stream, caller)
+
+    async def _serve_calls(
+        self, reader: BufferedByteReceiveStream, stream: SocketStream, caller: Caller
+    ) -> None:
+        while True:
+            try:
+                line = await reader.receive_until(b"\n", MAX_CALL_BYTES)
+            except anyio.DelimiterNotFound:
+                await stream.send(
+                    encode(ProtocolError("bad_frame", f"request longer than {MAX_CALL_BYTES} bytes").frame())
+                )
+                return
+            self.last_active = time.monotonic()
+            request_id: object = None
+            try:
+                frame = decode(line)
+                request_id = self.calls.request_id(frame)
+                op, args = self.calls.parse(frame)
+                result = await anyio.to_thread.run_sync(self.calls.run, op, args, caller)
+                answer: dict[str, Any] = {"id": request_id, "ok": True, "result": result}
+            except Exception as exc:  # noqa: BLE001 - every failure becomes an error frame (error_frame logs)
+                answer = error_frame(request_id, exc)
+                op = ""
+            await stream.send(encode(answer))
+            if op == "stop":
+                self.stop()
+                return
