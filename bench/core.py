@@ -1,10 +1,14 @@
-"""Core speed: add and keyword search through the service, cold CLI processes.
+"""Core speed: add and keyword search through the service, cold CLI processes, the paired floor.
 
-    python bench/core.py [--sizes 10000,100000] [--runs 200] [--json FILE]
+    python bench/core.py [--sizes 10000,100000] [--runs 200] [--cold-runs 15] [--json FILE]
 
-Prints a table of medians (and p95) and writes the same numbers as JSON. Targets (issue 2):
-add p50 <= 2 ms at 10k; keyword search p50 <= 5 ms at 100k; cold `memwarden search` <= 150 ms
-wall at 10k; `memwarden --version` <= 100 ms wall.
+Prints a table of medians, p95 and CPU time (see measure.py) with the machine's load, and
+writes the same numbers as JSON. Targets: add p50 <= 2 ms at 10k (issue 2); keyword search
+p50 <= 5 ms at 100k (issue 2); `memwarden --version` <= 100 ms wall; cold `memwarden search`
+and `memwarden hook prompt` <= 3 times a bare `python` + `sqlite3` FTS5 query on the same
+database (issue 17), measured as a paired run: each round runs the bare query and the command
+back to back (alternating which goes first), so both see the same machine load, and the ratio
+of their medians is printed with the median of the per-round ratios.
 """
 
 from __future__ import annotations
@@ -14,36 +18,21 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import QUERIES, memory_text  # noqa: E402
+from measure import Machine, cold_run, print_rows, summary, timed_calls, write_json  # noqa: E402
 
 from memwarden.app import build_service  # noqa: E402
 from memwarden.config import load_settings  # noqa: E402
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def fill(service, count: int, rng: random.Random, start: int = 0) -> None:  # type: ignore[no-untyped-def]
     for n in range(start, start + count):
         service.memories.add(memory_text(rng, n), project=f"p{n % 7}", tags=[f"t{n % 11}"])
-
-
-def time_calls(fn, runs: int) -> list[float]:  # type: ignore[no-untyped-def]
-    samples = []
-    for i in range(runs):
-        t0 = time.perf_counter()
-        fn(i)
-        samples.append((time.perf_counter() - t0) * 1000)
-    return samples
 
 
 def compile_package() -> None:
@@ -59,13 +48,42 @@ def compile_package() -> None:
     compileall.compile_dir(str(Path(memwarden.__file__).parent), quiet=1)
 
 
-def cold_process(argv: list[str], env: dict[str, str], runs: int) -> list[float]:
-    samples = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, check=True)
-        samples.append((time.perf_counter() - t0) * 1000)
-    return samples
+BARE_QUERY = (
+    "import sqlite3, sys\n"
+    "db = sqlite3.connect(sys.argv[1])\n"
+    "rows = db.execute('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT 10',"
+    " (sys.argv[2],)).fetchall()\n"
+    "print(rows)\n"
+)
+
+
+def paired(command: list[str], bare: list[str], env: dict[str, str], runs: int,
+           stdin: str = "") -> tuple[list[float], list[float], list[float], list[float]]:
+    """Wall and CPU ms of ``command`` and of ``bare``, run back to back ``runs`` times (plus a warm-up)."""
+    wall, cpu, bare_wall, bare_cpu = [], [], [], []
+    for i in range(runs + 1):
+        order = [(command, wall, cpu, stdin), (bare, bare_wall, bare_cpu, "")]
+        for argv, walls, cpus, text in order if i % 2 else order[::-1]:
+            elapsed, used, _ = cold_run(argv, env, text)
+            if i:
+                walls.append(elapsed)
+                cpus.append(used)
+    return wall, cpu, bare_wall, bare_cpu
+
+
+def paired_rows(name: str, command: list[str], bare: list[str], env: dict[str, str], runs: int, size: int,
+                stdin: str = "") -> list[dict[str, object]]:
+    wall, cpu, bare_wall, bare_cpu = paired(command, bare, env, runs, stdin)
+    ratio = statistics.median(wall) / statistics.median(bare_wall)
+    per_round = statistics.median(w / b for w, b in zip(wall, bare_wall, strict=True))
+    cpu_ratio = statistics.median(cpu) / max(statistics.median(bare_cpu), 1e-9)
+    return [
+        {"metric": f"{name} (cold process)", "memories": size, **summary(wall, cpu), "target_ms": None,
+         "ratio_to_bare": round(ratio, 2), "ratio_per_round": round(per_round, 2), "cpu_ratio": round(cpu_ratio, 2),
+         "note": f"{ratio:.2f}x bare wall (rounds {per_round:.2f}x), {cpu_ratio:.2f}x bare CPU; target <= 3x"},
+        {"metric": "  bare python + sqlite3 FTS5 query, paired", "memories": size, **summary(bare_wall, bare_cpu),
+         "target_ms": None, "note": "the floor"},
+    ]
 
 
 def main() -> None:
@@ -75,6 +93,7 @@ def main() -> None:
     parser.add_argument("--cold-runs", type=int, default=15)
     parser.add_argument("--json", dest="json_out")
     args = parser.parse_args()
+    machine = Machine()
     sizes = [int(s) for s in args.sizes.split(",")]
     compile_package()
     rng = random.Random(42)
@@ -82,35 +101,36 @@ def main() -> None:
     exe = str(Path(sys.executable).with_name("memwarden"))
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        env = {**os.environ, "MEMWARDEN_DB": str(db), "MEMWARDEN_LOG_FILE": str(Path(tmp) / "log")}
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
+        env.update(MEMWARDEN_DB=str(db), MEMWARDEN_LOG_FILE=str(Path(tmp) / "log"), MEMWARDEN_DAEMON="off")
         service = build_service(load_settings(db=str(db), log_file=str(Path(tmp) / "log"), embedder="none"))
         have = 0
         for size in sizes:
             fill(service, size - have - args.runs, rng, have)
             have = size - args.runs
-            adds = time_calls(lambda i, h=have: service.memories.add(memory_text(rng, h + i), project="bench"), args.runs)
+            adds = timed_calls(lambda i, h=have: service.memories.add(memory_text(rng, h + i), project="bench"), args.runs)
             have = size
-            searches = time_calls(lambda i: service.searcher.search(QUERIES[i % len(QUERIES)], limit=10), args.runs)
-            rows.append({"metric": "add (service)", "memories": size, "p50_ms": statistics.median(adds),
-                         "p95_ms": percentile(adds, 0.95), "target_ms": 2.0 if size == 10_000 else None})
-            rows.append({"metric": "keyword search (service)", "memories": size,
-                         "p50_ms": statistics.median(searches), "p95_ms": percentile(searches, 0.95),
+            searches = timed_calls(lambda i: service.searcher.search(QUERIES[i % len(QUERIES)], limit=10), args.runs)
+            rows.append({"metric": "add (service)", "memories": size, **summary(*adds),
+                         "target_ms": 2.0 if size == 10_000 else None})
+            rows.append({"metric": "keyword search (service)", "memories": size, **summary(*searches),
                          "target_ms": 5.0 if size == 100_000 else None})
-            if size == 10_000:
-                cold = cold_process([exe, "search", "client email", "--json"], env, args.cold_runs)
-                rows.append({"metric": "memwarden search (cold process)", "memories": size,
-                             "p50_ms": statistics.median(cold), "p95_ms": percentile(cold, 0.95), "target_ms": 150.0})
-        version = cold_process([exe, "--version"], env, args.cold_runs)
+            if size == sizes[0]:
+                bare = [sys.executable, "-c", BARE_QUERY, str(db), "client email"]
+                rows += paired_rows("memwarden search", [exe, "search", "client email", "--json"], bare, env,
+                                    args.cold_runs, size)
+                prompt = json.dumps({"session_id": "bench", "transcript_path": "/tmp/bench.jsonl", "cwd": tmp,
+                                     "hook_event_name": "UserPromptSubmit",
+                                     "prompt": "What did we decide about the client email?"})
+                rows += paired_rows("memwarden hook prompt", [exe, "hook", "prompt"], bare, env, args.cold_runs,
+                                    size, stdin=prompt)
+        version = [cold_run([exe, "--version"], env)[:2] for _ in range(args.cold_runs)]
         rows.append({"metric": "memwarden --version (cold process)", "memories": None,
-                     "p50_ms": statistics.median(version), "p95_ms": percentile(version, 0.95), "target_ms": 100.0})
+                     **summary([w for w, _ in version], [c for _, c in version]), "target_ms": 100.0})
         service.close()
-    print(f"{'metric':38} {'memories':>9} {'p50 ms':>8} {'p95 ms':>8} {'target':>7}")
-    for row in rows:
-        target = "" if row["target_ms"] is None else f"<={row['target_ms']:g}"
-        mem = "" if row["memories"] is None else row["memories"]
-        print(f"{row['metric']:38} {mem:>9} {row['p50_ms']:8.2f} {row['p95_ms']:8.2f} {target:>7}")
-    if args.json_out:
-        Path(args.json_out).write_text(json.dumps({"bench": "core", "cpus": os.cpu_count(), "rows": rows}, indent=2))
+    machine.finish()
+    print_rows(rows, machine)
+    write_json(args.json_out, "core", rows, machine)
 
 
 if __name__ == "__main__":

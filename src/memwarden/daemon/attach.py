@@ -46,17 +46,19 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
     return relay_stdio(client)
 
 
-def call_daemon(settings: Any, op: str, args: dict[str, Any], *, timeout: float) -> Any | None:
+def call_daemon(settings: Any, op: str, args: dict[str, Any], *, timeout: float, start: bool = True) -> Any | None:
     """The daemon's answer to one call, or None when the command should work in its own process.
 
     A memwarden error from the daemon (bad input, say) is raised as in-process. With
-    ``MEMWARDEN_DAEMON=only`` a daemon that cannot be reached is a ConfigError, never None.
+    ``MEMWARDEN_DAEMON=only`` a daemon that cannot be reached is a ConfigError, never None, and
+    one that is not running is started first (unless ``start=False``: the hooks never wait for
+    a daemon to start).
     """
     if settings.daemon == "off":
         return None
     place = daemon_place()
     try:
-        if settings.daemon == "only":
+        if settings.daemon == "only" and start:
             from memwarden.daemon.launch import attach_or_start
 
             client = attach_or_start(place, settings)

@@ -106,6 +106,7 @@ class CallHandler:
             "version": __version__,
             "clients": self.clients(),
             "uptime_s": round(time.monotonic() - self.started, 3),
+            "vectors": self.service.vector_status(probe=False, caller=caller),
         }
 
     def op_search(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:

@@ -62,6 +62,15 @@ def prompt_hook(raw: str, settings: HotSettings, project: str | None) -> Output:
         except LoopbackError as exc:
             # The server is optional: when it is off, slow or odd, the database answers instead.
             log_line(settings, "prompt", f"server not used ({exc}); searched the database")
+    elif settings.daemon != "off":
+        from memwarden.hooks.loopback import LoopbackError
+        from memwarden.hooks.recall import recall_from_daemon
+
+        try:
+            hits = recall_from_daemon(settings, query, projects)
+        except LoopbackError as exc:
+            # Up but slow or odd (not merely absent): the database answers, and the log says so.
+            log_line(settings, "prompt", f"daemon not used ({exc}); searched the database")
     if hits is None:
         from memwarden.hooks.recall import recall_from_database
 

@@ -1,9 +1,11 @@
 """The prompt hook's search: the session's project and ``default``, merged, best first.
 
-Two ways to run it, same answer: through a memwarden HTTP server on loopback
-(``POST /hooks/recall``; warm, so it can use the vector path too), or in the hook process on
-the database itself (keyword search, no model load). ``recall`` is the one implementation:
-the server's route calls it, and so does the hook when it reads the database.
+Three ways to run it, same answer: through a memwarden HTTP server on loopback
+(``POST /hooks/recall``; warm, so it can use the vector path too), through the user's memwarden
+daemon (``recall`` call over its socket; warm too, see memwarden.daemon), or in the hook
+process on the database itself (keyword search, no model load). ``recall`` is the one
+implementation: the server's route and the daemon call it, and so does the hook when it reads
+the database.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from memwarden.errors import InvalidInput
+from memwarden.hooks.loopback import LoopbackError
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config_hot import HotSettings
@@ -59,7 +62,7 @@ def parse_recall_request(body: object) -> tuple[str, list[str | None], int]:
 
 def recall_from_server(settings: HotSettings, query: str, projects: list[str | None]) -> list[dict[str, Any]]:
     """Ask the configured loopback server; LoopbackError when it cannot answer within budget."""
-    from memwarden.hooks.loopback import LoopbackError, post_json
+    from memwarden.hooks.loopback import post_json
 
     answer = post_json(
         settings.hook_server,
@@ -71,6 +74,20 @@ def recall_from_server(settings: HotSettings, query: str, projects: list[str | N
     hits = answer.get("hits") if isinstance(answer, dict) else None
     if not isinstance(hits, list) or not all(isinstance(h, dict) and "id" in h and "content" in h for h in hits):
         raise LoopbackError("server answer has no hits list")
+    return hits
+
+
+def recall_from_daemon(settings: HotSettings, query: str, projects: list[str | None]) -> list[dict[str, Any]] | None:
+    """Ask the user's daemon when it is up (never starting it); None when it is not there."""
+    from memwarden.daemon.attach import call_daemon
+
+    answer = call_daemon(settings, "recall", {"query": query, "projects": projects, "limit": settings.hook_limit},
+                         timeout=settings.hook_timeout_ms / 1000, start=False)
+    if answer is None:
+        return None
+    hits = answer.get("hits") if isinstance(answer, dict) else None
+    if not isinstance(hits, list) or not all(isinstance(h, dict) and "id" in h and "content" in h for h in hits):
+        raise LoopbackError("daemon answer has no hits list")
     return hits
 
 

@@ -1,0 +1,47 @@
+"""The prompt hook asks the warm daemon (by meaning too) and falls back to the database."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memwarden.config_hot import load_hot_settings
+from memwarden.daemon.launch import attach_or_start
+from memwarden.daemon.place import DaemonPlace
+
+from conftest import stop_daemon, wait_until
+
+
+def prompt_hook(prompt: str, cwd: Path, **env: str) -> dict[str, object] | None:
+    payload = {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": str(cwd),
+               "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+    done = subprocess.run([sys.executable, "-m", "memwarden", "hook", "prompt"], input=json.dumps(payload),
+                          env={**os.environ, **env}, capture_output=True, text=True, timeout=60, check=True)
+    return json.loads(done.stdout) if done.stdout.strip() else None
+
+
+@pytest.mark.slow
+def test_the_prompt_hook_finds_by_meaning_through_the_daemon_and_by_keyword_without_it(
+    place: DaemonPlace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMWARDEN_EMBEDDER", "builtin")
+    monkeypatch.setenv("MEMWARDEN_HOOK_TIMEOUT_MS", "5000")  # a loaded test machine, not the hook budget
+    settings = load_hot_settings()
+    with attach_or_start(place, settings) as client:
+        wait_until(lambda: client.call("ping")["vectors"]["state"] == "ready", timeout=120, what="the model")
+        client.call("add", {"content": "The customer wants to be reached by email, never by telephone"})
+    # No word of the prompt is in the memory: only the vector path can find it.
+    found = prompt_hook("how should I get in touch with the client?", tmp_path)
+    assert found is not None
+    assert "reached by email" in str(found["hookSpecificOutput"])  # type: ignore[index]
+    # A keyword the memory holds still works, and without a daemon the database answers alone.
+    stop_daemon(place)
+    assert not place.socket_path.exists()
+    found = prompt_hook("who prefers email here?", tmp_path)
+    assert found is not None and "reached by email" in str(found["hookSpecificOutput"])  # type: ignore[index]
+    assert prompt_hook("how should I get in touch with the client?", tmp_path) is None
