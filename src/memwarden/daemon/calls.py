@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from memwarden import __version__
+from memwarden.version import __version__
 from memwarden.daemon.protocol import ProtocolError
 from memwarden.errors import MemwardenError
 from memwarden.hooks.recall import parse_recall_request, recall
@@ -106,17 +106,17 @@ class CallHandler:
             "version": __version__,
             "clients": self.clients(),
             "uptime_s": round(time.monotonic() - self.started, 3),
-            "vectors": self.service.vector_status(probe=False, caller=caller),
+            "vectors": self.service.searcher.vector_status(probe=False, caller=caller),
         }
 
     def op_search(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
         given = checked(args, SEARCH_ARGS, ("query",))
-        result: dict[str, Any] = self.service.search(given.pop("query"), caller=caller, **given).to_dict()
+        result: dict[str, Any] = self.service.searcher.search(given.pop("query"), caller=caller, **given).to_dict()
         return result
 
     def op_add(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
         given = checked(args, ADD_ARGS, ("content",))
-        result: dict[str, Any] = self.service.add(given.pop("content"), caller=caller, **given).to_dict()
+        result: dict[str, Any] = self.service.memories.add(given.pop("content"), caller=caller, **given).to_dict()
         return result
 
     def op_recall(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:

@@ -84,7 +84,7 @@ def run_daemon(settings: Settings, place: DaemonPlace, *, transport: str | None 
             return 0
         service = build_server_service(settings)
         try:
-            service.start_background()  # the model loads now, once, for every client to come
+            service.searcher.start_background()  # the model loads now, once, for every client to come
             daemon = Daemon(service, settings, place, transport=transport or default_transport())
             anyio.run(daemon.run)
         finally:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memwarden import __version__
+from memwarden.version import __version__
 from memwarden.config_hot import is_postgres_url, sqlite_path
 
 PROTOCOL = 1

@@ -23,7 +23,7 @@ import anyio.to_thread
 from anyio.abc import SocketAttribute, SocketStream
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from memwarden import __version__
+from memwarden.version import __version__
 from memwarden.daemon.calls import CallHandler, error_frame
 from memwarden.daemon.place import DaemonPlace
 from memwarden.daemon.protocol import (
