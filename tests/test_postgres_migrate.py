@@ -79,3 +79,52 @@ def test_migrate_refuses_a_target_that_is_not_postgres_and_a_postgres_source(
     assert from_pg.returncode == 1 and "SQLite" in from_pg.stderr
     missing = _run(cli_env, "migrate")
     assert missing.returncode == 2
+
+
+def test_a_migrate_killed_midway_leaves_a_marked_target_and_a_rerun_explains(
+    db_path: Path, pg_url: str, cli_env: dict[str, str]
+) -> None:
+    import os
+    import signal
+    import time
+    from datetime import UTC, datetime
+
+    import psycopg
+
+    from memwarden.models import IndexText, Memory
+    from memwarden.ops.markers import incomplete_operations
+    from memwarden.store import open_store
+    from memwarden.store.sqlite import SQLiteStore
+
+    source = SQLiteStore(db_path)  # 20,000 memories written straight into the source
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    index = IndexText(title="", tags="", body="fact")
+    source.import_memories([(Memory(id=f"01JD3Z5X9Q2W8E7R6T5{i:07d}", tenant="default", project="p", kind="fact",
+                                    title="", tags=(), content=f"fact {i}", content_hash=f"h{i}", pinned=False,
+                                    created_at=now, updated_at=now), index) for i in range(20_000)])
+    source.close()
+    process = subprocess.Popen([sys.executable, "-m", "memwarden", "migrate", "--to", pg_url], env=cli_env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 180
+        copied = 0
+        while copied == 0 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.2)
+            with psycopg.connect(pg_url, autocommit=True) as conn:
+                present = conn.execute("SELECT to_regclass('memories') IS NOT NULL").fetchone()
+                if present and present[0]:
+                    row = conn.execute("SELECT COUNT(*) FROM memories").fetchone()
+                    copied = int(row[0]) if row else 0
+        assert copied > 0 and process.poll() is None, "the migrate finished before it could be killed"
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        process.wait(timeout=60)
+    target = open_store(pg_url)
+    try:
+        marks = incomplete_operations(target)
+        assert [m["operation"] for m in marks] == ["migrate"] and "dropdb" in marks[0]["advice"]
+    finally:
+        target.close()
+    again = _run(cli_env, "migrate", "--to", pg_url)
+    assert again.returncode == 1 and "holds an unfinished migrate" in again.stderr
+    assert "dropdb" in again.stderr and "not empty" not in again.stderr

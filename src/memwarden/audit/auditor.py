@@ -37,7 +37,7 @@ class Auditor:
         self.clock = clock
         self.anchor = anchor
 
-    def record(
+    def event(
         self,
         action: str,
         caller: Caller,
@@ -50,21 +50,34 @@ class Auditor:
         outcome: str = "ok",
         query: str | None = None,
         detail: dict[str, Any] | None = None,
-    ) -> AuditRecord:
+    ) -> AuditEvent:
+        """The event to record (the query turned into SHA-256 + length, plain text if kept)."""
         digest, length, plain = None, None, None
         if query:
             digest = hashlib.sha256(query.encode("utf-8", "surrogatepass")).hexdigest()
             length = len(query)
             if self.query_plain:
                 plain = self.redact(query) if self.redact is not None else query
-        event = AuditEvent(
+        return AuditEvent(
             actor=caller.actor, tenant=caller.tenant, action=action, project=project,
             memory_ids=tuple(memory_ids), result_count=result_count, degraded=degraded,
             redaction_count=redaction_count, outcome=outcome, query_sha256=digest, query_len=length,
             query_plain=plain, detail=detail or {},
         )
-        record = self.log.append(event, self.clock)  # stamped once the chain lock is held
+
+    def record(self, action: str, caller: Caller, **fields: Any) -> AuditRecord:
+        """Append one row in its own transaction (reads, and operations that write no memory)."""
+        record = self.log.append(self.event(action, caller, **fields), self.clock)  # stamped under the chain lock
         self.committed(record)
+        return record
+
+    def record_in(self, conn: object, action: str, caller: Caller, **fields: Any) -> AuditRecord:
+        """Append one row on ``conn``, inside the caller's open write transaction (see
+        ``audit/in_write.py``); the caller commits it, then calls ``committed``."""
+        append_in = getattr(self.log, "append_in", None)
+        if append_in is None:  # pragma: no cover - every backend has one
+            raise TypeError(f"{type(self.log).__name__} cannot append inside another transaction")
+        record: AuditRecord = append_in(conn, self.event(action, caller, **fields), self.clock)
         return record
 
     def committed(self, record: AuditRecord) -> None:

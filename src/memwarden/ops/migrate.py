@@ -8,6 +8,11 @@ database's triggers check that each row continues the chain). Then it verifies: 
 equal on both sides, the copied chain verifies and ends at the source's head. Only after that
 it appends one audit row on the new database saying what was migrated.
 
+Before it writes anything it marks the target ``incomplete:migrate`` (``ops/markers.py``) and
+removes the mark only after the verification passed: a migrate that was killed, crashed or
+failed leaves the mark, ``health`` on the target reports it with what to do, and a second
+migrate into that database refuses with the same explanation instead of "not empty".
+
 Nothing is written to the source. A destination that already holds memories or audit rows is
 refused, and so is a source whose audit log was pruned (its chain starts at a checkpoint,
 which the new database's append-only log cannot take as its start).
@@ -21,6 +26,7 @@ from typing import Any
 from memwarden.config import Settings
 from memwarden.settings_paths import is_postgres_url
 from memwarden.errors import InvalidInput, StorageError
+from memwarden.ops.markers import incomplete_operations, mark_complete, mark_incomplete
 from memwarden.store.postgres.connect import redact_url
 
 BATCH = 2000
@@ -49,6 +55,15 @@ def migrate_to_postgres(
     source_log = open_audit_log(source_url, readonly=True)
     target_log: Any = open_audit_log(to_url)
     try:
+        unfinished = next((m for m in incomplete_operations(dst) if m["operation"] == "migrate"), None)
+        if unfinished is not None:
+            counts = dst.table_counts()
+            raise InvalidInput(
+                f"{redact_url(to_url)} holds an unfinished migrate (started {unfinished.get('started_at')} on "
+                f"{unfinished.get('host')}, {counts.get('memories', 0)} memories and {counts.get('audit_log', 0)} "
+                f"audit rows copied before it stopped): {unfinished['advice']}",
+                field="to",
+            )
         before = dst.table_counts()
         if before.get("memories", 0) or before.get("audit_log", 0):
             raise InvalidInput(
@@ -62,6 +77,7 @@ def migrate_to_postgres(
                 "must start at its first row, so this database cannot be migrated with its chain",
                 field="db",
             )
+        mark_incomplete(dst, "migrate", source=source_url, by=settings.actor)  # first …
         memories = _copy_memories(src, dst, target, tell)
         vectors = _copy_vectors(src, dst, tell)
         audit_rows = _copy_audit(source_log, target_log, tell)
@@ -74,6 +90,7 @@ def migrate_to_postgres(
                 detail={"migrated_from": "sqlite", "memories": memories, "vectors": vectors,
                         "audit_rows": audit_rows},
             ), utcnow())
+            mark_complete(dst, "migrate")  # … and last, once the copy is proven whole
         return report
     finally:
         source_log.close()

@@ -12,6 +12,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from memwarden.audit import in_write
 from memwarden.errors import StorageError
 from memwarden.models import IndexText, Memory, VectorSpace
 
@@ -183,8 +184,9 @@ class PostgresMaintenance:
 
         outcomes: list[str] = []
         for start in range(0, len(entries), IMPORT_BATCH):
+            chunk = entries[start : start + IMPORT_BATCH]
             with self.write() as conn:
-                for memory, index in entries[start : start + IMPORT_BATCH]:
+                for memory, index in chunk:
                     row = conn.execute(
                         f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * NCOLUMNS)}, %s::tsvector)"
                         " ON CONFLICT DO NOTHING RETURNING id",
@@ -196,6 +198,9 @@ class PostgresMaintenance:
                         outcomes.append("same_id")
                     else:
                         outcomes.append("duplicate")
+                in_write.write_row(conn, [m.id for (m, _), o in zip(chunk, outcomes[start:], strict=True)
+                                          if o == "inserted"],
+                                   result_count=outcomes[start:].count("inserted"), detail={"batch": True}, once=False)
         return outcomes
 
     # -- maintenance ---------------------------------------------------------------------------

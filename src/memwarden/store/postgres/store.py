@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from memwarden.audit import in_write
 from memwarden.errors import Conflict, StorageError
 from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
 from memwarden.store.postgres import migrations
@@ -84,8 +85,9 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
 
     @contextmanager
     def write(self) -> Iterator[psycopg.Connection]:
-        """One write transaction (READ COMMITTED; row locks and unique indexes do the rest)."""
-        with self.connection() as conn, conn.transaction():
+        """One write transaction (READ COMMITTED; row locks and unique indexes do the rest); an
+        audit row written inside (``audit/in_write.py``) commits with it or not at all."""
+        with in_write.transaction_rows(), self.connection() as conn, conn.transaction():
             yield conn
 
     def close(self) -> None:
@@ -114,6 +116,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 (*memory_params(memory), tsvector_literal(index)),
             ).fetchone()
             if row is not None:
+                in_write.write_row(conn, [memory.id], detail={"duplicate": False})
                 return memory, False
             # A live twin exists (perhaps committed by another replica a moment ago).
             twin = conn.execute(
@@ -125,6 +128,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 raise _TwinVanished
             existing = row_to_memory(twin)
             if not existing.is_expired(memory.created_at):
+                in_write.write_row(conn, [existing.id], detail={"duplicate": True})
                 return existing, True
             # An expired twin is retired so the same fact can be stored afresh.
             self._soft_delete_row(conn, existing, memory.created_at)
@@ -132,6 +136,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * NCOLUMNS)}, %s::tsvector)",
                 (*memory_params(memory), tsvector_literal(index)),
             )
+            in_write.write_row(conn, [memory.id], detail={"duplicate": False})
             return memory, False
 
     def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
@@ -155,6 +160,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 ).fetchone()
                 if row is None:
                     self._explain_missed_update(conn, memory, expected_version)
+                in_write.write_row(conn, [memory.id])
         except psycopg.errors.UniqueViolation:
             twin = self._twin(memory)
             raise Conflict(
@@ -196,7 +202,9 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
             memory = row_to_memory(row)
             if memory.deleted_at is not None:
                 return memory
-            return self._soft_delete_row(conn, memory, now)
+            deleted = self._soft_delete_row(conn, memory, now)
+            in_write.write_row(conn, [memory.id], detail={"already_deleted": False})
+            return deleted
 
     def _soft_delete_row(self, conn: psycopg.Connection, memory: Memory, now: datetime) -> Memory:
         conn.execute("UPDATE memories SET deleted_at = %s, search = NULL WHERE id = %s", (now, memory.id))

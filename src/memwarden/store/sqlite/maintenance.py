@@ -16,6 +16,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
+from memwarden.audit import in_write
 from memwarden.errors import StorageError
 from memwarden.models import IndexText, Memory, VectorSpace, format_time
 
@@ -271,6 +272,9 @@ class SQLiteMaintenance:
                     if memory.deleted_at is None:
                         self._index(conn, cursor.lastrowid, index)
                     outcomes.append("inserted")
+                in_write.write_row(conn, [m.id for (m, _), o in zip(chunk, outcomes[start:], strict=True)
+                                          if o == "inserted"],
+                                   result_count=outcomes[start:].count("inserted"), detail={"batch": True}, once=False)
         return outcomes
 
     # -- maintenance ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from memwarden.audit import in_write
 from memwarden.errors import Conflict, StorageError
 from memwarden.models import (
     Candidate,
@@ -119,18 +120,19 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             raise StorageError(f"cannot start a write on {self.path}: {exc}") from exc
-        try:
-            yield conn
-        except BaseException:
-            if conn.in_transaction:  # SQLite may have rolled back already (e.g. on SQLITE_CORRUPT)
-                conn.execute("ROLLBACK")
-            raise
-        try:
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise StorageError(f"commit failed on {self.path}: {exc}") from exc
+        with in_write.transaction_rows():  # an audit row written inside commits or goes with it
+            try:
+                yield conn
+            except BaseException:
+                if conn.in_transaction:  # SQLite may have rolled back already (e.g. on SQLITE_CORRUPT)
+                    conn.execute("ROLLBACK")
+                raise
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise StorageError(f"commit failed on {self.path}: {exc}") from exc
 
     def close(self) -> None:
         with self._lock:
@@ -154,6 +156,7 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
             if row is not None:
                 existing = _row_to_memory(row)
                 if not existing.is_expired(memory.created_at):
+                    in_write.write_row(conn, [existing.id], detail={"duplicate": True})
                     return existing, True
                 # An expired twin is retired so the same fact can be stored afresh.
                 self._soft_delete_row(conn, existing, memory.created_at)
@@ -161,6 +164,7 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
                 f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * _NCOLUMNS)})", _memory_params(memory)
             )
             self._index(conn, cursor.lastrowid, index)
+            in_write.write_row(conn, [memory.id], detail={"duplicate": False})
         return memory, False
 
     def index_fingerprint(self) -> str | None:
@@ -243,6 +247,7 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
             )
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
             self._index(conn, row[0], index)
+            in_write.write_row(conn, [memory.id])
         return updated
 
     def soft_delete(self, tenant: str, memory_id: str, now: datetime) -> Memory | None:
@@ -255,7 +260,9 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
             memory = _row_to_memory(row)
             if memory.deleted_at is not None:
                 return memory
-            return self._soft_delete_row(conn, memory, now)
+            deleted = self._soft_delete_row(conn, memory, now)
+            in_write.write_row(conn, [memory.id], detail={"already_deleted": False})
+            return deleted
 
     def _soft_delete_row(self, conn: sqlite3.Connection, memory: Memory, now: datetime) -> Memory:
         rowid = conn.execute("SELECT rowid FROM memories WHERE id = ?", (memory.id,)).fetchone()[0]

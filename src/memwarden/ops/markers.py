@@ -1,0 +1,70 @@
+"""Markers of long operations that did not finish: written first, removed last.
+
+A long operation on a database (``memwarden migrate`` into a new PostgreSQL database, for one)
+records ``incomplete:<operation>`` in the database's ``index_state`` table before it writes
+anything, and removes it only after its last step (and its verification) succeeded. If the
+process is killed, crashes or fails half-way, the marker stays: ``health`` reports the database
+as failing with what to do, and the operation itself refuses to run again blindly on it.
+
+Markers live in the database they describe, so every process and replica sees them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from datetime import UTC, datetime
+from typing import Any
+
+from memwarden.models import format_time
+
+PREFIX = "incomplete:"
+# What to do about each operation's marker (health and the operation's own refusal say it).
+ADVICE = {
+    "migrate": (
+        "an earlier `memwarden migrate` into this database did not finish, so it holds part of a copy: "
+        "drop this database and create it empty again (e.g. `dropdb NAME && createdb NAME`), then run "
+        "`memwarden migrate` again (the SQLite source was never changed)"
+    ),
+}
+
+
+def _ph(store: Any) -> str:
+    return "%s" if store.backend == "postgresql" else "?"
+
+
+def mark_incomplete(store: Any, operation: str, **detail: Any) -> None:
+    """Record that ``operation`` started on ``store`` and has not finished."""
+    value = json.dumps({"operation": operation, "started_at": format_time(datetime.now(UTC)), "pid": os.getpid(),
+                        "host": socket.gethostname(), **detail}, sort_keys=True)
+    ph = _ph(store)
+    with store.write() as conn:
+        conn.execute(f"INSERT INTO index_state (key, value) VALUES ({ph}, {ph})"
+                     " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (PREFIX + operation, value))
+
+
+def mark_complete(store: Any, operation: str) -> None:
+    """``operation`` finished: remove its marker (the last thing it does)."""
+    with store.write() as conn:
+        conn.execute(f"DELETE FROM index_state WHERE key = {_ph(store)}", (PREFIX + operation,))
+
+
+def incomplete_operations(store: Any) -> list[dict[str, Any]]:
+    """The markers left on ``store``, each with ``advice``; empty when every operation finished."""
+    sql = f"SELECT key, value FROM index_state WHERE key LIKE {_ph(store)} ORDER BY key"
+    if store.backend == "postgresql":
+        with store.connection() as conn:
+            rows = conn.execute(sql, (PREFIX + "%",)).fetchall()
+    else:
+        rows = store.connection().execute(sql, (PREFIX + "%",)).fetchall()
+    found = []
+    for key, value in rows:
+        operation = str(key)[len(PREFIX):]
+        try:
+            detail = json.loads(value)
+        except ValueError:
+            detail = {}
+        found.append({**detail, "operation": operation,
+                      "advice": ADVICE.get(operation, f"the {operation} did not finish: run it again")})
+    return found

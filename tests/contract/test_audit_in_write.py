@@ -1,0 +1,101 @@
+"""The audit row of a memory write commits in the write's own transaction, on every backend:
+when the row cannot be written, the write does not happen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from memwarden.audit import in_write, open_audit_log
+from memwarden.audit.auditor import Auditor
+from memwarden.errors import StorageError
+from memwarden.models import Caller, IndexText, Memory
+from memwarden.store.base import Store
+from tests.contract.test_audit_log import raw
+
+NOW = datetime(2026, 2, 1, tzinfo=UTC)
+ALICE = Caller("alice", "acme")
+
+
+@pytest.fixture
+def auditor(store: Store, store_url: str) -> Iterator[Auditor]:
+    auditor = Auditor(open_audit_log(store_url), clock=lambda: NOW)
+    yield auditor
+    auditor.close()
+
+
+def _memory(mid: str, content: str) -> Memory:
+    return Memory(id=mid, tenant="acme", project="p", kind="fact", title="", tags=(), content=content,
+                  content_hash=f"h-{content}", pinned=False, created_at=NOW, updated_at=NOW)
+
+
+INDEX = IndexText(title="", tags="", body="word")
+
+
+def _refuse_audit_rows(store_url: str) -> None:
+    """Every audit append fails from now on, as on a full disk or a broken audit table."""
+    run = raw(store_url)
+    if store_url.startswith("postgresql://"):
+        run("CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "RAISE EXCEPTION 'audit rows refused for this test'; END $$")
+        run("CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_audit()")
+    else:
+        run("CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log "
+            "BEGIN SELECT RAISE(ABORT, 'audit rows refused for this test'); END")
+
+
+def _actions(store_url: str) -> list[tuple[str, list[str]]]:
+    log = open_audit_log(store_url, readonly=True)
+    try:
+        return [(r.action, r.to_dict()["memory_ids"]) for r in log.records()]
+    finally:
+        log.close()
+
+
+def test_writes_carry_their_audit_row_in_their_own_transaction(store: Store, store_url: str,
+                                                               auditor: Auditor) -> None:
+    first = _memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2A", "first")
+    with in_write.expect_row(auditor, "add", ALICE, project="p") as pending:
+        store.add(first, INDEX)
+    assert [r.action for r in pending.rows] == ["add"] and pending.rows[0].to_dict()["detail"] == {"duplicate": False}
+    with in_write.expect_row(auditor, "add", ALICE) as twin:
+        stored, duplicate = store.add(_memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2B", "first"), INDEX)
+    assert duplicate and twin.rows[0].to_dict()["memory_ids"] == [first.id]
+    with in_write.expect_row(auditor, "update", ALICE) as updated:
+        store.update(_memory(first.id, "first, edited"), INDEX, expected_version=1)
+    with in_write.expect_row(auditor, "delete", ALICE) as deleted:
+        store.soft_delete("acme", first.id, NOW)
+    assert len(updated.rows) == 1 and len(deleted.rows) == 1
+    store.add(_memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2C", "not audited here"), INDEX)  # outside expect_row
+    assert _actions(store_url) == [("add", [first.id]), ("add", [first.id]), ("update", [first.id]),
+                                   ("delete", [first.id])]
+
+
+def test_a_write_whose_audit_row_fails_is_not_stored(store: Store, store_url: str, auditor: Auditor) -> None:
+    kept = _memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2D", "kept")
+    store.add(kept, INDEX)
+    _refuse_audit_rows(store_url)
+    lost = _memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2E", "never stored")
+    with pytest.raises(StorageError, match="audit rows refused"), in_write.expect_row(auditor, "add", ALICE) as p:
+        store.add(lost, INDEX)
+    assert p.rows == []
+    with pytest.raises(StorageError), in_write.expect_row(auditor, "update", ALICE):
+        store.update(_memory(kept.id, "kept, edited"), INDEX, expected_version=1)
+    with pytest.raises(StorageError), in_write.expect_row(auditor, "delete", ALICE):
+        store.soft_delete("acme", kept.id, NOW)
+    with pytest.raises(StorageError), in_write.expect_row(auditor, "import", ALICE):
+        store.import_memories([(_memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2F", "imported"), INDEX)])  # type: ignore[attr-defined]
+    found = store.get_many("acme", [kept.id, lost.id, "01JD3Z5X9Q2W8E7R6T5Y4V3K2F"])
+    assert [(m.id, m.content, m.version, m.deleted_at) for m in found] == [(kept.id, "kept", 1, None)]
+    assert _actions(store_url) == []
+
+
+def test_each_import_batch_commits_with_its_own_row(store: Store, store_url: str, auditor: Auditor) -> None:
+    entries = [(_memory(f"01JD3Z5X9Q2W8E7R6T5Y4V3K{i:02d}", f"imported {i}"), INDEX) for i in range(3)]
+    with in_write.expect_row(auditor, "import", ALICE) as pending:
+        outcomes = store.import_memories(entries)  # type: ignore[attr-defined]
+    assert outcomes == ["inserted"] * 3
+    assert [(r.action, r.result_count) for r in pending.rows] == [("import", 3)]
+    assert _actions(store_url) == [("import", [m.id for m, _ in entries])]
