@@ -164,7 +164,12 @@ def build_auditor(settings: Settings | HotSettings) -> Auditor | None:
     from memwarden.audit import open_audit_log
     from memwarden.audit.auditor import Auditor
 
-    log = open_audit_log(settings.database_url())
+    from memwarden.audit.anchor import AnchorFile
+    from memwarden.audit.keys import load_key
+
+    key = load_key(Path(settings.audit_key_file).expanduser()) if settings.audit_key_file else None
+    log = open_audit_log(settings.database_url(), key=key)
+    anchor = AnchorFile(Path(settings.audit_anchor_file).expanduser()) if settings.audit_anchor_file else None
     redactor: Redactor | None = None
 
     def scrub(query: str) -> str:
@@ -172,7 +177,8 @@ def build_auditor(settings: Settings | HotSettings) -> Auditor | None:
         redactor = redactor or build_redactor(settings)
         return redactor.scrub_text(query)
 
-    return Auditor(log, query_plain=settings.audit_query_plain, redact=scrub)
+    return Auditor(log, query_plain=settings.audit_query_plain, redact=scrub, anchor=anchor,
+                   reads_fail_open=settings.audit_reads_fail_open)
 
 
 def build_vault_mirror(settings: Settings | HotSettings) -> VaultMirror | None:

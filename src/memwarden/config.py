@@ -52,6 +52,7 @@ class Settings(SettingsPaths, BaseSettings):
     audit_query_plain: bool = _field("audit_query_plain")
     audit_key_file: str = _field("audit_key_file", description="Key file of a keyed audit chain (HMAC-SHA256)")
     audit_anchor_file: str = _field("audit_anchor_file", description="File that remembers the newest audit head")
+    audit_reads_fail_open: bool = _field("audit_reads_fail_open")
     http: str = _field("http")
     http_token: SecretStr | None = _field("http_token")
     tokens_file: str = _field("tokens_file")

@@ -65,6 +65,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
     _s("audit_query_plain", bool, False),
     _s("audit_key_file", str, ""),
     _s("audit_anchor_file", str, ""),
+    _s("audit_reads_fail_open", bool, False),
     _s("http", str, ""),
     _s("http_token", str, None, secret=True),
     _s("tokens_file", str, ""),

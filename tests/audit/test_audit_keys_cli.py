@@ -121,3 +121,17 @@ def test_a_restore_is_recorded_in_the_restored_chain_and_moves_the_anchor_back(c
     assert restore_row["detail"]["previous_head"] == before
     assert restore_row["detail"]["backup"] == backup["path"]
     assert restore_row["detail"]["previous_saved_as"].endswith("-pre-restore.db")
+
+
+def test_with_a_key_file_and_an_anchor_file_every_command_signs_and_anchors(cli_env: dict[str, str],
+                                                                           tmp_path: Path) -> None:
+    key_file, anchor_file = tmp_path / "audit.key", tmp_path / "anchor.json"
+    assert run(cli_env, "audit", "keygen", "--out", str(key_file)).returncode == 0
+    env = {**cli_env, "MEMWARDEN_AUDIT_KEY_FILE": str(key_file), "MEMWARDEN_AUDIT_ANCHOR_FILE": str(anchor_file)}
+    assert run(env, "add", "signed fact").returncode == 0
+    assert run(env, "search", "signed").returncode == 0
+    report = json.loads(run(env, "audit", "verify", "--json").stdout)
+    assert report["ok"] and report["mode"] == "hmac-sha256" and report["rows"] == 2
+    anchored = json.loads(anchor_file.read_text())
+    assert (anchored["seq"], anchored["hash"]) == (report["head"]["seq"], report["head"]["hash"])
+    assert anchored["hash"].startswith("hmac:")

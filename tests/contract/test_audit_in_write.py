@@ -12,6 +12,7 @@ from memwarden.audit import in_write, open_audit_log
 from memwarden.audit.auditor import Auditor
 from memwarden.errors import StorageError
 from memwarden.models import Caller, IndexText, Memory
+from memwarden.service import MemoryService
 from memwarden.store.base import Store
 from tests.contract.test_audit_log import raw
 
@@ -99,3 +100,25 @@ def test_each_import_batch_commits_with_its_own_row(store: Store, store_url: str
     assert outcomes == ["inserted"] * 3
     assert [(r.action, r.result_count) for r in pending.rows] == [("import", 3)]
     assert _actions(store_url) == [("import", [m.id for m, _ in entries])]
+
+
+def test_through_the_service_a_write_without_its_row_is_refused_and_reads_fail_closed(
+    service: MemoryService, store_url: str
+) -> None:
+    kept = service.memories.add("the client prefers email").memory
+    _refuse_audit_rows(store_url)
+    with pytest.raises(StorageError, match="audit rows refused"):
+        service.memories.add("a fact that must not be stored without its audit row")
+    with pytest.raises(StorageError, match="audit rows refused"):
+        service.memories.update(kept.id, content="the client prefers phone calls")
+    with pytest.raises(StorageError) as refused:
+        service.searcher.search("client")
+    assert "the search was refused because its audit row could not be written" in refused.value.message
+    assert "MEMWARDEN_AUDIT_READS_FAIL_OPEN" in refused.value.message
+    with pytest.raises(StorageError, match="get was refused"):
+        service.memories.get([kept.id])
+    assert service.auditor is not None
+    service.auditor.reads_fail_open = True  # the documented opt-in
+    assert [h.memory.content for h in service.searcher.search("client").hits] == ["the client prefers email"]
+    assert service.memories.stats()["memories"] == 1
+    assert _actions(store_url) == [("add", [kept.id])]

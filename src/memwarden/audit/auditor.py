@@ -30,8 +30,10 @@ class Auditor:
         redact: Callable[[str], str] | None = None,
         clock: Callable[[], datetime] = utcnow,
         anchor: AnchorFile | None = None,
+        reads_fail_open: bool = False,
     ) -> None:
         self.log = log
+        self.reads_fail_open = reads_fail_open
         self.query_plain = query_plain
         self.redact = redact
         self.clock = clock

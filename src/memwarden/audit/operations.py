@@ -1,6 +1,8 @@
 """``@audited``: how each service operation becomes one audit row.
 
-The decorator wraps a method of a service part (``Memories``, ``Searcher``, ``Operations``) without touching its body: after the method
+The decorator wraps a method of a service part (``Memories``, ``Searcher``, ``Operations``)
+without touching its body. A method that changes memories gets its row written by the store
+inside the write's own transaction (``audit/in_write.py``); for any other, after the method
 returns, a *summarizer* turns its result into memory ids, a result count, the degraded flag
 and details; when it raises a memwarden error, the row records the error code as its outcome
 (a probe for another tenant's ids shows up as ``not_found``) and the error goes on unchanged.
@@ -15,7 +17,8 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from memwarden.errors import MemwardenError
+from memwarden.audit import in_write
+from memwarden.errors import MemwardenError, StorageError
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
@@ -47,8 +50,27 @@ def _ids_from_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str]:
     return [str(x)[:40] for x in values if isinstance(x, str)][:100]
 
 
+# Operations that change stored memories: their row is written in the store's own write
+# transaction (``audit/in_write.py``); every other operation is recorded after it returns.
+WRITES = ("add", "update", "delete", "import")
+
+
+def _refused_read(action: str, exc: MemwardenError) -> StorageError:
+    return StorageError(
+        f"the {action} was refused because its audit row could not be written ({exc.message}); nothing was "
+        "returned. Fix the database (memwarden health), or set MEMWARDEN_AUDIT_READS_FAIL_OPEN=true to "
+        "serve reads while their audit rows cannot be written",
+        audit_failed=True,
+    )
+
+
 def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool = False) -> Callable[[F], F]:
-    """Record one audit row per call of the decorated service method."""
+    """Record one audit row per call of the decorated service method.
+
+    A write's row commits with the write (the store appends it inside its transaction); when it
+    cannot be written the write is refused. A read whose row cannot be written fails closed
+    (``StorageError``) unless the auditor allows reads to fail open, which is logged.
+    """
 
     def wrap(method: F) -> F:
         @functools.wraps(method)
@@ -65,7 +87,9 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
                 "query": query if isinstance(query, str) else None,
             }
             try:
-                result = method(self, *args, **kwargs)
+                with in_write.expect_row(auditor, action, who, project=fields["project"],
+                                         redactions=_redactions.get) as pending:
+                    result = method(self, *args, **kwargs)
             except MemwardenError as exc:
                 ids = [] if query_arg else _ids_from_call(args, kwargs)
                 try:
@@ -77,7 +101,19 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
             finally:
                 count = _redactions.get()
                 _redactions.reset(token)
-            auditor.record(action, who, redaction_count=count, **fields, **summarize(result))
+            in_write.committed(pending)
+            if pending.rows and action != "import":
+                return result  # the row committed with the write
+            try:
+                auditor.record(action, who, redaction_count=count, **fields, **summarize(result))
+            except MemwardenError as exc:
+                if pending.rows:  # an import's summary: its batches committed with their own rows
+                    logger.error("the summary row of an import could not be written: %s", exc.message)
+                    return result
+                if action in WRITES or not auditor.reads_fail_open:
+                    raise _refused_read(action, exc) from exc
+                logger.error("%s served without its audit row (MEMWARDEN_AUDIT_READS_FAIL_OPEN): %s",
+                             action, exc.message)
             return result
 
         return run  # type: ignore[return-value]
