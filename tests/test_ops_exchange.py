@@ -203,8 +203,11 @@ def test_import_goes_to_the_callers_tenant_never_the_files(service: MemoryServic
         assert report["inserted"] == 1
         assert target.memories.list(caller=bob)[0].project == "moved"
         assert target.memories.list(caller=Caller(actor="x", tenant="someone-else")) == []
-        # Ids are unique across tenants: another tenant cannot import over an existing id.
-        assert target.operations.import_text(json.dumps(document))["skipped_same_id"] == 1
+        # Bob's import stored the record under an id of his own tenant, so the file's id stays free:
+        # the operator's import of the same file keeps it, and takes nothing from Bob.
+        again = target.operations.import_text(json.dumps(document))
+        assert (again["inserted"], again["skipped_same_id"], again["new_ids"]) == (1, 0, 0)
+        assert len(target.memories.list(caller=bob)) == 1
     finally:
         target.close()
 

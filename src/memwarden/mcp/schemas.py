@@ -186,3 +186,5 @@ class ImportOut(Out):
     skipped_same_id: int = Field(description="Already present with the same id")
     skipped_duplicate: int = Field(description="The same content already exists in that project")
     redacted: int = Field(description="Imported records in which redaction replaced something")
+    new_ids: int = Field(default=0, description="Records stored under another id than the file's (ids are per "
+                                               "tenant: see docs/export-import.md)")

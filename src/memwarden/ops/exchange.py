@@ -3,10 +3,20 @@ redaction) runs on every imported record, then memories keep their ids and times
 
 Import is all-or-nothing at the checking stage: every record is checked and built before the
 first one is written, so a bad record (with its number named) changes nothing.
+
+Ids are tenant-safe: one tenant's import can never take, skip or reveal another tenant's id.
+A record whose id the caller's tenant already holds is skipped (``skipped_same_id``: importing
+the same file again changes nothing). Otherwise the local operator (the default caller: CLI,
+stdio) keeps the file's id, unless another tenant holds it: then the record gets a fresh id
+(counted in ``new_ids``). Any other caller (an HTTP token of some tenant) never places a
+file's id as it is: the record is stored under ``tenant_import_id(tenant, id)``, an id derived
+from its tenant and the file's id, so the answer is the same whether the id exists in another
+tenant or nowhere, and importing the same file again finds its own derived ids.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -32,18 +42,39 @@ class ImportReport:
     same_id: int = 0
     duplicate: int = 0
     redacted: int = 0
+    new_ids: int = 0
     ids: list[str] = field(default_factory=list)
 
     def to_dict(self, *, with_ids: bool = False) -> dict[str, Any]:
         out = {"format": self.format, "records": self.records, "inserted": self.inserted,
-               "skipped_same_id": self.same_id, "skipped_duplicate": self.duplicate, "redacted": self.redacted}
+               "skipped_same_id": self.same_id, "skipped_duplicate": self.duplicate, "redacted": self.redacted,
+               "new_ids": self.new_ids}
         if with_ids:
             out["ids"] = self.ids
         return out
 
 
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def tenant_import_id(tenant: str, original: str) -> str:
+    """The id a tenant's import stores ``original`` under: the original's time part (so ids
+    still sort by creation time) and 80 bits of SHA-256 over the tenant and the original."""
+    digest = int.from_bytes(hashlib.sha256(f"{tenant}\0{original}".encode()).digest()[:10], "big")
+    tail = "".join(_CROCKFORD[(digest >> shift) & 31] for shift in range(75, -1, -5))
+    return original[:10] + tail
+
+
+def _held(store: Any, tenant: str, ids: Sequence[str]) -> set[str]:
+    """Which of ``ids`` the tenant holds (deleted or not)."""
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):
+        found.update(m.id for m in store.get_many(tenant, ids[start : start + 500]))
+    return found
+
+
 def _build(intake: Intake, who: Caller, record: ImportRecord, project: str | None,
-           now: datetime) -> tuple[Memory, IndexText, bool]:
+           now: datetime, memory_id: str) -> tuple[Memory, IndexText, bool]:
     text, redactions = intake.clean_content(record.content)
     title, title_rules = intake.clean_title(record.title)
     tags, tag_rules = intake.clean_tags(list(record.tags))
@@ -51,7 +82,7 @@ def _build(intake: Intake, who: Caller, record: ImportRecord, project: str | Non
     created = record.created_at or now
     updated = max(record.updated_at or created, created)
     memory = Memory(
-        id=v.check_id(record.id) if record.id is not None else new_id(),
+        id=memory_id,
         tenant=who.tenant,
         project=project or intake.clean_project(record.project) or DEFAULT_PROJECT,
         kind=v.check_kind(record.kind),
@@ -75,25 +106,33 @@ def _build(intake: Intake, who: Caller, record: ImportRecord, project: str | Non
 
 def import_records(store: MaintainableStore, intake: Intake, fmt: str, records: Sequence[ImportRecord], *,
                    caller: Caller, now: datetime, project: object | None = None,
-                   progress: Progress | None = None) -> ImportReport:
+                   progress: Progress | None = None, operator: bool = False) -> ImportReport:
     """Check and build every record, then write them in batches; nothing is written on a bad record.
 
-    Records whose id is already stored are skipped before the (costly) redaction and analysis:
-    that is what makes importing the same file again cheap. Progress counts building as the
-    first 80 % and writing as the rest.
+    Records whose id the caller's tenant already holds are skipped before the (costly)
+    redaction and analysis: that is what makes importing the same file again cheap. ``operator``:
+    the caller is the local operator, who may keep the file's ids (see the module's docstring).
+    Progress counts building as the first 80 % and writing as the rest.
     """
     who = caller
     target = intake.clean_project(project)
     report = ImportReport(format=fmt, records=len(records))
     total = len(records)
-    present = store.existing_ids([v.check_id(r.id) for r in records if r.id is not None]) if total else set()
+    asked = [None if r.id is None else v.check_id(r.id) for r in records]
+    wanted = [a if operator or a is None else tenant_import_id(who.tenant, a) for a in asked]
+    placed = [w for w in wanted if w is not None]
+    own = _held(store, who.tenant, placed) if placed else set()
+    elsewhere = store.existing_ids([w for w in placed if w not in own]) if placed else set()
     built: list[tuple[Memory, IndexText]] = []
-    for number, record in enumerate(records, start=1):
-        if record.id is not None and record.id.strip().upper() in present:
+    for number, (record, memory_id) in enumerate(zip(records, wanted, strict=True), start=1):
+        if memory_id is not None and memory_id in own:
             report.same_id += 1
             continue
+        if memory_id is None or memory_id in elsewhere:
+            memory_id = new_id()  # another tenant holds it: never skip, overwrite or reveal it
+        report.new_ids += record.id is not None and memory_id != asked[number - 1]
         try:
-            memory, index, redacted = _build(intake, who, record, target, now)
+            memory, index, redacted = _build(intake, who, record, target, now, memory_id)
         except InvalidInput as exc:
             raise InvalidInput(f"memory #{number}: {exc.message}; nothing was imported", **exc.fields) from None
         report.redacted += redacted

@@ -142,7 +142,8 @@ class Operations:
         found, records = read_records(text, fmt)
         who = self._caller(caller)
         report = import_records(self.maintainable("import"), self.intake, found, records, caller=who,
-                                now=self.clock(), project=project, progress=progress)
+                                now=self.clock(), project=project, progress=progress,
+                                operator=who == self.default_caller)
         result = report.to_dict()
         if self.vectors is not None:
             result["embedded"] = self.vectors.embed_backlog()
