@@ -119,14 +119,14 @@ def import_records(store: MaintainableStore, intake: Intake, fmt: str, records: 
     report = ImportReport(format=fmt, records=len(records))
     total = len(records)
     asked = [None if r.id is None else v.check_id(r.id) for r in records]
-    wanted = [a if operator or a is None else tenant_import_id(who.tenant, a) for a in asked]
-    placed = [w for w in wanted if w is not None]
+    derived = [a if operator or a is None else tenant_import_id(who.tenant, a) for a in asked]
+    placed = [i for i in {*asked, *derived} if i is not None]
     own = _held(store, who.tenant, placed) if placed else set()
-    elsewhere = store.existing_ids([w for w in placed if w not in own]) if placed else set()
+    elsewhere = store.existing_ids([i for i in derived if i is not None and i not in own]) if placed else set()
     built: list[tuple[Memory, IndexText]] = []
-    for number, (record, memory_id) in enumerate(zip(records, wanted, strict=True), start=1):
-        if memory_id is not None and memory_id in own:
-            report.same_id += 1
+    for number, (record, memory_id) in enumerate(zip(records, derived, strict=True), start=1):
+        if memory_id is not None and (memory_id in own or asked[number - 1] in own):
+            report.same_id += 1  # the tenant holds it already (under the file's id or its own)
             continue
         if memory_id is None or memory_id in elsewhere:
             memory_id = new_id()  # another tenant holds it: never skip, overwrite or reveal it

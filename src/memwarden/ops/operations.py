@@ -8,6 +8,7 @@ folder), purge and vacuum, the vault mirror, and audit rows for operations done 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from memwarden.audit import operations as audit_ops
 from memwarden.audit.operations import audited
-from memwarden.errors import ConfigError, InvalidInput, StorageError
+from memwarden.errors import ConfigError, InvalidInput, MemwardenError, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller, Memory, utcnow
 from memwarden.ops.exchange import export_document, export_stream, import_records
@@ -23,7 +24,7 @@ from memwarden.ops.health import check_health
 from memwarden.ops.importers import read_records
 from memwarden.ops.options import OpsOptions
 from memwarden.ops.review import review_memories
-from memwarden.ops.transfer import read_limited, safe_file_name
+from memwarden.ops.transfer import read_limited, safe_file_name, tenant_folder_name
 from memwarden.store.base import MaintainableStore, Store
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,6 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.search.vector_path import VectorPath
     from memwarden.vault.mirror import VaultMirror
 
+logger = logging.getLogger(__name__)
 # Memories read per page when the vault mirror is synced or fed an import.
 SYNC_PAGE = 500
 
@@ -155,12 +157,17 @@ class Operations:
 
     def export_file(self, name: object, *, project: object | None = None, include_deleted: bool = False,
                     caller: Caller | None = None) -> dict[str, Any]:
-        """Write an export to ``name`` in the exchange folder (a plain name; never overwrites)."""
-        target = self._exchange_dir() / safe_file_name(name)
+        """Write an export to ``name`` in the caller's exchange folder (a plain name; never overwrites)."""
         try:
-            handle = target.open("x", encoding="utf-8")
-        except FileExistsError:
-            raise InvalidInput(f"{target.name} exists in the export folder; choose a new name", field="name") from None
+            target = self.exchange_dir(caller) / safe_file_name(name)
+            try:
+                handle = target.open("x", encoding="utf-8")
+            except FileExistsError:
+                raise InvalidInput(f"{target.name} exists in your export folder; choose a new name",
+                                   field="name") from None
+        except MemwardenError as exc:  # refused before the export ran: still one audit row
+            self._failed("export", caller, exc, name)
+            raise
         try:
             with handle:
                 count = self.export_to(handle, project=project, include_deleted=include_deleted, caller=caller)
@@ -171,15 +178,33 @@ class Operations:
 
     def import_file(self, name: object, *, fmt: str = "auto", project: object | None = None,
                     caller: Caller | None = None) -> dict[str, Any]:
-        """Import the file ``name`` from the exchange folder (a plain name; size-checked first)."""
-        text = read_limited(self._exchange_dir() / safe_file_name(name), self.options.import_max_bytes)
+        """Import the file ``name`` from the caller's exchange folder (a plain name; size-checked first)."""
+        try:
+            text = read_limited(self.exchange_dir(caller) / safe_file_name(name), self.options.import_max_bytes)
+        except MemwardenError as exc:
+            self._failed("import", caller, exc, name)
+            raise
         return self.import_text(text, fmt=fmt, project=project, caller=caller)
 
-    def _exchange_dir(self) -> Path:
+    def _failed(self, action: str, caller: Caller | None, exc: MemwardenError, name: object) -> None:
+        try:
+            self.audit(action, caller=caller, outcome=exc.code,
+                       detail={"file": name if isinstance(name, str) else None, "error": exc.message[:200]})
+        except MemwardenError:  # the original error matters more; the failure is logged
+            logger.error("could not record a failed %s in the audit log", action)
+
+    def exchange_dir(self, caller: Caller | None = None) -> Path:
+        """The folder file exports and imports of ``caller`` use: the exchange folder itself for the
+        local operator, ``tenants/<tenant folder>/`` inside it for any other caller, so tenants
+        never see, clash with or import each other's files."""
         if self.options.exchange_dir is None:
             raise InvalidInput("file export and import are not available here; pass the data inline", field="name")
-        self.options.exchange_dir.mkdir(parents=True, exist_ok=True)
-        return self.options.exchange_dir
+        who = self._caller(caller)
+        folder = self.options.exchange_dir
+        if who != self.default_caller:
+            folder = folder / "tenants" / tenant_folder_name(who.tenant)
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
 
     # -- expiry and compaction -----------------------------------------------------------------
 

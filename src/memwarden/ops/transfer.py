@@ -69,6 +69,16 @@ def safe_file_name(name: object, *, field: str = "name") -> str:
     return name
 
 
+def tenant_folder_name(tenant: str) -> str:
+    """A folder name of its own for each tenant: a readable part (the tenant's name cut to safe
+    characters) and 12 hex digits of its SHA-256, so no two tenants share a folder, also where
+    names differ only in case or in characters that were cut."""
+    import hashlib
+
+    readable = re.sub(r"[^A-Za-z0-9._-]", "_", tenant)[:40].lstrip(".") or "tenant"
+    return f"{readable}-{hashlib.sha256(tenant.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
+
+
 def read_limited(path: Path, max_bytes: int) -> str:
     """The text of ``path``, refused by size before it is read, and as invalid UTF-8."""
     try:
