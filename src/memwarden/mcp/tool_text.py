@@ -225,7 +225,7 @@ TOOLS: dict[str, ToolText] = {
         does="Export memories as memwarden export JSON (format version 1), inline or into a file.",
         use_when="the user wants a copy or backup of memories, or to move them to another memwarden.",
         instead="memory_list or memory_search to read memories in the conversation.",
-        effects="writes an audit row; with `name`, writes a new file in the server's export folder "
+        effects="writes an audit row; with `name`, writes a new file in the caller's export folder (one per tenant) "
         "(never overwrites). No memory changes.",
         limits="inline up to 1000 memories; use `name` for more.",
         returns="`count`; `export` (the document, inline) or `file` (where it was written).",
@@ -234,24 +234,25 @@ TOOLS: dict[str, ToolText] = {
             "scope": SCOPE,
             "include_deleted": "Also export soft-deleted memories. Default false.",
             "name": "Write the export to a new file of this plain name (no folders, such as team.json) in the "
-            "server's export folder. Default: return it inline.",
+            "caller's export folder (one per tenant). Default: return it inline.",
         },
     ),
     "memory_import": ToolText(
         title="Import memories",
         does="Import memories from a memwarden export, mem0 JSON, memorry JSON or MCP memory-server JSONL.",
-        use_when="the user gives you an export, or names a file in the server's export folder.",
+        use_when="the user gives you an export, or names a file in the caller's export folder (one per tenant).",
         instead="memory_add for a few new memories.",
         effects="writes memories and an audit row; content is redacted like any new memory; ids and times "
         "are kept; duplicates (same id, or same content in the project) are skipped, so a second import "
-        "is harmless; a bad file changes nothing.",
+        "is harmless; a bad file changes nothing. Ids are per tenant: records may be stored under new ids "
+        "(`new_ids`), never over another tenant's.",
         limits="data or file up to MEMWARDEN_IMPORT_MAX_BYTES (64 MiB by default).",
         returns="`records` read; `inserted`; `skipped_same_id`; `skipped_duplicate`; `redacted` (records in "
-        "which redaction replaced something).",
+        "which redaction replaced something); `new_ids` (records stored under another id than the file's).",
         params={
             "data": "The content to import, inline: a memwarden export object, mem0 or memorry JSON, or MCP "
             "memory JSONL text. Send exactly one of data and name. Default: none.",
-            "name": "Plain name of a file in the server's export folder (no folders, such as team.json). Send "
+            "name": "Plain name of a file in the caller's export folder (one per tenant) (no folders, such as team.json). Send "
             "exactly one of data and name. Default: none.",
             "format": "auto (detect), memwarden, mcp-memory, mem0 or memorry. Default auto.",
             "project": "Put every imported memory in this project. Default: the project each record names, "
