@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -28,26 +27,19 @@ class EmbedProgress:
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
-    from memwarden.app import build_service
-    from memwarden.cli.output import emit_json
-    from memwarden.config import load_settings
+    from memwarden.cli.runner import run_with_service
 
     if not args.embeddings:
         print("memwarden: say what to rebuild: --embeddings", file=sys.stderr)
         return 2
-    overrides: dict[str, Any] = {"db": args.db} if getattr(args, "db", None) else {}
-    service = build_service(load_settings(**overrides), background=False)
-    try:
-        show = not args.no_progress and (args.progress or sys.stderr.isatty())
-        report = service.searcher.reindex_embeddings(progress=EmbedProgress(show=show))
-    finally:
-        service.close()
-    if args.json:
-        emit_json(report)
-    else:
-        print(f"embedded {report['embedded']} memories with {report['model']} ({report['dimension']} dimensions); "
-              f"{report['missing']} still without a vector, {report['embedding_failed']} failed")
-    return 0
+    show = not args.no_progress and (args.progress or sys.stderr.isatty())
+    return run_with_service(
+        args, lambda service: service.searcher.reindex_embeddings(progress=EmbedProgress(show=show)),
+        text=lambda report: print(
+            f"embedded {report['embedded']} memories with {report['model']} ({report['dimension']} dimensions); "
+            f"{report['missing']} still without a vector, {report['embedding_failed']} failed"),
+        kind="ops",
+    )
 
 
 def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) -> None:

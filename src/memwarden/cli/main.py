@@ -16,123 +16,129 @@ if TYPE_CHECKING:  # pragma: no cover
     # argparse is imported by build_parser: the hook fast path in main() never needs it.
     import argparse
 
+    from memwarden.models import AddResult, Memory
+
 Handler = Callable[["argparse.Namespace"], int]
-
-
-def _service(args: argparse.Namespace, *, embeddings: bool = False) -> Any:
-    """The service for one command. Settings come from the pydantic-free reader so that
-    ``memwarden search`` starts within its budget (see ``config_hot``).
-
-    Only commands that write text (``add``, ``update``) or ask for ``search --hybrid`` load the
-    embedder (``embeddings=True``), and then in the foreground: a one-shot command has no
-    time to warm up in the background.
-    """
-    from memwarden.app import build_service
-    from memwarden.config_hot import load_hot_settings
-
-    overrides = {"db": args.db} if getattr(args, "db", None) else {}
-    return build_service(load_hot_settings(**overrides), embeddings=embeddings, background=False)
 
 
 def _read_content(value: str) -> str:
     return sys.stdin.read() if value == "-" else value
 
 
-def cmd_add(args: argparse.Namespace) -> int:
-    from memwarden.cli.output import emit_json
+def _print_added(result: AddResult) -> None:
+    state = "duplicate of" if result.duplicate else "stored"
+    redacted = f" (redacted: {', '.join(result.redactions)})" if result.redacted else ""
+    print(f"{state} {result.memory.id}{redacted}")
+    for s in result.similar:
+        print(f"  similar: {s.id}  {s.preview}")
 
-    service = _service(args, embeddings=True)
-    result = service.memories.add(
-        _read_content(args.content), project=args.project, kind=args.kind, title=args.title or "",
-        tags=args.tag, pinned=args.pinned, ttl_hours=args.ttl_hours,
+
+def cmd_add(args: argparse.Namespace) -> int:
+    from memwarden.cli.runner import run_with_service
+
+    content = _read_content(args.content)
+    return run_with_service(
+        args,
+        lambda service: service.memories.add(
+            content, project=args.project, kind=args.kind, title=args.title or "", tags=args.tag,
+            pinned=args.pinned, ttl_hours=args.ttl_hours,
+        ),
+        as_json=lambda result: result.to_dict(), text=_print_added, embeddings=True,
     )
-    if args.json:
-        emit_json(result.to_dict())
-    else:
-        state = "duplicate of" if result.duplicate else "stored"
-        redacted = f" (redacted: {', '.join(result.redactions)})" if result.redacted else ""
-        print(f"{state} {result.memory.id}{redacted}")
-        for s in result.similar:
-            print(f"  similar: {s.id}  {s.preview}")
-    return 0
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from memwarden.cli.output import emit_json, print_hits
+    from memwarden.cli.output import print_hits
+    from memwarden.cli.runner import run_with_service
 
-    result = _service(args, embeddings=args.hybrid).searcher.search(
-        args.query, project=args.project, tags=args.tag, limit=args.limit, include_expired=args.include_expired,
-        vector=args.hybrid, max_tokens=args.max_tokens,
-    ).to_dict()
-    emit_json(result) if args.json else print_hits(result)
-    return 0
+    return run_with_service(
+        args,
+        lambda service: service.searcher.search(
+            args.query, project=args.project, tags=args.tag, limit=args.limit,
+            include_expired=args.include_expired, vector=args.hybrid, max_tokens=args.max_tokens,
+        ).to_dict(),
+        text=print_hits, embeddings=args.hybrid,
+    )
 
 
-def cmd_get(args: argparse.Namespace) -> int:
-    from memwarden.cli.output import emit_json, print_memory
+def _print_found(found_missing: tuple[list[Memory], list[str]]) -> int:
+    from memwarden.cli.output import print_memory
 
-    found, missing = _service(args).memories.get(args.ids)
-    if args.json:
-        emit_json({"memories": [m.to_dict() for m in found], "missing": missing})
-    else:
-        for memory in found:
-            print_memory(memory.to_dict())
-        for mid in missing:
-            print(f"{mid}: not found", file=sys.stderr)
+    found, missing = found_missing
+    for memory in found:
+        print_memory(memory.to_dict())
+    for mid in missing:
+        print(f"{mid}: not found", file=sys.stderr)
     return 1 if missing and not found else 0
 
 
-def cmd_list(args: argparse.Namespace) -> int:
-    from memwarden.cli.output import emit_json, print_memory
+def cmd_get(args: argparse.Namespace) -> int:
+    from memwarden.cli.runner import run_with_service
 
-    memories = _service(args).memories.list(
-        project=args.project, tags=args.tag, pinned=args.pinned, limit=args.limit,
-        include_expired=args.include_expired,
+    return run_with_service(
+        args, lambda service: service.memories.get(args.ids),
+        as_json=lambda r: {"memories": [m.to_dict() for m in r[0]], "missing": r[1]}, text=_print_found,
+        exit_code=lambda r: 1 if r[1] and not r[0] else 0,
     )
-    if args.json:
-        emit_json({"memories": [m.to_dict() for m in memories], "count": len(memories)})
-    else:
-        for memory in memories:
-            print_memory(memory.to_dict())
-        if not memories:
-            print("no memories")
-    return 0
+
+
+def _print_listed(memories: list[Memory]) -> None:
+    from memwarden.cli.output import print_memory
+
+    for memory in memories:
+        print_memory(memory.to_dict())
+    if not memories:
+        print("no memories")
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from memwarden.cli.runner import run_with_service
+
+    return run_with_service(
+        args,
+        lambda service: service.memories.list(
+            project=args.project, tags=args.tag, pinned=args.pinned, limit=args.limit,
+            include_expired=args.include_expired,
+        ),
+        as_json=lambda memories: {"memories": [m.to_dict() for m in memories], "count": len(memories)},
+        text=_print_listed,
+    )
 
 
 def cmd_update(args: argparse.Namespace) -> int:
-    from memwarden.cli.output import emit_json
+    from memwarden.cli.runner import run_with_service
 
-    memory = _service(args, embeddings=True).memories.update(
-        args.id,
-        content=None if args.content is None else _read_content(args.content),
-        project=args.project, kind=args.kind, title=args.title, tags=args.tag,
-        pinned=args.pinned, ttl_hours=args.ttl_hours, if_version=args.if_version,
+    content = None if args.content is None else _read_content(args.content)
+    return run_with_service(
+        args,
+        lambda service: service.memories.update(
+            args.id, content=content, project=args.project, kind=args.kind, title=args.title, tags=args.tag,
+            pinned=args.pinned, ttl_hours=args.ttl_hours, if_version=args.if_version,
+        ),
+        as_json=lambda memory: {"memory": memory.to_dict()},
+        text=lambda memory: print(f"updated {memory.id} (version {memory.version})"),
+        embeddings=True,
     )
-    emit_json({"memory": memory.to_dict()}) if args.json else print(f"updated {memory.id} (version {memory.version})")
-    return 0
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
-    from memwarden.cli.output import emit_json
+    from memwarden.cli.runner import run_with_service
 
-    result = _service(args).memories.delete(args.id)
-    if args.json:
-        emit_json(result.to_dict())
-    else:
-        print(f"{'already deleted' if result.already_deleted else 'deleted'} {result.id}")
-    return 0
+    return run_with_service(
+        args, lambda service: service.memories.delete(args.id), as_json=lambda result: result.to_dict(),
+        text=lambda result: print(f"{'already deleted' if result.already_deleted else 'deleted'} {result.id}"),
+    )
+
+
+def _print_pairs(values: dict[str, Any]) -> None:
+    for key, value in values.items():
+        print(f"{key}: {value}")
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from memwarden.cli.output import emit_json
+    from memwarden.cli.runner import run_with_service
 
-    stats = _service(args).memories.stats(project=args.project)
-    if args.json:
-        emit_json(stats)
-    else:
-        for key, value in stats.items():
-            print(f"{key}: {value}")
-    return 0
+    return run_with_service(args, lambda service: service.memories.stats(project=args.project), text=_print_pairs)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -168,25 +174,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_vault_sync(args: argparse.Namespace) -> int:
-    from memwarden.cli.output import emit_json
-
-    service = _service(args)
-    try:
-        report = service.operations.vault_sync()
-    finally:
-        service.close()
-    if args.json:
-        emit_json(report)
-    else:
-        print(f"vault sync: {report['memories']} memories")
-        for folder in report["folders"]:
-            if folder["error"]:
-                print(f"  {folder['path']}: FAILED: {folder['error']}")
-            else:
-                print(f"  {folder['path']}: written {folder['written']}, unchanged {folder['unchanged']}, "
-                      f"renamed {folder['renamed']}, removed {folder['removed']}")
+def _print_vault_sync(report: dict[str, Any]) -> int:
+    print(f"vault sync: {report['memories']} memories")
+    for folder in report["folders"]:
+        if folder["error"]:
+            print(f"  {folder['path']}: FAILED: {folder['error']}")
+        else:
+            print(f"  {folder['path']}: written {folder['written']}, unchanged {folder['unchanged']}, "
+                  f"renamed {folder['renamed']}, removed {folder['removed']}")
     return 0 if report["ok"] else 1
+
+
+def cmd_vault_sync(args: argparse.Namespace) -> int:
+    from memwarden.cli.runner import run_with_service
+
+    return run_with_service(args, lambda service: service.operations.vault_sync(), text=_print_vault_sync,
+                            exit_code=lambda report: 0 if report["ok"] else 1)
 
 
 def cmd_vault_help(args: argparse.Namespace) -> int:

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from memwarden.cli.runner import opened, run_with_service
+
 Handler = Callable[[argparse.Namespace], int]
 PROGRESS_FROM = 1000  # records; smaller imports finish before a bar would help
 
@@ -19,13 +21,6 @@ def _settings(args: argparse.Namespace) -> Any:
     from memwarden.config import load_settings
 
     return load_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
-
-
-def _ops_service(args: argparse.Namespace) -> Any:
-    from memwarden.app import build_service
-
-    # One-shot commands load the embedder in the foreground (an import embeds before it exits).
-    return build_service(_settings(args), ops=True, background=False)
 
 
 def _backups(args: argparse.Namespace) -> Any:
@@ -109,11 +104,8 @@ def cmd_restore(args: argparse.Namespace) -> int:
 def _after_restore(args: argparse.Namespace) -> str:
     """Open the restored database the way a server does (an older backup is migrated, the
     keyword index is brought up to date) and check its health."""
-    service = _ops_service(args)
-    try:
+    with opened(args, kind="ops") as service:
         return str(service.operations.health()["status"])
-    finally:
-        service.close()
 
 
 def probe_url(url: str, token: str | None, timeout: float) -> tuple[int, dict[str, Any]]:
@@ -136,43 +128,46 @@ def probe_url(url: str, token: str | None, timeout: float) -> tuple[int, dict[st
     return response.status_code, body
 
 
+def _healthy(report: dict[str, Any]) -> int:
+    return 0 if report.get("status") in ("ok", "degraded") else 1
+
+
+def _print_health(report: dict[str, Any]) -> int:
+    print(f"status: {report.get('status')}")
+    for name, check in report.get("checks", {}).items():
+        state = check.get("state") or ("ok" if check.get("ok") else "PROBLEM")
+        detail = check.get("problem") or "; ".join(check.get("problems", [])[:3])
+        print(f"  {name}: {state}{' - ' + detail if detail else ''}{' (repaired)' if check.get('repaired') else ''}")
+    if "message" in report:
+        print(f"  {report['message']}")
+    return _healthy(report)
+
+
 def cmd_health(args: argparse.Namespace) -> int:
-    if args.url:
-        settings = _settings(args)
-        token = settings.http_token.get_secret_value() if settings.http_token else None
-        code, report = probe_url(args.url, token, args.timeout)
-        healthy = code == 200 and report.get("status") in ("ok", "degraded")
-    else:
-        service = _ops_service(args)
-        try:
-            report = service.operations.health(repair=not args.no_repair)
-        finally:
-            service.close()
-        healthy = report["status"] in ("ok", "degraded")
+    if not args.url:
+        return run_with_service(args, lambda service: service.operations.health(repair=not args.no_repair),
+                                text=_print_health, exit_code=_healthy, kind="ops")
+    settings = _settings(args)
+    token = settings.http_token.get_secret_value() if settings.http_token else None
+    code, report = probe_url(args.url, token, args.timeout)
     if args.json:
         _emit(report)
     else:
-        print(f"status: {report.get('status')}")
-        for name, check in report.get("checks", {}).items():
-            state = check.get("state") or ("ok" if check.get("ok") else "PROBLEM")
-            detail = check.get("problem") or "; ".join(check.get("problems", [])[:3])
-            print(f"  {name}: {state}{' - ' + detail if detail else ''}{' (repaired)' if check.get('repaired') else ''}")
-        if "message" in report:
-            print(f"  {report['message']}")
-    return 0 if healthy else 1
+        _print_health(report)
+    return 0 if code == 200 and _healthy(report) == 0 else 1
 
 
 def cmd_review(args: argparse.Namespace) -> int:
+    return run_with_service(
+        args,
+        lambda service: service.operations.review(project=args.project, stale_days=args.stale_days, limit=args.limit),
+        text=_print_review, kind="ops",
+    )
+
+
+def _print_review(report: dict[str, Any]) -> None:
     from memwarden.cli.output import one_line
 
-    service = _ops_service(args)
-    try:
-        report = service.operations.review(project=args.project, stale_days=args.stale_days, limit=args.limit)
-    finally:
-        service.close()
-    if args.json:
-        _emit(report)
-        return 0
     counts = report["counts"]
     print(f"reviewed {report['reviewed']} memories: {counts['duplicates']} likely duplicate pairs, "
           f"{counts['never_retrieved']} never retrieved, {counts['stale']} stale, {counts['expired']} expired")
@@ -182,27 +177,26 @@ def cmd_review(args: argparse.Namespace) -> int:
         for item in report[key]:
             print(f"{key.replace('_', ' ')}: {item['id']}  {one_line(item['preview'], 80)}")
     print(report["note"])
-    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from memwarden.errors import InvalidInput
 
-    service = _ops_service(args)
-    try:
+    def export(service: Any) -> None:
         if not args.out or args.out == "-":
-            count = service.operations.export_to(sys.stdout, project=args.project, include_deleted=args.include_deleted)
-        else:
-            target = Path(args.out)
-            try:
-                handle = target.open("x", encoding="utf-8")
-            except FileExistsError:
-                raise InvalidInput(f"{target} exists; choose a new file name", field="out") from None
-            with handle:
-                count = service.operations.export_to(handle, project=args.project, include_deleted=args.include_deleted)
-            print(f"exported {count} memories to {target}", file=sys.stderr)
-    finally:
-        service.close()
+            service.operations.export_to(sys.stdout, project=args.project, include_deleted=args.include_deleted)
+            return
+        target = Path(args.out)
+        try:
+            handle = target.open("x", encoding="utf-8")
+        except FileExistsError:
+            raise InvalidInput(f"{target} exists; choose a new file name", field="out") from None
+        with handle:
+            count = service.operations.export_to(handle, project=args.project, include_deleted=args.include_deleted)
+        print(f"exported {count} memories to {target}", file=sys.stderr)
+
+    # The export itself is the output (the JSON document, on stdout or in the file).
+    run_with_service(args, export, text=lambda _: None, kind="ops")
     return 0
 
 
@@ -227,33 +221,26 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     text = read_limited(Path(args.file), settings.import_max_bytes)
-    service = _ops_service(args)
-    try:
-        report = service.operations.import_text(text, fmt=args.format, project=args.project,
-                                     progress=None if args.no_progress else ProgressBar(force=args.progress))
-    finally:
-        service.close()
-    if args.json:
-        _emit(report)
-    else:
-        print(f"imported {report['inserted']} of {report['records']} records ({report['format']} format); "
-              f"skipped {report['skipped_same_id']} already present by id and {report['skipped_duplicate']} "
-              f"duplicates; {report['redacted']} redacted")
-    return 0
+    progress = None if args.no_progress else ProgressBar(force=args.progress)
+    return run_with_service(
+        args,
+        lambda service: service.operations.import_text(text, fmt=args.format, project=args.project,
+                                                       progress=progress),
+        text=lambda report: print(
+            f"imported {report['inserted']} of {report['records']} records ({report['format']} format); "
+            f"skipped {report['skipped_same_id']} already present by id and {report['skipped_duplicate']} "
+            f"duplicates; {report['redacted']} redacted"),
+        kind="ops",
+    )
 
 
 def cmd_vacuum(args: argparse.Namespace) -> int:
-    service = _ops_service(args)
-    try:
-        result = service.operations.vacuum()
-    finally:
-        service.close()
-    if args.json:
-        _emit(result)
-    else:
-        print(f"purged {result['purged']} expired memories; database {result['bytes_before']} -> "
-              f"{result['bytes_after']} bytes")
-    return 0
+    return run_with_service(
+        args, lambda service: service.operations.vacuum(),
+        text=lambda result: print(f"purged {result['purged']} expired memories; database "
+                                  f"{result['bytes_before']} -> {result['bytes_after']} bytes"),
+        kind="ops",
+    )
 
 
 def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) -> None:
