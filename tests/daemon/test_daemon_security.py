@@ -150,7 +150,7 @@ try:
     sock.connect(sys.argv[1])
 except PermissionError:
     print("refused: permission"); sys.exit(0)
-sock.sendall(b'{"memwarden": 1}\\n')
+# The daemon answers a stranger before reading anything: read its answer first.
 print(sock.recv(65536).decode())
 """
 
