@@ -13,10 +13,10 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from memwarden.version import __version__
 from memwarden.daemon.protocol import ProtocolError
 from memwarden.errors import MemwardenError
-from memwarden.hooks.recall import parse_recall_request, recall
+from memwarden.search.recall import parse_recall_request, recall
+from memwarden.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.models import Caller

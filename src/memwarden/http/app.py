@@ -9,7 +9,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from memwarden.version import __version__
 from memwarden.config import Settings
 from memwarden.errors import ConfigError, InvalidInput, MemwardenError
 from memwarden.govern.identity import Identity, load_tokens_file
@@ -18,6 +17,7 @@ from memwarden.http.auth import BearerAuth, is_loopback, parse_bind, token_diges
 from memwarden.models import CALLER_SCOPE_KEY, Caller
 from memwarden.service import MemoryService
 from memwarden.ui.mount import DashboardDispatch, dashboard_app
+from memwarden.version import __version__
 
 
 def check_bind(settings: Settings, address: str) -> tuple[str, int]:
@@ -53,7 +53,7 @@ def build_http_app(service: MemoryService, settings: Settings) -> Any:
         # The prompt hook's search (memwarden.hooks.recall), for the caller the token names.
         import anyio.to_thread
 
-        from memwarden.hooks.recall import parse_recall_request, recall
+        from memwarden.search.recall import parse_recall_request, recall
 
         try:
             body = await request.json()

@@ -1,0 +1,53 @@
+"""The prompt hook's recall, answered by whoever holds the service (HTTP route, daemon, hook).
+
+Hits for a prompt in each of the session's projects, merged by score, one per memory, best
+first; ``parse_recall_request`` checks the JSON body both transports receive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from memwarden.errors import InvalidInput
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.models import Caller
+    from memwarden.service import MemoryService
+
+MAX_PROJECTS = 4
+MAX_RECALL = 20
+
+
+def recall(
+    service: MemoryService, query: str, projects: Sequence[str | None], limit: int, *, caller: Caller | None = None
+) -> list[dict[str, Any]]:
+    """Hits for ``query`` in each project, merged by score, one per memory, best first."""
+    best: dict[str, dict[str, Any]] = {}
+    for project in projects:
+        for hit in service.searcher.search(query, project=project, limit=limit, caller=caller).hits:
+            found = hit.to_dict()
+            if found["id"] not in best or found["score"] > best[found["id"]]["score"]:
+                best[found["id"]] = found
+    return sorted(best.values(), key=lambda h: h["score"], reverse=True)[:limit]
+
+
+def parse_recall_request(body: object) -> tuple[str, list[str | None], int]:
+    """``{"query": str, "projects": [str | null, …], "limit": int}`` checked, or InvalidInput."""
+    if not isinstance(body, dict):
+        raise InvalidInput('send a JSON object: {"query": "...", "projects": ["..."], "limit": 5}', field="body")
+    query = body.get("query")
+    if not isinstance(query, str):
+        raise InvalidInput("query must be a string", field="query")
+    projects = body.get("projects", [None])
+    if (
+        not isinstance(projects, list)
+        or not 1 <= len(projects) <= MAX_PROJECTS
+        or not all(p is None or isinstance(p, str) for p in projects)
+    ):
+        raise InvalidInput(f"projects must be a list of 1-{MAX_PROJECTS} project names (null: every project)",
+                           field="projects")
+    limit = body.get("limit", 5)
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_RECALL:
+        raise InvalidInput(f"limit must be a whole number from 1 to {MAX_RECALL}", field="limit")
+    return query, projects, limit
