@@ -80,12 +80,17 @@ def _type(schema: dict[str, Any]) -> str:
     return str(schema.get("type", "any"))
 
 
+def _markdown(text: str) -> str:
+    """Text a model reads, shown in Markdown: ``<rule>`` would otherwise vanish as an HTML tag."""
+    return text.replace("<", "&lt;")
+
+
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return _markdown(text).replace("|", "\\|").replace("\n", " ")
 
 
 def _description(text: str) -> list[str]:
-    lines = text.split("\n")
+    lines = _markdown(text).split("\n")
     out = [lines[0], ""]
     for line in lines[1:]:
         label = next((lab for lab in PART_LABELS if line.startswith(lab)), None)
