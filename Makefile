@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install bench clean browser
+.PHONY: run test lint install bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,12 @@ browser:
 ## Install what the tests need, start what they need, run every test.
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
+
+## ruff (lint and format) and mypy over src/.
+lint: $(STAMP)
+	$(BIN)/python -m ruff check src tests bench
+	$(BIN)/python -m ruff format --check src tests bench
+	$(BIN)/python -m mypy
 
 bench: $(STAMP)
 	$(BIN)/python bench/core.py

@@ -106,7 +106,7 @@ def build_service(
     if vectors_on:
         from memwarden.embed.factory import open_embedder
 
-        chosen = embedder if embedder is not None else open_embedder(settings)  # type: ignore[arg-type]
+        chosen = embedder if embedder is not None else open_embedder(settings)
         if chosen is not None:
             vectors = VectorPath(
                 store, chosen, timeout_ms=settings.vector_timeout_ms,

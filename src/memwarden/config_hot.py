@@ -70,9 +70,9 @@ def _parse(spec: SettingSpec, raw: str) -> Any:
         return number
     if spec.choices and raw not in spec.choices:
         raise ConfigError(f"invalid settings: {env}: must be one of {', '.join(spec.choices)}, got {raw!r}")
-    low, high = spec.min_length, spec.max_length
-    if (low is not None and len(raw) < low) or (high is not None and len(raw) > high):
-        raise ConfigError(f"invalid settings: {env}: must be {low}-{high} characters long")
+    shortest, longest = spec.min_length, spec.max_length
+    if (shortest is not None and len(raw) < shortest) or (longest is not None and len(raw) > longest):
+        raise ConfigError(f"invalid settings: {env}: must be {shortest}-{longest} characters long")
     return raw
 
 

@@ -32,7 +32,7 @@ class SettingSpec:
     def env(self) -> str:
         return f"MEMWARDEN_{self.name.upper()}"
 
-    def bounds(self) -> dict[str, float]:
+    def bounds(self) -> dict[str, Any]:
         """The numeric and length bounds that are set, as pydantic ``Field`` keywords."""
         found = {"ge": self.ge, "gt": self.gt, "le": self.le, "min_length": self.min_length,
                  "max_length": self.max_length}

@@ -33,11 +33,11 @@ def run_demo() -> int:
                 print(f"add    [{project}] {one_line(content, 70)}\n       -> {result.memory.id}")
             again = service.memories.add(SAMPLES[0][0], project="acme", tags=["crm"])
             print(f"add    the first one again -> duplicate={again.duplicate}, same id {again.memory.id}\n")
-            for query, project in QUERIES:
-                where = f" in {project}" if project else ""
-                result = service.searcher.search(query, project=project, limit=3)
-                print(f"search {query!r}{where}: {len(result.hits)} hit(s)")
-                for hit in result.hits:
+            for query, scope in QUERIES:
+                where = f" in {scope}" if scope else ""
+                found = service.searcher.search(query, project=scope, limit=3)
+                print(f"search {query!r}{where}: {len(found.hits)} hit(s)")
+                for hit in found.hits:
                     print(f"       {hit.score:7.3f}  {one_line(hit.memory.content, 70)}")
             from memwarden.cli.demo_governance import tell_governance_story
 

@@ -172,7 +172,7 @@ def export_document(store: MaintainableStore, *, caller: Caller, project: str | 
     """The export as one object, for callers that cannot take a file (at most ``limit`` memories)."""
     who = caller
     scope = project
-    records = []
+    records: list[dict[str, Any]] = []
     for memory in _memories(store, who, scope, include_deleted):
         if len(records) == limit:
             raise InvalidInput(

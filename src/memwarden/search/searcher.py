@@ -23,7 +23,7 @@ from memwarden.models import Caller, Candidate, DegradeReason, Hit, Memory, Sear
 from memwarden.search.budget import fit_to_budget
 from memwarden.search.hybrid import fuse
 from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank, rank_keyword
-from memwarden.store.base import Store
+from memwarden.store.base import Store, VectorStore
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
@@ -188,7 +188,7 @@ class Searcher:
                     "dimension": None, "memories": live, "with_vector": 0, "missing": live, "embedding_failed": 0}
         counts: dict[str, Any] = {"memories": None, "with_vector": None, "missing": None, "embedding_failed": None}
         space = self.vectors.space
-        if space is not None:
+        if space is not None and isinstance(self.store, VectorStore):
             c = self.store.vector_counts(who.tenant, space)
             counts = {"memories": c.live, "with_vector": c.with_vector, "missing": c.missing,
                       "embedding_failed": c.failed}
