@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.ops.options import OpsOptions
 import functools
 
-from memwarden.errors import StorageError
+from memwarden.errors import Conflict, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller
 from memwarden.search.ranking import RankingWeights
@@ -228,7 +228,14 @@ def build_server_service(settings: Settings) -> MemoryService:
         logger.warning("keyword index failed its start-up check (%s); rebuilding it", problem)
         count = service.operations.rebuild_keyword_index()
         logger.warning("keyword index rebuilt from %d memories", count)
-    purged = service.operations.purge_expired()
+    try:
+        purged = service.operations.purge_expired()
+    except Conflict as exc:
+        # When: the clock reads far from the newest audit row (a jump, or a long idle time).
+        # Why: a purge on a clock set forward removes memories before they expire, for good.
+        # The caller sees a warning; `memwarden vacuum --force` purges once the clock is right.
+        logger.warning("start-up purge skipped: %s", exc.message)
+        purged = []
     if purged:
         logger.info("purged %d memories expired more than %s days ago", len(purged), settings.purge_grace_days)
     return service

@@ -71,6 +71,8 @@ class MemoryService:
     def clock(self, clock: Callable[[], datetime]) -> None:
         self._clock = clock
         self.memories.clock = self.searcher.clock = self.operations.clock = clock
+        if self.auditor is not None:  # audit stamps follow it too (time-safety checks compare them)
+            self.auditor.clock = clock
 
     def close(self) -> None:
         if self.vault is not None:

@@ -322,6 +322,10 @@ class AuditLog(Protocol):
 
     def head(self) -> ChainHead: ...
 
+    def latest_stamp(self) -> str | None:
+        """The newest ``at`` of any stored row (None when the log is empty)."""
+        ...
+
     def page(self, query: AuditQuery, *, before_seq: int | None, limit: int) -> list[AuditRecord]:
         """Up to ``limit`` rows matching ``query`` with seq below ``before_seq``, newest first."""
         ...

@@ -197,6 +197,8 @@ def _checkpoint_problems(checkpoints: list[Checkpoint], prunes: dict[int, dict[s
 
 
 def _parse_at(value: Any) -> datetime | None:
+    if value is None:
+        return None
     try:
         parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
     except ValueError:
@@ -328,3 +330,27 @@ def verify_log(log: AuditLog, anchor: tuple[int, str] | None = None, *, key: Aud
     """Verify every row of ``log`` against its chain, checkpoints, head (and an optional anchor)."""
     with log.snapshot():
         return verify_records(log.records(), log.head(), log.checkpoints(), anchor, key=key, now=now)
+
+
+# A purge or vacuum refuses (without --force) when the clock reads more than this after the
+# newest audit row: a clock set forward would purge memories before they really expired.
+PURGE_CLOCK_JUMP = timedelta(days=1)
+
+
+def recent_clock_jumps(log: AuditLog, now: datetime, window: timedelta = timedelta(days=1)) -> list[ChainProblem]:
+    """Clock jumps among the rows stamped within ``window`` of the newest one, and rows stamped
+    ahead of ``now``: the cheap check health runs (``audit verify`` checks every row)."""
+    latest = _parse_at(log.latest_stamp())
+    if latest is None:
+        return []
+    jumps: list[ChainProblem] = []
+    newest_at: datetime | None = None
+    with log.snapshot():
+        for position, row in enumerate(log.records(since=min(latest, now) - window), start=1):
+            jump = _clock_jump(row, newest_at, now, position)
+            if jump is not None:
+                jumps.append(jump)
+            stamped = _parse_at(row.at)
+            if stamped is not None and (newest_at is None or stamped > newest_at):
+                newest_at = stamped
+    return jumps

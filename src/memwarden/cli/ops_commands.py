@@ -236,7 +236,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_vacuum(args: argparse.Namespace) -> int:
     return run_with_service(
-        args, lambda service: service.operations.vacuum(),
+        args, lambda service: service.operations.vacuum(force=args.force),
         text=lambda result: print(f"purged {result['purged']} expired memories; database "
                                   f"{result['bytes_before']} -> {result['bytes_after']} bytes"),
         kind="ops",
@@ -285,6 +285,8 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     p.add_argument("--json", action="store_true")
 
     p = command("vacuum", cmd_vacuum, "purge memories expired past the grace period and compact the database")
+    p.add_argument("--force", action="store_true",
+                   help="purge even when the clock reads far from the newest audit row (a clock jump, or idle time)")
     p.add_argument("--json", action="store_true")
 
 

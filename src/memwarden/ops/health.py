@@ -3,7 +3,9 @@ the vector path, the last backup and its verification, vault mirror errors.
 
 ``status`` is ``ok``, ``degraded`` (memwarden answers, but something needs attention: a backup
 that failed verification, a vector path that is down, vault mirror errors) or ``failing``
-(integrity problems, or a keyword index that still cannot be written after a rebuild).
+(integrity problems, a keyword index that still cannot be written after a rebuild, or a long
+operation that did not finish, with what to do). A clock jump seen in the newest audit rows
+makes it ``degraded``.
 A keyword index that fails its write probe, or disagrees with the memories table, is rebuilt
 from the memories table on the spot (``repair=False`` only reports).
 """
@@ -84,6 +86,8 @@ def check_health(
     backups: BackupManager | None,
     vault_status: dict[str, Any],
     repair: bool = True,
+    incomplete: list[dict[str, Any]] | None = None,
+    clock: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The health report; ``rebuild_keyword_index`` runs when the keyword index fails and
     ``repair`` is on."""
@@ -101,8 +105,12 @@ def check_health(
         "vectors": _vectors(store, vector_status),
         "backups": _backups(backups),
         "vault": _vault(vault_status),
+        # A long operation (migrate, …) that did not finish: the database holds part of its work.
+        "operations": {"ok": not incomplete, "state": "interrupted" if incomplete else "ok",
+                       "interrupted": incomplete or []},
+        "clock": clock or {"ok": True, "state": "not_checked"},
     }
-    if not checks["integrity"]["ok"] or not checks["keyword_index"]["ok"]:
+    if not checks["integrity"]["ok"] or not checks["keyword_index"]["ok"] or not checks["operations"]["ok"]:
         status = "failing"
     elif all(check["ok"] for check in checks.values()):
         status = "ok"

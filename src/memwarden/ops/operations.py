@@ -16,12 +16,14 @@ from typing import IO, TYPE_CHECKING, Any
 
 from memwarden.audit import operations as audit_ops
 from memwarden.audit.operations import audited
-from memwarden.errors import ConfigError, InvalidInput, MemwardenError, StorageError
+from memwarden.audit.chain import CLOCK_AHEAD_TOLERANCE, PURGE_CLOCK_JUMP, recent_clock_jumps
+from memwarden.errors import ConfigError, Conflict, InvalidInput, MemwardenError, StorageError
 from memwarden.intake import Intake
-from memwarden.models import Caller, Memory, utcnow
+from memwarden.models import Caller, Memory, format_time, parse_time, utcnow
 from memwarden.ops.exchange import export_document, export_stream, import_records
 from memwarden.ops.health import check_health
 from memwarden.ops.importers import read_records
+from memwarden.ops.markers import incomplete_operations
 from memwarden.ops.options import OpsOptions
 from memwarden.ops.review import review_memories
 from memwarden.ops.transfer import read_limited, safe_file_name, tenant_folder_name
@@ -99,7 +101,8 @@ class Operations:
         return self.maintainable("rebuilding the keyword index").rebuild_keyword_index(self.intake.index_text)
 
     def health(self, *, repair: bool = True, caller: Caller | None = None) -> dict[str, Any]:
-        """Integrity, a real keyword-index write, vectors, backups, vault; repairs the keyword index."""
+        """Integrity, a real keyword-index write, vectors, backups, vault, operations that did not
+        finish, clock jumps in the audit log; repairs the keyword index."""
         return check_health(
             self.store,
             rebuild_keyword_index=self.rebuild_keyword_index,
@@ -107,7 +110,37 @@ class Operations:
             backups=self.backups,
             vault_status=self.vault_status(probe=True),
             repair=repair,
+            incomplete=incomplete_operations(self.store),
+            clock=self.clock_status(),
         )
+
+    def clock_status(self) -> dict[str, Any]:
+        """Clock jumps among the newest audit rows (a row stamped before the one ahead of it, or
+        ahead of this clock); ``not_checked`` with auditing off."""
+        if self.auditor is None:
+            return {"ok": True, "state": "not_checked", "note": "auditing is off (MEMWARDEN_AUDIT=false)"}
+        jumps = recent_clock_jumps(self.auditor.log, self.clock())
+        return {"ok": not jumps, "state": "jumped" if jumps else "ok",
+                "newest_audit_row": self.auditor.log.latest_stamp(), "jumps": [j.to_dict() for j in jumps[:10]]}
+
+    def _purge_guard(self, force: bool) -> None:
+        """Refuse to purge when this clock reads far after (or before) the newest audit row:
+        on a clock set forward, a purge would remove memories before they really expired."""
+        if force or self.auditor is None:
+            return
+        latest = parse_time(self.auditor.log.latest_stamp())
+        now = self.clock()
+        if latest is None:
+            return
+        if now - latest > PURGE_CLOCK_JUMP or latest - now > CLOCK_AHEAD_TOLERANCE:
+            gap = now - latest
+            raise Conflict(
+                f"refusing to purge expired memories: this clock reads {format_time(now)}, "
+                f"{abs(gap.total_seconds()) / 86400:.1f} days {'after' if gap.total_seconds() > 0 else 'before'} the "
+                f"newest audit row ({format_time(latest)}). If the clock jumped, a purge could remove memories "
+                "before they really expired. If the clock is right (memwarden was idle), run again with --force",
+                field="force",
+            )
 
     def review(self, *, project: object | None = None, stale_days: object = 90, limit: object = 50,
                caller: Caller | None = None) -> dict[str, Any]:
@@ -208,8 +241,12 @@ class Operations:
 
     # -- expiry and compaction -----------------------------------------------------------------
 
-    def purge_expired(self) -> list[str]:
-        """Remove for good the memories that expired more than the grace period ago; their ids."""
+    def purge_expired(self, *, force: bool = False) -> list[str]:
+        """Remove for good the memories that expired more than the grace period ago; their ids.
+
+        Refused (``Conflict``) when the clock reads more than a day after the newest audit row,
+        or ahead of it, unless ``force``: see ``_purge_guard``."""
+        self._purge_guard(force)
         cutoff = self.clock() - self.options.purge_grace
         purged = self.maintainable("purging expired memories").purge_expired(cutoff)
         if self.vault is not None:
@@ -217,9 +254,9 @@ class Operations:
                 self.vault.removed(self.vault.tenant, memory_id)
         return purged
 
-    def vacuum(self) -> dict[str, Any]:
+    def vacuum(self, *, force: bool = False) -> dict[str, Any]:
         """Purge expired memories past the grace period, then compact the database."""
-        purged = self.purge_expired()
+        purged = self.purge_expired(force=force)
         return {"purged": len(purged), **self.maintainable("vacuum").vacuum()}
 
     # -- the vault mirror ------------------------------------------------------------------------

@@ -161,6 +161,11 @@ class PostgresAuditLog:
             rows = conn.execute(sql, [since] if tenant is None else [since, tenant]).fetchall()  # type: ignore[arg-type]  # built from constants
         return [DailyCount(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), int(r[5])) for r in rows]
 
+    def latest_stamp(self) -> str | None:
+        with self._connection() as conn:
+            row = conn.execute("SELECT MAX(at) FROM audit_log").fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
     def checkpoints(self) -> list[Checkpoint]:
         with self._connection() as conn:
             rows = conn.execute(

@@ -160,6 +160,10 @@ class SQLiteAuditLog:
         rows = self.connection().execute(sql, [since] if tenant is None else [since, tenant]).fetchall()
         return [DailyCount(*row) for row in rows]
 
+    def latest_stamp(self) -> str | None:
+        row = self.connection().execute("SELECT MAX(at) FROM audit_log").fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
     def checkpoints(self) -> list[Checkpoint]:
         rows = self.connection().execute(
             "SELECT upto_seq, upto_hash, pruned_rows, before, at FROM audit_checkpoints ORDER BY upto_seq"
