@@ -135,3 +135,16 @@ def test_with_a_key_file_and_an_anchor_file_every_command_signs_and_anchors(cli_
     anchored = json.loads(anchor_file.read_text())
     assert (anchored["seq"], anchored["hash"]) == (report["head"]["seq"], report["head"]["hash"])
     assert anchored["hash"].startswith("hmac:")
+
+
+def test_vacuum_refuses_on_a_clock_jump_and_force_purges(cli_env: dict[str, str], db_path: Path) -> None:
+    assert run(cli_env, "add", "a fact").returncode == 0
+    log = SQLiteAuditLog(db_path)  # a row from a clock that was two days ahead of this one
+    log.append(AuditEvent(actor="a", tenant="t", action="get"), datetime.now(UTC) + timedelta(days=2))
+    log.close()
+    refused = run(cli_env, "vacuum")
+    assert refused.returncode == 1 and "refusing to purge" in refused.stderr and "--force" in refused.stderr
+    forced = run(cli_env, "vacuum", "--force", "--json")
+    assert forced.returncode == 0 and json.loads(forced.stdout)["purged"] == 0
+    health = json.loads(run(cli_env, "health", "--json").stdout)
+    assert health["checks"]["clock"]["state"] == "jumped" and health["status"] == "degraded"
