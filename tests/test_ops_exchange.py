@@ -289,3 +289,20 @@ def test_export_then_import_round_trips_any_content(tmp_path_factory: pytest.Tem
     finally:
         source.close()
         target.close()
+
+
+def test_the_published_schema_is_the_one_the_export_models_describe() -> None:
+    from memwarden.ops.export_format import schema_text
+
+    published = (DOCS / "export-format.schema.json").read_text(encoding="utf-8")
+    assert published == schema_text(), "run: python scripts/generate_export_schema.py"
+
+
+def test_an_export_with_a_wrong_type_names_the_record_and_the_field(service: MemoryService, db_path: Path) -> None:
+    record = {"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", "content": "x", "pinned": "yes",
+              "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}
+    document = {"format": "memwarden.export", "version": 1, "memories": [record]}
+    before = _rows(db_path)
+    with pytest.raises(InvalidInput, match=r"memory #1: pinned"):
+        service.operations.import_text(json.dumps(document))
+    assert _rows(db_path) == before

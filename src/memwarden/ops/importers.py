@@ -21,7 +21,8 @@ from typing import Any
 
 from memwarden.errors import InvalidInput
 from memwarden.models import KINDS
-from memwarden.ops.transfer import FORMATS, ImportRecord, _field, _time, memwarden_records, parse_json
+from memwarden.ops.record_fields import field_value, time_value
+from memwarden.ops.transfer import FORMATS, ImportRecord, memwarden_records, parse_json
 
 MAX_TAG = 64
 
@@ -42,18 +43,18 @@ def mcp_memory_records(text: str) -> list[ImportRecord]:
             raise InvalidInput(f"{where} is not a JSON object", field="data")
         kind = item.get("type")
         if kind == "entity":
-            name = _field(item, "name", where, (str,), required=True)
-            entity_type = _field(item, "entityType", where, (str,), default="")
-            observations = _field(item, "observations", where, (list,), default=[])
+            name = field_value(item, "name", where, (str,), required=True)
+            entity_type = field_value(item, "entityType", where, (str,), default="")
+            observations = field_value(item, "observations", where, (list,), default=[])
             tags = tuple(t for t in (_tag(entity_type),) if t)
             for observation in observations:
                 if not isinstance(observation, str):
                     raise InvalidInput(f"{where}: observations must be strings", field="observations")
                 records.append(ImportRecord(content=f"{name}: {observation}", title=name[:300], tags=tags))
         elif kind == "relation":
-            source = _field(item, "from", where, (str,), required=True)
-            target = _field(item, "to", where, (str,), required=True)
-            relation = _field(item, "relationType", where, (str,), required=True)
+            source = field_value(item, "from", where, (str,), required=True)
+            target = field_value(item, "to", where, (str,), required=True)
+            relation = field_value(item, "relationType", where, (str,), required=True)
             records.append(ImportRecord(content=f"{source} {relation} {target}", tags=("relation",)))
         else:
             raise InvalidInput(f"{where}: type must be \"entity\" or \"relation\", got {kind!r}", field="type")
@@ -76,18 +77,18 @@ def mem0_records(document: Any) -> list[ImportRecord]:
         where = f"memory #{number}"
         if not isinstance(item, dict):
             raise InvalidInput(f"{where} is not an object", field="data")
-        metadata = _field(item, "metadata", where, (dict,), default={})
-        categories = _field(item, "categories", where, (list,), default=[])
+        metadata = field_value(item, "metadata", where, (dict,), default={})
+        categories = field_value(item, "categories", where, (list,), default=[])
         tags = [t for t in (_tag(c) for c in categories) if t]
         if isinstance(metadata.get("type"), str) and (tag := _tag(metadata["type"])):
             tags.append(tag)
-        created = _time(item, "created_at", where)
+        created = time_value(item, "created_at", where)
         records.append(
             ImportRecord(
-                content=_field(item, "memory", where, (str,), required=True),
+                content=field_value(item, "memory", where, (str,), required=True),
                 tags=tuple(dict.fromkeys(tags)),
                 created_at=created,
-                updated_at=_time(item, "updated_at", where) or created,
+                updated_at=time_value(item, "updated_at", where) or created,
             )
         )
     return records
@@ -106,19 +107,19 @@ def memorry_records(document: Any) -> list[ImportRecord]:
         if project is not None and not isinstance(project, str):
             raise InvalidInput(f"{where}: scope must be a string", field="scope")
         kind = item.get("kind", item.get("type", "fact"))
-        tags = _field(item, "tags", where, (list,), default=[])
-        created = _time(item, "created_at", where)
+        tags = field_value(item, "tags", where, (list,), default=[])
+        created = time_value(item, "created_at", where)
         records.append(
             ImportRecord(
                 content=content,
                 project=project,
                 kind=kind if kind in KINDS else "note",
-                title=_field(item, "title", where, (str,), default=""),
+                title=field_value(item, "title", where, (str,), default=""),
                 tags=tuple(t for t in (_tag(x) for x in tags) if t),
-                pinned=_field(item, "pinned", where, (bool,), default=False),
+                pinned=field_value(item, "pinned", where, (bool,), default=False),
                 created_at=created,
-                updated_at=_time(item, "updated_at", where) or created,
-                expires_at=_time(item, "expires_at", where),
+                updated_at=time_value(item, "updated_at", where) or created,
+                expires_at=time_value(item, "expires_at", where),
             )
         )
     return records

@@ -24,9 +24,9 @@ from collections.abc import Callable
 from typing import Any
 
 from memwarden.config import Settings
-from memwarden.settings_paths import is_postgres_url
 from memwarden.errors import InvalidInput, StorageError
 from memwarden.ops.markers import incomplete_operations, mark_complete, mark_incomplete
+from memwarden.settings_paths import is_postgres_url
 from memwarden.store.postgres.connect import redact_url
 
 BATCH = 2000

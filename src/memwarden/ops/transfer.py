@@ -1,7 +1,7 @@
 """memwarden's export format (version 1): writing it, and reading any supported import file.
 
-The format is one JSON object (schema: docs/export-format.schema.json, described in
-docs/export-import.md)::
+The format is one JSON object (described once in ``export_format.py``, which generates
+docs/export-format.schema.json; explained in docs/export-import.md)::
 
     {"format": "memwarden.export", "version": 1, "exported_at": "…Z", "tenant": "…",
      "project": null, "count": 2, "memories": [{"id": "01…", "content": "…", …}, …]}
@@ -17,15 +17,14 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
 from memwarden.errors import InvalidInput
-from memwarden.models import Memory, format_time, parse_time
+from memwarden.models import Memory, format_time
+from memwarden.ops.export_format import FORMAT, VERSION, read_export
 
-FORMAT = "memwarden.export"
-VERSION = 1
 FORMATS = ("auto", "memwarden", "mcp-memory", "mem0", "memorry")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 EXPORT_FIELDS = (
@@ -114,92 +113,17 @@ def parse_json(text: str, *, what: str = "import data") -> Any:
         raise InvalidInput(f"{what} is nested too deeply to be an export", field="data") from None
 
 
-# -- field checks (shape only; content rules are the service's) -----------------------------------
-
-
-def _field(record: dict[str, Any], key: str, where: str, kinds: tuple[type, ...], *, required: bool = False,
-           default: Any = None) -> Any:
-    if key not in record or record[key] is None:
-        if required:
-            raise InvalidInput(f"{where}: missing field {key!r}", field=key)
-        return default
-    value = record[key]
-    if isinstance(value, bool) and bool not in kinds:
-        raise InvalidInput(f"{where}: {key} must be {kinds[0].__name__}, got a boolean", field=key)
-    if not isinstance(value, kinds):
-        raise InvalidInput(f"{where}: {key} must be {kinds[0].__name__}, got {type(value).__name__}", field=key)
-    return value
-
-
-def _time(record: dict[str, Any], key: str, where: str, *, required: bool = False) -> datetime | None:
-    value = _field(record, key, where, (str,), required=required)
-    if value is None:
-        return None
-    try:
-        parsed = parse_time(value)
-    except ValueError:
-        raise InvalidInput(f"{where}: {key} is not an ISO 8601 time: {value!r}", field=key) from None
-    assert parsed is not None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
-def _strings(record: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
-    value = _field(record, key, where, (list,), default=[])
-    if not all(isinstance(v, str) for v in value):
-        raise InvalidInput(f"{where}: {key} must be a list of strings", field=key)
-    return tuple(value)
-
-
-def _count(record: dict[str, Any], key: str, where: str, default: int) -> int:
-    value = _field(record, key, where, (int,), default=default)
-    if value < 0 or (key == "version" and value < 1):
-        raise InvalidInput(f"{where}: {key} must be {'at least 1' if key == 'version' else 'zero or more'}",
-                           field=key)
-    return int(value)
-
-
 def memwarden_records(document: Any) -> list[ImportRecord]:
-    """Records of a memwarden export (version 1), every field checked."""
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise InvalidInput(
-            f"not a memwarden export: the top level must be an object with \"format\": \"{FORMAT}\" "
-            "(for other tools' files pass --format mcp-memory, mem0 or memorry)",
-            field="format",
+    """Records of a memwarden export (version 1), checked whole by ``export_format.ExportDocument``."""
+    return [
+        ImportRecord(
+            id=m.id, content=m.content, project=m.project, kind=m.kind, title=m.title, tags=tuple(m.tags),
+            pinned=m.pinned, created_at=m.created_at, updated_at=m.updated_at, expires_at=m.expires_at,
+            deleted_at=m.deleted_at, version=m.version, hit_count=m.hit_count, last_used_at=m.last_used_at,
+            redactions=tuple(m.redactions),
         )
-    version = document.get("version")
-    if version != VERSION:
-        raise InvalidInput(
-            f"export format version {version!r} is not supported; this memwarden reads version {VERSION}",
-            field="version",
-        )
-    memories = document.get("memories")
-    if not isinstance(memories, list):
-        raise InvalidInput("the export has no \"memories\" list", field="memories")
-    records = []
-    for number, raw in enumerate(memories, start=1):
-        where = f"memory #{number}"
-        if not isinstance(raw, dict):
-            raise InvalidInput(f"{where} is not an object", field="memories")
-        records.append(
-            ImportRecord(
-                id=_field(raw, "id", where, (str,), required=True),
-                content=_field(raw, "content", where, (str,), required=True),
-                project=_field(raw, "project", where, (str,)),
-                kind=_field(raw, "kind", where, (str,), default="fact"),
-                title=_field(raw, "title", where, (str,), default=""),
-                tags=_strings(raw, "tags", where),
-                pinned=_field(raw, "pinned", where, (bool,), default=False),
-                created_at=_time(raw, "created_at", where, required=True),
-                updated_at=_time(raw, "updated_at", where, required=True),
-                expires_at=_time(raw, "expires_at", where),
-                deleted_at=_time(raw, "deleted_at", where),
-                version=_count(raw, "version", where, 1),
-                hit_count=_count(raw, "hit_count", where, 0),
-                last_used_at=_time(raw, "last_used_at", where),
-                redactions=_strings(raw, "redactions", where),
-            )
-        )
-    return records
+        for m in read_export(document).memories
+    ]
 
 
 # -- writing ------------------------------------------------------------------------------------
