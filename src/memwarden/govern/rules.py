@@ -2,7 +2,7 @@
 
 A rule is a regular expression, optionally a checksum validator (``checksums.VALIDATORS``) and
 optionally *hints*: lower-case substrings of which one must occur in the text for the rule to
-run at all (a cheap filter that keeps a 1 KiB memory under half a millisecond). When a pattern
+run at all (a cheap filter that keeps redaction within its budget, see bench/govern.py). When a pattern
 has named groups starting with ``secret``, only those groups are replaced (the user name and
 host of a URL stay readable; the password does not). When a validator rejects a match of a
 ``shrink`` rule, shorter pieces cut at spaces and dashes are tried, so a card number followed by

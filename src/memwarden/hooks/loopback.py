@@ -1,7 +1,7 @@
 """POST JSON to a memwarden server on loopback, with a hard deadline, using only ``socket``.
 
-``http.client`` costs about 90 ms to import here (it pulls in the ``email`` package), more than
-the whole budget of the prompt hook with a warm server (60 ms). The hook needs one request
+``http.client`` pulls in the ``email`` package, whose import costs more than the prompt hook's
+whole budget with a warm server (docs/hooks.md, bench/hooks.py). The hook needs one request
 shape, so this module speaks just that: one HTTP/1.1 POST, ``Connection: close``, a
 ``Content-Length`` body back. Anything else is an error, and the hook searches the database
 itself instead.

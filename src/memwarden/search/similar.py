@@ -24,8 +24,7 @@ CANDIDATES = 20
 # The candidates are found with this many of the memory's most specific (longest) words: a
 # near-duplicate shares most of the memory's words, so it very likely holds one of these, while
 # a query of every word of a long memory costs the keyword index a probe per word on every add
-# (bench/core.py: add p50 6.1 ms at 10k memories with every word, 2.1 ms with 3, 1.7 ms with 2).
-# The trade-off: a paraphrase that changes both of these words is not reported as similar.
+# (bench/core.py measures add with this setting). The trade-off: a paraphrase that changes both of these words is not reported as similar.
 QUERY_WORDS = 2
 
 

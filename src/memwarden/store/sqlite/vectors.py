@@ -35,8 +35,8 @@ _BLAS_LIMITED = False
 
 def _single_threaded_blas() -> None:
     """One BLAS thread for the dot products: a matrix-vector product is memory-bound, and
-    OpenBLAS's spinning worker threads on a busy 2-core machine made a 6k-row search take 19 ms
-    instead of 0.3 ms (bench/vector_recall.py). Searches run concurrently instead."""
+    OpenBLAS's spinning worker threads on a busy machine made small searches many times slower
+    (bench/vector_recall.py shows it). Searches run concurrently instead."""
     global _BLAS_LIMITED
     if not _BLAS_LIMITED:
         from threadpoolctl import threadpool_limits
