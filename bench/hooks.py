@@ -162,7 +162,7 @@ def main() -> None:
             after = log.read_text(encoding="utf-8").count("server not used") if log.exists() else 0
             if after != before:
                 raise SystemExit("the hook fell back to the database: the server row would be wrong")
-            row("hook prompt, warm server on loopback", samples, 60.0, answered)
+            row("hook prompt, warm server on loopback (keyword-only, no embedder)", samples, 60.0, answered)
         finally:
             server.terminate()
             server.wait(timeout=30)
