@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from memwarden.errors import InvalidInput, StorageError
 from memwarden.models import Caller, format_time, parse_time
+from memwarden.ops.markers import mark_file, restore_marker
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.anchor import AnchorFile
@@ -103,6 +104,17 @@ def _write_json(path: Path, value: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+def _alive(pid: int) -> bool:
+    """Whether a process with this id exists on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, owned by someone else
+        return True
+    return True
+
+
 class BackupManager:
     """Backups of one database into one directory, keeping the newest ``keep`` automatic ones."""
 
@@ -121,6 +133,7 @@ class BackupManager:
         """Write a backup (to ``out``, never over an existing file), verify it, record the result."""
         if reason not in REASONS:
             raise InvalidInput(f"backup reason must be one of {', '.join(REASONS)}", field="reason")
+        self.clean_stale_partials()
         target = Path(out) if out is not None else self._new_name(reason)
         if target.exists():
             raise InvalidInput(f"{target} exists; backups never overwrite a file: choose a new name", field="out")
@@ -161,9 +174,27 @@ class BackupManager:
             self.prune()
         return record
 
+    def clean_stale_partials(self) -> list[Path]:
+        """Remove what killed backups left behind (``.<name>.partial-<pid>`` and its journal) when
+        the process that wrote them is gone; what was removed. Runs before every backup, so at
+        the next start (whose backup comes first) at the latest."""
+        removed: list[Path] = []
+        if not self.directory.is_dir():
+            return removed
+        for path in self.directory.glob(".*.partial-*"):
+            pid_text = path.name.rpartition(".partial-")[2].partition("-")[0]
+            if not pid_text.isdigit() or _alive(int(pid_text)):
+                continue
+            path.unlink(missing_ok=True)
+            removed.append(path)
+        if removed:
+            logger.warning("removed %d partial backup files left by killed processes", len(removed))
+        return removed
+
     def start_backup(self) -> BackupRecord | None:
         """The backup taken when a server starts, before migrations; None when there is nothing
         to back up yet or automatic backups are off (``MEMWARDEN_BACKUP_KEEP=0``)."""
+        self.clean_stale_partials()
         if self.keep == 0 or not getattr(self.backend, "automatic", True) or not self.backend.has_data():
             return None
         return self.backup(reason="start")
@@ -249,8 +280,14 @@ class BackupManager:
                 "nothing was restored"
             )
         previous = self._audit_head() if kept is not None else None
+        live = getattr(self.backend, "path", None)  # a SQLite file: mark it until the restore is recorded
+        marker = restore_marker(Path(live)) if live is not None else None
+        if marker is not None:
+            mark_file(marker, "restore", backup=str(plan["file"]))
         after = self.backend.restore(Path(path), plan["verification"]["counts"])
         row = self._record_restore(Path(plan["file"]), previous, kept, by or Caller("memwarden", "-"), key, anchor)
+        if marker is not None:
+            marker.unlink(missing_ok=True)
         return {
             **plan,
             "restored": True,

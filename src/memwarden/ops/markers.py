@@ -6,7 +6,9 @@ anything, and removes it only after its last step (and its verification) succeed
 process is killed, crashes or fails half-way, the marker stays: ``health`` reports the database
 as failing with what to do, and the operation itself refuses to run again blindly on it.
 
-Markers live in the database they describe, so every process and replica sees them.
+Markers live in the database they describe, so every process and replica sees them. A
+restore, which replaces the whole database content (markers included), leaves a file beside
+the SQLite database instead (``<database>.restore-incomplete.json``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import json
 import os
 import socket
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from memwarden.models import format_time
@@ -27,7 +30,34 @@ ADVICE = {
         "drop this database and create it empty again (e.g. `dropdb NAME && createdb NAME`), then run "
         "`memwarden migrate` again (the SQLite source was never changed)"
     ),
+    "import": (
+        "an import stopped part-way: the batches written before it stopped are stored (each with its audit "
+        "row). Run the same import again: records already stored are skipped by id"
+    ),
+    "restore": (
+        "a restore was interrupted: SQLite copies a backup in one transaction, so the database holds its "
+        "state from before the restore; run `memwarden restore FILE --yes` again"
+    ),
 }
+RESTORE_FILE_SUFFIX = ".restore-incomplete.json"
+
+
+def _detail(operation: str, **detail: Any) -> str:
+    return json.dumps({"operation": operation, "started_at": format_time(datetime.now(UTC)), "pid": os.getpid(),
+                       "host": socket.gethostname(), **detail}, sort_keys=True)
+
+
+def restore_marker(database: Path) -> Path:
+    """The file that says a restore into the SQLite ``database`` has not finished."""
+    return database.with_name(database.name + RESTORE_FILE_SUFFIX)
+
+
+def mark_file(path: Path, operation: str, **detail: Any) -> None:
+    """Write a marker file (fsynced) before an operation that replaces the database content."""
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write(_detail(operation, **detail) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def _ph(store: Any) -> str:
@@ -36,8 +66,7 @@ def _ph(store: Any) -> str:
 
 def mark_incomplete(store: Any, operation: str, **detail: Any) -> None:
     """Record that ``operation`` started on ``store`` and has not finished."""
-    value = json.dumps({"operation": operation, "started_at": format_time(datetime.now(UTC)), "pid": os.getpid(),
-                        "host": socket.gethostname(), **detail}, sort_keys=True)
+    value = _detail(operation, **detail)
     ph = _ph(store)
     with store.write() as conn:
         conn.execute(f"INSERT INTO index_state (key, value) VALUES ({ph}, {ph})"
@@ -58,6 +87,9 @@ def incomplete_operations(store: Any) -> list[dict[str, Any]]:
             rows = conn.execute(sql, (PREFIX + "%",)).fetchall()
     else:
         rows = store.connection().execute(sql, (PREFIX + "%",)).fetchall()
+        marker = restore_marker(Path(store.path))
+        if marker.exists():
+            rows.append(("incomplete:restore", marker.read_text(encoding="utf-8", errors="replace")))
     found = []
     for key, value in rows:
         operation = str(key)[len(PREFIX):]
@@ -65,6 +97,7 @@ def incomplete_operations(store: Any) -> list[dict[str, Any]]:
             detail = json.loads(value)
         except ValueError:
             detail = {}
-        found.append({**detail, "operation": operation,
-                      "advice": ADVICE.get(operation, f"the {operation} did not finish: run it again")})
+        kind = operation.partition(":")[0]
+        found.append({**detail, "operation": kind,
+                      "advice": ADVICE.get(kind, f"the {kind} did not finish: run it again")})
     return found

@@ -8,6 +8,7 @@ folder), purge and vacuum, the vault mirror, and audit rows for operations done 
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -20,10 +21,11 @@ from memwarden.audit.chain import CLOCK_AHEAD_TOLERANCE, PURGE_CLOCK_JUMP, recen
 from memwarden.errors import ConfigError, Conflict, InvalidInput, MemwardenError, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller, Memory, format_time, parse_time, utcnow
+from memwarden.ops.exchange import CHUNK as IMPORT_CHUNK
 from memwarden.ops.exchange import export_document, export_stream, import_records
 from memwarden.ops.health import check_health
 from memwarden.ops.importers import read_records
-from memwarden.ops.markers import incomplete_operations
+from memwarden.ops.markers import incomplete_operations, mark_complete, mark_incomplete
 from memwarden.ops.options import OpsOptions
 from memwarden.ops.review import review_memories
 from memwarden.ops.transfer import read_limited, safe_file_name, tenant_folder_name
@@ -176,9 +178,17 @@ class Operations:
         """Import a memwarden export or another tool's file; dedups, keeps ids and times, redacts."""
         found, records = read_records(text, fmt)
         who = self._caller(caller)
+        # An import of several batches marks the database until its last batch is in (ops/markers.py);
+        # the mark is named after the tenant and the file, so running the same import again clears it.
+        digest = hashlib.sha256(f"{who.tenant}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        marker = f"import:{digest}" if len(records) > IMPORT_CHUNK else None
+        if marker is not None:
+            mark_incomplete(self.store, marker, records=len(records))
         report = import_records(self.maintainable("import"), self.intake, found, records, caller=who,
                                 now=self.clock(), project=project, progress=progress,
                                 operator=who == self.default_caller)
+        if marker is not None:
+            mark_complete(self.store, marker)
         result = report.to_dict()
         if self.vectors is not None:
             result["embedded"] = self.vectors.embed_backlog()
