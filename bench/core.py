@@ -23,11 +23,11 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import QUERIES, memory_text  # noqa: E402
-from measure import Machine, cold_run, print_rows, summary, timed_calls, write_json  # noqa: E402
+from corpus import QUERIES, memory_text
+from measure import Machine, cold_run, print_rows, summary, timed_calls, write_json
 
-from memwarden.app import build_service  # noqa: E402
-from memwarden.config import load_settings  # noqa: E402
+from memwarden.app import build_service
+from memwarden.config import load_settings
 
 
 def fill(service, count: int, rng: random.Random, start: int = 0) -> None:  # type: ignore[no-untyped-def]

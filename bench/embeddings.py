@@ -25,13 +25,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from embed_corpus import QUERIES, memory_texts  # noqa: E402
+from embed_corpus import QUERIES, memory_texts
 
-from memwarden.app import build_service  # noqa: E402
-from memwarden.config import load_settings  # noqa: E402
-from memwarden.embed.builtin import open_builtin  # noqa: E402
-from memwarden.models import Memory, utcnow  # noqa: E402
-from memwarden.intake import content_hash  # noqa: E402
+from memwarden.app import build_service
+from memwarden.config import load_settings
+from memwarden.embed.builtin import open_builtin
+from memwarden.intake import content_hash
+from memwarden.models import Memory, utcnow
 
 BASE_TEXTS = 2_000
 

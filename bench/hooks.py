@@ -31,11 +31,11 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import QUERIES, memory_text  # noqa: E402
+from corpus import QUERIES, memory_text
 
-import memwarden  # noqa: E402
-from memwarden.app import build_service  # noqa: E402
-from memwarden.config import load_settings  # noqa: E402
+import memwarden
+from memwarden.app import build_service
+from memwarden.config import load_settings
 
 PROJECTS = 7
 

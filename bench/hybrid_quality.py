@@ -81,7 +81,7 @@ def evaluate_model(model: str, weights: list[float], *, suite: bool) -> dict[str
                 assert reason is None, reason
                 weights_ = service.searcher.ranking
 
-                def ranked(candidates: list) -> list[str]:  # type: ignore[type-arg]
+                def ranked(candidates: list, now=now, weights_=weights_) -> list[str]:  # type: ignore[type-arg]
                     return [h.memory.id for h in rank(candidates, now=now, limit=10, weights=weights_)]
 
                 rankings = {

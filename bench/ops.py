@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import memory_text  # noqa: E402
+from corpus import memory_text
 
-from memwarden.app import build_service  # noqa: E402
-from memwarden.config import load_settings  # noqa: E402
+from memwarden.app import build_service
+from memwarden.config import load_settings
 
 
 def records(count: int, seed: int = 7) -> str:

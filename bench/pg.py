@@ -98,8 +98,8 @@ def fill(url: str, workdir: Path, n: int, rng: random.Random) -> dict[str, float
     from ulid import ULID
 
     from memwarden.app import build_service
-    from memwarden.models import Memory, utcnow
     from memwarden.intake import content_hash
+    from memwarden.models import Memory, utcnow
 
     service = build_service(settings_for(url, workdir), embeddings=False)
     store: Any = service.store

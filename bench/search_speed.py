@@ -30,14 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-SYLLABLES = "ka ri to na me su lo de pa vi ne ro sa li mu ta ze ko ba ni ga fe".split()
+SYLLABLES = ["ka", "ri", "to", "na", "me", "su", "lo", "de", "pa", "vi", "ne", "ro", "sa", "li", "mu", "ta", "ze", "ko", "ba", "ni", "ga", "fe"]
 TURKISH_SUFFIXES = ["", "", "ler", "leri", "sı", "nın", "de", "den", "lerin", "leme", "ı"]
 HAN = "数据库备份服务器用户配置部署测试环境日志监控告警发布版本接口客户发票会议工程师网络安全缓存队列模型训练"
-REAL = (
-    "deploy backup database server staging production user client invoice meeting release api token "
-    "cache queue cluster dashboard alert log certificate password secret review incident migration "
-    "schedule weekly monthly nightly config kubernetes postgres redis grafana sentry vault terraform"
-).split()
+REAL = ["deploy", "backup", "database", "server", "staging", "production", "user", "client", "invoice", "meeting", "release", "api", "token", "cache", "queue", "cluster", "dashboard", "alert", "log", "certificate", "password", "secret", "review", "incident", "migration", "schedule", "weekly", "monthly", "nightly", "config", "kubernetes", "postgres", "redis", "grafana", "sentry", "vault", "terraform"]
 
 
 def vocabulary(rng: random.Random, size: int) -> list[str]:
@@ -107,8 +103,8 @@ def build_database(path: Path, n: int, rng: random.Random) -> None:
 
     from memwarden.app import build_service
     from memwarden.config import load_settings
-    from memwarden.models import Memory, utcnow
     from memwarden.intake import content_hash
+    from memwarden.models import Memory, utcnow
 
     service = build_service(load_settings(db=str(path), log_file=str(path.parent / "log"), audit=False,
                                           embedder="none"))

@@ -38,9 +38,9 @@ from corpus import memory_text
 
 from memwarden.app import build_service
 from memwarden.config import load_settings
+from memwarden.intake import content_hash
 from memwarden.models import Memory, utcnow
 from memwarden.ops.transfer import export_header, write_export
-from memwarden.intake import content_hash
 from memwarden.service import MemoryService
 
 TARGET_MS = 5.0

@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from embed_corpus import memory_texts  # noqa: E402
+from embed_corpus import memory_texts
 
-from memwarden.embed.builtin import open_builtin  # noqa: E402
-from memwarden.models import IndexText, Memory, utcnow  # noqa: E402
-from memwarden.store.sqlite import SQLiteStore  # noqa: E402
+from memwarden.embed.builtin import open_builtin
+from memwarden.models import IndexText, Memory, utcnow
+from memwarden.store.sqlite import SQLiteStore
 
 
 def main(argv: list[str] | None = None) -> int:

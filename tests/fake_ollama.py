@@ -33,7 +33,7 @@ def embed(text: str) -> list[float]:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802 - the http.server API
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
         if self.path != "/api/embed" or not isinstance(body.get("input"), list):
             payload, status = {"error": "unknown route or missing input"}, 404
@@ -46,7 +46,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - keep test output quiet
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 

@@ -12,7 +12,6 @@ from memwarden.errors import ConfigError
 from memwarden.settings_table import BY_NAME, SETTINGS
 
 
-
 def test_both_readers_are_built_from_the_one_settings_table() -> None:
     assert set(Settings.model_fields) == {spec.name for spec in SETTINGS}
     assert set(load_hot_settings().__dict__["_values"]) == set(BY_NAME)

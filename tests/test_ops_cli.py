@@ -37,7 +37,7 @@ def _add(capsys: pytest.CaptureFixture[str], *texts: str) -> list[str]:
 
 def test_backup_then_restore_shows_the_plan_and_restores_with_yes(capsys: pytest.CaptureFixture[str],
                                                                    tmp_path: Path) -> None:
-    first, = _add(capsys, "kept across the restore")
+    _add(capsys, "kept across the restore")
     record = run_json(capsys, "backup")
     assert record["verified"] is True and record["counts"]["memories"] == 1
     later, = _add(capsys, "written after the backup")

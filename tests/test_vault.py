@@ -79,7 +79,7 @@ def test_writes_succeed_and_reach_the_good_folder_while_the_unwritable_one_is_co
 def test_a_folder_that_refuses_files_even_to_root_never_fails_a_write(tmp_path: Path) -> None:
     # sysfs directories exist but refuse new files for every user, root included (EPERM/EACCES).
     refusing = Path("/sys/kernel")
-    if not refusing.is_dir() or os.access(refusing, os.W_OK) and _can_create_in(refusing):
+    if not refusing.is_dir() or (os.access(refusing, os.W_OK) and _can_create_in(refusing)):
         pytest.skip("no directory that refuses root here")
     service = build_service(load_settings(db=str(tmp_path / "m.db"), vault_dirs=str(refusing)))
     try:

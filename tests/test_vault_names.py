@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from memwarden import validation as v
 from memwarden.errors import InvalidInput
-from memwarden.models import Memory
 from memwarden.intake import content_hash
+from memwarden.models import Memory
 from memwarden.vault.folder import VaultFolder
 from memwarden.vault.frontmatter import render_frontmatter, yaml_string
 from memwarden.vault.naming import display_title, note_stem, obsidian_tag

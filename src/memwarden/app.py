@@ -162,9 +162,8 @@ def build_auditor(settings: Settings | HotSettings) -> Auditor | None:
     if not settings.audit:
         return None
     from memwarden.audit import open_audit_log
-    from memwarden.audit.auditor import Auditor
-
     from memwarden.audit.anchor import AnchorFile
+    from memwarden.audit.auditor import Auditor
     from memwarden.audit.keys import load_key
 
     key = load_key(Path(settings.audit_key_file).expanduser()) if settings.audit_key_file else None

@@ -16,7 +16,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from memwarden.errors import ConfigError
-from memwarden.settings_paths import SettingsPaths, default_data_dir, default_runtime_dir, is_postgres_url, sqlite_path
+from memwarden.settings_paths import (
+    SettingsPaths,
+    default_data_dir,
+    default_runtime_dir,
+    is_postgres_url,
+    sqlite_path,
+)
 from memwarden.settings_table import SETTINGS, SettingSpec
 
 __all__ = ["HotSettings", "default_data_dir", "default_runtime_dir", "is_postgres_url", "load_hot_settings",

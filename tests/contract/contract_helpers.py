@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from memwarden.models import IndexText, Memory
 from memwarden.intake import content_hash
+from memwarden.models import IndexText, Memory
 from memwarden.store.base import Store
 from memwarden.text.analyzer import Analyzer
 

@@ -62,7 +62,7 @@ def test_writes_carry_their_audit_row_in_their_own_transaction(store: Store, sto
         store.add(first, INDEX)
     assert [r.action for r in pending.rows] == ["add"] and pending.rows[0].to_dict()["detail"] == {"duplicate": False}
     with in_write.expect_row(auditor, "add", ALICE) as twin:
-        stored, duplicate = store.add(_memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2B", "first"), INDEX)
+        _, duplicate = store.add(_memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2B", "first"), INDEX)
     assert duplicate and twin.rows[0].to_dict()["memory_ids"] == [first.id]
     with in_write.expect_row(auditor, "update", ALICE) as updated:
         store.update(_memory(first.id, "first, edited"), INDEX, expected_version=1)

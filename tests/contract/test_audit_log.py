@@ -80,7 +80,7 @@ def test_the_database_refuses_to_change_or_remove_audit_rows(audit_log: AuditLog
                 "INSERT INTO audit_log SELECT 4, at, actor, tenant, project, action, outcome, memory_ids,"
                 " result_count, degraded, redaction_count, query_sha256, query_len, query_plain, detail,"
                 " 'x', hash FROM audit_log WHERE seq = 3"):
-        with pytest.raises(Exception, match="append-only|continue the chain|only moves forward|cannot be deleted"):
+        with pytest.raises(Exception, match=r"append-only|continue the chain|only moves forward|cannot be deleted"):
             run(sql)
     if store_url.startswith("postgresql://"):
         with pytest.raises(Exception, match="append-only"):

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from memwarden.models import KeywordQuery
 from memwarden.store.base import Store
 
-
 # Scripts every backend's tokenizer knows, with punctuation and spaces between words. (SQLite's
 # FTS5 unicode61 tokenizer splits on '_' and on letters newer than Unicode 6.1, which the
 # analyzer keeps inside words: a known gap of the SQLite backend, not part of this contract.)

@@ -164,8 +164,8 @@ def test_stats_count_live_expired_deleted_pinned_and_bytes(store: Store) -> None
 def test_reopening_an_up_to_date_database_applies_no_migration(
     store: Store, open_url: Callable[[], Store]
 ) -> None:
-    assert getattr(store, "applied_migrations")
-    assert getattr(open_url(), "applied_migrations") == []
+    assert store.applied_migrations
+    assert open_url().applied_migrations == []
 
 
 def test_injection_flags_round_trip_through_add_update_and_search(store: Store) -> None:

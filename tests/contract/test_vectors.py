@@ -11,8 +11,8 @@ import pytest
 from contract_helpers import T0, index_of, put
 
 from memwarden.errors import StorageError
-from memwarden.models import VectorSpace
 from memwarden.intake import content_hash
+from memwarden.models import VectorSpace
 from memwarden.store.base import VectorStore
 
 SPACE = VectorSpace("test-model", 8)

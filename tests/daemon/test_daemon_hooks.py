@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import stop_daemon, wait_until
 
 from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
-
-from conftest import stop_daemon, wait_until
 
 
 def prompt_hook(prompt: str, cwd: Path, **env: str) -> dict[str, object] | None:

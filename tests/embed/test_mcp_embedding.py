@@ -6,7 +6,6 @@ import anyio
 
 from memwarden.embed.fake import FakeEmbedder
 from memwarden.service import MemoryService
-
 from tests.mcp_helpers import call_ok, mcp_client
 
 

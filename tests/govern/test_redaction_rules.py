@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from govern_vectors import NEGATIVE, POSITIVE
 
 from memwarden.govern import BUILTIN_RULES, Redactor
 from memwarden.govern.checksums import cn_resident_id_valid, iban_valid, luhn_valid, tr_identity_valid
-
-from govern_vectors import NEGATIVE, POSITIVE
 
 REDACTOR = Redactor()
 

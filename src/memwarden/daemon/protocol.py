@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memwarden.version import __version__
 from memwarden.config_hot import is_postgres_url, sqlite_path
+from memwarden.version import __version__
 
 PROTOCOL = 1
 MAX_HELLO_BYTES = 64 * 1024

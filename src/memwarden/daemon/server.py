@@ -23,7 +23,6 @@ import anyio.to_thread
 from anyio.abc import SocketAttribute, SocketStream
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from memwarden.version import __version__
 from memwarden.daemon.calls import CallHandler, error_frame
 from memwarden.daemon.place import DaemonPlace
 from memwarden.daemon.protocol import (
@@ -39,6 +38,7 @@ from memwarden.daemon.protocol import (
     fingerprint,
 )
 from memwarden.models import Caller
+from memwarden.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config import Settings
@@ -135,7 +135,7 @@ class Daemon:
                 await self._serve(stream)
         except _GONE:
             pass  # the client left mid-frame; nothing to answer
-        except Exception:  # noqa: BLE001 - one connection's failure must never stop the daemon
+        except Exception:
             logger.exception("daemon connection failed")
         finally:
             self.clients -= 1

@@ -13,7 +13,6 @@ from typing import Any, Protocol, runtime_checkable
 from memwarden.errors import EmbeddingUnavailable
 from memwarden.models import VectorSpace
 
-
 #: Texts per provider call on bulk paths (import, reindex, backfill).
 BATCH_SIZE = 32
 

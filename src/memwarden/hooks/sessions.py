@@ -15,8 +15,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memwarden.settings_paths import is_postgres_url, sqlite_path
 from memwarden.models import format_time, parse_time
+from memwarden.settings_paths import is_postgres_url, sqlite_path
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config_hot import HotSettings

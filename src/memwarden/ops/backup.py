@@ -216,7 +216,9 @@ class BackupManager:
             _write_json(target.with_name(target.name + SIDECAR), record.to_dict())
             _write_json(self.directory / LAST, record.to_dict())
         except OSError as exc:
-            raise StorageError(f"backup written to {target}, but its verification could not be recorded: {exc}")
+            raise StorageError(
+                f"backup written to {target}, but its verification could not be recorded: {exc}"
+            ) from exc
 
     # -- reading -----------------------------------------------------------------------------
 

@@ -127,7 +127,7 @@ def memorry_records(document: Any) -> list[ImportRecord]:
 
 def _detect(document: Any) -> str:
     if isinstance(document, dict):
-        if "format" in document or "memories" in document and "version" in document:
+        if "format" in document or ("memories" in document and "version" in document):
             return "memwarden"
         if document.get("type") in ("entity", "relation"):
             return "mcp-memory"

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from memwarden.audit import operations as audit_ops
-from memwarden.audit.operations import audited
 from memwarden.audit.chain import CLOCK_AHEAD_TOLERANCE, PURGE_CLOCK_JUMP, recent_clock_jumps
+from memwarden.audit.operations import audited
 from memwarden.errors import ConfigError, Conflict, InvalidInput, MemwardenError, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller, Memory, format_time, parse_time, utcnow

@@ -15,7 +15,6 @@ it so the audit row of a memory write commits in the same (synchronous) transact
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager

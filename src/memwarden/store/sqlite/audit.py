@@ -9,7 +9,6 @@ checkpoint). The triggers of migration ``0002_audit_log`` keep the table append-
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Iterator
