@@ -283,7 +283,9 @@ def test_a_backup_that_cannot_be_written_is_an_error_and_health_shows_it(setting
         with pytest.raises(StorageError, match="backup failed"):
             service.operations.backups.backup(out=tmp_path / "not-a-folder" / "x.db")
         backups = service.operations.health()["checks"]["backups"]
-        assert backups["state"] == "failed_verification" and "cannot write" in backups["last"]["problems"][0]
+        # Recorded as a failure with no file, never as a (0-byte) backup.
+        assert backups["state"] == "failed" and "cannot write" in backups["last"]["problems"][0]
+        assert backups["last"]["path"] == "" and backups["last"]["exists"] is False
     finally:
         service.close()
 

@@ -93,6 +93,7 @@ class BackupRecord:
     problems: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     audit: str = "absent"
+    failed: bool = False  # the backup could not even be written (no file)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -202,8 +203,10 @@ class BackupManager:
     def _record_failure(self, target: Path, reason: str, message: str, seconds: float) -> None:
         """Remember a backup that could not even be written, for health; best effort (the
         folder itself may be what failed)."""
-        record = BackupRecord(path=str(target), reason=reason, taken_at=format_time(datetime.now(UTC)) or "",
-                              bytes=0, seconds=round(seconds, 3), verified=False, problems=[message])
+        # No file was written: the record says so (``failed``, no path), never a 0-byte backup.
+        record = BackupRecord(path="", reason=reason, taken_at=format_time(datetime.now(UTC)) or "",
+                              bytes=0, seconds=round(seconds, 3), verified=False,
+                              problems=[f"no backup was written to {target}: {message}"], failed=True)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             _write_json(self.directory / LAST, record.to_dict())
@@ -250,7 +253,7 @@ class BackupManager:
         taken = parse_time(record.get("taken_at"))
         if taken is not None:
             record["age_seconds"] = round((datetime.now(UTC) - taken).total_seconds(), 1)
-        record["exists"] = Path(record.get("path", "")).exists()
+        record["exists"] = bool(record.get("path")) and Path(record["path"]).exists()
         return record
 
     # -- restoring ---------------------------------------------------------------------------

@@ -65,7 +65,8 @@ def _backups(backups: BackupManager | None) -> dict[str, Any]:
     last = backups.last()
     if last is None:
         return {"state": "none_yet", "ok": True, "directory": str(backups.directory), "kept": len(backups.kept())}
-    return {"state": "verified" if last.get("verified") else "failed_verification",
+    state = "failed" if last.get("failed") else "verified" if last.get("verified") else "failed_verification"
+    return {"state": state,
             "ok": bool(last.get("verified")), "last": last, "directory": str(backups.directory),
             "kept": len(backups.kept())}
 

@@ -14,6 +14,7 @@ backups either (``automatic = False``): schedule ``memwarden backup`` once, not 
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import uuid
@@ -24,6 +25,22 @@ from memwarden.errors import StorageError
 from memwarden.store.postgres.connect import redact_url
 
 TABLES = ("memories", "memory_vectors", "audit_log", "audit_checkpoints")
+# pg_dump / pg_restore: "server version: 18.0; pg_dump version: 15.18 (Debian 15.18-0+deb12u1)"
+_VERSION_MISMATCH = re.compile(r"server version: ([0-9][0-9.]*)[^;\n]*; (pg_dump|pg_restore) version: ([0-9][0-9.]*)")
+
+
+def backup_kind(path: Path) -> str | None:
+    """What a backup file is by its first bytes: ``sqlite``, ``pgdump`` (custom format) or None."""
+    try:
+        with Path(path).open("rb") as handle:
+            head = handle.read(16)
+    except OSError:
+        return None
+    if head.startswith(b"SQLite format 3\x00"):
+        return "sqlite"
+    if head.startswith(b"PGDMP"):
+        return "pgdump"
+    return None
 TIMEOUT_S = 6 * 3600
 
 
@@ -77,6 +94,15 @@ class PostgresBackupBackend:
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise StorageError(f"{Path(argv[0]).name} failed: {exc}") from None
         if done.returncode != 0:
+            mismatch = _VERSION_MISMATCH.search(done.stderr)
+            if mismatch is not None:
+                server, tool, version = mismatch.group(1), mismatch.group(2), mismatch.group(3)
+                major = server.split(".")[0]
+                raise StorageError(
+                    f"{tool} {version} ({argv[0]}) cannot work with this PostgreSQL {server} server: {tool} must be "
+                    f"version {major} or newer. Install the PostgreSQL {major} client tools (package "
+                    f"postgresql-client-{major}) and put them first on PATH; no backup was written"
+                )
             detail = (done.stderr.strip().splitlines() or ["no message"])[-1]
             raise StorageError(f"{Path(argv[0]).name} failed: {redact_url(detail)}")
         return done.stdout
@@ -97,6 +123,11 @@ class PostgresBackupBackend:
     def verify(self, path: Path, expected: dict[str, int] | None) -> dict[str, Any]:
         import psycopg
 
+        kind = backup_kind(path)
+        if kind == "sqlite":
+            return {"ok": False, "counts": {}, "audit": "absent", "problems": [
+                f"{path} is a SQLite backup (memwarden's SQLite backend), and this database is PostgreSQL: "
+                "restore it with a SQLite MEMWARDEN_DB, then copy it here with `memwarden migrate --to URL`"]}
         try:
             _, pg_restore = self._require_tools()
             listing = self._run([pg_restore, "--list", str(path)])

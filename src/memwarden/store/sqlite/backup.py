@@ -126,6 +126,15 @@ def check(conn: sqlite3.Connection, path: Path, expected: dict[str, int] | None)
 def verify(path: Path, expected: dict[str, int] | None) -> dict[str, Any]:
     """Open a backup read-only and check it: integrity, row counts, audit chain."""
     try:
+        with Path(path).open("rb") as handle:
+            head = handle.read(5)
+    except OSError:
+        head = b""
+    if head == b"PGDMP":
+        return {"ok": False, "counts": {}, "audit": "absent", "problems": [
+            f"{path} is a PostgreSQL backup (pg_dump custom format), and this database is SQLite: restore it "
+            "into PostgreSQL with pg_restore (docs/operations.md)"]}
+    try:
         conn = _connect(path, readonly=True)
     except StorageError as exc:
         return {"ok": False, "problems": [exc.message], "counts": {}, "audit": "absent"}
