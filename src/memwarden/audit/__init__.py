@@ -25,7 +25,7 @@ def open_audit_log(url: str, *, readonly: bool = False, key: AuditKey | None = N
     """
     if url.startswith(("postgresql://", "postgres://")):
         try:
-            from memwarden.store.postgres.audit import PostgresAuditLog  # type: ignore[import-not-found]
+            from memwarden.store.postgres.audit import PostgresAuditLog
         except ImportError:
             from memwarden.errors import ConfigError
 

@@ -191,7 +191,7 @@ def records_query(
     """The SELECT of ``AuditLog.records`` for one backend's placeholder (``?`` or ``%s``)."""
     from memwarden.models import format_time
 
-    where, params = [], []  # type: ignore[var-annotated]
+    where, params = list[str](), list[Any]()
     for clause, value in ((f"at >= {placeholder}", format_time(since)), (f"at < {placeholder}", format_time(until)),
                           (f"tenant = {placeholder}", tenant), (f"actor = {placeholder}", actor)):
         if value is not None:

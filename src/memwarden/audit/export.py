@@ -54,7 +54,7 @@ def write_rows(out: IO[str], log: AuditLog, fmt: str, filters: dict[str, Any], *
 def write_audit_export(log: AuditLog, out: Path | None, *, fmt: str, since: datetime | None, until: datetime | None,
                        tenant: str | None, actor: str | None, filters: dict[str, Any]) -> int:
     """Write the matching rows to ``out`` (a new file; None: standard output); the row count."""
-    query = {"since": since, "until": until, "tenant": tenant, "actor": actor}
+    query: dict[str, Any] = {"since": since, "until": until, "tenant": tenant, "actor": actor}
     if out is None:
         return write_rows(sys.stdout, log, fmt, filters, **query)
     tmp = out.with_name(out.name + ".partial")

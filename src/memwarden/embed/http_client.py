@@ -75,7 +75,7 @@ class HTTPEmbedder:
         try:
             body = response.json()
         except ValueError:
-            return response.text[:200]
+            return str(response.text)[:200]
         error = body.get("error") if isinstance(body, dict) else None
         if isinstance(error, dict):
             return str(error.get("message", error))[:200]

@@ -41,6 +41,8 @@ class BackupBackend(Protocol):
 
     suffix: str
     database_url: str
+    # False where a backup per start would be wrong (a shared database behind several replicas).
+    automatic: bool
 
     def has_data(self) -> bool:
         """True when there is a database to back up."""
@@ -196,7 +198,7 @@ class BackupManager:
         """The backup taken when a server starts, before migrations; None when there is nothing
         to back up yet or automatic backups are off (``MEMWARDEN_BACKUP_KEEP=0``)."""
         self.clean_stale_partials()
-        if self.keep == 0 or not getattr(self.backend, "automatic", True) or not self.backend.has_data():
+        if self.keep == 0 or not self.backend.automatic or not self.backend.has_data():
             return None
         return self.backup(reason="start")
 

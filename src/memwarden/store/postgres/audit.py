@@ -113,7 +113,7 @@ class PostgresAuditLog:
         values = event_values(int(head[0]) + 1, stamp_time(at), event)
         digest = chain_hash(head[1], values, self.key)
         conn.execute(f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})", (*values, head[1], digest))
-        return AuditRecord(*values, head[1], digest)
+        return AuditRecord(*[*values, head[1], digest])
 
     def append_records(self, records: list[AuditRecord]) -> None:
         """Copy stored rows verbatim (``memwarden migrate``); the triggers check each continues the chain."""
@@ -137,7 +137,7 @@ class PostgresAuditLog:
             with conn.transaction() if not conn.info.transaction_status else _already():
                 with conn.cursor(name="memwarden_audit_records") as cur:
                     cur.itersize = RECORDS_BATCH
-                    cur.execute(sql, params)  # type: ignore[arg-type]
+                    cur.execute(sql, params)
                     for row in cur:
                         yield AuditRecord(*row)
 
@@ -150,14 +150,14 @@ class PostgresAuditLog:
         with self.snapshot(), self._connection() as conn:
 
             def run(sql: str, params: list[Any]) -> list[Any]:
-                return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]  # built from constants
+                return conn.execute(sql, params).fetchall()  # built from constants
 
             return read_page(run, COLUMNS, "%s", query, before_seq=before_seq, limit=limit)
 
     def daily_counts(self, since: str, *, tenant: str | None) -> list[DailyCount]:
         sql = DAILY_COUNTS_SQL.format(p="%s", tenant="" if tenant is None else "AND tenant = %s")
         with self._connection() as conn:
-            rows = conn.execute(sql, [since] if tenant is None else [since, tenant]).fetchall()  # type: ignore[arg-type]  # built from constants
+            rows = conn.execute(sql, [since] if tenant is None else [since, tenant]).fetchall()  # built from constants
         return [DailyCount(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), int(r[5])) for r in rows]
 
     def latest_stamp(self) -> str | None:
@@ -177,7 +177,7 @@ class PostgresAuditLog:
         with self._connection() as conn, conn.transaction():
             conn.execute("LOCK TABLE audit_checkpoints IN EXCLUSIVE MODE")
             conn.execute("SELECT 1 FROM audit_head WHERE id = 1 FOR UPDATE")  # no append while we decide
-            plan = plan_prune(lambda sql, params: conn.execute(sql, params).fetchone(),  # type: ignore[call-overload]
+            plan = plan_prune(lambda sql, params: conn.execute(sql, params).fetchone(),
                               "%s", before, at)
             if plan is None:
                 return None

@@ -68,6 +68,17 @@ class PostgresBackupBackend:
     def has_data(self) -> bool:
         return bool(self._counts(self.url).get("memories") is not None)
 
+    def needs_migration(self) -> bool:
+        """True when memwarden's schema on this database is behind this version's migrations."""
+        import psycopg
+
+        from memwarden.store.postgres.migrations import pending
+
+        if not self.has_data():
+            return False
+        with psycopg.connect(self.url) as conn:
+            return bool(pending(conn))
+
     @staticmethod
     def _counts_on(conn: Any) -> dict[str, int]:
         present = {r[0] for r in conn.execute(
@@ -141,7 +152,7 @@ class PostgresBackupBackend:
         audit = "absent"
         try:
             with psycopg.connect(self.url, autocommit=True) as conn:
-                conn.execute(f'CREATE DATABASE "{scratch}"')  # type: ignore[arg-type]
+                conn.execute(f'CREATE DATABASE "{scratch}"')
         except psycopg.Error as exc:
             problems.append(f"could not create a scratch database to restore into and count rows ({exc}); "
                             "only the archive's table of contents was checked")
@@ -161,7 +172,7 @@ class PostgresBackupBackend:
             problems.append(exc.message)
         finally:
             with psycopg.connect(self.url, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')  # type: ignore[arg-type]
+                conn.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
         return {"ok": not problems, "problems": problems, "counts": counts, "audit": audit}
 
     def compare(self, path: Path) -> dict[str, Any]:

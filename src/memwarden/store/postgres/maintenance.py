@@ -43,7 +43,7 @@ class PostgresMaintenance:
                     " AND (NOT i.indisvalid OR NOT i.indisready) ORDER BY 1"
                 ).fetchall()
                 for table in self.table_counts():
-                    conn.execute(f'SELECT 1 FROM "{table}" LIMIT 1')  # type: ignore[arg-type]
+                    conn.execute(f'SELECT 1 FROM "{table}" LIMIT 1')
         except StorageError as exc:
             return [f"integrity check could not run: {exc.message}"]
         return [f"index {r[0]} is invalid: REINDEX INDEX {r[0]}" for r in rows]
@@ -131,7 +131,7 @@ class PostgresMaintenance:
             page = "" if after is None else " AND (created_at, id) > (%s, %s)"
             with self.connection() as conn:
                 rows = conn.execute(
-                    f"SELECT {COLUMNS} FROM memories WHERE {where}{page} ORDER BY created_at, id LIMIT %s",  # type: ignore[arg-type]
+                    f"SELECT {COLUMNS} FROM memories WHERE {where}{page} ORDER BY created_at, id LIMIT %s",
                     (*params, *(after or ()), batch),
                 ).fetchall()
             if not rows:
@@ -154,7 +154,7 @@ class PostgresMaintenance:
             page = "" if after is None else " WHERE (memory_id, model, dim) > (%s, %s, %s)"
             with self.connection() as conn:
                 rows = conn.execute(
-                    f"SELECT memory_id, model, dim, embedding::text FROM memory_vectors{page}"  # type: ignore[arg-type]
+                    f"SELECT memory_id, model, dim, embedding::text FROM memory_vectors{page}"
                     " ORDER BY memory_id, model, dim LIMIT %s",
                     (*(after or ()), batch),
                 ).fetchall()
@@ -219,7 +219,7 @@ class PostgresMaintenance:
         with self.connection() as conn:
             before = self._database_bytes(conn)
             for table in self.table_counts():
-                conn.execute(f'VACUUM (ANALYZE) "{table}"')  # type: ignore[arg-type]
+                conn.execute(f'VACUUM (ANALYZE) "{table}"')
             return {"bytes_before": before, "bytes_after": self._database_bytes(conn)}
 
     @staticmethod
@@ -238,6 +238,6 @@ class PostgresMaintenance:
             ]
             counts = {}
             for name in present:
-                row = conn.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()  # type: ignore[arg-type]
+                row = conn.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()
                 counts[name] = int(row[0]) if row else 0
         return counts

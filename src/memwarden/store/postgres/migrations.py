@@ -279,7 +279,7 @@ def migrate(conn: psycopg.Connection, migrations: list[tuple[str, str]] | None =
         for number, (name, script) in enumerate(steps, start=1):
             if number <= version:
                 continue
-            conn.execute(script)  # type: ignore[arg-type]
+            conn.execute(script)
             conn.execute("INSERT INTO schema_migrations (version, name) VALUES (%s, %s)", (number, name))
             applied.append(name)
     return applied

@@ -240,7 +240,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
     def filters(
         project: str | None, tags: Sequence[str], include_expired: bool, now: datetime
     ) -> tuple[str, list[Any]]:
-        sql, params = "", []  # type: ignore[var-annotated]
+        sql, params = "", list[Any]()
         if project is not None:
             sql += " AND m.project = %s"
             params.append(project)
@@ -282,7 +282,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         narrow = tsquery_all_literal(query)
         with self.connection() as conn:
             for step in ([narrow, expression] if narrow else [expression]):
-                rows = conn.execute(  # type: ignore[arg-type]
+                rows = conn.execute(
                     sql, (RANK_WEIGHTS, step, tenant, *params, RANK_POOL, expression, limit)
                 ).fetchall()
                 for row in rows:
@@ -310,7 +310,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
             where += " AND m.pinned"
         with self.connection() as conn:
             rows = conn.execute(
-                f"SELECT {M_COLUMNS} FROM memories m WHERE m.tenant = %s AND m.deleted_at IS NULL{where}"  # type: ignore[arg-type]
+                f"SELECT {M_COLUMNS} FROM memories m WHERE m.tenant = %s AND m.deleted_at IS NULL{where}"
                 " ORDER BY m.updated_at DESC, m.id DESC LIMIT %s OFFSET %s",
                 (tenant, *params, limit, offset),
             ).fetchall()
@@ -321,7 +321,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         live = "deleted_at IS NULL"
         with self.connection() as conn:
             row = conn.execute(
-                "SELECT"  # type: ignore[arg-type]
+                "SELECT"
                 f" COUNT(*) FILTER (WHERE {live} AND (expires_at IS NULL OR expires_at > %s)),"
                 f" COUNT(*) FILTER (WHERE {live} AND expires_at IS NOT NULL AND expires_at <= %s),"
                 " COUNT(*) FILTER (WHERE deleted_at IS NOT NULL),"
@@ -331,11 +331,11 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 f" FROM memories WHERE {scope}",
                 (now, now, *params),
             ).fetchone()
-            projects = dict(conn.execute(  # type: ignore[arg-type]
+            projects = dict(conn.execute(
                 f"SELECT project, COUNT(*) FROM memories WHERE {scope} AND {live} GROUP BY project ORDER BY project",
                 params,
             ).fetchall())
-            kinds = dict(conn.execute(  # type: ignore[arg-type]
+            kinds = dict(conn.execute(
                 f"SELECT kind, COUNT(*) FROM memories WHERE {scope} AND {live} GROUP BY kind ORDER BY kind",
                 params,
             ).fetchall())

@@ -127,7 +127,7 @@ class PostgresVectors:
         scope, params = ("", []) if tenant is None else (" AND m.tenant = %s", [tenant])
         with self.connection() as conn:
             rows = conn.execute(
-                f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL{scope} AND NOT EXISTS ("  # type: ignore[arg-type]
+                f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL{scope} AND NOT EXISTS ("
                 " SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = %s AND v.dim = %s)"
                 " ORDER BY m.created_at, m.id LIMIT %s",
                 (*params, space.model_id, space.dimension, limit),
@@ -138,7 +138,7 @@ class PostgresVectors:
         scope, params = ("", []) if tenant is None else (" AND m.tenant = %s", [tenant])
         with self.connection() as conn:
             row = conn.execute(
-                "SELECT COUNT(*), COUNT(v.memory_id), COUNT(m.embedding_error) FROM memories m"  # type: ignore[arg-type]
+                "SELECT COUNT(*), COUNT(v.memory_id), COUNT(m.embedding_error) FROM memories m"
                 " LEFT JOIN memory_vectors v ON v.memory_id = m.id AND v.model = %s AND v.dim = %s"
                 f" WHERE m.deleted_at IS NULL{scope}",
                 (space.model_id, space.dimension, *params),

@@ -126,7 +126,7 @@ class SQLiteAuditLog:
             conn.execute(f"INSERT INTO audit_log ({_COLUMNS}) VALUES ({', '.join('?' * 17)})", (*values, prev, digest))
         except sqlite3.Error as exc:
             raise StorageError(f"cannot write the audit row in {self.path}: {exc}") from exc
-        return AuditRecord(*values, prev, digest)
+        return AuditRecord(*[*values, prev, digest])
 
     def records(
         self,

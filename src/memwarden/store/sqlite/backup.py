@@ -197,6 +197,7 @@ class SQLiteBackupBackend:
     """The ``BackupBackend`` of a SQLite database file (see ``memwarden.ops.backup``)."""
 
     suffix = ".db"
+    automatic = True  # one file, one server: a verified backup at every start
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)

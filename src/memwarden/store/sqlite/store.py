@@ -295,7 +295,7 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
     def _filters(
         project: str | None, tags: Sequence[str], include_expired: bool, now: datetime
     ) -> tuple[str, list[Any]]:
-        sql, params = "", []  # type: ignore[var-annotated]
+        sql, params = "", list[Any]()
         if project is not None:
             sql += " AND m.project = ?"
             params.append(project)
