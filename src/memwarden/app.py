@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 logger = logging.getLogger(__name__)
 
 
-def build_backups(settings: Settings) -> BackupManager | None:
+def build_backups(settings: Settings | HotSettings) -> BackupManager | None:
     """Backups of the configured database into MEMWARDEN_BACKUP_DIR, keeping MEMWARDEN_BACKUP_KEEP;
     None when the database backend provides no backups."""
     from memwarden.ops.backup import BackupManager, backend_for
@@ -126,7 +126,7 @@ def build_service(
         intake,
         default_caller=Caller(actor=settings.actor, tenant=settings.tenant),
         ranking=RankingWeights(half_life_days=settings.recency_half_life_days),
-        ops=_ops_options(settings, backups) if ops else None,  # type: ignore[arg-type]
+        ops=_ops_options(settings, backups) if ops else None,
         auditor=build_auditor(settings),
         vectors=vectors,
         vault=build_vault_mirror(settings),
@@ -139,7 +139,7 @@ def build_service(
     return service
 
 
-def _ops_options(settings: Settings, backups: BackupManager | None) -> OpsOptions:
+def _ops_options(settings: Settings | HotSettings, backups: BackupManager | None) -> OpsOptions:
     from memwarden.ops.options import OpsOptions
 
     return OpsOptions(
@@ -147,6 +147,7 @@ def _ops_options(settings: Settings, backups: BackupManager | None) -> OpsOption
         purge_grace=timedelta(days=settings.purge_grace_days),
         exchange_dir=settings.export_path(),
         import_max_bytes=settings.import_max_bytes,
+        database_file=settings.sqlite_file(),
     )
 
 

@@ -7,7 +7,6 @@ setting is missing there.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, SecretStr, field_validator
@@ -87,12 +86,6 @@ class Settings(SettingsPaths, BaseSettings):
     def _empty_token_is_none(cls, value: object) -> object:
         return None if value == "" else value
 
-    def backup_path(self) -> Path:
-        return Path(self.backup_dir).expanduser() if self.backup_dir else self.data_dir() / "backups"
-
-    def export_path(self) -> Path:
-        """The only folder MCP tools read imports from and write exports to."""
-        return Path(self.export_dir).expanduser() if self.export_dir else self.data_dir() / "exports"
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -53,6 +53,20 @@ class SettingsPaths:
     db: str
     log_file: str
     vault_dirs: str
+    backup_dir: str
+    export_dir: str
+
+    def backup_path(self) -> Path:
+        return Path(self.backup_dir).expanduser() if self.backup_dir else self.data_dir() / "backups"
+
+    def export_path(self) -> Path:
+        """The only folder MCP tools read imports from and write exports to."""
+        return Path(self.export_dir).expanduser() if self.export_dir else self.data_dir() / "exports"
+
+    def sqlite_file(self) -> Path | None:
+        """The SQLite database file, or None when the database is PostgreSQL."""
+        url = self.database_url()
+        return None if is_postgres_url(url) else sqlite_path(url)
 
     def database_url(self) -> str:
         """The configured database, or the default SQLite file in the data directory."""

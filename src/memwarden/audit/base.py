@@ -350,3 +350,11 @@ class AuditLog(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class CopyTargetLog(AuditLog, Protocol):
+    """An audit log that takes rows copied verbatim from another log (``memwarden migrate``);
+    the backend checks that each row continues the chain."""
+
+    def append_records(self, records: list[AuditRecord]) -> None: ...

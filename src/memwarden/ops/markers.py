@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memwarden.models import format_time
+from memwarden.store.base import StateStore
 
 PREFIX = "incomplete:"
 # What to do about each operation's marker (health and the operation's own refusal say it).
@@ -60,34 +61,22 @@ def mark_file(path: Path, operation: str, **detail: Any) -> None:
         os.fsync(handle.fileno())
 
 
-def _ph(store: Any) -> str:
-    return "%s" if store.backend == "postgresql" else "?"
-
-
-def mark_incomplete(store: Any, operation: str, **detail: Any) -> None:
+def mark_incomplete(store: StateStore, operation: str, **detail: Any) -> None:
     """Record that ``operation`` started on ``store`` and has not finished."""
-    value = _detail(operation, **detail)
-    ph = _ph(store)
-    with store.write() as conn:
-        conn.execute(f"INSERT INTO index_state (key, value) VALUES ({ph}, {ph})"
-                     " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (PREFIX + operation, value))
+    store.put_state(PREFIX + operation, _detail(operation, **detail))
 
 
-def mark_complete(store: Any, operation: str) -> None:
+def mark_complete(store: StateStore, operation: str) -> None:
     """``operation`` finished: remove its marker (the last thing it does)."""
-    with store.write() as conn:
-        conn.execute(f"DELETE FROM index_state WHERE key = {_ph(store)}", (PREFIX + operation,))
+    store.delete_state(PREFIX + operation)
 
 
-def incomplete_operations(store: Any) -> list[dict[str, Any]]:
-    """The markers left on ``store``, each with ``advice``; empty when every operation finished."""
-    sql = f"SELECT key, value FROM index_state WHERE key LIKE {_ph(store)} ORDER BY key"
-    if store.backend == "postgresql":
-        with store.connection() as conn:
-            rows = conn.execute(sql, (PREFIX + "%",)).fetchall()
-    else:
-        rows = store.connection().execute(sql, (PREFIX + "%",)).fetchall()
-        marker = restore_marker(Path(store.path))
+def incomplete_operations(store: StateStore, database_file: Path | None = None) -> list[dict[str, Any]]:
+    """The markers left on ``store`` (and beside its ``database_file``, for restores), each with
+    ``advice``; empty when every operation finished."""
+    rows = list(store.states(PREFIX).items())
+    if database_file is not None:
+        marker = restore_marker(database_file)
         if marker.exists():
             rows.append(("incomplete:restore", marker.read_text(encoding="utf-8", errors="replace")))
     found = []

@@ -21,13 +21,19 @@ which the new database's append-only log cannot take as its start).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from memwarden.audit.base import AuditLog, AuditRecord, CopyTargetLog
 from memwarden.config import Settings
 from memwarden.errors import InvalidInput, StorageError
+from memwarden.models import IndexText, Memory
 from memwarden.ops.markers import incomplete_operations, mark_complete, mark_incomplete
 from memwarden.settings_paths import is_postgres_url
+from memwarden.store.base import CopySource, CopyTarget
 from memwarden.store.postgres.connect import redact_url
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.service import MemoryService
 
 BATCH = 2000
 
@@ -50,11 +56,14 @@ def migrate_to_postgres(
     tell = progress or (lambda stage, n: None)
     source = build_service(settings, embeddings=False)
     target = build_service(settings.model_copy(update={"db": to_url}), embeddings=False)
-    src: Any = source.store
-    dst: Any = target.store
+    src, dst = source.store, target.store
     source_log = open_audit_log(source_url, readonly=True)
-    target_log: Any = open_audit_log(to_url)
+    target_log = open_audit_log(to_url)
     try:
+        if not isinstance(src, CopySource) or not isinstance(dst, CopyTarget) or not isinstance(
+            target_log, CopyTargetLog
+        ):
+            raise StorageError(f"the {dst.backend} backend cannot take a copy of the {src.backend} database")
         unfinished = next((m for m in incomplete_operations(dst) if m["operation"] == "migrate"), None)
         if unfinished is not None:
             counts = dst.table_counts()
@@ -99,10 +108,10 @@ def migrate_to_postgres(
         target.close()
 
 
-def _copy_memories(src: Any, dst: Any, target: Any, tell: Callable[[str, int], None]) -> int:
+def _copy_memories(src: CopySource, dst: CopyTarget, target: MemoryService, tell: Callable[[str, int], None]) -> int:
     copied = 0
     for tenant in src.tenants():
-        batch = []
+        batch: list[tuple[Memory, IndexText]] = []
         for memory in src.iter_memories(tenant, project=None, include_deleted=True):
             batch.append((memory, target.intake.index_text(memory)))
             if len(batch) >= BATCH:
@@ -114,7 +123,7 @@ def _copy_memories(src: Any, dst: Any, target: Any, tell: Callable[[str, int], N
     return copied
 
 
-def _import(dst: Any, batch: list[Any]) -> int:
+def _import(dst: CopyTarget, batch: list[tuple[Memory, IndexText]]) -> int:
     if not batch:
         return 0
     outcomes = dst.import_memories(batch)
@@ -125,7 +134,7 @@ def _import(dst: Any, batch: list[Any]) -> int:
     return len(batch)
 
 
-def _copy_vectors(src: Any, dst: Any, tell: Callable[[str, int], None]) -> int:
+def _copy_vectors(src: CopySource, dst: CopyTarget, tell: Callable[[str, int], None]) -> int:
     spaces = sorted({space for _, space, _ in src.iter_vectors()}, key=lambda s: (s.model_id, s.dimension))
     total = 0
     for space in spaces:
@@ -135,8 +144,8 @@ def _copy_vectors(src: Any, dst: Any, tell: Callable[[str, int], None]) -> int:
     return total
 
 
-def _copy_audit(source_log: Any, target_log: Any, tell: Callable[[str, int], None]) -> int:
-    copied, batch = 0, []
+def _copy_audit(source_log: AuditLog, target_log: CopyTargetLog, tell: Callable[[str, int], None]) -> int:
+    copied, batch = 0, list[AuditRecord]()
     with source_log.snapshot():
         for record in source_log.records():
             batch.append(record)
@@ -152,7 +161,8 @@ def _copy_audit(source_log: Any, target_log: Any, tell: Callable[[str, int], Non
     return copied
 
 
-def _verify(src: Any, dst: Any, source_log: Any, target_log: Any, chain: dict[str, Any]) -> dict[str, Any]:
+def _verify(src: CopySource, dst: CopyTarget, source_log: AuditLog, target_log: AuditLog,
+            chain: dict[str, Any]) -> dict[str, Any]:
     source_counts, target_counts = src.table_counts(), dst.table_counts()
     counts = {
         table: {"source": source_counts.get(source_table, 0), "target": target_counts.get(table, 0)}

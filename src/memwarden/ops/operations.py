@@ -29,7 +29,7 @@ from memwarden.ops.markers import incomplete_operations, mark_complete, mark_inc
 from memwarden.ops.options import OpsOptions
 from memwarden.ops.review import review_memories
 from memwarden.ops.transfer import read_limited, safe_file_name, tenant_folder_name
-from memwarden.store.base import MaintainableStore, Store
+from memwarden.store.base import MaintainableStore, StateStore, Store
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
@@ -87,6 +87,12 @@ class Operations:
 
     # -- health and the keyword index --------------------------------------------------------------
 
+    def incomplete_operations(self) -> list[dict[str, Any]]:
+        """Long operations that started on this database and did not finish, with what to do."""
+        if not isinstance(self.store, StateStore):
+            return []
+        return incomplete_operations(self.store, self.options.database_file)
+
     def maintainable(self, operation: str) -> MaintainableStore:
         """The store's whole-store operations, or a clear error on a backend without them."""
         if not isinstance(self.store, MaintainableStore):
@@ -112,7 +118,7 @@ class Operations:
             backups=self.backups,
             vault_status=self.vault_status(probe=True),
             repair=repair,
-            incomplete=incomplete_operations(self.store),
+            incomplete=self.incomplete_operations(),
             clock=self.clock_status(),
         )
 
@@ -182,13 +188,14 @@ class Operations:
         # the mark is named after the tenant and the file, so running the same import again clears it.
         digest = hashlib.sha256(f"{who.tenant}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
         marker = f"import:{digest}" if len(records) > IMPORT_CHUNK else None
-        if marker is not None:
-            mark_incomplete(self.store, marker, records=len(records))
-        report = import_records(self.maintainable("import"), self.intake, found, records, caller=who,
+        store = self.maintainable("import")
+        if marker is not None and isinstance(store, StateStore):
+            mark_incomplete(store, marker, records=len(records))
+        report = import_records(store, self.intake, found, records, caller=who,
                                 now=self.clock(), project=project, progress=progress,
                                 operator=who == self.default_caller)
-        if marker is not None:
-            mark_complete(self.store, marker)
+        if marker is not None and isinstance(store, StateStore):
+            mark_complete(store, marker)
         result = report.to_dict()
         if self.vectors is not None:
             result["embedded"] = self.vectors.embed_backlog()

@@ -22,3 +22,5 @@ class OpsOptions:
     purge_grace: timedelta = timedelta(days=30)
     exchange_dir: Path | None = None
     import_max_bytes: int = DEFAULT_IMPORT_MAX_BYTES
+    # The SQLite file (None on PostgreSQL): a restore leaves its unfinished-marker beside it.
+    database_file: Path | None = None

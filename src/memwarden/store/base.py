@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
@@ -222,4 +222,51 @@ class VectorStoreProbe(Protocol):
 
     def probe_vector_store(self) -> str | None:
         """None when a vector row could be written, read back and removed; the problem otherwise."""
+        ...
+
+
+@runtime_checkable
+class StateStore(Protocol):
+    """Small named values a store keeps about itself (``index_state``), committed on write.
+
+    Markers of operations that have not finished live here (``ops/markers.py``), so every
+    process and replica using the database sees them.
+    """
+
+    def put_state(self, key: str, value: str) -> None: ...
+
+    def delete_state(self, key: str) -> None: ...
+
+    def states(self, prefix: str) -> dict[str, str]:
+        """The state rows whose key starts with ``prefix``, by key."""
+        ...
+
+
+@runtime_checkable
+class CopySource(MaintainableStore, Protocol):
+    """What ``memwarden migrate`` reads from the store it copies."""
+
+    def tenants(self) -> list[str]:
+        """Every tenant with a memory (deleted ones included), sorted."""
+        ...
+
+    def table_counts(self) -> dict[str, int]:
+        """Rows per table."""
+        ...
+
+    def iter_vectors(self) -> Iterator[tuple[str, VectorSpace, bytes]]:
+        """Every stored vector as ``(memory_id, space, float32 bytes)``."""
+        ...
+
+
+@runtime_checkable
+class CopyTarget(MaintainableStore, StateStore, Protocol):
+    """What ``memwarden migrate`` writes into: memories, vectors, and its unfinished-copy marker."""
+
+    def table_counts(self) -> dict[str, int]:
+        """Rows per table."""
+        ...
+
+    def load_vectors(self, space: VectorSpace, rows: Iterable[tuple[str, bytes]]) -> int:
+        """Store vectors copied from another store; how many were stored."""
         ...

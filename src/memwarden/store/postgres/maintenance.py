@@ -145,6 +145,23 @@ class PostgresMaintenance:
         with self.connection() as conn:
             return [r[0] for r in conn.execute("SELECT DISTINCT tenant FROM memories ORDER BY tenant").fetchall()]
 
+    def put_state(self, key: str, value: str) -> None:
+        """Set one row of the store's own state (``index_state``), committed."""
+        with self.write() as conn:
+            conn.execute("INSERT INTO index_state (key, value) VALUES (%s, %s)"
+                         " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+    def delete_state(self, key: str) -> None:
+        with self.write() as conn:
+            conn.execute("DELETE FROM index_state WHERE key = %s", (key,))
+
+    def states(self, prefix: str) -> dict[str, str]:
+        """The state rows whose key starts with ``prefix``, by key."""
+        with self.connection() as conn:
+            rows = conn.execute("SELECT key, value FROM index_state WHERE left(key, %s) = %s ORDER BY key",
+                                (len(prefix), prefix)).fetchall()
+        return {str(k): str(v) for k, v in rows}
+
     def iter_vectors(self, batch: int = 2000) -> Iterator[tuple[str, VectorSpace, bytes]]:
         """Every stored vector as ``(memory_id, space, float32 bytes)``."""
         import numpy as np

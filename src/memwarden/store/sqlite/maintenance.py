@@ -214,6 +214,23 @@ class SQLiteMaintenance:
         """Every tenant with a memory (deleted ones included), sorted."""
         return [r[0] for r in self.connection().execute("SELECT DISTINCT tenant FROM memories ORDER BY tenant")]
 
+    def put_state(self, key: str, value: str) -> None:
+        """Set one row of the store's own state (``index_state``), committed durably."""
+        with self.write() as conn:
+            conn.execute("INSERT INTO index_state (key, value) VALUES (?, ?)"
+                         " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+    def delete_state(self, key: str) -> None:
+        with self.write() as conn:
+            conn.execute("DELETE FROM index_state WHERE key = ?", (key,))
+
+    def states(self, prefix: str) -> dict[str, str]:
+        """The state rows whose key starts with ``prefix``, by key."""
+        rows = self.connection().execute(
+            "SELECT key, value FROM index_state WHERE substr(key, 1, ?) = ? ORDER BY key", (len(prefix), prefix)
+        ).fetchall()
+        return {str(k): str(v) for k, v in rows}
+
     def iter_vectors(self, batch: int = 2000) -> Iterator[tuple[str, VectorSpace, bytes]]:
         """Every stored vector as ``(memory_id, space, float32 bytes)`` (``memwarden migrate``)."""
         last = 0
