@@ -3,23 +3,33 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-runtime
 
 .PHONY: run test lint install bench clean browser
 
+# Recipes are silent (@) and install output goes to stderr: `make run` serves MCP over stdio, so
+# its stdout must carry nothing but the server's JSON-RPC lines.
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(PYTHON) -m venv $(VENV) >&2
+	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
 
+# The runtime and the test extras: what `make test` (and `make install`) need.
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	@$(BIN)/python -m pip install --quiet -e '.[test]' >&2
+	@touch $(STAMP) $(RUN_STAMP)
+
+# The runtime only: what `make run` needs (a venv that already has the test extras has it too).
+$(RUN_STAMP): $(BIN)/python pyproject.toml
+	@if [ ! -f $(STAMP) ] || [ pyproject.toml -nt $(STAMP) ]; then \
+		$(BIN)/python -m pip install --quiet -e . >&2; fi
+	@touch $(RUN_STAMP)
 
 install: $(STAMP)
 
 ## Start memwarden on the embedded default (SQLite in ~/.local/share/memwarden), MCP over stdio
 ## unless MEMWARDEN_HTTP is set (for example MEMWARDEN_HTTP=127.0.0.1:8765 make run).
-run: $(STAMP)
-	$(BIN)/memwarden serve
+run: $(RUN_STAMP)
+	@$(BIN)/memwarden serve
 
 ## The dashboard's browser tests drive Debian's Chromium (no browser download): install it when
 ## it is missing and we may (root, as in CI); otherwise say how. In CI the browser tests fail

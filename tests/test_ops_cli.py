@@ -95,6 +95,8 @@ def test_health_review_and_vacuum_report(capsys: pytest.CaptureFixture[str]) -> 
 ])
 def test_bad_ops_input_exits_1_with_one_line(capsys: pytest.CaptureFixture[str], argv: list[str],
                                              message: str) -> None:
+    assert main(["add", "a memory, so that the database exists"]) == 0  # a missing one is refused first
+    capsys.readouterr()
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert err.startswith("memwarden: ") and message in err and err.count("\n") == 1

@@ -111,7 +111,7 @@ def test_server_rejects_a_malformed_bind_address(cli_env: dict[str, str]) -> Non
         [sys.executable, "-m", "memwarden", "serve", "--http", "localhost"],
         env=cli_env, capture_output=True, text=True, timeout=60,
     )
-    assert result.returncode == 1 and "host:port" in result.stderr
+    assert result.returncode == 1 and "is not HOST:PORT" in result.stderr
 
 
 def test_unknown_route_is_404_and_healthz_needs_no_token(http_server: tuple[str, str]) -> None:

@@ -154,12 +154,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
         overrides["tools"] = args.tools
     settings = load_settings(**overrides)
     configure_logging(settings, to_stderr=True)
+    from memwarden.cli.serve_start import announce, check_port_free, parse_http_address
+
     if settings.http:
         from memwarden.http.app import check_bind, serve_http
 
+        host, port = parse_http_address(settings.http)
         check_bind(settings, settings.http)  # refuse before opening anything
+        check_port_free(host, port)
         service = build_server_service(settings)
         try:
+            announce(service, settings, address=settings.http)
             serve_http(service, settings, settings.http)
         finally:
             service.close()
@@ -168,6 +173,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     service = build_server_service(settings)
     try:
+        announce(service, settings, address=None)
         run_stdio(service, tools=settings.tools)
     finally:
         service.close()
@@ -343,6 +349,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from memwarden.errors import MemwardenError
 
     try:
+        from memwarden.cli.existing_db import require_existing_database
+
+        require_existing_database(args)  # before a read command could create an empty database
         return handler(args)
     except MemwardenError as exc:
         print(f"memwarden: {exc.message}", file=sys.stderr)

@@ -1,0 +1,96 @@
+"""What ``memwarden serve`` tells a person before it serves, and what it checks first.
+
+Every server writes one start-up line on stderr (stdout carries MCP over stdio): transport,
+address or stdio, database, embedder and its state, tools profile, log file. An address
+without a port, or a port already taken, stops start-up with one line, before the database
+is opened.
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from memwarden.errors import ConfigError
+from memwarden.settings_paths import is_postgres_url, sqlite_path
+from memwarden.version import __version__
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.config import Settings
+    from memwarden.service import MemoryService
+
+
+def parse_http_address(address: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` for IPv6) of ``--http`` / MEMWARDEN_HTTP, or a ConfigError
+    that names the expected form."""
+    host, sep, port = address.strip().rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(
+            f"--http / MEMWARDEN_HTTP {address!r} is not HOST:PORT: give a host and a port, "
+            "such as 127.0.0.1:8765 (or [::1]:8765)"
+        )
+    return host.strip("[]"), int(port)
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Bind the address once and let it go: a taken port becomes one ConfigError line.
+
+    Binds as uvicorn will (SO_REUSEADDR), so a port left in TIME_WAIT by a previous run is free.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ConfigError(f"cannot serve on {host}:{port}: unknown host ({exc.strerror})") from None
+    family, kind, proto, _, sockaddr = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(sockaddr)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise ConfigError(
+                    f"port {port} on {host} is already in use (another memwarden serve?): stop that "
+                    f"process or choose another port, e.g. --http {host}:{port + 1}"
+                ) from None
+            raise ConfigError(f"cannot serve on {host}:{port}: {exc.strerror}") from None
+
+
+def database_label(settings: Settings) -> str:
+    """The database as a person recognises it: the SQLite file, or the PostgreSQL host (no password)."""
+    url = settings.database_url()
+    if is_postgres_url(url):
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        return f"postgresql://{parts.hostname or 'localhost'}{':' + str(parts.port) if parts.port else ''}{parts.path}"
+    return str(sqlite_path(url).resolve())
+
+
+def embedder_label(service: MemoryService, settings: Settings) -> str:
+    vectors = service.searcher.vectors
+    if vectors is None:
+        return "none (keyword search only)"
+    state = vectors.state
+    if state == "failed":
+        return f"{settings.embedder} (failed: {vectors.error}; keyword search only)"
+    if state == "loading":
+        return f"{settings.embedder} (loading in the background; keyword search until ready)"
+    return f"{settings.embedder} ({state})"
+
+
+def startup_line(service: MemoryService, settings: Settings, *, address: str | None) -> str:
+    where = f"Streamable HTTP at http://{address}/mcp" if address else "stdio"
+    return (
+        f"memwarden {__version__}: serving MCP over {where}; database {database_label(settings)}; "
+        f"embedder {embedder_label(service, settings)}; tools {settings.tools}; log {settings.log_path()}"
+    )
+
+
+def announce(service: MemoryService, settings: Settings, *, address: str | None,
+             stream: TextIO | None = None) -> None:
+    """Write the start-up line on stderr (never stdout: it carries MCP over stdio)."""
+    out = stream or sys.stderr
+    out.write(startup_line(service, settings, address=address) + "\n")
+    out.flush()
