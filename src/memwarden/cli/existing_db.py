@@ -15,9 +15,21 @@ from memwarden.errors import ConfigError
 from memwarden.settings_paths import is_postgres_url, sqlite_path
 
 # Top-level commands that never start a database.
-NEEDS_DATABASE = frozenset({
-    "search", "get", "list", "stats", "update", "delete", "export", "review", "health", "vacuum", "backup",
-})
+NEEDS_DATABASE = frozenset(
+    {
+        "search",
+        "get",
+        "list",
+        "stats",
+        "update",
+        "delete",
+        "export",
+        "review",
+        "health",
+        "vacuum",
+        "backup",
+    }
+)
 # Commands whose sub-commands decide: (command, dest of the sub-command, the ones that read).
 NEEDS_DATABASE_SUB = {
     "audit": ("audit_command", frozenset({"verify", "export", "prune"})),

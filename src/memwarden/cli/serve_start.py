@@ -88,8 +88,9 @@ def startup_line(service: MemoryService, settings: Settings, *, address: str | N
     )
 
 
-def announce(service: MemoryService, settings: Settings, *, address: str | None,
-             stream: TextIO | None = None) -> None:
+def announce(
+    service: MemoryService, settings: Settings, *, address: str | None, stream: TextIO | None = None
+) -> None:
     """Write the start-up line on stderr (never stdout: it carries MCP over stdio)."""
     out = stream or sys.stderr
     out.write(startup_line(service, settings, address=address) + "\n")
