@@ -79,6 +79,14 @@ def _vault(status: dict[str, Any]) -> dict[str, Any]:
     return {"state": "failing" if failing else "ok", "ok": not failing, **status}
 
 
+def _shm_problem(store: Store) -> str | None:
+    """SQLite: the WAL's shared-memory file deleted or replaced under this process
+    (``store/sqlite/shm.py``): the real cause of the errors that follow, named before any query."""
+    watch = getattr(store, "shm", None)
+    problem = getattr(watch, "problem", None)
+    return problem() if callable(problem) else None
+
+
 def check_health(
     store: Store,
     *,
@@ -93,6 +101,11 @@ def check_health(
     """The health report; ``rebuild_keyword_index`` runs when the keyword index fails and
     ``repair`` is on."""
     started = time.perf_counter()
+    shm = _shm_problem(store)
+    if shm is not None:  # every query would fail or read stale pages: say why, touch nothing
+        return {"status": "failing", "version": __version__, "backend": store.backend,
+                "checks": {"connections": {"ok": False, "state": "shm_replaced", "problem": shm}},
+                "ms": round((time.perf_counter() - started) * 1000, 1)}
     if isinstance(store, MaintainableStore):
         integrity = store.integrity_problems()
         database = {"ok": not integrity, "problems": integrity[:20]}

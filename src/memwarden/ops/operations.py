@@ -111,6 +111,10 @@ class Operations:
     def health(self, *, repair: bool = True, caller: Caller | None = None) -> dict[str, Any]:
         """Integrity, a real keyword-index write, vectors, backups, vault, operations that did not
         finish, clock jumps in the audit log; repairs the keyword index."""
+        try:
+            incomplete, clock = self.incomplete_operations(), self.clock_status()
+        except StorageError:  # the database cannot be read at all: check_health says why
+            incomplete, clock = [], None
         return check_health(
             self.store,
             rebuild_keyword_index=self.rebuild_keyword_index,
@@ -118,8 +122,8 @@ class Operations:
             backups=self.backups,
             vault_status=self.vault_status(probe=True),
             repair=repair,
-            incomplete=self.incomplete_operations(),
-            clock=self.clock_status(),
+            incomplete=incomplete,
+            clock=clock,
         )
 
     def clock_status(self) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from memwarden.audit.base import (
     stamp_time,
 )
 from memwarden.errors import StorageError
+from memwarden.store.sqlite.shm import ShmWatch
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.keys import AuditKey
@@ -58,6 +59,7 @@ class SQLiteAuditLog:
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self.shm = ShmWatch(self.path)
         tables = {r[0] for r in self.connection().execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not {"audit_log", "audit_head", "audit_checkpoints"} <= tables:
             raise StorageError(f"{self.path} has no audit log (it predates schema migration 0002_audit_log)")
@@ -78,8 +80,11 @@ class SQLiteAuditLog:
             except sqlite3.Error as exc:
                 raise StorageError(f"cannot open the audit log in {self.path}: {exc}") from exc
             self._local.conn = conn
+            self.shm.opened()
             with self._lock:
                 self._all.append(conn)
+        elif not self.readonly:
+            self.shm.check()  # refuses once the -shm was deleted or replaced (store/sqlite/shm.py)
         return conn
 
     @contextmanager

@@ -30,6 +30,7 @@ from memwarden.store.sqlite import migrations
 from memwarden.store.sqlite.fts import SCOPE_FUNCTION, scope_token, scoped_expression, word_expressions
 from memwarden.store.sqlite.insights import SQLiteInsights
 from memwarden.store.sqlite.maintenance import SQLiteMaintenance
+from memwarden.store.sqlite.shm import ShmWatch
 from memwarden.store.sqlite.rows import COLUMNS as _COLUMNS
 from memwarden.store.sqlite.rows import M_COLUMNS as _M_COLUMNS
 from memwarden.store.sqlite.rows import NCOLUMNS as _NCOLUMNS
@@ -71,6 +72,7 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self.shm = ShmWatch(self.path)
         self.applied_migrations = migrations.migrate(self.connection())
 
     # -- connections -------------------------------------------------------------------------
@@ -81,8 +83,11 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
         if conn is None:
             conn = self._open()
             self._local.conn = conn
+            self.shm.opened()
             with self._lock:
                 self._all.append(conn)
+        else:
+            self.shm.check()  # refuses once the -shm was deleted or replaced (store/sqlite/shm.py)
         return conn
 
     def _open(self) -> sqlite3.Connection:
