@@ -30,12 +30,12 @@ from memwarden.store.sqlite import migrations
 from memwarden.store.sqlite.fts import SCOPE_FUNCTION, scope_token, scoped_expression, word_expressions
 from memwarden.store.sqlite.insights import SQLiteInsights
 from memwarden.store.sqlite.maintenance import SQLiteMaintenance
-from memwarden.store.sqlite.shm import ShmWatch
 from memwarden.store.sqlite.rows import COLUMNS as _COLUMNS
 from memwarden.store.sqlite.rows import M_COLUMNS as _M_COLUMNS
 from memwarden.store.sqlite.rows import NCOLUMNS as _NCOLUMNS
 from memwarden.store.sqlite.rows import memory_params as _memory_params
 from memwarden.store.sqlite.rows import row_to_memory as _row_to_memory
+from memwarden.store.sqlite.shm import ShmWatch
 from memwarden.store.sqlite.vector_methods import SQLiteVectors
 from memwarden.store.sqlite.vectors import VectorSpaceIndex
 
