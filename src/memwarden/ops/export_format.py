@@ -17,9 +17,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 
 from memwarden.errors import InvalidInput
 from memwarden.models import KINDS, parse_time
+from memwarden.ops.transfer import FORMAT, VERSION, ImportRecord
 
-FORMAT = "memwarden.export"
-VERSION = 1
 SCHEMA_ID = "https://memwarden.invalid/export-format/1"
 _TIME_PATTERN = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"
 
@@ -142,3 +141,16 @@ def json_schema() -> dict[str, Any]:
 
 def schema_text() -> str:
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def memwarden_records(document: Any) -> list[ImportRecord]:
+    """Records of a memwarden export (version 1), checked whole by ``export_format.ExportDocument``."""
+    return [
+        ImportRecord(
+            id=m.id, content=m.content, project=m.project, kind=m.kind, title=m.title, tags=tuple(m.tags),
+            pinned=m.pinned, created_at=m.created_at, updated_at=m.updated_at, expires_at=m.expires_at,
+            deleted_at=m.deleted_at, version=m.version, hit_count=m.hit_count, last_used_at=m.last_used_at,
+            redactions=tuple(m.redactions),
+        )
+        for m in read_export(document).memories
+    ]

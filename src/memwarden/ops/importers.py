@@ -21,8 +21,9 @@ from typing import Any
 
 from memwarden.errors import InvalidInput
 from memwarden.models import KINDS
+from memwarden.ops.export_format import memwarden_records
 from memwarden.ops.record_fields import field_value, time_value
-from memwarden.ops.transfer import FORMATS, ImportRecord, memwarden_records, parse_json
+from memwarden.ops.transfer import FORMATS, ImportRecord, parse_json
 
 MAX_TAG = 64
 

@@ -21,10 +21,7 @@ from memwarden.audit.operations import audited
 from memwarden.errors import ConfigError, Conflict, InvalidInput, MemwardenError, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller, Memory, format_time, parse_time, utcnow
-from memwarden.ops.exchange import CHUNK as IMPORT_CHUNK
-from memwarden.ops.exchange import export_document, export_stream, import_records
 from memwarden.ops.health import check_health
-from memwarden.ops.importers import read_records
 from memwarden.ops.markers import incomplete_operations, mark_complete, mark_incomplete
 from memwarden.ops.options import OpsOptions
 from memwarden.ops.review import review_memories
@@ -38,6 +35,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.vault.mirror import VaultMirror
 
 logger = logging.getLogger(__name__)
+# _EXCHANGE_IMPORTS: export and import load their modules when called. The export format's
+# models pull in pydantic, and every `memwarden search` and prompt hook builds this class: they
+# never export or import, and must not pay for it.
+
 # Memories read per page when the vault mirror is synced or fed an import.
 SYNC_PAGE = 500
 
@@ -169,6 +170,8 @@ class Operations:
     def export_to(self, out: IO[str], *, project: object | None = None, include_deleted: bool = False,
                   caller: Caller | None = None) -> int:
         """Write a memwarden export (format version 1) to ``out``; the number of memories."""
+        from memwarden.ops.exchange import export_stream  # see _EXCHANGE_IMPORTS
+
         return export_stream(self.maintainable("export"), out, caller=self._caller(caller),
                              project=self.intake.clean_project(project), include_deleted=bool(include_deleted),
                              now=self.clock())
@@ -177,6 +180,8 @@ class Operations:
     def export(self, *, project: object | None = None, include_deleted: bool = False,
                caller: Caller | None = None) -> dict[str, Any]:
         """A memwarden export as one object (small exports; larger ones go to a file)."""
+        from memwarden.ops.exchange import export_document  # see _EXCHANGE_IMPORTS
+
         return export_document(self.maintainable("export"), caller=self._caller(caller),
                                project=self.intake.clean_project(project), include_deleted=bool(include_deleted),
                                now=self.clock())
@@ -186,6 +191,10 @@ class Operations:
                     caller: Caller | None = None, progress: Callable[[int, int], None] | None = None,
                     ) -> dict[str, Any]:
         """Import a memwarden export or another tool's file; dedups, keeps ids and times, redacts."""
+        from memwarden.ops.exchange import CHUNK as IMPORT_CHUNK  # see _EXCHANGE_IMPORTS
+        from memwarden.ops.exchange import import_records
+        from memwarden.ops.importers import read_records
+
         found, records = read_records(text, fmt)
         who = self._caller(caller)
         # An import of several batches marks the database until its last batch is in (ops/markers.py);

@@ -23,8 +23,9 @@ from typing import IO, Any
 
 from memwarden.errors import InvalidInput
 from memwarden.models import Memory, format_time
-from memwarden.ops.export_format import FORMAT, VERSION, read_export
 
+FORMAT = "memwarden.export"
+VERSION = 1
 FORMATS = ("auto", "memwarden", "mcp-memory", "mem0", "memorry")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 EXPORT_FIELDS = (
@@ -111,19 +112,6 @@ def parse_json(text: str, *, what: str = "import data") -> Any:
         ) from None
     except RecursionError:
         raise InvalidInput(f"{what} is nested too deeply to be an export", field="data") from None
-
-
-def memwarden_records(document: Any) -> list[ImportRecord]:
-    """Records of a memwarden export (version 1), checked whole by ``export_format.ExportDocument``."""
-    return [
-        ImportRecord(
-            id=m.id, content=m.content, project=m.project, kind=m.kind, title=m.title, tags=tuple(m.tags),
-            pinned=m.pinned, created_at=m.created_at, updated_at=m.updated_at, expires_at=m.expires_at,
-            deleted_at=m.deleted_at, version=m.version, hit_count=m.hit_count, last_used_at=m.last_used_at,
-            redactions=tuple(m.redactions),
-        )
-        for m in read_export(document).memories
-    ]
 
 
 # -- writing ------------------------------------------------------------------------------------
