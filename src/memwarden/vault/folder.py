@@ -71,6 +71,21 @@ class NoteEntry:
         return self.file[: -len(NOTE_SUFFIX)]
 
 
+def _remove_stale_temps(state_dir: Path) -> None:
+    """Remove ``tmp-<pid>-<thread>`` files whose process is gone (a writer killed between writing a
+    note and renaming it into place); run once per folder when a process first uses it."""
+    for temp in state_dir.glob("tmp-*-*"):
+        pid = temp.name.split("-")[1]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            temp.unlink(missing_ok=True)
+        except PermissionError:  # alive, another user's
+            continue
+
+
 class VaultFolder:
     """The memwarden notes in one folder. Thread-safe; safe to share with other processes."""
 
@@ -99,6 +114,7 @@ class VaultFolder:
             if not self.root.is_dir():
                 raise VaultUnavailable(errno.ENOENT, "not an existing folder (create it, or run `memwarden vault sync`)")
             self.state_dir.mkdir(exist_ok=True)
+            _remove_stale_temps(self.state_dir)
         try:
             handle = open(self.state_dir / "lock", "a+b")  # noqa: SIM115 - closed below
         except OSError:
