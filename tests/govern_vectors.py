@@ -14,6 +14,15 @@ PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAq7BFUpkGp3+LQmlQYx2eqzD
        "Zw3sRjCZb4YmQY2bUb9u+o+NVjI9y7Jt1pTGxQmW0Y8Kf0jX3cE=\n-----END RSA PRIVATE KEY-----")
 GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 OPENAI = "sk-proj-Ab3De5Fg7Hj9Kl1Mn3Pq5Rs7Tu9Vw1Xy3"
+SLACK_BOT = "xoxb-" + "234567890123-2345678901234-" + "AbCdEfGhIjKlMnOpQrStUvWx"
+SLACK_USER = "xoxp-" + "234567890123-234567890123-2345678901234-" + "0123456789abcdef0123456789abcdef"
+STRIPE = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc51RrQbGq"
+STRIPE_RESTRICTED = "rk_live_" + "51H8xYzAbC3dEfG7hIjKlMnOpQ"
+GOOGLE = "AIza" + "5kxsC7tVO-HbkQfyy-KV5zjR3j1twdTKWTd"
+GITLAB = "glpat-" + "qOAf1lLQSAJaiXnkU8Is"
+NPM = "npm_" + "J7faC9qEwjky40UVsWmflzdE1F8ResqEDusT"
+PYPI = ("pypi-" + "AgEIcHlwaS5vcmcCJQilTcoYJTC7HW0TLN7WI3su2R4_ch_LGXEXRJTWSTydXDRgvjEgHmn-2qDu6LmZf1x8KZn9r-"
+        "WTJTzWVK8")
 
 # (rule, text, the value that must disappear)
 POSITIVE: list[tuple[str, str, str]] = [
@@ -67,6 +76,21 @@ POSITIVE: list[tuple[str, str, str]] = [
     ("secret_assignment", "Server=db;User Id=sa;Password=Secr3t!;Encrypt=true", "Secr3t!"),
     ("secret_assignment", '{"client_secret": "x9-Ff_2kq"}', "x9-Ff_2kq"),
     ("secret_assignment", "host=db user=app password=s3cret dbname=x", "s3cret"),
+    ("secret_assignment", "mysql -u root --pass=Tr0ub4dor now", "Tr0ub4dor"),
+    ("slack_token", f"bot {SLACK_BOT} posts alerts", SLACK_BOT),
+    ("slack_token", f"user token {SLACK_USER}", SLACK_USER),
+    ("slack_token", "webhook https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/aBcDeFgHiJkLmNoPqRsTuVwX",
+     "T0ABCDEF1/B0ABCDEF2/aBcDeFgHiJkLmNoPqRsTuVwX"),
+    ("stripe_key", f"STRIPE {STRIPE} in prod", STRIPE),
+    ("stripe_key", f"restricted {STRIPE_RESTRICTED}.", STRIPE_RESTRICTED),
+    ("google_api_key", f"maps key {GOOGLE} for the web", GOOGLE),
+    ("gitlab_token", f"CI uses {GITLAB}", GITLAB),
+    ("npm_token", f"//registry.npmjs.org/:_authToken={NPM}", NPM),
+    ("pypi_token", f"twine upload -p {PYPI}", PYPI),
+    ("env_secret", "export DB_PASS=correcthorse", "correcthorse"),
+    ("env_secret", "STRIPE_KEY=abcdefgh1234 in .env", "abcdefgh1234"),
+    ("env_secret", "set GITHUB_TOKEN=tokenvalue42", "tokenvalue42"),
+    ("env_secret", "SECRET_KEY: 'django-insecure-x'", "django-insecure-x"),
 ]
 
 # (rule that must not fire, text)
@@ -113,6 +137,17 @@ NEGATIVE: list[tuple[str, str]] = [
     ("secret_assignment", "the password policy requires rotation"),
     ("secret_assignment", "reset your password: please"),
     ("secret_assignment", "the token bucket algorithm"),
+    ("secret_assignment", "bypass=true skips the cache"),
+    ("slack_token", "set SLACK_BOT_TOKEN to xoxb-your-token-here"),
+    ("slack_token", "see https://hooks.slack.com/services for setup"),
+    ("stripe_key", "pk_live_51H8xYzAbC3dEfG7hIjKlMnOpQ is publishable"),
+    ("stripe_key", "the sk_live_ prefix marks live keys"),
+    ("google_api_key", "AIzaShort is not a key"),
+    ("gitlab_token", "glpat- tokens expire after a year"),
+    ("npm_token", "npm_config_registry is a variable"),
+    ("pypi_token", "pypi-simple-index-mirror-for-the-office-and-the-build-farm-and-the-ci-runners"),
+    ("env_secret", "export PATH=/usr/local/bin"),
+    ("env_secret", "the KEY is on the desk"),
 ]
 
 # Values written through every path by the leak tests; none may reach disk or logs.
@@ -133,6 +168,13 @@ PLANTED = {
     "jwt": JWT,
     "url_password": "Plant3dUrlPass",
     "secret_assignment": "Plant3dAssignedPw",
+    "slack_token": SLACK_BOT,
+    "stripe_key": STRIPE,
+    "google_api_key": GOOGLE,
+    "gitlab_token": GITLAB,
+    "npm_token": NPM,
+    "pypi_token": PYPI,
+    "env_secret": "Plant3dEnvValue",
 }
 
 
@@ -145,7 +187,9 @@ def planted_text() -> str:
         f"Card {PLANTED['payment_card']} and IBAN {PLANTED['iban']}; gateway {PLANTED['ipv4']}. "
         f"Keys {PLANTED['aws_access_key']} {PLANTED['github_token']} {PLANTED['openai_key']} "
         f"session {PLANTED['jwt']} db postgres://billing:{PLANTED['url_password']}@db.internal/ledger "
-        f"password={PLANTED['secret_assignment']}"
+        f"password={PLANTED['secret_assignment']} bot {PLANTED['slack_token']} billing {PLANTED['stripe_key']} "
+        f"maps {PLANTED['google_api_key']} ci {PLANTED['gitlab_token']} {PLANTED['npm_token']} {PLANTED['pypi_token']}\n"
+        f"export DB_PASS={PLANTED['env_secret']}"
     )
 
 

@@ -115,6 +115,36 @@ def mixed_case_digits(text: str) -> bool:
     return any(c.isupper() for c in text) and any(c.islower() for c in text) and any(c.isdigit() for c in text)
 
 
+def pypi_macaroon_valid(text: str) -> bool:
+    """A PyPI API token: ``pypi-`` and a base64url macaroon whose location is (test.)pypi.org."""
+    import base64
+    import binascii
+
+    body = text.partition("-")[2][:64]
+    body = body[: len(body) - len(body) % 4]
+    try:
+        head = base64.urlsafe_b64decode(body)
+    except (ValueError, binascii.Error):
+        return False
+    return b"pypi.org" in head
+
+
+def shannon_bits(text: str) -> float:
+    """Shannon entropy of ``text`` in bits per character."""
+    import math
+
+    length = len(text)
+    counts: dict[str, int] = {}
+    for ch in text:
+        counts[ch] = counts.get(ch, 0) + 1
+    return -sum(n / length * math.log2(n / length) for n in counts.values()) if length else 0.0
+
+
+def high_entropy(text: str) -> bool:
+    """Looks like a generated secret: mixed case and digits, and at least 4 bits per character."""
+    return mixed_case_digits(text) and shannon_bits(text) >= 4.0
+
+
 # Names a rule pack may use for ``"validator"``.
 VALIDATORS = {
     "luhn": luhn_valid,
@@ -125,4 +155,6 @@ VALIDATORS = {
     "jwt": jwt_valid,
     "ipv6": ipv6_valid,
     "mixed_case_digits": mixed_case_digits,
+    "pypi_macaroon": pypi_macaroon_valid,
+    "high_entropy": high_entropy,
 }

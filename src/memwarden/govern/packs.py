@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+
+import regex
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -18,10 +20,18 @@ from typing import Any
 from memwarden.errors import ConfigError
 from memwarden.govern.checksums import VALIDATORS
 from memwarden.govern.redactor import Redactor
-from memwarden.govern.rules import BUILTIN_RULES, RULE_NAME, Rule
+from memwarden.govern.builtin_rules import BUILTIN_RULES, OPTIONAL_RULES
+from memwarden.govern.rules import RULE_MODES, RULE_NAME, Rule, RuleTimeout
 
-PACK_KEYS = {"version", "description", "rules", "override", "disable"}
-RULE_KEYS = {"name", "pattern", "description", "validator", "hints", "ignore_case", "shrink", "examples"}
+PACK_KEYS = {"version", "description", "rules", "override", "disable", "enable"}
+RULE_KEYS = {"name", "pattern", "description", "validator", "hints", "ignore_case", "shrink", "mode", "examples"}
+# A pack pattern's search may take this long before the write is refused (RuleTimeout); at load
+# time every pack pattern must also get through the probes below within it.
+PACK_RULE_TIMEOUT = 0.25
+_PROBES = (
+    "a" * 4000 + "!", "1" * 4000 + "x", "a1" * 2000 + "!", " " * 4000 + "x", "a " * 2000 + "!",
+    "a." * 2000 + "@", "x@" * 2000, "=" * 4000, "-" * 4000 + "a", "aA1_" * 1000 + "\n",
+)
 
 
 class PackError(ConfigError):
@@ -49,6 +59,12 @@ def _build(path: Path, entry: Any, base: Rule | None) -> tuple[Rule, dict[str, l
             if not isinstance(entry[key], str) and not (key == "validator" and entry[key] is None):
                 raise _problem(path, name, f"{key} must be a string")
             fields[key] = entry[key]
+    if "mode" in entry:
+        if entry["mode"] not in RULE_MODES:
+            raise _problem(path, name, f"mode must be one of {', '.join(RULE_MODES)}")
+        fields["mode"] = entry["mode"]
+    if "pattern" in entry:
+        fields["timeout"] = PACK_RULE_TIMEOUT
     for key in ("ignore_case", "shrink"):
         if key in entry:
             if not isinstance(entry[key], bool):
@@ -65,10 +81,12 @@ def _build(path: Path, entry: Any, base: Rule | None) -> tuple[Rule, dict[str, l
         raise _problem(path, name, f"unknown validator {fields['validator']!r}; known: {sorted(VALIDATORS)}")
     try:
         rule = Rule(**{k: v for k, v in fields.items() if k != "examples"})
-    except re.error as exc:
+    except (re.error, regex.error) as exc:
         raise _problem(path, name, f"pattern is not a valid regular expression: {exc}") from None
     if rule.regex.search("") is not None:
         raise _problem(path, name, "pattern matches the empty string; it would match everywhere")
+    if rule.timeout is not None:
+        _probe(path, rule)
     examples = entry.get("examples", {})
     if not isinstance(examples, dict) or set(examples) - {"match", "no_match"} or not all(
         isinstance(v, list) and all(isinstance(t, str) for t in v) for v in examples.values()
@@ -87,6 +105,30 @@ def _check_examples(path: Path, rule: Rule, examples: dict[str, list[str]]) -> N
             raise _problem(path, rule.name, f"example {text!r} should not match but does")
 
 
+def _probe(path: Path, rule: Rule) -> None:
+    """Refuse a pattern that backtracks catastrophically on long runs of one character class."""
+    for probe in _PROBES:
+        try:
+            for _ in rule.spans(probe):
+                pass
+        except RuleTimeout:
+            raise _problem(path, rule.name, f"pattern takes longer than {PACK_RULE_TIMEOUT:g} s on a "
+                           f"{len(probe):,}-character probe ({probe[:6]!r}…): it backtracks catastrophically; "
+                           "avoid nested quantifiers such as (a+)+ or (\\w+\\s?)*") from None
+
+
+def _enable(path: Path, entry: Any) -> Rule:
+    name, mode = (entry, "dry-run") if isinstance(entry, str) else (
+        (entry.get("name"), entry.get("mode", "dry-run")) if isinstance(entry, dict) else (None, None))
+    optional = {rule.name: rule for rule in OPTIONAL_RULES}
+    if name not in optional or (isinstance(entry, dict) and set(entry) - {"name", "mode"}):
+        raise _problem(path, str(name), 'enable takes names of optional rules or {"name": …, "mode": …}; '
+                                        f"optional rules: {', '.join(optional)}")
+    if mode not in RULE_MODES:
+        raise _problem(path, str(name), f"mode must be one of {', '.join(RULE_MODES)}")
+    return replace(optional[str(name)], mode=mode)
+
+
 def apply_pack(pack: Any, path: Path, rules: Iterable[Rule] = BUILTIN_RULES) -> list[Rule]:
     """The rules after applying ``pack`` (already parsed JSON) to ``rules``."""
     if not isinstance(pack, dict):
@@ -95,13 +137,16 @@ def apply_pack(pack: Any, path: Path, rules: Iterable[Rule] = BUILTIN_RULES) -> 
     if unknown:
         raise _problem(path, "", f"unknown key(s) {sorted(unknown)}; allowed: {sorted(PACK_KEYS)}")
     result = {rule.name: rule for rule in rules}
-    for key in ("rules", "override", "disable"):
+    for key in ("rules", "override", "disable", "enable"):
         if key in pack and not isinstance(pack[key], list):
             raise _problem(path, "", f"{key} must be a list")
     for name in pack.get("disable", []):
         if not isinstance(name, str) or name not in result:
             raise _problem(path, str(name), f"cannot disable an unknown rule; known: {', '.join(result)}")
         del result[name]
+    for entry in pack.get("enable", []):
+        rule = _enable(path, entry)
+        result[rule.name] = rule
     for entry in pack.get("override", []):
         name = entry.get("name") if isinstance(entry, dict) else None
         if name not in result:

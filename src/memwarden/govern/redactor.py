@@ -9,7 +9,14 @@ Guarantees (tests/govern/test_redaction_properties.py checks them with hypothesi
 - it never raises on any string.
 
 Modes (``MEMWARDEN_REDACTION``): ``enforce`` replaces, ``dry-run`` returns the text unchanged
-but reports the rules that would have matched, ``off`` does nothing.
+but reports the rules that would have matched, ``off`` does nothing. A single rule can be in
+dry-run too (``Rule.mode``; the optional ``high_entropy`` rule is, unless a pack enforces it):
+what it would have matched is reported in ``Redaction.dry_run`` and never replaced.
+
+Rules run on the normalised text (``govern.normalize``), and each finding is mapped back to the
+original span, so invisible characters and look-alike digits inside a value are replaced with it.
+Two decoding layers look inside encodings (``govern.layers``): a value found in the URL-decoded
+or base64-decoded form of a run is redacted as the whole encoded run.
 """
 
 from __future__ import annotations
@@ -18,7 +25,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memwarden.govern.rules import BUILTIN_RULES, Rule
+from memwarden.govern.builtin_rules import BUILTIN_RULES
+from memwarden.govern.layers import decoded_runs
+from memwarden.govern.normalize import normalize
+from memwarden.govern.rules import Rule
 
 MODES = ("enforce", "dry-run", "off")
 MARKER = re.compile(r"\[REDACTED:[a-z0-9_]{1,40}\]")
@@ -53,14 +63,40 @@ class Redaction:
     rules: tuple[str, ...] = ()
     count: int = 0
     applied: bool = False  # False in dry-run and off: ``text`` is the input unchanged
+    dry_run: tuple[str, ...] = ()  # rules in dry-run that would have matched (never replaced)
 
     @property
     def redacted(self) -> bool:
         return self.applied and self.count > 0
 
 
+_MAX_DEPTH = 2  # base64 inside URL-encoding inside base64 is as deep as the layers look
+
+
 def _overlaps(start: int, end: int, markers: list[tuple[int, int]]) -> bool:
     return any(m_start < end and start < m_end for m_start, m_end in markers)
+
+
+def _merge(found: list[tuple[int, int, int, str]]) -> list[Finding]:
+    """``(start, -length, priority, rule)`` matches → non-overlapping findings; a cluster of
+    overlapping matches is named after its longest match (ties: the earlier rule)."""
+    if not found:
+        return []
+    found.sort()
+    merged: list[Finding] = []
+    best: tuple[int, int] = (0, 0)  # (-length, priority) of the cluster's naming match
+    for start, neg_len, priority, name in found:
+        end = start - neg_len
+        if merged and start < merged[-1].end:
+            last = merged[-1]
+            name_rank = (neg_len, priority)
+            new_name = name if name_rank < best else last.rule
+            best = min(best, name_rank)
+            merged[-1] = Finding(last.start, max(last.end, end), new_name)
+        else:
+            merged.append(Finding(start, end, name))
+            best = (neg_len, priority)
+    return merged
 
 
 class Redactor:
@@ -71,17 +107,33 @@ class Redactor:
             raise ValueError(f"redaction mode must be one of {', '.join(MODES)}, got {mode!r}")
         self.rules = tuple(rules)
         self.mode = mode
-        self._priority = {rule.name: i for i, rule in enumerate(self.rules)}
+        ordered = tuple(enumerate(self.rules))
+        self._enforced = tuple((i, r) for i, r in ordered if r.mode == "enforce")
+        self._dry = tuple((i, r) for i, r in ordered if r.mode == "dry-run")
         self._grouped = frozenset(rule.name for rule in self.rules if rule.secret_groups)
 
-    def find(self, text: str) -> list[Finding]:
-        """Non-overlapping findings, left to right; overlapping matches are merged into one."""
+    def find(self, text: str, *, dry_run: bool = False) -> list[Finding]:
+        """Non-overlapping findings in ``text``, left to right; overlapping matches are merged.
+
+        Rules see the normalised text; the spans returned are in ``text`` itself. With
+        ``dry_run`` the rules in dry-run mode are applied instead of the enforced ones.
+        """
+        rules = self._dry if dry_run else self._enforced
+        if not rules:
+            return []
+        norm = normalize(text)
+        found = self._find_normalized(norm.text, rules, 0)
+        if not norm.changed:
+            return found
+        return _merge([(a, a - b, 0, f.rule) for f in found for a, b in [norm.original_span(f.start, f.end)]])
+
+    def _find_normalized(self, text: str, rules: tuple[tuple[int, Rule], ...], depth: int) -> list[Finding]:
         lower = text.lower()
         markers = [m.span() for m in MARKER.finditer(text)] if "[redacted:" in lower else []
         if markers:  # rule names inside markers ("secret", "key") must not wake rules up
             lower = MARKER.sub(" ", text).lower()
         found: list[tuple[int, int, int, str]] = []
-        for priority, rule in enumerate(self.rules):
+        for priority, rule in rules:
             if rule.hints and not any(h in lower for h in rule.hints):
                 continue
             for start, end in rule.spans(text):
@@ -90,24 +142,14 @@ class Redactor:
                 # can therefore shield what is glued to it (docs/governance.md, limits).
                 if not (markers and _overlaps(start, end, markers)):
                     found.append((start, start - end, priority, rule.name))
-        if not found:
-            return []
-        found.sort()
-        merged: list[Finding] = []
-        best: tuple[int, int] = (0, 0)  # (-length, priority) of the cluster's naming match
-        for start, neg_len, priority, name in found:
-            end = start - neg_len
-            if merged and start < merged[-1].end:
-                last = merged[-1]
-                # The cluster is named after its longest match; ties go to the earlier rule.
-                name_rank = (neg_len, priority)
-                new_name = name if name_rank < best else last.rule
-                best = min(best, name_rank)
-                merged[-1] = Finding(last.start, max(last.end, end), new_name)
-            else:
-                merged.append(Finding(start, end, name))
-                best = (neg_len, priority)
-        return merged
+        if depth < _MAX_DEPTH:
+            for start, end, decoded in decoded_runs(text):
+                if markers and _overlaps(start, end, markers):
+                    continue
+                inner = self._find_normalized(decoded, rules, depth + 1)
+                if inner:
+                    found.append((start, start - end, -1, inner[0].rule))
+        return _merge(found)
 
     def _replace(self, text: str, findings: list[Finding]) -> str:
         parts: list[str] = []
@@ -145,14 +187,17 @@ class Redactor:
             text = self._replace(text, findings)
             if not again:
                 break
-        return Redaction(text, tuple(dict.fromkeys(rules)), count, applied=True)
+        return Redaction(text, tuple(dict.fromkeys(rules)), count, applied=True, dry_run=self._dry_names(text))
+
+    def _dry_names(self, text: str) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f.rule for f in self.find(text, dry_run=True))) if self._dry else ()
 
     def redact(self, text: str) -> Redaction:
         """What to store for ``text`` under this redactor's mode."""
         if self.mode == "off":
             return Redaction(text)
         if self.mode == "dry-run":
-            findings = self.find(text)
+            findings = self.find(text) + self.find(text, dry_run=True)
             return Redaction(text, tuple(dict.fromkeys(f.rule for f in findings)), len(findings))
         return self.scrub(text)
 

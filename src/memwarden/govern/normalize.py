@@ -1,0 +1,135 @@
+"""The one normalisation step in front of every redaction rule and every screening pattern.
+
+Attackers hide a value from a regular expression with characters a reader never sees or reads
+as the same: a zero-width space inside an e-mail, a soft hyphen inside a card number, an RTL
+override, full-width or Arabic-Indic digits, Unicode "tag" characters that spell ASCII
+invisibly. ``normalize`` turns text into the form the rules are written for:
+
+- every character is NFKC-normalised (full-width ``４１１１`` → ``4111``, ``＠`` → ``@``);
+- format characters (Unicode category Cf: zero-width space/joiners, bidi controls, soft hyphen,
+  word joiner, BOM …) and the invisible Hangul fillers are removed;
+- tag characters U+E0020–E007E become the ASCII they encode (hidden text is made visible);
+- every Unicode decimal digit (Arabic-Indic, Devanagari, Thai …) becomes its ASCII digit.
+
+It keeps a map from offsets in the normalised text back to the original, so a rule that
+matches ``4111111111111111`` in the normalised text replaces the original span, invisible
+characters and full-width digits included (``Normalized.original_span``). Pure-ASCII text
+takes a fast path (nothing to map). Normalisation is per character: it never composes across
+characters, so the map stays exact.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_HANGUL_FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
+_CACHE_LIMIT = 50_000
+_cache: dict[str, str] = {}
+
+
+def normalize_char(ch: str) -> str:
+    """What one non-ASCII character becomes (``""`` when it is invisible)."""
+    cached = _cache.get(ch)
+    if cached is not None:
+        return cached
+    code = ord(ch)
+    if 0xE0020 <= code <= 0xE007E:
+        out = chr(code - 0xE0000)
+    elif unicodedata.category(ch) == "Cf" or ch in _HANGUL_FILLERS or 0xE0000 <= code <= 0xE0FFF:
+        out = ""
+    else:
+        out = unicodedata.normalize("NFKC", ch)
+        if not out.isascii():
+            out = "".join(_ascii_digit(c) for c in out)
+    if len(_cache) >= _CACHE_LIMIT:
+        _cache.clear()
+    _cache[ch] = out
+    return out
+
+
+def _ascii_digit(ch: str) -> str:
+    value = unicodedata.decimal(ch, None)
+    return ch if value is None else chr(48 + value)
+
+
+@dataclass(frozen=True, slots=True)
+class Normalized:
+    """Normalised text and the edits that made it, to map offsets back to ``original``.
+
+    ``edits`` holds ``(norm_start, norm_end, orig_start, orig_end)`` for every character that
+    changed, in order; text between edits is the same in both.
+    """
+
+    original: str
+    text: str
+    edits: tuple[tuple[int, int, int, int], ...] = ()
+    _norm_starts: tuple[int, ...] = field(default=(), repr=False)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.edits)
+
+    def original_start(self, n: int) -> int:
+        """Original offset of the character at normalised offset ``n``."""
+        if not self.edits:
+            return n
+        i = bisect_right(self._norm_starts, n) - 1
+        if i < 0:
+            return n
+        norm_start, norm_end, orig_start, orig_end = self.edits[i]
+        if n < norm_end:
+            return orig_start
+        return orig_end + (n - norm_end)
+
+    def original_end(self, n: int) -> int:
+        """Original (exclusive) end offset for a normalised (exclusive) end offset ``n``."""
+        if not self.edits:
+            return n
+        i = bisect_left(self._norm_starts, n) - 1
+        if i < 0:
+            return n
+        norm_start, norm_end, orig_start, orig_end = self.edits[i]
+        if n <= norm_end:
+            return orig_end
+        return orig_end + (n - norm_end)
+
+    def original_span(self, start: int, end: int) -> tuple[int, int]:
+        return self.original_start(start), self.original_end(end)
+
+
+def normalize(text: str) -> Normalized:
+    """``text`` in the form every rule sees, with the map back to ``text``."""
+    if text.isascii():
+        return Normalized(text, text)
+    parts: list[str] = []
+    edits: list[tuple[int, int, int, int]] = []
+    cursor = 0  # original offset copied so far
+    length = 0  # normalised length so far
+    for run in _NON_ASCII.finditer(text):
+        for offset, ch in enumerate(run.group(), start=run.start()):
+            out = normalize_char(ch)
+            if out == ch:
+                continue
+            if offset > cursor:
+                parts.append(text[cursor:offset])
+                length += offset - cursor
+            parts.append(out)
+            edits.append((length, length + len(out), offset, offset + 1))
+            length += len(out)
+            cursor = offset + 1
+    if not edits:
+        return Normalized(text, text)
+    parts.append(text[cursor:])
+    return Normalized(text, "".join(parts), tuple(edits), tuple(e[0] for e in edits))
+
+
+def normalize_text(text: str) -> str:
+    """Just the normalised text."""
+    return normalize(text).text
+
+
+__all__ = ["Normalized", "normalize", "normalize_char", "normalize_text"]
