@@ -1,9 +1,11 @@
-"""Governance speed: redaction of a 1 KiB memory with every rule, and the cost of auditing.
+"""Governance: screening and redaction rates on the labelled corpora, redaction speed, audit cost.
 
     python bench/govern.py [--runs 3000] [--json FILE]
 
-Targets (issue 5): redacting a 1 KiB memory with every built-in rule p50 <= 0.5 ms; audit cost
-<= 0.3 ms per operation. Audit cost is measured on a real SQLite file (WAL, synchronous=FULL
+Targets: injection screening recall >= 0.95 on the hostile corpus and false positives <= 1% on
+the benign one; redaction changes <= 1% of the precision corpus (bench/govern_corpora.py, issue
+13); redacting a 1 KiB memory with every built-in rule p50 <= 0.5 ms (ASCII, and text in other
+scripts, which goes through the normalisation map); audit cost <= 0.3 ms per operation. Audit cost is measured on a real SQLite file (WAL, synchronous=FULL
 for memories; no embedder, so vector timing noise stays out): one ``Auditor.record`` append
 alone; the time spent appending the audit row inside real searches and adds (what the caller
 pays); and whole searches with the auditor switched on and off call by call on the same
@@ -21,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from govern_corpora import benign_corpus, hostile_corpus, precision_corpus  # bench/ is on sys.path
 from memwarden.app import build_service
 from memwarden.config import load_settings
 from memwarden.govern import Redactor
@@ -36,6 +39,13 @@ SECRETS = (
     "Contact jane.doe@example.org or +44 20 7946 0958, mobile 13800138000, TCKN 10000000146, "
     "SSN 123-45-6789, card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, host 10.0.0.12, "
     "key AKIAIOSFODNN7EXAMPLE, postgres://app:s3cretPass@db.internal/app, password=hunter2. "
+)
+
+
+GLUED = (
+    "我的手机号是13800138000，请回电。银行卡号4111111111111111请保密。SSNは123-45-6789です。"
+    "mail ｊａｎｅ＠ｅｘａｍｐｌｅ．ｏｒｇ, card 4111\u00ad1111\u00ad1111\u00ad1111, jane.doe%40example.org. "
+    "Toplantı perşembe günü, müşteri listesi ekte. 会议改到周四下午三点。Встреча перенесена на четверг. "
 )
 
 
@@ -62,12 +72,44 @@ def bench_redaction(runs: int) -> dict[str, Any]:
     redactor = Redactor()
     clean = one_kib(BUSINESS)
     dirty = one_kib(SECRETS + BUSINESS)
+    glued = one_kib(GLUED + BUSINESS)
     redactor.redact(dirty)  # warm the regex caches
-    return {
+    redactor.redact(glued)
+    cpu = time.process_time()
+    wall = time.perf_counter()
+    result = {
         "rules": len(redactor.rules),
         "no_matches": summary(time_ms(lambda i: redactor.redact(clean), runs)),
         "with_secrets": summary(time_ms(lambda i: redactor.redact(dirty), runs)),
+        "glued_and_evasive": summary(time_ms(lambda i: redactor.redact(glued), runs)),
         "matches_in_dirty": redactor.redact(dirty).count,
+        "matches_in_glued": redactor.redact(glued).count,
+    }
+    result["cpu_s"] = round(time.process_time() - cpu, 3)
+    result["wall_s"] = round(time.perf_counter() - wall, 3)
+    return result
+
+
+def bench_corpora() -> dict[str, Any]:
+    """Screening recall and false positives, and how much of the precision corpus redaction changes."""
+    from memwarden.screening import screen_text
+
+    hostile, benign, precision = hostile_corpus(), benign_corpus(), precision_corpus()
+    missed = [label for label, text in hostile if not screen_text(text)]
+    flagged = [label for label, text in benign if screen_text(text)]
+    redactor = Redactor()
+    changed = [text for _, text in precision if redactor.redact(text).count]
+    t0 = time.perf_counter()
+    for _, text in benign:
+        screen_text(text)
+    screen_ms = (time.perf_counter() - t0) * 1000 / len(benign)
+    return {
+        "hostile": len(hostile), "hostile_missed": len(missed), "recall": round(1 - len(missed) / len(hostile), 4),
+        "benign": len(benign), "benign_flagged": len(flagged),
+        "false_positive_rate": round(len(flagged) / len(benign), 4),
+        "precision_sentences": len(precision), "precision_changed": len(changed),
+        "precision_changed_rate": round(len(changed) / len(precision), 4),
+        "screen_ms_mean": round(screen_ms, 4), "missed_labels": missed, "flagged_labels": flagged,
     }
 
 
@@ -127,12 +169,21 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3000)
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
+    corpora = bench_corpora()
     redaction = bench_redaction(args.runs)
     audit = bench_audit(min(args.runs, 1000))
+    print(f"{'corpus':40} {'cases':>7} {'rate':>8}  target")
+    print(f"{'screening recall (hostile)':40} {corpora['hostile']:7} {corpora['recall']:8.4f}  >= 0.95")
+    print(f"{'screening false positives (benign)':40} {corpora['benign']:7} {corpora['false_positive_rate']:8.4f}  <= 0.01")
+    print(f"{'redaction changed (precision corpus)':40} {corpora['precision_sentences']:7} "
+          f"{corpora['precision_changed_rate']:8.4f}  <= 0.01")
+    print(f"screening mean {corpora['screen_ms_mean']:.3f} ms per memory\n")
     rows = [
         ("redact 1 KiB, no matches", redaction["no_matches"]["p50"], redaction["no_matches"]["p95"], "<= 0.5"),
         (f"redact 1 KiB, {redaction['matches_in_dirty']} matches", redaction["with_secrets"]["p50"],
          redaction["with_secrets"]["p95"], "<= 0.5"),
+        (f"redact 1 KiB CJK/evasive, {redaction['matches_in_glued']} matches", redaction["glued_and_evasive"]["p50"],
+         redaction["glued_and_evasive"]["p95"], "<= 0.5"),
         ("audit append alone (one row)", audit["append_alone"]["p50"], audit["append_alone"]["p95"], "<= 0.3"),
         ("audit row inside a search", audit["audit_inside_search"]["p50"], audit["audit_inside_search"]["p95"],
          "<= 0.3"),
@@ -144,7 +195,10 @@ def main() -> None:
     print(f"{'measure':40} {'p50 ms':>9} {'p95 ms':>9}  target")
     for name, p50, p95, target in rows:
         print(f"{name:40} {p50:9.4f} {p95:9.4f}  {target}")
-    result = {"redaction": redaction, "audit": audit, "python": sys.version.split()[0]}
+    load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
+    print(f"redaction timing: {redaction['cpu_s']} s CPU in {redaction['wall_s']} s wall; load average {' '.join(load)}")
+    result = {"corpora": corpora, "redaction": redaction, "audit": audit, "python": sys.version.split()[0],
+              "loadavg": load}
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 

@@ -84,3 +84,53 @@ def test_the_server_does_not_start_with_a_broken_pack(cli_env: dict[str, str], t
                               text=True, timeout=60, stdin=subprocess.DEVNULL)
         assert done.returncode == 1, done.stderr
         assert "rule 'ticket': pattern is not a valid regular expression" in done.stderr
+
+
+@pytest.mark.parametrize("pattern", [r"(a+)+$", r"(a|aa)+b", r"(\w+\s?)+$"])
+def test_a_pack_rule_that_backtracks_catastrophically_is_refused_at_load(tmp_path: Path, pattern: str) -> None:
+    path = write_pack(tmp_path, {"rules": [{"name": "evil", "pattern": pattern}]})
+    with pytest.raises(ConfigError, match="rule 'evil': pattern takes longer than .* backtracks catastrophically"):
+        build_redactor("enforce", path)
+
+
+def test_a_slow_pack_rule_at_write_time_raises_a_clear_error_instead_of_hanging(tmp_path: Path) -> None:
+    from memwarden.govern import RuleTimeout
+    from memwarden.govern.packs import PACK_RULE_TIMEOUT
+
+    # Fast on every load-time probe (they hold no 'q'), exponential on the text below.
+    path = write_pack(tmp_path, {"rules": [{"name": "sneaky", "pattern": r"q(a|aa)+b"}]})
+    redactor = build_redactor("enforce", path)
+    with pytest.raises(RuleTimeout, match="redaction rule 'sneaky' took longer than"):
+        redactor.redact("q" + "a" * 60 + "!")
+    assert PACK_RULE_TIMEOUT <= 0.25
+
+
+def test_the_high_entropy_rule_is_opt_in_and_dry_run_by_default(tmp_path: Path) -> None:
+    token = "Zq8vN3kLpT6wXr2YbM9cHf4JdS7aEu1G"
+    text = f"unknown vendor token {token} and commit 3f2a9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a"
+    assert build_redactor("enforce").redact(text).text == text
+    dry = build_redactor("enforce", write_pack(tmp_path, {"enable": ["high_entropy"]})).redact(text)
+    assert (dry.text, dry.dry_run, dry.redacted) == (text, ("high_entropy",), False)
+    enforced = build_redactor("enforce", write_pack(tmp_path, {"enable": [{"name": "high_entropy", "mode": "enforce"}]}))
+    out = enforced.redact(text)
+    assert token not in out.text and "[REDACTED:high_entropy]" in out.text
+    assert "3f2a9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a" in out.text  # lower-case hex is not mixed case
+
+
+@pytest.mark.parametrize(
+    ("pack", "problem"),
+    [
+        ({"enable": ["no_such_rule"]}, "optional rules: high_entropy"),
+        ({"enable": [{"name": "high_entropy", "mode": "loud"}]}, "mode must be one of enforce, dry-run"),
+        ({"rules": [{"name": "r", "pattern": "x", "mode": "sometimes"}]}, "mode must be one of enforce, dry-run"),
+    ],
+)
+def test_bad_enable_entries_and_modes_are_refused(tmp_path: Path, pack: object, problem: str) -> None:
+    with pytest.raises(ConfigError, match=problem):
+        build_redactor("enforce", write_pack(tmp_path, pack))
+
+
+def test_a_pack_rule_in_dry_run_reports_without_replacing(tmp_path: Path) -> None:
+    path = write_pack(tmp_path, {"rules": [{"name": "case_ref", "pattern": r"\bCASE-\d{4}\b", "mode": "dry-run"}]})
+    out = build_redactor("enforce", path).redact("see CASE-1234 and jane@acme.io")
+    assert out.text == "see CASE-1234 and [REDACTED:email]" and out.dry_run == ("case_ref",)

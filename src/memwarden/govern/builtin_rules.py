@@ -14,11 +14,17 @@ from memwarden.govern.rules import Rule
 _B = "0-9A-Za-z_"
 # Scripts written without spaces: an e-mail address glued to them ends where they start.
 _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-_LOCAL = rf"(?:[^\W{_NOSPACE}]|[.%+-])"
+_LOCAL = rf"[\w.%+-](?<![{_NOSPACE}])"
 _LABEL = rf"[^\W_{_NOSPACE}](?:[^\W{_NOSPACE}]|-){{0,62}}"
 
+# Four dotted numbers right after a word that names a version are a version, not an address.
+_VERSION_WORDS = ("version", "Version", "VERSION", "build", "Build", "release", "Release", "firmware", "Firmware",
+                  "versión", "Versión", "versão", "Versão", "versione", "Versione", "versie", "Versie", "sürüm",
+                  "Sürüm", "версия", "Версия", "版本", "バージョン", "버전", "ver.", "Ver.")
+_NOT_A_VERSION = "".join(f"(?<!{w} )(?<!{w})" for w in _VERSION_WORDS)
+
 _SECRET_KEY = (
-    r"(?:password|passwd|passphrase|(?<![a-z])pass|pwd|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token"
+    r"(?:password|passwd|passphrase|pass(?<![a-z]pass)|pwd|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token"
     r"|access[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key|token|credentials?)"
 )
 _SECRET_NAME = r"[A-Za-z_][A-Za-z0-9_]*?(?:pass|pwd|secret|token|key|credential)[A-Za-z0-9_]*"
@@ -73,8 +79,9 @@ BUILTIN_RULES: tuple[Rule, ...] = (
          r"://[^\s:/?#@]*:(?P<secret>[^\s/?#]+)@(?=[^\s@/?#])",
          "the password in URLs and URL-style connection strings (user and host stay)", hints=("://",)),
     Rule("env_secret",
-         rf"(?:(?<![{_B}])(?i:export|set|setx|env|\$env:)[ \t]*(?<=[ \t:])(?i:{_SECRET_NAME})"
-         rf"|(?<![{_B}])[A-Z][A-Z0-9_]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*)"
+         rf"(?:(?i:export|setx?|env|\$env:)(?<![{_B}]export)(?<![{_B}]set)(?<![{_B}]setx)(?<![{_B}]env)"
+         rf"[ \t]*(?<=[ \t:])(?i:{_SECRET_NAME})"
+         rf"|[A-Z](?<![{_B}][A-Z])[A-Z0-9_]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*)"
          r"[\"']?[ \t]*[=:][ \t]*(?P<secret>\"[^\"\r\n]+\"|'[^'\r\n]+'|[^\s\"';&|,]{2,})",
          "environment-style secrets: export DB_PASS=…, set API_TOKEN=…, $env:KEY=…, STRIPE_KEY=…, "
          "SECRET_KEY: … (a variable name saying pass, pwd, secret, token, key or credential)",
@@ -114,7 +121,8 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     Rule("phone_e164", rf"\+(?<![{_B}+]\+)[1-9](?:[ -]?\d){{6,14}}(?!\d)", "any E.164 number (+ and 7-15 digits)",
          hints=("+",)),
     Rule("ipv4",
-         rf"(?<![{_B}.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){{3}}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![{_B}]|\.\d)",
+         rf"(?=\d)(?<![{_B}.])" + _NOT_A_VERSION
+         + rf"(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){{3}}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![{_B}]|\.\d)",
          "IPv4 addresses", hints=(".",)),
     Rule("ipv6",
          rf"(?<![{_B}:.])(?=[0-9A-Fa-f:.]*[0-9A-Fa-f])(?:[0-9A-Fa-f]{{0,4}}:){{2,7}}"

@@ -20,6 +20,7 @@ from urllib.parse import unquote
 # Scripts without spaces end a URL-encoded run (a value glued to Chinese text stays alone).
 _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _URL_RUN = re.compile(rf"(?:[^\W{_NOSPACE}]|[.~+%-])+")
+_URL_CHAR = re.compile(rf"[^\W{_NOSPACE}]|[.~+%-]")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _B64_HINT = re.compile(r"[A-Za-z0-9+/_-]{16}")
@@ -49,12 +50,20 @@ def decode_base64(run: str) -> str | None:
 def decoded_runs(text: str) -> Iterator[tuple[int, int, str]]:
     """``(start, end, decoded)`` for every URL-encoded or base64 run of ``text``."""
     if "%" in text:
-        for match in _URL_RUN.finditer(text):
-            run = match.group()
-            if "%" in run and _PERCENT.search(run):
-                decoded = unquote(run)
-                if decoded != run:
-                    yield match.start(), match.end(), decoded
+        done = 0
+        for percent in _PERCENT.finditer(text):
+            if percent.start() < done:
+                continue
+            start = percent.start()
+            while start > 0 and _URL_CHAR.match(text, start - 1):
+                start -= 1
+            run_match = _URL_RUN.match(text, start)
+            end = run_match.end() if run_match else percent.end()
+            done = end
+            run = text[start:end]
+            decoded = unquote(run)
+            if decoded != run:
+                yield start, end, decoded
     if _B64_HINT.search(text):
         for match in _B64_RUN.finditer(text):
             decoded_text = decode_base64(match.group())

@@ -80,7 +80,7 @@ class Normalized:
         i = bisect_right(self._norm_starts, n) - 1
         if i < 0:
             return n
-        norm_start, norm_end, orig_start, orig_end = self.edits[i]
+        _, norm_end, orig_start, orig_end = self.edits[i]
         if n < norm_end:
             return orig_start
         return orig_end + (n - norm_end)
@@ -92,7 +92,7 @@ class Normalized:
         i = bisect_left(self._norm_starts, n) - 1
         if i < 0:
             return n
-        norm_start, norm_end, orig_start, orig_end = self.edits[i]
+        _, norm_end, _, orig_end = self.edits[i]
         if n <= norm_end:
             return orig_end
         return orig_end + (n - norm_end)

@@ -1,0 +1,253 @@
+"""Screening patterns, by flag, in the 13 languages memwarden screens.
+
+Patterns are written for the case-folded views of ``screening.views``; a space in a phrase
+matches any run of spaces or none (letters spaced out one by one are joined before matching,
+so "i g n o r e a l l" arrives as "ignoreall"). Languages: English, Turkish, German, French,
+Spanish, Italian, Portuguese, Dutch, Russian (the stopword languages), Chinese, Japanese,
+Korean and Arabic.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def phrase(text: str) -> str:
+    """A pattern in which each literal space matches zero or more spaces."""
+    return text.replace(" ", r"\s*")
+
+
+_ALL = r"(?:all |any |every |each |the |your |my |of |these |those |its |his |her |their )*"
+_EARLIER = r"(?:previous|prior|above|earlier|preceding|former|original|initial|old|existing|system|developer|given|current)"
+_RULES = (r"(?:instructions?|prompts?|rules|guidelines|directions|directives|commands|guardrails|constraints"
+          r"|context|messages|orders|policies|programming|training)")
+_FORGET = r"(?:ignore|disregard|forget|override|bypass|skip|drop|discard|abandon|set aside|throw away|erase|dismiss|neglect|stop following|pay no attention to)"
+_YOU = r"(?:you|it|the (?:assistant|model|ai|agent|bot))"
+_TOLD = r"(?:were|was|have been|has been|had been)? (?:told|given|instructed|taught|programmed)"
+
+_EN_OVERRIDE = [
+    rf"\b{_FORGET} {_ALL}(?:{_EARLIER} )+{_RULES}",
+    rf"\b{_FORGET} {_ALL}{_RULES} (?:above|before|so far|you (?:were|have been) given|from before)",
+    rf"\b{_FORGET} (?:all |everything |anything |whatever )?(?:that |what )?{_YOU} {_TOLD}",
+    rf"\b{_FORGET} (?:all |everything )?(?:above|before this|said before|said earlier)",
+    rf"\b{_FORGET} (?:all |any |your )?(?:safety|content|security|ethical) (?:rules|policies|guidelines|filters|restrictions)",
+    rf"\b(?:{_EARLIER}|old) {_RULES} (?:no longer apply|are (?:void|cancell?ed|revoked|obsolete|replaced)|do not apply|don't apply)",
+    r"\bnew (?:system |updated |revised )?(?:instructions|rules|directives|prompt|orders|policy) ?:",
+    r"\bnew system (?:rules|instructions|prompt|directives|message)",
+    r"\b(?:updated|revised|real|actual|true) (?:system )?(?:instructions|directives|orders) ?:",
+    r"\bsystem (?:override|update|notice|instruction) ?:",
+    r"\byou are now (?:a |an |the |in |my |no longer|dan\b|free|unrestricted|jailbroken|unfiltered|evil|root|admin)",
+    r"\b(?:from now on|henceforth|starting now|going forward),? (?:you|the (?:assistant|model|ai|agent))\b (?:are|will|must|shall|should|have to|need to|may|can)\b",
+    r"\b(?:reveal|print|show|repeat|output|leak|dump|display|tell me|give me|send|paste) (?:me |us )?(?:your|the) (?:full |entire |hidden |original |complete |secret |initial )?(?:system|developer|hidden|initial) (?:prompt|message|instructions)",
+    r"\bdo not (?:tell|inform|alert|notify|warn) the (?:user|human|operator|developer)s?\b",
+    r"\bdon'?t (?:tell|inform|alert|notify|warn|let) the (?:user|human|operator|developer)s?\b",
+    r"\bwithout (?:telling|informing|notifying|alerting|asking|warning) (?:the )?(?:user|human|operator|anyone|them)",
+    r"\b(?:without|don'?t|do not|never) (?:asking|ask) (?:the user )?for (?:permission|confirmation|approval)\b",
+    r"\b(?:enable|enter|activate|switch to) (?:developer|god|dan|jailbreak|unrestricted|debug admin) mode\b",
+    r"\bact as (?:if you (?:are|were) )?(?:an? )?(?:unrestricted|unfiltered|uncensored|evil|malicious)\b",
+    r"\bpretend (?:that )?(?:you are|to be) (?:an? )?(?:unrestricted|unfiltered|different|evil|root|admin|system)",
+    r"\byour (?:new|real|true|only) (?:task|goal|instructions?|purpose|role|objective|mission) (?:is|are|now)\b",
+    r"\b(?:the )?(?:assistant|ai|model|agent|llm|claude|chatgpt|copilot) (?:must|shall|should|will) (?:now|from now|henceforth|always|never|immediately|silently)\b",
+    rf"\b(?:if|when) you are an? (?:ai|assistant|language model|llm|agent|bot)\b",
+    r"\b(?:note|message|instructions?|attention) (?:to|for) (?:the |any |all )?(?:ai|assistant|language model|llm|model|agent|bot|claude|chatgpt|copilot)s?\b",
+    r"\b(?:hey|dear|attention),? (?:ai|assistant|claude|chatgpt|copilot|agent|model)\b",
+    r"\b(?:when|once|as soon as|after) you (?:read|see|process|load|recall|retrieve) this\b",
+    r"\b(?:ai|llm) (?:assistants?|agents?|models?) (?:reading|processing|that read|who read) this\b",
+]
+_OTHER_OVERRIDE = [
+    # Turkish
+    r"\b(?:önceki|yukarıdaki|tüm|bütün|eski|sistem) (?:tüm |bütün )?(?:talimatları|kuralları|komutları|yönergeleri) (?:yok say|unut|görmezden gel|dikkate alma|boşver|iptal et)",
+    r"\bartık sen (?:bir |yeni )?\w+",
+    r"\bsistem (?:istemini|komutunu|talimatlarını) (?:göster|yaz|söyle|açıkla|ver)",
+    r"\bkullanıcıya (?:söyleme|haber verme|bildirme|söylemeden)",
+    r"\byeni sistem (?:kuralları|talimatları)",
+    # German
+    r"\b(?:ignoriere?n?|vergiss|vergesst|missachte|übergehe?) (?:alle |sämtliche |die |deine )*(?:vorherigen|bisherigen|obigen|früheren|vorigen|ursprünglichen|alten) (?:anweisungen|befehle|regeln|instruktionen|vorgaben)",
+    r"\bvergiss (?:alles|was man dir gesagt hat|was dir gesagt wurde)",
+    r"\bdu bist (?:jetzt|ab sofort|nun) (?:ein|eine|der|die|das|kein|frei|ohne)",
+    r"\bneue (?:system)?(?:anweisungen|regeln|befehle) ?:",
+    r"\b(?:zeige?|gib|verrate) (?:mir )?(?:deinen|den|deine) (?:system ?prompt|systemanweisungen)",
+    r"\bsag(?:e)? (?:es )?(?:dem|den) (?:benutzer|nutzer)n? nicht",
+    # French
+    r"\bignore[rz]? (?:toutes |tous )?(?:les |tes |vos )?(?:instructions|consignes|règles|directives) (?:précédentes|antérieures|ci-dessus|initiales|d'origine)",
+    r"\boublie[rz]? (?:tout ce qu'on (?:t'a|vous a) dit|toutes? (?:les |tes )?(?:instructions|consignes|règles))",
+    r"\b(?:tu es|vous êtes) (?:maintenant|désormais|dorénavant) (?:un|une|le|la|libre|sans)",
+    r"\bnouvelles (?:instructions|règles|consignes) (?:système )?:",
+    r"\b(?:révèle|affiche|montre|donne)[rz]? (?:moi |nous )?(?:ton|votre|le) (?:prompt|message) (?:système|systeme)",
+    r"\bne (?:le )?dis (?:rien |pas )(?:à|a) l'utilisateur",
+    # Spanish
+    r"\b(?:ignora|ignore|ignorad|olvida|olvide|descarta) (?:todas )?(?:las |tus )?(?:instrucciones|reglas|órdenes|indicaciones) (?:anteriores|previas|de arriba|originales)",
+    r"\bolvida (?:todo lo que te (?:dijeron|han dicho)|todas (?:las|tus) instrucciones)",
+    r"\b(?:ahora eres|a partir de ahora eres|desde ahora eres)\b",
+    r"\bnuevas (?:instrucciones|reglas)(?: del sistema)?\s*:",
+    r"\b(?:revela|muestra|dime) (?:tu|el) (?:prompt|mensaje) del sistema",
+    r"\bno (?:se lo |le |se )?(?:digas|cuentes|menciones) (?:nada )?al usuario",
+    # Italian
+    r"\b(?:ignora|dimentica|trascura) (?:tutte )?(?:le |tue )?(?:istruzioni|regole|indicazioni) (?:precedenti|di prima|originali|sopra)",
+    r"\bdimentica (?:tutto quello che ti (?:è stato|hanno) detto|tutto)\b",
+    r"\b(?:ora|adesso|da ora) sei (?:un|una|il|la|libero|senza)",
+    r"\bnuove (?:istruzioni|regole)(?: di sistema)?\s*:",
+    r"\b(?:rivela|mostra|dimmi) (?:il tuo|il) prompt di sistema",
+    r"\bnon dirlo all'utente|non dire (?:niente|nulla) all'utente",
+    # Portuguese
+    r"\b(?:ignore|ignora|esqueça|esqueca|desconsidere) (?:todas )?(?:as |suas )?(?:instruções|instrucoes|regras|ordens) (?:anteriores|prévias|previas|acima|originais)",
+    r"\besqueça (?:tudo o que (?:te|lhe) disseram|tudo)\b",
+    r"\b(?:agora você é|agora voce e|a partir de agora você é)\b",
+    r"\bnovas (?:instruções|instrucoes|regras)(?: do sistema)?\s*:",
+    r"\b(?:revele|mostre|me diga) (?:seu|o) prompt do sistema",
+    r"\bnão (?:conte|diga) (?:nada )?ao usuário",
+    # Dutch
+    r"\b(?:negeer|vergeet|omzeil) (?:alle )?(?:de |je )?(?:vorige|eerdere|voorgaande|bovenstaande|oorspronkelijke) (?:instructies|regels|opdrachten|aanwijzingen)",
+    r"\bvergeet (?:alles wat je (?:is verteld|gezegd is)|alles)\b",
+    r"\bje bent (?:nu|vanaf nu) (?:een|de|het|vrij|zonder)",
+    r"\bnieuwe (?:systeem)?(?:instructies|regels) ?:",
+    r"\b(?:toon|laat|geef) (?:me )?(?:je|jouw|de) systeem ?prompt",
+    r"\bvertel (?:het )?(?:de|aan de) gebruiker niet",
+    # Russian
+    r"(?:игнорируй|игнорируйте|проигнорируй|забудь|забудьте|отбрось|отмени) (?:все |всё |свои |ваши )*(?:предыдущие|прежние|прошлые|вышеуказанные|старые|системные|исходные|данные ранее) (?:инструкции|указания|правила|команды|установки|промпты)",
+    r"(?:забудь|забудьте) (?:всё|все)?,? (?:что|чему) (?:тебе|вам) (?:говорили|сказали|было сказано)",
+    r"(?:теперь|отныне) ты (?:—|-)? ?(?:не |новый |новая |свободн|дэн|dan|без)",
+    r"новые (?:системные )?(?:правила|инструкции|указания) ?:",
+    r"(?:покажи|выведи|раскрой|напечатай) (?:мне )?(?:свой |твой |системный )*(?:системный )?(?:промпт|prompt|инструкции)",
+    r"не (?:говори|сообщай|рассказывай) (?:об этом )?пользователю",
+    # Chinese
+    r"(?:忽略|无视|無視|忽视|忽視|忘记|忘記|忘掉|抛开|拋開|不要理会|不要遵守|不再遵守)(?:掉)?(?:你)?(?:之前|以前|先前|上面|上述|前面|此前|所有|全部|原来|原有|系统)+的?(?:所有|全部|一切)?(?:的)?(?:指令|指示|说明|說明|规则|規則|提示|命令|设定|設定|要求|内容)",
+    r"(?:忘记|忘記|忘掉)(?:你)?(?:之前|以前|先前)?(?:被)?(?:告诉|告訴|教)(?:你)?的(?:一切|所有|内容|东西)",
+    r"(?:(?:从现在开始|從現在開始|从现在起|從現在起|现在起|今后|今後)[,，]?你(?:现在|現在)?是|你(?:现在|現在)是)(?:一个|一個)?(?:不受|没有|沒有|新的|自由|邪恶|越狱|dan)",
+    r"新的?系统(?:指令|规则|提示|设定)|系統(?:指令|規則)更新|新的系統指令",
+    r"(?:不要|别|不准|切勿)(?:告诉|告訴|通知|提醒)(?:用户|使用者|用戶)",
+    r"(?:显示|顯示|输出|輸出|打印|泄露|泄漏|告诉我|告訴我|透露)(?:你的|你)?(?:系统|系統)(?:提示|提示词|指令|消息)",
+    # Japanese
+    r"(?:以前|前|上記|これまで|今まで|先ほど|元|最初|システム)の(?:すべての|全ての|全部の)?(?:指示|命令|ルール|指令|プロンプト|設定)(?:は|を|も)?(?:すべて|全て|全部)?(?:無視|忘れ|破棄)",
+    r"(?:言われた|教えられた)(?:こと|事)を(?:すべて|全て|全部)?忘れ",
+    r"(?:あなたは|君は|お前は)(?:今から|これから|今日から|もう)",
+    r"新しい(?:システム)?(?:指示|ルール|命令)[:はを]",
+    r"ユーザー(?:に|には)(?:言わ|伝え|知らせ|報告し)(?:ない|ず)",
+    r"システムプロンプトを(?:表示|教え|出力|見せ|公開)",
+    # Korean
+    r"(?:이전|앞의|위의|모든|기존|원래|시스템)(?:의)? ?(?:모든 )?(?:지시|지침|명령|규칙|프롬프트|지시사항|설정)(?:을|를|은|는|들을|사항을)? ?(?:모두 |전부 )?(?:무시|잊어|잊|버려)",
+    r"(?:들은|받은) (?:것을|모든 것을) (?:모두 |전부 )?잊어",
+    r"(?:지금부터|이제부터|이제) (?:너는|당신은|넌)",
+    r"새로운 (?:시스템 )?(?:지시|규칙|명령|지침) ?:",
+    r"사용자에게 (?:말하지|알리지|보고하지) ?(?:마|말|않)",
+    r"시스템 프롬프트를? (?:보여|출력|공개|알려)",
+    # Arabic
+    r"(?:تجاهل|تجاهلي|انس|انسى|إنس|اترك|تخط|تخطى) (?:جميع |كل |كافة )?(?:ال)?(?:تعليمات|أوامر|اوامر|قواعد|إرشادات|توجيهات)(?: ال\w+)? ?(?:السابقة|الأصلية|الاصلية|القديمة|أعلاه|اعلاه|الماضية)",
+    r"(?:انس|انسى|إنس) (?:كل )?ما (?:قيل|قلناه|تعلمته) (?:لك|سابقا)?",
+    r"(?:أنت|انت) (?:الآن|الان|من الآن) ",
+    r"(?:تعليمات|قواعد|أوامر) (?:نظام )?جديدة ?:",
+    r"(?:اكشف|أظهر|اظهر|اعرض|اطبع) (?:عن )?(?:موجه|تعليمات|رسالة) (?:ال)?نظام",
+    r"لا (?:تخبر|تبلغ|تعلم) (?:ال)?مستخدم",
+]
+OVERRIDE = [phrase(p) for p in _EN_OVERRIDE] + _OTHER_OVERRIDE
+
+ROLE = [
+    r"<\|\s*(?:im_start|im_end|im_sep|endoftext|system|user|assistant|eot_id|start_header_id|end_header_id|begin_of_text)\s*\|>",
+    r"\[/?inst\]",
+    r"<</?sys>>",
+    r"</?\s*(?:system|assistant|human|developer|system-reminder|system_prompt|instructions?|sys)\s*(?:\s[^>]*)?>",
+    r"(?:^|\n)\s*(?:human|assistant)\s*:",
+    r"(?:^|\n)\s*#{2,}\s*(?:system|instruction|instructions|assistant|user|response)\s*:?\s*(?:\n|$)",
+    r"\n\s*(?:system|developer|admin|operator)\s*(?:message|prompt|note|notice|override|instructions?)?\s*:",
+    r"(?:^|\n)\s*(?:system|developer)\s*(?:message|prompt|override|instructions?)?\s*:\s*(?:you|ignore|from now|new|the (?:assistant|ai|model)|always|never|do not|don'?t|disregard|forget|override|run|execute|delete)",
+    r"(?:^|\n)\s*(?:系统|系統|システム|система|시스템|النظام|sistem|système|sistema|systeem)\s*(?:消息|提示|メッセージ|сообщение)?\s*:",
+]
+TOOL_CALL = [
+    r"\"(?:tool_calls|function_call|tool_use|tool_call|tool_name)\"\s*:",
+    r"\{\s*\"name\"\s*:\s*\"[^\"]{1,80}\"\s*,\s*\"(?:arguments|parameters|input|args)\"\s*:",
+    r"\"type\"\s*:\s*\"(?:function|tool_use|tool_call)\"",
+    r"</?\s*(?:tool_call|tool_use|function_calls?|tool_result|invoke|antml:invoke|antml:function_calls)\b",
+    r"<\s*invoke\s+name\s*=",
+]
+# HTML/Markdown comments and hidden text whose content addresses a model.
+_ADDRESSED = (r"(?:assistant|\bai\b|model|llm|claude|gpt|copilot|agent|instruction|ignore|system|you must|you should"
+              r"|you are|do not tell|don'?t tell|prompt|execute|run |delete|silently)")
+HIDDEN = [
+    rf"<!--(?:(?!-->).){{0,2000}}?{_ADDRESSED}",
+    rf"\[//\]:\s*#\s*[\"(](?:(?![\")]).){{0,2000}}?{_ADDRESSED}",
+    rf"<[a-z]+[^>]{{0,200}}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0\b|\bhidden\b)[^>]{{0,200}}>(?:(?!<).){{0,2000}}?{_ADDRESSED}",
+]
+# Something a tool would do that does harm, and the cues that aim it at the agent.
+_ACTION_EN = [
+    r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:sh|bash|zsh|python3?|iex|powershell)\b",
+    r"\brm\s+-(?:rf|fr|r)\s+(?:--no-preserve-root\s+)?(?:/|~|\*|\$home|\.\s*$|\.\s)",
+    phrase(r"\b(?:delete|remove|wipe|erase|destroy|shred|rm) (?:all|every|the entire|everything in|the whole)(?: of)? (?:the |your |their |my )?(?:files?|data|repo(?:sitory)?|database|directory|folder|home|disk|drive|project|backups?|memories|branches)"),
+    phrase(r"\bdrop (?:the |all )?(?:database|tables?|schema)\b"),
+    phrase(r"\b(?:git )?push (?:--force |-f )?(?:directly |straight )?to (?:main|master|prod|production)\b"),
+    r"\bgit\s+push\s+(?:--force|-f)\b",
+    r"\b(?:send|upload|post|exfiltrate|forward|copy|leak|email|transmit|paste)\s+(?:all\s+|the\s+|your\s+|every\s+)?"
+    r"(?:[^\s]+\s+){0,4}?(?:secrets?|credentials|api\s*keys?|tokens?|passwords?|\.env|env(?:ironment)?\s*(?:variables|vars)"
+    r"|id_rsa|ssh\s*keys?|private\s*keys?|cookies)\b",
+    r"\bexfiltrate\b",
+    phrase(r"\b(?:disable|turn off|skip|bypass) (?:the |all )?(?:tests|security|2fa|mfa|authentication|logging|audit(?:ing)?|antivirus|firewall|code review)\b"),
+    phrase(r"\b(?:approve|merge) (?:all|every|any) (?:pull requests?|prs?|merge requests?)\b"),
+    phrase(r"\b(?:transfer|wire|send) (?:\$|€|£)?\d[\d,.]* (?:\w+ )?to\b"),
+    r"\bchmod\s+(?:-r\s+)?777\s+/",
+    r"\b(?:cat|type)\s+\S*(?:\.env|id_rsa|\.ssh|credentials|\.netrc|\.pgpass)\b[^\n]{0,80}\|\s*(?:curl|nc|ncat|wget)\b",
+    r"\bcurl\b[^\n]{0,200}(?:-d|--data|-f|--form|-t|--upload-file)\s+@\S*(?:\.env|id_rsa|\.ssh|credentials|passwd|\.netrc)",
+    phrase(r"\b(?:run|execute|exec|eval) (?:this|the following|these) (?:command|script|code|payload)s?\b"),
+]
+_ACTION_OTHER = [
+    r"(?:删除|刪除|清空|抹掉)(?:所有|全部|一切)(?:的)?(?:文件|檔案|数据|數據|代码|代碼|记忆|仓库)",
+    r"(?:すべて|全て|全部)の(?:ファイル|データ|コード|メモリ)を(?:削除|消去|消し)",
+    r"(?:удали|удалите|сотри|уничтожь)(?:те)? (?:все|всё) (?:файлы|данные|репозиторий|базу)",
+    r"모든 (?:파일|데이터|코드|기억)(?:을|를)? ?(?:삭제|지워|지우)",
+    r"(?:احذف|امسح|أزل|ازل) (?:جميع|كل) (?:الملفات|البيانات)",
+    r"\b(?:lösche|entferne) (?:alle|sämtliche) (?:dateien|daten)",
+    r"\b(?:supprime[rz]?|efface[rz]?) (?:tous les fichiers|toutes les données)",
+    r"\b(?:borra|elimina) (?:todos los archivos|todos los datos)",
+    r"\belimina (?:tutti i file|tutti i dati)",
+    r"\b(?:apague|exclua|delete) (?:todos os arquivos|todos os dados)",
+    r"\bverwijder (?:alle bestanden|alle gegevens)",
+    r"\btüm (?:dosyaları|verileri) sil",
+    r"(?:发送|上传|發送|上傳)(?:所有|全部)?(?:的)?(?:密钥|密碼|密码|令牌|凭证|憑證)",
+    r"(?:отправь|загрузи|перешли) (?:все )?(?:ключи|пароли|токены|секреты)",
+]
+_CUE = [
+    phrase(r"\b(?:silently|quietly|secretly|covertly|discreetly|immediately|right now|without (?:telling|asking|informing|notifying|confirmation|permission)|do not (?:tell|ask|inform|mention)|don'?t (?:tell|ask|inform|mention)|you must|you should now|you need to|you have to|make sure you|important ?:|urgent ?:|mandatory ?:)"),
+    phrase(r"\b(?:when|once|as soon as|after) you (?:read|see|process|load|recall|retrieve) this"),
+    phrase(r"\b(?:if|when) you are an? (?:ai|assistant|language model|llm|agent|bot)\b"),
+    phrase(r"\b(?:assistant|ai|agent|model|llm|claude|copilot|chatgpt)s?,? (?:must|should|shall|will|please|now)\b"),
+    r"(?:悄悄|静默|默默|偷偷|立即|立刻|马上|馬上|不要告诉|不要告訴)",
+    r"(?:こっそり|黙って|静かに|すぐに|直ちに|ただちに|言わずに)",
+    r"(?:тихо|незаметно|немедленно|сразу|втайне|молча|не говоря)",
+    r"(?:몰래|조용히|즉시|당장|바로)",
+    r"(?:بصمت|فورا|فوراً|على الفور|سرا|سراً|دون إخبار)",
+    r"\b(?:heimlich|sofort|unbemerkt|unverzüglich|still und leise)\b",
+    r"\b(?:silencieusement|immédiatement|discrètement|en secret|sans prévenir)\b",
+    r"\b(?:silenciosamente|inmediatamente|en secreto|sin avisar|imediatamente|sem avisar|em segredo)\b",
+    r"\b(?:silenziosamente|immediatamente|di nascosto|senza avvisare)\b",
+    r"\b(?:stilletjes|onmiddellijk|ongemerkt|zonder (?:het )?te (?:zeggen|melden))\b",
+    r"\b(?:sessizce|hemen|derhal|gizlice|kullanıcıya söylemeden)\b",
+]
+
+
+def unanchored(parts: list[str]) -> list[str]:
+    """The patterns for letters joined after spacing out ("i g n o r e a l l" → "ignoreall"): word
+    boundaries dropped and every space optional."""
+    return [p.replace(r"\b", "").replace(r"\s+", r"\s*") for p in parts]
+
+
+def compile_union(parts: list[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in parts), re.DOTALL)
+
+
+ACTION = _ACTION_EN + _ACTION_OTHER
+CUE = _CUE
+EXFIL = [
+    r"\b(?:send|upload|post|exfiltrate|forward|leak|transmit)\b[^\n]{0,120}"
+    r"(?:secrets?|credentials|api\s*keys?|tokens?|passwords?|\.env|id_rsa|ssh\s*keys?|private\s*keys?)"
+    r"[^\n]{0,80}\b(?:to|into)\s+(?:https?://|\S+@\S+\.\w+|(?:an?\s+)?(?:remote|external|outside|attacker)|pastebin|webhook)",
+    r"\|\s*(?:nc|ncat|netcat)\s+\S",
+    r"\bcurl\b[^\n]{0,200}@\S*(?:\.env|id_rsa|\.ssh|passwd)",
+    r"\b(?:cat|type)\s+\S*(?:\.env|id_rsa|\.ssh/|credentials|\.netrc|\.pgpass)\S*\s*\|\s*(?:curl|nc|ncat|netcat|wget)\b",
+]
+# English patterns again, for the view in which spaced-out letters were joined.
+DESPACED = {
+    "instruction_override": unanchored([phrase(p) for p in _EN_OVERRIDE]),
+    "action": unanchored(_ACTION_EN),
+    "cue": unanchored(_CUE[:4]),
+    "exfil": unanchored(EXFIL),
+}
+
+__all__ = ["ACTION", "CUE", "DESPACED", "EXFIL", "HIDDEN", "OVERRIDE", "ROLE", "TOOL_CALL", "compile_union", "phrase"]

@@ -1,0 +1,91 @@
+"""The forms of a text that screening patterns are matched against.
+
+An instruction hidden from a pattern is still read by a model, so screening folds every trick
+that leaves the words legible:
+
+- ``plain_view``: the redaction normalisation (``govern.normalize``: NFKC, invisible characters
+  removed, tag characters decoded, digits ASCII), then NFC, combining marks removed (Arabic
+  tashkeel, stacked accents), case folded, spaces collapsed line by line;
+- ``folded_view``: ``plain_view`` with look-alike letters replaced by the ASCII letter they
+  imitate (the Unicode TR39 confusables data, from the ``confusable_homoglyphs`` package: a
+  Cyrillic ``о`` in ``ignоre`` becomes ``o``), leetspeak undone inside words that mix letters
+  with digits or symbols (``1gn0r3`` → ``ignore``), and letters spaced out one by one joined
+  (``i g n o r e`` → ``ignore``).
+
+Patterns run on both: Russian, Arabic or Greek text keeps its own letters in ``plain_view``,
+while English phrasings written with borrowed letters are found in ``folded_view``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from importlib import resources
+
+from memwarden.govern.normalize import normalize_text
+
+_SPACE = re.compile(r"[^\S\n]+")
+# A word with leet digits or symbols in it ("1gn0r3", "7h3", and plain numbers such as "17").
+_LEET_WORD = re.compile(r"(?=[a-z0-9@$!|+]*[a-z0-9])[a-z0-9@$!|+]*[0-9@$!|+][a-z0-9@$!|+]*")
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g",
+                       "@": "a", "$": "s", "!": "i", "|": "l", "+": "t"})
+# Three or more single letters in a row, each followed by separators: "i g n o r e", "i.g.n.o.r.e".
+_SPACED = re.compile(r"(?<![^\W_])(?:[^\W\d_][ .\-_*·/|']{1,3}){3,}[^\W\d_](?![^\W_])")
+_SEPARATORS = re.compile(r"[ .\-_*·/|']")
+_skeleton: dict[int, str] = {}
+
+
+def skeleton_table() -> dict[int, str]:
+    """Non-ASCII character → the ASCII letter or digit it is confusable with (TR39 prototypes).
+
+    Built on first use from ``confusables.json`` shipped in ``confusable_homoglyphs`` (generated
+    from Unicode's confusables.txt): an entry with a single homoglyph that is ASCII names the
+    prototype the character folds to.
+    """
+    if not _skeleton:
+        data = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8"))
+        table: dict[int, str] = {}
+        for char, glyphs in data.items():
+            if len(char) != 1 or char.isascii() or len(glyphs) != 1:
+                continue
+            target = glyphs[0]["c"].strip("\u200e\u200f")
+            if len(target) == 1 and target.isascii() and target.isalnum():
+                table[ord(char)] = target
+        _skeleton.update(table)
+    return _skeleton
+
+
+def _fold_case(text: str) -> str:
+    folded = unicodedata.normalize("NFC", text.casefold())
+    if not folded.isascii():
+        folded = "".join(ch for ch in folded if unicodedata.category(ch) != "Mn")
+    return "\n".join(_SPACE.sub(" ", line).strip() for line in folded.splitlines())
+
+
+def normal_form(text: str) -> str:
+    """The redaction normalisation, composed (NFC) for matching."""
+    return unicodedata.normalize("NFC", normalize_text(text))
+
+
+def plain_view(text: str) -> str:
+    """Normalised, case-folded, without combining marks, runs of spaces made one (newlines kept)."""
+    return _fold_case(normal_form(text))
+
+
+def folded_view(normal: str) -> str:
+    """``normal`` (from ``normal_form``) with look-alike letters and leetspeak undone, case-folded.
+
+    Look-alikes are folded before case folding: a Cyrillic capital Т imitates T, its small form
+    imitates nothing.
+    """
+    text = normal if normal.isascii() else normal.translate(skeleton_table())
+    return _LEET_WORD.sub(lambda m: m.group().translate(_LEET), _fold_case(text))
+
+
+def despaced_view(folded: str) -> str:
+    """``folded`` with letters spaced out one by one joined ("i g n o r e" → "ignore")."""
+    return _SPACED.sub(lambda m: _SEPARATORS.sub("", m.group()), folded)
+
+
+__all__ = ["despaced_view", "folded_view", "normal_form", "plain_view", "skeleton_table"]

@@ -1,0 +1,48 @@
+"""The labelled corpora: injection screening recall and false positives, redaction precision.
+
+The corpora (bench/govern_corpora.py, sentence lists in tests/data/) were written for memwarden;
+bench/govern.py prints the same rates.
+"""
+
+from __future__ import annotations
+
+from bench.govern_corpora import benign_corpus, hostile_corpus, precision_corpus
+from memwarden.govern import Redactor
+from memwarden.screening import FLAGS, screen_text
+
+LANGUAGES = ("English", "Turkish", "German", "French", "Spanish", "Italian", "Portuguese", "Dutch", "Russian",
+             "Chinese", "Japanese", "Korean", "Arabic")
+
+
+def test_the_hostile_corpus_is_large_covers_13_languages_and_recall_is_at_least_95_percent() -> None:
+    cases = hostile_corpus()
+    assert len(cases) >= 300
+    assert {label.split(":")[0].split("/")[0] for label, _ in cases} >= set(LANGUAGES)
+    missed = [(label, text) for label, text in cases if not screen_text(text)]
+    assert 1 - len(missed) / len(cases) >= 0.95, missed
+
+
+def test_every_attack_family_of_the_issue_is_flagged_in_its_plain_form() -> None:
+    plain = [text for label, text in hostile_corpus() if label.endswith("/plain")]
+    assert [text for text in plain if not screen_text(text)] == []
+
+
+def test_each_flag_is_raised_by_some_hostile_case() -> None:
+    raised = {flag for _, text in hostile_corpus() for flag in screen_text(text)}
+    assert raised == set(FLAGS)
+
+
+def test_the_benign_corpus_is_large_and_at_most_1_percent_is_flagged() -> None:
+    cases = benign_corpus()
+    assert len(cases) >= 1000
+    flagged = [(label, text, screen_text(text)) for label, text in cases if screen_text(text)]
+    assert len(flagged) / len(cases) <= 0.01, flagged
+
+
+def test_the_precision_corpus_has_1000_sentences_in_6_languages_and_redaction_changes_at_most_1_percent() -> None:
+    cases = precision_corpus()
+    assert len(cases) >= 1000
+    assert len({language for language, _ in cases}) >= 6
+    redactor = Redactor()
+    changed = [(text, redactor.redact(text).text) for _, text in cases if redactor.redact(text).count]
+    assert len(changed) / len(cases) <= 0.01, changed

@@ -1,0 +1,95 @@
+"""The normalisation in front of every rule: invisible and look-alike characters hide nothing, and
+what gets replaced is the original span."""
+
+from __future__ import annotations
+
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memwarden.govern import Redactor, normalize
+
+REDACTOR = Redactor()
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u202e", "\u202d", "\u2066", "\u2069",
+             "\u200e", "\u200f", "\u061c"]
+
+
+def test_invisible_characters_are_removed_and_digits_of_every_script_become_ascii() -> None:
+    assert normalize("a\u200bb\u00adc\u202ed").text == "abcd"
+    assert normalize("４１１１ ١٣٨ ۱۲ ०९ ๑๒").text == "4111 138 12 09 12"
+    assert normalize("ｊａｎｅ＠ｅｘａｍｐｌｅ．ｏｒｇ").text == "jane@example.org"
+
+
+def test_tag_characters_become_the_ascii_they_spell() -> None:
+    hidden = "".join(chr(0xE0000 + ord(c)) for c in "hi")
+    assert normalize(f"x{hidden}y").text == "xhiy"
+
+
+def test_ascii_text_takes_the_fast_path_unchanged() -> None:
+    norm = normalize("plain ascii 123")
+    assert norm.text == "plain ascii 123" and not norm.changed and norm.original_span(2, 5) == (2, 5)
+
+
+def test_offsets_map_back_to_the_original_span_including_what_was_removed_inside() -> None:
+    text = "mail ｊａｎｅ\u200b@ex\u00adample.org now"
+    norm = normalize(text)
+    start = norm.text.index("jane")
+    end = norm.text.index(" now")
+    assert norm.original_span(start, end) == (5, text.index(" now"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60), st.lists(st.sampled_from(INVISIBLE + ["４", "٣", "ｘ", "ﬁ"]), max_size=10), st.randoms())
+def test_every_normalised_character_maps_into_the_original(text: str, noise: list[str], rng: object) -> None:
+    chars = list(text)
+    for piece in noise:
+        chars.insert(rng.randrange(len(chars) + 1), piece)  # type: ignore[attr-defined]
+    original = "".join(chars)
+    norm = normalize(original)
+    for i in range(len(norm.text)):
+        start, end = norm.original_span(i, i + 1)
+        assert 0 <= start < end <= len(original)
+    assert norm.original_span(0, len(norm.text))[1] <= len(original)
+
+
+EVASIONS = {
+    "zero width in an e-mail": ("write to jane\u200b.doe@exam\u200dple.org", "jane"),
+    "soft hyphen in a card": ("card 4111\u00ad1111\u00ad1111\u00ad1111", "1111"),
+    "rtl override in an SSN": ("ssn 123\u202e-45-6789", "6789"),
+    "joiner in an AWS key": ("key AKIA\u200dIOSFODNN7EXAMPLE", "IOSFODNN7"),
+    "full-width card": ("card ４１１１ １１１１ １１１１ １１１１", "１１１１"),
+    "full-width Chinese mobile": ("手机 １３８００１３８０００", "８０００"),
+    "full-width TC kimlik": ("TCKN １０００００００１４６", "１４６"),
+    "Arabic-Indic mobile": ("mobile ١٣٨٠٠١٣٨٠٠٠", "٠٠٠"),
+    "Persian digits TC kimlik": ("TC ۱۰۰۰۰۰۰۰۱۴۶", "۱۴۶"),
+    "Devanagari card": ("card ४१११११११११११११११", "१११"),
+    "mobile glued to Chinese": ("我的手机号是13800138000，请回电", "13800138000"),
+    "card glued to Chinese": ("银行卡号4111111111111111请保密", "4111111111111111"),
+    "SSN glued to Japanese": ("SSNは123-45-6789です", "123-45-6789"),
+    "TC kimlik glued to Thai": ("เลขที่10000000146ครับ", "10000000146"),
+    "e-mail glued to Chinese": ("联系jane@example.org请回复", "jane@example.org"),
+    "card with dots": ("card 4111.1111.1111.1111", "4111.1111"),
+}
+
+
+def test_each_evasion_is_redacted_and_its_original_characters_replaced() -> None:
+    for name, (text, fragment) in EVASIONS.items():
+        out = REDACTOR.redact(text)
+        assert out.redacted and fragment not in out.text, (name, out.text)
+        assert REDACTOR.redact(out.text).text == out.text, name
+
+
+def test_words_next_to_a_glued_value_stay() -> None:
+    assert REDACTOR.redact("我的手机号是13800138000，请回电").text == "我的手机号是[REDACTED:phone_cn]，请回电"
+    assert REDACTOR.redact("联系jane@example.org请回复").text == "联系[REDACTED:email]请回复"
+
+
+def test_sixteen_kib_of_zero_width_characters_is_redacted_quickly() -> None:
+    text = "\u200b" * 16384
+    started = time.process_time()
+    out = REDACTOR.redact(text)
+    assert out.count == 0 and out.text == text
+    assert time.process_time() - started < 2.0  # bounded, not a hang (typically ~10 ms)
+    padded = "\u200b" * 8192 + "jane@example.org" + "\u200b" * 8192
+    assert "jane" not in REDACTOR.redact(padded).text
