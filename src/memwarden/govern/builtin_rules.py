@@ -14,7 +14,8 @@ from memwarden.govern.rules import Rule
 _B = "0-9A-Za-z_"
 # Scripts written without spaces: an e-mail address glued to them ends where they start.
 _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-_LOCAL = rf"[\w.%+-](?<![{_NOSPACE}])"
+_LOCAL = rf"[\w.%+-](?<![{_NOSPACE}])"  # first character: a plain class keeps the regex prefix scan fast
+_LOCAL_MORE = rf"(?:[\w.%+-](?<![{_NOSPACE}]))"
 _LABEL = rf"[^\W_{_NOSPACE}](?:[^\W{_NOSPACE}]|-){{0,62}}"
 
 # Four dotted numbers right after a word that names a version are a version, not an address.
@@ -35,7 +36,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
          r"-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----"
          r"(?:.*?-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)",
          "PEM / OpenSSH / PGP private keys, also when the END line is missing", hints=("private key",)),
-    Rule("jwt", r"eyJ(?<![\w-]eyJ)[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*(?![\w-])",
+    Rule("jwt", rf"eyJ(?<![{_B}-]eyJ)[A-Za-z0-9_-]{{5,}}\.eyJ[A-Za-z0-9_-]{{5,}}\.[A-Za-z0-9_-]*(?![{_B}-])",
          "JSON Web Tokens (header must decode to JSON with an alg)", validator="jwt", hints=("eyj",)),
     Rule("aws_access_key",
          r"A(?:KIA|SIA|BIA|CCA|GPA|IDA|IPA|NPA|NVA|ROA|PKA|SCA)(?<![A-Za-z0-9]....)[A-Z0-9]{16}(?![A-Za-z0-9])",
@@ -72,7 +73,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     Rule("pypi_token", rf"pypi(?<![{_B}]pypi)-[A-Za-z0-9_-]{{60,}}(?![{_B}-])",
          "PyPI and TestPyPI API tokens (macaroons naming pypi.org)", validator="pypi_macaroon", hints=("pypi-",)),
     Rule("openai_key",
-         r"sk-(?<![\w-]sk-)(?:proj-|svcacct-|admin-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{20,}(?![\w-])",
+         rf"sk-(?<![{_B}-]sk-)(?:proj-|svcacct-|admin-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{{20,}}(?![{_B}-])",
          "OpenAI-style secret keys (sk-…, sk-proj-…, sk-ant-…) with mixed case and digits",
          validator="mixed_case_digits", hints=("sk-",)),
     Rule("url_password",
@@ -94,7 +95,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
          "NAME=value / NAME: value where NAME says password, pass, secret, token, key or credential",
          hints=("pass", "pwd", "secret", "key", "token", "credential"), ignore_case=True),
     Rule("email",
-         _LOCAL + rf"(?:(?<=mailto:.)|(?<!(?:[^\W{_NOSPACE}]|[.%+:@-]).))" + _LOCAL + r"{0,63}@" + _LABEL
+         _LOCAL + rf"(?:(?<=mailto:.)|(?<!(?:[^\W{_NOSPACE}]|[.%+:@-]).))" + _LOCAL_MORE + r"{0,63}@" + _LABEL
          + r"(?:\." + _LABEL + rf")*\.[^\W\d_{_NOSPACE}]{{2,24}}",
          "e-mail addresses", hints=("@",)),
     Rule("cn_resident_id",

@@ -5,7 +5,7 @@ A secret survives a regular expression when it is written ``jane.doe%40example.o
 decoded form of every such run and, when something is found, replaces the whole encoded run.
 
 Both scans are linear: a run is one character class (no nested quantifiers), and decoding is
-done by the standard library in C. A base64 run must be 16+ characters and decode to printable
+done by the standard library in C. A base64 run must be 12+ characters and decode to printable
 UTF-8 text, so ordinary long words and binary blobs (key material, hashes) are left alone.
 """
 
@@ -22,8 +22,8 @@ _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\ua
 _URL_RUN = re.compile(rf"(?:[^\W{_NOSPACE}]|[.~+%-])+")
 _URL_CHAR = re.compile(rf"[^\W{_NOSPACE}]|[.~+%-]")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
-_B64_HINT = re.compile(r"[A-Za-z0-9+/_-]{16}")
+_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
+_B64_HINT = re.compile(r"[A-Za-z0-9+/_-]{12}")
 
 
 def _printable(text: str) -> bool:

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import json
 import re
-
-import regex
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import regex
+
 from memwarden.errors import ConfigError
+from memwarden.govern.builtin_rules import BUILTIN_RULES, OPTIONAL_RULES
 from memwarden.govern.checksums import VALIDATORS
 from memwarden.govern.redactor import Redactor
-from memwarden.govern.builtin_rules import BUILTIN_RULES, OPTIONAL_RULES
 from memwarden.govern.rules import RULE_MODES, RULE_NAME, Rule, RuleTimeout
 
 PACK_KEYS = {"version", "description", "rules", "override", "disable", "enable"}

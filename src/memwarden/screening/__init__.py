@@ -34,7 +34,15 @@ from __future__ import annotations
 import re
 
 from memwarden.screening.phrases import (
-    ACTION, CUE, DESPACED, EXFIL, HIDDEN, OVERRIDE, ROLE, TOOL_CALL, compile_union,
+    ACTION,
+    CUE,
+    DESPACED,
+    EXFIL,
+    HIDDEN,
+    OVERRIDE,
+    ROLE,
+    TOOL_CALL,
+    compile_union,
 )
 from memwarden.screening.views import despaced_view, folded_view, normal_form, plain_view
 

@@ -48,7 +48,7 @@ _EN_OVERRIDE = [
     r"\bpretend (?:that )?(?:you are|to be) (?:an? )?(?:unrestricted|unfiltered|different|evil|root|admin|system)",
     r"\byour (?:new|real|true|only) (?:task|goal|instructions?|purpose|role|objective|mission) (?:is|are|now)\b",
     r"\b(?:the )?(?:assistant|ai|model|agent|llm|claude|chatgpt|copilot) (?:must|shall|should|will) (?:now|from now|henceforth|always|never|immediately|silently)\b",
-    rf"\b(?:if|when) you are an? (?:ai|assistant|language model|llm|agent|bot)\b",
+    r"\b(?:if|when) you are an? (?:ai|assistant|language model|llm|agent|bot)\b",
     r"\b(?:note|message|instructions?|attention) (?:to|for) (?:the |any |all )?(?:ai|assistant|language model|llm|model|agent|bot|claude|chatgpt|copilot)s?\b",
     r"\b(?:hey|dear|attention),? (?:ai|assistant|claude|chatgpt|copilot|agent|model)\b",
     r"\b(?:when|once|as soon as|after) you (?:read|see|process|load|recall|retrieve) this\b",
@@ -175,9 +175,11 @@ _ACTION_EN = [
     phrase(r"\bdrop (?:the |all )?(?:database|tables?|schema)\b"),
     phrase(r"\b(?:git )?push (?:--force |-f )?(?:directly |straight )?to (?:main|master|prod|production)\b"),
     r"\bgit\s+push\s+(?:--force|-f)\b",
-    r"\b(?:send|upload|post|exfiltrate|forward|copy|leak|email|transmit|paste)\s+(?:all\s+|the\s+|your\s+|every\s+)?"
-    r"(?:[^\s]+\s+){0,4}?(?:secrets?|credentials|api\s*keys?|tokens?|passwords?|\.env|env(?:ironment)?\s*(?:variables|vars)"
-    r"|id_rsa|ssh\s*keys?|private\s*keys?|cookies)\b",
+    (
+        r"\b(?:send|upload|post|exfiltrate|forward|copy|leak|email|transmit|paste)\s+(?:all\s+|the\s+|your\s+|every\s+)?"
+        r"(?:[^\s]+\s+){0,4}?(?:secrets?|credentials|api\s*keys?|tokens?|passwords?|\.env|env(?:ironment)?\s*(?:variables|vars)"
+        r"|id_rsa|ssh\s*keys?|private\s*keys?|cookies)\b"
+    ),
     r"\bexfiltrate\b",
     phrase(r"\b(?:disable|turn off|skip|bypass) (?:the |all )?(?:tests|security|2fa|mfa|authentication|logging|audit(?:ing)?|antivirus|firewall|code review)\b"),
     phrase(r"\b(?:approve|merge) (?:all|every|any) (?:pull requests?|prs?|merge requests?)\b"),
@@ -235,9 +237,12 @@ def compile_union(parts: list[str]) -> re.Pattern[str]:
 ACTION = _ACTION_EN + _ACTION_OTHER
 CUE = _CUE
 EXFIL = [
-    r"\b(?:send|upload|post|exfiltrate|forward|leak|transmit)\b[^\n]{0,120}"
-    r"(?:secrets?|credentials|api\s*keys?|tokens?|passwords?|\.env|id_rsa|ssh\s*keys?|private\s*keys?)"
-    r"[^\n]{0,80}\b(?:to|into)\s+(?:https?://|\S+@\S+\.\w+|(?:an?\s+)?(?:remote|external|outside|attacker)|pastebin|webhook)",
+    (
+        r"\b(?:send|upload|post|exfiltrate|forward|leak|transmit)\b[^\n]{0,120}"
+        r"(?:secrets?|credentials|api\s*keys?|tokens?|passwords?|\.env|id_rsa|ssh\s*keys?|private\s*keys?)"
+        r"[^\n]{0,80}\b(?:to|into)\s+(?:https?://|\S+@\S+\.\w+|(?:an?\s+)?(?:remote|external|outside|attacker)"
+        r"|pastebin|webhook)"
+    ),
     r"\|\s*(?:nc|ncat|netcat)\s+\S",
     r"\bcurl\b[^\n]{0,200}@\S*(?:\.env|id_rsa|\.ssh|passwd)",
     r"\b(?:cat|type)\s+\S*(?:\.env|id_rsa|\.ssh/|credentials|\.netrc|\.pgpass)\S*\s*\|\s*(?:curl|nc|ncat|netcat|wget)\b",
