@@ -15,6 +15,10 @@ from typing import TYPE_CHECKING
 
 from memwarden import validation as v
 from memwarden.audit.operations import note_redactions
+from memwarden.errors import InvalidInput
+from memwarden.govern.markers import rules_in_markers, unmarked
+from memwarden.govern.normalization import normalize_text
+from memwarden.govern.rules import RuleTimeout
 from memwarden.models import IndexText, Memory
 from memwarden.screening import screen_text
 from memwarden.text.analyzer import Analyzer
@@ -78,39 +82,92 @@ class Intake:
         return self._redactor
 
     def redact(self, text: str) -> Redaction:
-        """Redact ``text`` and count the matches toward the operation being audited."""
-        outcome = self.redactor.redact(text)
+        """Redact ``text`` and count the matches toward the operation being audited.
+
+        A pack rule that runs past its time limit refuses the write (nothing is stored).
+        """
+        try:
+            outcome = self.redactor.redact(text)
+        except RuleTimeout as exc:
+            raise InvalidInput(str(exc), field="content", rule=exc.rule) from None
         note_redactions(outcome.count if outcome.applied else 0)
         return outcome
+
+    def dry_run_rules(self, *texts: str) -> tuple[str, ...]:
+        """Rules in dry-run mode that would have matched these texts (reported, never applied)."""
+        redactor = self.redactor
+        if redactor.mode != "enforce" or not any(rule.mode == "dry-run" for rule in redactor.rules):
+            return ()
+        found = [f.rule for text in texts if text for f in redactor.find(text, dry_run=True)]
+        return tuple(dict.fromkeys(found))
 
     def redact_text(self, text: str) -> str:
         """``text`` with every match replaced, whatever the mode (``off`` leaves it as is)."""
         return self.redactor.scrub_text(text)
 
-    def clean_content(self, content: object) -> tuple[str, tuple[str, ...]]:
-        """The stored form of content and the redaction rules that fired."""
-        text = v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes))
+    # -- the two kinds of field ------------------------------------------------------------------
+    #
+    # Every text field a caller writes is one of two kinds, and each kind has one method:
+    # free text (content, title, and any later text field such as a memory's context) is
+    # redacted, identifiers (project, tags, kind, and any later one such as a thread) are
+    # refused when a rule matches. A new field needs only its validation and one of the two.
+
+    def clean_text(self, text: str) -> tuple[str, tuple[str, ...]]:
+        """Free text, already validated: its stored (redacted) form and the rules that fired."""
         outcome = self.redact(text)
         return outcome.text, outcome.rules if outcome.applied else ()
 
+    def clean_identifier(self, field: str, value: str) -> str:
+        """An identifier, already validated: refused when it is blank once invisible characters are
+        removed, or when a redaction rule matches it (an identifier is never rewritten: a
+        rewritten project or tag would merge with others or stop matching its filters).
+
+        The error names the field and the rule, never the value. Off and dry-run modes let the
+        value through (dry-run reports the rule on the write, as for any field).
+        """
+        what = {"tags": "a tag", "project": "the project"}.get(field, f"the {field}")
+        if not normalize_text(value).strip():
+            raise InvalidInput(f"{what} is empty once invisible characters are removed", field=field)
+        if self.redactor.mode != "enforce":
+            return value
+        findings = self.redactor.find(value)
+        if findings:
+            rule = findings[0].rule
+            raise InvalidInput(
+                f"{what} holds a value redaction rule {rule!r} protects; projects and tags are identifiers, "
+                "so they are refused, not rewritten: choose one without it (nothing was stored)",
+                field=field, rule=rule,
+            )
+        return value
+
+    # -- the fields of a memory ----------------------------------------------------------------
+
+    def clean_content(self, content: object) -> tuple[str, tuple[str, ...]]:
+        """The stored form of content and the redaction rules that fired."""
+        return self.clean_text(v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes)))
+
     def clean_title(self, title: object) -> tuple[str, tuple[str, ...]]:
         """The stored form of a title and the rules applied to it."""
-        outcome = self.redact(v.check_title(title or ""))
-        return outcome.text, outcome.rules if outcome.applied else ()
+        return self.clean_text(v.check_title(title or ""))
 
     def clean_tags(self, tags: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The stored tags (each redacted, duplicates dropped) and the rules applied to them."""
-        cleaned: list[str] = []
-        rules: list[str] = []
-        for tag in v.check_tags(tags):
-            outcome = self.redact(tag)
-            cleaned.append(outcome.text)
-            rules.extend(outcome.rules if outcome.applied else ())
-        return tuple(dict.fromkeys(cleaned)), tuple(dict.fromkeys(rules))
+        """The checked tags (duplicates dropped); a tag a redaction rule matches, or that is blank
+        once invisible characters are removed, is refused. The second item is kept for callers
+        that merge rule names: no tag is ever rewritten, so it is always empty."""
+        return tuple(self.clean_identifier("tags", tag) for tag in v.check_tags(tags)), ()
 
     def clean_project(self, project: object | None) -> str | None:
-        """A checked project name, or None when the caller gave none."""
-        return None if project is None else v.check_project(project)
+        """A checked project name, or None when the caller gave none; refused like a tag."""
+        return None if project is None else self.clean_identifier("project", v.check_project(project))
+
+    def clean_kind(self, kind: object) -> str:
+        """One of the fixed kinds (nothing a caller invents reaches storage)."""
+        return v.check_kind(kind)
+
+    def known_rules(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        """Of rule names a caller supplied (an import's ``redactions``), those this redactor has."""
+        known = {rule.name for rule in self.redactor.rules}
+        return tuple(name for name in dict.fromkeys(names) if name in known)
 
     def would_redact(self, *fields: object) -> tuple[str, ...]:
         """Dry-run: the rules that would have matched these fields."""
@@ -122,19 +179,19 @@ class Intake:
     @staticmethod
     def rules_held(*texts: str) -> tuple[str, ...]:
         """Rule names of the redaction markers these stored texts hold, in order of appearance."""
-        from memwarden.govern.redactor import rules_in_markers  # the rules compile on import: writes only
-
         return tuple(rules_in_markers("\n".join(texts)))
 
     @staticmethod
     def screened(memory: Memory) -> Memory:
         """The memory with its injection flags: does its text read like instructions to a model?"""
-        return replace(memory, injection_flags=screen_text(memory.title, memory.content))
+        return replace(memory, injection_flags=screen_text(memory.title, memory.content, *memory.tags))
 
     def index_text(self, memory: Memory) -> IndexText:
-        """The analyzed text the keyword index stores for ``memory``."""
+        """The analyzed text the keyword index stores for ``memory``: redaction markers become one
+        neutral word (``govern.markers.INDEXED_MARKER``), never the rule's name."""
         return IndexText(
-            title=self.analyzer.index_text(memory.title),
+            title=self.analyzer.index_text(unmarked(memory.title)),
             tags=self.analyzer.index_text(" ".join(memory.tags)),
-            body=self.analyzer.index_text(memory.content),
+            body=self.analyzer.index_text(unmarked(memory.content)),
         )
+

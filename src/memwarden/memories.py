@@ -84,15 +84,16 @@ class Memories:
         text, redactions = intake.clean_content(content)
         clean_title, title_rules = intake.clean_title(title)
         clean_tags, tag_rules = intake.clean_tags(tags)
+        scope = intake.clean_project(project) or DEFAULT_PROJECT
         redactions = tuple(dict.fromkeys((*redactions, *title_rules, *tag_rules)))
         mode = intake.redactor.mode
-        would = () if mode != "dry-run" else intake.would_redact(content, title, tags)
+        would = () if mode != "dry-run" else intake.would_redact(content, title, tags, project)
         now = self.clock()
         memory = Memory(
             id=new_id(),
             tenant=who.tenant,
-            project=intake.clean_project(project) or DEFAULT_PROJECT,
-            kind=v.check_kind(kind),
+            project=scope,
+            kind=intake.clean_kind(kind),
             title=clean_title,
             tags=clean_tags,
             content=text,
@@ -112,7 +113,8 @@ class Memories:
             self.vault.upserted(stored)
         return AddResult(memory=stored, duplicate=duplicate, similar=[] if duplicate else similar,
                          redacted=bool(redactions), redactions=redactions or would, redaction_mode=mode,
-                         embedding_failed=error is not None, embedding_error=error)
+                         embedding_failed=error is not None, embedding_error=error,
+                         redactions_dry_run=intake.dry_run_rules(memory.content, memory.title))
 
     @audited("update", audit_ops.memory_summary)
     def update(
@@ -149,7 +151,7 @@ class Memories:
         if project is not None:
             changes["project"] = intake.clean_project(project)
         if kind is not None:
-            changes["kind"] = v.check_kind(kind)
+            changes["kind"] = intake.clean_kind(kind)
         if title is not None:
             changes["title"] = intake.clean_title(title)[0]
         if tags is not None:

@@ -156,6 +156,9 @@ class AddResult:
     # enforce: ``redactions`` were applied; dry-run: they would have been (content stored as sent).
     redaction_mode: str = "enforce"
     embedding_error: str | None = None
+    # Rules in dry-run (a pack's ``"mode": "dry-run"``, the optional high_entropy rule) that would
+    # have matched: reported, never applied.
+    redactions_dry_run: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -166,6 +169,7 @@ class AddResult:
             "redacted": self.redacted,
             "redactions": list(self.redactions),
             "redaction_mode": self.redaction_mode,
+            "redactions_dry_run": list(self.redactions_dry_run),
             "embedding_failed": self.embedding_failed,
             "embedding_error": self.embedding_error,
             "memory": self.memory.to_dict(),

@@ -53,9 +53,14 @@ def test_planted_secrets_never_reach_disk_or_logs(leak_env: dict[str, str], tmp_
         # 1. MCP: add and update, secrets in content, title and tags.
         async def through_mcp() -> None:
             async with mcp_client(service) as client:
+                # A secret in a tag or project is refused (identifiers are never rewritten).
+                for field, value in (("tags", ["finance", PLANTED["phone_cn"]]), ("project", PLANTED["email"])):
+                    refused = await client.call_tool("memory_add", {"content": "Refused write", field: value})
+                    assert refused.is_error and "redaction rule" in refused.content[0].text
+                    outputs.append(refused.content[0].text)
                 added = await call_ok(client, "memory_add", {
                     "content": secret, "project": "billing", "title": f"owner {PLANTED['email']}",
-                    "tags": ["finance", PLANTED["phone_cn"]]})
+                    "tags": ["finance"]})
                 assert added["redacted"] is True and set(added["redactions"]) >= {"email", "iban", "jwt"}
                 outputs.append(json.dumps(added))
                 other = await call_ok(client, "memory_add", {"content": "Vendor list for the audit"})
@@ -70,8 +75,13 @@ def test_planted_secrets_never_reach_disk_or_logs(leak_env: dict[str, str], tmp_
 
         anyio.run(through_mcp)
         # 2. The CLI, in subprocesses: add, update and search.
+        refused_cli = subprocess.run([sys.executable, "-m", "memwarden", "add", "x", "--tag", PLANTED["ipv4"]],
+                                     env=leak_env, capture_output=True, text=True, timeout=120,
+                                     stdin=subprocess.DEVNULL, check=False)
+        assert refused_cli.returncode == 1 and "redaction rule 'ipv4'" in refused_cli.stderr
+        outputs.append(refused_cli.stdout + refused_cli.stderr)
         added = json.loads(run_cli(leak_env, "add", f"CLI copy: {secret}", "--json",
-                                   "--tag", PLANTED["ipv4"], "--title", PLANTED["aws_access_key"]).stdout)
+                                   "--tag", "ledger", "--title", PLANTED["aws_access_key"]).stdout)
         outputs.append(json.dumps(added))
         updated = run_cli(leak_env, "update", added["id"], "--content", f"CLI update: {secret}", "--json")
         outputs.append(updated.stdout + updated.stderr)
@@ -79,7 +89,7 @@ def test_planted_secrets_never_reach_disk_or_logs(leak_env: dict[str, str], tmp_
         assert json.loads(search.stdout)["count"] == 0
         # 3. Import: a file in memwarden's export format, through the service and the CLI.
         record = {"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", "content": f"Imported: {secret}", "title": PLANTED["email"],
-                  "tags": [PLANTED["iban"]], "created_at": "2026-01-02T03:04:05Z", "updated_at": "2026-01-02T03:04:05Z"}
+                  "tags": ["imported"], "created_at": "2026-01-02T03:04:05Z", "updated_at": "2026-01-02T03:04:05Z"}
         document = {"format": "memwarden.export", "version": 1, "memories": [record]}
         report = service.operations.import_text(json.dumps(document))
         assert report["inserted"] == 1 and report["redacted"] == 1

@@ -1,12 +1,16 @@
-"""The service redacts content, title and tags before dedup, the keyword index and storage."""
+"""The service redacts content and title before dedup, the keyword index and storage; it refuses
+identifiers (tags, project) that hold a protected value."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from memwarden.app import build_service
 from memwarden.config import Settings, load_settings
+from memwarden.errors import InvalidInput
 from memwarden.service import MemoryService
 from memwarden.text.analyzer import Analyzer
 
@@ -24,11 +28,14 @@ def test_a_redacted_memory_is_found_by_business_words_but_not_by_the_original_va
     assert [h.memory.id for h in service.searcher.search("renewal contact").hits] == [result.memory.id]
 
 
-def test_title_and_tags_are_redacted_too(service: MemoryService, db_path: Path) -> None:
-    result = service.memories.add("Billing runs monthly", title="ask jane@acme.io", tags=["ops", "+44 20 7946 0958"])
+def test_the_title_is_redacted_and_a_tag_holding_a_secret_is_refused(service: MemoryService, db_path: Path) -> None:
+    # Issue 13: tags are identifiers, refused rather than rewritten (they used to be rewritten).
+    result = service.memories.add("Billing runs monthly", title="ask jane@acme.io", tags=["ops"])
     assert result.memory.title == "ask [REDACTED:email]"
-    assert result.memory.tags == ("ops", "[REDACTED:phone_e164]")
-    assert set(result.redactions) == {"email", "phone_e164"}
+    assert set(result.redactions) == {"email"}
+    with pytest.raises(InvalidInput, match="a tag holds a value redaction rule 'phone_e164' protects"):
+        service.memories.add("Billing runs weekly", tags=["ops", "+44 20 7946 0958"])
+    assert service.memories.stats()["memories"] == 1
     raw = db_path.read_bytes() + Path(f"{db_path}-wal").read_bytes()
     assert b"jane@acme.io" not in raw and b"7946" not in raw
 

@@ -30,11 +30,16 @@ Summary = dict[str, Any]
 _redactions: ContextVar[int] = ContextVar("memwarden_redactions", default=0)
 
 
+class Redacts(Protocol):
+    def redact_text(self, text: str) -> str: ...
+
+
 class AuditedPart(Protocol):
     """What ``@audited`` needs of the object whose methods it wraps."""
 
     auditor: Auditor | None
     default_caller: Caller
+    intake: Redacts
 
 
 def note_redactions(count: int) -> None:
@@ -83,7 +88,9 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
             project = kwargs.get("project")
             query = (args[0] if args else kwargs.get("query")) if query_arg else None
             fields: dict[str, Any] = {
-                "project": project if isinstance(project, str) else None,
+                # The project argument as the caller sent it may hold what a rule protects (the
+                # write is then refused); the audit row gets it redacted like any stored text.
+                "project": self.intake.redact_text(project) if isinstance(project, str) else None,
                 "query": query if isinstance(query, str) else None,
             }
             try:

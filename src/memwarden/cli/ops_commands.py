@@ -170,12 +170,15 @@ def _print_review(report: dict[str, Any]) -> None:
 
     counts = report["counts"]
     print(f"reviewed {report['reviewed']} memories: {counts['duplicates']} likely duplicate pairs, "
-          f"{counts['never_retrieved']} never retrieved, {counts['stale']} stale, {counts['expired']} expired")
+          f"{counts['never_retrieved']} never retrieved, {counts['stale']} stale, {counts['expired']} expired, "
+          f"{counts['flagged']} flagged as instructions")
     for pair in report["duplicates"]:
         print(f"duplicate {pair['similarity']:.2f}: {pair['proposal']}\n    {one_line(pair['candidate']['preview'])}")
     for key in ("never_retrieved", "stale", "expired"):
         for item in report[key]:
             print(f"{key.replace('_', ' ')}: {item['id']}  {one_line(item['preview'], 80)}")
+    for item in report["flagged"]:
+        print(f"flagged ({', '.join(item['injection_flags'])}): {item['id']}  {one_line(item['preview'], 80)}")
     print(report["note"])
 
 

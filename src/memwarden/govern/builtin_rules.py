@@ -1,6 +1,6 @@
 """The built-in redaction rules, and the optional ones a pack may enable.
 
-Every rule runs on normalised text (``govern.normalize``: NFKC, invisible characters removed,
+Every rule runs on normalised text (``govern.normalization``: NFKC, invisible characters removed,
 every decimal digit ASCII), so patterns are written for ASCII digits and plain punctuation.
 Word boundaries are ASCII (``_B``): a number glued to Chinese, Japanese, Thai or any other
 script written without spaces ("手机号是13800138000，请回电") is still a whole number.

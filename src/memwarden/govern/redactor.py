@@ -13,7 +13,7 @@ but reports the rules that would have matched, ``off`` does nothing. A single ru
 dry-run too (``Rule.mode``; the optional ``high_entropy`` rule is, unless a pack enforces it):
 what it would have matched is reported in ``Redaction.dry_run`` and never replaced.
 
-Rules run on the normalised text (``govern.normalize``), and each finding is mapped back to the
+Rules run on the normalised text (``govern.normalization``), and each finding is mapped back to the
 original span, so invisible characters and look-alike digits inside a value are replaced with it.
 Two decoding layers look inside encodings (``govern.layers``): a value found in the URL-decoded
 or base64-decoded form of a run is redacted as the whole encoded run.
@@ -21,31 +21,21 @@ or base64-decoded form of a run is redacted as the whole encoded run.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from memwarden.govern.builtin_rules import BUILTIN_RULES
 from memwarden.govern.layers import decoded_runs
-from memwarden.govern.normalize import normalize
+from memwarden.govern.markers import MARKER, marker
+from memwarden.govern.normalization import normalize
 from memwarden.govern.rules import Rule
 
 MODES = ("enforce", "dry-run", "off")
-MARKER = re.compile(r"\[REDACTED:[a-z0-9_]{1,40}\]")
 # Characters next to a replaced value that no rule's match can begin with (right side) or end
 # with (left side). When every replaced value has only these (or whitespace) around it, the
 # replacement cannot change what any rule sees, so the second pass is skipped; otherwise it runs.
 _SAFE_AFTER = frozenset(',;!?"\'<>{}|)@')
 _SAFE_BEFORE = frozenset(',;!?"\'<>{}|(=@')
-
-
-def marker(rule: str) -> str:
-    return f"[REDACTED:{rule}]"
-
-
-def rules_in_markers(text: str) -> list[str]:
-    """Rule names of the markers already in ``text``, in order of first appearance."""
-    return list(dict.fromkeys(m.group()[10:-1] for m in MARKER.finditer(text)))
 
 
 @dataclass(frozen=True, slots=True)

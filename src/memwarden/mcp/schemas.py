@@ -149,6 +149,7 @@ class ReviewMemory(Out):
     hit_count: int | None = None
     expired_at: str | None = None
     purge_after: str | None = None
+    injection_flags: list[str] | None = None
 
 
 class DuplicatePair(Out):
@@ -167,6 +168,10 @@ class ReviewOut(Out):
     never_retrieved: list[ReviewMemory]
     stale: list[ReviewMemory]
     expired: list[ReviewMemory]
+    flagged: list[ReviewMemory] = Field(
+        default_factory=list,
+        description="memories injection screening flagged (the hooks leave them out), with their flags",
+    )
     reviewed: int
     note: str
 

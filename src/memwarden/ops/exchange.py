@@ -79,13 +79,14 @@ def _build(intake: Intake, who: Caller, record: ImportRecord, project: str | Non
     title, title_rules = intake.clean_title(record.title)
     tags, tag_rules = intake.clean_tags(list(record.tags))
     redactions = (*redactions, *title_rules, *tag_rules)
+    scope = project or intake.clean_project(record.project) or DEFAULT_PROJECT
     created = record.created_at or now
     updated = max(record.updated_at or created, created)
     memory = Memory(
         id=memory_id,
         tenant=who.tenant,
-        project=project or intake.clean_project(record.project) or DEFAULT_PROJECT,
-        kind=v.check_kind(record.kind),
+        project=scope,
+        kind=intake.clean_kind(record.kind),
         title=title,
         tags=tags,
         content=text,
@@ -98,7 +99,9 @@ def _build(intake: Intake, who: Caller, record: ImportRecord, project: str | Non
         version=record.version,
         hit_count=record.hit_count,
         last_used_at=record.last_used_at,
-        redactions=tuple(dict.fromkeys((*record.redactions, *redactions))),
+        # Rule names from the file are kept only when they are rules this redactor has: the field
+        # is caller-written text like any other.
+        redactions=tuple(dict.fromkeys((*intake.known_rules(record.redactions), *redactions))),
     )
     memory = intake.screened(memory)  # imported text is screened like any other write
     return memory, intake.index_text(memory), bool(redactions)

@@ -79,6 +79,7 @@ def review_memories(stored: Iterable[Memory], analyzer: Analyzer, who: Caller, *
     never: list[dict[str, Any]] = []
     stale: list[dict[str, Any]] = []
     expired: list[dict[str, Any]] = []
+    flagged: list[dict[str, Any]] = []
     for memory in stored:
         if memory.is_expired(now):
             assert memory.expires_at is not None
@@ -88,6 +89,10 @@ def review_memories(stored: Iterable[Memory], analyzer: Analyzer, who: Caller, *
             continue
         if len(memories) < MAX_REVIEWED:
             memories.append(memory)
+        if memory.injection_flags:
+            flagged.append(_item(memory, injection_flags=list(memory.injection_flags),
+                                 proposal="it reads like instructions to a model and the hooks leave it out: "
+                                          "delete it, or rewrite it as a plain fact"))
         if memory.pinned:
             continue
         if memory.hit_count == 0 and memory.created_at <= young:
@@ -104,11 +109,12 @@ def review_memories(stored: Iterable[Memory], analyzer: Analyzer, who: Caller, *
         "project": project,
         "stale_days": stale_days,
         "counts": {"duplicates": len(duplicates), "never_retrieved": len(never), "stale": len(stale),
-                   "expired": len(expired)},
+                   "expired": len(expired), "flagged": len(flagged)},
         "duplicates": duplicates[:limit],
         "never_retrieved": never[:limit],
         "stale": stale[:limit],
         "expired": expired[:limit],
+        "flagged": flagged[:limit],
         "reviewed": len(memories) + len(expired),
         "note": "proposals only: nothing was changed or deleted",
     }

@@ -3,7 +3,7 @@
 An instruction hidden from a pattern is still read by a model, so screening folds every trick
 that leaves the words legible:
 
-- ``plain_view``: the redaction normalisation (``govern.normalize``: NFKC, invisible characters
+- ``plain_view``: the redaction normalisation (``govern.normalization``: NFKC, invisible characters
   removed, tag characters decoded, digits ASCII), then NFC, combining marks removed (Arabic
   tashkeel, stacked accents), case folded, spaces collapsed line by line;
 - ``folded_view``: ``plain_view`` with look-alike letters replaced by the ASCII letter they
@@ -21,9 +21,8 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from importlib import resources
 
-from memwarden.govern.normalize import normalize_text
+from memwarden.govern.normalization import normalize_text
 
 _SPACE = re.compile(r"[^\S\n]+")
 # A word with leet digits or symbols in it ("1gn0r3", "7h3", and plain numbers such as "17").
@@ -44,6 +43,8 @@ def skeleton_table() -> dict[int, str]:
     prototype the character folds to.
     """
     if not _skeleton:
+        from importlib import resources  # only writes screen text: keep it off the read commands' import path
+
         data = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8"))
         table: dict[int, str] = {}
         for char, glyphs in data.items():

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from memwarden.embed.base import BATCH_SIZE, Embedder
 from memwarden.errors import EmbeddingUnavailable, StorageError
+from memwarden.govern.markers import unmarked
 from memwarden.models import Candidate, DegradeReason, Memory, VectorSpace
 from memwarden.store.base import Store, VectorStore
 
@@ -33,8 +34,11 @@ State = Literal["off", "loading", "ready", "failed"]
 
 
 def embedding_text(memory: Memory) -> str:
-    """What is embedded for a memory: its title (when it has one) above its content."""
-    return f"{memory.title}\n{memory.content}" if memory.title else memory.content
+    """What is embedded for a memory: its title (when it has one) above its content, each
+    redaction marker as one neutral word (a rule's name would pull the memory toward queries
+    about e-mail or phones)."""
+    text = f"{memory.title}\n{memory.content}" if memory.title else memory.content
+    return unmarked(text)
 
 
 class VectorPath:
