@@ -14,8 +14,11 @@ from memwarden.govern.rules import Rule
 _B = "0-9A-Za-z_"
 # Scripts written without spaces: an e-mail address glued to them ends where they start.
 _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-_LOCAL = rf"[\w.%+-](?<![{_NOSPACE}])"  # first character: a plain class keeps the regex prefix scan fast
-_LOCAL_MORE = rf"(?:[\w.%+-](?<![{_NOSPACE}]))"
+# Characters of those scripts (Thai, Hangul, kana, CJK ideographs, full-width forms), to trim.
+_NOSPACE_CHARS = frozenset(
+    chr(c) for lo, hi in ((0x0E00, 0x0E7F), (0x1100, 0x11FF), (0x3000, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
+                          (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF)) for c in range(lo, hi + 1)
+)
 _LABEL = rf"[^\W_{_NOSPACE}](?:[^\W{_NOSPACE}]|-){{0,62}}"
 
 # Four dotted numbers right after a word that names a version are a version, not an address.
@@ -95,9 +98,11 @@ BUILTIN_RULES: tuple[Rule, ...] = (
          "NAME=value / NAME: value where NAME says password, pass, secret, token, key or credential",
          hints=("pass", "pwd", "secret", "key", "token", "credential"), ignore_case=True),
     Rule("email",
-         _LOCAL + rf"(?:(?<=mailto:.)|(?<!(?:[^\W{_NOSPACE}]|[.%+:@-]).))" + _LOCAL_MORE + r"{0,63}@" + _LABEL
+         # The local part may start inside a run of Chinese, Japanese … (the boundary looks at ASCII
+         # only); the run is trimmed off the match, so an address glued to such text is found whole.
+         r"[\w.%+-](?:(?<=mailto:.)|(?<![0-9A-Za-z_.%+:@-].))[\w.%+-]{0,63}@" + _LABEL
          + r"(?:\." + _LABEL + rf")*\.[^\W\d_{_NOSPACE}]{{2,24}}",
-         "e-mail addresses", hints=("@",)),
+         "e-mail addresses", hints=("@",), trim=_NOSPACE_CHARS),
     Rule("cn_resident_id",
          rf"[1-9](?<![{_B}][1-9])\d{{5}}(?:18|19|20)\d{{2}}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{{3}}[\dXx](?![{_B}])",
          "Chinese resident identity numbers (birth date and MOD 11-2 check digit)",

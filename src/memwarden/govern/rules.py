@@ -46,6 +46,9 @@ class Rule:
     shrink: bool = False
     mode: str = "enforce"  # "dry-run": findings are reported, never replaced
     timeout: float | None = None  # pack rules: seconds one search may take (the ``regex`` engine)
+    # Characters dropped from the start of each match (built-in rules only): lets a pattern keep a
+    # fast plain-class prefix and still end at a script written without spaces.
+    trim: frozenset[str] = frozenset()
     regex: Any = field(init=False, repr=False, compare=False)
     secret_groups: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -124,6 +127,9 @@ class Rule:
                         yield start, end
             else:
                 start, end = match.span()
+                if self.trim:
+                    while start < end and text[start] in self.trim:
+                        start += 1
                 if end > start and self._valid(text[start:end]):
                     found = True
                     yield start, end
