@@ -53,8 +53,8 @@ TOOLS: dict[str, ToolText] = {
         use_when="the user states a preference, a decision is made, or you learn something a later "
         "session will need. Search first (memory_search) so you do not store it twice.",
         instead="memory_update to correct or extend a stored memory, including one returned in `similar`.",
-        effects="writes the memory and an audit row; secrets and personal data become [REDACTED:<rule>] "
-        "before storing; the same content again in the project stores nothing and returns the existing id.",
+        effects="writes the memory and an audit row; secrets become [REDACTED:<rule>] (in a project or tag: "
+        "refused); the same content again in the project stores nothing and returns the existing id.",
         limits=f"content {CONTENT_LIMIT}; title 300 characters; 32 tags of 64 characters.",
         returns="`id`; `duplicate` (true: already stored, `id` is the existing one); `similar` (near-duplicates "
         "in the project: update one of them instead of adding again); `redactions` (rule names, never values); "
@@ -206,13 +206,15 @@ TOOLS: dict[str, ToolText] = {
     ),
     "memory_review": ToolText(
         title="Review memories",
-        does="Propose clean-ups of your memories: likely duplicates, never retrieved, stale and expired ones.",
+        does="Propose clean-ups of your memories: likely duplicates, never retrieved, stale, expired and "
+        "flagged ones.",
         use_when="memory has grown noisy, or the user asks to tidy it.",
         instead="memory_update (merge) or memory_delete to act on a proposal; memory_stats for plain counts.",
         effects="changes nothing: it only proposes.",
         limits="at most `limit` proposals of each kind.",
         returns="`duplicates` (pairs: `keep`, the older; `candidate`; `similarity`); `never_retrieved`, "
-        "`stale`, `expired` (previews with a `proposal`); `counts`.",
+        "`stale`, `expired` (previews with a `proposal`); `flagged` (read like instructions to a model: the hooks "
+        "leave them out); `counts`.",
         params={
             "project": "Review only this project. Default: every project of yours.",
             "scope": SCOPE,
