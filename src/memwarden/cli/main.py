@@ -19,6 +19,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.models import AddResult, Memory
 
 Handler = Callable[["argparse.Namespace"], int]
+# How long a command waits for the daemon's answer before doing the work itself.
+SEARCH_TIMEOUT_S = 10.0
+ADD_TIMEOUT_S = 30.0
 
 
 def _read_content(value: str) -> str:
@@ -33,30 +36,61 @@ def _print_added(result: AddResult) -> None:
         print(f"  similar: {s.id}  {s.preview}")
 
 
+def _hot_settings(args: argparse.Namespace) -> Any:
+    from memwarden.config_hot import load_hot_settings
+
+    return load_hot_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
+
+
+def _print_added_answer(answer: dict[str, Any]) -> None:
+    state = "duplicate of" if answer["duplicate"] else "stored"
+    redacted = f" (redacted: {', '.join(answer['redactions'])})" if answer["redacted"] else ""
+    print(f"{state} {answer['id']}{redacted}")
+    for s in answer["similar"]:
+        print(f"  similar: {s['id']}  {s['preview']}")
+
+
 def cmd_add(args: argparse.Namespace) -> int:
     from memwarden.cli.runner import run_with_service
+    from memwarden.daemon.attach import call_daemon
 
     content = _read_content(args.content)
+    fields = {"project": args.project, "kind": args.kind, "title": args.title or "", "tags": args.tag,
+              "pinned": args.pinned, "ttl_hours": args.ttl_hours}
+    # The warm daemon embeds at once; without it this process loads the model (see docs/daemon.md).
+    answer = call_daemon(_hot_settings(args), "add", {"content": content, **fields}, timeout=ADD_TIMEOUT_S)
+    if answer is not None:
+        from memwarden.cli.output import emit_json
+
+        emit_json(answer) if args.json else _print_added_answer(answer)
+        return 0
     return run_with_service(
-        args,
-        lambda service: service.memories.add(
-            content, project=args.project, kind=args.kind, title=args.title or "", tags=args.tag,
-            pinned=args.pinned, ttl_hours=args.ttl_hours,
-        ),
+        args, lambda service: service.memories.add(content, **fields),
         as_json=lambda result: result.to_dict(), text=_print_added, embeddings=True,
     )
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from memwarden.cli.output import print_hits
+    from memwarden.cli.output import emit_json, print_hits
+    from memwarden.daemon.attach import call_daemon
+
+    query = {"query": args.query, "project": args.project, "tags": args.tag, "limit": args.limit,
+             "include_expired": args.include_expired, "max_tokens": args.max_tokens}
+    # The daemon, when it is up, searches by meaning too with its warm model; else this process
+    # searches by keywords (or loads the model for --hybrid).
+    answer = call_daemon(_hot_settings(args), "search", {**query, "vector": True}, timeout=SEARCH_TIMEOUT_S)
+    if answer is not None:
+        answer["via"] = "daemon"
+        emit_json(answer) if args.json else print_hits(answer)
+        return 0
     from memwarden.cli.runner import run_with_service
 
     return run_with_service(
         args,
-        lambda service: service.searcher.search(
+        lambda service: {**service.searcher.search(
             args.query, project=args.project, tags=args.tag, limit=args.limit,
             include_expired=args.include_expired, vector=args.hybrid, max_tokens=args.max_tokens,
-        ).to_dict(),
+        ).to_dict(), "via": "process"},
         text=print_hits, embeddings=args.hybrid,
     )
 
@@ -154,6 +188,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         overrides["tools"] = args.tools
     settings = load_settings(**overrides)
     configure_logging(settings, to_stderr=True)
+    if not settings.http:
+        from memwarden.daemon.attach import serve_through_daemon
+
+        relayed = serve_through_daemon(settings, tools=settings.tools)
+        if relayed is not None:
+            return relayed
     from memwarden.cli.serve_start import announce, check_port_free, parse_http_address
 
     if settings.http:

@@ -27,8 +27,11 @@ def print_memory(memory: dict[str, Any]) -> None:
 
 
 def print_hits(result: dict[str, Any]) -> None:
+    if result.get("via") == "daemon" and not result.get("degraded"):
+        print("(searched by the memwarden daemon: keywords and meaning)")
     if result.get("degraded"):
-        print(f"(degraded: {result.get('degrade_reason')}; keyword results only)")
+        where = " in the memwarden daemon" if result.get("via") == "daemon" else ""
+        print(f"(degraded{where}: {result.get('degrade_reason')}; keyword results only)")
     if not result["hits"]:
         print("no memories found")
     for hit in result["hits"]:

@@ -13,6 +13,7 @@ Importing this module costs the standard library's ``socket`` and ``json`` only.
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from memwarden.config_hot import default_runtime_dir
@@ -35,7 +36,8 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
     from memwarden.daemon.relay import relay_stdio
 
     try:
-        client = attach_or_start(daemon_place(), settings, mode="mcp", tools=tools, server_settings=True)
+        place = daemon_place()
+        client = attach_or_start(place, settings, mode="mcp", tools=tools, server_settings=True)
     except DaemonUnavailable as exc:
         if settings.daemon == "only":
             raise ConfigError(f"MEMWARDEN_DAEMON=only: {exc}") from None
@@ -43,6 +45,9 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
         # server either way. What the client sees: a normal server in its own process (cold).
         logger.warning("serving in this process, not the shared daemon: %s", exc)
         return None
+    sys.stderr.write(f"memwarden {client.info.get('version')}: MCP over stdio through the shared daemon "
+                     f"(pid {client.info.get('pid')}, {place.folder}); MEMWARDEN_DAEMON=off serves in this process\n")
+    sys.stderr.flush()
     return relay_stdio(client)
 
 
