@@ -22,11 +22,14 @@ CONTEXTS = ["since March", "for the Falcon project", "because of the audit", "un
 
 
 def memory_texts(count: int, seed: int = 1) -> list[str]:
+    """``count`` distinct texts. The sentence parts make only ~86k combinations, so every text
+    carries its number too (a ticket or note reference, as real notes often do): without it a
+    size of 100k stored ~75k memories after exact dedup and 1M stored ~406k (issue 21)."""
     rng = random.Random(seed)
     out = []
     for i in range(count):
         text = f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)} {rng.choice(CONTEXTS)}".strip()
-        out.append(f"{text} (note {i})" if i % 3 == 0 else text + ".")
+        out.append(f"{text} (note {i})" if i % 3 == 0 else f"{text}, ticket {i}.")
     return out
 
 

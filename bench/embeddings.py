@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -43,6 +44,16 @@ def rss_mb() -> float:
     return float("nan")
 
 
+def stored_counts(db: str) -> tuple[int, int]:
+    """Live memories and vectors actually in the database (what the figures are taken at)."""
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        memories = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
+        vectors = conn.execute("SELECT COUNT(*) FROM memory_vectors").fetchone()[0]
+    return int(memories), int(vectors)
+
+
 def fill(service: object, embedder: object, count: int) -> float:
     """N memories with vectors, written in batches; returns seconds taken."""
     import numpy as np
@@ -53,6 +64,7 @@ def fill(service: object, embedder: object, count: int) -> float:
     base = embedder.embed_documents(texts[:BASE_TEXTS])  # type: ignore[attr-defined]
     rng = np.random.default_rng(count)
     space = embedder.identity  # type: ignore[attr-defined]
+    index_text = service.intake.index_text  # type: ignore[attr-defined]
     now = utcnow()
     for start in range(0, count, 2_000):
         chunk = texts[start : start + 2_000]
@@ -61,7 +73,7 @@ def fill(service: object, embedder: object, count: int) -> float:
                    content_hash=content_hash(t), pinned=False, created_at=now, updated_at=now)
             for t in chunk
         ]
-        service.store.import_memories([(m, service.intake.index_text(m)) for m in memories])  # type: ignore[attr-defined]
+        service.store.import_memories([(m, index_text(m)) for m in memories])  # type: ignore[attr-defined]
         vectors = base[np.arange(start, start + len(chunk)) % len(base)]
         vectors = vectors + rng.normal(0, 0.02, vectors.shape).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -151,20 +163,27 @@ def main(argv: list[str] | None = None) -> int:
                                      embedder="builtin", sqlite_synchronous="NORMAL")
             service = build_service(settings, embedder=embedder, background=False)
             fill_s = fill(service, embedder, size)
+            stored, with_vectors = stored_counts(f"{tmp}/s{size}.db")
+            if (stored, with_vectors) != (size, size):
+                print(f"FAILED: asked for {size} memories with vectors, stored {stored} memories and "
+                      f"{with_vectors} vectors", file=sys.stderr)
+                return 1
             latency = search_latency(service, args.queries)
             service.close()
-            report[str(size)] = {"fill_s": round(fill_s, 1), **latency,
+            report[str(size)] = {"fill_s": round(fill_s, 1), "stored": stored, **latency,
                                  "rss_mb": round(server_rss_mb(f"{tmp}/s{size}.db", f"{tmp}/log"), 1),
                                  "bench_process_rss_mb": round(rss_mb(), 1),
                                  "index": "exact" if size <= settings.vector_exact_max else "hnsw"}
     bulk = report["bulk"]
-    print(f"model {report['model']} (load {report['load_s']} s); machine: 2 cores shared with other work")
+    report["loadavg_end"] = os.getloadavg()
+    print(f"model {report['model']} (load {report['load_s']} s); machine: 2 cores shared with other work, "
+          f"load average at the end {report['loadavg_end']}")
     print(f"bulk: import {bulk['import_per_s']} memories/s wall, {bulk['import_per_cpu_s']} per CPU-second; "  # type: ignore[index]
           f"single add {bulk['add_per_s']}/s wall, {bulk['add_per_cpu_s']} per CPU-second")  # type: ignore[index]
-    print(f"{'memories':>10} {'p50 ms':>8} {'p95 ms':>8} {'CPU p50':>8} {'degraded':>9} {'RSS MB':>8} {'index':>6}")
+    print(f"{'stored':>10} {'p50 ms':>8} {'p95 ms':>8} {'CPU p50':>8} {'degraded':>9} {'RSS MB':>8} {'index':>6}")
     for size in args.sizes.split(","):
         row = report[size]
-        print(f"{size:>10} {row['p50_ms']:>8} {row['p95_ms']:>8} {row['cpu_p50_ms']:>8} {row['degraded']:>9} "  # type: ignore[index]
+        print(f"{row['stored']:>10} {row['p50_ms']:>8} {row['p95_ms']:>8} {row['cpu_p50_ms']:>8} {row['degraded']:>9} "  # type: ignore[index]
               f"{row['rss_mb']:>8} {row['index']:>6}")  # type: ignore[index]
     if args.json_file:
         Path(args.json_file).write_text(json.dumps(report, indent=2), encoding="utf-8")

@@ -8,9 +8,13 @@ Nothing here may make a search hang or an add fail. The state machine:
               else keyword results with query_timeout (too slow) or vector_error (failed)
     failed (the model could not load) ──────────────► searches degrade: vector_error
 
-An add embeds its memory right away when the path is ready; when embedding fails the memory
-is kept, marked (``embedding_error``) and the backfill thread retries it. The backfill also
-embeds whatever lacks a vector of the current model (older rows, rows added while loading).
+A server's writes never wait for the model: an add commits the memory and its keyword index and
+wakes the background embedder, which drains the store's embedding queue (live memories without
+a vector of the current model, found from a watermark, so a pass costs what changed) in batches.
+The queue is the database itself: nothing is lost on a crash, and a search meanwhile finds the
+new memory by its keywords. A one-shot process (``background=False``) embeds at once instead.
+When embedding fails the memory is kept and marked (``embedding_error``); the background
+retries it every ``backfill_interval_s``.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from memwarden.models import Candidate, DegradeReason, Memory, VectorSpace
 from memwarden.store.base import Store, VectorStore
 
 logger = logging.getLogger(__name__)
+#: After a wake-up by a write, the embedder waits this long so a burst of adds forms one batch.
+BATCH_PAUSE_S = 0.05
 State = Literal["off", "loading", "ready", "failed"]
 
 
@@ -53,6 +59,7 @@ class VectorPath:
         backfill_interval_s: float = 60.0,
         background: bool = True,
         kind: str = "",
+        warmup_wait_ms: int = 0,
     ) -> None:
         # A Store that is usually also a VectorStore (checked in ``_load``, before any vector call).
         self.store: Any = store
@@ -60,6 +67,7 @@ class VectorPath:
         self.embedder = embedder
         self.timeout_s = timeout_ms / 1000
         self.backfill_interval_s = backfill_interval_s
+        self.warmup_wait_s = warmup_wait_ms / 1000
         self.background = background
         self.state: State = "off" if embedder is None else "loading"
         self.error: str | None = None
@@ -105,14 +113,48 @@ class VectorPath:
             self._loaded.set()
 
     def _run(self) -> None:
+        import time
+
         self._load()
+        mark: Any = None
+        retried = time.monotonic()
         while self.state == "ready" and not self._stop.is_set():
             try:
-                self.backfill()
+                mark = self._drain(mark)
+                if time.monotonic() - retried >= self.backfill_interval_s:
+                    retried = time.monotonic()
+                    self._retry_failed()
+                maintain = getattr(self.store, "maintain_vectors", None)
+                if maintain is not None and self.space is not None:
+                    maintain(self.space)
             except (EmbeddingUnavailable, StorageError) as exc:
-                logger.warning("embedding backfill will retry: %s", exc.message)
-            self._wake.wait(self.backfill_interval_s)
+                logger.warning("background embedding will retry: %s", exc.message)
+            if self._wake.wait(self.backfill_interval_s):
+                self._stop.wait(BATCH_PAUSE_S)  # let a burst of adds gather into one batch
             self._wake.clear()
+
+    def _drain(self, mark: Any) -> Any:
+        """Embed the store's queue until it is empty; returns the queue's new watermark."""
+        space = self.space
+        seen: set[str] = set()
+        while space is not None and not self._stop.is_set():
+            batch, mark = self.store.embedding_queue(space, mark, limit=BATCH_SIZE)
+            batch = [m for m in batch if m.id not in seen]
+            if not batch:
+                break
+            seen.update(m.id for m in batch)
+            error = self._embed_now(space, batch)
+            if error is not None:
+                raise EmbeddingUnavailable(error, reason="backfill")
+        return mark
+
+    def _retry_failed(self) -> None:
+        space = self.space
+        if space is None:
+            return
+        failed = self.store.failed_embeddings(space, limit=BATCH_SIZE)
+        if failed:
+            self._embed_now(space, failed)
 
     def wait_ready(self, timeout: float) -> bool:
         """Start if needed and block until loading finished; True when ready."""
@@ -149,16 +191,27 @@ class VectorPath:
     # -- writes ---------------------------------------------------------------------------------
 
     def embed_memories(self, memories: Sequence[Memory]) -> str | None:
-        """Embed and store vectors for these memories now; the error text when that failed.
+        """Vectors for these just-written memories; the error text when embedding them failed.
 
-        Not ready yet: nothing happens (the backfill embeds them once the model is warm).
+        A server (background thread) only wakes its embedder: the write returns at once and the
+        memories are embedded from the queue within moments. A one-shot process embeds now.
+        Not ready yet: nothing happens (the queue is drained once the model is warm).
         """
         self.start()
-        space = self.space
-        if space is None or not memories or self.embedder is None:
+        if not memories:
             return None
+        if self._thread is not None:
+            self._wake.set()
+            return None
+        space = self.space
+        if space is None:
+            return None
+        return self._embed_now(space, memories)
+
+    def _embed_now(self, space: VectorSpace, memories: Sequence[Memory]) -> str | None:
         import numpy as np
 
+        assert self.embedder is not None
         try:
             vectors = self.embedder.embed_documents([embedding_text(m) for m in memories])
             vectors = np.ascontiguousarray(vectors, dtype=np.float32)
@@ -174,7 +227,9 @@ class VectorPath:
         space = self.space
         if space is None:
             return 0
-        done, total = 0, self.store.vector_counts(tenant, space).missing
+        # Counting is for the progress bar of an explicit reindex only (never in the background).
+        total = 0 if self.on_progress is None else self.store.vector_counts(tenant, space).missing
+        done = 0
         seen: set[str] = set()
         while not self._stop.is_set() and (limit is None or done < limit):
             batch = [m for m in self.store.memories_missing_vectors(space, limit=BATCH_SIZE, tenant=tenant)
@@ -182,7 +237,7 @@ class VectorPath:
             if not batch:
                 break
             seen.update(m.id for m in batch)
-            error = self.embed_memories(batch)
+            error = self._embed_now(space, batch)
             if error is not None:
                 raise EmbeddingUnavailable(error, reason="backfill")
             done += len(batch)
@@ -233,6 +288,10 @@ class VectorPath:
         self.start()
         if self.embedder is None:
             return lambda: ([], "no_embedder")
+        if self.state == "loading" and self.warmup_wait_s > 0:
+            # A search arriving while the model loads waits for it a bounded time
+            # (MEMWARDEN_VECTOR_WARMUP_WAIT_MS) rather than answer keyword-only at once.
+            self._loaded.wait(self.warmup_wait_s)
         if self.state == "loading":
             return lambda: ([], "warming_up")
         if self.state == "failed":

@@ -192,6 +192,16 @@ class VectorStore(Protocol):
         """Live memories (of every tenant unless given) that have no vector in ``space``."""
         ...
 
+    def embedding_queue(self, space: VectorSpace, mark: Any, *, limit: int) -> tuple[list[Memory], Any]:
+        """Up to ``limit`` live memories without a vector in ``space`` whose embedding has not
+        failed, found from the backend's watermark ``mark`` (``None`` at first), and the next mark.
+        The background embedder drains this queue; its cost follows what changed."""
+        ...
+
+    def failed_embeddings(self, space: VectorSpace, *, limit: int) -> list[Memory]:
+        """Live memories whose last embedding failed and that still lack a vector in ``space``."""
+        ...
+
     def vector_counts(self, tenant: str | None, space: VectorSpace) -> VectorCounts:
         """How many live memories there are, how many have a vector in ``space``, how many failed."""
         ...

@@ -134,6 +134,33 @@ class PostgresVectors:
             ).fetchall()
         return [row_to_memory(row) for row in rows]
 
+    def embedding_queue(self, space: VectorSpace, mark: Any, *, limit: int) -> tuple[list[Memory], Any]:
+        """The next live memories without a vector of ``space`` (``mark`` is unused here: the
+        anti-join runs on the (memory_id, model, dim) key and the planner's statistics, which
+        autovacuum keeps current)."""
+        from memwarden.store.postgres.store import M_COLUMNS, row_to_memory
+
+        with self.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL AND m.embedding_error IS NULL"  # type: ignore[arg-type]
+                " AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = %s"
+                " AND v.dim = %s) ORDER BY m.created_at, m.id LIMIT %s",
+                (space.model_id, space.dimension, limit),
+            ).fetchall()
+        return [row_to_memory(row) for row in rows], mark
+
+    def failed_embeddings(self, space: VectorSpace, *, limit: int) -> list[Memory]:
+        from memwarden.store.postgres.store import M_COLUMNS, row_to_memory
+
+        with self.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {M_COLUMNS} FROM memories m WHERE m.embedding_error IS NOT NULL AND m.deleted_at IS NULL"  # type: ignore[arg-type]
+                " AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = %s"
+                " AND v.dim = %s) LIMIT %s",
+                (space.model_id, space.dimension, limit),
+            ).fetchall()
+        return [row_to_memory(row) for row in rows]
+
     def vector_counts(self, tenant: str | None, space: VectorSpace) -> VectorCounts:
         scope, params = ("", []) if tenant is None else (" AND m.tenant = %s", [tenant])
         with self.connection() as conn:

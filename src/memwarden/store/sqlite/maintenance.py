@@ -292,6 +292,8 @@ class SQLiteMaintenance:
                 in_write.write_row(conn, [m.id for (m, _), o in zip(chunk, outcomes[start:], strict=True)
                                           if o == "inserted"],
                                    result_count=outcomes[start:].count("inserted"), detail={"batch": True}, once=False)
+        if len(entries) >= IMPORT_BATCH:
+            self.connection().execute("PRAGMA optimize")  # planner statistics follow a bulk load
         return outcomes
 
     # -- maintenance ---------------------------------------------------------------------------

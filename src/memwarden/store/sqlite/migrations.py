@@ -269,6 +269,45 @@ def _dashboard(conn: sqlite3.Connection) -> None:
                          ELSE 'unknown' END, 1)
             ON CONFLICT (day, tenant, action, outcome, degrade_reason) DO UPDATE SET n = n + 1;
         END;
+def _vector_removals(conn: sqlite3.Connection) -> None:
+    """Removed vectors are logged one row each, so an index (in this process or another) applies
+    exactly what changed since its watermark instead of re-reading every id of the space
+    (issue 21: one delete at 1M made the next search read 1M ids under the index lock).
+
+    ``vector_seq`` is the ``seq`` of the removed row: an index drops a slot only when it still
+    holds that very vector; an edit logs its memory with ``vector_seq = 0`` too (even when it had
+    no vector yet), which tells the embedding queue to embed it again. ``vector_clock.pruned_through`` says up to which removal the log was
+    trimmed; an index whose watermark is older reloads the ids once. The partial index finds
+    memories whose embedding failed without reading the table, and ``ANALYZE`` gives the planner
+    statistics (the search-path queries are also written so that they never need them).
+    """
+    run_script(
+        conn,
+        """
+        CREATE TABLE vector_removals (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            memory_rowid INTEGER NOT NULL,
+            vector_seq INTEGER NOT NULL
+        );
+        ALTER TABLE vector_clock ADD COLUMN pruned_through INTEGER NOT NULL DEFAULT 0;
+        DROP TRIGGER memory_vectors_removed;
+        CREATE TRIGGER memory_vectors_removed AFTER DELETE ON memory_vectors BEGIN
+            UPDATE vector_clock SET removals = removals + 1 WHERE id = 1;
+            INSERT INTO vector_removals(memory_rowid, vector_seq) VALUES (OLD.memory_rowid, OLD.seq);
+        END;
+        DROP TRIGGER memories_drop_stale_vectors;
+        CREATE TRIGGER memories_drop_stale_vectors
+            AFTER UPDATE OF deleted_at, content_hash, title, project ON memories
+            WHEN NEW.deleted_at IS NOT NULL OR NEW.content_hash IS NOT OLD.content_hash
+              OR NEW.title IS NOT OLD.title OR NEW.project IS NOT OLD.project
+        BEGIN
+            DELETE FROM memory_vectors WHERE memory_rowid = NEW.rowid;
+            INSERT INTO vector_removals(memory_rowid, vector_seq)
+                SELECT NEW.rowid, 0 WHERE NEW.deleted_at IS NULL;
+        END;
+        CREATE INDEX memories_embedding_failed ON memories(embedding_error) WHERE embedding_error IS NOT NULL;
+        PRAGMA analysis_limit = 1000;
+        ANALYZE;
         """,
     )
 
@@ -281,6 +320,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     ("0005_vectors", _vectors),
     ("0006_scoped_index", _scoped_index),
     ("0007_dashboard", _dashboard),
+    ("0008_vector_removals", _vector_removals),
 ]
 
 

@@ -63,10 +63,12 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
 
     backend = "sqlite"
 
-    def __init__(self, path: Path, *, synchronous: str = "FULL", vector_exact_max: int = 150_000) -> None:
+    def __init__(self, path: Path, *, synchronous: str = "FULL", vector_exact_max: int = 150_000,
+                 vector_snapshots: bool = True) -> None:
         self.path = Path(path)
         self.synchronous = synchronous
         self.vector_exact_max = vector_exact_max
+        self.vector_snapshots = vector_snapshots
         self._vector_indexes: dict[VectorSpace, VectorSpaceIndex] = {}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
@@ -99,6 +101,9 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(f"PRAGMA synchronous = {self.synchronous}")
             conn.execute("PRAGMA foreign_keys = ON")
+            # Statistics refreshed by ``PRAGMA optimize`` (at close, after bulk imports) read at
+            # most this many rows per index, so keeping them current costs milliseconds at 1M.
+            conn.execute("PRAGMA analysis_limit = 1000")
             conn.create_function(SCOPE_FUNCTION, 2, scope_token, deterministic=True)
         except sqlite3.Error as exc:
             raise StorageError(f"cannot open the database {self.path}: {exc}") from exc
@@ -143,6 +148,8 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
         with self._lock:
             for conn in self._all:
                 try:
+                    if not conn.in_transaction:
+                        conn.execute("PRAGMA optimize")  # what SQLite advises before closing
                     conn.close()
                 except sqlite3.Error:  # pragma: no cover - closing is best effort
                     pass
@@ -280,7 +287,7 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
             return
         with self.write(durable=False) as conn:
             conn.executemany(
-                "UPDATE memories SET hit_count = hit_count + 1, last_used_at = ? WHERE tenant = ? AND id = ?",
+                "UPDATE memories SET hit_count = hit_count + 1, last_used_at = ? WHERE +tenant = ? AND id = ?",
                 [(format_time(now), tenant, memory_id) for memory_id in ids],
             )
 
@@ -291,7 +298,7 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
             return []
         marks = ", ".join("?" * len(ids))
         rows = self.connection().execute(
-            f"SELECT {_COLUMNS} FROM memories WHERE tenant = ? AND id IN ({marks})", (tenant, *ids)
+            f"SELECT {_COLUMNS} FROM memories WHERE +tenant = ? AND id IN ({marks})", (tenant, *ids)
         )
         found = {m.id: m for m in map(_row_to_memory, rows)}
         return [found[i] for i in dict.fromkeys(ids) if i in found]
