@@ -97,6 +97,8 @@ def test_server_start_takes_a_backup_before_migrating_and_keeps_only_the_newest(
     for _ in range(5):
         service = build_server_service(keep3)
         assert service.operations.backups is not None
+        assert service.operations.backups.wait_for_start_backup(60)  # taken in the background
+        assert service.operations.health()["checks"]["backups"]["startup"]["state"] == "verified"
         taken.append(service.operations.backups.last()["path"])
         service.close()
     kept = build_backups(keep3).kept()  # type: ignore[union-attr]
@@ -215,6 +217,7 @@ def test_servers_starting_together_each_take_a_verified_backup(settings: Setting
         try:
             service = build_server_service(settings)
             assert service.operations.backups is not None
+            assert service.operations.backups.wait_for_start_backup(60)
             records.append(str(service.operations.backups.last()["path"]))
             service.close()
         except BaseException as exc:  # noqa: BLE001 - collected and asserted below

@@ -111,6 +111,7 @@ def build_service(
             vectors = VectorPath(
                 store, chosen, timeout_ms=settings.vector_timeout_ms,
                 backfill_interval_s=settings.embed_backfill_interval_s, background=background,
+                warmup_wait_ms=settings.vector_warmup_wait_ms,
                 kind=settings.embedder if embedder is None else "custom",
             )
     intake = Intake(
@@ -193,9 +194,14 @@ def build_vault_mirror(settings: Settings | HotSettings) -> VaultMirror | None:
 
 def build_server_service(settings: Settings) -> MemoryService:
     """What a server start does, in order: a verified backup of the database as it is (before
-    any migration), open it (migrations run), check the keyword index with a real write and
-    rebuild it if it fails, purge memories expired longer than the grace period."""
+    any migration; in the background when no migration is pending, so the server answers at
+    once), open it (migrations run), check the keyword index with a real write and rebuild it if
+    it fails, purge memories expired longer than the grace period."""
     backups = build_backups(settings)
+    if backups is not None and not backups.backend.needs_migration():
+        service = build_service(settings, ops=True, backups=backups)
+        backups.start_backup_in_background()
+        return _checked_at_start(settings, service)
     record = None
     try:
         record = None if backups is None else backups.start_backup()
@@ -212,7 +218,10 @@ def build_server_service(settings: Settings) -> MemoryService:
         logger.error("start-up backup failed (%s); serving anyway, see memwarden health", exc.message)
     if record is not None and not record.verified:
         logger.error("start-up backup %s failed verification; see memwarden health", record.path)
-    service = build_service(settings, ops=True, backups=backups)
+    return _checked_at_start(settings, build_service(settings, ops=True, backups=backups))
+
+
+def _checked_at_start(settings: Settings, service: MemoryService) -> MemoryService:
     store = service.store
     if not isinstance(store, MaintainableStore):
         return service

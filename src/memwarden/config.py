@@ -41,6 +41,7 @@ class Settings(SettingsPaths, BaseSettings):
     embed_api_key: SecretStr | None = _field("embed_api_key")
     embed_timeout_s: float = _field("embed_timeout_s")
     vector_timeout_ms: int = _field("vector_timeout_ms")
+    vector_warmup_wait_ms: int = _field("vector_warmup_wait_ms")
     vector_exact_max: int = _field("vector_exact_max")
     embed_backfill_interval_s: float = _field("embed_backfill_interval_s")
     languages: str = _field("languages")

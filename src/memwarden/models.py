@@ -126,6 +126,8 @@ class SearchResult:
     # ``limit`` hits were left out because they did not fit (see search/budget.py).
     tokens: int | None = None
     omitted: int = 0
+    # How long the search waited for the embedding model to finish loading (0 when it was ready).
+    vector_wait_ms: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,6 +137,7 @@ class SearchResult:
             "degrade_reason": self.degrade_reason,
             "tokens": self.tokens,
             "omitted": self.omitted,
+            "vector_wait_ms": self.vector_wait_ms,
         }
 
 

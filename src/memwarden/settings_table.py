@@ -55,6 +55,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
     _s("embed_api_key", str, None, secret=True),
     _s("embed_timeout_s", float, 30.0, gt=0, le=600),
     _s("vector_timeout_ms", int, 250, ge=1, le=60_000),
+    _s("vector_warmup_wait_ms", int, 3_000, ge=0, le=60_000),
     _s("vector_exact_max", int, 150_000, ge=0, le=100_000_000),
     _s("embed_backfill_interval_s", float, 60.0, ge=1, le=86_400),
     _s("languages", str, "english,turkish"),

@@ -17,8 +17,9 @@ from .fake_endpoints import EmbeddingEndpoint
 
 
 def _service(settings: Settings, embedder: FakeEmbedder, *, background: bool = True,
-             timeout_ms: int = 250) -> MemoryService:
-    tuned = settings.model_copy(update={"vector_timeout_ms": timeout_ms, "embed_backfill_interval_s": 1.0})
+             timeout_ms: int = 250, warmup_wait_ms: int = 0) -> MemoryService:
+    tuned = settings.model_copy(update={"vector_timeout_ms": timeout_ms, "embed_backfill_interval_s": 1.0,
+                                        "vector_warmup_wait_ms": warmup_wait_ms})
     return build_service(tuned, embedder=embedder, background=background)
 
 
@@ -54,6 +55,38 @@ def test_searches_while_the_model_loads_are_keyword_results_marked_warming_up(se
         assert svc.searcher.vector_status()["missing"] == 0
         assert svc.searcher.search("deploys tuesdays").degraded is False
     finally:
+        svc.close()
+
+
+def test_a_search_during_loading_waits_a_bounded_time_and_reports_the_wait(settings: Settings) -> None:
+    embedder = FakeEmbedder()
+    embedder.gate = threading.Event()
+    svc = _service(settings, embedder, warmup_wait_ms=300)
+    try:
+        svc.memories.add("Deploys happen on Tuesdays")
+        started = time.monotonic()
+        result = svc.searcher.search("deploys")
+        assert 0.25 <= time.monotonic() - started < 5.0
+        assert result.degrade_reason == "warming_up" and 250 <= result.vector_wait_ms < 5000
+        assert result.to_dict()["vector_wait_ms"] == result.vector_wait_ms
+    finally:
+        embedder.gate.set()
+        svc.close()
+
+
+def test_a_search_that_arrives_while_the_model_loads_gets_meaning_once_it_is_ready(settings: Settings) -> None:
+    embedder = FakeEmbedder()
+    embedder.gate = threading.Event()
+    svc = _service(settings, embedder, warmup_wait_ms=20_000)
+    try:
+        svc.memories.add("Deploys happen on Tuesdays")
+        threading.Timer(0.3, embedder.gate.set).start()  # the model finishes loading meanwhile
+        result = svc.searcher.search("deploys tuesdays")
+        assert result.degraded is False and result.vector_wait_ms >= 200
+        ready = svc.searcher.search("deploys tuesdays")
+        assert ready.degraded is False and ready.vector_wait_ms == 0.0
+    finally:
+        embedder.gate.set()
         svc.close()
 
 

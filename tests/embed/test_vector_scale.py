@@ -184,7 +184,8 @@ def test_acknowledged_adds_and_their_vectors_survive_kill_9_with_the_background_
     assert len(acknowledged) >= 300
     restarted = build_service(settings, embedder=FakeEmbedder(), background=True)
     try:
-        restarted.start_background() if hasattr(restarted, "start_background") else None
+        assert restarted.vectors is not None
+        restarted.vectors.start()  # what the server's lifespan does once it answers
         status = getattr(restarted, "searcher", restarted).vector_status
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

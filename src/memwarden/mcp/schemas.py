@@ -83,6 +83,9 @@ class SearchOut(Out):
         default=None, description="With max_tokens: estimated tokens of the hits returned"
     )
     omitted: int = Field(default=0, description="With max_tokens: top hits left out because they did not fit")
+    vector_wait_ms: float = Field(
+        default=0.0, description="How long the search waited for the embedding model to finish loading"
+    )
 
 
 class UpdateOut(Out):

@@ -63,12 +63,14 @@ def _backups(backups: BackupManager | None) -> dict[str, Any]:
     if backups is None:
         return {"state": "not_available", "ok": True, "note": "this database backend provides no backups"}
     last = backups.last()
+    startup = {} if backups.startup is None else {"startup": backups.startup}
     if last is None:
-        return {"state": "none_yet", "ok": True, "directory": str(backups.directory), "kept": len(backups.kept())}
+        return {"state": "none_yet", "ok": True, "directory": str(backups.directory), "kept": len(backups.kept()),
+                **startup}
     state = "failed" if last.get("failed") else "verified" if last.get("verified") else "failed_verification"
     return {"state": state,
             "ok": bool(last.get("verified")), "last": last, "directory": str(backups.directory),
-            "kept": len(backups.kept())}
+            "kept": len(backups.kept()), **startup}
 
 
 def _vault(status: dict[str, Any]) -> dict[str, Any]:

@@ -91,7 +91,7 @@ class Searcher:
             hits, tokens, omitted = fit_to_budget(hits, budget)
         self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
         return SearchResult(hits=hits, degraded=result.degraded, degrade_reason=result.degrade_reason,
-                            tokens=tokens, omitted=omitted)
+                            tokens=tokens, omitted=omitted, vector_wait_ms=result.vector_wait_ms)
 
     def _with_index(self, candidates: list[Candidate]) -> list[Candidate]:
         """Candidates with their analyzed text, which the ranking's coverage reads.
@@ -139,7 +139,8 @@ class Searcher:
             hits = rank(fused, now=now, limit=limit, weights=self.ranking)
         else:
             hits = rank_keyword(candidates, keyword_query, now=now, limit=limit, weights=self.ranking)
-        return SearchResult(hits=hits, degraded=reason is not None, degrade_reason=reason)
+        waited = 0.0 if pending is None else pending.waited_ms
+        return SearchResult(hits=hits, degraded=reason is not None, degrade_reason=reason, vector_wait_ms=waited)
 
     def related(self, memory: Memory, *, limit: int = RELATED_LIMIT) -> list[Memory]:
         """The live memories of the same tenant and project most related to ``memory``.

@@ -47,6 +47,18 @@ def embedding_text(memory: Memory) -> str:
     return unmarked(text)
 
 
+class PendingVectors:
+    """A vector search under way: call it for ``(candidates, degrade reason)``; ``waited_ms`` is
+    how long starting it waited for the model to finish loading."""
+
+    def __init__(self, wait: Callable[[], tuple[list[Candidate], DegradeReason | None]], waited_ms: float = 0.0):
+        self._wait = wait
+        self.waited_ms = waited_ms
+
+    def __call__(self) -> tuple[list[Candidate], DegradeReason | None]:
+        return self._wait()
+
+
 class VectorPath:
     """Owns the embedder for one service. ``background=False`` (the CLI) loads on first use."""
 
@@ -277,7 +289,7 @@ class VectorPath:
     def submit(
         self, tenant: str, text: str, *, project: str | None, tags: Sequence[str], include_expired: bool,
         now: datetime, limit: int,
-    ) -> Callable[[], tuple[list[Candidate], DegradeReason | None]]:
+    ) -> PendingVectors:
         """Start the vector search in the background and return the function that waits for it.
 
         The caller runs its keyword search in the meantime, so a hybrid search costs about the
@@ -287,15 +299,19 @@ class VectorPath:
 
         self.start()
         if self.embedder is None:
-            return lambda: ([], "no_embedder")
+            return PendingVectors(lambda: ([], "no_embedder"))
+        waited = 0.0
         if self.state == "loading" and self.warmup_wait_s > 0:
             # A search arriving while the model loads waits for it a bounded time
-            # (MEMWARDEN_VECTOR_WARMUP_WAIT_MS) rather than answer keyword-only at once.
+            # (MEMWARDEN_VECTOR_WARMUP_WAIT_MS) rather than answer keyword-only at once; the
+            # result reports the wait (vector_wait_ms), and warming_up when it ran out.
+            started = time.monotonic()
             self._loaded.wait(self.warmup_wait_s)
+            waited = round((time.monotonic() - started) * 1000, 1)
         if self.state == "loading":
-            return lambda: ([], "warming_up")
+            return PendingVectors(lambda: ([], "warming_up"), waited)
         if self.state == "failed":
-            return lambda: ([], "vector_error")
+            return PendingVectors(lambda: ([], "vector_error"), waited)
         embedder, space, budget = self.embedder, self.embedder.identity, self.timeout_s
         floor = float(getattr(embedder, "min_similarity", 0.0))
         deadline = time.monotonic() + budget
@@ -323,7 +339,7 @@ class VectorPath:
                 logger.warning("vector search failed: %s", exc)
                 return [], "vector_error"
 
-        return wait
+        return PendingVectors(wait, waited)
 
     def probe(self) -> dict[str, Any]:
         """Embed a short text within the search budget: ``probe_ms``, or ``probe_error``."""

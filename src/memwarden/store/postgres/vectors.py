@@ -138,7 +138,7 @@ class PostgresVectors:
         """The next live memories without a vector of ``space`` (``mark`` is unused here: the
         anti-join runs on the (memory_id, model, dim) key and the planner's statistics, which
         autovacuum keeps current)."""
-        from memwarden.store.postgres.store import M_COLUMNS, row_to_memory
+        from memwarden.store.postgres.rows import M_COLUMNS, row_to_memory
 
         with self.connection() as conn:
             rows = conn.execute(
@@ -150,7 +150,7 @@ class PostgresVectors:
         return [row_to_memory(row) for row in rows], mark
 
     def failed_embeddings(self, space: VectorSpace, *, limit: int) -> list[Memory]:
-        from memwarden.store.postgres.store import M_COLUMNS, row_to_memory
+        from memwarden.store.postgres.rows import M_COLUMNS, row_to_memory
 
         with self.connection() as conn:
             rows = conn.execute(
