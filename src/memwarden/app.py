@@ -199,8 +199,9 @@ def build_server_service(settings: Settings) -> MemoryService:
     it fails, purge memories expired longer than the grace period."""
     backups = build_backups(settings)
     if backups is not None and not backups.backend.needs_migration():
+        had_data = backups.backend.has_data()  # opening a new database creates it: nothing to keep
         service = build_service(settings, ops=True, backups=backups)
-        backups.start_backup_in_background()
+        backups.start_backup_in_background(needed=had_data)
         return _checked_at_start(settings, service)
     record = None
     try:

@@ -206,10 +206,14 @@ class BackupManager:
             return None
         return self.backup(reason="start")
 
-    def start_backup_in_background(self) -> None:
+    def start_backup_in_background(self, *, needed: bool = True) -> None:
         """Take the start-up backup in a thread, so a server answers at once whatever the size of
         its database (a verified backup of 1M memories took 110 s before the first answer,
         issue 21). Only when no migration is pending: a migration waits for its backup."""
+        if not needed:
+            self.startup = {"state": "not_needed"}
+            self._startup_done.set()
+            return
         self.startup = {"state": "running", "started_at": format_time(datetime.now(UTC))}
 
         def run() -> None:
