@@ -1,0 +1,91 @@
+"""Adds through MCP with the builtin model on, and how fast the background embeds them.
+
+    nice .venv/bin/python bench/add_speed.py [--adds 500] [--json FILE]
+
+Starts ``memwarden serve`` (stdio, builtin model) on a fresh database, waits until the model is
+warm (a search that is not degraded), then sends ``--adds`` distinct ``memory_add`` calls one
+after the other, as an agent does, and reports their p50/p95 and adds per second (targets: p50
+<= 5 ms, >= 150 adds/s). An add commits the memory and its keyword index and returns; the
+embedding is done by the server's background embedder, whose rate is reported as the time
+until ``memory_health`` shows no memory missing a vector. CPU time of the server process and
+the machine's load average are printed beside the wall times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from embed_corpus import memory_texts  # noqa: E402
+from scale_1m import cpu_of, percentile, server_pid  # noqa: E402
+
+
+async def run(adds: int, tmp: Path) -> dict[str, Any]:
+    from mcp import Client, StdioServerParameters
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
+    env.update(MEMWARDEN_DB=str(tmp / "m.db"), MEMWARDEN_EMBEDDER="builtin", MEMWARDEN_LOG_FILE=str(tmp / "log"),
+               MEMWARDEN_BACKUP_DIR=str(tmp / "backups"), MEMWARDEN_TOOLS="all")
+    params = StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "serve"], env=env)
+    texts = memory_texts(adds, seed=11)
+    async with Client(params) as client:
+        deadline = time.monotonic() + 300
+        while (await client.call_tool("memory_search", {"query": "warm up"})).structured_content["degraded"]:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the model did not load within 300 s")
+        pid = server_pid()
+        cpu0 = cpu_of(pid)
+        times = []
+        started = time.perf_counter()
+        for text in texts:
+            t = time.perf_counter()
+            result = await client.call_tool("memory_add", {"content": text, "project": "adds"})
+            times.append((time.perf_counter() - t) * 1000)
+            assert not result.is_error, result.content
+        add_s = time.perf_counter() - started
+        add_cpu = cpu_of(pid) - cpu0
+        while True:
+            health = (await client.call_tool("memory_health", {})).structured_content
+            missing = health["checks"]["vectors"].get("missing")
+            if missing == 0 or time.perf_counter() - started > 900:
+                break
+        embedded_s = time.perf_counter() - started
+        total_cpu = cpu_of(pid) - cpu0
+    return {"adds": adds, "add_p50_ms": round(statistics.median(times), 2),
+            "add_p95_ms": round(percentile(times, 0.95), 2), "adds_per_s": round(adds / add_s, 1),
+            "server_cpu_s_during_adds": round(add_cpu, 1), "all_embedded_after_s": round(embedded_s, 1),
+            "embedded_per_s": round(adds / embedded_s, 1), "server_cpu_s_total": round(total_cpu, 1),
+            "missing_at_end": missing, "loadavg": [round(x, 2) for x in os.getloadavg()]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    import anyio
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--adds", type=int, default=500)
+    parser.add_argument("--json", dest="json_file")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        report = anyio.run(run, args.adds, Path(tmp))
+    print(f"{report['adds']} memory_add calls through MCP (builtin model on): p50 {report['add_p50_ms']} ms, "
+          f"p95 {report['add_p95_ms']} ms, {report['adds_per_s']} adds/s wall; server CPU "
+          f"{report['server_cpu_s_during_adds']} s during the adds")
+    print(f"all embedded by the background {report['all_embedded_after_s']} s after the first add "
+          f"({report['embedded_per_s']} memories/s wall, server CPU {report['server_cpu_s_total']} s in all); "
+          f"load average {report['loadavg']} (2 shared cores)")
+    if args.json_file:
+        Path(args.json_file).write_text(json.dumps(report, indent=2), encoding="utf-8")
+    return 0 if report["missing_at_end"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
