@@ -25,16 +25,21 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from embed_corpus import memory_texts  # noqa: E402
-from scale_1m import cpu_of, percentile, server_pid  # noqa: E402
+from embed_corpus import memory_texts
+from scale_1m import cpu_of, percentile, server_pid
 
 
 async def run(adds: int, tmp: Path) -> dict[str, Any]:
     from mcp import Client, StdioServerParameters
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
-    env.update(MEMWARDEN_DB=str(tmp / "m.db"), MEMWARDEN_EMBEDDER="builtin", MEMWARDEN_LOG_FILE=str(tmp / "log"),
-               MEMWARDEN_BACKUP_DIR=str(tmp / "backups"), MEMWARDEN_TOOLS="all")
+    env.update(
+        MEMWARDEN_DB=str(tmp / "m.db"),
+        MEMWARDEN_EMBEDDER="builtin",
+        MEMWARDEN_LOG_FILE=str(tmp / "log"),
+        MEMWARDEN_BACKUP_DIR=str(tmp / "backups"),
+        MEMWARDEN_TOOLS="all",
+    )
     params = StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "serve"], env=env)
     texts = memory_texts(adds, seed=11)
     async with Client(params) as client:
@@ -60,11 +65,18 @@ async def run(adds: int, tmp: Path) -> dict[str, Any]:
                 break
         embedded_s = time.perf_counter() - started
         total_cpu = cpu_of(pid) - cpu0
-    return {"adds": adds, "add_p50_ms": round(statistics.median(times), 2),
-            "add_p95_ms": round(percentile(times, 0.95), 2), "adds_per_s": round(adds / add_s, 1),
-            "server_cpu_s_during_adds": round(add_cpu, 1), "all_embedded_after_s": round(embedded_s, 1),
-            "embedded_per_s": round(adds / embedded_s, 1), "server_cpu_s_total": round(total_cpu, 1),
-            "missing_at_end": missing, "loadavg": [round(x, 2) for x in os.getloadavg()]}
+    return {
+        "adds": adds,
+        "add_p50_ms": round(statistics.median(times), 2),
+        "add_p95_ms": round(percentile(times, 0.95), 2),
+        "adds_per_s": round(adds / add_s, 1),
+        "server_cpu_s_during_adds": round(add_cpu, 1),
+        "all_embedded_after_s": round(embedded_s, 1),
+        "embedded_per_s": round(adds / embedded_s, 1),
+        "server_cpu_s_total": round(total_cpu, 1),
+        "missing_at_end": missing,
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,12 +88,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         report = anyio.run(run, args.adds, Path(tmp))
-    print(f"{report['adds']} memory_add calls through MCP (builtin model on): p50 {report['add_p50_ms']} ms, "
-          f"p95 {report['add_p95_ms']} ms, {report['adds_per_s']} adds/s wall; server CPU "
-          f"{report['server_cpu_s_during_adds']} s during the adds")
-    print(f"all embedded by the background {report['all_embedded_after_s']} s after the first add "
-          f"({report['embedded_per_s']} memories/s wall, server CPU {report['server_cpu_s_total']} s in all); "
-          f"load average {report['loadavg']} (2 shared cores)")
+    print(
+        f"{report['adds']} memory_add calls through MCP (builtin model on): p50 {report['add_p50_ms']} ms, "
+        f"p95 {report['add_p95_ms']} ms, {report['adds_per_s']} adds/s wall; server CPU "
+        f"{report['server_cpu_s_during_adds']} s during the adds"
+    )
+    print(
+        f"all embedded by the background {report['all_embedded_after_s']} s after the first add "
+        f"({report['embedded_per_s']} memories/s wall, server CPU {report['server_cpu_s_total']} s in all); "
+        f"load average {report['loadavg']} (2 shared cores)"
+    )
     if args.json_file:
         Path(args.json_file).write_text(json.dumps(report, indent=2), encoding="utf-8")
     return 0 if report["missing_at_end"] == 0 else 1

@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from embed_corpus import QUERIES  # noqa: E402
+from embed_corpus import QUERIES
 
 SMALL = "small"
 
@@ -87,16 +87,24 @@ def prepare(db: Path) -> dict[str, Any]:
     store.maintain_vectors(space)
     state = store._vector_index(space)._state
     store.close()
-    return {"prepare_s": round(time.perf_counter() - started, 1), "prepare_cpu_s": round(time.process_time() - cpu, 1),
-            "from_snapshot": bool(state is not None and state.snapshot is not None)}
+    return {
+        "prepare_s": round(time.perf_counter() - started, 1),
+        "prepare_cpu_s": round(time.process_time() - cpu, 1),
+        "from_snapshot": bool(state is not None and state.snapshot is not None),
+    }
 
 
 async def serve_and_search(db: Path, searches: int) -> dict[str, Any]:
     from mcp import Client, StdioServerParameters
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
-    env.update(MEMWARDEN_DB=str(db), MEMWARDEN_EMBEDDER="builtin", MEMWARDEN_LOG_FILE=str(db.with_suffix(".serve.log")),
-               MEMWARDEN_BACKUP_DIR=str(db.parent / "backups"), MEMWARDEN_TOOLS="all")
+    env.update(
+        MEMWARDEN_DB=str(db),
+        MEMWARDEN_EMBEDDER="builtin",
+        MEMWARDEN_LOG_FILE=str(db.with_suffix(".serve.log")),
+        MEMWARDEN_BACKUP_DIR=str(db.parent / "backups"),
+        MEMWARDEN_TOOLS="all",
+    )
     params = StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "serve"], env=env)
     report: dict[str, Any] = {}
     started = time.perf_counter()
@@ -117,10 +125,14 @@ async def serve_and_search(db: Path, searches: int) -> dict[str, Any]:
         cpu_before = cpu_of(pid)
         for i in range(searches):
             kind = list(times)[i % len(times)]
-            query = f"{QUERIES[i % len(QUERIES)]} {['', 'today', 'again', 'now'][i // len(QUERIES) % 4]}".strip()
+            query = (
+                f"{QUERIES[i % len(QUERIES)]} {['', 'today', 'again', 'now'][i // len(QUERIES) % 4]}".strip()
+            )
             args: dict[str, Any] = {"query": query, "limit": 10}
             if kind == "after a delete":
-                hits = (await client.call_tool("memory_search", {"query": query, "limit": 1})).structured_content
+                hits = (
+                    await client.call_tool("memory_search", {"query": query, "limit": 1})
+                ).structured_content
                 if hits["hits"]:
                     await client.call_tool("memory_delete", {"id": hits["hits"][0]["id"]})
             elif kinds[kind] is not None:
@@ -131,11 +143,21 @@ async def serve_and_search(db: Path, searches: int) -> dict[str, Any]:
             degraded[kind] += bool(result["degraded"])
         every = [x for values in times.values() for x in values]
         report["server_cpu_s_for_searches"] = round(cpu_of(pid) - cpu_before, 1)
-        report["searches"] = {k: {"n": len(v), "p50_ms": round(statistics.median(v), 1),
-                                  "p95_ms": round(percentile(v, 0.95), 1), "degraded": degraded[k]}
-                              for k, v in times.items()}
-        report["all"] = {"n": len(every), "p50_ms": round(statistics.median(every), 1),
-                         "p95_ms": round(percentile(every, 0.95), 1), "degraded": sum(degraded.values())}
+        report["searches"] = {
+            k: {
+                "n": len(v),
+                "p50_ms": round(statistics.median(v), 1),
+                "p95_ms": round(percentile(v, 0.95), 1),
+                "degraded": degraded[k],
+            }
+            for k, v in times.items()
+        }
+        report["all"] = {
+            "n": len(every),
+            "p50_ms": round(statistics.median(every), 1),
+            "p95_ms": round(percentile(every, 0.95), 1),
+            "degraded": sum(degraded.values()),
+        }
         report["rss_after_searches_mb"] = round(rss_mb(pid), 1)
     return report
 
@@ -144,8 +166,13 @@ def keyword_and_backup(db: Path) -> dict[str, Any]:
     from memwarden.app import build_backups, build_service
     from memwarden.config import load_settings
 
-    settings = load_settings(db=str(db), embedder="none", log_file=str(db.with_suffix(".bench.log")),
-                             backup_dir=str(db.parent / "backups"), audit=False)
+    settings = load_settings(
+        db=str(db),
+        embedder="none",
+        log_file=str(db.with_suffix(".bench.log")),
+        backup_dir=str(db.parent / "backups"),
+        audit=False,
+    )
     service = build_service(settings)
     times, cpu = [], []
     for i in range(100):
@@ -158,10 +185,15 @@ def keyword_and_backup(db: Path) -> dict[str, Any]:
     assert backups is not None
     t, c = time.perf_counter(), time.process_time()
     record = backups.backup(reason="manual")
-    out = {"keyword_p50_ms": round(statistics.median(times), 2), "keyword_p95_ms": round(percentile(times, 0.95), 2),
-           "keyword_cpu_p50_ms": round(statistics.median(cpu), 2), "backup_s": round(time.perf_counter() - t, 1),
-           "backup_cpu_s": round(time.process_time() - c, 1), "backup_verified": record.verified,
-           "backup_bytes": record.bytes}
+    out = {
+        "keyword_p50_ms": round(statistics.median(times), 2),
+        "keyword_p95_ms": round(percentile(times, 0.95), 2),
+        "keyword_cpu_p50_ms": round(statistics.median(cpu), 2),
+        "backup_s": round(time.perf_counter() - t, 1),
+        "backup_cpu_s": round(time.process_time() - c, 1),
+        "backup_verified": record.verified,
+        "backup_bytes": record.bytes,
+    }
     Path(record.path).unlink(missing_ok=True)
     Path(record.path + ".json").unlink(missing_ok=True)
     return out
@@ -181,7 +213,10 @@ def main(argv: list[str] | None = None) -> int:
     with sqlite3.connect(db) as conn:
         stored = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
     report: dict[str, Any] = {"db": str(db), "stored": stored, "asked": args.memories, "load_start": load()}
-    print(f"database {db}: {stored} memories stored (asked {args.memories}); load {report['load_start']}", flush=True)
+    print(
+        f"database {db}: {stored} memories stored (asked {args.memories}); load {report['load_start']}",
+        flush=True,
+    )
     if stored != args.memories:
         print(f"FAILED: the database holds {stored} memories, not {args.memories}", file=sys.stderr)
         return 1
@@ -192,18 +227,22 @@ def main(argv: list[str] | None = None) -> int:
         report["keyword_backup"] = keyword_and_backup(db)
     report["load_end"] = load()
     serve = report["serve"]
-    print(f"first MCP answer {serve['first_answer_s']} s ({serve['first_answer_degraded']}), first answer by meaning "
-          f"{serve['first_meaning_s']} s; server RSS {serve['rss_after_start_mb']} MB after start, "
-          f"{serve['rss_after_searches_mb']} MB after searches; server CPU {serve['server_cpu_s_for_searches']} s "
-          f"for {serve['all']['n']} searches")
+    print(
+        f"first MCP answer {serve['first_answer_s']} s ({serve['first_answer_degraded']}), first answer by meaning "
+        f"{serve['first_meaning_s']} s; server RSS {serve['rss_after_start_mb']} MB after start, "
+        f"{serve['rss_after_searches_mb']} MB after searches; server CPU {serve['server_cpu_s_for_searches']} s "
+        f"for {serve['all']['n']} searches"
+    )
     print(f"{'searches (MCP, hybrid)':24} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'degraded':>9}")
     for name, row in [*serve["searches"].items(), ("all", serve["all"])]:
         print(f"{name:24} {row['n']:>4} {row['p50_ms']:>8} {row['p95_ms']:>8} {row['degraded']:>9}")
     if "keyword_backup" in report:
         kb = report["keyword_backup"]
-        print(f"keyword search in process: p50 {kb['keyword_p50_ms']} ms (CPU {kb['keyword_cpu_p50_ms']} ms), p95 "
-              f"{kb['keyword_p95_ms']} ms; verified backup {kb['backup_s']} s wall ({kb['backup_cpu_s']} s CPU), "
-              f"{kb['backup_bytes'] / 1e9:.2f} GB")
+        print(
+            f"keyword search in process: p50 {kb['keyword_p50_ms']} ms (CPU {kb['keyword_cpu_p50_ms']} ms), p95 "
+            f"{kb['keyword_p95_ms']} ms; verified backup {kb['backup_s']} s wall ({kb['backup_cpu_s']} s CPU), "
+            f"{kb['backup_bytes'] / 1e9:.2f} GB"
+        )
     print(f"machine load: {report['load_start']} at start, {report['load_end']} at the end (2 cores, shared)")
     if args.json_file:
         Path(args.json_file).write_text(json.dumps(report, indent=2), encoding="utf-8")

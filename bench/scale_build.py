@@ -22,12 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from embed_corpus import memory_texts  # noqa: E402
+from embed_corpus import memory_texts
 
-from memwarden.app import build_service  # noqa: E402
-from memwarden.config import load_settings  # noqa: E402
-from memwarden.embed.builtin import open_builtin  # noqa: E402
-from memwarden.models import Memory, utcnow  # noqa: E402
+from memwarden.app import build_service
+from memwarden.config import load_settings
+from memwarden.embed.builtin import open_builtin
+from memwarden.models import Memory, utcnow
 
 BASE_TEXTS = 2_000
 CHUNK = 2_000
@@ -64,8 +64,14 @@ def build(db: Path, count: int) -> dict[str, object]:
     embedder = open_builtin()
     embedder.load()
     space = embedder.identity
-    settings = load_settings(db=str(db), log_file=str(db.with_suffix(".log")), backup_dir=str(db.parent / "backups"),
-                             embedder="none", sqlite_synchronous="NORMAL", audit=False)
+    settings = load_settings(
+        db=str(db),
+        log_file=str(db.with_suffix(".log")),
+        backup_dir=str(db.parent / "backups"),
+        embedder="none",
+        sqlite_synchronous="NORMAL",
+        audit=False,
+    )
     service = build_service(settings)
     index_text = index_text_of(service)
     store = service.store  # type: ignore[attr-defined]
@@ -78,24 +84,48 @@ def build(db: Path, count: int) -> dict[str, object]:
     for start in range(have - have % CHUNK, count, CHUNK):
         chunk = texts[start : start + CHUNK]
         memories = [
-            Memory(id=str(ULID()), tenant="default", project=project_of(start + k), kind="fact", title="", tags=(),
-                   content=t, content_hash=hashlib.sha256(t.encode()).hexdigest(), pinned=False,
-                   created_at=now, updated_at=now)
+            Memory(
+                id=str(ULID()),
+                tenant="default",
+                project=project_of(start + k),
+                kind="fact",
+                title="",
+                tags=(),
+                content=t,
+                content_hash=hashlib.sha256(t.encode()).hexdigest(),
+                pinned=False,
+                created_at=now,
+                updated_at=now,
+            )
             for k, t in enumerate(chunk)
         ]
         outcomes = store.import_memories([(m, index_text(m)) for m in memories])
         vectors = base[np.arange(start, start + len(chunk)) % len(base)]
         vectors = vectors + rng.normal(0, 0.02, vectors.shape).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        store.put_vectors(space, [(m.id, 1, vectors[k].astype(np.float32).tobytes())
-                                  for k, m in enumerate(memories) if outcomes[k] == "inserted"])
+        store.put_vectors(
+            space,
+            [
+                (m.id, 1, vectors[k].astype(np.float32).tobytes())
+                for k, m in enumerate(memories)
+                if outcomes[k] == "inserted"
+            ],
+        )
         if (start // CHUNK) % 25 == 0:
-            print(f"{start + len(chunk):>9} memories  {time.perf_counter() - started:7.0f} s wall  "
-                  f"load {os.getloadavg()[0]:.2f}", flush=True)
+            print(
+                f"{start + len(chunk):>9} memories  {time.perf_counter() - started:7.0f} s wall  "
+                f"load {os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
     service.close()  # type: ignore[attr-defined]
     stored = stored_count(db)
-    return {"memories": count, "stored": stored, "build_s": round(time.perf_counter() - started, 1),
-            "build_cpu_s": round(time.process_time() - started_cpu, 1), "db_bytes": db.stat().st_size}
+    return {
+        "memories": count,
+        "stored": stored,
+        "build_s": round(time.perf_counter() - started, 1),
+        "build_cpu_s": round(time.process_time() - started_cpu, 1),
+        "db_bytes": db.stat().st_size,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,7 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     report = build(db, args.memories)
     print(report)
     if report["stored"] != args.memories:
-        print(f"FAILED: asked for {args.memories} memories, the database holds {report['stored']}", file=sys.stderr)
+        print(
+            f"FAILED: asked for {args.memories} memories, the database holds {report['stored']}",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -31,16 +31,28 @@ def _fill(store: SQLiteStore, count: int, project: str, start: int = 0, seed: in
     vectors = rng.standard_normal((count, 32)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     for i, vector in enumerate(vectors, start=start):
-        memory = Memory(id=f"01J{i:023d}", tenant="default", project=project, kind="fact", title="", tags=(),
-                        content=f"m{i}", content_hash=f"h{i}", pinned=False, created_at=NOW, updated_at=NOW)
+        memory = Memory(
+            id=f"01J{i:023d}",
+            tenant="default",
+            project=project,
+            kind="fact",
+            title="",
+            tags=(),
+            content=f"m{i}",
+            content_hash=f"h{i}",
+            pinned=False,
+            created_at=NOW,
+            updated_at=NOW,
+        )
         store.add(memory, IndexText("", "", f"m{i}"))
         store.put_vectors(SPACE, [(memory.id, 1, vector.tobytes())])
     return vectors
 
 
 def _nearest(store: SQLiteStore, q: np.ndarray, project: str | None = None, limit: int = 10) -> list[str]:
-    found = store.vector_search("default", SPACE, q, project=project, tags=(), include_expired=True, now=NOW,
-                                limit=limit)
+    found = store.vector_search(
+        "default", SPACE, q, project=project, tags=(), include_expired=True, now=NOW, limit=limit
+    )
     return [c.memory.content for c in found]
 
 
@@ -66,7 +78,9 @@ def graph_store(tmp_path: Path) -> Any:
     store.close()
 
 
-def test_a_small_project_gets_its_exact_nearest_even_when_the_graph_serves_the_space(graph_store: Any) -> None:
+def test_a_small_project_gets_its_exact_nearest_even_when_the_graph_serves_the_space(
+    graph_store: Any,
+) -> None:
     store, _, small = graph_store
     index = store._vector_index(SPACE)
     assert index._state is not None and index._state.graph is not None
@@ -165,8 +179,13 @@ while True:
 def test_acknowledged_adds_and_their_vectors_survive_kill_9_with_the_background_queue(
     cli_env: dict[str, str], settings: Settings
 ) -> None:
-    process = subprocess.Popen([sys.executable, "-c", STREAM], env={**cli_env, "MEMWARDEN_DB": settings.db},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", STREAM],
+        env={**cli_env, "MEMWARDEN_DB": settings.db},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert process.stdout is not None
     acknowledged: list[str] = []
     deadline = time.monotonic() + 120
@@ -194,8 +213,12 @@ def test_acknowledged_adds_and_their_vectors_survive_kill_9_with_the_background_
                 break
             time.sleep(0.1)
         conn = sqlite3.connect(settings.db)
-        with_vectors = {row[0] for row in conn.execute(
-            "SELECT m.id FROM memories m JOIN memory_vectors v ON v.memory_rowid = m.rowid")}
+        with_vectors = {
+            row[0]
+            for row in conn.execute(
+                "SELECT m.id FROM memories m JOIN memory_vectors v ON v.memory_rowid = m.rowid"
+            )
+        }
         conn.close()
         assert set(acknowledged) <= with_vectors
     finally:

@@ -43,13 +43,21 @@ def _part(service: Any, name: str) -> Any:
 def populated(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Any]:
     """1,520 memories; planner statistics current, or none at all (what misled SQLite at 1M)."""
     folder = tmp_path_factory.mktemp("plans")
-    settings = Settings(db=str(folder / "m.db"), log_file=str(folder / "log"), backup_dir=str(folder / "b"),
-                        sqlite_synchronous="NORMAL", audit=False)
+    settings = Settings(
+        db=str(folder / "m.db"),
+        log_file=str(folder / "log"),
+        backup_dir=str(folder / "b"),
+        sqlite_synchronous="NORMAL",
+        audit=False,
+    )
     service = build_service(settings, embedder=FakeEmbedder(), background=False)
     add = _part(service, "add").add
     for i in range(1500):
-        add(f"note {i} about deploys backups and the client {i % 37}", project="big" if i % 50 else "small",
-            tags=[f"t{i % 5}"])
+        add(
+            f"note {i} about deploys backups and the client {i % 37}",
+            project="big" if i % 50 else "small",
+            tags=[f"t{i % 5}"],
+        )
     for i in range(20):
         add(f"someone else's note {i} about deploys", caller=Caller(actor="x", tenant="other"))
     store = service.store
@@ -104,7 +112,9 @@ def _assert_planned_by_key(store: SQLiteStore, statements: list[str]) -> None:
 def test_hybrid_search_reads_by_key_at_every_scope(populated: Any, project: str | None) -> None:
     search = _part(populated, "search").search
     search("deploys client", project=project)  # connections of the vector threads exist now
-    statements = _recorded(populated.store, lambda: search("backups for the client 7", project=project, limit=30))
+    statements = _recorded(
+        populated.store, lambda: search("backups for the client 7", project=project, limit=30)
+    )
     assert any("memory_vectors" in s for s in statements) and any("memories_fts" in s for s in statements)
     _assert_planned_by_key(populated.store, statements)
 
@@ -116,13 +126,29 @@ def test_store_search_queries_read_by_key(populated: Any) -> None:
 
     def run() -> None:
         for words in (["deploy"], ["note", "about"], ["client", "7"]):
-            store.keyword_search("default", KeywordQuery(terms=tuple(words)), project="small", tags=("t1",),
-                                 include_expired=False, now=NOW, limit=10)
+            store.keyword_search(
+                "default",
+                KeywordQuery(terms=tuple(words)),
+                project="small",
+                tags=("t1",),
+                include_expired=False,
+                now=NOW,
+                limit=10,
+            )
         for project in ("small", None):
-            store.vector_search("default", space, query, project=project, tags=("t1",), include_expired=False,
-                                now=NOW, limit=30)
-        found = store.list_memories("default", project="big", pinned_only=False, include_expired=False, now=NOW,
-                                    limit=10)
+            store.vector_search(
+                "default",
+                space,
+                query,
+                project=project,
+                tags=("t1",),
+                include_expired=False,
+                now=NOW,
+                limit=30,
+            )
+        found = store.list_memories(
+            "default", project="big", pinned_only=False, include_expired=False, now=NOW, limit=10
+        )
         store.get_many("default", [m.id for m in found])
         store.record_hits("default", [m.id for m in found], NOW)
         store.embedding_queue(space, None, limit=10)
@@ -139,9 +165,13 @@ def test_a_plan_check_catches_a_scan(populated: Any) -> None:
 def test_deletes_and_edits_are_logged_for_the_vector_index(populated: Any) -> None:
     store: SQLiteStore = populated.store
     conn = store.connection()
-    gone, edited = store.list_memories("default", project="small", pinned_only=False, include_expired=True,
-                                       now=NOW, limit=2)
-    rowid = {m: conn.execute("SELECT rowid FROM memories WHERE id = ?", (m.id,)).fetchone()[0] for m in (gone, edited)}
+    gone, edited = store.list_memories(
+        "default", project="small", pinned_only=False, include_expired=True, now=NOW, limit=2
+    )
+    rowid = {
+        m: conn.execute("SELECT rowid FROM memories WHERE id = ?", (m.id,)).fetchone()[0]
+        for m in (gone, edited)
+    }
     before = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vector_removals").fetchone()[0]
     _part(populated, "delete").delete(gone.id)
     _part(populated, "update").update(edited.id, content="an edited note about deploys")

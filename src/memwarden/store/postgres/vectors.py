@@ -142,7 +142,7 @@ class PostgresVectors:
 
         with self.connection() as conn:
             rows = conn.execute(
-                f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL AND m.embedding_error IS NULL"  # type: ignore[arg-type]
+                f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL AND m.embedding_error IS NULL"
                 " AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = %s"
                 " AND v.dim = %s) ORDER BY m.created_at, m.id LIMIT %s",
                 (space.model_id, space.dimension, limit),
@@ -154,7 +154,7 @@ class PostgresVectors:
 
         with self.connection() as conn:
             rows = conn.execute(
-                f"SELECT {M_COLUMNS} FROM memories m WHERE m.embedding_error IS NOT NULL AND m.deleted_at IS NULL"  # type: ignore[arg-type]
+                f"SELECT {M_COLUMNS} FROM memories m WHERE m.embedding_error IS NOT NULL AND m.deleted_at IS NULL"
                 " AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = %s"
                 " AND v.dim = %s) LIMIT %s",
                 (space.model_id, space.dimension, limit),

@@ -269,6 +269,10 @@ def _dashboard(conn: sqlite3.Connection) -> None:
                          ELSE 'unknown' END, 1)
             ON CONFLICT (day, tenant, action, outcome, degrade_reason) DO UPDATE SET n = n + 1;
         END;
+        """,
+    )
+
+
 def _vector_removals(conn: sqlite3.Connection) -> None:
     """Removed vectors are logged one row each, so an index (in this process or another) applies
     exactly what changed since its watermark instead of re-reading every id of the space
@@ -276,8 +280,8 @@ def _vector_removals(conn: sqlite3.Connection) -> None:
 
     ``vector_seq`` is the ``seq`` of the removed row: an index drops a slot only when it still
     holds that very vector; an edit logs its memory with ``vector_seq = 0`` too (even when it had
-    no vector yet), which tells the embedding queue to embed it again. ``vector_clock.pruned_through`` says up to which removal the log was
-    trimmed; an index whose watermark is older reloads the ids once. The partial index finds
+    no vector yet), which tells the embedding queue to embed it again.
+    ``vector_clock.pruned_through`` says up to which removal the log was trimmed; an index whose watermark is older reloads the ids once. The partial index finds
     memories whose embedding failed without reading the table, and ``ANALYZE`` gives the planner
     statistics (the search-path queries are also written so that they never need them).
     """

@@ -53,14 +53,18 @@ class SQLiteVectors:
                     continue
                 # A replaced vector is deleted first, so the removal is logged for every index
                 # (REPLACE would delete it without firing the trigger).
-                conn.execute("DELETE FROM memory_vectors WHERE memory_rowid = ? AND model = ? AND dim = ?",
-                             (row[0], space.model_id, space.dimension))
+                conn.execute(
+                    "DELETE FROM memory_vectors WHERE memory_rowid = ? AND model = ? AND dim = ?",
+                    (row[0], space.model_id, space.dimension),
+                )
                 conn.execute(
                     "INSERT INTO memory_vectors(memory_rowid, model, dim, vector) VALUES (?, ?, ?, ?)",
                     (row[0], space.model_id, space.dimension, blob),
                 )
-                conn.execute("UPDATE memories SET embedding_error = NULL WHERE rowid = ? AND embedding_error IS NOT NULL",
-                             (row[0],))
+                conn.execute(
+                    "UPDATE memories SET embedding_error = NULL WHERE rowid = ? AND embedding_error IS NOT NULL",
+                    (row[0],),
+                )
                 stored += 1
         return stored
 
@@ -72,7 +76,9 @@ class SQLiteVectors:
                 "UPDATE memories SET embedding_error = ? WHERE id = ?", [(error[:500], i) for i in ids]
             )
 
-    def memories_missing_vectors(self, space: VectorSpace, *, limit: int, tenant: str | None = None) -> list[Memory]:
+    def memories_missing_vectors(
+        self, space: VectorSpace, *, limit: int, tenant: str | None = None
+    ) -> list[Memory]:
         scope, params = ("", []) if tenant is None else (" AND m.tenant = ?", [tenant])
         rows = self.connection().execute(
             f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL{scope} AND NOT EXISTS ("
@@ -82,9 +88,7 @@ class SQLiteVectors:
         )
         return [row_to_memory(row) for row in rows]
 
-    def embedding_queue(
-        self, space: VectorSpace, mark: Any, *, limit: int
-    ) -> tuple[list[Memory], Any]:
+    def embedding_queue(self, space: VectorSpace, mark: Any, *, limit: int) -> tuple[list[Memory], Any]:
         """The next live memories without a vector of ``space``, found from the watermark
         ``mark`` on (``None``: from the start), and the watermark after them.
 
@@ -150,13 +154,17 @@ class SQLiteVectors:
 
     def vector_counts(self, tenant: str | None, space: VectorSpace) -> VectorCounts:
         scope, params = ("", []) if tenant is None else (" AND m.tenant = ?", [tenant])
-        row = self.connection().execute(
-            "SELECT COUNT(*), SUM(v.memory_rowid IS NOT NULL), SUM(m.embedding_error IS NOT NULL)"
-            " FROM memories m LEFT JOIN memory_vectors v"
-            "  ON v.memory_rowid = m.rowid AND v.model = ? AND v.dim = ?"
-            f" WHERE m.deleted_at IS NULL{scope}",
-            (space.model_id, space.dimension, *params),
-        ).fetchone()
+        row = (
+            self.connection()
+            .execute(
+                "SELECT COUNT(*), SUM(v.memory_rowid IS NOT NULL), SUM(m.embedding_error IS NOT NULL)"
+                " FROM memories m LEFT JOIN memory_vectors v"
+                "  ON v.memory_rowid = m.rowid AND v.model = ? AND v.dim = ?"
+                f" WHERE m.deleted_at IS NULL{scope}",
+                (space.model_id, space.dimension, *params),
+            )
+            .fetchone()
+        )
         return VectorCounts(live=row[0] or 0, with_vector=row[1] or 0, failed=row[2] or 0)
 
     def _vector_index(self, space: VectorSpace) -> VectorSpaceIndex:
@@ -164,8 +172,9 @@ class SQLiteVectors:
             index = self._vector_indexes.get(space)
             if index is None:
                 snapshots = snapshot_dir_for(self.path) if self.vector_snapshots else None
-                index = VectorSpaceIndex(space.model_id, space.dimension, exact_max=self.vector_exact_max,
-                                         snapshot_dir=snapshots)
+                index = VectorSpaceIndex(
+                    space.model_id, space.dimension, exact_max=self.vector_exact_max, snapshot_dir=snapshots
+                )
                 self._vector_indexes[space] = index
         return index
 

@@ -133,4 +133,9 @@ class SlotColumns:
         return np.where(found, at, -1)
 
     def trimmed(self) -> tuple[Any, Any, Any, Any]:
-        return (self.rowid[: self.size], self.seq[: self.size], self.tenant[: self.size], self.project[: self.size])
+        return (
+            self.rowid[: self.size],
+            self.seq[: self.size],
+            self.tenant[: self.size],
+            self.project[: self.size],
+        )

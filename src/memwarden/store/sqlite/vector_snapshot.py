@@ -53,7 +53,9 @@ def _read_current(folder: Path) -> dict[str, Any] | None:
     return meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
 
 
-def _matches(meta: dict[str, Any], model: str, dim: int, columns: SlotColumns, conn: sqlite3.Connection) -> bool:
+def _matches(
+    meta: dict[str, Any], model: str, dim: int, columns: SlotColumns, conn: sqlite3.Connection
+) -> bool:
     """Does the database still contain what the snapshot was taken from?"""
     if meta.get("model") != model or meta.get("dim") != dim:
         return False
@@ -67,7 +69,9 @@ def _matches(meta: dict[str, Any], model: str, dim: int, columns: SlotColumns, c
     row = conn.execute("SELECT memory_rowid FROM memory_vectors WHERE seq = ?", (last_seq,)).fetchone()
     if row is not None:
         return bool(row[0] == last_rowid)
-    removed = conn.execute("SELECT memory_rowid FROM vector_removals WHERE vector_seq = ?", (last_seq,)).fetchone()
+    removed = conn.execute(
+        "SELECT memory_rowid FROM vector_removals WHERE vector_seq = ?", (last_seq,)
+    ).fetchone()
     if removed is not None:
         return bool(removed[0] == last_rowid)
     pruned = conn.execute("SELECT pruned_through FROM vector_clock WHERE id = 1").fetchone()[0]
@@ -91,7 +95,11 @@ def load(root: Path, model: str, dim: int, conn: sqlite3.Connection) -> Any:
         if columns.size != rows or not _matches(meta, model, dim, columns, conn):
             logger.info("vector snapshot %s does not match the database; reading vectors from it", folder)
             return None
-        base = np.memmap(folder / meta["matrix"], dtype=np.float32, mode="r", shape=(rows, dim)) if rows else None
+        base = (
+            np.memmap(folder / meta["matrix"], dtype=np.float32, mode="r", shape=(rows, dim))
+            if rows
+            else None
+        )
         state = SpaceState(dim, SlotMatrix(dim, base), columns, list(meta["names"]))
         state.last_seq, state.last_removal = int(meta["last_seq"]), int(meta["last_removal"])
         if meta.get("graph"):
@@ -103,7 +111,9 @@ def load(root: Path, model: str, dim: int, conn: sqlite3.Connection) -> Any:
         state.snapshot = (meta["matrix"], rows)
         return state
     except (OSError, ValueError, KeyError) as exc:
-        logger.warning("vector snapshot %s is unreadable (%s); reading vectors from the database", folder, exc)
+        logger.warning(
+            "vector snapshot %s is unreadable (%s); reading vectors from the database", folder, exc
+        )
         return None
 
 
@@ -125,20 +135,50 @@ def save_if_behind(root: Path, model: str, dim: int, state: Any, lock: threading
             last_seq, last_removal = state.last_seq, state.last_removal
             columns = tuple(a.copy() for a in state.columns.trimmed())
             names = list(state.names)
-        if meta is not None and getattr(state, "snapshot", None) == (meta["matrix"], meta["rows"]) and (
-            size - meta["rows"] < BEHIND_MAX and last_removal - meta["last_removal"] < BEHIND_MAX
-            and graph_size == meta.get("graph_size", 0)
+        if (
+            meta is not None
+            and getattr(state, "snapshot", None) == (meta["matrix"], meta["rows"])
+            and (
+                size - meta["rows"] < BEHIND_MAX
+                and last_removal - meta["last_removal"] < BEHIND_MAX
+                and graph_size == meta.get("graph_size", 0)
+            )
         ):
             return False
-        written = _write(folder, meta, state, size, columns, names, graph, graph_size, graph_file,
-                         last_seq, last_removal, dim, model)
+        written = _write(
+            folder,
+            meta,
+            state,
+            size,
+            columns,
+            names,
+            graph,
+            graph_size,
+            graph_file,
+            last_seq,
+            last_removal,
+            dim,
+            model,
+        )
     _map_back(folder, written, state, lock, dim)
     return True
 
 
-def _write(folder: Path, meta: dict[str, Any] | None, state: Any, size: int, columns: tuple[Any, ...],
-           names: list[str], graph: Any, graph_size: int, graph_file: Path | None, last_seq: int,
-           last_removal: int, dim: int, model: str) -> dict[str, Any]:
+def _write(
+    folder: Path,
+    meta: dict[str, Any] | None,
+    state: Any,
+    size: int,
+    columns: tuple[Any, ...],
+    names: list[str],
+    graph: Any,
+    graph_size: int,
+    graph_file: Path | None,
+    last_seq: int,
+    last_removal: int,
+    dim: int,
+    model: str,
+) -> dict[str, Any]:
     import numpy as np
 
     gen = uuid.uuid4().hex[:12]
@@ -166,9 +206,19 @@ def _write(folder: Path, meta: dict[str, Any] | None, state: Any, size: int, col
         else:
             graph_name = f"graph-{gen}.usearch"
             graph.save(str(folder / graph_name))
-    written = {"format": FORMAT, "model": model, "dim": dim, "rows": size, "matrix": matrix_name,
-               "slots": slots_name, "graph": graph_name, "graph_size": graph_size if graph_name else 0,
-               "names": names, "last_seq": last_seq, "last_removal": last_removal}
+    written = {
+        "format": FORMAT,
+        "model": model,
+        "dim": dim,
+        "rows": size,
+        "matrix": matrix_name,
+        "slots": slots_name,
+        "graph": graph_name,
+        "graph_size": graph_size if graph_name else 0,
+        "names": names,
+        "last_seq": last_seq,
+        "last_removal": last_removal,
+    }
     tmp = folder / f"current.{gen}.tmp"
     tmp.write_text(json.dumps(written), encoding="utf-8")
     os.replace(tmp, folder / "current.json")
@@ -184,7 +234,9 @@ def _map_back(folder: Path, written: dict[str, Any], state: Any, lock: threading
     import numpy as np
 
     rows = written["rows"]
-    base = np.memmap(folder / written["matrix"], dtype=np.float32, mode="r", shape=(rows, dim)) if rows else None
+    base = (
+        np.memmap(folder / written["matrix"], dtype=np.float32, mode="r", shape=(rows, dim)) if rows else None
+    )
     graph = None
     if written["graph"]:
         from usearch.index import Index

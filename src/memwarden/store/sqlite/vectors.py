@@ -73,8 +73,13 @@ def new_graph(dim: int) -> Any:
 class SpaceState:
     """Everything one load of a space holds; replaced whole when the background rebuilds it."""
 
-    def __init__(self, dim: int, matrix: SlotMatrix | None = None, columns: SlotColumns | None = None,
-                 codes: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        dim: int,
+        matrix: SlotMatrix | None = None,
+        columns: SlotColumns | None = None,
+        codes: list[str] | None = None,
+    ) -> None:
         self.matrix = matrix or SlotMatrix(dim)
         self.columns = columns or SlotColumns()
         self.names: list[str] = list(codes or [])
@@ -106,8 +111,12 @@ class SpaceState:
             return
         vectors = np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32).reshape(len(rows), dim)
         self.matrix.append(vectors)
-        self.columns.append([r[1] for r in rows], [r[0] for r in rows], [self.code(r[2]) for r in rows],
-                            [self.code(r[3]) for r in rows])
+        self.columns.append(
+            [r[1] for r in rows],
+            [r[0] for r in rows],
+            [self.code(r[2]) for r in rows],
+            [self.code(r[3]) for r in rows],
+        )
         self.live += len(rows)
         self.last_seq = max(self.last_seq, rows[-1][0])
 
@@ -155,11 +164,19 @@ class VectorSpaceIndex:
         if state.last_removal < pruned:
             # The log no longer reaches back to this index's watermark: compare ids once.
             present = np.fromiter(
-                (r[0] for r in conn.execute("SELECT seq FROM memory_vectors WHERE model = ? AND dim = ?",
-                                            (self.model, self.dim))), dtype=np.int64)
+                (
+                    r[0]
+                    for r in conn.execute(
+                        "SELECT seq FROM memory_vectors WHERE model = ? AND dim = ?", (self.model, self.dim)
+                    )
+                ),
+                dtype=np.int64,
+            )
             have = state.columns.seq[: state.size]
             state.tombstone(np.flatnonzero(~np.isin(have, present)))
-            state.last_removal = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vector_removals").fetchone()[0]
+            state.last_removal = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vector_removals").fetchone()[
+                0
+            ]
             return
         rows = conn.execute(
             "SELECT seq, vector_seq FROM vector_removals WHERE seq > ? ORDER BY seq", (state.last_removal,)
@@ -177,7 +194,9 @@ class VectorSpaceIndex:
             state = vector_snapshot.load(self.snapshot_dir, self.model, self.dim, conn)
         if state is None:
             state = SpaceState(self.dim)
-            state.last_removal = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vector_removals").fetchone()[0]
+            state.last_removal = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vector_removals").fetchone()[
+                0
+            ]
         return state
 
     def refresh(self, conn: sqlite3.Connection) -> None:
@@ -295,7 +314,9 @@ class VectorSpaceIndex:
             fresh = SpaceState(self.dim)
             conn.execute("BEGIN")
             try:
-                fresh.last_removal = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vector_removals").fetchone()[0]
+                fresh.last_removal = conn.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM vector_removals"
+                ).fetchone()[0]
                 self._read_rows(fresh, conn)
             finally:
                 conn.execute("COMMIT")
