@@ -96,7 +96,19 @@ def load_settings(**overrides: object) -> Settings:
     try:
         return Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
-        problems = "; ".join(
-            f"MEMWARDEN_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in exc.errors()
-        )
+        problems = "; ".join(_problem(err, overrides) for err in exc.errors())
         raise ConfigError(f"invalid settings: {problems}") from None
+
+
+def _problem(err: Any, overrides: dict[str, object]) -> str:
+    """One bad setting in the words of ``config_hot`` (the CLI's reader), so that ``serve`` and
+    the commands describe the same mistake the same way; pydantic's words for the rest."""
+    import os
+
+    from memwarden.config_hot import describe_problem
+
+    name = str(err["loc"][0]) if err["loc"] else ""
+    env = f"MEMWARDEN_{'_'.join(str(p) for p in err['loc']).upper()}"
+    raw = overrides.get(name, os.environ.get(env)) if name in BY_NAME else None
+    described = describe_problem(BY_NAME[name], str(raw)) if raw is not None else None
+    return described or f"{env}: {err['msg']}"

@@ -53,6 +53,15 @@ class HotSettings(SettingsPaths):
         return f"HotSettings({shown})"
 
 
+def describe_problem(spec: SettingSpec, raw: str) -> str | None:
+    """What is wrong with ``raw`` for this setting (``MEMWARDEN_X: …``), or None when it parses."""
+    try:
+        _parse(spec, raw)
+    except ConfigError as exc:
+        return exc.message.removeprefix("invalid settings: ")
+    return None
+
+
 def _parse(spec: SettingSpec, raw: str) -> Any:
     env = spec.env
     if spec.secret:
@@ -68,11 +77,13 @@ def _parse(spec: SettingSpec, raw: str) -> Any:
         try:
             number = spec.kind(raw.strip())
         except ValueError:
-            raise ConfigError(f"invalid settings: {env}: expected a {spec.kind.__name__} number, got {raw!r}") from None
+            kind = "a whole number" if spec.kind is int else "a number"
+            raise ConfigError(f"invalid settings: {env}: expected {kind}, got {raw!r}") from None
         ge, gt, le = spec.ge, spec.gt, spec.le
         if (ge is not None and number < ge) or (gt is not None and number <= gt) or (le is not None and number > le):
-            low = f"at least {ge}" if ge is not None else f"more than {gt}"
-            raise ConfigError(f"invalid settings: {env}: must be {low} and at most {le}")
+            limits = [f"at least {ge}" if ge is not None else f"more than {gt}"] if (ge, gt) != (None, None) else []
+            limits += [f"at most {le}"] if le is not None else []
+            raise ConfigError(f"invalid settings: {env}: must be {' and '.join(limits)}, got {raw!r}")
         return number
     if spec.choices and raw not in spec.choices:
         raise ConfigError(f"invalid settings: {env}: must be one of {', '.join(spec.choices)}, got {raw!r}")

@@ -35,6 +35,14 @@ class NotFound(MemwardenError):
     code = "not_found"
 
 
+def about_an_id(exc: MemwardenError) -> bool:
+    """True when ``exc`` is about a memory id (unknown or malformed): each adapter then says, in
+    its own terms, where ids come from (the core's message names no tool or command)."""
+    return (isinstance(exc, NotFound) and "id" in exc.fields) or (
+        isinstance(exc, InvalidInput) and exc.fields.get("field") == "id"
+    )
+
+
 class Conflict(MemwardenError):
     code = "conflict"
 

@@ -182,7 +182,7 @@ class Memories:
         mid = v.check_id(memory_id)
         before = self.store.get_many(who.tenant, [mid])
         if not before:
-            raise NotFound(f"no memory with id {mid}; find ids with memory_search or memory_list", id=mid)
+            raise NotFound(f"no memory with id {mid}", id=mid)
         if before[0].deleted_at is not None:
             return DeleteResult(id=mid, deleted=True, already_deleted=True)
         self.store.soft_delete(who.tenant, mid, self.clock())
@@ -196,9 +196,7 @@ class Memories:
         """The caller's live memory with this (checked) id; NotFound otherwise. Not audited."""
         found = self.store.get_many(who.tenant, [memory_id])
         if not found or found[0].deleted_at is not None:
-            raise NotFound(
-                f"no memory with id {memory_id}; find ids with memory_search or memory_list", id=memory_id
-            )
+            raise NotFound(f"no memory with id {memory_id}", id=memory_id)
         return found[0]
 
     @audited("get", audit_ops.get_summary)

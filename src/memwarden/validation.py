@@ -112,8 +112,7 @@ def check_limit(value: object, *, maximum: int = MAX_LIMIT) -> int:
 def check_id(value: object) -> str:
     if not isinstance(value, str) or not _ID.match(value.strip().upper()):
         raise InvalidInput(
-            f"{value!r} is not a memory id (26-character ULID such as 01JD3Z5X9Q2W8E7R6T5Y4V3K2M); "
-            "find ids with memory_search or memory_list",
+            f"{value!r} is not a memory id (26-character ULID such as 01JD3Z5X9Q2W8E7R6T5Y4V3K2M)",
             field="id",
         )
     return value.strip().upper()

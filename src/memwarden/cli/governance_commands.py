@@ -215,7 +215,7 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     p = sub.add_parser("keygen", help="write a new key for a keyed (HMAC-SHA256) audit chain",
                        description="Write a new random chain key to a new file (mode 0600); never overwrites.")
     p.add_argument("--out", metavar="FILE", help="the key file to create (default: MEMWARDEN_AUDIT_KEY_FILE)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=cmd_audit_keygen)
     p = sub.add_parser("export", help="write audit rows to a CSV or JSON file",
                        description="Write audit rows (optionally filtered) to a new file.")
@@ -223,13 +223,13 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     p.add_argument("--to", dest="until", metavar="DATE", help="rows before this time; a bare date includes that day")
     p.add_argument("--tenant", help="only this tenant")
     p.add_argument("--actor", help="only this actor")
-    p.add_argument("--format", choices=["csv", "json"], default="json")
+    p.add_argument("--format", choices=["csv", "json"], default="json", help="file format (default json)")
     p.add_argument("--out", required=True, metavar="FILE", help="a new file to write (- for standard output)")
     p.set_defaults(handler=cmd_audit_export)
     p = sub.add_parser("prune", help="remove rows older than a date, leaving a checkpoint",
                        description="Remove audit rows older than DATE; a checkpoint keeps the rest verifiable.")
     p.add_argument("--before", required=True, metavar="DATE", help="remove rows older than this date/time (UTC)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=cmd_audit_prune)
 
     token = command("token", lambda a: 2, "make bearer tokens for MEMWARDEN_TOKENS_FILE")
@@ -240,7 +240,7 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     p.add_argument("--actor", required=True, help="who the token belongs to (recorded in the audit log)")
     p.add_argument("--tenant", required=True, action="append", help="a tenant it may act in (repeatable; first is default)")
     p.add_argument("--file", help="append the entry to this tokens file (created if absent)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=cmd_token_new)
     p = sub.add_parser("hash", help="print the SHA-256 of a token read from standard input",
                        description="Print the SHA-256 digest of the token on standard input.")

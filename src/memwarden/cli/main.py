@@ -254,18 +254,20 @@ def _add_read_flags(p: argparse.ArgumentParser, *, limit: int) -> None:
     p.add_argument("--tag", action="append", help="only memories with this tag (repeatable)")
     p.add_argument("--limit", type=int, default=limit, help=f"at most this many (1-100, default {limit})")
     p.add_argument("--include-expired", action="store_true", help="also show expired memories")
-    p.add_argument("--json", action="store_true", help="print JSON (see docs/cli.md)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text (a stable format)")
 
 
 def _add_write_flags(p: argparse.ArgumentParser, *, update: bool) -> None:
     p.add_argument("--project", "--scope", dest="project", help="project (default 'default')")
-    p.add_argument("--kind", choices=["fact", "preference", "episode", "note"], default=None if update else "fact")
-    p.add_argument("--title")
+    p.add_argument("--kind", choices=["fact", "preference", "episode", "note"], default=None if update else "fact",
+                   help="what sort of memory this is" + ("" if update else " (default fact)"))
+    p.add_argument("--title", help="a short title (optional)")
     p.add_argument("--tag", action="append", help="a tag (repeatable)")
     pin = p.add_mutually_exclusive_group()
-    pin.add_argument("--pinned", action="store_true", default=None if update else False)
+    pin.add_argument("--pinned", action="store_true", default=None if update else False,
+                     help="always rank this memory first" if not update else "pin the memory")
     if update:
-        pin.add_argument("--unpinned", dest="pinned", action="store_false")
+        pin.add_argument("--unpinned", dest="pinned", action="store_false", help="unpin the memory")
     p.add_argument("--ttl-hours", type=float, help="forget after this many hours")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -273,9 +275,22 @@ def _add_write_flags(p: argparse.ArgumentParser, *, update: bool) -> None:
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="memwarden", description="A governed, local-first memory server for AI agents.")
+    from memwarden.settings_paths import default_data_dir
+
+    default_db = default_data_dir() / "memwarden.db"
+    parser = argparse.ArgumentParser(
+        prog="memwarden", description="A governed, local-first memory server for AI agents.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=(
+            f"database: {default_db} (SQLite) unless MEMWARDEN_DB or --db names another file\n"
+            "          or a postgresql:// URL.\n"
+            "settings: environment variables MEMWARDEN_* (MEMWARDEN_DB, MEMWARDEN_EMBEDDER, MEMWARDEN_HTTP…),\n"
+            "          listed in docs/configuration.md of the source distribution.\n"
+            "start:    memwarden demo, then memwarden add \"…\" and memwarden search \"…\"."
+        ),
+    )
     parser.add_argument("--version", "-V", action="version", version=f"memwarden {__version__}")
-    parser.add_argument("--db", help="database (overrides MEMWARDEN_DB)")
+    parser.add_argument("--db", metavar="PATH_OR_URL", help=f"database (overrides MEMWARDEN_DB; default {default_db})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
@@ -300,26 +315,26 @@ def build_parser() -> argparse.ArgumentParser:
                    "(estimated: 4 ASCII characters or 1 other character per token)")
 
     p = command("get", cmd_get, "show memories by id")
-    p.add_argument("ids", nargs="+")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("ids", nargs="+", metavar="ID", help="a memory id (as printed by add, search or list)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command("list", cmd_list, "list recent (or pinned) memories")
     _add_read_flags(p, limit=20)
     p.add_argument("--pinned", action="store_true", help="only pinned memories")
 
     p = command("update", cmd_update, "change a memory in place")
-    p.add_argument("id")
+    p.add_argument("id", help="the memory's id (as printed by add, search or list)")
     p.add_argument("--content", help="new text, or - to read standard input")
     p.add_argument("--if-version", type=int, help="fail unless the memory is at this version")
     _add_write_flags(p, update=True)
 
     p = command("delete", cmd_delete, "delete a memory (soft delete)")
-    p.add_argument("id")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("id", help="the memory's id (as printed by add, search or list)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command("stats", cmd_stats, "counts and sizes")
-    p.add_argument("--project", "--scope", dest="project")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--project", "--scope", dest="project", help="only this project")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     from memwarden.cli.ops_commands import register as register_ops
 
@@ -369,6 +384,28 @@ def _hook_argv(argv: Sequence[str]) -> tuple[str, str | None, str | None] | None
     return args[1], project, db
 
 
+def _unknown_command(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
+    """The one-line answer to a mistyped command, with the closest commands; None when it is known."""
+    import argparse
+    import difflib
+
+    commands: list[str] = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            commands = list(action.choices)
+    args = iter(argv)
+    for arg in args:
+        if arg == "--db":
+            next(args, None)
+        elif not arg.startswith("-"):
+            if arg in commands:
+                return None
+            close = difflib.get_close_matches(arg, commands, n=3, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            return f"memwarden: unknown command {arg!r}{hint} (memwarden --help lists them)"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     if given in (["--version"], ["-V"]):
@@ -381,6 +418,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_hook(hook[0], project=hook[1], db=hook[2])
     parser = build_parser()
+    unknown = _unknown_command(parser, given)
+    if unknown is not None:
+        parser.exit(2, unknown + "\n")  # a usage error, like argparse's own: SystemExit(2)
     args = parser.parse_args(argv)
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
@@ -394,7 +434,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         require_existing_database(args)  # before a read command could create an empty database
         return handler(args)
     except MemwardenError as exc:
-        print(f"memwarden: {exc.message}", file=sys.stderr)
+        from memwarden.errors import about_an_id
+
+        hint = "; find ids with `memwarden search` or `memwarden list`" if about_an_id(exc) else ""
+        print(f"memwarden: {exc.message}{hint}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -40,7 +40,7 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     p = command("migrate", cmd_migrate,
                 "copy the SQLite database (memories, vectors, audit chain) to a new PostgreSQL database and verify it")
     p.add_argument("--to", required=True, metavar="URL", help="postgresql://… of a new, empty database")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
 __all__ = ["register"]

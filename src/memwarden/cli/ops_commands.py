@@ -254,27 +254,27 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     p.add_argument("--out", metavar="FILE", help="write here instead (never overwrites a file)")
     p.add_argument("--reason", choices=["manual", "timer"], default="manual", help=argparse.SUPPRESS)
     p.add_argument("--list", action="store_true", help="list the kept backups instead")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command("restore", cmd_restore, "show what restoring a backup would change; --yes restores it")
     p.add_argument("file", help="a backup file")
     p.add_argument("--yes", action="store_true", help="restore (the current database is kept as a backup first)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command("health", cmd_health, "integrity, a real index write, vectors, backups, vault mirror")
     p.add_argument("--url", help="probe a running server's /healthz?deep=1 instead (container health checks)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for --url (default 10)")
     p.add_argument("--no-repair", action="store_true", help="report a broken keyword index without rebuilding it")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command("review", cmd_review, "propose clean-ups: likely duplicates, never retrieved, stale, expired")
-    p.add_argument("--project", "--scope", dest="project")
+    p.add_argument("--project", "--scope", dest="project", help="only this project")
     p.add_argument("--stale-days", type=int, default=90, help="unused for this many days is stale (default 90)")
     p.add_argument("--limit", type=int, default=50, help="at most this many proposals of each kind (default 50)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command("export", cmd_export, "write memories as memwarden export JSON (stdout, or --out FILE)")
-    p.add_argument("--project", "--scope", dest="project")
+    p.add_argument("--project", "--scope", dest="project", help="only this project")
     p.add_argument("--include-deleted", action="store_true", help="also export deleted memories")
     p.add_argument("--out", metavar="FILE", help="write here (never overwrites a file)")
 
@@ -285,12 +285,12 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     bar.add_argument("--no-progress", action="store_true", help="never show the progress bar")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command("vacuum", cmd_vacuum, "purge memories expired past the grace period and compact the database")
     p.add_argument("--force", action="store_true",
                    help="purge even when the clock reads far from the newest audit row (a clock jump, or idle time)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
 __all__ = ["probe_url", "register"]

@@ -21,7 +21,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 
-from memwarden.errors import InvalidInput, MemwardenError, NotFound
+from memwarden.errors import InvalidInput, MemwardenError, NotFound, about_an_id
 from memwarden.models import CALLER_SCOPE_KEY, Caller
 from memwarden.service import MemoryService
 
@@ -88,7 +88,8 @@ async def call_service(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     try:
         return await anyio.to_thread.run_sync(partial(fn, *args, **kwargs))
     except MemwardenError as exc:
-        raise ToolError(f"{exc.code}: {exc.message}") from None
+        hint = "; find ids with memory_search" if about_an_id(exc) else ""
+        raise ToolError(f"{exc.code}: {exc.message}{hint}") from None
 
 
 async def fetch_for_request(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:

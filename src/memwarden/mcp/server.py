@@ -15,6 +15,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 
+from memwarden.mcp.arguments import explain_argument_errors
 from memwarden.mcp.guidance import add_guidance
 from memwarden.mcp.memory_tools import ECHO_TOOL, MEMORY_TOOLS
 from memwarden.mcp.ops_tools import OPS_TOOLS
@@ -59,6 +60,7 @@ def create_server(service: MemoryService, *, tools: str = "core") -> MCPServer:
             structured_output=True,
         )
     add_guidance(server, [name for name, _, _ in offered])
+    explain_argument_errors(server)
     return server
 
 
