@@ -16,23 +16,32 @@ def cmd_hook(args: argparse.Namespace) -> int:
 
 
 def cmd_install(args: argparse.Namespace) -> int:
-    from memwarden.hooks.claude_install import install_claude_code, memwarden_command
+    from memwarden.config_hot import load_hot_settings
+    from memwarden.hooks.claude_install import install_claude_code, memwarden_command, project_command
 
+    db = getattr(args, "db", None)
     command = None
+    notes: list[str] = []
     if not args.uninstall:
         import os
         import shlex
 
-        command = (shlex.split(args.command, posix=os.name != "nt") if args.command
-                   else memwarden_command(getattr(args, "db", None)))
+        if args.command:
+            command = shlex.split(args.command, posix=os.name != "nt")
+        elif args.project:
+            # Files meant to be committed: `memwarden` as found on PATH, not this machine's venv.
+            command, notes = project_command(db)
+        else:
+            command = memwarden_command(db)
     lines = install_claude_code(
         scope="project" if args.project else "user",
         home=Path.home(),
         project_dir=Path(args.dir).absolute() if args.dir else Path.cwd(),
         uninstall=args.uninstall,
         command=command,
+        state_dir=load_hot_settings(**({"db": db} if db else {})).data_dir() / "installs",
     )
-    for line in lines:
+    for line in lines + notes:
         print(line)
     if not args.uninstall:
         print("restart Claude Code to load the hooks and the MCP server")

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from memwarden.errors import InvalidInput
+from memwarden.hooks import install_record
 from memwarden.hooks.skill import SKILL_MD
 
 SERVER_NAME = "memwarden"
@@ -65,6 +66,17 @@ def memwarden_command(db: str | None = None) -> list[str]:
     else:
         base = [str(Path(sys.executable).absolute()), "-m", "memwarden"]
     return base + (["--db", str(Path(db).expanduser().absolute())] if db else [])
+
+
+def project_command(db: str | None = None) -> tuple[list[str], list[str]]:
+    """``memwarden`` resolved through PATH, for files a repository shares; and notes for the user.
+
+    Every clone runs its own memwarden; a database given with --db is written as given."""
+    notes = []
+    if shutil.which("memwarden") is None:
+        notes.append("note: `memwarden` is not on PATH here; the project files start `memwarden`, so put it "
+                     "on PATH (pipx install / uv tool install) or pass --command")
+    return ["memwarden", *(["--db", db] if db else [])], notes
 
 
 def hook_entries(command: list[str]) -> dict[str, dict[str, Any]]:
@@ -166,7 +178,8 @@ def _only_empty(value: Any) -> bool:
 class Plan:
     """Every file change of one install or uninstall, computed before anything is written."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, backups: bool = True) -> None:
+        self.backups = backups  # copies beside the files (user scope); a project gets none
         self.changes: list[tuple[Path, str | None, bool]] = []  # (path, new text or None to delete, back up)
         self.unchanged: list[Path] = []
 
@@ -193,7 +206,7 @@ class Plan:
         report = []
         for path, new, keep_copy in self.changes:
             backup = None
-            if keep_copy and path.exists():
+            if keep_copy and self.backups and path.exists():
                 backup = path.with_name(f"{path.name}.memwarden-backup-{stamp}")
                 shutil.copy2(path, backup)
             if new is None:
@@ -220,12 +233,22 @@ def _remove_empty_dirs(folder: Path) -> None:
 
 
 def install_claude_code(*, scope: str, home: Path, project_dir: Path, uninstall: bool = False,
-                        command: list[str] | None = None) -> list[str]:
-    """Install (or uninstall) memwarden for Claude Code; returns what happened, file by file."""
+                        command: list[str] | None = None, state_dir: Path | None = None) -> list[str]:
+    """Install (or uninstall) memwarden for Claude Code; returns what happened, file by file.
+
+    With ``state_dir`` install records what it changed there (hooks/install_record.py) and
+    uninstall gives back the same bytes and removes the folders install created."""
     where = layout(scope, home=home, project_dir=project_dir)
+    root = home if scope == "user" else project_dir
+    record = install_record.record_path(state_dir, scope, root) if state_dir is not None else None
+    restored: list[str] = []
+    handled: set[Path] = set()
+    if uninstall and record is not None:
+        _read_json(where.settings), _read_json(where.mcp)  # refuse broken JSON before changing anything
+        restored, handled = install_record.restore_files(record)
     settings_before, mcp_before = _read_json(where.settings), _read_json(where.mcp)
     use = None if uninstall else (command or memwarden_command())
-    plan = Plan()
+    plan = Plan(backups=scope == "user")
     plan.json(where.settings, settings_before, updated_settings(settings_before or {}, use))
     plan.json(where.mcp, mcp_before, updated_mcp(mcp_before or {}, use))
     if uninstall:
@@ -235,4 +258,15 @@ def install_claude_code(*, scope: str, home: Path, project_dir: Path, uninstall:
         plan.text(where.skill, None if ours else existing, backup=False)
     else:
         plan.text(where.skill, SKILL_MD)
-    return plan.apply(datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ"))
+    targets = [path for path, _, _ in plan.changes]
+    before = {path: path.read_bytes() if path.is_file() else None for path in targets}
+    folders = install_record.missing_folders(targets, root)
+    report = plan.apply(datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ"))
+    if record is None:
+        return report
+    if uninstall:
+        report = [line for line in report if not (line.startswith("unchanged ") and Path(line[10:]) in handled)]
+        return restored + report + install_record.remove_folders(record)
+    if targets:
+        install_record.save_record(record, root=root, before=before, folders=folders, targets=targets)
+    return report
