@@ -57,8 +57,14 @@ def test_recall_route_rejects_bad_input_with_a_clear_400(http_server: tuple[str,
 def test_recall_route_needs_the_token_and_json(http_server: tuple[str, str]) -> None:  # noqa: F811
     url, token = http_server
     assert httpx.post(url + RECALL, json={"query": "x"}, timeout=10).status_code == 401
-    answer = httpx.post(url + RECALL, content=b"{nope", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    auth = {"Authorization": f"Bearer {token}"}
+    answer = httpx.post(url + RECALL, content=b"{nope", headers={**auth, "content-type": "application/json"},
+                        timeout=10)
     assert answer.status_code == 400 and answer.json()["error"] == "invalid_input"
+    # A page can send text/plain without a CORS preflight: the security layer refuses it (issue 14).
+    plain = httpx.post(url + RECALL, content=b'{"query": "x"}', headers={**auth, "content-type": "text/plain"},
+                       timeout=10)
+    assert plain.status_code == 415 and plain.json()["error"] == "unsupported_media_type"
 
 
 def test_prompt_hook_asks_the_server_and_prints_what_it_found(http_server: tuple[str, str],  # noqa: F811

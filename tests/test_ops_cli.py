@@ -201,7 +201,7 @@ def test_a_corrupted_database_answers_503_to_deep_health(settings: Settings, db_
     try:
         async def probe() -> httpx.Response:
             transport = httpx.ASGITransport(app=build_http_app(service, settings))
-            async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
                 return await client.get("/healthz", params={"deep": "1"})
 
         import anyio

@@ -1,9 +1,8 @@
-"""Build the HTTP server: MCP at /mcp and the hooks' recall at /hooks/recall behind bearer auth,
-/healthz open."""
+"""Build the HTTP server: MCP at /mcp, the hooks' recall at /hooks/recall, /healthz and the
+dashboard at /ui, all behind the security layer of ``http.guard`` (Host, Origin, bearer token or
+the dashboard's own login, body checks)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -14,10 +13,11 @@ from memwarden.errors import ConfigError, InvalidInput, MemwardenError
 from memwarden.govern.identity import Identity, load_tokens_file
 from memwarden.hooks.recall import RECALL_PATH
 from memwarden.http.auth import BearerAuth, is_loopback, parse_bind, token_digest
+from memwarden.http.guard import FORM, GuardPolicy, HttpGuard, guard_routes
+from memwarden.http.health_route import DeepHealth
 from memwarden.models import CALLER_SCOPE_KEY, Caller
 from memwarden.service import MemoryService
 from memwarden.ui.mount import DashboardDispatch, dashboard_app
-from memwarden.version import __version__
 
 
 def check_bind(settings: Settings, address: str) -> tuple[str, int]:
@@ -29,28 +29,21 @@ def check_bind(settings: Settings, address: str) -> tuple[str, int]:
             "set MEMWARDEN_HTTP_TOKEN or MEMWARDEN_TOKENS_FILE (or bind to 127.0.0.1)"
         )
     load_tokens_file(settings.tokens_file)  # a broken tokens file stops start-up here
+    if settings.http_max_body_bytes < 2 * settings.max_content_bytes:
+        raise ConfigError(
+            f"MEMWARDEN_HTTP_MAX_BODY_BYTES={settings.http_max_body_bytes} cannot carry a memory of "
+            f"MEMWARDEN_MAX_CONTENT_BYTES={settings.max_content_bytes}: raise it to at least twice that"
+        )
     return host, port
 
 
-def build_http_app(service: MemoryService, settings: Settings) -> Any:
+def build_http_app(service: MemoryService, settings: Settings, bind_host: str | None = None) -> HttpGuard:
+    """The whole HTTP server behind ``http.guard``: every route gets the security layer."""
     from memwarden.mcp.server import streamable_http_app
-
-    async def healthz(request: Request) -> JSONResponse:
-        if request.query_params.get("deep", "") not in ("1", "true", "yes"):
-            return JSONResponse({"status": "ok", "version": __version__})
-        # The deep check writes and reads the whole database: behind the token, unlike the
-        # liveness answer above (a container health check sends MEMWARDEN_HTTP_TOKEN).
-        caller = auth.resolve(request.headers.get("authorization"))
-        if caller is None:
-            return JSONResponse({"error": "unauthorized", "message": "deep health needs Authorization: Bearer <token>"},
-                                status_code=401, headers={"www-authenticate": 'Bearer realm="memwarden"'})
-        import anyio.to_thread
-
-        report = await anyio.to_thread.run_sync(lambda: service.operations.health(caller=caller))
-        return JSONResponse(report, status_code=503 if report["status"] == "failing" else 200)
 
     async def hooks_recall(request: Request) -> JSONResponse:
         # The prompt hook's search (memwarden.hooks.recall), for the caller the token names.
+        # The guard has checked the body already: JSON, bounded in size and depth, UTF-8.
         import anyio.to_thread
 
         from memwarden.search.recall import parse_recall_request, recall
@@ -70,24 +63,30 @@ def build_http_app(service: MemoryService, settings: Settings) -> Any:
             return JSONResponse(exc.to_dict(), status_code=status)
         return JSONResponse({"hits": hits})
 
-    app = streamable_http_app(
-        service,
-        tools=settings.tools,
-        routes=[Route("/healthz", healthz, methods=["GET"]), Route(RECALL_PATH, hooks_recall, methods=["POST"])],
-    )
     default = Caller(actor=settings.actor, tenant=settings.tenant)
     tokens: dict[str, Identity | Caller] = dict(load_tokens_file(settings.tokens_file))
     if settings.http_token is not None:
         tokens[token_digest(settings.http_token.get_secret_value())] = default
-    auth = BearerAuth(app, tokens=tokens, default=default)
+    auth = BearerAuth(None, tokens=tokens, default=default)  # guard_routes puts it in front of the API
+    health = DeepHealth(lambda caller: service.operations.health(caller=caller), auth,
+                        interval_s=settings.http_health_interval_s)
+    app = streamable_http_app(
+        service,
+        tools=settings.tools,
+        routes=[Route("/healthz", health.respond, methods=["GET"]), Route(RECALL_PATH, hooks_recall, methods=["POST"])],
+    )
+    policy = GuardPolicy.from_settings(settings, bind_host, tokens=bool(tokens))
     http_token = None if settings.http_token is None else settings.http_token.get_secret_value()
     dashboard = dashboard_app(service, tokens=tokens, http_token=http_token, operator=default)
-    return DashboardDispatch(auth, dashboard)
+    # One outer layer (Host, Origin) for everything; the API behind the bearer check and JSON
+    # bodies, the dashboard behind its own login with HTML form bodies.
+    return HttpGuard(DashboardDispatch(guard_routes(app, policy, auth), guard_routes(dashboard, policy, media=FORM)),
+                     policy)
 
 
 def serve_http(service: MemoryService, settings: Settings, address: str) -> None:
     import uvicorn
 
     host, port = check_bind(settings, address)
-    uvicorn.run(build_http_app(service, settings), host=host, port=port, log_level="warning",
+    uvicorn.run(build_http_app(service, settings, host), host=host, port=port, log_level="warning",
                 access_log=False, lifespan="on")

@@ -49,7 +49,7 @@ def is_loopback(host: str) -> bool:
 class BearerAuth:
     """Resolve the bearer token of each request to a Caller, or answer 401 / 403."""
 
-    def __init__(self, app: ASGIApp, *, tokens: dict[str, Identity | Caller], default: Caller) -> None:
+    def __init__(self, app: ASGIApp | None, *, tokens: dict[str, Identity | Caller], default: Caller) -> None:
         # Keyed by SHA-256 digest: plaintext tokens are not kept in memory longer than needed.
         self.app = app
         self.tokens = {
@@ -87,6 +87,8 @@ class BearerAuth:
         await send({"type": "http.response.body", "body": json.dumps({"error": error, "message": message}).encode()})
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if self.app is None:
+            raise RuntimeError("BearerAuth has no application to pass requests to (see guard.protect)")
         if scope["type"] != "http" or scope.get("path") in OPEN_PATHS:
             await self.app(scope, receive, send)
             return

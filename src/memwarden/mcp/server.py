@@ -66,8 +66,15 @@ def create_server(service: MemoryService, *, tools: str = "core") -> MCPServer:
 
 def streamable_http_app(service: MemoryService, *, tools: str, routes: list[Any] | None = None) -> Any:
     """The Starlette app serving MCP at ``/mcp``, plus extra Starlette routes (``/healthz``)."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
     server = create_server(service, tools=tools)
-    app = server.streamable_http_app(streamable_http_path="/mcp")
+    # Host and Origin are checked for every route by memwarden.http.guard, with the configured
+    # allowlists; the SDK's own loopback-only check would refuse those (421) behind it.
+    app = server.streamable_http_app(
+        streamable_http_path="/mcp",
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
     for route in routes or []:
         app.router.routes.append(route)
     return app
