@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memwarden.hooks.skill import SKILL_MD
+from tests.small_disk import fill, small_disk
 
 
 @pytest.fixture
@@ -199,3 +200,58 @@ def test_a_given_command_is_written_as_given(env: dict[str, str], home: Path) ->
     assert hooks["Stop"][0]["hooks"][0]["command"] == '"/opt/my tools/memwarden" --db /data/m.db hook stop'
     assert install(env, "--uninstall").returncode == 0
     assert not (home / ".claude.json").exists() and not (home / ".claude" / "settings.json").exists()
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_install_keeps_each_files_mode_and_owner_and_backs_up_without_widening_it(env: dict[str, str],
+                                                                                  home: Path) -> None:
+    """Issue 14: ~/.claude.json (account data, MCP env secrets) came back 0644 from a 0600 file."""
+    claude, settings = home / ".claude.json", home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    claude.write_text('{"oauthAccount": {"emailAddress": "a@example.com"}, "mcpServers": {}}\n', encoding="utf-8")
+    settings.write_text('{"env": {"API_KEY": "secret"}}\n', encoding="utf-8")
+    claude.chmod(0o600)
+    settings.chmod(0o640)
+    import os
+
+    if os.geteuid() == 0:  # as root, prove the owner is kept as well
+        os.chown(claude, 4321, 4321)
+    result = install(env, "--user")
+    assert result.returncode == 0, result.stderr
+    assert _mode(claude) == 0o600 and _mode(settings) == 0o640
+    assert "memwarden" in json.loads(claude.read_text(encoding="utf-8"))["mcpServers"]
+    backups = sorted(home.glob(".claude.json.memwarden-backup-*"))
+    assert len(backups) == 1 and _mode(backups[0]) == 0o600
+    if os.geteuid() == 0:
+        assert (claude.stat().st_uid, claude.stat().st_gid) == (4321, 4321)
+    assert [p.name for p in home.rglob("*.memwarden-tmp")] == []
+
+
+def test_new_json_files_are_created_readable_by_their_owner_only(env: dict[str, str], home: Path,
+                                                                 tmp_path: Path) -> None:
+    assert install(env, "--user").returncode == 0
+    assert _mode(home / ".claude.json") == 0o600 and _mode(home / ".claude" / "settings.json") == 0o600
+    assert _mode(home / ".claude" / "skills" / "memwarden" / "SKILL.md") == 0o644  # no secrets in it
+    project = tmp_path / "project"
+    project.mkdir()
+    assert install(env, "--project", cwd=project).returncode == 0
+    assert _mode(project / ".mcp.json") == 0o600
+
+
+def test_a_full_disk_leaves_the_original_file_and_no_temporary_file(tmp_path: Path) -> None:
+    from memwarden.hooks.claude_install import write_like
+
+    with small_disk(tmp_path / "disk", "64k") as disk:
+        target = disk / "settings.json"
+        target.write_text('{"keep": true}\n', encoding="utf-8")
+        target.chmod(0o600)
+        fill(disk)
+        with pytest.raises(OSError, match="No space left"):
+            write_like(target, b'{"new": "' + b"x" * 200_000 + b'"}', like=target)
+        assert target.read_text(encoding="utf-8") == '{"keep": true}\n'
+        assert sorted(p.name for p in disk.iterdir()) == ["filler", "settings.json"]
+        with pytest.raises(FileExistsError):
+            write_like(target, b"{}", like=target, exclusive=True)  # backups never overwrite

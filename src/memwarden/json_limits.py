@@ -10,9 +10,10 @@ linear scan that never recurses, so the transports can refuse such a message wit
 
 from __future__ import annotations
 
+import json
 import re
 
-__all__ = ["MAX_JSON_DEPTH", "json_problem"]
+__all__ = ["MAX_JSON_DEPTH", "json_problem", "read_request_id"]
 
 MAX_JSON_DEPTH = 64
 """Deepest nesting accepted. memwarden's own requests nest fewer than 10 levels."""
@@ -56,3 +57,39 @@ def json_problem(body: bytes, *, max_depth: int = MAX_JSON_DEPTH) -> str | None:
         else:
             depth -= 1
     return None
+
+
+_ID_VALUE = re.compile(rb'\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.)*")')
+
+
+def read_request_id(body: bytes) -> str | int | None:
+    """The ``id`` of a JSON-RPC request that cannot be parsed, read from its text, or None.
+
+    Only a top-level ``"id"`` key followed by a whole number or a string counts; the scan
+    never recurses, so any nesting depth is fine."""
+    depth = 0
+    for match in _TOKENS.finditer(body):
+        token = match.group(0)
+        first = token[:1]
+        if first == b'"':
+            if depth == 1 and token == b'"id"':
+                value = _ID_VALUE.match(body, match.end())
+                if value is not None:
+                    return _id_value(value.group(1))
+        elif first in (b"[", b"{"):
+            depth += 1
+        else:
+            depth -= 1
+    return None
+
+
+def _id_value(raw: bytes) -> str | int | None:
+    if raw[:1] != b'"':
+        return int(raw)
+    if _lone_surrogate(raw) is not None:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None

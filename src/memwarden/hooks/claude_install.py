@@ -9,7 +9,11 @@ Where things go (Claude Code's documented layout):
 Rules: every JSON file is read and checked before any is written, and nothing changes when
 one cannot be parsed; entries that are not memwarden's are kept as they are, in order; a file
 whose content would not change is not touched; a file that does change is first copied to
-``<name>.memwarden-backup-<UTC time>`` and then replaced atomically. Running the install
+``<name>.memwarden-backup-<UTC time>`` and then replaced atomically: written to a temporary file
+in the same folder, flushed to disk, given the original's mode and owner, and renamed over it
+(``~/.claude.json`` holds account data and MCP ``env`` secrets, so a 0600 file stays 0600).
+New JSON files, which may come to hold such secrets, are created 0600; backups keep the
+original's mode from their first byte. Running the install
 again gives identical files. ``--uninstall`` removes memwarden's hook entries, its MCP server
 entry and its skill, and deletes a JSON file only when nothing but empty containers is left.
 """
@@ -19,8 +23,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
+import stat
 import sys
+import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -208,7 +213,7 @@ class Plan:
             backup = None
             if keep_copy and self.backups and path.exists():
                 backup = path.with_name(f"{path.name}.memwarden-backup-{stamp}")
-                shutil.copy2(path, backup)
+                write_like(backup, path.read_bytes(), like=path, exclusive=True)
             if new is None:
                 path.unlink(missing_ok=True)
                 if path.name == "SKILL.md":
@@ -216,12 +221,52 @@ class Plan:
                 report.append(f"removed {path}" + (f" (backup {backup.name})" if backup else ""))
                 continue
             path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_name(f".{path.name}.memwarden-tmp")
-            temporary.write_text(new, encoding="utf-8")
-            os.replace(temporary, path)
+            write_like(path, new.encode("utf-8"), like=path if path.exists() else None,
+                       new_mode=SECRET_MODE if path.suffix == ".json" else PUBLIC_MODE)
             report.append(f"{'updated' if backup else 'created'} {path}" + (f" (backup {backup.name})" if backup else ""))
         report += [f"unchanged {p}" for p in self.unchanged]
         return report
+
+
+SECRET_MODE = 0o600
+PUBLIC_MODE = 0o644
+
+
+def write_like(path: Path, data: bytes, *, like: Path | None, new_mode: int = SECRET_MODE,
+               exclusive: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically with ``like``'s mode and owner (``new_mode`` if none).
+
+    The temporary file is created 0600 in the same folder (so the rename stays on one file
+    system and no other user can read it half-written), fsynced, given the mode and owner, and
+    renamed over ``path``; the folder is fsynced so the rename survives a crash. ``exclusive``
+    refuses to replace an existing ``path`` (backups never overwrite one another)."""
+    mode, owner = new_mode, None
+    if like is not None:
+        info = like.stat()
+        mode, owner = stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid)
+    if exclusive and path.exists():
+        raise FileExistsError(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".memwarden-tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+            if owner is not None and owner != (os.geteuid(), os.getegid()):
+                try:  # root installing for a user, or a group the user belongs to
+                    os.fchown(file.fileno(), *owner)
+                except PermissionError:
+                    pass  # cannot give the file away: it stays ours, with the original mode
+            os.fchmod(file.fileno(), mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
 
 
 def _remove_empty_dirs(folder: Path) -> None:

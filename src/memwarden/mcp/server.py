@@ -20,6 +20,7 @@ from memwarden.mcp.guidance import add_guidance
 from memwarden.mcp.memory_tools import ECHO_TOOL, MEMORY_TOOLS
 from memwarden.mcp.ops_tools import OPS_TOOLS
 from memwarden.mcp.tool_text import INSTRUCTIONS, TOOLS
+from memwarden.mcp.stdio import run_answering_stdio
 from memwarden.service import MemoryService
 from memwarden.version import __version__
 
@@ -81,5 +82,5 @@ def streamable_http_app(service: MemoryService, *, tools: str, routes: list[Any]
 
 
 def run_stdio(service: MemoryService, *, tools: str) -> None:
-    """Serve MCP over stdin/stdout until the client closes the stream."""
-    create_server(service, tools=tools).run("stdio")
+    """Serve MCP over stdin/stdout until the client closes the stream; every request is answered."""
+    run_answering_stdio(create_server(service, tools=tools))

@@ -1,0 +1,162 @@
+"""MCP over stdio where every request gets an answer.
+
+The SDK's stdio reader (``mcp.server.stdio``) hands a line it cannot parse to the session as
+an exception, and the session drops it: a request holding a lone surrogate escape
+(``\\ud800``) or nested past its parser's ~250 levels got no answer at all, and the client waited
+for its own timeout. This transport reads the same wire (one JSON-RPC message per line, UTF-8)
+and answers such a line itself, as JSON-RPC 2.0 asks:
+
+- the line is too deep, holds a lone surrogate, is not UTF-8 or not JSON: ``-32700`` (parse
+  error) with the request's ``id`` when one can be read from the text, ``null`` otherwise;
+- the line is JSON but not a JSON-RPC message: ``-32600`` (invalid request), same ``id`` rule;
+- an answer the server cannot encode (it would not be UTF-8 JSON) is replaced by a ``-32603``
+  error for the same ``id``.
+
+A malformed *response* (a line with ``result`` or ``error`` and no ``method``) is logged, not
+answered. The server keeps serving after every one of these. As in the SDK, while it serves,
+file descriptor 0 reads the null device and 1 writes to stderr, so a stray ``print`` or child
+process cannot corrupt the wire. This module uses two SDK internals (``_lowlevel_server`` and
+``create_context_streams``, the SDK's own stdio transport is built on the same two), which is why
+``mcp`` is pinned below 3.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, BinaryIO
+
+import anyio
+import mcp_types as types
+from mcp.server.mcpserver import MCPServer
+from mcp.shared._context_streams import ContextReceiveStream, ContextSendStream, create_context_streams
+from mcp.shared.message import SessionMessage
+
+from memwarden.json_limits import json_problem, read_request_id
+
+__all__ = ["answering_stdio", "run_answering_stdio"]
+
+logger = logging.getLogger(__name__)
+Id = str | int | None
+
+
+def _error(request_id: Id, code: int, message: str) -> SessionMessage:
+    return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code,
+                                                                                                  message=message)))
+
+
+def triage(line: bytes) -> tuple[bool, SessionMessage] | None:
+    """``(False, message)`` to pass on to the server, ``(True, error)`` to answer the client
+    with at once, or ``None`` when there is nothing to do."""
+    problem = json_problem(line)
+    if problem is None:
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problem = f"the line is not UTF-8 text (byte {exc.start})"
+    if problem is not None:
+        return True, _error(read_request_id(line), types.PARSE_ERROR, f"Parse error: {problem}")
+    try:
+        return False, SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+    except ValueError:
+        pass
+    try:
+        parsed = json.loads(line)
+    except ValueError as exc:
+        return True, _error(read_request_id(line), types.PARSE_ERROR, f"Parse error: the line is not JSON ({exc})")
+    request_id = parsed.get("id") if isinstance(parsed, dict) else None
+    if not isinstance(request_id, str | int) or isinstance(request_id, bool):
+        request_id = None
+    if isinstance(parsed, dict) and "method" not in parsed and ("result" in parsed or "error" in parsed):
+        logger.warning("dropped a malformed JSON-RPC response from the client (id %r)", request_id)
+        return None
+    return True, _error(request_id, types.INVALID_REQUEST,
+                  "Invalid Request: not a JSON-RPC 2.0 message (jsonrpc, id, method, params)")
+
+
+def _encode(message: SessionMessage) -> bytes:
+    try:
+        return (message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode("utf-8")
+    except (ValueError, UnicodeError) as exc:
+        request_id = getattr(message.message, "id", None)
+        logger.error("an answer could not be encoded as UTF-8 JSON (%s); sending an error instead", type(exc).__name__)
+        fallback = _error(request_id, types.INTERNAL_ERROR, "the answer could not be encoded as UTF-8 JSON")
+        return (fallback.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode("utf-8")
+
+
+class _Wire:
+    """fd 0 and 1 moved to private descriptors; 0 then reads /dev/null and 1 writes to stderr."""
+
+    def __init__(self) -> None:
+        self.reader: BinaryIO = os.fdopen(os.dup(0), "rb", buffering=0)
+        self.writer: BinaryIO = os.fdopen(os.dup(1), "wb", buffering=0)
+        self._saved = (os.dup(0), os.dup(1))
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        os.dup2(2, 1)
+
+    def restore(self) -> None:
+        sys.stdout.flush()
+        for fd, saved in zip((0, 1), self._saved, strict=True):
+            os.dup2(saved, fd)
+            os.close(saved)
+
+
+@asynccontextmanager
+async def answering_stdio(
+    reader: BinaryIO | None = None, writer: BinaryIO | None = None
+) -> AsyncIterator[tuple[ContextReceiveStream[SessionMessage | Exception], ContextSendStream[SessionMessage]]]:
+    """Streams for ``Server.run``; answers unparseable lines itself (see the module docstring)."""
+    wire = _Wire() if reader is None or writer is None else None
+    source = anyio.wrap_file(reader or (wire.reader if wire else sys.stdin.buffer))
+    sink = anyio.wrap_file(writer or (wire.writer if wire else sys.stdout.buffer))
+    read_send, read_stream = create_context_streams[SessionMessage | Exception](0)
+    write_stream, write_receive = create_context_streams[SessionMessage](0)
+    answers = write_stream.clone()
+
+    async def read_lines() -> None:
+        try:
+            async with read_send, answers:
+                async for line in source:
+                    if not line.strip():
+                        continue
+                    triaged = triage(line)
+                    if triaged is not None:
+                        answer_now, message = triaged
+                        await (answers if answer_now else read_send).send(message)
+        except anyio.ClosedResourceError:
+            await anyio.lowlevel.checkpoint()
+
+    async def write_lines() -> None:
+        try:
+            async with write_receive:
+                async for message in write_receive:
+                    await sink.write(_encode(message))
+                    await sink.flush()
+        except anyio.ClosedResourceError:
+            await anyio.lowlevel.checkpoint()
+
+    try:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(read_lines)
+            tasks.start_soon(write_lines)
+            yield read_stream, write_stream
+    finally:
+        if wire is not None:
+            wire.restore()
+
+
+def run_answering_stdio(server: MCPServer) -> None:
+    """Serve ``server`` over stdin/stdout until the client closes stdin."""
+
+    async def serve() -> None:
+        lowlevel: Any = server._lowlevel_server  # the SDK's run_stdio_async does exactly this
+        async with answering_stdio() as (read_stream, write_stream):
+            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+    anyio.run(serve)
