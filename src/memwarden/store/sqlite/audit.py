@@ -35,6 +35,7 @@ from memwarden.audit.base import (
     stamp_time,
 )
 from memwarden.errors import StorageError
+from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, with_clear_faults
 from memwarden.store.sqlite.shm import ShmWatch
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,6 +48,7 @@ _COLUMNS = (
 )
 
 
+@with_clear_faults()
 class SQLiteAuditLog:
     """Append, read, prune and checkpoint the audit chain of one SQLite database file."""
 
@@ -93,14 +95,16 @@ class SQLiteAuditLog:
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise StorageError(f"cannot write the audit log in {self.path}: {exc}") from exc
+            raise SQLiteFault(f"cannot write the audit log: {describe_fault(self.path, exc)}") from exc
         try:
             yield conn
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            if conn.in_transaction:  # SQLite rolls back by itself on some errors (disk full)
+            # SQLite may have rolled back already (a full disk does): a second ROLLBACK would
+            # raise "no transaction is active" and hide the real cause.
+            if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise StorageError(f"audit log write failed in {self.path}: {exc}") from exc
+            raise SQLiteFault(f"audit log write failed: {describe_fault(self.path, exc)}") from exc
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -130,7 +134,7 @@ class SQLiteAuditLog:
         try:
             conn.execute(f"INSERT INTO audit_log ({_COLUMNS}) VALUES ({', '.join('?' * 17)})", (*values, prev, digest))
         except sqlite3.Error as exc:
-            raise StorageError(f"cannot write the audit row in {self.path}: {exc}") from exc
+            raise SQLiteFault(f"cannot write the audit row: {describe_fault(self.path, exc)}") from exc
         return AuditRecord(*[*values, prev, digest])
 
     def records(

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memwarden.errors import InvalidInput, StorageError
+from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, fault_condition
 
 BUSY_TIMEOUT_S = 60.0
 _DIFF_COLUMNS = "id, version, updated_at, deleted_at, content_hash"
@@ -43,7 +44,7 @@ def _connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         else:
             conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
-        raise StorageError(f"cannot open {path}: {exc}") from exc
+        raise SQLiteFault(f"cannot open: {describe_fault(path, exc)}") from exc
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
     return conn
 
@@ -72,7 +73,9 @@ def snapshot(source: Path, dest: Path) -> dict[str, int]:
         finally:
             src.execute("COMMIT")
     except sqlite3.Error as exc:
-        raise StorageError(f"backup of {source} failed: {exc}") from exc
+        # Space, permissions and opening concern the file being written; damage, the source.
+        where = dest if fault_condition(exc) in ("full", "readonly", "cantopen") else source
+        raise SQLiteFault(f"backup of {source} to {dest} failed: {describe_fault(where, exc)}") from exc
     finally:
         src.close()
     _fsync(dest)
@@ -211,11 +214,18 @@ class SQLiteBackupBackend:
 
         if not self.has_data():
             return False
-        conn = _connect(self.path, readonly=True)
+        try:
+            conn = _connect(self.path, readonly=True)
+        except sqlite3.OperationalError as exc:
+            # Not knowing is not a pending migration: say what stops the read (a read-only
+            # folder where SQLite cannot create the -shm file, a missing permission).
+            raise SQLiteFault(describe_fault(self.path, exc)) from exc
         try:
             return bool(pending(conn))
+        except sqlite3.OperationalError as exc:
+            raise SQLiteFault(describe_fault(self.path, exc)) from exc
         except sqlite3.DatabaseError:
-            return True
+            return True  # damaged: assume the worst, a migration would run on it
         finally:
             conn.close()
 

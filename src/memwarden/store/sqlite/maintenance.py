@@ -9,6 +9,7 @@ read-back tells.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
@@ -20,6 +21,7 @@ from memwarden.audit import in_write
 from memwarden.errors import StorageError
 from memwarden.models import IndexText, Memory, VectorSpace, format_time
 
+logger = logging.getLogger(__name__)
 # Rowids no memory ever has (memories get positive rowids), used only by the write probe.
 PROBE_ROWID = -7_000_000_001
 PROBE_TERM = "memwardenhealthprobe"
@@ -32,20 +34,28 @@ FTS5_SHADOW_TABLES = ("data", "idx", "content", "docsize", "config")
 def _unlink_broken_fts(conn: sqlite3.Connection, name: str) -> None:
     """Remove an FTS5 table whose own code cannot open it any more (DROP TABLE needs that).
 
-    When: DROP TABLE fails with "vtable constructor failed" (a garbled structure record).
-    Why: the documented way out is to delete the table's schema row with writable_schema and
-    bump the schema version so every connection reloads the schema; then its shadow tables
-    are ordinary tables and drop normally. Runs inside the caller's write transaction.
+    When: DROP TABLE fails with "vtable constructor failed" (a garbled structure record) or
+    "database disk image is malformed" (a garbled page of a shadow table).
+    Why: the documented way out is to delete the schema rows with writable_schema and bump the
+    schema version so every connection reloads the schema. The shadow tables go the same way
+    rather than through DROP TABLE, which walks each b-tree to free its pages and fails (leaving
+    the transaction unusable) on a garbled one. Their pages are left unreachable; the caller
+    runs VACUUM afterwards, which copies only reachable pages, so ``integrity_check`` is clean
+    again. Called right after the failed DROP, with nothing else done in the caller's write
+    transaction: that transaction is rolled back and begun again, because a statement that hit
+    a garbled page can leave it unable to write.
     """
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+    conn.execute("BEGIN IMMEDIATE")
+    names = [name, *(f"{name}_{suffix}" for suffix in FTS5_SHADOW_TABLES)]
     version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
     conn.execute("PRAGMA writable_schema = ON")
     try:
-        conn.execute("DELETE FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
+        conn.execute(f"DELETE FROM sqlite_master WHERE tbl_name IN ({', '.join('?' * len(names))})", names)
         conn.execute(f"PRAGMA schema_version = {version + 1}")
     finally:
         conn.execute("PRAGMA writable_schema = OFF")
-    for suffix in FTS5_SHADOW_TABLES:
-        conn.execute(f'DROP TABLE IF EXISTS "{name}_{suffix}"')
 
 
 class _RollBack(Exception):
@@ -165,6 +175,7 @@ class SQLiteMaintenance:
         from memwarden.store.sqlite.rows import COLUMNS as _COLUMNS
         from memwarden.store.sqlite.rows import row_to_memory as _row_to_memory
 
+        orphaned = False
         with self.write() as conn:
             row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'memories_fts'").fetchone()
             if row is None:  # dropped by hand: create it as the current schema defines it
@@ -176,6 +187,7 @@ class SQLiteMaintenance:
                     conn.execute("DROP TABLE memories_fts")
                 except sqlite3.DatabaseError:
                     _unlink_broken_fts(conn, "memories_fts")
+                    orphaned = True
                 conn.execute(row[0])
             count = 0
             for rowid, *rest in conn.execute(
@@ -183,6 +195,13 @@ class SQLiteMaintenance:
             ).fetchall():
                 self._index(conn, rowid, index_for(_row_to_memory(rest)))
                 count += 1
+        if orphaned:  # pages left unreachable by _unlink_broken_fts: VACUUM drops them
+            try:
+                self.connection().execute("VACUUM")
+            except sqlite3.Error as exc:
+                # When: no room for VACUUM's copy, or another process holds the file. The index
+                # works already; integrity_check reports the unused pages until a later VACUUM.
+                logger.warning("VACUUM after the keyword index rebuild failed (%s); run memwarden vacuum", exc)
         return count
 
     # -- bulk ----------------------------------------------------------------------------------

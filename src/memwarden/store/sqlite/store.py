@@ -27,6 +27,7 @@ from memwarden.models import (
     format_time,
 )
 from memwarden.store.sqlite import migrations
+from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, with_clear_faults
 from memwarden.store.sqlite.fts import SCOPE_FUNCTION, scope_token, scoped_expression, word_expressions
 from memwarden.store.sqlite.insights import SQLiteInsights
 from memwarden.store.sqlite.maintenance import SQLiteMaintenance
@@ -54,6 +55,7 @@ MIN_COMMON_DOCS = 100
 MAX_RARE_WORDS = 16
 # A query word that matches fewer memories than this exactly is also matched as a prefix.
 PREFIX_BELOW_DOCS = 20
+@with_clear_faults()
 class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
     """The default backend. Safe to share between threads and with other processes.
 
@@ -75,7 +77,12 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         self.shm = ShmWatch(self.path)
-        self.applied_migrations = migrations.migrate(self.connection())
+        try:
+            self.applied_migrations = migrations.migrate(self.connection())
+        except SQLiteFault:
+            raise
+        except sqlite3.Error as exc:
+            raise SQLiteFault(describe_fault(self.path, exc)) from exc
 
     # -- connections -------------------------------------------------------------------------
 
@@ -106,7 +113,7 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
             conn.execute("PRAGMA analysis_limit = 1000")
             conn.create_function(SCOPE_FUNCTION, 2, scope_token, deterministic=True)
         except sqlite3.Error as exc:
-            raise StorageError(f"cannot open the database {self.path}: {exc}") from exc
+            raise SQLiteFault(f"cannot open the database: {describe_fault(self.path, exc)}") from exc
         return conn
 
     @contextmanager
@@ -129,7 +136,7 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise StorageError(f"cannot start a write on {self.path}: {exc}") from exc
+            raise SQLiteFault(f"cannot start a write: {describe_fault(self.path, exc)}") from exc
         with in_write.transaction_rows():  # an audit row written inside commits or goes with it
             try:
                 yield conn
@@ -142,7 +149,7 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
             except sqlite3.Error as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                raise StorageError(f"commit failed on {self.path}: {exc}") from exc
+                raise SQLiteFault(f"commit failed: {describe_fault(self.path, exc)}") from exc
 
     def close(self) -> None:
         with self._lock:
@@ -358,7 +365,7 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
             else:
                 scores, rows = self._rank_common(conn, words_used, scope, tenant, where, params, limit)
         except sqlite3.OperationalError as exc:
-            raise StorageError(f"keyword search failed: {exc}") from exc
+            raise SQLiteFault(f"keyword search failed: {describe_fault(self.path, exc)}") from exc
         rows.sort(key=lambda row: (scores[row[0]], row[0]))
         n = _NCOLUMNS + 1
         return [
