@@ -45,12 +45,12 @@ def test_a_full_disk_names_the_file_and_the_condition_on_every_path_and_loses_no
         settings = _settings(disk)
         db = Path(settings.db)
         service = build_service(settings, embeddings=False, ops=True)
-        acknowledged = [service.add(f"kept memory {i} " + "words " * 40).memory.id for i in range(20)]
+        acknowledged = [service.memories.add(f"kept memory {i} " + "words " * 40).memory.id for i in range(20)]
         fill(disk, leave=48 * 1024)
         failures: list[str] = []
         for i in range(400):
             try:
-                acknowledged.append(service.add(f"memory while filling {i} " + "padding " * 60).memory.id)
+                acknowledged.append(service.memories.add(f"memory while filling {i} " + "padding " * 60).memory.id)
             except StorageError as exc:
                 failures.append(exc.message)
                 if len(failures) >= 5:
@@ -65,12 +65,12 @@ def test_a_full_disk_names_the_file_and_the_condition_on_every_path_and_loses_no
                 return exc.message
             return None
 
-        update = clear(lambda: service.update(acknowledged[0], content="changed while full " + "x " * 400))
+        update = clear(lambda: service.memories.update(acknowledged[0], content="changed while full " + "x " * 400))
         assert update is not None and "disk is full" in update and str(db) in update
-        search = clear(lambda: service.search("memory"))
+        search = clear(lambda: service.searcher.search("memory"))
         assert search is None or ("disk is full" in search and str(db) in search)
-        assert service.backups is not None
-        backup = clear(lambda: service.backups.backup())  # type: ignore[union-attr]
+        assert service.operations.backups is not None
+        backup = clear(lambda: service.operations.backups.backup())  # type: ignore[union-attr]
         assert backup is not None and "disk is full" in backup and str(disk / "backups") in backup
 
         async def over_mcp() -> str:
@@ -85,8 +85,8 @@ def test_a_full_disk_names_the_file_and_the_condition_on_every_path_and_loses_no
         assert set(acknowledged) <= _live_ids(db), "an acknowledged add was lost"
         again = build_service(settings, embeddings=False)
         try:
-            assert again.get(acknowledged)[1] == []
-            assert again.add("room again after freeing space").duplicate is False
+            assert again.memories.get(acknowledged)[1] == []
+            assert again.memories.add("room again after freeing space").duplicate is False
         finally:
             again.close()
 
@@ -106,7 +106,7 @@ def _garble_pages_of(db: Path, table: str) -> None:
 def _seed(settings: Settings, n: int = 200) -> list[str]:
     seed = build_service(settings, embeddings=False)
     try:
-        return [seed.add(f"invoice rule {i}: pay within {i % 30} days " + "terms " * 10).memory.id for i in range(n)]
+        return [seed.memories.add(f"invoice rule {i}: pay within {i % 30} days " + "terms " * 10).memory.id for i in range(n)]
     finally:
         seed.close()
 
@@ -117,18 +117,18 @@ def test_a_damaged_keyword_index_page_gives_clear_errors_and_is_rebuilt_by_healt
     _garble_pages_of(Path(settings.db), "memories_fts_data")
     service = build_service(settings, embeddings=False, ops=True)
     try:
-        for call in (lambda: service.search("invoice"), lambda: service.add("written over a damaged index")):
+        for call in (lambda: service.searcher.search("invoice"),
+                     lambda: service.memories.add("written over a damaged index")):
             try:
                 call()
             except StorageError as exc:  # not a raw sqlite3.DatabaseError
                 assert str(settings.db) in exc.message and "damaged" in exc.message
-        report = service.health()
+        report = service.operations.health()
         index = report["checks"]["keyword_index"]
         assert index["repaired"] is True and index["ok"] is True, index
-        assert {h.memory.id for h in service.search("invoice", limit=100).hits} >= set(ids[:100]) & {
-            h.memory.id for h in service.search("invoice", limit=100).hits}
-        assert len(service.search("invoice rule", limit=100).hits) == 100
-        assert service.add("a memory after the repair").duplicate is False
+        found = {h.memory.id for h in service.searcher.search("invoice rule", limit=100).hits}
+        assert len(found) == 100 and found <= set(ids)
+        assert service.memories.add("a memory after the repair").duplicate is False
     finally:
         service.close()
     assert _integrity(Path(settings.db)) == "ok"
@@ -141,8 +141,8 @@ def test_a_damaged_keyword_index_page_is_rebuilt_at_server_start(tmp_path: Path)
     service = build_server_service(settings)
     try:
         assert service.store.probe_keyword_index() is None  # type: ignore[attr-defined]
-        assert {h.memory.id for h in service.search("invoice", limit=100).hits} <= set(ids)
-        assert len(service.search("invoice", limit=100).hits) == 100
+        assert {h.memory.id for h in service.searcher.search("invoice", limit=100).hits} <= set(ids)
+        assert len(service.searcher.search("invoice", limit=100).hits) == 100
     finally:
         service.close()
     assert _integrity(Path(settings.db)) == "ok"
@@ -154,9 +154,9 @@ def _wal_copy(settings: Settings, target: Path, n_before: int, n_after: int) -> 
     service = build_service(settings, embeddings=False)
     db = Path(settings.db)
     try:
-        before = {service.add(f"checkpointed memory {i}").memory.id for i in range(n_before)}
+        before = {service.memories.add(f"checkpointed memory {i}").memory.id for i in range(n_before)}
         service.store.connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")  # type: ignore[attr-defined]
-        after = {service.add(f"memory only in the wal {i}").memory.id for i in range(n_after)}
+        after = {service.memories.add(f"memory only in the wal {i}").memory.id for i in range(n_after)}
         target.mkdir()
         shutil.copy(db, target / db.name)
         shutil.copy(db.with_name(db.name + "-wal"), target / (db.name + "-wal"))
@@ -179,11 +179,11 @@ def test_a_damaged_or_cut_wal_opens_to_a_consistent_earlier_state(tmp_path: Path
     wal.write_bytes(bytes(raw))
     service = build_service(_settings(tmp_path / "crashed"), embeddings=False)
     try:
-        live = {m.id for m in service.list(limit=100)}
+        live = {m.id for m in service.memories.list(limit=100)}
         assert before <= live and live <= before | after  # old state or a prefix of the new one
-        found = {h.memory.id for h in service.search("memory", limit=100).hits}
+        found = {h.memory.id for h in service.searcher.search("memory", limit=100).hits}
         assert found == live  # the keyword index agrees with the table it was committed with
-        assert service.add("written after recovery").duplicate is False
+        assert service.memories.add("written after recovery").duplicate is False
     finally:
         service.close()
     assert _integrity(crashed) == "ok"
@@ -215,15 +215,15 @@ def test_ttl_holds_when_the_clock_is_moved_back(settings: Settings) -> None:
     service: MemoryService = build_service(settings, embeddings=False)
     service.clock = lambda: now[0]
     try:
-        keep = service.add("expires an hour after it was stored", ttl_hours=1).memory
+        keep = service.memories.add("expires an hour after it was stored", ttl_hours=1).memory
         now[0] -= timedelta(hours=5)  # the clock jumps back (NTP step, VM restore)
-        assert [h.memory.id for h in service.search("expires").hits] == [keep.id]  # not expired, no error
-        earlier = service.add("stored while the clock was behind", ttl_hours=1).memory
+        assert [h.memory.id for h in service.searcher.search("expires").hits] == [keep.id]  # not expired, no error
+        earlier = service.memories.add("stored while the clock was behind", ttl_hours=1).memory
         assert earlier.expires_at is not None and earlier.expires_at < keep.expires_at  # type: ignore[operator]
-        assert service.purge()["purged"] == 0 if hasattr(service, "purge") else True
+        assert service.operations.purge_expired() == []  # nothing is past its expiry on this clock
         now[0] += timedelta(hours=5, minutes=61)  # back to real time, past the first one's expiry
-        found = {h.memory.id for h in service.search("stored").hits}
+        found = {h.memory.id for h in service.searcher.search("stored").hits}
         assert keep.id not in found and earlier.id not in found
-        assert {h.memory.id for h in service.search("stored", include_expired=True).hits} >= {keep.id}
+        assert {h.memory.id for h in service.searcher.search("stored", include_expired=True).hits} >= {keep.id}
     finally:
         service.close()

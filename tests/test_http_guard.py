@@ -53,7 +53,7 @@ def guarded(settings: Settings) -> Iterator[tuple[HttpGuard, str]]:
     service = build_service(tokened, embeddings=False)
     app = build_http_app(service, tokened, "127.0.0.1")
     app.app.router.routes.append(Route("/future", _future_route, methods=["GET", "POST"]))  # type: ignore[attr-defined]
-    service.add("one stored memory")
+    service.memories.add("one stored memory")
     reached.clear()
     yield app, tokened.db
     service.close()

@@ -291,6 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", "-V", action="version", version=f"memwarden {__version__}")
     parser.add_argument("--db", metavar="PATH_OR_URL", help=f"database (overrides MEMWARDEN_DB; default {default_db})")
+    parser.add_argument("--debug", action="store_true", help="show the full traceback of an unexpected error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
@@ -426,6 +427,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    return run_handler(handler, args)
+
+
+def run_handler(handler: Handler, args: argparse.Namespace) -> int:
+    """Run one command; every failure ends as one line on stderr and an exit code.
+
+    memwarden's own errors print their message (exit 1). A closed output pipe
+    (``memwarden search … | head``) exits quietly with 141, as a shell's SIGPIPE would. Any
+    other exception prints its type and message (exit 1); ``--debug`` shows the traceback.
+    """
     from memwarden.errors import MemwardenError
 
     try:
@@ -439,5 +450,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         hint = "; find ids with `memwarden search` or `memwarden list`" if about_an_id(exc) else ""
         print(f"memwarden: {exc.message}{hint}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        _silence_stdout()
+        return 141
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # noqa: BLE001 - the top of the command: one line, not a traceback
+        if getattr(args, "debug", False):
+            raise
+        print(f"memwarden: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+              file=sys.stderr)
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot raise again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

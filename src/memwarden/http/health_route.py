@@ -25,7 +25,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from memwarden import __version__
+from memwarden.version import __version__
 from memwarden.http.auth import BearerAuth
 from memwarden.http.guard import client_is_loopback
 from memwarden.models import Caller

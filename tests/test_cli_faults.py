@@ -1,0 +1,39 @@
+"""The CLI ends every failure with one line (issue 14): no traceback unless --debug, and a
+closed output pipe (``memwarden … | head``) exits quietly."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from memwarden.app import build_service
+from memwarden.config import load_settings
+
+
+def _memwarden(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "memwarden", *args], env=env, capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL)
+
+
+def test_a_closed_pipe_ends_the_command_quietly(cli_env: dict[str, str], db_path: Path) -> None:
+    service = build_service(load_settings(db=str(db_path), embedder="none"), embeddings=False)
+    for i in range(150):
+        service.memories.add(f"memory {i} about the release train " + "detail " * 150)
+    service.close()
+    command = f"set -o pipefail; {sys.executable} -m memwarden search release --limit 100 | head -1"
+    result = subprocess.run(["bash", "-c", command], env=cli_env, capture_output=True, text=True, timeout=120)
+    assert len(result.stdout.splitlines()) == 1
+    assert result.stderr == "", result.stderr  # was a BrokenPipeError traceback
+    assert result.returncode == 141  # 128 + SIGPIPE, as a shell reports a command stopped by a pipe
+
+
+def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(cli_env: dict[str, str],
+                                                                      tmp_path: Path) -> None:
+    target = str(tmp_path / "no-such-folder" / "out.json")
+    plain = _memwarden(cli_env, "export", "--out", target)
+    assert plain.returncode == 1
+    lines = plain.stderr.strip().splitlines()
+    assert len(lines) == 1 and "No such file or directory" in lines[0] and "--debug" in lines[0], plain.stderr
+    debug = _memwarden(cli_env, "--debug", "export", "--out", target)
+    assert debug.returncode == 1 and "Traceback (most recent call last)" in debug.stderr
