@@ -31,6 +31,7 @@ from memwarden.http.guard import GuardPolicy, HttpGuard
 from tests.test_transports import free_port, wait_for_http
 
 TOKEN = "guard-test-token-0123456789"
+FORM = "application/x-www-form-urlencoded"
 BASE = "http://127.0.0.1:8765"
 REFUSALS = {"host_not_allowed", "origin_not_allowed", "body_too_large", "unsupported_media_type",
             "unauthorized", "invalid_input"}
@@ -52,22 +53,38 @@ def guarded(settings: Settings) -> Iterator[tuple[HttpGuard, str]]:
     tokened = _settings(settings, http_token=TOKEN, http_max_body_bytes=64 * 1024)
     service = build_service(tokened, embeddings=False)
     app = build_http_app(service, tokened, "127.0.0.1")
-    app.app.router.routes.append(Route("/future", _future_route, methods=["GET", "POST"]))  # type: ignore[attr-defined]
+    api = next(a for a in _starlette_apps(app) if any(getattr(r, "path", "") == "/mcp" for r in a.routes))
+    api.router.routes.append(Route("/future", _future_route, methods=["GET", "POST"]))
     service.memories.add("one stored memory")
     reached.clear()
     yield app, tokened.db
     service.close()
 
 
+def _starlette_apps(app: Any) -> list[Any]:
+    """Every Starlette application inside the layers (the API and the dashboard)."""
+    from starlette.applications import Starlette
+
+    found, todo = [], [app]
+    while todo:
+        layer = todo.pop()
+        if isinstance(layer, Starlette):
+            found.append(layer)
+            continue
+        todo += [getattr(layer, name) for name in ("app", "api", "dashboard") if getattr(layer, name, None) is not None]
+    return found
+
+
 def _requests(app: HttpGuard) -> list[tuple[str, str]]:
-    """(method, path) for every route of the app, with every method it takes."""
+    """(method, path) for every route of every application in the server, with its methods."""
     found = []
-    for route in app.app.routes:  # type: ignore[attr-defined]
+    for route in [r for a in _starlette_apps(app) for r in a.routes]:
         if isinstance(route, Mount):
             paths, methods = [route.path + "/"], {"GET", "POST", "DELETE"}
         else:
             assert isinstance(route, Route)
-            paths, methods = [route.path], set(route.methods or {"GET", "POST", "DELETE"}) - {"HEAD"}
+            path = route.path.replace("{", "").replace("}", "")  # /ui/memory/{id} -> /ui/memory/id
+            paths, methods = [path], set(route.methods or {"GET", "POST", "DELETE"}) - {"HEAD"}
         if route.path == "/healthz":
             paths.append("/healthz?deep=1")
         found += [(method, path) for path in paths for method in sorted(methods)]
@@ -101,13 +118,14 @@ def test_every_route_refuses_foreign_hosts_origins_bad_bodies_and_missing_tokens
         guarded: tuple[HttpGuard, str]) -> None:
     app, db = guarded
     routes = _requests(app)
-    assert {path for _, path in routes} >= {"/mcp", "/healthz", "/hooks/recall", "/future"}
+    assert {path for _, path in routes} >= {"/mcp", "/healthz", "/hooks/recall", "/future", "/ui/login"}
     auth = {"authorization": f"Bearer {TOKEN}"}
     good_json = {**auth, "content-type": "application/json"}
     body = json.dumps({"query": "x"}).encode()
     before = _rows(db)
     for method, path in routes:
         what = f"{method} {path}"
+        ui = path.startswith("/ui")
         _assert_refused(_send(app, method, path, headers={**good_json, "host": "evil.example"}, body=body),
                         421, what + " foreign Host")
         _assert_refused(_send(app, method, path, headers={**good_json, "host": "127.0.0.1.evil.example:8765"},
@@ -119,18 +137,25 @@ def test_every_route_refuses_foreign_hosts_origins_bad_bodies_and_missing_tokens
         _assert_refused(_send(app, method, path, headers={**good_json, "origin": "null"}, body=body),
                         403, what + " null Origin")
         _assert_refused(_send(app, method, path, headers=good_json, body=b'{"q": "' + b"x" * 70_000 + b'"}'),
-                        413, what + " oversized body")
-        for media in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
-                      "application/json; charset=latin-1"):
+                        415 if ui else 413, what + " oversized body")
+        _assert_refused(_send(app, method, path, headers={**good_json, "content-type": FORM}, body=b"q=" + b"x" * 70_000),
+                        413 if ui else 415, what + " oversized form")
+        for media in ("text/plain", "multipart/form-data; boundary=x", "application/json; charset=latin-1",
+                      "application/json" if ui else FORM):
             _assert_refused(_send(app, method, path, headers={**auth, "content-type": media}, body=body),
                             415, f"{what} {media}")
         _assert_refused(_send(app, method, path, headers=good_json, body=b"[" * 65 + b"]" * 65),
-                        400, what + " deep JSON")
+                        415 if ui else 400, what + " deep JSON")
         _assert_refused(_send(app, method, path, headers=good_json, body=b'{"query": "\\ud800"}'),
-                        400, what + " lone surrogate")
-        _assert_refused(_send(app, method, path, headers=good_json, body=b'{"query": "\xff"}'),
-                        400, what + " not UTF-8")
-        if path != "/healthz":  # the liveness answer is open by design; its deep form is not
+                        415 if ui else 400, what + " lone surrogate")
+        _assert_refused(_send(app, method, path, headers={**good_json, "content-type": FORM} if ui else good_json,
+                              body=b'query=\xff'), 400, what + " not UTF-8")
+        if ui:  # the dashboard logs people in itself: without a session, no page and no action
+            anonymous = _send(app, method, path, headers={"content-type": FORM}, body=b"q=x")
+            public = method == "GET" and path.startswith(("/ui/login", "/ui/static"))  # the login page itself
+            assert anonymous.status_code in (303, 401, 403, 405) or public, f"{what} without a session: {anonymous.status_code}"
+            assert "memory" not in anonymous.headers.get("location", "/ui/login").replace("/ui/login", "")
+        elif path != "/healthz":  # the liveness answer is open by design; its deep form is not
             _assert_refused(_send(app, method, path, headers={"content-type": "application/json"}, body=body),
                             401, what + " missing token")
             _assert_refused(_send(app, method, path, headers={"authorization": "Bearer wrong",

@@ -186,6 +186,13 @@ class HttpGuard:
                                    allow_headers=CORS_HEADERS, expose_headers=["mcp-session-id"])
         self.checked = inner
 
+    def __getattr__(self, name: str) -> Any:
+        # Transparent to attribute reads, like the application it wraps (its ``state``, the
+        # dashboard's sessions), so wrapping a route group changes nothing for its callers.
+        if name == "app":
+            raise AttributeError(name)
+        return getattr(self.app, name)
+
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
             await self.app(scope, receive, send)
@@ -226,6 +233,13 @@ class BodyGuard:
         self.app = app
         self.policy = policy
         self.media = media
+
+    def __getattr__(self, name: str) -> Any:
+        # Transparent to attribute reads, like the application it wraps (its ``state``, the
+        # dashboard's sessions), so wrapping a route group changes nothing for its callers.
+        if name == "app":
+            raise AttributeError(name)
+        return getattr(self.app, name)
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
