@@ -32,6 +32,7 @@ def test_a_closed_pipe_ends_the_command_quietly(cli_env: dict[str, str], db_path
 
 def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(cli_env: dict[str, str],
                                                                       tmp_path: Path) -> None:
+    assert _memwarden(cli_env, "add", "a memory to export").returncode == 0
     target = str(tmp_path / "no-such-folder" / "out.json")
     plain = _memwarden(cli_env, "export", "--out", target)
     assert plain.returncode == 1

@@ -18,7 +18,7 @@ import pytest
 
 from memwarden.app import build_server_service, build_service
 from memwarden.config import Settings, load_settings
-from memwarden.errors import StorageError
+from memwarden.errors import Conflict, StorageError
 from memwarden.models import utcnow
 from memwarden.service import MemoryService
 from tests.mcp_helpers import call_error, mcp_client
@@ -220,7 +220,8 @@ def test_ttl_holds_when_the_clock_is_moved_back(settings: Settings) -> None:
         assert [h.memory.id for h in service.searcher.search("expires").hits] == [keep.id]  # not expired, no error
         earlier = service.memories.add("stored while the clock was behind", ttl_hours=1).memory
         assert earlier.expires_at is not None and earlier.expires_at < keep.expires_at  # type: ignore[operator]
-        assert service.operations.purge_expired() == []  # nothing is past its expiry on this clock
+        with pytest.raises(Conflict, match="clock"):  # a purge on a clock behind the audit log refuses
+            service.operations.purge_expired()
         now[0] += timedelta(hours=5, minutes=61)  # back to real time, past the first one's expiry
         found = {h.memory.id for h in service.searcher.search("stored").hits}
         assert keep.id not in found and earlier.id not in found
