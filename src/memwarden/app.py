@@ -133,7 +133,10 @@ def build_service(
         vault=build_vault_mirror(settings),
     )
     try:
-        service.operations.ensure_index(progress or ReindexProgress())
+        # Straight to the store (what Operations.ensure_index does): the per-prompt paths never
+        # build the operations part (see MemoryService.operations).
+        service.store.ensure_index(service.intake.analyzer.fingerprint, service.intake.index_text,
+                                   progress or ReindexProgress())
     except BaseException:
         service.close()
         raise

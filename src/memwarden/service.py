@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from memwarden.intake import Intake
 from memwarden.memories import Memories
 from memwarden.models import Caller, utcnow
-from memwarden.ops.operations import Operations
 from memwarden.ops.options import OpsOptions
 from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights
 from memwarden.search.searcher import Searcher
@@ -26,6 +25,7 @@ from memwarden.store.base import Store
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
+    from memwarden.ops.operations import Operations
     from memwarden.search.vector_path import VectorPath
     from memwarden.vault.mirror import VaultMirror
 
@@ -57,10 +57,23 @@ class MemoryService:
                                  vectors=vectors, vault=vault)
         self.searcher = Searcher(store, intake, default_caller=default_caller, ranking=ranking, clock=clock,
                                  auditor=auditor, vectors=vectors)
-        self.operations = Operations(store, intake, self.searcher, default_caller=default_caller, options=ops,
-                                     clock=clock, auditor=auditor, vectors=vectors, vault=vault)
+        self._ops_options = ops
+        self._operations: Operations | None = None
         if vault is not None:
             vault.bind(lambda memory: [m.id for m in self.searcher.related(memory)])
+
+    @property
+    def operations(self) -> Operations:
+        """Health, review, export/import, purge… built on first use: `memwarden search` and the
+        prompt hook never need them, and their modules cost more to import than a search takes."""
+        if self._operations is None:
+            from memwarden.ops.operations import Operations
+
+            self._operations = Operations(
+                self.store, self.intake, self.searcher, default_caller=self.default_caller,
+                options=self._ops_options, clock=self._clock, auditor=self.auditor, vectors=self.vectors,
+                vault=self.vault)
+        return self._operations
 
     @property
     def clock(self) -> Callable[[], datetime]:
@@ -70,7 +83,9 @@ class MemoryService:
     @clock.setter
     def clock(self, clock: Callable[[], datetime]) -> None:
         self._clock = clock
-        self.memories.clock = self.searcher.clock = self.operations.clock = clock
+        self.memories.clock = self.searcher.clock = clock
+        if self._operations is not None:
+            self._operations.clock = clock
         if self.auditor is not None:  # audit stamps follow it too (time-safety checks compare them)
             self.auditor.clock = clock
 

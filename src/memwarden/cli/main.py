@@ -272,7 +272,23 @@ def _add_write_flags(p: argparse.ArgumentParser, *, update: bool) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def build_parser() -> argparse.ArgumentParser:
+# The commands this module defines itself: for these, the parser skips every other command
+# module (ops_commands alone pulls in the export/import machinery), keeping `memwarden search`
+# near the bare interpreter's start-up. Any other command, or none (--help), builds them all.
+CORE_COMMANDS = frozenset({"serve", "add", "search", "get", "list", "update", "delete", "stats", "demo", "vault"})
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command word of ``argv``: the first argument after the global ``--db DB``."""
+    args = list(argv)
+    if args[:1] == ["--db"]:
+        args = args[2:]
+    elif args[:1] and args[0].startswith("--db="):
+        args = args[1:]
+    return args[0] if args else None
+
+
+def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
     import argparse
 
     from memwarden.settings_paths import default_data_dir
@@ -337,21 +353,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--project", "--scope", dest="project", help="only this project")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
-    from memwarden.cli.ops_commands import register as register_ops
+    if not core_only:
+        from memwarden.cli.ops_commands import register as register_ops
 
-    register_ops(command)
-    from memwarden.cli.hook_commands import register as register_hooks
+        register_ops(command)
+        from memwarden.cli.hook_commands import register as register_hooks
 
-    register_hooks(command)
-    from memwarden.cli.embed_commands import register as register_embed
+        register_hooks(command)
+        from memwarden.cli.embed_commands import register as register_embed
 
-    register_embed(command)
-    from memwarden.cli.governance_commands import register as register_governance
+        register_embed(command)
+        from memwarden.cli.governance_commands import register as register_governance
 
-    register_governance(command)
-    from memwarden.cli.migrate_command import register as register_migrate
+        register_governance(command)
+        from memwarden.cli.migrate_command import register as register_migrate
 
-    register_migrate(command)
+        register_migrate(command)
     command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
 
     p = command("vault", cmd_vault_help, "the Obsidian vault mirror (MEMWARDEN_VAULT_DIRS)")
@@ -418,11 +435,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from memwarden.hooks.commands import run_hook
 
         return run_hook(hook[0], project=hook[1], db=hook[2])
-    parser = build_parser()
+    parser = build_parser(core_only=_command_of(given) in CORE_COMMANDS)
     unknown = _unknown_command(parser, given)
     if unknown is not None:
         parser.exit(2, unknown + "\n")  # a usage error, like argparse's own: SystemExit(2)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(given)
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -7,7 +7,8 @@
   and never starts it (a one-shot command should not leave a process behind unasked);
   ``only`` starts it when needed and fails rather than work in-process.
 
-Importing this module costs the standard library's ``socket`` and ``json`` only.
+Importing this module costs next to nothing; the socket client is imported when a daemon
+is there to ask.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import sys
 from typing import Any
 
 from memwarden.config_hot import default_runtime_dir
-from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable
 from memwarden.daemon.place import DaemonPlace
 from memwarden.errors import ConfigError
 
@@ -32,6 +32,7 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
     """Relay this process's stdio MCP session to the daemon; None means: serve in-process."""
     if settings.daemon == "off":
         return None
+    from memwarden.daemon.client import DaemonUnavailable
     from memwarden.daemon.launch import attach_or_start
     from memwarden.daemon.relay import relay_stdio
 
@@ -62,6 +63,10 @@ def call_daemon(settings: Any, op: str, args: dict[str, Any], *, timeout: float,
     if settings.daemon == "off":
         return None
     place = daemon_place()
+    if settings.daemon == "auto" and not (place.socket_path.exists() or place.token_path.exists()):
+        return None  # no daemon up: answered with one stat, before the socket machinery is imported
+    from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable
+
     try:
         if settings.daemon == "only" and start:
             from memwarden.daemon.launch import attach_or_start

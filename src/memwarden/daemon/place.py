@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,8 @@ class PlaceError(OSError):
 
 def default_transport() -> str:
     """``unix`` (a socket file) where the OS has Unix sockets, else ``tcp`` (loopback + token)."""
+    import socket
+
     return "unix" if os.name != "nt" and hasattr(socket, "AF_UNIX") else "tcp"
 
 

@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import regex
-
 from memwarden.govern.checksums import VALIDATORS
 
 RULE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -60,7 +58,10 @@ class Rule:
             compiled = re.compile(self.pattern, re.DOTALL | (re.IGNORECASE if self.ignore_case else 0))
         else:
             # Patterns from packs are not reviewed here: the regex engine can stop a search that
-            # backtracks catastrophically (RuleTimeout) instead of hanging the write.
+            # backtracks catastrophically (RuleTimeout) instead of hanging the write. Imported
+            # here, for pack rules only: it costs more to import than a cold search takes.
+            import regex
+
             compiled = regex.compile(self.pattern, regex.V0 | regex.DOTALL | (regex.IGNORECASE if self.ignore_case else 0))
         object.__setattr__(self, "regex", compiled)
         object.__setattr__(self, "secret_groups", tuple(g for g in compiled.groupindex if g.startswith("secret")))
