@@ -15,7 +15,7 @@ _B = "0-9A-Za-z_"
 # Scripts written without spaces: an e-mail address glued to them ends where they start.
 _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
 # Characters of those scripts (Thai, Hangul, kana, CJK ideographs, full-width forms), to trim.
-_NOSPACE_CHARS = frozenset(
+NOSPACE_CHARS = frozenset(
     chr(c) for lo, hi in ((0x0E00, 0x0E7F), (0x1100, 0x11FF), (0x3000, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
                           (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF)) for c in range(lo, hi + 1)
 )
@@ -89,7 +89,10 @@ BUILTIN_RULES: tuple[Rule, ...] = (
          r"[\"']?[ \t]*[=:][ \t]*(?P<secret>\"[^\"\r\n]+\"|'[^'\r\n]+'|[^\s\"';&|,]{2,})",
          "environment-style secrets: export DB_PASS=…, set API_TOKEN=…, $env:KEY=…, STRIPE_KEY=…, "
          "SECRET_KEY: … (a variable name saying pass, pwd, secret, token, key or credential)",
-         hints=("pass", "pwd", "secret", "token", "key", "credential")),
+         # The shell forms name their command; the upper-case form's name joins words with "_" (a
+         # plain PASSWORD= or TOKEN= is secret_assignment's).
+         hints=("export", "set", "$env:", "_pass", "_pwd", "_secret", "_token", "_key", "_credential", "secret_",
+                "token_", "pass_", "key_")),
     Rule("secret_assignment",
          _SECRET_KEY + r"[\w.-]*[\"']?[ \t]*(?:=[ \t]*"
          r"(?P<secret_eq>\"[^\"\r\n]+\"|'[^'\r\n]+'|[^\s\"',;&]+)"
@@ -102,7 +105,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
          # only); the run is trimmed off the match, so an address glued to such text is found whole.
          r"[\w.%+-](?:(?<=mailto:.)|(?<![0-9A-Za-z_.%+:@-].))[\w.%+-]{0,63}@" + _LABEL
          + r"(?:\." + _LABEL + rf")*\.[^\W\d_{_NOSPACE}]{{2,24}}",
-         "e-mail addresses", hints=("@",), trim=_NOSPACE_CHARS),
+         "e-mail addresses", hints=("@",), trim=NOSPACE_CHARS),
     Rule("cn_resident_id",
          rf"[1-9](?<![{_B}][1-9])\d{{5}}(?:18|19|20)\d{{2}}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{{3}}[\dXx](?![{_B}])",
          "Chinese resident identity numbers (birth date and MOD 11-2 check digit)",

@@ -7,6 +7,7 @@ is well-formed *and* its check digits agree, so "order 4111 1111 1111 1112" is l
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 _CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
@@ -24,21 +25,21 @@ IBAN_LENGTHS = {
 }
 
 
+_NOT_DIGIT = re.compile(r"\D")
+_LUHN_DOUBLE = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)
+
+
 def digits_of(text: str) -> str:
-    return "".join(ch for ch in text if ch.isdigit())
+    return _NOT_DIGIT.sub("", text)
 
 
 def luhn_valid(text: str) -> bool:
     """Payment cards: 13-19 digits passing the Luhn check."""
     digits = digits_of(text)
-    if not 13 <= len(digits) <= 19:
+    if not 13 <= len(digits) <= 19 or not digits.isascii():
         return False
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = ord(ch) - 48
-        if i % 2:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
+    double = _LUHN_DOUBLE
+    total = sum(map(int, digits[-1::-2])) + sum(double[int(c)] for c in digits[-2::-2])
     return total % 10 == 0
 
 

@@ -66,7 +66,10 @@ def decoded_runs(text: str) -> Iterator[tuple[int, int, str]]:
                 yield start, end, decoded
     if _B64_HINT.search(text):
         for match in _B64_RUN.finditer(text):
-            decoded_text = decode_base64(match.group())
+            run = match.group()
+            if run.isdigit() or (run.isalpha() and (run.islower() or run.isupper() or run.istitle())):
+                continue  # an ordinary word or number; base64 of text mixes case (and digits)
+            decoded_text = decode_base64(run)
             if decoded_text is not None:
                 yield match.start(), match.end(), decoded_text
 

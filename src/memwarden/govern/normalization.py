@@ -110,7 +110,10 @@ def normalize(text: str) -> Normalized:
     cursor = 0  # original offset copied so far
     length = 0  # normalised length so far
     for run in _NON_ASCII.finditer(text):
-        for offset, ch in enumerate(run.group(), start=run.start()):
+        chars = run.group()
+        if "".join(map(normalize_char, chars)) == chars:  # most runs of CJK, Cyrillic … stay as they are
+            continue
+        for offset, ch in enumerate(chars, start=run.start()):
             out = normalize_char(ch)
             if out == ch:
                 continue

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memwarden.govern.builtin_rules import BUILTIN_RULES
+from memwarden.govern.builtin_rules import BUILTIN_RULES, NOSPACE_CHARS
 from memwarden.govern.layers import decoded_runs
 from memwarden.govern.markers import MARKER, marker
 from memwarden.govern.normalization import normalize
@@ -32,7 +32,8 @@ from memwarden.govern.rules import Rule
 
 MODES = ("enforce", "dry-run", "off")
 # Characters next to a replaced value that no rule's match can begin with (right side) or end
-# with (left side). When every replaced value has only these (or whitespace) around it, the
+# with (left side); so are the characters of scripts written without spaces (``NOSPACE_CHARS``),
+# which every rule treats as a boundary. When every replaced value has only these (or whitespace) around it, the
 # replacement cannot change what any rule sees, so the second pass is skipped; otherwise it runs.
 _SAFE_AFTER = frozenset(',;!?"\'<>{}|)@')
 _SAFE_BEFORE = frozenset(',;!?"\'<>{}|(=@')
@@ -158,8 +159,8 @@ class Redactor:
             after = text[f.end] if f.end < end else " "
             # A secret group's left neighbour is its own rule's syntax ("user:", "password="), which
             # no other rule's match can end with.
-            left_safe = before.isspace() or before in _SAFE_BEFORE or f.rule in self._grouped
-            if not left_safe or not (after.isspace() or after in _SAFE_AFTER):
+            left_safe = before.isspace() or before in _SAFE_BEFORE or before in NOSPACE_CHARS or f.rule in self._grouped
+            if not left_safe or not (after.isspace() or after in _SAFE_AFTER or after in NOSPACE_CHARS):
                 return True
         return False
 
