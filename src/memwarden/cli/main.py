@@ -369,6 +369,9 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
         from memwarden.cli.migrate_command import register as register_migrate
 
         register_migrate(command)
+    from memwarden.cli.doctor import register as register_doctor
+
+    register_doctor(command)
     command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
 
     p = command("vault", cmd_vault_help, "the Obsidian vault mirror (MEMWARDEN_VAULT_DIRS)")
