@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from govern_corpora import benign_corpus, hostile_corpus, precision_corpus  # bench/ is on sys.path
+
 from memwarden.app import build_service
 from memwarden.config import load_settings
 from memwarden.govern import Redactor
