@@ -89,7 +89,11 @@ def test_prune_after_a_clock_jump_refuses_and_removes_nothing(cli_env: dict[str,
     assert refused.returncode == 1 and "clock went back" in refused.stderr
     assert "--before 2026-01-01T10:00:00.000000Z" in refused.stderr
     report = json.loads(run(cli_env, "audit", "verify", "--json").stdout)
-    assert report["rows"] == 4 and [j["kind"] for j in report["clock_jumps"]] == ["clock_back"]
+    assert report["rows"] == 5 and [j["kind"] for j in report["clock_jumps"]] == ["clock_back"]
+    export = db_path.with_name("audit.json")
+    assert run(cli_env, "audit", "export", "--out", str(export)).returncode == 0
+    refusal = json.loads(export.read_text())["records"][4]  # the refused prune is recorded
+    assert (refusal["action"], refusal["outcome"]) == ("prune", "conflict")
     done = json.loads(run(cli_env, "audit", "prune", "--before", "2026-01-01T10:00:00Z", "--json").stdout)
     assert done["pruned"] == 1 and done["checkpoint"]["upto_seq"] == 1
     after = json.loads(run(cli_env, "audit", "verify", "--json").stdout)

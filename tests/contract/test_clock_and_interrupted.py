@@ -23,6 +23,9 @@ def test_purge_refuses_when_the_clock_jumped_forward_and_force_overrides(service
         service.operations.vacuum()
     assert "45.0 days after the newest audit row" in refused.value.message and "--force" in refused.value.message
     assert short.id in {m.id for m in service.memories.list(include_expired=True)}
+    assert service.auditor is not None
+    refused = [r for r in service.auditor.log.records() if r.action == "purge"]
+    assert [r.outcome for r in refused] == ["conflict"]  # the refusal is recorded
     assert service.operations.purge_expired(force=True) == [short.id]
 
 

@@ -26,7 +26,7 @@ from memwarden.models import format_time
 GENESIS = "0" * 64
 ACTIONS = (
     "add", "search", "get", "list", "update", "delete", "stats", "export", "import", "prune",
-    "restore",
+    "restore", "purge",
 )
 
 

@@ -133,7 +133,7 @@ def cmd_audit_export(args: argparse.Namespace) -> int:
 def cmd_audit_prune(args: argparse.Namespace) -> int:
     from memwarden.app import build_service
     from memwarden.cli.output import emit_json
-    from memwarden.errors import InvalidInput
+    from memwarden.errors import Conflict, InvalidInput
 
     before = parse_when(args.before)
     now = datetime.now(UTC)
@@ -145,7 +145,12 @@ def cmd_audit_prune(args: argparse.Namespace) -> int:
             raise InvalidInput("auditing is off (MEMWARDEN_AUDIT=false); nothing to prune", field="before")
         who = service.default_caller
         # The checkpoint and its `prune` row are written in one transaction by the log itself.
-        checkpoint = service.auditor.log.prune(before, now, actor=who.actor, tenant=who.tenant)
+        try:
+            checkpoint = service.auditor.log.prune(before, now, actor=who.actor, tenant=who.tenant)
+        except Conflict as exc:  # refused (the clock went back): the refusal is recorded too
+            service.operations.audit("prune", outcome=exc.code, detail={"before": args.before,
+                                                                        "error": exc.message[:200]})
+            raise
         if checkpoint is None:
             service.operations.audit("prune", detail={"before": args.before, "upto_seq": None})
     finally:

@@ -249,10 +249,13 @@ class Operations:
             raise
         return self.import_text(text, fmt=fmt, project=project, caller=caller)
 
-    def _failed(self, action: str, caller: Caller | None, exc: MemwardenError, name: object) -> None:
+    def _failed(self, action: str, caller: Caller | None, exc: MemwardenError, name: object = None) -> None:
+        """Record an operation refused before it ran (its error code as the outcome)."""
+        detail: dict[str, Any] = {"error": exc.message[:200]}
+        if name is not None:
+            detail["file"] = name if isinstance(name, str) else None
         try:
-            self.audit(action, caller=caller, outcome=exc.code,
-                       detail={"file": name if isinstance(name, str) else None, "error": exc.message[:200]})
+            self.audit(action, caller=caller, outcome=exc.code, detail=detail)
         except MemwardenError:  # the original error matters more; the failure is logged
             logger.error("could not record a failed %s in the audit log", action)
 
@@ -276,7 +279,11 @@ class Operations:
 
         Refused (``Conflict``) when the clock reads more than a day after the newest audit row,
         or ahead of it, unless ``force``: see ``_purge_guard``."""
-        self._purge_guard(force)
+        try:
+            self._purge_guard(force)
+        except Conflict as exc:
+            self._failed("purge", None, exc)
+            raise
         cutoff = self.clock() - self.options.purge_grace
         purged = self.maintainable("purging expired memories").purge_expired(cutoff)
         if self.vault is not None:
