@@ -1,6 +1,6 @@
 """Claude Code hook speed: cold ``memwarden hook …`` processes at 10k memories.
 
-    python bench/hooks.py [--memories 10000] [--runs 30] [--json FILE]
+    python bench/hooks.py [--memories 10000] [--runs 30] [--daemon-memories 1000] [--json FILE]
 
 Measures the wall time of a fresh process, the way Claude Code runs a hook: the hook JSON on
 stdin, the output JSON read back. Targets (issue 8): ``memwarden hook prompt`` <= 150 ms
@@ -11,6 +11,10 @@ package, whatever ``PYTHONDONTWRITEBYTECODE`` says; one warm-up run per row is n
 The ``python -c pass`` row is the interpreter's own start-up on the same machine, for scale;
 ``cpu p50`` is the hook process's own CPU time (user + system), which waiting for a busy core
 does not inflate. The server's work for the warm-server row is in its wall time only.
+The warm-daemon row (issue 17: <= 60 ms including the query embedding) runs the hook against
+the user's daemon (memwarden.daemon) with the builtin model, on a database of its own whose
+memories the daemon has all embedded before the runs start. Every table ends with the
+machine's load and whether the run counts as idle (measure.py).
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ import os
 import random
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,17 +35,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import QUERIES, memory_text
+from measure import Machine, cold_runs, print_rows, summary, write_json
 
 import memwarden
 from memwarden.app import build_service
 from memwarden.config import load_settings
 
 PROJECTS = 7
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def payload(event: str, n: int, cwd: Path) -> str:
@@ -57,34 +56,9 @@ def payload(event: str, n: int, cwd: Path) -> str:
     return json.dumps(body)
 
 
-CPU: list[float] = []  # CPU milliseconds (user + system) of the hook process, per counted run
-
-
-def _children_cpu() -> float:
-    try:
-        import resource  # POSIX only; on Windows the CPU column reads 0
-    except ImportError:
-        return 0.0
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (usage.ru_utime + usage.ru_stime) * 1000
-
-
-def cold(argv: list[str], env: dict[str, str], inputs: list[str]) -> tuple[list[float], int]:
-    """Wall milliseconds per run (the first, a warm-up, dropped) and how many printed output.
-
-    The CPU time of each counted run goes to ``CPU``: on a shared machine it is the steadier
-    number, since waiting for a core shows in wall time only."""
-    samples, answered = [], 0
-    CPU.clear()
-    for i, stdin in enumerate(inputs):
-        cpu0, t0 = _children_cpu(), time.perf_counter()
-        done = subprocess.run(argv, input=stdin, env=env, capture_output=True, text=True, check=True)
-        elapsed = (time.perf_counter() - t0) * 1000
-        if i:
-            samples.append(elapsed)
-            CPU.append(_children_cpu() - cpu0)
-            answered += bool(done.stdout.strip())
-    return samples, answered
+def cold(argv: list[str], env: dict[str, str], inputs: list[str]) -> tuple[list[float], list[float], int]:
+    """Wall and CPU ms per fresh hook process (first run a warm-up, dropped) and how many answered."""
+    return cold_runs(argv, env, inputs)
 
 
 def free_port() -> int:
@@ -107,12 +81,63 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 60
     raise SystemExit("server did not start")
 
 
+def daemon_row(exe: str, env: dict[str, str], tmp: Path, prompts: list[str],
+               memories: int) -> tuple[list[float], list[float], int]:
+    """The prompt hook against a warm daemon that embeds the query with the builtin model.
+
+    A database of its own with ``memories`` memories, every one embedded by the daemon before
+    the runs start (the backfill would otherwise share the CPU with the hooks being timed)."""
+    from memwarden.config_hot import load_hot_settings
+    from memwarden.daemon.client import DaemonClient
+    from memwarden.daemon.launch import attach_or_start
+    from memwarden.daemon.place import DaemonPlace
+
+    db = tmp / "daemon.db"
+    service = build_service(load_settings(db=str(db), log_file=str(tmp / "daemon.log"), embedder="none",
+                                          sqlite_synchronous="NORMAL"))
+    rng = random.Random(9)
+    for n in range(memories):
+        service.memories.add(memory_text(rng, n), project=f"p{n % PROJECTS}")
+    service.close()
+    run = Path(tempfile.mkdtemp(prefix="mwb"))  # short: a Unix socket path holds ~107 bytes
+    daemon_env = {**env, "MEMWARDEN_DB": str(db), "MEMWARDEN_LOG_FILE": str(tmp / "daemon.log"),
+                  "MEMWARDEN_EMBEDDER": "builtin", "MEMWARDEN_DAEMON": "auto", "XDG_RUNTIME_DIR": str(run),
+                  "MEMWARDEN_HOOK_TIMEOUT_MS": "2000"}
+    saved = dict(os.environ)
+    os.environ.update(daemon_env)  # the launcher and the client read the same settings as the hooks
+    try:
+        place = DaemonPlace(run / "memwarden")
+        settings = load_hot_settings()
+        with attach_or_start(place, settings) as client:
+            deadline = time.monotonic() + 900
+            while True:
+                vectors = client.call("ping")["vectors"]
+                if vectors["state"] == "ready" and vectors["missing"] == 0:
+                    break
+                if time.monotonic() > deadline or vectors["state"] == "failed":
+                    raise SystemExit(f"the daemon did not embed the corpus: {vectors}")
+                time.sleep(0.5)
+            cold([exe, "hook", "prompt"], daemon_env, prompts[:5])  # warm the daemon's caches
+            measured = cold([exe, "hook", "prompt"], daemon_env, prompts)
+            if "daemon not used" in (tmp / "daemon.log").read_text(encoding="utf-8"):
+                raise SystemExit("the hook fell back to the database: the daemon row would be wrong")
+            with DaemonClient.attach(place, settings) as stopper:
+                stopper.call("stop")
+        return measured
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--daemon-memories", type=int, default=1000,
+                        help="memories of the warm-daemon row (each is embedded first; 0 skips the row)")
     parser.add_argument("--json", dest="json_out")
     args = parser.parse_args()
+    machine = Machine()
     compileall.compile_dir(str(Path(memwarden.__file__).parent), quiet=1)
     exe = shutil.which("memwarden", path=str(Path(sys.executable).parent)) or "memwarden"
     rows: list[dict[str, object]] = []
@@ -132,21 +157,21 @@ def main() -> None:
         env.update(MEMWARDEN_DB=str(db), MEMWARDEN_LOG_FILE=str(log), MEMWARDEN_EMBEDDER="none")
         runs = args.runs + 1
 
-        def row(metric: str, samples: list[float], target: float | None, answered: int | None = None) -> None:
-            rows.append({"metric": metric, "memories": args.memories, "runs": len(samples),
-                         "p50_ms": statistics.median(samples), "p95_ms": percentile(samples, 0.95),
-                         "cpu_p50_ms": statistics.median(CPU),
-                         "target_ms": target, "answered": answered})
+        def row(metric: str, measured: tuple[list[float], list[float], int] | tuple[list[float], list[float]],
+                target: float | None, memories: int | None = None) -> None:
+            wall, cpu = measured[0], measured[1]
+            answered = measured[2] if len(measured) > 2 else None
+            rows.append({"metric": metric, "memories": memories or args.memories, "runs": len(wall),
+                         **summary(wall, cpu), "target_ms": target, "answered": answered,
+                         "note": "" if answered is None else f"answered {answered}/{len(wall)}"})
 
-        base, _ = cold([sys.executable, "-c", "pass"], env, [""] * runs)
-        row("python -c pass (interpreter start)", base, None)
+        base = cold([sys.executable, "-c", "pass"], env, [""] * runs)
+        row("python -c pass (interpreter start)", base[:2], None)
         prompts = [payload("UserPromptSubmit", n, repo) for n in range(runs)]
-        samples, answered = cold([exe, "hook", "prompt"], env, prompts)
-        row("hook prompt, no server (database)", samples, 150.0, answered)
-        samples, answered = cold([exe, "hook", "session-start"], env, [payload("SessionStart", n, repo) for n in range(runs)])
-        row("hook session-start", samples, None, answered)
-        samples, answered = cold([exe, "hook", "stop"], env, [payload("Stop", n, repo) for n in range(runs)])
-        row("hook stop", samples, None, answered)
+        row("hook prompt, no server (database)", cold([exe, "hook", "prompt"], env, prompts), 150.0)
+        row("hook session-start", cold([exe, "hook", "session-start"], env,
+                                       [payload("SessionStart", n, repo) for n in range(runs)]), None)
+        row("hook stop", cold([exe, "hook", "stop"], env, [payload("Stop", n, repo) for n in range(runs)]), None)
 
         port, token = free_port(), "bench-token-0123456789"
         server = subprocess.Popen([exe, "serve", "--http", f"127.0.0.1:{port}"],
@@ -158,27 +183,20 @@ def main() -> None:
                       "MEMWARDEN_HOOK_TIMEOUT_MS": "2000"}
             cold([exe, "hook", "prompt"], served, prompts[:5])  # warm the server's caches
             before = log.read_text(encoding="utf-8").count("server not used") if log.exists() else 0
-            samples, answered = cold([exe, "hook", "prompt"], served, prompts)
+            measured = cold([exe, "hook", "prompt"], served, prompts)
             after = log.read_text(encoding="utf-8").count("server not used") if log.exists() else 0
             if after != before:
                 raise SystemExit("the hook fell back to the database: the server row would be wrong")
-            row("hook prompt, warm server on loopback (keyword-only, no embedder)", samples, 60.0, answered)
+            row("hook prompt, warm server on loopback (keyword-only, no embedder)", measured, 60.0)
         finally:
             server.terminate()
             server.wait(timeout=30)
-    print(f"{'metric':40} {'memories':>8} {'p50 ms':>8} {'p95 ms':>8} {'cpu p50':>8} {'target':>7} {'answered':>9}")
-    for r in rows:
-        target = "" if r["target_ms"] is None else f"<={r['target_ms']:g}"
-        answered_text = "" if r["answered"] is None else f"{r['answered']}/{r['runs']}"
-        print(f"{r['metric']:40} {r['memories']:>8} {r['p50_ms']:8.1f} {r['p95_ms']:8.1f} {r['cpu_p50_ms']:8.1f}"
-              f" {target:>7} {answered_text:>9}")
-    load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    if load is not None:
-        print(f"load average at the end: {' '.join(f'{x:.1f}' for x in load)} on {os.cpu_count()} CPUs")
-    if args.json_out:
-        Path(args.json_out).write_text(json.dumps({"bench": "hooks", "cpus": os.cpu_count(), "rows": rows,
-                                                   "loadavg": load}, indent=2))
-
+        if args.daemon_memories:
+            row(f"hook prompt, warm daemon (builtin model, {args.daemon_memories} embedded)",
+                daemon_row(exe, env, Path(tmp), prompts, args.daemon_memories), 60.0, args.daemon_memories)
+    machine.finish()
+    print_rows(rows, machine)
+    write_json(args.json_out, "hooks", rows, machine)
 
 if __name__ == "__main__":
     main()
