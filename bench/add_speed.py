@@ -39,6 +39,7 @@ async def run(adds: int, tmp: Path) -> dict[str, Any]:
         MEMWARDEN_LOG_FILE=str(tmp / "log"),
         MEMWARDEN_BACKUP_DIR=str(tmp / "backups"),
         MEMWARDEN_TOOLS="all",
+        MEMWARDEN_DAEMON="off",
     )
     params = StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "serve"], env=env)
     texts = memory_texts(adds, seed=11)

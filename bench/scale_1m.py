@@ -104,6 +104,7 @@ async def serve_and_search(db: Path, searches: int) -> dict[str, Any]:
         MEMWARDEN_LOG_FILE=str(db.with_suffix(".serve.log")),
         MEMWARDEN_BACKUP_DIR=str(db.parent / "backups"),
         MEMWARDEN_TOOLS="all",
+        MEMWARDEN_DAEMON="off",
     )
     params = StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "serve"], env=env)
     report: dict[str, Any] = {}
@@ -211,10 +212,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     db = Path(args.db)
     with sqlite3.connect(db) as conn:
-        stored = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
-    report: dict[str, Any] = {"db": str(db), "stored": stored, "asked": args.memories, "load_start": load()}
+        # Every run deletes up to 50 memories ("after a delete" searches): the build is checked
+        # on every row it wrote, and the live count is reported beside it.
+        stored = conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0]
+        live = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
+    report: dict[str, Any] = {
+        "db": str(db),
+        "stored": stored,
+        "live": live,
+        "asked": args.memories,
+        "load_start": load(),
+    }
     print(
-        f"database {db}: {stored} memories stored (asked {args.memories}); load {report['load_start']}",
+        f"database {db}: {stored} memories stored, {live} live (asked {args.memories}); load {report['load_start']}",
         flush=True,
     )
     if stored != args.memories:
