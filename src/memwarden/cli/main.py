@@ -369,6 +369,9 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
         from memwarden.cli.migrate_command import register as register_migrate
 
         register_migrate(command)
+        from memwarden.cli.ui_command import register as register_ui
+
+        register_ui(command)
     from memwarden.cli.doctor import register as register_doctor
 
     register_doctor(command)

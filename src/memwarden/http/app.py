@@ -87,6 +87,13 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
 def serve_http(service: MemoryService, settings: Settings, address: str) -> None:
     import uvicorn
 
+    from memwarden.ui.launcher import published
+
     host, port = check_bind(settings, address)
-    uvicorn.run(build_http_app(service, settings, host), host=host, port=port, log_level="warning",
-                access_log=False, lifespan="on")
+    app = build_http_app(service, settings, host)
+    # The dashboard's launcher file (for `memwarden ui`) and, without a token, its one-time link.
+    ui = app.dashboard.state.ui
+    untokened = settings.http_token is None and not settings.tokens_file
+    ticket = ui.sessions.issue_ticket() if untokened else None
+    with published(settings.database_url(), host, port, key=ui.launcher_key, ticket=ticket):
+        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, lifespan="on")

@@ -28,10 +28,10 @@ from memwarden.service import MemoryService
 from memwarden.ui import actions, pages, security
 from memwarden.ui.context import Handler, UiContext
 from memwarden.ui.dashboard import Dashboard
+from memwarden.ui.launcher import LAUNCHER_HEADER
 from memwarden.ui.sessions import Session, SessionStore
 
 HERE = Path(__file__).parent
-LAUNCHER_HEADER = "x-memwarden-launcher"
 
 
 def page(handler: Handler) -> Callable[[Request], Awaitable[Response]]:

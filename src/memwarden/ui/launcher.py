@@ -1,0 +1,218 @@
+"""How ``memwarden ui`` finds, or starts, a loopback server and gets a one-time login link.
+
+A loopback HTTP server (``memwarden serve --http 127.0.0.1:PORT``) publishes its dashboard in
+the user's private runtime folder (``settings_paths.default_runtime_dir``, mode 0700, the same
+folder the daemon uses): ``ui-<database>.json`` holds its address, its pid and its *launcher
+key*, created 0600 and removed when the server stops. Whoever can read that file (only this
+user) can ask the server for a fresh one-time link (``POST /ui/ticket`` with the key in the
+``x-memwarden-launcher`` header); nobody else can. The server also prints one link on stderr
+at start when no token is configured, since that link is then the only way in.
+
+``launch`` reuses the server of the file when it answers, else starts ``memwarden serve
+--http`` on a free loopback port in the background (its stderr goes to ``ui-<database>.log``
+in the same folder, 0600) and waits for it to publish. Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from memwarden.errors import ConfigError
+from memwarden.settings_paths import default_runtime_dir, is_postgres_url, sqlite_path
+
+LAUNCHER_HEADER = "x-memwarden-launcher"
+START_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class Published:
+    """A running dashboard as its state file describes it."""
+
+    url: str  # http://127.0.0.1:PORT
+    key: str
+    pid: int
+
+
+def state_path(database: str, folder: Path | None = None) -> Path:
+    """The state file of the server of ``database`` (one per database URL)."""
+    if not is_postgres_url(database):
+        database = str(sqlite_path(database).resolve())
+    digest = hashlib.sha256(database.encode("utf-8")).hexdigest()[:16]
+    return (folder or default_runtime_dir()) / f"ui-{digest}.json"
+
+
+def _private_folder(folder: Path) -> None:
+    """Create the folder 0700 if needed; ConfigError when it is not private to this user."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if os.name == "nt":
+        return
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise ConfigError(
+            f"{folder} is not a folder private to this user (mode {stat.S_IMODE(info.st_mode):o}); "
+            f"memwarden will not keep a launcher key there: run chmod 700 {folder}"
+        )
+
+
+def write_state(path: Path, url: str, key: str) -> None:
+    """The state file, created 0600 and moved into place whole."""
+    _private_folder(path.parent)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump({"url": url, "key": key, "pid": os.getpid()}, out)
+    os.replace(partial, path)
+
+
+def read_state(path: Path) -> Published | None:
+    """The published server, or None when there is no usable file. A file others can read is
+    refused (ConfigError): its key may have leaked."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            if os.name != "nt":
+                info = os.fstat(file.fileno())
+                if info.st_uid != os.getuid() or info.st_mode & 0o077:
+                    raise ConfigError(
+                        f"{path} is readable by other users (mode {stat.S_IMODE(info.st_mode):o}): "
+                        "its launcher key may have leaked; stop that server and delete the file"
+                    )
+            body = json.load(file)
+    except FileNotFoundError:
+        return None
+    except ValueError:
+        return None
+    if not isinstance(body, dict):
+        return None
+    url, key, pid = body.get("url"), body.get("key"), body.get("pid")
+    if not isinstance(url, str) or not isinstance(key, str) or not key or not isinstance(pid, int):
+        return None
+    return Published(url, key, pid)
+
+
+@contextmanager
+def published(
+    database: str, host: str, port: int, *, key: str, ticket: str | None, stream: TextIO | None = None
+) -> Iterator[None]:
+    """While a server runs: its state file (loopback servers only) and, when ``ticket`` is
+    given (no token configured), the one-time link on stderr."""
+    out = stream or sys.stderr
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}"
+    if ticket is not None:
+        out.write(f"dashboard: open {url}/ui/login?ticket={ticket} (works once, within 5 minutes)\n")
+        out.flush()
+    path = state_path(database) if _is_loopback(host) else None
+    if path is not None:
+        write_state(path, url, key)
+    # uvicorn re-raises SIGTERM after its graceful shutdown; with the default handler that ends
+    # the process on the spot, so turn it into SystemExit for the file to be removed below.
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+        if path is not None:
+            current = _read_quietly(path)
+            if current is not None and current.pid == os.getpid():
+                path.unlink(missing_ok=True)
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _read_quietly(path: Path) -> Published | None:
+    try:
+        return read_state(path)
+    except ConfigError:
+        return None
+
+
+def _is_loopback(host: str) -> bool:
+    return host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
+
+
+def ask_ticket(server: Published, timeout: float = 5.0) -> str | None:
+    """A fresh one-time ticket from a running server, or None when it does not answer."""
+    request = urllib.request.Request(
+        f"{server.url}/ui/ticket", data=b"", method="POST", headers={LAUNCHER_HEADER: server.key}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            body = json.loads(answer.read())
+    except (OSError, ValueError):
+        return None
+    ticket = body.get("ticket") if isinstance(body, dict) else None
+    return ticket if isinstance(ticket, str) else None
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(database: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """``memwarden serve --http 127.0.0.1:PORT`` in the background, its stderr in ``log``."""
+    _private_folder(log.parent)
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "memwarden", "--db", database, "serve", "--http", f"127.0.0.1:{port}"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=fd, close_fds=True,
+            start_new_session=True,  # outlives `memwarden ui` and its terminal
+        )
+    finally:
+        os.close(fd)
+
+
+def launch(database: str, *, port: int | None = None, timeout: float = START_TIMEOUT_S) -> tuple[str, bool]:
+    """A one-time login link to the dashboard of ``database``, and whether the server was
+    reused (True) or started (False)."""
+    path = state_path(database)
+    current = read_state(path)
+    if current is not None:
+        ticket = ask_ticket(current)
+        if ticket is not None:
+            return f"{current.url}/ui/login?ticket={ticket}", True
+    log = path.with_suffix(".log")
+    process = start_server(database, port or free_port(), log)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise ConfigError(f"the dashboard server stopped at start (exit {process.returncode}): {_tail(log)}")
+        server = _read_quietly(path)
+        if server is not None and server.pid == process.pid:
+            ticket = ask_ticket(server)
+            if ticket is not None:
+                return f"{server.url}/ui/login?ticket={ticket}", False
+        time.sleep(0.1)
+    process.terminate()
+    raise ConfigError(f"the dashboard server did not answer within {timeout:.0f} s; its log: {log}")
+
+
+def _tail(log: Path) -> str:
+    try:
+        lines = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    except OSError:
+        return f"see {log}"
+    return lines[-1] if lines else f"see {log}"
