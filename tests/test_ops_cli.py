@@ -136,7 +136,7 @@ def test_import_shows_a_progress_bar_on_large_files(cli_env: dict[str, str], tmp
                             env=cli_env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "imported 2500 of 2500" in result.stdout
-    assert "importing [" in result.stderr and "2500/2500" in result.stderr
+    assert "importing [" in result.stderr and "2500/2500 100%" in result.stderr and "/s, took " in result.stderr
     quiet = subprocess.run([sys.executable, "-m", "memwarden", "import", str(big)],
                            env=cli_env, capture_output=True, text=True, timeout=120)
     assert quiet.returncode == 0 and "importing [" not in quiet.stderr  # not a terminal

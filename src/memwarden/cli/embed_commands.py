@@ -9,32 +9,16 @@ from collections.abc import Callable
 Handler = Callable[[argparse.Namespace], int]
 
 
-class EmbedProgress:
-    """A one-line progress bar on stderr (shown on a terminal, or always with ``--progress``)."""
-
-    def __init__(self, *, show: bool, width: int = 30) -> None:
-        self.show = show
-        self.width = width
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.show:
-            return
-        filled = self.width * done // max(total, 1)
-        sys.stderr.write(f"\rembedding [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total}")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-
 def cmd_reindex(args: argparse.Namespace) -> int:
     from memwarden.cli.runner import run_with_service
+    from memwarden.progress import ProgressBar
 
     if not args.embeddings:
         print("memwarden: say what to rebuild: --embeddings", file=sys.stderr)
         return 2
     show = not args.no_progress and (args.progress or sys.stderr.isatty())
     return run_with_service(
-        args, lambda service: service.searcher.reindex_embeddings(progress=EmbedProgress(show=show)),
+        args, lambda service: service.searcher.reindex_embeddings(progress=ProgressBar("embedding", show=show)),
         text=lambda report: print(
             f"embedded {report['embedded']} memories with {report['model']} ({report['dimension']} dimensions); "
             f"{report['missing']} still without a vector, {report['embedding_failed']} failed"),

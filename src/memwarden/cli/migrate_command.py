@@ -17,13 +17,13 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
     settings = load_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
 
-    def progress(stage: str, count: int) -> None:
-        if not args.json:
-            print(f"\r  {stage}: {count}", end="", file=sys.stderr, flush=True)
+    from memwarden.progress import ProgressBar
 
-    report: dict[str, Any] = migrate_to_postgres(settings, args.to, progress=progress)
-    if not args.json:
-        print(file=sys.stderr)
+    bar = ProgressBar("migrating", show=False if args.json else None)
+    try:
+        report: dict[str, Any] = migrate_to_postgres(settings, args.to, progress=bar.count)
+    finally:
+        bar.finish()
     if args.json:
         emit_json(report)
     else:

@@ -203,28 +203,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-class ProgressBar:
-    """A one-line progress bar on stderr; silent when stderr is not a terminal unless forced."""
-
-    def __init__(self, *, force: bool, width: int = 30) -> None:
-        self.show = force or sys.stderr.isatty()
-        self.width = width
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.show or total < PROGRESS_FROM:
-            return
-        filled = self.width * done // max(total, 1)
-        end = "\n" if done >= total else ""
-        sys.stderr.write(f"\rimporting [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total}{end}")
-        sys.stderr.flush()
-
-
 def cmd_import(args: argparse.Namespace) -> int:
     from memwarden.ops.transfer import read_limited
 
     settings = _settings(args)
     text = read_limited(Path(args.file), settings.import_max_bytes)
-    progress = None if args.no_progress else ProgressBar(force=args.progress)
+    from memwarden.progress import ProgressBar
+
+    progress = (None if args.no_progress else
+                ProgressBar("importing", show=True if args.progress else None, min_total=PROGRESS_FROM))
     return run_with_service(
         args,
         lambda service: service.operations.import_text(text, fmt=args.format, project=args.project,
