@@ -30,8 +30,8 @@ from memwarden.app import build_service
 from memwarden.audit.base import AuditEvent
 from memwarden.config import load_settings
 from memwarden.http.app import build_http_app
+from memwarden.intake import content_hash
 from memwarden.models import KINDS, Memory, MemoryQuery, utcnow
-from memwarden.service import content_hash
 
 TOKEN = "mwt_bench-operator-token-0123456789"
 
@@ -135,6 +135,7 @@ def measure(db: Path, rounds: int) -> list[dict[str, object]]:
         ("health", "/ui/health"),
         ("backups", "/ui/backups"),
         ("review, one project", "/ui/review?project=project-3"),
+        ("review, all projects", "/ui/review"),
     ]
     rows = []
     for name, path in pages:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from starlette.testclient import TestClient
 from ui_helpers import HOST, TOKEN, fill, ticket
 
@@ -169,3 +170,18 @@ def test_a_token_of_another_tenant_sees_only_its_tenant(tmp_path: Path, settings
             assert "Verify the whole chain" not in audit
     finally:
         service.close()
+
+
+def test_the_review_page_reviews_the_newest_memories_and_counts_the_rest(
+    client: httpx.Client, served: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memwarden.ui import dashboard
+
+    app, service, _ = served
+    live = service.memories.stats()["memories"]
+    assert live > 2
+    monkeypatch.setattr(dashboard, "REVIEW_NEWEST", 2)
+    login(client, app)
+    page = client.get("/ui/review")
+    assert page.status_code == 200
+    assert f"2 memories reviewed: the newest of {live} in this scope" in page.text

@@ -23,10 +23,13 @@ from memwarden.audit.export import write_rows
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.models import Memory, MemoryPage, MemoryQuery, SearchResult, format_time
 from memwarden.ops.backup import SIDECAR
+from memwarden.ops.review import review_memories
 from memwarden.service import MemoryService
 from memwarden.ui.sessions import Session
 
 PAGE_SIZE = 50
+REVIEW_NEWEST = 250  # the review page reviews the newest this many memories of its scope
+REVIEW_COUNT_LIMIT = 1_000_000
 COUNT_LIMIT = 10_000
 WEEKS = 12
 DAYS = 30
@@ -188,7 +191,30 @@ class Dashboard:
     # -- review ------------------------------------------------------------------------------
 
     def review(self, session: Session, project: str | None) -> dict[str, Any]:
-        report = self.service.operations.review(project=project, caller=session.caller)
+        # The newest REVIEW_NEWEST live memories of the scope (one indexed page), not all of
+        # them: the page stays fast at any size; `memwarden review` reviews everything.
+        operations = self.service.operations
+        now = self.service.clock()
+        newest = self.service.store.browse(
+            session.caller.tenant,
+            MemoryQuery(project=project),
+            now=now,
+            limit=REVIEW_NEWEST,
+            offset=0,
+            count_limit=REVIEW_COUNT_LIMIT,
+        )
+        report = review_memories(
+            newest.memories,
+            operations.intake.analyzer,
+            session.caller,
+            project=project,
+            stale_days=90,
+            limit=50,
+            now=now,
+            purge_grace=operations.options.purge_grace,
+        )
+        report["in_scope"] = newest.total
+        report["in_scope_is_lower_bound"] = newest.total_is_lower_bound
         flagged = self.service.store.browse(
             session.caller.tenant,
             MemoryQuery(project=project, flagged=True),
