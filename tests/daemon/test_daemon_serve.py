@@ -96,3 +96,13 @@ def test_daemon_off_never_attaches(place: DaemonPlace) -> None:
                                text=True, env={**os.environ, "MEMWARDEN_DAEMON": "off"}, timeout=60, check=True)
         assert json.loads(found.stdout)["via"] == "process"
         assert client.call("ping")["clients"] == 1
+
+
+def test_serving_through_the_daemon_writes_the_start_up_line(place: DaemonPlace) -> None:
+    with _started(place):
+        done = subprocess.run([sys.executable, "-m", "memwarden", "serve"], input="", capture_output=True,
+                              text=True, timeout=120, env=dict(os.environ))
+    assert done.returncode == 0 and done.stdout == ""
+    line = next(line for line in done.stderr.splitlines() if "serving MCP over stdio" in line)
+    assert "through the shared daemon" in line and f"database {os.environ['MEMWARDEN_DB']}" in line
+    assert "tools core" in line and f"log {os.environ['MEMWARDEN_LOG_FILE']}" in line

@@ -46,8 +46,10 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
         # server either way. What the client sees: a normal server in its own process (cold).
         logger.warning("serving in this process, not the shared daemon: %s", exc)
         return None
-    sys.stderr.write(f"memwarden {client.info.get('version')}: MCP over stdio through the shared daemon "
-                     f"(pid {client.info.get('pid')}, {place.folder}); MEMWARDEN_DAEMON=off serves in this process\n")
+    sys.stderr.write(f"memwarden {client.info.get('version')}: serving MCP over stdio through the shared daemon "
+                     f"(pid {client.info.get('pid')}, {place.folder}); database {settings.database_url()}; "
+                     f"embedder {settings.embedder} (in the daemon); tools {tools}; log {settings.log_path()}; "
+                     "MEMWARDEN_DAEMON=off serves in this process\n")
     sys.stderr.flush()
     return relay_stdio(client)
 
