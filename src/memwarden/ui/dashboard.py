@@ -29,7 +29,7 @@ from memwarden.ui.sessions import Session
 
 PAGE_SIZE = 50
 REVIEW_NEWEST = 250  # the review page reviews the newest this many memories of its scope
-REVIEW_COUNT_LIMIT = 1_000_000
+REVIEW_COUNT_LIMIT = 10_000  # the count stops here, as the memories table's does
 COUNT_LIMIT = 10_000
 WEEKS = 12
 DAYS = 30
