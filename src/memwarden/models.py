@@ -59,12 +59,26 @@ class Memory:
     redactions: tuple[str, ...] = ()
     # Why this memory reads like instructions to a model (screening.FLAGS); empty when it does not.
     injection_flags: tuple[str, ...] = ()
+    # Text explaining the memory (the message it replies to, the question it answers); redacted
+    # like content, indexed at low weight, embedded with content, shown only on request.
+    context: str = ""
+    # Groups memories of one conversation, session or task; "" when none.
+    thread: str = ""
+    # When the remembered thing happened; None means when it was stored (``occurred``).
+    occurred_at: datetime | None = None
+
+    @property
+    def occurred(self) -> datetime:
+        """When the remembered thing happened: ``occurred_at``, else the time of storing."""
+        return self.occurred_at if self.occurred_at is not None else self.created_at
 
     def is_expired(self, now: datetime) -> bool:
         return self.expires_at is not None and self.expires_at <= now
 
-    def to_dict(self) -> dict[str, Any]:
-        """The public JSON shape of a memory (the tenant is implied by the caller)."""
+    def to_dict(self, *, include_context: bool = False) -> dict[str, Any]:
+        """The public JSON shape of a memory (the tenant is implied by the caller); ``context``
+        only when asked for (it can be long and is not what a caller searched for)."""
+        extra = {"context": self.context} if include_context else {}
         return {
             "id": self.id,
             "project": self.project,
@@ -82,16 +96,24 @@ class Memory:
             "last_used_at": format_time(self.last_used_at),
             "redactions": list(self.redactions),
             "injection_flags": list(self.injection_flags),
+            "thread": self.thread,
+            "occurred_at": format_time(self.occurred),
+            **extra,
         }
 
 
 @dataclass(frozen=True, slots=True)
 class IndexText:
-    """The analyzed text a store's keyword index holds for one memory (never shown to users)."""
+    """The analyzed text a store's keyword index holds for one memory (never shown to users).
+
+    ``body`` is the content's terms plus the dates its relative time words name (text/dates.py);
+    ``context`` the terms of the memory's context, a low-weight field.
+    """
 
     title: str
     tags: str
     body: str
+    context: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +135,9 @@ class Hit:
     score: float
     why: dict[str, float]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {**self.memory.to_dict(), "score": round(self.score, 6), "why": self.why}
+    def to_dict(self, *, include_context: bool = False) -> dict[str, Any]:
+        return {**self.memory.to_dict(include_context=include_context), "score": round(self.score, 6),
+                "why": self.why}
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,10 +151,12 @@ class SearchResult:
     omitted: int = 0
     # How long the search waited for the embedding model to finish loading (0 when it was ready).
     vector_wait_ms: float = 0.0
+    # Whether hits carry their context (the caller asked for it).
+    include_context: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "hits": [hit.to_dict() for hit in self.hits],
+            "hits": [hit.to_dict(include_context=self.include_context) for hit in self.hits],
             "count": len(self.hits),
             "degraded": self.degraded,
             "degrade_reason": self.degrade_reason,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
 
 from memwarden.errors import InvalidInput
 from memwarden.models import KINDS
@@ -17,6 +18,11 @@ MAX_PROJECT_CHARS = 100
 MAX_QUERY_CHARS = 4000
 MAX_IDS = 100
 MAX_TTL_HOURS = 24 * 365 * 100
+MAX_THREAD_CHARS = 200
+# occurred_at may lie this far ahead of the clock (a plan for next week, clocks out of step);
+# further out is more likely a typo or a unit mix-up than a memory.
+MAX_FUTURE = timedelta(days=366)
+EARLIEST_OCCURRED = datetime(1, 1, 2, tzinfo=UTC)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _ID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
 
@@ -151,3 +157,51 @@ def check_max_tokens(value: object) -> int | None:
             f"max_tokens must be between 1 and {MAX_TOKENS_LIMIT}, got {value}", field="max_tokens"
         )
     return value
+
+
+def check_context(value: object, *, max_bytes: int) -> str:
+    """Optional text explaining a memory: "" when absent, else as content (same byte limit)."""
+    if value is None:
+        return ""
+    text = check_text("context", value, max_bytes=max_bytes, allow_empty=True)
+    return normalize_content(text)
+
+
+def check_thread(value: object) -> str:
+    """Optional id grouping memories of one conversation, session or task: "" when absent."""
+    if value is None:
+        return ""
+    thread = check_text("thread", value, allow_empty=True).strip()
+    if len(thread) > MAX_THREAD_CHARS or _CONTROL.search(thread) or "\n" in thread or "\t" in thread:
+        raise InvalidInput(
+            f"thread must be at most {MAX_THREAD_CHARS} printable characters on one line "
+            "(no control characters)", field="thread")
+    return thread
+
+
+def check_occurred_at(value: object, *, now: datetime) -> datetime | None:
+    """When the remembered thing happened: an ISO 8601 date or date-time (UTC if no offset is
+    given), or a datetime; None when absent (the caller then uses the time of storing)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        when = value
+    elif isinstance(value, str):
+        text = value.strip()
+        try:
+            when = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
+        except ValueError:
+            raise InvalidInput(
+                f"occurred_at {value[:40]!r} is not an ISO 8601 date or date-time "
+                "(e.g. 2023-05-08 or 2023-05-08T13:56:00Z)", field="occurred_at") from None
+    else:
+        raise InvalidInput("occurred_at must be an ISO 8601 string such as 2023-05-08T13:56:00Z",
+                           field="occurred_at")
+    when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    if when < EARLIEST_OCCURRED:
+        raise InvalidInput("occurred_at is before year 1", field="occurred_at")
+    if when > now + MAX_FUTURE:
+        raise InvalidInput(
+            f"occurred_at {when.date().isoformat()} lies more than {MAX_FUTURE.days} days in the future; "
+            "send when the remembered thing happened", field="occurred_at")
+    return when

@@ -12,7 +12,9 @@ a search engine does not, and returns the best ``Hit`` values:
           + usage_weight     * log1p(hit_count) / log1p(USAGE_SATURATION)   capped at 1
           + pinned_weight    * pinned
 
-``age`` is the time since the memory was last updated (``updated_at``), in days. Every hit's
+``age`` is the time since the remembered thing happened (``Memory.occurred``: ``occurred_at``,
+else when it was stored), in days. A candidate may also carry named ``boost`` terms added to
+the score as they are (``thread``: the lift from its thread neighbours, search/threads.py). Every hit's
 ``why`` holds each term's contribution (they add up to ``score``); a candidate can split its
 relevance into named parts (``relevance_parts={"keyword": 0.7, "vector": 0.3}``, summing to its
 relevance) and ``why`` then shows those parts instead of a single ``relevance`` entry.
@@ -84,6 +86,7 @@ class RankCandidate:
     relevance: float
     coverage: float = 0.0
     relevance_parts: Mapping[str, float] = field(default_factory=dict)
+    boost: Mapping[str, float] = field(default_factory=dict)
 
 
 def relevance_from_scores(scores: Sequence[float]) -> list[float]:
@@ -122,8 +125,8 @@ def query_coverage(query: KeywordQuery, tokens: Collection[str]) -> float:
 
 
 def recency(memory: Memory, now: datetime, half_life_days: float) -> float:
-    """1.0 for a memory updated now, 0.5 after one half-life, and so on (future times count as now)."""
-    age_days = max(0.0, (now - memory.updated_at).total_seconds() / SECONDS_PER_DAY)
+    """1.0 for a memory that happened now, 0.5 one half-life earlier, and so on (future times count as now)."""
+    age_days = max(0.0, (now - memory.occurred).total_seconds() / SECONDS_PER_DAY)
     return float(0.5 ** (age_days / half_life_days))
 
 
@@ -149,6 +152,9 @@ def explain(candidate: RankCandidate, now: datetime, weights: RankingWeights = D
     why["recency"] = weights.recency * recency(candidate.memory, now, weights.half_life_days)
     why["usage"] = weights.usage * usage(candidate.memory)
     why["pinned"] = weights.pinned if candidate.memory.pinned else 0.0
+    for name, value in candidate.boost.items():
+        if math.isfinite(value) and value > 0:
+            why[name] = value
     return why
 
 

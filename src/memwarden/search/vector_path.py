@@ -40,11 +40,11 @@ State = Literal["off", "loading", "ready", "failed"]
 
 
 def embedding_text(memory: Memory) -> str:
-    """What is embedded for a memory: its title (when it has one) above its content, each
-    redaction marker as one neutral word (a rule's name would pull the memory toward queries
-    about e-mail or phones)."""
-    text = f"{memory.title}\n{memory.content}" if memory.title else memory.content
-    return unmarked(text)
+    """What is embedded for a memory: its title and its context (when it has them) above its
+    content, each redaction marker as one neutral word (a rule's name would pull the memory
+    toward queries about e-mail or phones). A reply embedded with the message it answers
+    carries the question's meaning too (docs/search.md)."""
+    return unmarked("\n".join(part for part in (memory.title, memory.context, memory.content) if part))
 
 
 class PendingVectors:

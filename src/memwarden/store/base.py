@@ -39,6 +39,11 @@ class Store(Protocol):
         """Memories with these ids (deleted ones included), in the order asked."""
         ...
 
+    def thread_neighbours(self, tenant: str, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """For each of ``ids`` that has a thread, the ids of the live memories just before and
+        after it in that thread (by ``occurred_at``, then storing order); others are absent."""
+        ...
+
     def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
         """Replace the row if its version is still ``expected_version``; bumps the version.
 

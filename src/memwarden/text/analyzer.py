@@ -27,7 +27,7 @@ from memwarden.text.stopwords import stopwords_for
 from memwarden.text.tokenize import CJK, bigrams, split_words
 
 # Bump when analysis changes in a way that changes index terms: stores re-index on a mismatch.
-ANALYZER_VERSION = 2
+ANALYZER_VERSION = 3  # 3: dates of relative time words, context field
 # Alphabetic query terms at least this long also match as prefixes (see _prefix_helps).
 PREFIX_MIN_CHARS = 4
 # A query is cut to this many words/bigrams; longer queries gain nothing but cost time.

@@ -233,6 +233,19 @@ BEGIN
     RETURN NULL;
 END $$;
 CREATE TRIGGER audit_log_daily AFTER INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_daily_count();
+# Memories gain context, thread and occurred_at (the time of storing for rows already there); a
+# changed context drops the vector (it is embedded with the content). The analyzer fingerprint
+# is cleared so ensure_index rewrites every ``search`` tsvector with the context terms (weight D).
+MEMORY_CONTEXT = """
+ALTER TABLE memories ADD COLUMN context TEXT NOT NULL DEFAULT '';
+ALTER TABLE memories ADD COLUMN thread TEXT NOT NULL DEFAULT '';
+ALTER TABLE memories ADD COLUMN occurred_at TIMESTAMPTZ;
+UPDATE memories SET occurred_at = created_at;
+CREATE INDEX memories_thread ON memories (tenant, thread, occurred_at, id) WHERE thread <> '';
+CREATE TRIGGER memories_drop_vectors_on_context AFTER UPDATE OF context ON memories
+    FOR EACH ROW WHEN (NEW.context IS DISTINCT FROM OLD.context)
+    EXECUTE FUNCTION memories_drop_stale_vectors();
+DELETE FROM index_state WHERE key = 'analyzer';
 """
 
 MIGRATIONS: list[tuple[str, str]] = [
@@ -242,6 +255,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("0004_index_state", INDEX_STATE),
     ("0005_vectors", VECTORS),
     ("0006_dashboard", DASHBOARD),
+    ("0007_memory_context", MEMORY_CONTEXT),
 ]
 
 

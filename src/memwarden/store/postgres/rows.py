@@ -9,7 +9,8 @@ from memwarden.models import Memory
 
 COLUMNS = (
     "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
-    "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags"
+    "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags, context, thread, "
+    "occurred_at"
 )
 NCOLUMNS = len(COLUMNS.split(","))
 M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
@@ -35,6 +36,9 @@ def row_to_memory(row: Sequence[Any]) -> Memory:
         last_used_at=row[15],
         redactions=tuple(row[16]),
         injection_flags=tuple(row[17]),
+        context=row[18],
+        thread=row[19],
+        occurred_at=row[20],
     )
 
 
@@ -42,5 +46,5 @@ def memory_params(m: Memory) -> tuple[Any, ...]:
     return (
         m.id, m.tenant, m.project, m.kind, m.title, list(m.tags), m.content, m.content_hash, m.pinned,
         m.created_at, m.updated_at, m.expires_at, m.deleted_at, m.version, m.hit_count, m.last_used_at,
-        list(m.redactions), list(m.injection_flags),
+        list(m.redactions), list(m.injection_flags), m.context, m.thread, m.occurred_at,
     )

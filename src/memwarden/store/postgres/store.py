@@ -148,13 +148,14 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 row = conn.execute(
                     "UPDATE memories SET project = %s, kind = %s, title = %s, tags = %s, content = %s,"
                     " content_hash = %s, pinned = %s, updated_at = %s, expires_at = %s, version = %s,"
-                    " redactions = %s, injection_flags = %s, search = %s::tsvector"
+                    " redactions = %s, injection_flags = %s, context = %s, thread = %s, occurred_at = %s,"
+                    " search = %s::tsvector"
                     " WHERE tenant = %s AND id = %s AND version = %s AND deleted_at IS NULL RETURNING id",
                     (
                         updated.project, updated.kind, updated.title, list(updated.tags), updated.content,
                         updated.content_hash, updated.pinned, updated.updated_at, updated.expires_at,
                         updated.version, list(updated.redactions), list(updated.injection_flags),
-                        tsvector_literal(index),
+                        updated.context, updated.thread, updated.occurred_at, tsvector_literal(index),
                         memory.tenant, memory.id, expected_version,
                     ),
                 ).fetchone()
@@ -235,6 +236,25 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
             ).fetchall()
         found = {m.id: m for m in map(row_to_memory, rows)}
         return [found[i] for i in dict.fromkeys(ids) if i in found]
+
+    def thread_neighbours(self, tenant: str, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """For each of ``ids`` in a thread: the live memories just before and after it in that
+        thread (ordered by ``occurred_at``, then by when they were stored, then id)."""
+        if not ids:
+            return {}
+        step = (
+            "SELECT m.id FROM memories m WHERE m.tenant = c.tenant AND m.thread = c.thread AND m.thread <> ''"
+            " AND m.deleted_at IS NULL AND (COALESCE(m.occurred_at, m.created_at), m.created_at, m.id) {op}"
+            " (COALESCE(c.occurred_at, c.created_at), c.created_at, c.id)"
+            " ORDER BY COALESCE(m.occurred_at, m.created_at) {order}, m.created_at {order}, m.id {order} LIMIT 1"
+        )
+        with self.connection() as conn:
+            rows = conn.execute(
+                f"SELECT c.id, ({step.format(op='<', order='DESC')}), ({step.format(op='>', order='ASC')})"  # type: ignore[arg-type]
+                " FROM memories c WHERE c.tenant = %s AND c.id = ANY(%s) AND c.thread <> ''",
+                (tenant, list(ids)),
+            ).fetchall()
+        return {row[0]: tuple(n for n in row[1:] if n is not None) for row in rows}
 
     @staticmethod
     def filters(

@@ -18,8 +18,9 @@ from memwarden.models import IndexText, KeywordQuery
 MAX_LEXEME_BYTES = 2046
 MAX_POSITION = 16383
 MAX_POSITIONS_PER_LEXEME = 256
-# ts_rank weights in {D, C, B, A} order: body (C) 1, tags (B) 2, title (A) 4, as SQLite's bm25.
-RANK_WEIGHTS = "{0.1, 0.25, 0.5, 1.0}"
+# ts_rank weights in {D, C, B, A} order: body (C) 1, tags (B) 2, title (A) 4, as SQLite's bm25;
+# context (D) 0.35 of body, as SQLite's CONTEXT_WEIGHT.
+RANK_WEIGHTS = "{0.0875, 0.25, 0.5, 1.0}"
 
 
 def quote_lexeme(term: str) -> str:
@@ -44,7 +45,7 @@ def tsvector_literal(index: IndexText) -> str:
     """The tsvector of one memory's analyzed fields (space-separated terms), as a literal."""
     positions: dict[str, list[str]] = {}
     position = 0
-    for weight, text in (("A", index.title), ("B", index.tags), ("C", index.body)):
+    for weight, text in (("A", index.title), ("B", index.tags), ("C", index.body), ("D", index.context)):
         for term in text.split():
             position = min(position + 1, MAX_POSITION)
             if not usable(term):
@@ -82,7 +83,7 @@ def tsquery_all_literal(query: KeywordQuery) -> str | None:
     return " & ".join(parts[:MAX_TERMS]) if len(parts) > 1 else None
 
 
-_FIELD_OF_WEIGHT = {"A": 0, "B": 1, "C": 2, "D": 2}
+_FIELD_OF_WEIGHT = {"A": 0, "B": 1, "C": 2, "D": 3}
 # One lexeme of tsvector output: quoted (quotes doubled, backslashes escaped), then positions.
 _ENTRY = re.compile(r"'((?:[^'\\]|''|\\.)*)'(?::([0-9A-D,]+))?", re.DOTALL)
 _ESCAPE = re.compile(r"''|\\(.)", re.DOTALL)
@@ -94,7 +95,7 @@ def parse_tsvector(text: str) -> IndexText:
     Terms come back in position order within their field (weight A title, B tags, C body), so
     the ranking can measure query coverage exactly as on SQLite, whose FTS table keeps the text.
     """
-    fields: list[list[tuple[int, str]]] = [[], [], []]
+    fields: list[list[tuple[int, str]]] = [[], [], [], []]
     for match in _ENTRY.finditer(text):
         term, slots = match.group(1), match.group(2)
         if "'" in term or "\\" in term:
@@ -104,9 +105,9 @@ def parse_tsvector(text: str) -> IndexText:
             continue
         for slot in slots.split(","):
             last = slot[-1]
-            if last.isdigit():
-                fields[2].append((int(slot), term))
+            if last.isdigit():  # PostgreSQL prints weight D (context) as a bare position
+                fields[3].append((int(slot), term))
             else:
                 fields[_FIELD_OF_WEIGHT[last]].append((int(slot[:-1]), term))
-    title, tags, body = (" ".join(term for _, term in sorted(f)) for f in fields)
-    return IndexText(title=title, tags=tags, body=body)
+    title, tags, body, context = (" ".join(term for _, term in sorted(f)) for f in fields)
+    return IndexText(title=title, tags=tags, body=body, context=context)

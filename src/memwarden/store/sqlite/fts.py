@@ -18,10 +18,11 @@ from memwarden.models import KeywordQuery
 # The FTS5 table the keyword index lives in (migration 0005_scoped_index). ``scope`` holds one
 # token naming the memory's tenant and project (``scope_token``), so a project-scoped search is
 # answered inside the index (``scope : "s…" AND …``) without reading every matching memory row;
-# its bm25 weight is 0, so it never changes the score.
+# its bm25 weight is 0, so it never changes the score. ``context`` (migration 0009) holds the
+# analyzed context of a memory, a low-weight field (store.BM25_WEIGHTS).
 FTS_TABLE_SQL = (
     "CREATE VIRTUAL TABLE memories_fts USING fts5("
-    "title, tags, body, scope, "
+    "title, tags, body, context, scope, "
     "tokenize = \"unicode61 remove_diacritics 0 categories 'L* M* N* P* S* Co Cn Cs'\", "
     "prefix = '2 3 4')"
 )
@@ -93,5 +94,5 @@ def scope_token(tenant: str | None, project: str | None) -> str | None:
 
 def scoped_expression(expression: str, scope: str | None) -> str:
     """Restrict the terms to the text columns and, with a scope, to one tenant+project."""
-    terms = "{title tags body} : (" + expression + ")"
+    terms = "{title tags body context} : (" + expression + ")"
     return terms if scope is None else f'scope : "{scope}" AND ' + terms

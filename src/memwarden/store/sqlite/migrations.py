@@ -312,6 +312,29 @@ def _vector_removals(conn: sqlite3.Connection) -> None:
         CREATE INDEX memories_embedding_failed ON memories(embedding_error) WHERE embedding_error IS NOT NULL;
         PRAGMA analysis_limit = 1000;
         ANALYZE;
+def _memory_context(conn: sqlite3.Connection) -> None:
+    """Memories gain ``context``, ``thread`` and ``occurred_at`` (the time of storing for rows
+    already there); the keyword index gains a ``context`` column, so it is rebuilt empty and the
+    analyzer fingerprint cleared (``ensure_index`` fills it again); a changed context drops the
+    vector, which embeds it with the content."""
+    from memwarden.store.sqlite.fts import FTS_TABLE_SQL
+
+    run_script(
+        conn,
+        f"""
+        ALTER TABLE memories ADD COLUMN context TEXT NOT NULL DEFAULT '';
+        ALTER TABLE memories ADD COLUMN thread TEXT NOT NULL DEFAULT '';
+        ALTER TABLE memories ADD COLUMN occurred_at TEXT;
+        UPDATE memories SET occurred_at = created_at;
+        CREATE INDEX memories_thread ON memories(tenant, thread, occurred_at) WHERE thread != '';
+        CREATE TRIGGER memories_drop_vectors_on_context AFTER UPDATE OF context ON memories
+            WHEN NEW.context IS NOT OLD.context
+        BEGIN
+            DELETE FROM memory_vectors WHERE memory_rowid = NEW.rowid;
+        END;
+        DROP TABLE IF EXISTS memories_fts;
+        {FTS_TABLE_SQL};
+        DELETE FROM index_state WHERE key = 'analyzer';
         """,
     )
 
@@ -325,6 +348,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     ("0006_scoped_index", _scoped_index),
     ("0007_dashboard", _dashboard),
     ("0008_vector_removals", _vector_removals),
+    ("0009_memory_context", _memory_context),
 ]
 
 

@@ -10,7 +10,7 @@ from memwarden.models import Memory, format_time, parse_time
 
 COLUMNS = (
     "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
-    "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags"
+    "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags, context, thread, occurred_at"
 )
 NCOLUMNS = len(COLUMNS.split(","))
 M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
@@ -41,6 +41,9 @@ def row_to_memory(row: Sequence[Any]) -> Memory:
         last_used_at=parse_time(row[15]),
         redactions=json_list(row[16]),
         injection_flags=json_list(row[17]),
+        context=row[18],
+        thread=row[19],
+        occurred_at=parse_time(row[20]),
     )
 
 
@@ -64,4 +67,7 @@ def memory_params(m: Memory) -> tuple[Any, ...]:
         format_time(m.last_used_at),
         json.dumps(list(m.redactions)),
         json.dumps(list(m.injection_flags)),
+        m.context,
+        m.thread,
+        format_time(m.occurred_at),
     )

@@ -41,9 +41,12 @@ from memwarden.store.sqlite.vector_methods import SQLiteVectors
 from memwarden.store.sqlite.vectors import VectorSpaceIndex
 
 BUSY_TIMEOUT_MS = 60_000
-# bm25 column weights of the keyword index (title, tags, body): a word in the title or a tag
-# says more about what a memory is about than the same word somewhere in its content.
-BM25_WEIGHTS = "4.0, 2.0, 1.0"
+# bm25 column weights of the keyword index (title, tags, body, context): a word in the title or a
+# tag says more about what a memory is about than the same word somewhere in its content; a word
+# only in its context (the message it replies to) says less (CONTEXT_WEIGHT, fitted on LoCoMo,
+# docs/search.md).
+CONTEXT_WEIGHT = 0.35
+BM25_WEIGHTS = f"4.0, 2.0, 1.0, {CONTEXT_WEIGHT}"
 REINDEX_BATCH = 500
 # How deep keyword_search looks into the index's ranking before one exact (joined) query.
 MAX_SCAN = 4_000
@@ -224,9 +227,9 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
 
     def _index(self, conn: sqlite3.Connection, rowid: int | None, index: IndexText) -> None:
         conn.execute(
-            f"INSERT INTO memories_fts(rowid, title, tags, body, scope)"
-            f" SELECT ?, ?, ?, ?, {SCOPE_FUNCTION}(tenant, project) FROM memories WHERE rowid = ?",
-            (rowid, index.title, index.tags, index.body, rowid),
+            f"INSERT INTO memories_fts(rowid, title, tags, body, context, scope)"
+            f" SELECT ?, ?, ?, ?, ?, {SCOPE_FUNCTION}(tenant, project) FROM memories WHERE rowid = ?",
+            (rowid, index.title, index.tags, index.body, index.context, rowid),
         )
 
     def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
@@ -260,9 +263,9 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
             params = _memory_params(updated)
             conn.execute(
                 "UPDATE memories SET project = ?, kind = ?, title = ?, tags = ?, content = ?, content_hash = ?,"
-                " pinned = ?, updated_at = ?, expires_at = ?, version = ?, redactions = ?, injection_flags = ?"
-                " WHERE rowid = ?",
-                (*params[2:9], params[10], params[11], params[13], params[16], params[17], row[0]),
+                " pinned = ?, updated_at = ?, expires_at = ?, version = ?, redactions = ?, injection_flags = ?,"
+                " context = ?, thread = ?, occurred_at = ? WHERE rowid = ?",
+                (*params[2:9], params[10], params[11], params[13], params[16], params[17], *params[18:21], row[0]),
             )
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
             self._index(conn, row[0], index)
@@ -309,6 +312,25 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
         )
         found = {m.id: m for m in map(_row_to_memory, rows)}
         return [found[i] for i in dict.fromkeys(ids) if i in found]
+
+    def thread_neighbours(self, tenant: str, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """For each of ``ids`` in a thread: the live memories just before and after it in that
+        thread (ordered by ``occurred_at``, then by when they were stored)."""
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        step = (
+            "SELECT m.id FROM memories m WHERE m.tenant = c.tenant AND m.thread = c.thread AND m.thread != ''"
+            " AND m.deleted_at IS NULL AND (COALESCE(m.occurred_at, m.created_at), m.rowid) {op}"
+            " (COALESCE(c.occurred_at, c.created_at), c.rowid)"
+            " ORDER BY COALESCE(m.occurred_at, m.created_at) {order}, m.rowid {order} LIMIT 1"
+        )
+        rows = self.connection().execute(
+            f"SELECT c.id, ({step.format(op='<', order='DESC')}), ({step.format(op='>', order='ASC')})"
+            f" FROM memories c WHERE c.tenant = ? AND c.id IN ({marks}) AND c.thread != ''",
+            (tenant, *ids),
+        ).fetchall()
+        return {row[0]: tuple(n for n in row[1:] if n is not None) for row in rows}
 
     @staticmethod
     def _filters(
