@@ -60,6 +60,11 @@ class ExportedMemory(BaseModel):
     last_used_at: Time | None = None
     redactions: list[str] = Field(default_factory=list,
                                   description="Names of redaction rules that fired, never the values")
+    context: str = Field(default="", description="Text explaining the memory (e.g. the message it replies to); "
+                         "already redacted, redacted again on import")
+    thread: str = Field(default="", description="Groups memories of one conversation, session or task")
+    occurred_at: Time | None = Field(default=None, description="When the remembered thing happened; null means "
+                                     "created_at")
 
     @field_validator("id")
     @classmethod
@@ -150,7 +155,7 @@ def memwarden_records(document: Any) -> list[ImportRecord]:
             id=m.id, content=m.content, project=m.project, kind=m.kind, title=m.title, tags=tuple(m.tags),
             pinned=m.pinned, created_at=m.created_at, updated_at=m.updated_at, expires_at=m.expires_at,
             deleted_at=m.deleted_at, version=m.version, hit_count=m.hit_count, last_used_at=m.last_used_at,
-            redactions=tuple(m.redactions),
+            redactions=tuple(m.redactions), context=m.context, thread=m.thread, occurred_at=m.occurred_at,
         )
         for m in read_export(document).memories
     ]

@@ -30,7 +30,8 @@ FORMATS = ("auto", "memwarden", "mcp-memory", "mem0", "memorry")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 EXPORT_FIELDS = (
     "id", "project", "kind", "title", "tags", "content", "pinned", "created_at", "updated_at",
-    "expires_at", "deleted_at", "version", "hit_count", "last_used_at", "redactions",
+    "expires_at", "deleted_at", "version", "hit_count", "last_used_at", "redactions", "context", "thread",
+    "occurred_at",
 )
 
 
@@ -56,6 +57,9 @@ class ImportRecord:
     hit_count: int = 0
     last_used_at: datetime | None = None
     redactions: tuple[str, ...] = ()
+    context: str = ""
+    thread: str = ""
+    occurred_at: datetime | None = None
 
 
 def safe_file_name(name: object, *, field: str = "name") -> str:
@@ -125,7 +129,7 @@ def export_header(tenant: str, project: str | None, now: datetime) -> dict[str, 
 
 
 def memory_record(memory: Memory) -> dict[str, Any]:
-    full = memory.to_dict()
+    full = memory.to_dict(include_context=True)
     return {key: full[key] for key in EXPORT_FIELDS}
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memwarden.models import Candidate, KeywordQuery
-from memwarden.search.ranking import RankCandidate, index_tokens, query_coverage, relevance_from_scores
+from memwarden.search.ranking import RankCandidate, memory_coverage, relevance_from_scores
 
 #: Share of the relevance that comes from the vector path (chosen on bench/hybrid_quality.py).
 VECTOR_WEIGHT = 0.7
@@ -32,7 +32,7 @@ RRF_K = 60
 
 
 def _coverage(query: KeywordQuery, candidate: Candidate) -> float:
-    return 0.0 if candidate.index is None else query_coverage(query, index_tokens(candidate.index))
+    return 0.0 if candidate.index is None else memory_coverage(query, candidate.index)
 
 
 def vector_relevance(vector: Sequence[Candidate]) -> dict[str, float]:

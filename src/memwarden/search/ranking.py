@@ -107,6 +107,22 @@ def index_tokens(index: IndexText) -> set[str]:
     return {*index.title.split(), *index.tags.split(), *index.body.split()}
 
 
+#: How much a query word found only in a memory's context counts toward coverage (fitted on
+#: LoCoMo, docs/search.md): coverage = (1 - c) * coverage of the memory's own text
+#: + c * coverage of its text and context together.
+CONTEXT_COVERAGE = 0.5
+
+
+def memory_coverage(query: KeywordQuery, index: IndexText) -> float:
+    """Query coverage of a memory, its context counting at ``CONTEXT_COVERAGE``."""
+    own_tokens = index_tokens(index)
+    own = query_coverage(query, own_tokens)
+    if not index.context or own >= 1.0:
+        return own
+    return (1 - CONTEXT_COVERAGE) * own + CONTEXT_COVERAGE * query_coverage(
+        query, own_tokens | set(index.context.split()))
+
+
 def query_coverage(query: KeywordQuery, tokens: Collection[str]) -> float:
     """Share of the query's words found in ``tokens``.
 
@@ -198,7 +214,7 @@ def rank_keyword(
     """
     relevances = relevance_from_scores([c.score for c in candidates])
     ranked = (
-        RankCandidate(c.memory, rel, 0.0 if c.index is None else query_coverage(query, index_tokens(c.index)))
+        RankCandidate(c.memory, rel, 0.0 if c.index is None else memory_coverage(query, c.index))
         for c, rel in zip(candidates, relevances, strict=True)
     )
     return rank(ranked, now=now, limit=limit, weights=weights)
@@ -210,6 +226,7 @@ __all__ = [
     "RankingWeights",
     "explain",
     "index_tokens",
+    "memory_coverage",
     "query_coverage",
     "rank",
     "rank_keyword",

@@ -391,7 +391,8 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
         rows.sort(key=lambda row: (scores[row[0]], row[0]))
         n = _NCOLUMNS + 1
         return [
-            Candidate(_row_to_memory(row[1:n]), -float(scores[row[0]]), IndexText(row[n], row[n + 1], row[n + 2]))
+            Candidate(_row_to_memory(row[1:n]), -float(scores[row[0]]),
+                      IndexText(row[n], row[n + 1], row[n + 2], row[n + 3] or ""))
             for row in rows[:limit]
         ]
 
@@ -482,10 +483,11 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
         texts = {
             r[0]: r[1:]
             for r in conn.execute(
-                f"SELECT rowid, title, tags, body FROM memories_fts WHERE rowid IN ({marks})", [r[0] for r in rows]
+                f"SELECT rowid, title, tags, body, context FROM memories_fts WHERE rowid IN ({marks})",
+                [r[0] for r in rows],
             )
         }
-        return [(*row, *texts.get(row[0], ("", "", ""))) for row in rows]
+        return [(*row, *texts.get(row[0], ("", "", "", ""))) for row in rows]
 
     def list_memories(
         self,

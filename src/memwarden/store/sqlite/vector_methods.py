@@ -213,7 +213,7 @@ class SQLiteVectors:
         # SQLite chose the tenant index and read every memory of the tenant (204 ms at 1M,
         # issue 21); tests/store/test_search_plans.py checks the plan.
         rows = conn.execute(
-            f"SELECT {M_COLUMNS}, m.rowid, f.title, f.tags, f.body FROM json_each(?) AS wanted"
+            f"SELECT {M_COLUMNS}, m.rowid, f.title, f.tags, f.body, f.context FROM json_each(?) AS wanted"
             " CROSS JOIN memories m ON m.rowid = wanted.value"
             " LEFT JOIN memories_fts f ON f.rowid = m.rowid"
             f" WHERE +m.tenant = ? AND m.deleted_at IS NULL{where}",
@@ -225,6 +225,7 @@ class SQLiteVectors:
         for memory_rowid, cosine in nearest:
             row = by_rowid.get(memory_rowid)
             if row is not None:
-                analyzed = None if row[n + 1] is None else IndexText(row[n + 1], row[n + 2], row[n + 3])
+                analyzed = None if row[n + 1] is None else IndexText(row[n + 1], row[n + 2], row[n + 3],
+                                                                     row[n + 4] or "")
                 found.append(Candidate(row_to_memory(row), cosine, analyzed))
         return found[:limit]
