@@ -20,8 +20,10 @@ if TYPE_CHECKING:  # pragma: no cover
 import functools
 
 from memwarden.errors import Conflict, StorageError
+from memwarden.config_hot import parse_optional_weight
 from memwarden.intake import Intake
 from memwarden.models import Caller
+from memwarden.search.evaluation import Tuning
 from memwarden.search.ranking import RankingWeights
 from memwarden.search.vector_path import VectorPath
 from memwarden.service import MemoryService
@@ -127,6 +129,7 @@ def build_service(
         intake,
         default_caller=Caller(actor=settings.actor, tenant=settings.tenant),
         ranking=RankingWeights(half_life_days=settings.recency_half_life_days),
+        tuning=Tuning(parse_optional_weight(settings.search_vector_weight), settings.search_thread_weight),
         ops=_ops_options(settings, backups) if ops else None,
         auditor=build_auditor(settings),
         vectors=vectors,

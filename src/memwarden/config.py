@@ -46,6 +46,9 @@ class Settings(SettingsPaths, BaseSettings):
     embed_backfill_interval_s: float = _field("embed_backfill_interval_s")
     languages: str = _field("languages")
     recency_half_life_days: float = _field("recency_half_life_days")
+    search_vector_weight: str = _field("search_vector_weight",
+                                       description="Vector share of fused relevance, 0-1; empty: the model's")
+    search_thread_weight: float = _field("search_thread_weight")
     redaction: Literal["enforce", "dry-run", "off"] = _field("redaction")
     redaction_rules: str = _field("redaction_rules")
     audit: bool = _field("audit")
@@ -85,6 +88,14 @@ class Settings(SettingsPaths, BaseSettings):
         from memwarden.text.languages import parse_languages
 
         return ",".join(parse_languages(value))
+
+    @field_validator("search_vector_weight")
+    @classmethod
+    def _weight_or_empty(cls, value: str) -> str:
+        from memwarden.config_hot import parse_optional_weight
+
+        parse_optional_weight(value)
+        return value.strip()
 
     @field_validator("http_token", "embed_api_key", mode="before")
     @classmethod

@@ -32,6 +32,20 @@ _TRUE = {"1", "true", "yes", "on", "t", "y"}
 _FALSE = {"0", "false", "no", "off", "f", "n"}
 
 
+def parse_optional_weight(raw: str) -> float | None:
+    """MEMWARDEN_SEARCH_VECTOR_WEIGHT: empty means the model's own weight, else a number 0-1."""
+    if not raw.strip():
+        return None
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise ConfigError(f"invalid settings: MEMWARDEN_SEARCH_VECTOR_WEIGHT: expected a number from 0 to 1 "
+                          f"or nothing, got {raw!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise ConfigError(f"invalid settings: MEMWARDEN_SEARCH_VECTOR_WEIGHT: must be from 0 to 1, got {value}")
+    return value
+
+
 class HotSettings(SettingsPaths):
     """Every setting of ``settings_table``, parsed with the standard library; read-only."""
 

@@ -22,6 +22,7 @@ from memwarden.govern.rules import RuleTimeout
 from memwarden.models import IndexText, Memory
 from memwarden.screening import screen_text
 from memwarden.text.analyzer import Analyzer
+from memwarden.text.memory_index import memory_index
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.govern.redactor import Redaction, Redactor
@@ -156,6 +157,20 @@ class Intake:
         that merge rule names: no tag is ever rewritten, so it is always empty."""
         return tuple(self.clean_identifier("tags", tag) for tag in v.check_tags(tags)), ()
 
+    def clean_context(self, context: object | None) -> tuple[str, tuple[str, ...]]:
+        """The stored form of a context ("" when none; the content's byte limit) and the rules
+        applied to it: redacted exactly like content."""
+        text = v.check_context(context, max_bytes=self.max_content_bytes)
+        if not text:
+            return "", ()
+        outcome = self.redact(text)
+        return outcome.text, outcome.rules if outcome.applied else ()
+
+    @staticmethod
+    def clean_thread(thread: object | None) -> str:
+        """A checked thread id ("" when none)."""
+        return v.check_thread(thread)
+
     def clean_project(self, project: object | None) -> str | None:
         """A checked project name, or None when the caller gave none; refused like a tag."""
         return None if project is None else self.clean_identifier("project", v.check_project(project))
@@ -187,11 +202,9 @@ class Intake:
         return replace(memory, injection_flags=screen_text(memory.title, memory.content, *memory.tags))
 
     def index_text(self, memory: Memory) -> IndexText:
-        """The analyzed text the keyword index stores for ``memory``: redaction markers become one
-        neutral word (``govern.markers.INDEXED_MARKER``), never the rule's name."""
-        return IndexText(
-            title=self.analyzer.index_text(unmarked(memory.title)),
-            tags=self.analyzer.index_text(" ".join(memory.tags)),
-            body=self.analyzer.index_text(unmarked(memory.content)),
-        )
-
+        """The analyzed text the keyword index stores for ``memory`` (text/memory_index.py: the
+        content with the dates its relative time words name, and the context apart); redaction
+        markers become one neutral word (``govern.markers.INDEXED_MARKER``), never the rule's name."""
+        plain = replace(memory, title=unmarked(memory.title), content=unmarked(memory.content),
+                        context=unmarked(memory.context))
+        return memory_index(self.analyzer, plain)

@@ -77,18 +77,24 @@ class Memories:
         tags: object = None,
         pinned: bool = False,
         ttl_hours: object = None,
+        context: object = None,
+        thread: object = None,
+        occurred_at: object = None,
         caller: Caller | None = None,
     ) -> AddResult:
         who = self._caller(caller)
         intake = self.intake
+        now = self.clock()
         text, redactions = intake.clean_content(content)
+        clean_context, context_rules = intake.clean_context(context)
+        clean_thread = intake.clean_thread(thread)
+        occurred = v.check_occurred_at(occurred_at, now=now) or now
         clean_title, title_rules = intake.clean_title(title)
         clean_tags, tag_rules = intake.clean_tags(tags)
         scope = intake.clean_project(project) or DEFAULT_PROJECT
-        redactions = tuple(dict.fromkeys((*redactions, *title_rules, *tag_rules)))
+        redactions = tuple(dict.fromkeys((*redactions, *title_rules, *tag_rules, *context_rules)))
         mode = intake.redactor.mode
-        would = () if mode != "dry-run" else intake.would_redact(content, title, tags, project)
-        now = self.clock()
+        would = () if mode != "dry-run" else intake.would_redact(content, title, tags, project, context)
         memory = Memory(
             id=new_id(),
             tenant=who.tenant,
@@ -103,6 +109,9 @@ class Memories:
             updated_at=now,
             expires_at=_expiry(now, v.check_ttl_hours(ttl_hours)),
             redactions=redactions,
+            context=clean_context,
+            thread=clean_thread,
+            occurred_at=occurred,
         )
         memory = intake.screened(memory)
         index = intake.index_text(memory)
@@ -128,6 +137,9 @@ class Memories:
         tags: object | None = None,
         pinned: bool | None = None,
         ttl_hours: object | None = None,
+        context: object | None = None,
+        thread: object | None = None,
+        occurred_at: object | None = None,
         if_version: int | None = None,
         caller: Caller | None = None,
     ) -> Memory:
@@ -160,17 +172,24 @@ class Memories:
             changes["pinned"] = bool(pinned)
         if ttl_hours is not None:
             changes["expires_at"] = _expiry(now, v.check_ttl_hours(ttl_hours))
+        if context is not None:  # "" clears it
+            changes["context"] = intake.clean_context(context)[0]
+        if thread is not None:
+            changes["thread"] = intake.clean_thread(thread)
+        if occurred_at is not None:
+            changes["occurred_at"] = v.check_occurred_at(occurred_at, now=now) or current.occurred
         if len(changes) == 1:
             raise InvalidInput(
-                "nothing to update: pass at least one of content, project, kind, title, tags, pinned, ttl_hours",
+                "nothing to update: pass at least one of content, project, kind, title, tags, pinned, ttl_hours, "
+                "context, thread, occurred_at",
                 field="content",
             )
         updated = replace(current, **changes)
         # What the stored fields now hold: markers kept from before plus those just made.
-        held = intake.rules_held(updated.content, updated.title, *updated.tags)
+        held = intake.rules_held(updated.content, updated.title, *updated.tags, updated.context)
         updated = intake.screened(replace(updated, redactions=held))
         stored = self.store.update(updated, intake.index_text(updated), expected_version=current.version)
-        if {"content", "title", "project"} & changes.keys():
+        if {"content", "title", "project", "context"} & changes.keys():
             self._embed([stored])  # the old vector was dropped with the old text; a failure is retried
         if self.vault is not None:
             self.vault.upserted(stored)

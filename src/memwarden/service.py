@@ -20,7 +20,8 @@ from memwarden.memories import Memories
 from memwarden.models import Caller, utcnow
 from memwarden.ops.options import OpsOptions
 from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights
-from memwarden.search.searcher import Searcher
+from memwarden.search.evaluation import Tuning
+from memwarden.search.searcher import DEFAULT_TUNING, Searcher
 from memwarden.store.base import Store
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,6 +41,7 @@ class MemoryService:
         *,
         default_caller: Caller,
         ranking: RankingWeights = DEFAULT_WEIGHTS,
+        tuning: Tuning = DEFAULT_TUNING,
         clock: Callable[[], datetime] = utcnow,
         ops: OpsOptions | None = None,
         auditor: Auditor | None = None,
@@ -56,7 +58,7 @@ class MemoryService:
         self.memories = Memories(store, intake, default_caller=default_caller, clock=clock, auditor=auditor,
                                  vectors=vectors, vault=vault)
         self.searcher = Searcher(store, intake, default_caller=default_caller, ranking=ranking, clock=clock,
-                                 auditor=auditor, vectors=vectors)
+                                 auditor=auditor, vectors=vectors, tuning=tuning)
         self._ops_options = ops
         self._operations: Operations | None = None
         if vault is not None:

@@ -60,6 +60,8 @@ SETTINGS: tuple[SettingSpec, ...] = (
     _s("embed_backfill_interval_s", float, 60.0, ge=1, le=86_400),
     _s("languages", str, "english,turkish"),
     _s("recency_half_life_days", float, 90.0, gt=0, le=36_500),
+    _s("search_vector_weight", str, ""),
+    _s("search_thread_weight", float, 0.3, ge=0, le=1),
     _s("redaction", str, "enforce", choices=("enforce", "dry-run", "off")),
     _s("redaction_rules", str, ""),
     _s("audit", bool, True),

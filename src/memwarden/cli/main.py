@@ -56,7 +56,8 @@ def cmd_add(args: argparse.Namespace) -> int:
 
     content = _read_content(args.content)
     fields = {"project": args.project, "kind": args.kind, "title": args.title or "", "tags": args.tag,
-              "pinned": args.pinned, "ttl_hours": args.ttl_hours}
+              "pinned": args.pinned, "ttl_hours": args.ttl_hours, "context": args.context, "thread": args.thread,
+              "occurred_at": args.occurred_at}
     # The warm daemon embeds at once; without it this process loads the model (see docs/daemon.md).
     answer = call_daemon(_hot_settings(args), "add", {"content": content, **fields}, timeout=ADD_TIMEOUT_S)
     if answer is not None:
@@ -75,7 +76,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     from memwarden.daemon.attach import call_daemon
 
     query = {"query": args.query, "project": args.project, "tags": args.tag, "limit": args.limit,
-             "include_expired": args.include_expired, "max_tokens": args.max_tokens}
+             "include_expired": args.include_expired, "max_tokens": args.max_tokens,
+             "include_context": args.include_context}
     # The daemon, when it is up, searches by meaning too with its warm model; else this process
     # searches by keywords (or loads the model for --hybrid).
     answer = call_daemon(_hot_settings(args), "search", {**query, "vector": True}, timeout=SEARCH_TIMEOUT_S)
@@ -90,17 +92,18 @@ def cmd_search(args: argparse.Namespace) -> int:
         lambda service: {**service.searcher.search(
             args.query, project=args.project, tags=args.tag, limit=args.limit,
             include_expired=args.include_expired, vector=args.hybrid, max_tokens=args.max_tokens,
+            include_context=args.include_context,
         ).to_dict(), "via": "process"},
         text=print_hits, embeddings=args.hybrid,
     )
 
 
-def _print_found(found_missing: tuple[list[Memory], list[str]]) -> int:
+def _print_found(found_missing: tuple[list[Memory], list[str]], include_context: bool = False) -> int:
     from memwarden.cli.output import print_memory
 
     found, missing = found_missing
     for memory in found:
-        print_memory(memory.to_dict())
+        print_memory(memory.to_dict(include_context=include_context))
     for mid in missing:
         print(f"{mid}: not found", file=sys.stderr)
     return 1 if missing and not found else 0
@@ -111,7 +114,9 @@ def cmd_get(args: argparse.Namespace) -> int:
 
     return run_with_service(
         args, lambda service: service.memories.get(args.ids),
-        as_json=lambda r: {"memories": [m.to_dict() for m in r[0]], "missing": r[1]}, text=_print_found,
+        as_json=lambda r: {"memories": [m.to_dict(include_context=args.include_context) for m in r[0]],
+                           "missing": r[1]},
+        text=lambda r: _print_found(r, args.include_context),
         exit_code=lambda r: 1 if r[1] and not r[0] else 0,
     )
 
@@ -147,7 +152,8 @@ def cmd_update(args: argparse.Namespace) -> int:
         args,
         lambda service: service.memories.update(
             args.id, content=content, project=args.project, kind=args.kind, title=args.title, tags=args.tag,
-            pinned=args.pinned, ttl_hours=args.ttl_hours, if_version=args.if_version,
+            pinned=args.pinned, ttl_hours=args.ttl_hours, context=args.context, thread=args.thread,
+            occurred_at=args.occurred_at, if_version=args.if_version,
         ),
         as_json=lambda memory: {"memory": memory.to_dict()},
         text=lambda memory: print(f"updated {memory.id} (version {memory.version})"),
@@ -269,6 +275,10 @@ def _add_write_flags(p: argparse.ArgumentParser, *, update: bool) -> None:
     if update:
         pin.add_argument("--unpinned", dest="pinned", action="store_false", help="unpin the memory")
     p.add_argument("--ttl-hours", type=float, help="forget after this many hours")
+    p.add_argument("--context", help="text explaining the memory, e.g. the message it replies to"
+                   + (" ('' clears it)" if update else ""))
+    p.add_argument("--thread", help="conversation, session or task the memory belongs to")
+    p.add_argument("--occurred-at", help="when it happened, ISO 8601 (default: now)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -330,10 +340,12 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
     _add_read_flags(p, limit=10)
     p.add_argument("--max-tokens", type=int, help="only the best hits whose content fits this many tokens "
                    "(estimated: 4 ASCII characters or 1 other character per token)")
+    p.add_argument("--include-context", action="store_true", help="also show each hit's context")
 
     p = command("get", cmd_get, "show memories by id")
     p.add_argument("ids", nargs="+", metavar="ID", help="a memory id (as printed by add, search or list)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--include-context", action="store_true", help="also show each memory's context")
 
     p = command("list", cmd_list, "list recent (or pinned) memories")
     _add_read_flags(p, limit=20)

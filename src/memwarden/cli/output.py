@@ -24,6 +24,8 @@ def print_memory(memory: dict[str, Any]) -> None:
     tags = f"  #{' #'.join(memory['tags'])}" if memory.get("tags") else ""
     print(f"{memory['id']}  {memory['project']}/{memory['kind']}{flags}{tags}")
     print(f"    {title}{one_line(memory['content'])}")
+    if memory.get("context"):
+        print(f"    context: {one_line(memory['context'])}")
 
 
 def print_hits(result: dict[str, Any]) -> None:

@@ -40,6 +40,7 @@ SEARCH_ARGS: dict[str, tuple[type, ...]] = {
     "include_expired": _BOOL,
     "max_tokens": _OPT_INT,
     "vector": _BOOL,
+    "include_context": _BOOL,
 }
 ADD_ARGS: dict[str, tuple[type, ...]] = {
     "content": _STR,
@@ -49,6 +50,9 @@ ADD_ARGS: dict[str, tuple[type, ...]] = {
     "tags": _TAGS,
     "pinned": _BOOL,
     "ttl_hours": _OPT_NUM,
+    "context": _OPT_STR,
+    "thread": _OPT_STR,
+    "occurred_at": _OPT_STR,
 }
 
 

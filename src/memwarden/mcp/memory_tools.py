@@ -29,6 +29,9 @@ async def memory_add(
     tags: Annotated[TagList, described("memory_add", "tags")] = None,
     pinned: Annotated[bool, described("memory_add", "pinned")] = False,
     ttl_hours: Annotated[float | None, described("memory_add", "ttl_hours")] = None,
+    context: Annotated[str | None, described("memory_add", "context")] = None,
+    thread: Annotated[str | None, described("memory_add", "thread")] = None,
+    occurred_at: Annotated[str | None, described("memory_add", "occurred_at")] = None,
 ) -> out.AddOut:
     result = await call_service(
         service_of(ctx).memories.add,
@@ -39,6 +42,9 @@ async def memory_add(
         tags=tags_of(tags),
         pinned=pinned,
         ttl_hours=ttl_hours,
+        context=context,
+        thread=thread,
+        occurred_at=occurred_at,
         caller=caller_of(ctx),
     )
     return out.AddOut.model_validate(result.to_dict())
@@ -53,6 +59,7 @@ async def memory_search(
     limit: Annotated[int, described("memory_search", "limit")] = 10,
     include_expired: Annotated[bool, described("memory_search", "include_expired")] = False,
     max_tokens: Annotated[int | None, described("memory_search", "max_tokens")] = None,
+    include_context: Annotated[bool, described("memory_search", "include_context")] = False,
 ) -> out.SearchOut:
     result = await call_service(
         service_of(ctx).searcher.search,
@@ -62,6 +69,7 @@ async def memory_search(
         limit=limit,
         include_expired=include_expired,
         max_tokens=max_tokens,
+        include_context=include_context,
         caller=caller_of(ctx),
     )
     return out.SearchOut.model_validate(result.to_dict())
@@ -78,6 +86,9 @@ async def memory_update(
     tags: Annotated[TagList, described("memory_update", "tags")] = None,
     pinned: Annotated[bool | None, described("memory_update", "pinned")] = None,
     ttl_hours: Annotated[float | None, described("memory_update", "ttl_hours")] = None,
+    context: Annotated[str | None, described("memory_update", "context")] = None,
+    thread: Annotated[str | None, described("memory_update", "thread")] = None,
+    occurred_at: Annotated[str | None, described("memory_update", "occurred_at")] = None,
     if_version: Annotated[int | None, described("memory_update", "if_version")] = None,
 ) -> out.UpdateOut:
     memory = await call_service(
@@ -90,6 +101,9 @@ async def memory_update(
         tags=tags_of(tags),
         pinned=pinned,
         ttl_hours=ttl_hours,
+        context=context,
+        thread=thread,
+        occurred_at=occurred_at,
         if_version=if_version,
         caller=caller_of(ctx),
     )
@@ -102,10 +116,12 @@ async def memory_delete(id: Annotated[str, described("memory_delete", "id")], ct
 
 
 async def memory_get(
-    ids: Annotated[list[str] | str, described("memory_get", "ids")], ctx: Context
+    ids: Annotated[list[str] | str, described("memory_get", "ids")], ctx: Context,
+    include_context: Annotated[bool, described("memory_get", "include_context")] = False,
 ) -> out.GetOut:
     found, missing = await call_service(service_of(ctx).memories.get, ids_of(ids), caller=caller_of(ctx))
-    return out.GetOut(memories=[out.MemoryOut.model_validate(m.to_dict()) for m in found], missing=missing)
+    return out.GetOut(memories=[out.MemoryOut.model_validate(m.to_dict(include_context=include_context))
+                                for m in found], missing=missing)
 
 
 async def memory_list(

@@ -78,7 +78,8 @@ def _build(intake: Intake, who: Caller, record: ImportRecord, project: str | Non
     text, redactions = intake.clean_content(record.content)
     title, title_rules = intake.clean_title(record.title)
     tags, tag_rules = intake.clean_tags(list(record.tags))
-    redactions = (*redactions, *title_rules, *tag_rules)
+    context, context_rules = intake.clean_context(record.context)
+    redactions = (*redactions, *title_rules, *tag_rules, *context_rules)
     scope = project or intake.clean_project(record.project) or DEFAULT_PROJECT
     created = record.created_at or now
     updated = max(record.updated_at or created, created)
@@ -102,6 +103,9 @@ def _build(intake: Intake, who: Caller, record: ImportRecord, project: str | Non
         # Rule names from the file are kept only when they are rules this redactor has: the field
         # is caller-written text like any other.
         redactions=tuple(dict.fromkeys((*intake.known_rules(record.redactions), *redactions))),
+        context=context,
+        thread=intake.clean_thread(record.thread),
+        occurred_at=v.check_occurred_at(record.occurred_at, now=now) or created,
     )
     memory = intake.screened(memory)  # imported text is screened like any other write
     return memory, intake.index_text(memory), bool(redactions)

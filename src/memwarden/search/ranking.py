@@ -200,6 +200,16 @@ def rank(
     ]
 
 
+def keyword_candidates(candidates: Sequence[Candidate], query: KeywordQuery) -> list[RankCandidate]:
+    """Keyword-index candidates (score: bm25, higher is better; ``index``: analyzed text) ready
+    to rank. A candidate without its index text gets coverage 0 (a store should always return it)."""
+    relevances = relevance_from_scores([c.score for c in candidates])
+    return [
+        RankCandidate(c.memory, rel, 0.0 if c.index is None else memory_coverage(query, c.index))
+        for c, rel in zip(candidates, relevances, strict=True)
+    ]
+
+
 def rank_keyword(
     candidates: Sequence[Candidate],
     query: KeywordQuery,
@@ -208,16 +218,8 @@ def rank_keyword(
     limit: int,
     weights: RankingWeights = DEFAULT_WEIGHTS,
 ) -> list[Hit]:
-    """Rank keyword-index candidates (score: bm25, higher is better; ``index``: analyzed text).
-
-    A candidate without its index text gets coverage 0 (a store should always return it).
-    """
-    relevances = relevance_from_scores([c.score for c in candidates])
-    ranked = (
-        RankCandidate(c.memory, rel, 0.0 if c.index is None else memory_coverage(query, c.index))
-        for c, rel in zip(candidates, relevances, strict=True)
-    )
-    return rank(ranked, now=now, limit=limit, weights=weights)
+    """Rank keyword-index candidates (see ``keyword_candidates``)."""
+    return rank(keyword_candidates(candidates, query), now=now, limit=limit, weights=weights)
 
 
 __all__ = [
@@ -226,6 +228,7 @@ __all__ = [
     "RankingWeights",
     "explain",
     "index_tokens",
+    "keyword_candidates",
     "memory_coverage",
     "query_coverage",
     "rank",

@@ -1,7 +1,10 @@
-"""Searcher: analyze the query, retrieve keyword and vector candidates, fuse, rank, fit a budget.
+"""Searcher: analyze the query, retrieve keyword and vector candidates, fuse, lift by thread
+neighbours, rank, fit a budget.
 
 ``search`` is what callers run (audited, counts use); ``find`` is the same retrieval without side
-effects, for memwarden's own lookups (the vault's Related links). The vector path runs beside
+effects, for memwarden's own lookups (the vault's Related links) and ``memwarden eval``. ``find``
+is ``gather`` (the candidates of both paths, once per query) then ``score`` (fusion, thread lift
+and ranking under a ``Tuning``), so an evaluation can score many tunings on one gathering. The vector path runs beside
 the keyword search within MEMWARDEN_VECTOR_TIMEOUT_MS; when it is missing, warming up, slow or
 failing, the hits come from keywords alone and the result says why (``degraded``).
 """
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -19,10 +22,19 @@ from memwarden.audit import operations as audit_ops
 from memwarden.audit.operations import audited
 from memwarden.errors import EmbeddingUnavailable
 from memwarden.intake import Intake
-from memwarden.models import Caller, Candidate, DegradeReason, Hit, Memory, SearchResult, utcnow
+from memwarden.models import Caller, Candidate, DegradeReason, Hit, KeywordQuery, Memory, SearchResult, utcnow
 from memwarden.search.budget import fit_to_budget
+from memwarden.search.evaluation import Tuning
 from memwarden.search.hybrid import fuse
-from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights, rank, rank_keyword
+from memwarden.search.ranking import (
+    DEFAULT_WEIGHTS,
+    RankCandidate,
+    RankingWeights,
+    keyword_candidates,
+    memory_coverage,
+    rank,
+)
+from memwarden.search.threads import THREAD_WEIGHT, lift_by_thread
 from memwarden.store.base import Store, VectorStore
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,6 +47,24 @@ RELATED_LIMIT = 5
 RELATED_QUERY_WORDS = 5
 
 _WORD_CHARS = re.compile(r"\W")
+DEFAULT_TUNING = Tuning(vector_weight=None, thread_weight=THREAD_WEIGHT)
+
+
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    """What both retrieval paths found for one query, before fusion and ranking."""
+
+    who: Caller
+    text: str
+    query: KeywordQuery
+    keyword: list[Candidate]
+    nearest: list[Candidate]
+    reason: DegradeReason | None
+    project: str | None
+    tags: tuple[str, ...]
+    include_expired: bool
+    now: datetime
+    waited_ms: float = 0.0
 
 
 class Searcher:
@@ -50,8 +80,10 @@ class Searcher:
         clock: Callable[[], datetime] = utcnow,
         auditor: Auditor | None = None,
         vectors: VectorPath | None = None,
+        tuning: Tuning = DEFAULT_TUNING,
     ) -> None:
         self.store = store
+        self.tuning = tuning
         self.intake = intake
         self.analyzer = intake.analyzer
         self.default_caller = default_caller
@@ -74,9 +106,11 @@ class Searcher:
         include_expired: bool = False,
         vector: bool = True,
         max_tokens: object = None,
+        include_context: bool = False,
         caller: Caller | None = None,
     ) -> SearchResult:
-        """Keyword and vector candidates fused, then ranked; ``vector=False`` asks for keywords only."""
+        """Keyword and vector candidates fused, then ranked; ``vector=False`` asks for keywords only.
+        ``include_context`` returns each hit's context too (never counted in ``max_tokens``)."""
         who = self._caller(caller)
         text = v.check_query(query)
         top = v.check_limit(limit)
@@ -91,7 +125,8 @@ class Searcher:
             hits, tokens, omitted = fit_to_budget(hits, budget)
         self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
         return SearchResult(hits=hits, degraded=result.degraded, degrade_reason=result.degrade_reason,
-                            tokens=tokens, omitted=omitted, vector_wait_ms=result.vector_wait_ms)
+                            tokens=tokens, omitted=omitted, vector_wait_ms=result.vector_wait_ms,
+                            include_context=bool(include_context))
 
     def _with_index(self, candidates: list[Candidate]) -> list[Candidate]:
         """Candidates with their analyzed text, which the ranking's coverage reads.
@@ -105,20 +140,29 @@ class Searcher:
 
     def find(
         self, who: Caller, text: str, *, project: str | None, tags: tuple[str, ...], limit: int,
-        include_expired: bool, vector: bool, now: datetime,
+        include_expired: bool, vector: bool, now: datetime, tuning: Tuning | None = None,
     ) -> SearchResult:
         """The retrieval behind ``search`` (checked arguments), with no side effects: no use is
         counted and no audit row written."""
-        keyword_query = self.analyzer.query(text)
-        terms = keyword_query.terms
-        reason: DegradeReason | None = None
-        if not terms and not text.strip():
+        if not self.analyzer.query(text).terms and not text.strip():
             recent = self.store.list_memories(
                 who.tenant, project=project, tags=tags, pinned_only=False,
                 include_expired=include_expired, now=now, limit=limit,
             )
-            hits = [Hit(m, 0.0, {"recent": 1.0}) for m in recent]
-            return SearchResult(hits=hits, degraded=False, degrade_reason=None)
+            return SearchResult(hits=[Hit(m, 0.0, {"recent": 1.0}) for m in recent])
+        gathered = self.gather(who, text, project=project, tags=tags, include_expired=include_expired,
+                               vector=vector, now=now, limit=limit)
+        hits = self.score(gathered, limit=limit, tuning=tuning)
+        return SearchResult(hits=hits, degraded=gathered.reason is not None, degrade_reason=gathered.reason,
+                            vector_wait_ms=gathered.waited_ms)
+
+    def gather(
+        self, who: Caller, text: str, *, project: str | None, tags: tuple[str, ...], include_expired: bool,
+        vector: bool, now: datetime, limit: int = 10,
+    ) -> Gathered:
+        """Keyword and vector candidates of one (non-empty) query."""
+        keyword_query = self.analyzer.query(text)
+        reason: DegradeReason | None = None
         pool = max(MIN_CANDIDATES, limit * CANDIDATES_PER_HIT)
         # The vector path starts first and runs beside the keyword search (see VectorPath.submit).
         pending = None if not vector or self.vectors is None else self.vectors.submit(
@@ -127,20 +171,41 @@ class Searcher:
         candidates = self.store.keyword_search(
             who.tenant, keyword_query, project=project, tags=tags, include_expired=include_expired,
             now=now, limit=pool,
-        ) if terms else []
+        ) if keyword_query.terms else []
         nearest: list[Candidate] = []
         if pending is not None:
             nearest, reason = pending()
         elif vector:
             reason = "no_embedder"
-        candidates, nearest = self._with_index(candidates), self._with_index(nearest)
-        if nearest and self.vectors is not None:
-            fused = fuse(candidates, nearest, keyword_query, vector_weight=self.vectors.fusion_weight(text))
-            hits = rank(fused, now=now, limit=limit, weights=self.ranking)
+        return Gathered(who, text, keyword_query, self._with_index(candidates), self._with_index(nearest), reason,
+                        project, tags, include_expired, now, 0.0 if pending is None else pending.waited_ms)
+
+    def score(self, gathered: Gathered, *, limit: int, tuning: Tuning | None = None) -> list[Hit]:
+        """Fuse, lift by thread neighbours and rank what ``gather`` found (under ``tuning``, by
+        default this searcher's own)."""
+        tuning = tuning or self.tuning
+        query = gathered.query
+        fused: list[RankCandidate]
+        if gathered.nearest and self.vectors is not None:
+            weight = self.vectors.fusion_weight(gathered.text, tuning.vector_weight)
+            fused = fuse(gathered.keyword, gathered.nearest, query, vector_weight=weight)
         else:
-            hits = rank_keyword(candidates, keyword_query, now=now, limit=limit, weights=self.ranking)
-        waited = 0.0 if pending is None else pending.waited_ms
-        return SearchResult(hits=hits, degraded=reason is not None, degrade_reason=reason, vector_wait_ms=waited)
+            fused = keyword_candidates(gathered.keyword, query)
+        tenant = gathered.who.tenant
+
+        def admit(memory: Memory) -> RankCandidate | None:
+            if (gathered.project is not None and memory.project != gathered.project) or \
+                    not set(gathered.tags) <= set(memory.tags) or \
+                    (not gathered.include_expired and memory.is_expired(gathered.now)):
+                return None
+            return RankCandidate(memory, 0.0, memory_coverage(query, self.intake.index_text(memory)))
+
+        fused = lift_by_thread(
+            fused, neighbours=lambda ids: self.store.thread_neighbours(tenant, ids),
+            fetch=lambda ids: self.store.get_many(tenant, ids), admit=admit, weights=self.ranking,
+            weight=tuning.thread_weight,
+        )
+        return rank(fused, now=gathered.now, limit=limit, weights=self.ranking)
 
     def related(self, memory: Memory, *, limit: int = RELATED_LIMIT) -> list[Memory]:
         """The live memories of the same tenant and project most related to ``memory``.

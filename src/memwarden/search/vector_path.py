@@ -185,14 +185,19 @@ class VectorPath:
         if self.embedder is not None:
             self.embedder.close()
 
-    def fusion_weight(self, query: str) -> float:
-        """The share of fused relevance the vector path gets for this query (per model)."""
+    def fusion_weight(self, query: str, weight: float | None = None) -> float:
+        """The share of fused relevance the vector path gets for this query: ``weight`` (the
+        MEMWARDEN_SEARCH_VECTOR_WEIGHT setting) or the model's own, except where the model says
+        it is no judge of the query (the builtin MiniLM on CJK queries: 0)."""
         from memwarden.search.hybrid import VECTOR_WEIGHT
 
+        own = float(getattr(self.embedder, "fusion_weight", VECTOR_WEIGHT))
         per_query = getattr(self.embedder, "fusion_weight_for", None)
-        if per_query is not None:
-            return float(per_query(query))
-        return float(getattr(self.embedder, "fusion_weight", VECTOR_WEIGHT))
+        if per_query is not None and float(per_query(query)) <= 0.0:
+            return 0.0
+        if weight is not None:
+            return weight
+        return float(per_query(query)) if per_query is not None else own
 
     @property
     def space(self) -> VectorSpace | None:

@@ -56,6 +56,8 @@ def render_frontmatter(memory: Memory) -> str:
     ``tags`` holds the Obsidian forms of the memory's tags and ``project/<name>`` last. When an
     Obsidian form differs from the tag as stored (spaces, punctuation), ``memwarden_tags`` also
     holds the exact tags, so the memory's fields can always be read back from the note.
+    ``thread`` and ``context`` appear when the memory has them, ``occurred`` when the remembered
+    thing happened at another time than the memory was stored.
     """
     lines = [
         FENCE,
@@ -71,6 +73,14 @@ def render_frontmatter(memory: Memory) -> str:
         f"pinned: {'true' if memory.pinned else 'false'}",
         f"created: {format_time(memory.created_at)}",
         f"updated: {format_time(memory.updated_at)}",
+    ]
+    if memory.occurred != memory.created_at:
+        lines.append(f"occurred: {format_time(memory.occurred)}")
+    if memory.thread:
+        lines.append(f"thread: {yaml_string(memory.thread)}")
+    if memory.context:
+        lines.append(f"context: {yaml_string(memory.context)}")
+    lines += [
         FENCE,
     ]
     return "\n".join(lines) + "\n"
