@@ -193,16 +193,17 @@ class Searcher:
             fused = keyword_candidates(gathered.keyword, query)
         tenant = gathered.who.tenant
 
-        def admit(memory: Memory) -> RankCandidate | None:
+        def admit(found: Candidate) -> RankCandidate | None:
+            memory = found.memory
             if (gathered.project is not None and memory.project != gathered.project) or \
                     not set(gathered.tags) <= set(memory.tags) or \
                     (not gathered.include_expired and memory.is_expired(gathered.now)):
                 return None
-            return RankCandidate(memory, 0.0, memory_coverage(query, self.intake.index_text(memory)))
+            return RankCandidate(memory, 0.0, memory_coverage(query, found.index or self.intake.index_text(memory)))
 
         fused = lift_by_thread(
             fused, neighbours=lambda ids: self.store.thread_neighbours(tenant, ids),
-            fetch=lambda ids: self.store.get_many(tenant, ids), admit=admit, weights=self.ranking,
+            fetch=lambda ids: self.store.indexed_memories(tenant, ids), admit=admit, weights=self.ranking,
             weight=tuning.thread_weight,
         )
         return rank(fused, now=gathered.now, limit=limit, weights=self.ranking)

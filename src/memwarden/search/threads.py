@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from memwarden.models import Memory
+from memwarden.models import Candidate
 from memwarden.search.ranking import RankCandidate, RankingWeights
 
 #: Share of the stronger neighbour's match strength a memory gains (fitted on LoCoMo).
@@ -36,8 +36,8 @@ def lift_by_thread(
     candidates: Sequence[RankCandidate],
     *,
     neighbours: Callable[[Sequence[str]], dict[str, tuple[str, ...]]],
-    fetch: Callable[[Sequence[str]], list[Memory]],
-    admit: Callable[[Memory], RankCandidate | None],
+    fetch: Callable[[Sequence[str]], list[Candidate]],
+    admit: Callable[[Candidate], RankCandidate | None],
     weights: RankingWeights,
     weight: float = THREAD_WEIGHT,
     depth: int = THREAD_DEPTH,
@@ -45,8 +45,9 @@ def lift_by_thread(
     """``candidates`` with their ``thread`` boost, plus the neighbours of the strongest ones.
 
     ``neighbours(ids)`` gives each id's thread neighbours (the store's ``thread_neighbours``);
-    ``fetch(ids)`` loads memories; ``admit(memory)`` turns a fetched neighbour into a candidate
-    (its coverage measured) or None when the search's filters (project, tags, expiry) exclude it.
+    ``fetch(ids)`` loads live memories with their index text (``indexed_memories``);
+    ``admit(candidate)`` turns a fetched neighbour into a rank candidate (its coverage measured)
+    or None when the search's filters (project, tags, expiry) exclude it.
     """
     if weight <= 0 or not candidates:
         return list(candidates)
@@ -55,9 +56,9 @@ def lift_by_thread(
     near = neighbours([c.memory.id for c in candidates])
     missing = list(dict.fromkeys(n for c in ordered[:depth] for n in near.get(c.memory.id, ()) if n not in by_id))
     if missing:
-        for memory in fetch(missing):
-            if memory.deleted_at is None and (found := admit(memory)) is not None:
-                by_id[memory.id] = found
+        for fetched in fetch(missing):
+            if fetched.memory.deleted_at is None and (found := admit(fetched)) is not None:
+                by_id[fetched.memory.id] = found
         near.update(neighbours([i for i in missing if i in by_id]))
     power = {i: strength(c, weights) for i, c in by_id.items()}
     lifted: list[RankCandidate] = []

@@ -44,6 +44,10 @@ class Store(Protocol):
         after it in that thread (by ``occurred_at``, then storing order); others are absent."""
         ...
 
+    def indexed_memories(self, tenant: str, ids: Sequence[str]) -> list[Candidate]:
+        """The live memories with these ids, each with its analyzed index text (score 0)."""
+        ...
+
     def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
         """Replace the row if its version is still ``expected_version``; bumps the version.
 

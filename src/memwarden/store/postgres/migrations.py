@@ -241,7 +241,8 @@ ALTER TABLE memories ADD COLUMN context TEXT NOT NULL DEFAULT '';
 ALTER TABLE memories ADD COLUMN thread TEXT NOT NULL DEFAULT '';
 ALTER TABLE memories ADD COLUMN occurred_at TIMESTAMPTZ;
 UPDATE memories SET occurred_at = created_at;
-CREATE INDEX memories_thread ON memories (tenant, thread, occurred_at, id) WHERE thread <> '';
+CREATE INDEX memories_thread ON memories (tenant, thread, COALESCE(occurred_at, created_at), created_at, id)
+    WHERE thread <> '';
 CREATE TRIGGER memories_drop_vectors_on_context AFTER UPDATE OF context ON memories
     FOR EACH ROW WHEN (NEW.context IS DISTINCT FROM OLD.context)
     EXECUTE FUNCTION memories_drop_stale_vectors();

@@ -256,6 +256,18 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
             ).fetchall()
         return {row[0]: tuple(n for n in row[1:] if n is not None) for row in rows}
 
+    def indexed_memories(self, tenant: str, ids: Sequence[str]) -> list[Candidate]:
+        """The live memories with these ids, each with its analyzed index text (score 0)."""
+        if not ids:
+            return []
+        with self.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {COLUMNS}, search::text FROM memories"
+                " WHERE tenant = %s AND id = ANY(%s) AND deleted_at IS NULL", (tenant, list(ids)),
+            ).fetchall()
+        return [Candidate(row_to_memory(row), 0.0, None if row[NCOLUMNS] is None else parse_tsvector(row[NCOLUMNS]))
+                for row in rows]
+
     @staticmethod
     def filters(
         project: str | None, tags: Sequence[str], include_expired: bool, now: datetime

@@ -326,7 +326,8 @@ def _memory_context(conn: sqlite3.Connection) -> None:
         ALTER TABLE memories ADD COLUMN thread TEXT NOT NULL DEFAULT '';
         ALTER TABLE memories ADD COLUMN occurred_at TEXT;
         UPDATE memories SET occurred_at = created_at;
-        CREATE INDEX memories_thread ON memories(tenant, thread, occurred_at) WHERE thread != '';
+        CREATE INDEX memories_thread ON memories(tenant, thread, COALESCE(occurred_at, created_at))
+            WHERE thread != '';
         CREATE TRIGGER memories_drop_vectors_on_context AFTER UPDATE OF context ON memories
             WHEN NEW.context IS NOT OLD.context
         BEGIN

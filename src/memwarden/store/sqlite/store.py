@@ -37,6 +37,7 @@ from memwarden.store.sqlite.rows import NCOLUMNS as _NCOLUMNS
 from memwarden.store.sqlite.rows import memory_params as _memory_params
 from memwarden.store.sqlite.rows import row_to_memory as _row_to_memory
 from memwarden.store.sqlite.shm import ShmWatch
+from memwarden.store.sqlite.threads import SQLiteThreads
 from memwarden.store.sqlite.vector_methods import SQLiteVectors
 from memwarden.store.sqlite.vectors import VectorSpaceIndex
 
@@ -59,7 +60,7 @@ MAX_RARE_WORDS = 16
 # A query word that matches fewer memories than this exactly is also matched as a prefix.
 PREFIX_BELOW_DOCS = 20
 @with_clear_faults()
-class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
+class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsights):
     """The default backend. Safe to share between threads and with other processes.
 
     Whole-store operations (integrity, keyword-index probe and rebuild, bulk import, purge,
@@ -312,25 +313,6 @@ class SQLiteStore(SQLiteVectors, SQLiteMaintenance, SQLiteInsights):
         )
         found = {m.id: m for m in map(_row_to_memory, rows)}
         return [found[i] for i in dict.fromkeys(ids) if i in found]
-
-    def thread_neighbours(self, tenant: str, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
-        """For each of ``ids`` in a thread: the live memories just before and after it in that
-        thread (ordered by ``occurred_at``, then by when they were stored)."""
-        if not ids:
-            return {}
-        marks = ", ".join("?" * len(ids))
-        step = (
-            "SELECT m.id FROM memories m WHERE m.tenant = c.tenant AND m.thread = c.thread AND m.thread != ''"
-            " AND m.deleted_at IS NULL AND (COALESCE(m.occurred_at, m.created_at), m.rowid) {op}"
-            " (COALESCE(c.occurred_at, c.created_at), c.rowid)"
-            " ORDER BY COALESCE(m.occurred_at, m.created_at) {order}, m.rowid {order} LIMIT 1"
-        )
-        rows = self.connection().execute(
-            f"SELECT c.id, ({step.format(op='<', order='DESC')}), ({step.format(op='>', order='ASC')})"
-            f" FROM memories c WHERE c.tenant = ? AND c.id IN ({marks}) AND c.thread != ''",
-            (tenant, *ids),
-        ).fetchall()
-        return {row[0]: tuple(n for n in row[1:] if n is not None) for row in rows}
 
     @staticmethod
     def _filters(
