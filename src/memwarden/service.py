@@ -19,8 +19,8 @@ from memwarden.intake import Intake
 from memwarden.memories import Memories
 from memwarden.models import Caller, utcnow
 from memwarden.ops.options import OpsOptions
-from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights
 from memwarden.search.evaluation import Tuning
+from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights
 from memwarden.search.searcher import DEFAULT_TUNING, Searcher
 from memwarden.store.base import Store
 

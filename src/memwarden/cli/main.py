@@ -387,6 +387,9 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
     from memwarden.cli.doctor import register as register_doctor
 
     register_doctor(command)
+    from memwarden.cli.eval_command import register as register_eval
+
+    register_eval(command)
     command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
 
     p = command("vault", cmd_vault_help, "the Obsidian vault mirror (MEMWARDEN_VAULT_DIRS)")

@@ -208,6 +208,11 @@ class Searcher:
         )
         return rank(fused, now=gathered.now, limit=limit, weights=self.ranking)
 
+    def audit_eval(self, caller: Caller, queries: int) -> None:
+        """One audit row for a ``memwarden eval`` run (it reads memories like a search does)."""
+        if self.auditor is not None:
+            self.auditor.record("search", caller, result_count=queries, detail={"eval": queries})
+
     def related(self, memory: Memory, *, limit: int = RELATED_LIMIT) -> list[Memory]:
         """The live memories of the same tenant and project most related to ``memory``.
 

@@ -160,10 +160,10 @@ def _resolve(match: re.Match[str], kind: str, start: date, language: str, rules:
         return _shift(start, unit, offset)
     if kind in ("ago", "later"):
         n = _number(groups["n"], language)
-        unit = rules.units.get(groups["unit"]) or _TURKISH_UNITS.get(groups["unit"])
-        if n is None or unit is None or n > 200:
+        step = rules.units.get(groups["unit"]) or _TURKISH_UNITS.get(groups["unit"])
+        if n is None or step is None or n > 200:
             return None
-        return _shift(start, unit, -n if kind == "ago" else n)
+        return _shift(start, step, -n if kind == "ago" else n)
     which, word = groups["which"], groups["unit"]
     direction = -1 if re.fullmatch(rules.last, which) else (1 if re.fullmatch(rules.next, which) else 0)
     if word in _WEEKDAYS[language]:
