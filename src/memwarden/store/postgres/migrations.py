@@ -233,6 +233,8 @@ BEGIN
     RETURN NULL;
 END $$;
 CREATE TRIGGER audit_log_daily AFTER INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_daily_count();
+"""
+
 # Memories gain context, thread and occurred_at (the time of storing for rows already there); a
 # changed context drops the vector (it is embedded with the content). The analyzer fingerprint
 # is cleared so ensure_index rewrites every ``search`` tsvector with the context terms (weight D).

@@ -312,6 +312,10 @@ def _vector_removals(conn: sqlite3.Connection) -> None:
         CREATE INDEX memories_embedding_failed ON memories(embedding_error) WHERE embedding_error IS NOT NULL;
         PRAGMA analysis_limit = 1000;
         ANALYZE;
+        """,
+    )
+
+
 def _memory_context(conn: sqlite3.Connection) -> None:
     """Memories gain ``context``, ``thread`` and ``occurred_at`` (the time of storing for rows
     already there); the keyword index gains a ``context`` column, so it is rebuilt empty and the
@@ -332,6 +336,8 @@ def _memory_context(conn: sqlite3.Connection) -> None:
             WHEN NEW.context IS NOT OLD.context
         BEGIN
             DELETE FROM memory_vectors WHERE memory_rowid = NEW.rowid;
+            INSERT INTO vector_removals(memory_rowid, vector_seq)
+                SELECT NEW.rowid, 0 WHERE NEW.deleted_at IS NULL;
         END;
         DROP TABLE IF EXISTS memories_fts;
         {FTS_TABLE_SQL};
