@@ -37,8 +37,8 @@ class SQLiteThreads:
         )
         rows = self.connection().execute(
             f"SELECT c.id, ({step.format(op='<', order='DESC')}), ({step.format(op='>', order='ASC')})"
-            f" FROM memories c WHERE c.tenant = ? AND c.id IN ({marks}) AND c.thread != ''",
-            (tenant, *ids),
+            f" FROM memories c WHERE c.id IN ({marks}) AND +c.tenant = ? AND c.thread != ''",
+            (*ids, tenant),
         ).fetchall()
         return {row[0]: tuple(n for n in row[1:] if n is not None) for row in rows}
 
@@ -50,8 +50,8 @@ class SQLiteThreads:
         rows = self.connection().execute(
             f"SELECT {M_COLUMNS}, f.title, f.tags, f.body, f.context FROM memories m"
             " LEFT JOIN memories_fts f ON f.rowid = m.rowid"
-            f" WHERE m.tenant = ? AND m.id IN ({marks}) AND m.deleted_at IS NULL",
-            (tenant, *ids),
+            f" WHERE m.id IN ({marks}) AND +m.tenant = ? AND m.deleted_at IS NULL",
+            (*ids, tenant),
         ).fetchall()
         n = NCOLUMNS
         return [Candidate(row_to_memory(row), 0.0,
