@@ -73,14 +73,9 @@ TOOLS: dict[str, ToolText] = {
             "needs. Default false.",
             "ttl_hours": "Forget the memory this many hours from now (more than 0, up to 876000). "
             "Default: keep it until deleted.",
-            "context": "Text that explains the memory: the message it replies to, the question it answers. "
-            "Redacted like content, searchable at low weight, embedded with the content, returned only with "
-            f"include_context; not counted in max_tokens. Default: none; {CONTENT_LIMIT}.",
-            "thread": "Id grouping memories of one conversation, session or task (up to 200 printable "
-            "characters); search lifts a memory by its neighbours in the thread. Default: none.",
-            "occurred_at": "When the remembered thing happened, ISO 8601 such as 2023-05-08T13:56:00Z (UTC "
-            "when no offset; at most 366 days ahead); words like 'yesterday' in the content are resolved "
-            "against it. Default: now.",
+            "context": "What it replies to. Default none.",
+            "thread": "Conversation or session id. Default none.",
+            "occurred_at": "When it happened, ISO 8601. Default now.",
         },
     ),
     "memory_search": ToolText(
@@ -109,7 +104,7 @@ TOOLS: dict[str, ToolText] = {
             "max_tokens": "Token budget for the hits' titles and contents, 1-1000000 (about 4 ASCII characters "
             "or 1 other character per token). Of the `limit` best hits, those that fit are kept in rank "
             "order; the rest are counted in `omitted`. Default: no budget.",
-            "include_context": "Also return each hit's `context` (never counted in max_tokens). Default false.",
+            "include_context": "Return context. Default false.",
         },
     ),
     "memory_update": ToolText(
@@ -134,9 +129,9 @@ TOOLS: dict[str, ToolText] = {
             "Default: unchanged.",
             "pinned": "true pins the memory, false unpins it. Default: unchanged.",
             "ttl_hours": "Expire this many hours from now (more than 0, up to 876000). Default: expiry unchanged.",
-            "context": "New context; an empty string clears it. Default: unchanged.",
-            "thread": "New thread id; an empty string clears it. Default: unchanged.",
-            "occurred_at": "When it happened, ISO 8601. Default: unchanged.",
+            "context": "New context. Default unchanged.",
+            "thread": "New thread. Default unchanged.",
+            "occurred_at": "ISO 8601. Default unchanged.",
             "if_version": "Apply only while the memory is still at this `version` (1 or more); otherwise a "
             "conflict error. Default: no check.",
         },
@@ -166,7 +161,7 @@ TOOLS: dict[str, ToolText] = {
         returns="`memories` (the live ones found); `missing` (ids unknown, deleted or not yours).",
         params={
             "ids": "Memory ids: one id, a list, or a JSON array string; 1-100 ids of 26 characters.",
-            "include_context": "Also return each memory's `context`. Default false.",
+            "include_context": "Return context. Default false.",
         },
     ),
     "memory_list": ToolText(
