@@ -12,8 +12,8 @@ import socket
 import sqlite3
 import subprocess
 import sys
-from contextlib import closing
 from collections.abc import Iterator
+from contextlib import closing
 from typing import Any
 
 import anyio

@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.ops.options import OpsOptions
 import functools
 
-from memwarden.errors import Conflict, StorageError
 from memwarden.config_hot import parse_optional_weight
+from memwarden.errors import Conflict, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller
 from memwarden.search.evaluation import Tuning

@@ -493,7 +493,7 @@ def run_handler(handler: Handler, args: argparse.Namespace) -> int:
         return 141
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # noqa: BLE001 - the top of the command: one line, not a traceback
+    except Exception as exc:
         if getattr(args, "debug", False):
             raise
         print(f"memwarden: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)",

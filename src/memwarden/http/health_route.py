@@ -25,10 +25,10 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from memwarden.version import __version__
 from memwarden.http.auth import BearerAuth
 from memwarden.http.guard import client_is_loopback
 from memwarden.models import Caller
+from memwarden.version import __version__
 
 __all__ = ["DeepHealth", "hide_paths"]
 

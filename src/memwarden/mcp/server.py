@@ -19,8 +19,8 @@ from memwarden.mcp.arguments import explain_argument_errors
 from memwarden.mcp.guidance import add_guidance
 from memwarden.mcp.memory_tools import ECHO_TOOL, MEMORY_TOOLS
 from memwarden.mcp.ops_tools import OPS_TOOLS
-from memwarden.mcp.tool_text import INSTRUCTIONS, TOOLS
 from memwarden.mcp.stdio import run_answering_stdio
+from memwarden.mcp.tool_text import INSTRUCTIONS, TOOLS
 from memwarden.service import MemoryService
 from memwarden.version import __version__
 

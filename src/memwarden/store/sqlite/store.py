@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from memwarden.audit import in_write
-from memwarden.errors import Conflict, StorageError
+from memwarden.errors import Conflict
 from memwarden.models import (
     Candidate,
     IndexText,

@@ -28,7 +28,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from memwarden.store.sqlite.vector_slots import SlotColumns, SlotMatrix
+from memwarden.store.sqlite.vector_slots import SlotColumns, SlotMatrix, SpaceState
 
 logger = logging.getLogger(__name__)
 
@@ -81,8 +81,6 @@ def _matches(
 def load(root: Path, model: str, dim: int, conn: sqlite3.Connection) -> Any:
     """The ``SpaceState`` of the snapshot, or None when there is none usable."""
     import numpy as np
-
-    from memwarden.store.sqlite.vectors import SpaceState
 
     folder = space_dir(root, model, dim)
     meta = _read_current(folder)

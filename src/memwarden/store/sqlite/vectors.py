@@ -28,7 +28,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from memwarden.store.sqlite.vector_slots import TOMBSTONE, SlotColumns, SlotMatrix
+from memwarden.store.sqlite.vector_slots import SpaceState
 
 logger = logging.getLogger(__name__)
 
@@ -68,66 +68,6 @@ def new_graph(dim: int) -> Any:
     # int8 keeps the graph's own copy of the vectors at a quarter of float32 (384 MB at 1M);
     # candidates are rescored in float32, so the quantisation costs no precision in the result.
     return Index(ndim=dim, metric="cos", dtype="i8", connectivity=16, expansion_add=128, expansion_search=96)
-
-
-class SpaceState:
-    """Everything one load of a space holds; replaced whole when the background rebuilds it."""
-
-    def __init__(
-        self,
-        dim: int,
-        matrix: SlotMatrix | None = None,
-        columns: SlotColumns | None = None,
-        codes: list[str] | None = None,
-    ) -> None:
-        self.matrix = matrix or SlotMatrix(dim)
-        self.columns = columns or SlotColumns()
-        self.names: list[str] = list(codes or [])
-        self.codes = {name: i for i, name in enumerate(self.names)}
-        self.last_seq = 0
-        self.last_removal = 0
-        self.live = int((self.columns.tenant[: self.columns.size] != TOMBSTONE).sum()) if columns else 0
-        self.graph: Any = None
-        self.graph_size = 0
-        self.graph_file: Path | None = None  # set when the graph is a read-only view of a snapshot file
-        self.snapshot: tuple[str, int] | None = None  # (matrix file, rows) when based on a snapshot
-
-    @property
-    def size(self) -> int:
-        return self.columns.size
-
-    def code(self, name: str) -> int:
-        code = self.codes.get(name)
-        if code is None:
-            code = self.codes[name] = len(self.names)
-            self.names.append(name)
-        return code
-
-    def apply_rows(self, rows: list[tuple[int, int, str, str, bytes]], dim: int) -> None:
-        import numpy as np
-
-        rows = [r for r in rows if len(r[4]) == dim * 4]  # another size claiming this space is never compared
-        if not rows:
-            return
-        vectors = np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32).reshape(len(rows), dim)
-        self.matrix.append(vectors)
-        self.columns.append(
-            [r[1] for r in rows],
-            [r[0] for r in rows],
-            [self.code(r[2]) for r in rows],
-            [self.code(r[3]) for r in rows],
-        )
-        self.live += len(rows)
-        self.last_seq = max(self.last_seq, rows[-1][0])
-
-    def tombstone(self, slots: Any) -> None:
-        import numpy as np
-
-        slots = np.asarray(slots, dtype=np.int64)
-        slots = slots[slots >= 0]
-        slots = slots[self.columns.tenant[slots] != TOMBSTONE]
-        self.columns.tenant[slots] = TOMBSTONE
-        self.live -= len(slots)
 
 
 class VectorSpaceIndex:
