@@ -39,8 +39,8 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 		echo "chromium is missing: run 'sudo apt-get install -y chromium' for the dashboard's browser tests"
 
-## Install what the tests need, start what they need, run every test.
-test: $(STAMP) browser
+## Install what the tests need, start what they need, check lint and types, run every test.
+test: $(STAMP) browser lint
 	$(BIN)/python -m pytest -q
 
 ## ruff (lint and format) and mypy over src/.

@@ -57,8 +57,9 @@ BARE_QUERY = (
 )
 
 
-def paired(command: list[str], bare: list[str], env: dict[str, str], runs: int,
-           stdin: str = "") -> tuple[list[float], list[float], list[float], list[float]]:
+def paired(
+    command: list[str], bare: list[str], env: dict[str, str], runs: int, stdin: str = ""
+) -> tuple[list[float], list[float], list[float], list[float]]:
     """Wall and CPU ms of ``command`` and of ``bare``, run back to back ``runs`` times (plus a warm-up)."""
     wall, cpu, bare_wall, bare_cpu = [], [], [], []
     for i in range(runs + 1):
@@ -71,18 +72,31 @@ def paired(command: list[str], bare: list[str], env: dict[str, str], runs: int,
     return wall, cpu, bare_wall, bare_cpu
 
 
-def paired_rows(name: str, command: list[str], bare: list[str], env: dict[str, str], runs: int, size: int,
-                stdin: str = "") -> list[dict[str, object]]:
+def paired_rows(
+    name: str, command: list[str], bare: list[str], env: dict[str, str], runs: int, size: int, stdin: str = ""
+) -> list[dict[str, object]]:
     wall, cpu, bare_wall, bare_cpu = paired(command, bare, env, runs, stdin)
     ratio = statistics.median(wall) / statistics.median(bare_wall)
     per_round = statistics.median(w / b for w, b in zip(wall, bare_wall, strict=True))
     cpu_ratio = statistics.median(cpu) / max(statistics.median(bare_cpu), 1e-9)
     return [
-        {"metric": f"{name} (cold process)", "memories": size, **summary(wall, cpu), "target_ms": None,
-         "ratio_to_bare": round(ratio, 2), "ratio_per_round": round(per_round, 2), "cpu_ratio": round(cpu_ratio, 2),
-         "note": f"{ratio:.2f}x bare wall (rounds {per_round:.2f}x), {cpu_ratio:.2f}x bare CPU; target <= 3x"},
-        {"metric": "  bare python + sqlite3 FTS5 query, paired", "memories": size, **summary(bare_wall, bare_cpu),
-         "target_ms": None, "note": "the floor"},
+        {
+            "metric": f"{name} (cold process)",
+            "memories": size,
+            **summary(wall, cpu),
+            "target_ms": None,
+            "ratio_to_bare": round(ratio, 2),
+            "ratio_per_round": round(per_round, 2),
+            "cpu_ratio": round(cpu_ratio, 2),
+            "note": f"{ratio:.2f}x bare wall (rounds {per_round:.2f}x), {cpu_ratio:.2f}x bare CPU; target <= 3x",
+        },
+        {
+            "metric": "  bare python + sqlite3 FTS5 query, paired",
+            "memories": size,
+            **summary(bare_wall, bare_cpu),
+            "target_ms": None,
+            "note": "the floor",
+        },
     ]
 
 
@@ -109,26 +123,67 @@ def main() -> None:
             fill(service, size - have - args.runs, rng, have)
             have = size - args.runs
             # Into the projects that hold the fill: the near-duplicate check is scoped to the project.
-            adds = timed_calls(lambda i, h=have: service.memories.add(memory_text(rng, h + i), project=f"p{i % 7}"),
-                               args.runs)
+            adds = timed_calls(
+                lambda i, h=have: service.memories.add(memory_text(rng, h + i), project=f"p{i % 7}"),
+                args.runs,
+            )
             have = size
-            searches = timed_calls(lambda i: service.searcher.search(QUERIES[i % len(QUERIES)], limit=10), args.runs)
-            rows.append({"metric": "add (service, no embedder, audit on)", "memories": size, **summary(*adds),
-                         "target_ms": 2.0 if size == 10_000 else None})
-            rows.append({"metric": "keyword search (service, audit on)", "memories": size, **summary(*searches),
-                         "target_ms": 5.0 if size == 100_000 else None})
+            searches = timed_calls(
+                lambda i: service.searcher.search(QUERIES[i % len(QUERIES)], limit=10), args.runs
+            )
+            rows.append(
+                {
+                    "metric": "add (service, no embedder, audit on)",
+                    "memories": size,
+                    **summary(*adds),
+                    "target_ms": 2.0 if size == 10_000 else None,
+                }
+            )
+            rows.append(
+                {
+                    "metric": "keyword search (service, audit on)",
+                    "memories": size,
+                    **summary(*searches),
+                    "target_ms": 5.0 if size == 100_000 else None,
+                }
+            )
             if size == sizes[0]:
                 bare = [sys.executable, "-c", BARE_QUERY, str(db), "client email"]
-                rows += paired_rows("memwarden search", [exe, "search", "client email", "--json"], bare, env,
-                                    args.cold_runs, size)
-                prompt = json.dumps({"session_id": "bench", "transcript_path": "/tmp/bench.jsonl", "cwd": tmp,
-                                     "hook_event_name": "UserPromptSubmit",
-                                     "prompt": "What did we decide about the client email?"})
-                rows += paired_rows("memwarden hook prompt", [exe, "hook", "prompt"], bare, env, args.cold_runs,
-                                    size, stdin=prompt)
+                rows += paired_rows(
+                    "memwarden search",
+                    [exe, "search", "client email", "--json"],
+                    bare,
+                    env,
+                    args.cold_runs,
+                    size,
+                )
+                prompt = json.dumps(
+                    {
+                        "session_id": "bench",
+                        "transcript_path": "/tmp/bench.jsonl",
+                        "cwd": tmp,
+                        "hook_event_name": "UserPromptSubmit",
+                        "prompt": "What did we decide about the client email?",
+                    }
+                )
+                rows += paired_rows(
+                    "memwarden hook prompt",
+                    [exe, "hook", "prompt"],
+                    bare,
+                    env,
+                    args.cold_runs,
+                    size,
+                    stdin=prompt,
+                )
         version = [cold_run([exe, "--version"], env)[:2] for _ in range(args.cold_runs)]
-        rows.append({"metric": "memwarden --version (cold process)", "memories": None,
-                     **summary([w for w, _ in version], [c for _, c in version]), "target_ms": 100.0})
+        rows.append(
+            {
+                "metric": "memwarden --version (cold process)",
+                "memories": None,
+                **summary([w for w, _ in version], [c for _, c in version]),
+                "target_ms": 100.0,
+            }
+        )
         service.close()
     machine.finish()
     print_rows(rows, machine)

@@ -69,16 +69,32 @@ def fill(service: object, embedder: object, count: int) -> float:
     for start in range(0, count, 2_000):
         chunk = texts[start : start + 2_000]
         memories = [
-            Memory(id=str(ULID()), tenant="default", project="bench", kind="fact", title="", tags=(), content=t,
-                   content_hash=content_hash(t), pinned=False, created_at=now, updated_at=now)
+            Memory(
+                id=str(ULID()),
+                tenant="default",
+                project="bench",
+                kind="fact",
+                title="",
+                tags=(),
+                content=t,
+                content_hash=content_hash(t),
+                pinned=False,
+                created_at=now,
+                updated_at=now,
+            )
             for t in chunk
         ]
         service.store.import_memories([(m, index_text(m)) for m in memories])  # type: ignore[attr-defined]
         vectors = base[np.arange(start, start + len(chunk)) % len(base)]
         vectors = vectors + rng.normal(0, 0.02, vectors.shape).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        service.store.put_vectors(space, [(m.id, 1, vectors[i].astype(np.float32).tobytes())  # type: ignore[attr-defined]
-                                          for i, m in enumerate(memories)])
+        service.store.put_vectors(
+            space,
+            [
+                (m.id, 1, vectors[i].astype(np.float32).tobytes())  # type: ignore[attr-defined]
+                for i, m in enumerate(memories)
+            ],
+        )
     return time.perf_counter() - started
 
 
@@ -100,7 +116,9 @@ def server_rss_mb(db: str, log: str) -> float:
     loaded, vectors loaded, a few searches): what a user's memwarden process holds."""
     import subprocess
 
-    done = subprocess.run([sys.executable, "-c", RSS_PROBE, db, log], capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-c", RSS_PROBE, db, log], capture_output=True, text=True, timeout=900
+    )
     return float(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else float("nan")
 
 
@@ -116,12 +134,19 @@ def search_latency(service: object, queries: int) -> dict[str, float]:
         cpu.append((time.process_time() - started_cpu) * 1000)
         degraded += result.degraded
     times.sort()
-    return {"p50_ms": round(statistics.median(times), 2), "p95_ms": round(times[int(len(times) * 0.95) - 1], 2),
-            "cpu_p50_ms": round(statistics.median(cpu), 2), "queries": len(times), "degraded": degraded}
+    return {
+        "p50_ms": round(statistics.median(times), 2),
+        "p95_ms": round(times[int(len(times) * 0.95) - 1], 2),
+        "cpu_p50_ms": round(statistics.median(cpu), 2),
+        "queries": len(times),
+        "degraded": degraded,
+    }
 
 
 def bulk_add(tmp: str, embedder: object) -> dict[str, float]:
-    settings = load_settings(db=f"{tmp}/bulk.db", log_file=f"{tmp}/log", backup_dir=f"{tmp}/b", embedder="builtin")
+    settings = load_settings(
+        db=f"{tmp}/bulk.db", log_file=f"{tmp}/log", backup_dir=f"{tmp}/b", embedder="builtin"
+    )
     service = build_service(settings, embedder=embedder, background=False)  # type: ignore[arg-type]
     assert service.vectors is not None and service.vectors.wait_ready(60)
     records = [{"content": t} for t in memory_texts(2_000, seed=99)]
@@ -139,11 +164,17 @@ def bulk_add(tmp: str, embedder: object) -> dict[str, float]:
     add_s, add_cpu = time.perf_counter() - started, time.process_time() - started_cpu
     status = service.searcher.vector_status(probe=False)
     service.close()
-    return {"import_per_s": round(report.get("embedded", 0) / import_s, 1) if import_s == import_s else 0.0,
-            "import_per_cpu_s": round(report.get("embedded", 0) / import_cpu, 1) if import_cpu == import_cpu else 0.0,
-            "import_report": report, "add_per_s": round(len(singles) / add_s, 1),
-            "add_per_cpu_s": round(len(singles) / add_cpu, 1), "add_failed": failed,
-            "missing_after": status["missing"]}
+    return {
+        "import_per_s": round(report.get("embedded", 0) / import_s, 1) if import_s == import_s else 0.0,
+        "import_per_cpu_s": round(report.get("embedded", 0) / import_cpu, 1)
+        if import_cpu == import_cpu
+        else 0.0,
+        "import_report": report,
+        "add_per_s": round(len(singles) / add_s, 1),
+        "add_per_cpu_s": round(len(singles) / add_cpu, 1),
+        "add_failed": failed,
+        "missing_after": status["missing"],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,36 +186,59 @@ def main(argv: list[str] | None = None) -> int:
     embedder = open_builtin()
     started = time.perf_counter()
     embedder.load()
-    report: dict[str, object] = {"model": embedder.identity.model_id, "load_s": round(time.perf_counter() - started, 2)}
+    report: dict[str, object] = {
+        "model": embedder.identity.model_id,
+        "load_s": round(time.perf_counter() - started, 2),
+    }
     with tempfile.TemporaryDirectory() as tmp:
         report["bulk"] = bulk_add(tmp, embedder)
         for size in [int(s) for s in args.sizes.split(",")]:
-            settings = load_settings(db=f"{tmp}/s{size}.db", log_file=f"{tmp}/log", backup_dir=f"{tmp}/b",
-                                     embedder="builtin", sqlite_synchronous="NORMAL")
+            settings = load_settings(
+                db=f"{tmp}/s{size}.db",
+                log_file=f"{tmp}/log",
+                backup_dir=f"{tmp}/b",
+                embedder="builtin",
+                sqlite_synchronous="NORMAL",
+            )
             service = build_service(settings, embedder=embedder, background=False)
             fill_s = fill(service, embedder, size)
             stored, with_vectors = stored_counts(f"{tmp}/s{size}.db")
             if (stored, with_vectors) != (size, size):
-                print(f"FAILED: asked for {size} memories with vectors, stored {stored} memories and "
-                      f"{with_vectors} vectors", file=sys.stderr)
+                print(
+                    f"FAILED: asked for {size} memories with vectors, stored {stored} memories and "
+                    f"{with_vectors} vectors",
+                    file=sys.stderr,
+                )
                 return 1
             latency = search_latency(service, args.queries)
             service.close()
-            report[str(size)] = {"fill_s": round(fill_s, 1), "stored": stored, **latency,
-                                 "rss_mb": round(server_rss_mb(f"{tmp}/s{size}.db", f"{tmp}/log"), 1),
-                                 "bench_process_rss_mb": round(rss_mb(), 1),
-                                 "index": "exact" if size <= settings.vector_exact_max else "hnsw"}
+            report[str(size)] = {
+                "fill_s": round(fill_s, 1),
+                "stored": stored,
+                **latency,
+                "rss_mb": round(server_rss_mb(f"{tmp}/s{size}.db", f"{tmp}/log"), 1),
+                "bench_process_rss_mb": round(rss_mb(), 1),
+                "index": "exact" if size <= settings.vector_exact_max else "hnsw",
+            }
     bulk = report["bulk"]
     report["loadavg_end"] = os.getloadavg()
-    print(f"model {report['model']} (load {report['load_s']} s); machine: 2 cores shared with other work, "
-          f"load average at the end {report['loadavg_end']}")
-    print(f"bulk: import {bulk['import_per_s']} memories/s wall, {bulk['import_per_cpu_s']} per CPU-second; "  # type: ignore[index]
-          f"single add {bulk['add_per_s']}/s wall, {bulk['add_per_cpu_s']} per CPU-second")  # type: ignore[index]
-    print(f"{'stored':>10} {'p50 ms':>8} {'p95 ms':>8} {'CPU p50':>8} {'degraded':>9} {'RSS MB':>8} {'index':>6}")
+    print(
+        f"model {report['model']} (load {report['load_s']} s); machine: 2 cores shared with other work, "
+        f"load average at the end {report['loadavg_end']}"
+    )
+    print(
+        f"bulk: import {bulk['import_per_s']} memories/s wall, {bulk['import_per_cpu_s']} per CPU-second; "  # type: ignore[index]
+        f"single add {bulk['add_per_s']}/s wall, {bulk['add_per_cpu_s']} per CPU-second"
+    )  # type: ignore[index]
+    print(
+        f"{'stored':>10} {'p50 ms':>8} {'p95 ms':>8} {'CPU p50':>8} {'degraded':>9} {'RSS MB':>8} {'index':>6}"
+    )
     for size in args.sizes.split(","):
         row = report[size]
-        print(f"{row['stored']:>10} {row['p50_ms']:>8} {row['p95_ms']:>8} {row['cpu_p50_ms']:>8} {row['degraded']:>9} "  # type: ignore[index]
-              f"{row['rss_mb']:>8} {row['index']:>6}")  # type: ignore[index]
+        print(
+            f"{row['stored']:>10} {row['p50_ms']:>8} {row['p95_ms']:>8} {row['cpu_p50_ms']:>8} {row['degraded']:>9} "  # type: ignore[index]
+            f"{row['rss_mb']:>8} {row['index']:>6}"
+        )  # type: ignore[index]
     if args.json_file:
         Path(args.json_file).write_text(json.dumps(report, indent=2), encoding="utf-8")
     return 0

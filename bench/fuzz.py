@@ -34,8 +34,12 @@ TOKEN = "bench-fuzz-token-0123456789"
 
 
 def run_in_memory(folder: Path, examples: int) -> Tally:
-    settings = load_settings(db=str(folder / "memory.db"), embedder="none", log_file=str(folder / "memory.log"),
-                             backup_dir=str(folder / "backups"))
+    settings = load_settings(
+        db=str(folder / "memory.db"),
+        embedder="none",
+        log_file=str(folder / "memory.log"),
+        backup_dir=str(folder / "backups"),
+    )
     service = build_service(settings, embeddings=False, ops=True)
     tally = Tally()
     try:
@@ -48,12 +52,23 @@ def run_in_memory(folder: Path, examples: int) -> Tally:
 def run_http(folder: Path, examples: int, routes: int) -> Tally:
     db = str(folder / "http.db")
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
-    env.update(MEMWARDEN_DB=db, MEMWARDEN_EMBEDDER="none", MEMWARDEN_LOG_FILE=str(folder / "http.log"),
-               MEMWARDEN_BACKUP_DIR=str(folder / "backups"), MEMWARDEN_HTTP_TOKEN=TOKEN, MEMWARDEN_TOOLS="all",
-               MEMWARDEN_HTTP_MAX_BODY_BYTES=str(64 * 1024))
+    env.update(
+        MEMWARDEN_DB=db,
+        MEMWARDEN_EMBEDDER="none",
+        MEMWARDEN_LOG_FILE=str(folder / "http.log"),
+        MEMWARDEN_BACKUP_DIR=str(folder / "backups"),
+        MEMWARDEN_HTTP_TOKEN=TOKEN,
+        MEMWARDEN_TOOLS="all",
+        MEMWARDEN_HTTP_MAX_BODY_BYTES=str(64 * 1024),
+    )
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     tally = Tally()
     try:
         wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
@@ -69,7 +84,9 @@ def run_http(folder: Path, examples: int, routes: int) -> Tally:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--examples", type=int, default=200, help="generated calls per tool and transport")
     parser.add_argument("--routes", type=int, default=1000, help="generated raw HTTP requests")
     parser.add_argument("--json", help="also write the counts to this file")
@@ -83,16 +100,32 @@ def main() -> None:
         print(line)
     load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
     calls = sum(memory.counts.values()) + sum(http.counts.values())
-    print(f"\n{calls} calls, every one answered, no refused call changed a stored row; "
-          f"{wall:.1f} s wall, {cpu:.1f} s CPU in this process (the HTTP server's is not counted); "
-          f"load {' '.join(load)} (shared machine)")
+    print(
+        f"\n{calls} calls, every one answered, no refused call changed a stored row; "
+        f"{wall:.1f} s wall, {cpu:.1f} s CPU in this process (the HTTP server's is not counted); "
+        f"load {' '.join(load)} (shared machine)"
+    )
     if args.json:
-        Path(args.json).write_text(json.dumps({
-            "examples_per_tool": args.examples, "route_examples": args.routes, "calls": calls,
-            "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "load": load,
-            "counts": {f"{target} {outcome}": n for tally in (memory, http)
-                       for (target, outcome), n in sorted(tally.counts.items())},
-        }, indent=2) + "\n", encoding="utf-8")
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "examples_per_tool": args.examples,
+                    "route_examples": args.routes,
+                    "calls": calls,
+                    "wall_s": round(wall, 1),
+                    "cpu_s": round(cpu, 1),
+                    "load": load,
+                    "counts": {
+                        f"{target} {outcome}": n
+                        for tally in (memory, http)
+                        for (target, outcome), n in sorted(tally.counts.items())
+                    },
+                },
+                indent=2,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
 
 
 if __name__ == "__main__":

@@ -105,12 +105,18 @@ def bench_corpora() -> dict[str, Any]:
         screen_text(text)
     screen_ms = (time.perf_counter() - t0) * 1000 / len(benign)
     return {
-        "hostile": len(hostile), "hostile_missed": len(missed), "recall": round(1 - len(missed) / len(hostile), 4),
-        "benign": len(benign), "benign_flagged": len(flagged),
+        "hostile": len(hostile),
+        "hostile_missed": len(missed),
+        "recall": round(1 - len(missed) / len(hostile), 4),
+        "benign": len(benign),
+        "benign_flagged": len(flagged),
         "false_positive_rate": round(len(flagged) / len(benign), 4),
-        "precision_sentences": len(precision), "precision_changed": len(changed),
+        "precision_sentences": len(precision),
+        "precision_changed": len(changed),
         "precision_changed_rate": round(len(changed) / len(precision), 4),
-        "screen_ms_mean": round(screen_ms, 4), "missed_labels": missed, "flagged_labels": flagged,
+        "screen_ms_mean": round(screen_ms, 4),
+        "missed_labels": missed,
+        "flagged_labels": flagged,
     }
 
 
@@ -139,16 +145,27 @@ def bench_audit(runs: int) -> dict[str, Any]:
             inside.append((time.perf_counter() - t0) * 1000)
 
     with tempfile.TemporaryDirectory() as tmp:
-        service = build_service(load_settings(db=str(Path(tmp) / "bench.db"), log_file=str(Path(tmp) / "log"),
-                                              embedder="none"))
+        service = build_service(
+            load_settings(db=str(Path(tmp) / "bench.db"), log_file=str(Path(tmp) / "log"), embedder="none")
+        )
         auditor = service.auditor
         assert auditor is not None
         try:
             for n in range(500):
-                service.memories.add(f"memory {n} about project {n % 13} and the renewal of contract {n % 29}")
+                service.memories.add(
+                    f"memory {n} about project {n % 13} and the renewal of contract {n % 29}"
+                )
             who = Caller("bench", "default")
-            append = time_ms(lambda i: auditor.record("search", who, query=f"renewal {i}",
-                                                      memory_ids=["01JD3Z5X9Q2W8E7R6T5Y4V3K2M"], result_count=1), runs)
+            append = time_ms(
+                lambda i: auditor.record(
+                    "search",
+                    who,
+                    query=f"renewal {i}",
+                    memory_ids=["01JD3Z5X9Q2W8E7R6T5Y4V3K2M"],
+                    result_count=1,
+                ),
+                runs,
+            )
             SQLiteAuditLog.append = timed_append  # type: ignore[method-assign]
             SQLiteAuditLog.append_in = timed_append_in  # type: ignore[method-assign]
             with_audit, without = [], []
@@ -186,31 +203,78 @@ def main() -> None:
     audit = bench_audit(min(args.runs, 1000))
     print(f"{'corpus':40} {'cases':>7} {'rate':>8}  target")
     print(f"{'screening recall (hostile)':40} {corpora['hostile']:7} {corpora['recall']:8.4f}  >= 0.95")
-    print(f"{'screening false positives (benign)':40} {corpora['benign']:7} {corpora['false_positive_rate']:8.4f}  <= 0.01")
-    print(f"{'redaction changed (precision corpus)':40} {corpora['precision_sentences']:7} "
-          f"{corpora['precision_changed_rate']:8.4f}  <= 0.01")
+    print(
+        f"{'screening false positives (benign)':40} {corpora['benign']:7} {corpora['false_positive_rate']:8.4f}  <= 0.01"
+    )
+    print(
+        f"{'redaction changed (precision corpus)':40} {corpora['precision_sentences']:7} "
+        f"{corpora['precision_changed_rate']:8.4f}  <= 0.01"
+    )
     print(f"screening mean {corpora['screen_ms_mean']:.3f} ms per memory\n")
     rows = [
-        ("redact 1 KiB, no matches", redaction["no_matches"]["p50"], redaction["no_matches"]["p95"], "<= 0.5"),
-        (f"redact 1 KiB, {redaction['matches_in_dirty']} matches", redaction["with_secrets"]["p50"],
-         redaction["with_secrets"]["p95"], "<= 0.5"),
-        (f"redact 1 KiB CJK/evasive, {redaction['matches_in_glued']} matches", redaction["glued_and_evasive"]["p50"],
-         redaction["glued_and_evasive"]["p95"], "<= 0.5"),
-        ("audit append alone (one row)", audit["append_alone"]["p50"], audit["append_alone"]["p95"], "<= 0.3"),
-        ("audit row inside a search", audit["audit_inside_search"]["p50"], audit["audit_inside_search"]["p95"],
-         "<= 0.3"),
-        ("audit row inside an add", audit["audit_inside_add"]["p50"], audit["audit_inside_add"]["p95"], "<= 0.3"),
-        ("search, audit on (whole call)", audit["search_with_audit"]["p50"], audit["search_with_audit"]["p95"], ""),
-        ("search, audit off (whole call)", audit["search_without_audit"]["p50"],
-         audit["search_without_audit"]["p95"], ""),
+        (
+            "redact 1 KiB, no matches",
+            redaction["no_matches"]["p50"],
+            redaction["no_matches"]["p95"],
+            "<= 0.5",
+        ),
+        (
+            f"redact 1 KiB, {redaction['matches_in_dirty']} matches",
+            redaction["with_secrets"]["p50"],
+            redaction["with_secrets"]["p95"],
+            "<= 0.5",
+        ),
+        (
+            f"redact 1 KiB CJK/evasive, {redaction['matches_in_glued']} matches",
+            redaction["glued_and_evasive"]["p50"],
+            redaction["glued_and_evasive"]["p95"],
+            "<= 0.5",
+        ),
+        (
+            "audit append alone (one row)",
+            audit["append_alone"]["p50"],
+            audit["append_alone"]["p95"],
+            "<= 0.3",
+        ),
+        (
+            "audit row inside a search",
+            audit["audit_inside_search"]["p50"],
+            audit["audit_inside_search"]["p95"],
+            "<= 0.3",
+        ),
+        (
+            "audit row inside an add",
+            audit["audit_inside_add"]["p50"],
+            audit["audit_inside_add"]["p95"],
+            "<= 0.3",
+        ),
+        (
+            "search, audit on (whole call)",
+            audit["search_with_audit"]["p50"],
+            audit["search_with_audit"]["p95"],
+            "",
+        ),
+        (
+            "search, audit off (whole call)",
+            audit["search_without_audit"]["p50"],
+            audit["search_without_audit"]["p95"],
+            "",
+        ),
     ]
     print(f"{'measure':40} {'p50 ms':>9} {'p95 ms':>9}  target")
     for name, p50, p95, target in rows:
         print(f"{name:40} {p50:9.4f} {p95:9.4f}  {target}")
     load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
-    print(f"redaction timing: {redaction['cpu_s']} s CPU in {redaction['wall_s']} s wall; load average {' '.join(load)}")
-    result = {"corpora": corpora, "redaction": redaction, "audit": audit, "python": sys.version.split()[0],
-              "loadavg": load}
+    print(
+        f"redaction timing: {redaction['cpu_s']} s CPU in {redaction['wall_s']} s wall; load average {' '.join(load)}"
+    )
+    result = {
+        "corpora": corpora,
+        "redaction": redaction,
+        "audit": audit,
+        "python": sys.version.split()[0],
+        "loadavg": load,
+    }
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 

@@ -45,8 +45,13 @@ PROJECTS = 7
 
 
 def payload(event: str, n: int, cwd: Path) -> str:
-    body: dict[str, object] = {"session_id": f"bench-{n}", "transcript_path": "/tmp/bench.jsonl", "cwd": str(cwd),
-                               "permission_mode": "default", "hook_event_name": event}
+    body: dict[str, object] = {
+        "session_id": f"bench-{n}",
+        "transcript_path": "/tmp/bench.jsonl",
+        "cwd": str(cwd),
+        "permission_mode": "default",
+        "hook_event_name": event,
+    }
     if event == "UserPromptSubmit":
         body["prompt"] = f"What did we decide about {QUERIES[n % len(QUERIES)]}?"
     if event == "SessionStart":
@@ -81,8 +86,9 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 60
     raise SystemExit("server did not start")
 
 
-def daemon_row(exe: str, env: dict[str, str], tmp: Path, prompts: list[str],
-               memories: int) -> tuple[list[float], list[float], int]:
+def daemon_row(
+    exe: str, env: dict[str, str], tmp: Path, prompts: list[str], memories: int
+) -> tuple[list[float], list[float], int]:
     """The prompt hook against a warm daemon that embeds the query with the builtin model.
 
     A database of its own with ``memories`` memories, every one embedded by the daemon before
@@ -93,16 +99,25 @@ def daemon_row(exe: str, env: dict[str, str], tmp: Path, prompts: list[str],
     from memwarden.daemon.place import DaemonPlace
 
     db = tmp / "daemon.db"
-    service = build_service(load_settings(db=str(db), log_file=str(tmp / "daemon.log"), embedder="none",
-                                          sqlite_synchronous="NORMAL"))
+    service = build_service(
+        load_settings(
+            db=str(db), log_file=str(tmp / "daemon.log"), embedder="none", sqlite_synchronous="NORMAL"
+        )
+    )
     rng = random.Random(9)
     for n in range(memories):
         service.memories.add(memory_text(rng, n), project=f"p{n % PROJECTS}")
     service.close()
     run = Path(tempfile.mkdtemp(prefix="mwb"))  # short: a Unix socket path holds ~107 bytes
-    daemon_env = {**env, "MEMWARDEN_DB": str(db), "MEMWARDEN_LOG_FILE": str(tmp / "daemon.log"),
-                  "MEMWARDEN_EMBEDDER": "builtin", "MEMWARDEN_DAEMON": "auto", "XDG_RUNTIME_DIR": str(run),
-                  "MEMWARDEN_HOOK_TIMEOUT_MS": "2000"}
+    daemon_env = {
+        **env,
+        "MEMWARDEN_DB": str(db),
+        "MEMWARDEN_LOG_FILE": str(tmp / "daemon.log"),
+        "MEMWARDEN_EMBEDDER": "builtin",
+        "MEMWARDEN_DAEMON": "auto",
+        "XDG_RUNTIME_DIR": str(run),
+        "MEMWARDEN_HOOK_TIMEOUT_MS": "2000",
+    }
     saved = dict(os.environ)
     os.environ.update(daemon_env)  # the launcher and the client read the same settings as the hooks
     try:
@@ -133,8 +148,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--daemon-memories", type=int, default=1000,
-                        help="memories of the warm-daemon row (each is embedded first; 0 skips the row)")
+    parser.add_argument(
+        "--daemon-memories",
+        type=int,
+        default=1000,
+        help="memories of the warm-daemon row (each is embedded first; 0 skips the row)",
+    )
     parser.add_argument("--json", dest="json_out")
     args = parser.parse_args()
     machine = Machine()
@@ -143,44 +162,77 @@ def main() -> None:
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as tmp:
         db, log = Path(tmp) / "bench.db", Path(tmp) / "memwarden.log"
-        service = build_service(load_settings(db=str(db), log_file=str(log), embedder="none",
-                                              sqlite_synchronous="NORMAL"))
+        service = build_service(
+            load_settings(db=str(db), log_file=str(log), embedder="none", sqlite_synchronous="NORMAL")
+        )
         rng = random.Random(8)
         for n in range(args.memories):
             service.memories.add(memory_text(rng, n), project=f"p{n % PROJECTS}", pinned=n % 500 == 0)
         service.close()
         repo = Path(tmp) / "p3"
         (repo / ".git").mkdir(parents=True)
-        env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_") and k != "PYTHONDONTWRITEBYTECODE"}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith("MEMWARDEN_") and k != "PYTHONDONTWRITEBYTECODE"
+        }
         # The server searches by keyword like the hook: the corpus has no vectors, and a server
         # embedding 10k memories in the background would only measure that backfill.
         env.update(MEMWARDEN_DB=str(db), MEMWARDEN_LOG_FILE=str(log), MEMWARDEN_EMBEDDER="none")
         runs = args.runs + 1
 
-        def row(metric: str, measured: tuple[list[float], list[float], int] | tuple[list[float], list[float]],
-                target: float | None, memories: int | None = None) -> None:
+        def row(
+            metric: str,
+            measured: tuple[list[float], list[float], int] | tuple[list[float], list[float]],
+            target: float | None,
+            memories: int | None = None,
+        ) -> None:
             wall, cpu = measured[0], measured[1]
             answered = measured[2] if len(measured) > 2 else None
-            rows.append({"metric": metric, "memories": memories or args.memories, "runs": len(wall),
-                         **summary(wall, cpu), "target_ms": target, "answered": answered,
-                         "note": "" if answered is None else f"answered {answered}/{len(wall)}"})
+            rows.append(
+                {
+                    "metric": metric,
+                    "memories": memories or args.memories,
+                    "runs": len(wall),
+                    **summary(wall, cpu),
+                    "target_ms": target,
+                    "answered": answered,
+                    "note": "" if answered is None else f"answered {answered}/{len(wall)}",
+                }
+            )
 
         base = cold([sys.executable, "-c", "pass"], env, [""] * runs)
         row("python -c pass (interpreter start)", base[:2], None)
         prompts = [payload("UserPromptSubmit", n, repo) for n in range(runs)]
         row("hook prompt, no server (database)", cold([exe, "hook", "prompt"], env, prompts), 150.0)
-        row("hook session-start", cold([exe, "hook", "session-start"], env,
-                                       [payload("SessionStart", n, repo) for n in range(runs)]), None)
-        row("hook stop", cold([exe, "hook", "stop"], env, [payload("Stop", n, repo) for n in range(runs)]), None)
+        row(
+            "hook session-start",
+            cold(
+                [exe, "hook", "session-start"], env, [payload("SessionStart", n, repo) for n in range(runs)]
+            ),
+            None,
+        )
+        row(
+            "hook stop",
+            cold([exe, "hook", "stop"], env, [payload("Stop", n, repo) for n in range(runs)]),
+            None,
+        )
 
         port, token = free_port(), "bench-token-0123456789"
-        server = subprocess.Popen([exe, "serve", "--http", f"127.0.0.1:{port}"],
-                                  env={**env, "MEMWARDEN_HTTP_TOKEN": token}, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [exe, "serve", "--http", f"127.0.0.1:{port}"],
+            env={**env, "MEMWARDEN_HTTP_TOKEN": token},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             wait_healthy(f"http://127.0.0.1:{port}", server)
-            served = {**env, "MEMWARDEN_HOOK_SERVER": f"http://127.0.0.1:{port}", "MEMWARDEN_HTTP_TOKEN": token,
-                      "MEMWARDEN_HOOK_TIMEOUT_MS": "2000"}
+            served = {
+                **env,
+                "MEMWARDEN_HOOK_SERVER": f"http://127.0.0.1:{port}",
+                "MEMWARDEN_HTTP_TOKEN": token,
+                "MEMWARDEN_HOOK_TIMEOUT_MS": "2000",
+            }
             cold([exe, "hook", "prompt"], served, prompts[:5])  # warm the server's caches
             before = log.read_text(encoding="utf-8").count("server not used") if log.exists() else 0
             measured = cold([exe, "hook", "prompt"], served, prompts)
@@ -192,11 +244,16 @@ def main() -> None:
             server.terminate()
             server.wait(timeout=30)
         if args.daemon_memories:
-            row(f"hook prompt, warm daemon (builtin model, {args.daemon_memories} embedded)",
-                daemon_row(exe, env, Path(tmp), prompts, args.daemon_memories), 60.0, args.daemon_memories)
+            row(
+                f"hook prompt, warm daemon (builtin model, {args.daemon_memories} embedded)",
+                daemon_row(exe, env, Path(tmp), prompts, args.daemon_memories),
+                60.0,
+                args.daemon_memories,
+            )
     machine.finish()
     print_rows(rows, machine)
     write_json(args.json_out, "hooks", rows, machine)
+
 
 if __name__ == "__main__":
     main()

@@ -50,7 +50,9 @@ def keyword_suite_cases() -> dict[str, dict[str, object]]:
     return cases
 
 
-def evaluate_model(model: str, weights: list[float], *, suite: bool) -> dict[str, dict[str, dict[str, float]]]:
+def evaluate_model(
+    model: str, weights: list[float], *, suite: bool
+) -> dict[str, dict[str, dict[str, float]]]:
     cases = json.loads(CASES.read_text(encoding="utf-8"))["languages"]
     if suite:
         cases.update(keyword_suite_cases())
@@ -73,11 +75,22 @@ def evaluate_model(model: str, weights: list[float], *, suite: bool) -> dict[str
                 kq = service.intake.analyzer.query(case["q"])  # exactly what MemoryService.search uses
                 terms = kq.terms
                 now = utcnow()
-                keyword = service.store.keyword_search(
-                    "default", kq, project=language, tags=(), include_expired=False,
-                    now=now, limit=POOL) if terms else []
+                keyword = (
+                    service.store.keyword_search(
+                        "default", kq, project=language, tags=(), include_expired=False, now=now, limit=POOL
+                    )
+                    if terms
+                    else []
+                )
                 vector, reason = service.vectors.search(
-                    "default", case["q"], project=language, tags=(), include_expired=False, now=now, limit=POOL)
+                    "default",
+                    case["q"],
+                    project=language,
+                    tags=(),
+                    include_expired=False,
+                    now=now,
+                    limit=POOL,
+                )
                 assert reason is None, reason
                 weights_ = service.searcher.ranking
 
@@ -85,20 +98,26 @@ def evaluate_model(model: str, weights: list[float], *, suite: bool) -> dict[str
                     return [h.memory.id for h in rank(candidates, now=now, limit=10, weights=weights_)]
 
                 rankings = {
-                    "keyword": [h.memory.id for h in rank_keyword(keyword, kq, now=now, limit=10, weights=weights_)],
+                    "keyword": [
+                        h.memory.id for h in rank_keyword(keyword, kq, now=now, limit=10, weights=weights_)
+                    ],
                     "vector": ranked(vector_only(vector, kq)),
                     "rrf": ranked(fuse_rrf(keyword, vector, kq)),
                 }
                 for w in weights:
                     rankings[f"fused w={w}"] = ranked(fuse(keyword, vector, kq, vector_weight=w))
-                rankings["fused (default)"] = ranked(fuse(keyword, vector, kq,
-                                                          vector_weight=service.vectors.fusion_weight(case["q"])))
+                rankings["fused (default)"] = ranked(
+                    fuse(keyword, vector, kq, vector_weight=service.vectors.fusion_weight(case["q"]))
+                )
                 for mode, ranked in rankings.items():
                     keys = [ids[i] for i in ranked]
                     modes.setdefault(mode, []).append(reciprocal_rank(keys, relevant))
                     hits3.setdefault(mode, []).append(float(bool(relevant & set(keys[:3]))))
             results[language] = {
-                mode: {"mrr10": round(statistics.fmean(v), 4), "hit3": round(statistics.fmean(hits3[mode]), 4)}
+                mode: {
+                    "mrr10": round(statistics.fmean(v), 4),
+                    "hit3": round(statistics.fmean(hits3[mode]), 4),
+                }
                 for mode, v in modes.items()
             }
         service.close()
@@ -116,13 +135,18 @@ def speed(model: str) -> dict[str, float]:
         t = time.perf_counter()
         embedder.embed_query(q)
         times.append((time.perf_counter() - t) * 1000)
-    docs = [f"Memory {i}: the deploy pipeline for service {i} runs after the standup, owned by team {i % 7}"
-            for i in range(256)]
+    docs = [
+        f"Memory {i}: the deploy pipeline for service {i} runs after the standup, owned by team {i % 7}"
+        for i in range(256)
+    ]
     t = time.perf_counter()
     embedder.embed_documents(docs)
     rate = len(docs) / (time.perf_counter() - t)
-    return {"load_s": round(load_s, 3), "query_ms_p50": round(statistics.median(times), 2),
-            "docs_per_s": round(rate, 1)}
+    return {
+        "load_s": round(load_s, 3),
+        "query_ms_p50": round(statistics.median(times), 2),
+        "docs_per_s": round(rate, 1),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,8 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--weights", default="0.5,0.7,0.9")
     parser.add_argument("--json", dest="json_file")
-    parser.add_argument("--no-suite", action="store_true",
-                        help="skip the keyword suite's corpora (bench/quality/corpora)")
+    parser.add_argument(
+        "--no-suite", action="store_true", help="skip the keyword suite's corpora (bench/quality/corpora)"
+    )
     args = parser.parse_args(argv)
     weights = [float(w) for w in args.weights.split(",")]
     report: dict[str, object] = {}
@@ -143,8 +168,13 @@ def main(argv: list[str] | None = None) -> int:
         print("MRR@10 (hit@3)")
         print(f"{'mode':<16}" + "".join(f"{lang:>16}" for lang in quality))
         for mode in modes:
-            print(f"{mode:<16}" + "".join(
-                f"{quality[lang][mode]['mrr10']:>9.3f} ({quality[lang][mode]['hit3']:.2f})" for lang in quality))
+            print(
+                f"{mode:<16}"
+                + "".join(
+                    f"{quality[lang][mode]['mrr10']:>9.3f} ({quality[lang][mode]['hit3']:.2f})"
+                    for lang in quality
+                )
+            )
     if args.json_file:
         Path(args.json_file).write_text(json.dumps(report, indent=2), encoding="utf-8")
     return 0

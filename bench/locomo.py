@@ -52,8 +52,11 @@ _DATE = re.compile(r"^(\d{1,2}):(\d{2})\s*(am|pm) on (\d{1,2}) (\w+),? (\d{4})$"
 
 
 def default_data() -> Path:
-    for candidate in (ROOT.parent / "shared/data/locomo-dev", ROOT.parents[1] / "shared/data/locomo-dev",
-                      Path("/work/shared/data/locomo-dev")):
+    for candidate in (
+        ROOT.parent / "shared/data/locomo-dev",
+        ROOT.parents[1] / "shared/data/locomo-dev",
+        Path("/work/shared/data/locomo-dev"),
+    ):
         if (candidate / "locomo-dev.json").is_file():
             return candidate / "locomo-dev.json"
     return ROOT.parent / "shared/data/locomo-dev/locomo-dev.json"
@@ -125,8 +128,11 @@ def load(path: Path) -> list[Conversation]:
             previous = ""
             for turn in talk[f"session_{number}"]:
                 content = _turn_text(date, turn)
-                conv.turns.append(Turn(turn["dia_id"], number, content, previous,
-                                       f"{conv.sample_id}/session-{number}", when))
+                conv.turns.append(
+                    Turn(
+                        turn["dia_id"], number, content, previous, f"{conv.sample_id}/session-{number}", when
+                    )
+                )
                 previous = content
         known = {t.dia_id for t in conv.turns}
         for qa in item["qa"]:
@@ -155,8 +161,13 @@ class Scores:
         def mean(xs: list[float]) -> float:
             return round(sum(xs) / len(xs), 4) if xs else 0.0
 
-        return {"n": len(self.rr), "recall@1": mean(self.r1), "recall@5": mean(self.r5),
-                "recall@10": mean(self.r10), "mrr": mean(self.rr)}
+        return {
+            "n": len(self.rr),
+            "recall@1": mean(self.r1),
+            "recall@5": mean(self.r5),
+            "recall@10": mean(self.r10),
+            "mrr": mean(self.rr),
+        }
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -176,8 +187,11 @@ async def run_mode(mode: str, conversations: list[Conversation], *, timeout_ms: 
 
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(
-            db=f"{tmp}/locomo.db", log_file=f"{tmp}/log", audit=False,
-            embedder="builtin" if mode == "hybrid" else "none", vector_timeout_ms=timeout_ms,
+            db=f"{tmp}/locomo.db",
+            log_file=f"{tmp}/log",
+            audit=False,
+            embedder="builtin" if mode == "hybrid" else "none",
+            vector_timeout_ms=timeout_ms,
         )
         service = build_service(settings, background=False)
         try:
@@ -207,7 +221,9 @@ async def run_mode(mode: str, conversations: list[Conversation], *, timeout_ms: 
                     for question in conv.questions:
                         started, cpu = time.perf_counter(), time.process_time()
                         result = await client.call_tool(
-                            "memory_search", {"query": question.text, "project": conv.sample_id, "limit": LIMIT})
+                            "memory_search",
+                            {"query": question.text, "project": conv.sample_id, "limit": LIMIT},
+                        )
                         search_ms.append((time.perf_counter() - started) * 1000)
                         search_cpu_ms.append((time.process_time() - cpu) * 1000)
                         if result.is_error or result.structured_content is None:
@@ -215,8 +231,12 @@ async def run_mode(mode: str, conversations: list[Conversation], *, timeout_ms: 
                         out = result.structured_content
                         degraded += bool(out.get("degraded")) and mode == "hybrid"
                         ranked = [dia_of[h["id"]].split("/", 1)[1] for h in out["hits"]]
-                        for name in dict.fromkeys(("overall" if question.category != 5 else "adversarial",
-                                                   CATEGORIES[question.category])):
+                        for name in dict.fromkeys(
+                            (
+                                "overall" if question.category != 5 else "adversarial",
+                                CATEGORIES[question.category],
+                            )
+                        ):
                             scores[name].add(ranked, question.evidence)
         finally:
             service.close()
@@ -224,8 +244,11 @@ async def run_mode(mode: str, conversations: list[Conversation], *, timeout_ms: 
         "mode": mode,
         "fields_passed": ["content", "project", *extra],
         "scores": {name: s.summary() for name, s in scores.items()},
-        "search_ms": {"p50": round(statistics.median(search_ms), 2), "p95": round(_percentile(search_ms, 0.95), 2),
-                      "cpu_p50": round(statistics.median(search_cpu_ms), 2)},
+        "search_ms": {
+            "p50": round(statistics.median(search_ms), 2),
+            "p95": round(_percentile(search_ms, 0.95), 2),
+            "cpu_p50": round(statistics.median(search_cpu_ms), 2),
+        },
         "add_ms": {"p50": round(statistics.median(add_ms), 2), "p95": round(_percentile(add_ms, 0.95), 2)},
         "degraded_searches": degraded,
         "memories": len(dia_of),
@@ -237,17 +260,25 @@ def _rows(result: dict[str, Any]) -> Iterator[str]:
     for name in order:
         s = result["scores"].get(name)
         if s:
-            yield (f"  {name:<12} {s['n']:>5} {s['recall@1']:>8.3f} {s['recall@5']:>8.3f} "
-                   f"{s['recall@10']:>9.3f} {s['mrr']:>7.3f}")
+            yield (
+                f"  {name:<12} {s['n']:>5} {s['recall@1']:>8.3f} {s['recall@5']:>8.3f} "
+                f"{s['recall@10']:>9.3f} {s['mrr']:>7.3f}"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=None, help="locomo-dev.json (default: ../shared/data/locomo-dev)")
+    parser.add_argument(
+        "--data", type=Path, default=None, help="locomo-dev.json (default: ../shared/data/locomo-dev)"
+    )
     parser.add_argument("--modes", default="keyword,hybrid", help="keyword, hybrid or both (comma-separated)")
     parser.add_argument("--split", choices=("all", "fit", "report"), default="all")
-    parser.add_argument("--timeout-ms", type=int, default=2000,
-                        help="MEMWARDEN_VECTOR_TIMEOUT_MS for the run (generous: the machine is shared)")
+    parser.add_argument(
+        "--timeout-ms",
+        type=int,
+        default=2000,
+        help="MEMWARDEN_VECTOR_TIMEOUT_MS for the run (generous: the machine is shared)",
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     path = args.data or default_data()
@@ -255,26 +286,46 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no LoCoMo data at {path}: pass --data PATH/locomo-dev.json")
     conversations = load(path)
     if args.split != "all":
-        conversations = [c for c in conversations if (c.sample_id in FIT_CONVERSATIONS) == (args.split == "fit")]
+        conversations = [
+            c for c in conversations if (c.sample_id in FIT_CONVERSATIONS) == (args.split == "fit")
+        ]
     load_before = os.getloadavg()
-    results = [asyncio.run(run_mode(m.strip(), conversations, timeout_ms=args.timeout_ms))
-               for m in args.modes.split(",") if m.strip()]
-    print(f"LoCoMo {path.parent.name}, split {args.split}: {', '.join(c.sample_id for c in conversations)}; "
-          f"{sum(len(c.turns) for c in conversations)} turns; through MCP (in-memory client session)")
+    results = [
+        asyncio.run(run_mode(m.strip(), conversations, timeout_ms=args.timeout_ms))
+        for m in args.modes.split(",")
+        if m.strip()
+    ]
+    print(
+        f"LoCoMo {path.parent.name}, split {args.split}: {', '.join(c.sample_id for c in conversations)}; "
+        f"{sum(len(c.turns) for c in conversations)} turns; through MCP (in-memory client session)"
+    )
     for result in results:
-        print(f"\n{result['mode']}: fields {', '.join(result['fields_passed'])}; search p50 "
-              f"{result['search_ms']['p50']} ms (p95 {result['search_ms']['p95']}, CPU p50 "
-              f"{result['search_ms']['cpu_p50']} ms, client and server in one process); add p50 "
-              f"{result['add_ms']['p50']} ms; degraded searches {result['degraded_searches']}")
+        print(
+            f"\n{result['mode']}: fields {', '.join(result['fields_passed'])}; search p50 "
+            f"{result['search_ms']['p50']} ms (p95 {result['search_ms']['p95']}, CPU p50 "
+            f"{result['search_ms']['cpu_p50']} ms, client and server in one process); add p50 "
+            f"{result['add_ms']['p50']} ms; degraded searches {result['degraded_searches']}"
+        )
         print(f"  {'category':<12} {'n':>5} {'recall@1':>8} {'recall@5':>8} {'recall@10':>9} {'MRR':>7}")
         for row in _rows(result):
             print(row)
     load_after = os.getloadavg()
-    print(f"\nmachine load (1/5/15 min) before {load_before[0]:.2f}/{load_before[1]:.2f}/{load_before[2]:.2f}, "
-          f"after {load_after[0]:.2f}/{load_after[1]:.2f}/{load_after[2]:.2f} (shared machine)")
+    print(
+        f"\nmachine load (1/5/15 min) before {load_before[0]:.2f}/{load_before[1]:.2f}/{load_before[2]:.2f}, "
+        f"after {load_after[0]:.2f}/{load_after[1]:.2f}/{load_after[2]:.2f} (shared machine)"
+    )
     if args.json:
-        args.json.write_text(json.dumps({"data": str(path), "split": args.split, "results": results,
-                                         "load": {"before": load_before, "after": load_after}}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "data": str(path),
+                    "split": args.split,
+                    "results": results,
+                    "load": {"before": load_before, "after": load_after},
+                },
+                indent=2,
+            )
+        )
     return 0
 
 

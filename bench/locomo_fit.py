@@ -30,7 +30,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from locomo import FIT_CONVERSATIONS, Conversation, default_data, load  # noqa: E402
 
 
-def gather_all(service: Any, conversations: list[Conversation], mode: str) -> dict[str, list[tuple[Any, set[str]]]]:
+def gather_all(
+    service: Any, conversations: list[Conversation], mode: str
+) -> dict[str, list[tuple[Any, set[str]]]]:
     """Per conversation: (gathered candidates, expected memory ids) of each question of categories 1-4."""
     now = service.clock()
     out: dict[str, list[tuple[Any, set[str]]]] = {}
@@ -38,13 +40,28 @@ def gather_all(service: Any, conversations: list[Conversation], mode: str) -> di
         ids: dict[str, str] = {}
         for turn in conv.turns:
             ids[turn.dia_id] = service.memories.add(
-                turn.content, project=conv.sample_id, context=turn.context, thread=turn.thread,
-                occurred_at=turn.occurred_at).memory.id
+                turn.content,
+                project=conv.sample_id,
+                context=turn.context,
+                thread=turn.thread,
+                occurred_at=turn.occurred_at,
+            ).memory.id
         out[conv.sample_id] = [
-            (service.searcher.gather(service.default_caller, q.text, project=conv.sample_id, tags=(),
-                                     include_expired=False, vector=mode == "hybrid", now=now, limit=10),
-             {ids[d] for d in q.evidence})
-            for q in conv.questions if q.category != 5
+            (
+                service.searcher.gather(
+                    service.default_caller,
+                    q.text,
+                    project=conv.sample_id,
+                    tags=(),
+                    include_expired=False,
+                    vector=mode == "hybrid",
+                    now=now,
+                    limit=10,
+                ),
+                {ids[d] for d in q.evidence},
+            )
+            for q in conv.questions
+            if q.category != 5
         ]
     return out
 
@@ -66,8 +83,13 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {}
     for mode in [m.strip() for m in args.modes.split(",") if m.strip()]:
         with tempfile.TemporaryDirectory() as tmp:
-            settings = load_settings(db=f"{tmp}/fit.db", log_file=f"{tmp}/log", audit=False,
-                                     embedder="builtin" if mode == "hybrid" else "none", vector_timeout_ms=60_000)
+            settings = load_settings(
+                db=f"{tmp}/fit.db",
+                log_file=f"{tmp}/log",
+                audit=False,
+                embedder="builtin" if mode == "hybrid" else "none",
+                vector_timeout_ms=60_000,
+            )
             service = build_service(settings, background=False)
             try:
                 if service.vectors is not None and not service.vectors.wait_ready(120):
@@ -83,12 +105,20 @@ def main(argv: list[str] | None = None) -> int:
                     return scores
 
                 current = service.searcher.tuning
-                best, _ = fit_tuning(lambda t: score(t, fit_ids), current=current, with_vectors=mode == "hybrid")
+                best, _ = fit_tuning(
+                    lambda t: score(t, fit_ids), current=current, with_vectors=mode == "hybrid"
+                )
                 results[mode] = {
-                    "current": {"tuning": current.settings(), "fit": score(current, fit_ids).summary(),
-                                "report": score(current, report_ids).summary()},
-                    "fitted": {"tuning": best.settings(), "fit": score(best, fit_ids).summary(),
-                               "report": score(best, report_ids).summary()},
+                    "current": {
+                        "tuning": current.settings(),
+                        "fit": score(current, fit_ids).summary(),
+                        "report": score(current, report_ids).summary(),
+                    },
+                    "fitted": {
+                        "tuning": best.settings(),
+                        "fit": score(best, fit_ids).summary(),
+                        "report": score(best, report_ids).summary(),
+                    },
                 }
             finally:
                 service.close()
@@ -99,8 +129,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {mode:<8} {name:<8} {json.dumps(r['tuning'])}")
             for split in ("fit", "report"):
                 s = r[split]
-                print(f"      {split:<7} recall@1 {s['recall@1']:.3f}  recall@5 {s['recall@5']:.3f}  "
-                      f"recall@10 {s['recall@10']:.3f}  MRR {s['mrr']:.3f}")
+                print(
+                    f"      {split:<7} recall@1 {s['recall@1']:.3f}  recall@5 {s['recall@5']:.3f}  "
+                    f"recall@10 {s['recall@10']:.3f}  MRR {s['mrr']:.3f}"
+                )
     load_avg = os.getloadavg()
     print(f"machine load {load_avg[0]:.2f}/{load_avg[1]:.2f}/{load_avg[2]:.2f} (shared machine)")
     if args.json:

@@ -52,12 +52,18 @@ class Machine:
             return "n/a" if load is None else " ".join(f"{x:.2f}" for x in load)
 
         idle = {True: "idle", False: "NOT idle (shared machine busy)", None: "load unknown"}[self.idle]
-        return (f"machine: {self.cpus} CPUs; load average (1/5/15 min) at start {show(self.load_start)}, "
-                f"at end {show(self.load_end)}: {idle} (idle = 1-min load <= {IDLE_LOAD_PER_CPU:g} per CPU)")
+        return (
+            f"machine: {self.cpus} CPUs; load average (1/5/15 min) at start {show(self.load_start)}, "
+            f"at end {show(self.load_end)}: {idle} (idle = 1-min load <= {IDLE_LOAD_PER_CPU:g} per CPU)"
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"cpus": self.cpus, "loadavg_start": self.load_start, "loadavg_end": self.load_end,
-                "idle": self.idle}
+        return {
+            "cpus": self.cpus,
+            "loadavg_start": self.load_start,
+            "loadavg_end": self.load_end,
+            "idle": self.idle,
+        }
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -67,8 +73,11 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def summary(wall_ms: Sequence[float], cpu_ms: Sequence[float] | None = None) -> dict[str, float | None]:
     """p50/p95 wall and p50 CPU milliseconds."""
-    return {"p50_ms": statistics.median(wall_ms), "p95_ms": percentile(wall_ms, 0.95),
-            "cpu_p50_ms": statistics.median(cpu_ms) if cpu_ms else None}
+    return {
+        "p50_ms": statistics.median(wall_ms),
+        "p95_ms": percentile(wall_ms, 0.95),
+        "cpu_p50_ms": statistics.median(cpu_ms) if cpu_ms else None,
+    }
 
 
 def timed_calls(fn: Callable[[int], object], runs: int) -> tuple[list[float], list[float]]:
@@ -98,7 +107,9 @@ def cold_run(argv: list[str], env: dict[str, str], stdin: str = "") -> tuple[flo
     return (time.perf_counter() - t0) * 1000, children_cpu_ms() - c0, done.stdout
 
 
-def cold_runs(argv: list[str], env: dict[str, str], inputs: Sequence[str]) -> tuple[list[float], list[float], int]:
+def cold_runs(
+    argv: list[str], env: dict[str, str], inputs: Sequence[str]
+) -> tuple[list[float], list[float], int]:
     """Wall and CPU ms per fresh process (the first run, a warm-up, dropped) and how many printed output."""
     wall, cpu, answered = [], [], 0
     for i, stdin in enumerate(inputs):
@@ -117,13 +128,18 @@ def print_rows(rows: list[dict[str, Any]], machine: Machine) -> None:
         target = "" if r.get("target_ms") is None else f"<={r['target_ms']:g}"
         memories = "" if r.get("memories") is None else r["memories"]
         cpu = "" if r.get("cpu_p50_ms") is None else f"{r['cpu_p50_ms']:8.1f}"
-        print(f"{r['metric']:48} {memories:>8} {r['p50_ms']:8.1f} {r['p95_ms']:8.1f} {cpu:>8} {target:>7}  "
-              f"{r.get('note', '')}")
+        print(
+            f"{r['metric']:48} {memories:>8} {r['p50_ms']:8.1f} {r['p95_ms']:8.1f} {cpu:>8} {target:>7}  "
+            f"{r.get('note', '')}"
+        )
     print(machine.line())
 
 
-def write_json(path: str | None, bench: str, rows: list[dict[str, Any]], machine: Machine,
-               **extra: Any) -> None:
+def write_json(
+    path: str | None, bench: str, rows: list[dict[str, Any]], machine: Machine, **extra: Any
+) -> None:
     if path:
-        Path(path).write_text(json.dumps({"bench": bench, "machine": machine.to_dict(), "rows": rows, **extra},
-                                         indent=2), encoding="utf-8")
+        Path(path).write_text(
+            json.dumps({"bench": bench, "machine": machine.to_dict(), "rows": rows, **extra}, indent=2),
+            encoding="utf-8",
+        )

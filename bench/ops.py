@@ -32,16 +32,30 @@ from memwarden.config import load_settings
 
 def records(count: int, seed: int = 7) -> str:
     rng = random.Random(seed)
-    return json.dumps([
-        {"content": memory_text(rng, n), "scope": f"p{n % 7}", "tags": [f"t{n % 11}"],
-         "created_at": "2026-01-01T00:00:00Z"}
-        for n in range(count)
-    ])
+    return json.dumps(
+        [
+            {
+                "content": memory_text(rng, n),
+                "scope": f"p{n % 7}",
+                "tags": [f"t{n % 11}"],
+                "created_at": "2026-01-01T00:00:00Z",
+            }
+            for n in range(count)
+        ]
+    )
 
 
 def service_at(path: Path):  # type: ignore[no-untyped-def]
-    return build_service(load_settings(db=str(path), embedder="none", backup_dir=str(path.parent / "backups"),
-                                       backup_keep=1000, log_file=str(path.parent / "log")), ops=True)
+    return build_service(
+        load_settings(
+            db=str(path),
+            embedder="none",
+            backup_dir=str(path.parent / "backups"),
+            backup_keep=1000,
+            log_file=str(path.parent / "log"),
+        ),
+        ops=True,
+    )
 
 
 def fill_audit(service, memories: int) -> int:  # type: ignore[no-untyped-def]
@@ -72,8 +86,15 @@ def main() -> None:
         t0 = time.perf_counter()
         big.operations.import_text(records(args.size), fmt="memorry")
         build_s = time.perf_counter() - t0
-        rows.append({"metric": "import (memorry JSON, build)", "memories": args.size, "seconds": build_s,
-                     "per_second": args.size / build_s, "target": ">= 5000/s"})
+        rows.append(
+            {
+                "metric": "import (memorry JSON, build)",
+                "memories": args.size,
+                "seconds": build_s,
+                "per_second": args.size / build_s,
+                "target": ">= 5000/s",
+            }
+        )
         audit_rows = fill_audit(big, args.size)
         backups = big.operations.backups
         assert backups is not None
@@ -83,16 +104,29 @@ def main() -> None:
             assert record.verified, record.problems
             backup_s.append(record.seconds)
         size_mb = record.bytes / 1e6
-        rows.append({"metric": f"backup + verification ({size_mb:.0f} MB, {audit_rows:,} audit rows)",
-                     "memories": args.size,
-                     "seconds": statistics.median(backup_s), "per_second": None, "target": "<= 10 s"})
+        rows.append(
+            {
+                "metric": f"backup + verification ({size_mb:.0f} MB, {audit_rows:,} audit rows)",
+                "memories": args.size,
+                "seconds": statistics.median(backup_s),
+                "per_second": None,
+                "target": "<= 10 s",
+            }
+        )
         health_s = []
         for _ in range(args.runs):
             t0 = time.perf_counter()
             assert big.operations.health()["status"] == "ok"
             health_s.append(time.perf_counter() - t0)
-        rows.append({"metric": "health (integrity + index/vector writes)", "memories": args.size,
-                     "seconds": statistics.median(health_s), "per_second": None, "target": ""})
+        rows.append(
+            {
+                "metric": "health (integrity + index/vector writes)",
+                "memories": args.size,
+                "seconds": statistics.median(health_s),
+                "per_second": None,
+                "target": "",
+            }
+        )
         export_s, export_cpu = [], []
         for _ in range(args.runs):
             buffer = io.StringIO()
@@ -100,12 +134,24 @@ def main() -> None:
             big.operations.export_to(buffer)
             export_s.append(time.perf_counter() - t0)
             export_cpu.append(time.process_time() - c0)
-        rows.append({"metric": "export (memwarden JSON)", "memories": args.size,
-                     "seconds": statistics.median(export_s), "per_second": args.size / statistics.median(export_s),
-                     "target": ">= 5000/s"})
-        rows.append({"metric": "  same, CPU seconds of this process", "memories": args.size,
-                     "seconds": statistics.median(export_cpu),
-                     "per_second": args.size / statistics.median(export_cpu), "target": ""})
+        rows.append(
+            {
+                "metric": "export (memwarden JSON)",
+                "memories": args.size,
+                "seconds": statistics.median(export_s),
+                "per_second": args.size / statistics.median(export_s),
+                "target": ">= 5000/s",
+            }
+        )
+        rows.append(
+            {
+                "metric": "  same, CPU seconds of this process",
+                "memories": args.size,
+                "seconds": statistics.median(export_cpu),
+                "per_second": args.size / statistics.median(export_cpu),
+                "target": "",
+            }
+        )
         sample = io.StringIO()
         small = service_at(base / "small.db")
         small.operations.import_text(records(args.transfer, seed=11), fmt="memorry")
@@ -124,15 +170,33 @@ def main() -> None:
             assert target.operations.import_text(text)["skipped_same_id"] == args.transfer
             again_s.append(time.perf_counter() - t0)
             target.close()
-        rows.append({"metric": "import (memwarden JSON, empty db)", "memories": args.transfer,
-                     "seconds": statistics.median(import_s),
-                     "per_second": args.transfer / statistics.median(import_s), "target": ">= 5000/s"})
-        rows.append({"metric": "  same, CPU seconds of this process", "memories": args.transfer,
-                     "seconds": statistics.median(import_cpu),
-                     "per_second": args.transfer / statistics.median(import_cpu), "target": ""})
-        rows.append({"metric": "import the same file again (all skipped)", "memories": args.transfer,
-                     "seconds": statistics.median(again_s),
-                     "per_second": args.transfer / statistics.median(again_s), "target": ""})
+        rows.append(
+            {
+                "metric": "import (memwarden JSON, empty db)",
+                "memories": args.transfer,
+                "seconds": statistics.median(import_s),
+                "per_second": args.transfer / statistics.median(import_s),
+                "target": ">= 5000/s",
+            }
+        )
+        rows.append(
+            {
+                "metric": "  same, CPU seconds of this process",
+                "memories": args.transfer,
+                "seconds": statistics.median(import_cpu),
+                "per_second": args.transfer / statistics.median(import_cpu),
+                "target": "",
+            }
+        )
+        rows.append(
+            {
+                "metric": "import the same file again (all skipped)",
+                "memories": args.transfer,
+                "seconds": statistics.median(again_s),
+                "per_second": args.transfer / statistics.median(again_s),
+                "target": "",
+            }
+        )
         big.close()
     print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (shared machine?)")
     print(f"{'metric':40} {'memories':>9} {'median s':>9} {'per s':>9} {'target':>10}")

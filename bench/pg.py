@@ -82,15 +82,19 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def summary(samples: list[float]) -> dict[str, float]:
-    return {"p50_ms": round(statistics.median(samples), 2), "p95_ms": round(percentile(samples, 0.95), 2),
-            "p99_ms": round(percentile(samples, 0.99), 2)}
+    return {
+        "p50_ms": round(statistics.median(samples), 2),
+        "p95_ms": round(percentile(samples, 0.95), 2),
+        "p99_ms": round(percentile(samples, 0.99), 2),
+    }
 
 
 def settings_for(url: str, workdir: Path) -> Any:
     from memwarden.config import load_settings
 
-    return load_settings(db=url, log_file=str(workdir / "log"), backup_dir=str(workdir / "backups"),
-                         vector_timeout_ms=5000)
+    return load_settings(
+        db=url, log_file=str(workdir / "log"), backup_dir=str(workdir / "backups"), vector_timeout_ms=5000
+    )
 
 
 def fill(url: str, workdir: Path, n: int, rng: random.Random) -> dict[str, float]:
@@ -106,15 +110,32 @@ def fill(url: str, workdir: Path, n: int, rng: random.Random) -> dict[str, float
     words = vocabulary(rng, 50_000)
     pick = zipf_picker(rng, words)
     now = utcnow()
-    template = Memory(id="", tenant="default", project="bench", kind="fact", title="", tags=(), content="",
-                      content_hash="", pinned=False, created_at=now, updated_at=now)
+    template = Memory(
+        id="",
+        tenant="default",
+        project="bench",
+        kind="fact",
+        title="",
+        tags=(),
+        content="",
+        content_hash="",
+        pinned=False,
+        created_at=now,
+        updated_at=now,
+    )
     started = time.perf_counter()
     ids: list[str] = []
     batch: list[tuple[Memory, Any]] = []
     for i in range(n):
         content = make_memory(rng, pick) + f" #{i}"
-        memory = replace(template, id=str(ULID()), content=content, content_hash=content_hash(content),
-                         project=f"p{i % 20}", tags=(f"t{i % 11}",))
+        memory = replace(
+            template,
+            id=str(ULID()),
+            content=content,
+            content_hash=content_hash(content),
+            project=f"p{i % 20}",
+            tags=(f"t{i % 11}",),
+        )
         batch.append((memory, service.intake.index_text(memory)))
         ids.append(memory.id)
         if len(batch) == 5_000 or i == n - 1:
@@ -138,8 +159,12 @@ def fill(url: str, workdir: Path, n: int, rng: random.Random) -> dict[str, float
         conn.execute("VACUUM ANALYZE memory_vectors")
         size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
     service.close()
-    return {"memories": n, "store_rows_s": round(rows_s, 1), "vectors_copy_and_hnsw_build_s": round(index_s, 1),
-            "database_mb": round(size / 1e6, 1)}
+    return {
+        "memories": n,
+        "store_rows_s": round(rows_s, 1),
+        "vectors_copy_and_hnsw_build_s": round(index_s, 1),
+        "database_mb": round(size / 1e6, 1),
+    }
 
 
 def bench_search(url: str, workdir: Path, runs: int, rng: random.Random) -> dict[str, Any]:
@@ -164,28 +189,40 @@ def bench_search(url: str, workdir: Path, runs: int, rng: random.Random) -> dict
     for q in queries:
         terms = KeywordQuery(tuple(service.intake.analyzer.terms(q)))
         t0 = time.perf_counter()
-        store.keyword_search("default", terms, project=None, tags=(), include_expired=False, now=now, limit=50)
+        store.keyword_search(
+            "default", terms, project=None, tags=(), include_expired=False, now=now, limit=50
+        )
         keyword.append((time.perf_counter() - t0) * 1000)
         v = embedder.embed_query(q)
         t0 = time.perf_counter()
-        store.vector_search("default", embedder.identity, v, project=None, tags=(), include_expired=False,
-                            now=now, limit=50)
+        store.vector_search(
+            "default", embedder.identity, v, project=None, tags=(), include_expired=False, now=now, limit=50
+        )
         vector.append((time.perf_counter() - t0) * 1000)
     service.close()
-    return {"searches": runs, "degraded": degraded, "hybrid_service_search": summary(hybrid),
-            "keyword_store_path": summary(keyword), "vector_store_path_hnsw": summary(vector)}
+    return {
+        "searches": runs,
+        "degraded": degraded,
+        "hybrid_service_search": summary(hybrid),
+        "keyword_store_path": summary(keyword),
+        "vector_store_path_hnsw": summary(vector),
+    }
 
 
 def _writer(args: tuple[str, str, int, int, str]) -> dict[str, Any]:
     url, workdir, client, count, mode = args
     from memwarden.app import build_service
 
-    service = build_service(settings_for(url, Path(workdir)), embedder=RandomVectors(seed=100 + client),
-                            background=False)
+    service = build_service(
+        settings_for(url, Path(workdir)), embedder=RandomVectors(seed=100 + client), background=False
+    )
     errors, duplicates, latencies = 0, 0, []
     for i in range(count):
-        text = (f"shared fact {i} about the staging backup window" if mode == "same"
-                else f"client {client} note {i}: the invoice run moves to Thursday")
+        text = (
+            f"shared fact {i} about the staging backup window"
+            if mode == "same"
+            else f"client {client} note {i}: the invoice run moves to Thursday"
+        )
         t0 = time.perf_counter()
         try:
             duplicates += int(service.memories.add(text, project="writers").duplicate)
@@ -211,15 +248,22 @@ def bench_writers(url: str, workdir: Path, clients: int, per_client: int) -> dic
             pattern = "shared fact %" if mode == "same" else "client % note %"
             rows, distinct = conn.execute(
                 "SELECT COUNT(*), COUNT(DISTINCT content_hash) FROM memories"
-                " WHERE project = 'writers' AND deleted_at IS NULL AND content LIKE %s", (pattern,)
+                " WHERE project = 'writers' AND deleted_at IS NULL AND content LIKE %s",
+                (pattern,),
             ).fetchone()
         latencies = [x for r in results for x in r["latencies"]]
         expected = count if mode == "same" else clients * count
         out[mode] = {
-            "clients": clients, "adds_per_client": count, "wall_s": round(wall, 2),
-            "adds_per_s": round(clients * count / wall, 1), "errors": sum(r["errors"] for r in results),
-            "rows": rows, "expected_rows": expected, "duplicate_rows": rows - distinct,
-            "duplicates_reported": sum(r["duplicates_reported"] for r in results), "add": summary(latencies),
+            "clients": clients,
+            "adds_per_client": count,
+            "wall_s": round(wall, 2),
+            "adds_per_s": round(clients * count / wall, 1),
+            "errors": sum(r["errors"] for r in results),
+            "rows": rows,
+            "expected_rows": expected,
+            "duplicate_rows": rows - distinct,
+            "duplicates_reported": sum(r["duplicates_reported"] for r in results),
+            "add": summary(latencies),
         }
     return out
 
@@ -241,7 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--adds", type=int, default=1000, help="distinct adds per client")
     parser.add_argument("--skip-writers", action="store_true", help="only fill and search")
-    parser.add_argument("--url", help="an existing, empty PostgreSQL database (default: a throwaway pgserver)")
+    parser.add_argument(
+        "--url", help="an existing, empty PostgreSQL database (default: a throwaway pgserver)"
+    )
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args(argv)
     rng = random.Random(20261129)
@@ -261,17 +307,23 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             server.cleanup()
     s, w = results["search"], results["writers"]
-    print(f"\nPostgreSQL backend, {args.memories:,} memories, {DIMENSION}-d vectors (HNSW m=16, ef_construction=64)")
-    print(f"fill: rows {results['fill']['store_rows_s']} s, vectors + HNSW build "
-          f"{results['fill']['vectors_copy_and_hnsw_build_s']} s, database {results['fill']['database_mb']} MB")
+    print(
+        f"\nPostgreSQL backend, {args.memories:,} memories, {DIMENSION}-d vectors (HNSW m=16, ef_construction=64)"
+    )
+    print(
+        f"fill: rows {results['fill']['store_rows_s']} s, vectors + HNSW build "
+        f"{results['fill']['vectors_copy_and_hnsw_build_s']} s, database {results['fill']['database_mb']} MB"
+    )
     print(f"{'path':34} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
     for name in ("hybrid_service_search", "keyword_store_path", "vector_store_path_hnsw"):
         print(f"{name:34} {s[name]['p50_ms']:>8} {s[name]['p95_ms']:>8} {s[name]['p99_ms']:>8}")
     print(f"degraded searches: {s['degraded']} of {s['searches']}  (target: hybrid p50 <= 30 ms)")
     for mode, r in w.items():
-        print(f"writers/{mode}: {r['clients']} x {r['adds_per_client']} adds, {r['adds_per_s']} adds/s, "
-              f"add p50 {r['add']['p50_ms']} ms, errors {r['errors']}, rows {r['rows']} (expected "
-              f"{r['expected_rows']}), duplicate rows {r['duplicate_rows']}")
+        print(
+            f"writers/{mode}: {r['clients']} x {r['adds_per_client']} adds, {r['adds_per_s']} adds/s, "
+            f"add p50 {r['add']['p50_ms']} ms, errors {r['errors']}, rows {r['rows']} (expected "
+            f"{r['expected_rows']}), duplicate rows {r['duplicate_rows']}"
+        )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     return 0

@@ -30,10 +30,71 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-SYLLABLES = ["ka", "ri", "to", "na", "me", "su", "lo", "de", "pa", "vi", "ne", "ro", "sa", "li", "mu", "ta", "ze", "ko", "ba", "ni", "ga", "fe"]
+SYLLABLES = [
+    "ka",
+    "ri",
+    "to",
+    "na",
+    "me",
+    "su",
+    "lo",
+    "de",
+    "pa",
+    "vi",
+    "ne",
+    "ro",
+    "sa",
+    "li",
+    "mu",
+    "ta",
+    "ze",
+    "ko",
+    "ba",
+    "ni",
+    "ga",
+    "fe",
+]
 TURKISH_SUFFIXES = ["", "", "ler", "leri", "sı", "nın", "de", "den", "lerin", "leme", "ı"]
 HAN = "数据库备份服务器用户配置部署测试环境日志监控告警发布版本接口客户发票会议工程师网络安全缓存队列模型训练"
-REAL = ["deploy", "backup", "database", "server", "staging", "production", "user", "client", "invoice", "meeting", "release", "api", "token", "cache", "queue", "cluster", "dashboard", "alert", "log", "certificate", "password", "secret", "review", "incident", "migration", "schedule", "weekly", "monthly", "nightly", "config", "kubernetes", "postgres", "redis", "grafana", "sentry", "vault", "terraform"]
+REAL = [
+    "deploy",
+    "backup",
+    "database",
+    "server",
+    "staging",
+    "production",
+    "user",
+    "client",
+    "invoice",
+    "meeting",
+    "release",
+    "api",
+    "token",
+    "cache",
+    "queue",
+    "cluster",
+    "dashboard",
+    "alert",
+    "log",
+    "certificate",
+    "password",
+    "secret",
+    "review",
+    "incident",
+    "migration",
+    "schedule",
+    "weekly",
+    "monthly",
+    "nightly",
+    "config",
+    "kubernetes",
+    "postgres",
+    "redis",
+    "grafana",
+    "sentry",
+    "vault",
+    "terraform",
+]
 
 
 def vocabulary(rng: random.Random, size: int) -> list[str]:
@@ -94,8 +155,12 @@ def bench_analyzer(rng: random.Random, n: int) -> dict[str, float]:
     for text in texts:
         " ".join(text.lower().split())
     bare = (time.process_time() - start) * 1000 / n
-    return {"memories": n, "cpu_ms_per_memory": round(analyzed, 4), "bare_split_cpu_ms_per_memory": round(bare, 4),
-            "overhead_cpu_ms_per_memory": round(analyzed - bare, 4)}
+    return {
+        "memories": n,
+        "cpu_ms_per_memory": round(analyzed, 4),
+        "bare_split_cpu_ms_per_memory": round(bare, 4),
+        "overhead_cpu_ms_per_memory": round(analyzed - bare, 4),
+    }
 
 
 def build_database(path: Path, n: int, rng: random.Random) -> None:
@@ -106,21 +171,38 @@ def build_database(path: Path, n: int, rng: random.Random) -> None:
     from memwarden.intake import content_hash
     from memwarden.models import Memory, utcnow
 
-    service = build_service(load_settings(db=str(path), log_file=str(path.parent / "log"), audit=False,
-                                          embedder="none"))
+    service = build_service(
+        load_settings(db=str(path), log_file=str(path.parent / "log"), audit=False, embedder="none")
+    )
     store = service.store
     words = vocabulary(rng, 50_000)
     pick = zipf_picker(rng, words)
     now = utcnow()
-    template = Memory(id="", tenant="default", project="bench", kind="fact", title="", tags=(), content="",
-                      content_hash="", pinned=False, created_at=now, updated_at=now)
+    template = Memory(
+        id="",
+        tenant="default",
+        project="bench",
+        kind="fact",
+        title="",
+        tags=(),
+        content="",
+        content_hash="",
+        pinned=False,
+        created_at=now,
+        updated_at=now,
+    )
     from ulid import ULID
 
     batch = []
     for i in range(n):
         content = make_memory(rng, pick) + f" #{i}"
-        memory = replace(template, id=str(ULID()), content=content, content_hash=content_hash(content),
-                         project=f"p{i % 20}")
+        memory = replace(
+            template,
+            id=str(ULID()),
+            content=content,
+            content_hash=content_hash(content),
+            project=f"p{i % 20}",
+        )
         batch.append((memory, service.intake.index_text(memory)))
         if len(batch) == 5_000 or i == n - 1:
             store.import_memories(batch)  # type: ignore[attr-defined]
@@ -133,10 +215,19 @@ def bench_search(path: Path, queries: int, rng: random.Random) -> dict[str, floa
     from memwarden.app import build_service
     from memwarden.config import load_settings
 
-    service = build_service(load_settings(db=str(path), log_file=str(path.parent / "log"), audit=False,
-                                          embedder="none", sqlite_synchronous="NORMAL"))
+    service = build_service(
+        load_settings(
+            db=str(path),
+            log_file=str(path.parent / "log"),
+            audit=False,
+            embedder="none",
+            sqlite_synchronous="NORMAL",
+        )
+    )
     conn = service.store.connection()  # type: ignore[attr-defined]
-    samples = [r[0] for r in conn.execute("SELECT content FROM memories ORDER BY random() LIMIT ?", (queries,))]
+    samples = [
+        r[0] for r in conn.execute("SELECT content FROM memories ORDER BY random() LIMIT ?", (queries,))
+    ]
     texts = []
     for content in samples:
         words = content.replace(".", " ").split()[:-1]  # the last word is the "#n" marker
@@ -164,17 +255,26 @@ def bench_search(path: Path, queries: int, rng: random.Random) -> dict[str, floa
     def pct(values: list[float], q: float) -> float:
         return round(values[min(len(values) - 1, int(len(values) * q))], 3)
 
-    return {"memories": count, "queries": len(timings),
-            "p50_ms": round(statistics.median(timings), 3), "p95_ms": pct(timings, 0.95), "p99_ms": pct(timings, 0.99),
-            "cpu_p50_ms": round(statistics.median(cpu), 3), "cpu_p95_ms": pct(cpu, 0.95)}
+    return {
+        "memories": count,
+        "queries": len(timings),
+        "p50_ms": round(statistics.median(timings), 3),
+        "p95_ms": pct(timings, 0.95),
+        "p99_ms": pct(timings, 0.99),
+        "cpu_p50_ms": round(statistics.median(cpu), 3),
+        "cpu_p95_ms": pct(cpu, 0.95),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="keyword search speed and analyzer overhead")
     parser.add_argument("--memories", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=300)
-    parser.add_argument("--data", default=str(Path(tempfile.gettempdir()) / "memwarden-bench"),
-                        help="where the benchmark database is kept between runs")
+    parser.add_argument(
+        "--data",
+        default=str(Path(tempfile.gettempdir()) / "memwarden-bench"),
+        help="where the benchmark database is kept between runs",
+    )
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
     rng = random.Random(42)
@@ -191,18 +291,25 @@ def main(argv: list[str] | None = None) -> int:
         partial.rename(path)
     search = bench_search(path, args.queries, rng)
     print("analyzer (200-character memories, english+turkish), CPU time")
-    print(f"  analyzed {analyzer['cpu_ms_per_memory']:.4f} ms/memory, bare split "
-          f"{analyzer['bare_split_cpu_ms_per_memory']:.4f} ms/memory, overhead "
-          f"{analyzer['overhead_cpu_ms_per_memory']:.4f} ms/memory (target <= 0.2)")
+    print(
+        f"  analyzed {analyzer['cpu_ms_per_memory']:.4f} ms/memory, bare split "
+        f"{analyzer['bare_split_cpu_ms_per_memory']:.4f} ms/memory, overhead "
+        f"{analyzer['overhead_cpu_ms_per_memory']:.4f} ms/memory (target <= 0.2)"
+    )
     print(f"keyword search with ranking, {search['memories']} memories, {search['queries']} queries")
-    print(f"  wall p50 {search['p50_ms']:.2f} ms   p95 {search['p95_ms']:.2f} ms   p99 {search['p99_ms']:.2f} ms"
-          "   (target p50 <= 5)")
+    print(
+        f"  wall p50 {search['p50_ms']:.2f} ms   p95 {search['p95_ms']:.2f} ms   p99 {search['p99_ms']:.2f} ms"
+        "   (target p50 <= 5)"
+    )
     print(f"  CPU  p50 {search['cpu_p50_ms']:.2f} ms   p95 {search['cpu_p95_ms']:.2f} ms")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"  (load average {load:.1f} on {os.cpu_count()} cores while measuring: wall times include waiting)")
+    print(
+        f"  (load average {load:.1f} on {os.cpu_count()} cores while measuring: wall times include waiting)"
+    )
     if args.json:
-        Path(args.json).write_text(json.dumps({"bench": "search_speed", "analyzer": analyzer, "search": search},
-                                              indent=2) + "\n")
+        Path(args.json).write_text(
+            json.dumps({"bench": "search_speed", "analyzer": analyzer, "search": search}, indent=2) + "\n"
+        )
     return 0
 
 

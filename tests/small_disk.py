@@ -17,10 +17,15 @@ import pytest
 @contextmanager
 def small_disk(folder: Path, size: str) -> Iterator[Path]:
     folder.mkdir(parents=True, exist_ok=True)
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tmpfs", str(folder)],
-                             capture_output=True, text=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tmpfs", str(folder)],
+        capture_output=True,
+        text=True,
+    )
     if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here (needs root or CAP_SYS_ADMIN): {mounted.stderr.strip()}")
+        pytest.skip(
+            f"cannot mount a small tmpfs here (needs root or CAP_SYS_ADMIN): {mounted.stderr.strip()}"
+        )
     try:
         yield folder
     finally:

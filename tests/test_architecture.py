@@ -47,22 +47,31 @@ def test_only_config_reads_the_environment() -> None:
 
 def test_only_the_mcp_adapter_imports_the_mcp_sdk() -> None:
     offenders = [
-        rel for rel, tree in modules()
-        if not rel.startswith("mcp/") and any(n == "mcp" or n.startswith("mcp.") or n.startswith("mcp_types") for n in imported(tree))
+        rel
+        for rel, tree in modules()
+        if not rel.startswith("mcp/")
+        and any(n == "mcp" or n.startswith("mcp.") or n.startswith("mcp_types") for n in imported(tree))
     ]
     assert offenders == []
 
 
 def test_store_base_imports_no_backend() -> None:
     tree = ast.parse((SRC / "store" / "base.py").read_text(encoding="utf-8"))
-    backends = [n for n in imported(tree) if n.startswith(("memwarden.store.sqlite", "memwarden.store.postgres", "sqlite3", "psycopg"))]
+    backends = [
+        n
+        for n in imported(tree)
+        if n.startswith(("memwarden.store.sqlite", "memwarden.store.postgres", "sqlite3", "psycopg"))
+    ]
     assert backends == []
 
 
 def test_nothing_imports_the_cli() -> None:
     offenders = [
-        rel for rel, tree in modules()
-        if not rel.startswith("cli/") and rel != "__main__.py" and any(n.startswith("memwarden.cli") for n in imported(tree))
+        rel
+        for rel, tree in modules()
+        if not rel.startswith("cli/")
+        and rel != "__main__.py"
+        and any(n.startswith("memwarden.cli") for n in imported(tree))
     ]
     assert offenders == []
 

@@ -25,16 +25,26 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
 
 
 def test_add_search_get_list_update_delete_stats(capsys: pytest.CaptureFixture[str]) -> None:
-    added = run_json(capsys, "add", "Invoices go out on the first working day", "--project", "billing",
-                     "--tag", "finance", "--title", "Invoicing")
+    added = run_json(
+        capsys,
+        "add",
+        "Invoices go out on the first working day",
+        "--project",
+        "billing",
+        "--tag",
+        "finance",
+        "--title",
+        "Invoicing",
+    )
     mid = added["id"]
     assert added["memory"]["tags"] == ["finance"]
     hits = run_json(capsys, "search", "invoices", "--project", "billing")
     assert [h["id"] for h in hits["hits"]] == [mid]
     assert run_json(capsys, "get", mid)["memories"][0]["title"] == "Invoicing"
     assert run_json(capsys, "list")["count"] == 1
-    updated = run_json(capsys, "update", mid, "--content", "Invoices go out on the second working day",
-                       "--if-version", "1")
+    updated = run_json(
+        capsys, "update", mid, "--content", "Invoices go out on the second working day", "--if-version", "1"
+    )
     assert updated["memory"]["version"] == 2
     assert run_json(capsys, "stats")["memories"] == 1
     assert run_json(capsys, "delete", mid) == {"id": mid, "deleted": True, "already_deleted": False}
@@ -54,7 +64,9 @@ def test_human_output_is_readable(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Deploy freeze" in capsys.readouterr().out
 
 
-def test_content_can_come_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_content_can_come_from_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import io
 
     monkeypatch.setattr(sys, "stdin", io.StringIO("read from standard input\n"))
@@ -79,7 +91,9 @@ def test_content_can_come_from_stdin(capsys: pytest.CaptureFixture[str], monkeyp
         (["stats", "--project", ""], "project"),
     ],
 )
-def test_bad_input_exits_1_with_one_line(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+def test_bad_input_exits_1_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     assert main(["add", "a memory that must survive bad input"]) == 0
     capsys.readouterr()
     assert main(argv) == 1
@@ -89,7 +103,9 @@ def test_bad_input_exits_1_with_one_line(capsys: pytest.CaptureFixture[str], arg
     assert json.loads(capsys.readouterr().out)["count"] == 1
 
 
-@pytest.mark.parametrize("argv", [["search", "x", "--limit", "ten"], ["add"], ["frobnicate"], ["add", "x", "--kind", "secret"]])
+@pytest.mark.parametrize(
+    "argv", [["search", "x", "--limit", "ten"], ["add"], ["frobnicate"], ["add", "x", "--kind", "secret"]]
+)
 def test_usage_errors_exit_2(argv: list[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(argv)
@@ -97,18 +113,24 @@ def test_usage_errors_exit_2(argv: list[str]) -> None:
 
 
 def test_fts_syntax_in_cli_queries_is_harmless(capsys: pytest.CaptureFixture[str]) -> None:
-    run_json(capsys, "add", "quoted \"NEAR\" AND stuff")
+    run_json(capsys, "add", 'quoted "NEAR" AND stuff')
     for query in ['"', "AND", "NEAR(", "*", "-", "^", "(", ")", "a OR b"]:
         assert main(["search", query, "--json"]) == 0
         capsys.readouterr()
 
 
 def test_version_and_demo_run_as_real_processes(cli_env: dict[str, str]) -> None:
-    version = subprocess.run([sys.executable, "-m", "memwarden", "--version"], capture_output=True, text=True,
-                             env=cli_env, timeout=60)
+    version = subprocess.run(
+        [sys.executable, "-m", "memwarden", "--version"],
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=60,
+    )
     assert version.returncode == 0 and version.stdout.startswith("memwarden ")
-    demo = subprocess.run([sys.executable, "-m", "memwarden", "demo"], capture_output=True, text=True,
-                          env=cli_env, timeout=120)
+    demo = subprocess.run(
+        [sys.executable, "-m", "memwarden", "demo"], capture_output=True, text=True, env=cli_env, timeout=120
+    )
     assert demo.returncode == 0, demo.stderr
     assert "duplicate=True" in demo.stdout and "search" in demo.stdout
     assert not Path(cli_env["MEMWARDEN_DB"]).exists()  # the demo never touches the real database
@@ -120,15 +142,21 @@ def test_search_imports_no_mcp_numpy_onnxruntime_or_pydantic(cli_env: dict[str, 
         "heavy = [m for m in ('mcp', 'numpy', 'onnxruntime', 'uvicorn', 'starlette', 'pydantic', 'pydantic_settings') if m in sys.modules];"
         "print('HEAVY', heavy)"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert "HEAVY []" in result.stdout
 
 
 def test_version_answers_without_importing_any_command(cli_env: dict[str, str]) -> None:
-    code = ("import sys; from memwarden.cli.main import main; main(['--version']);"
-            "print('LOADED', sorted(m for m in sys.modules if m.startswith('memwarden') or m == 'argparse'))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, timeout=60)
+    code = (
+        "import sys; from memwarden.cli.main import main; main(['--version']);"
+        "print('LOADED', sorted(m for m in sys.modules if m.startswith('memwarden') or m == 'argparse'))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("memwarden ")
     assert "LOADED ['memwarden', 'memwarden.cli', 'memwarden.cli.main', 'memwarden.version']" in result.stdout

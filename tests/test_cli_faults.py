@@ -12,8 +12,14 @@ from memwarden.config import load_settings
 
 
 def _memwarden(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memwarden", *args], env=env, capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "memwarden", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_a_closed_pipe_ends_the_command_quietly(cli_env: dict[str, str], db_path: Path) -> None:
@@ -30,8 +36,9 @@ def test_a_closed_pipe_ends_the_command_quietly(cli_env: dict[str, str], db_path
     assert result.returncode == 141  # 128 + SIGPIPE, as a shell reports a command stopped by a pipe
 
 
-def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(cli_env: dict[str, str],
-                                                                      tmp_path: Path) -> None:
+def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
     assert _memwarden(cli_env, "add", "a memory to export").returncode == 0
     target = str(tmp_path / "no-such-folder" / "out.json")
     plain = _memwarden(cli_env, "export", "--out", target)

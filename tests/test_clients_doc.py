@@ -68,8 +68,13 @@ def _harness_env(cli_env: dict[str, str]) -> dict[str, str]:
 
 def test_the_stdio_harness_program_runs(cli_env: dict[str, str], tmp_path: Path) -> None:
     program = blocks("python")[0]
-    result = subprocess.run([sys.executable, "-c", program], env=_harness_env(cli_env), capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", program],
+        env=_harness_env(cli_env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert re.fullmatch(r"[0-9A-Z]{26}", lines[0]) and "The Acme client prefers email." in lines[1]
@@ -77,7 +82,9 @@ def test_the_stdio_harness_program_runs(cli_env: dict[str, str], tmp_path: Path)
 
 def test_the_http_harness_program_runs(http_server: tuple[str, str]) -> None:  # noqa: F811
     base, token = http_server
-    program = blocks("python")[1].replace("http://127.0.0.1:8765/mcp", f"{base}/mcp").replace("YOUR_TOKEN", token)
+    program = (
+        blocks("python")[1].replace("http://127.0.0.1:8765/mcp", f"{base}/mcp").replace("YOUR_TOKEN", token)
+    )
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "0 hits"

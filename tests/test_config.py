@@ -22,9 +22,11 @@ def test_building_a_service_from_the_hot_reader_never_loads_pydantic(tmp_path) -
     import subprocess
     import sys
 
-    code = ("import sys; from memwarden.config_hot import load_hot_settings; from memwarden.app import build_service;"
-            f"build_service(load_hot_settings(db={str(tmp_path / 'x.db')!r}), embeddings=False).close();"
-            "print('PYDANTIC_SETTINGS', 'pydantic_settings' in sys.modules)")
+    code = (
+        "import sys; from memwarden.config_hot import load_hot_settings; from memwarden.app import build_service;"
+        f"build_service(load_hot_settings(db={str(tmp_path / 'x.db')!r}), embeddings=False).close();"
+        "print('PYDANTIC_SETTINGS', 'pydantic_settings' in sys.modules)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "PYDANTIC_SETTINGS False" in result.stdout
@@ -37,18 +39,37 @@ def test_settings_fields_carry_the_tables_defaults_choices_and_bounds() -> None:
         annotation = model_field.annotation
         choices = typing.get_args(annotation) if typing.get_origin(annotation) is typing.Literal else ()
         assert spec.choices == tuple(choices), spec.name
-        bounds = {k: getattr(m, k) for m in model_field.metadata for k in ("ge", "gt", "le", "min_length", "max_length")
-                  if getattr(m, k, None) is not None}
+        bounds = {
+            k: getattr(m, k)
+            for m in model_field.metadata
+            for k in ("ge", "gt", "le", "min_length", "max_length")
+            if getattr(m, k, None) is not None
+        }
         assert spec.bounds() == bounds, spec.name
 
 
 @pytest.mark.parametrize(
     ("name", "raw"),
-    [("audit", "0"), ("audit", "yes"), ("audit", "TRUE"), ("max_content_bytes", "2048"), ("tenant", "acme"),
-     ("sqlite_synchronous", "NORMAL"), ("redaction", "dry-run"), ("languages", "english"), ("db", "/tmp/x.db"),
-     ("vector_timeout_ms", "60000"), ("embedder", "ollama"), ("recency_half_life_days", "7.5"),
-     ("hook_limit", "3"), ("hook_server", "http://127.0.0.1:8765"), ("hook_timeout_ms", "100"),
-     ("daemon", "off"), ("daemon", "only"), ("daemon_idle_s", "30")],
+    [
+        ("audit", "0"),
+        ("audit", "yes"),
+        ("audit", "TRUE"),
+        ("max_content_bytes", "2048"),
+        ("tenant", "acme"),
+        ("sqlite_synchronous", "NORMAL"),
+        ("redaction", "dry-run"),
+        ("languages", "english"),
+        ("db", "/tmp/x.db"),
+        ("vector_timeout_ms", "60000"),
+        ("embedder", "ollama"),
+        ("recency_half_life_days", "7.5"),
+        ("hook_limit", "3"),
+        ("hook_server", "http://127.0.0.1:8765"),
+        ("hook_timeout_ms", "100"),
+        ("daemon", "off"),
+        ("daemon", "only"),
+        ("daemon_idle_s", "30"),
+    ],
 )
 def test_hot_reader_parses_values_like_settings(monkeypatch: pytest.MonkeyPatch, name: str, raw: str) -> None:
     monkeypatch.setenv(f"MEMWARDEN_{name.upper()}", raw)
@@ -57,12 +78,26 @@ def test_hot_reader_parses_values_like_settings(monkeypatch: pytest.MonkeyPatch,
 
 @pytest.mark.parametrize(
     ("name", "raw"),
-    [("audit", "maybe"), ("max_content_bytes", "12"), ("max_content_bytes", "lots"), ("tenant", ""),
-     ("sqlite_synchronous", "OFF"), ("redaction", "sometimes"), ("vector_timeout_ms", "0"), ("actor", "x" * 201),
-     ("recency_half_life_days", "0"), ("recency_half_life_days", "soon"), ("hook_limit", "21"),
-     ("hook_max_tokens", "10"), ("daemon", "always"), ("daemon_idle_s", "0")],
+    [
+        ("audit", "maybe"),
+        ("max_content_bytes", "12"),
+        ("max_content_bytes", "lots"),
+        ("tenant", ""),
+        ("sqlite_synchronous", "OFF"),
+        ("redaction", "sometimes"),
+        ("vector_timeout_ms", "0"),
+        ("actor", "x" * 201),
+        ("recency_half_life_days", "0"),
+        ("recency_half_life_days", "soon"),
+        ("hook_limit", "21"),
+        ("hook_max_tokens", "10"),
+        ("daemon", "always"),
+        ("daemon_idle_s", "0"),
+    ],
 )
-def test_both_readers_reject_the_same_bad_values(monkeypatch: pytest.MonkeyPatch, name: str, raw: str) -> None:
+def test_both_readers_reject_the_same_bad_values(
+    monkeypatch: pytest.MonkeyPatch, name: str, raw: str
+) -> None:
     monkeypatch.setenv(f"MEMWARDEN_{name.upper()}", raw)
     env = f"MEMWARDEN_{name.upper()}"
     with pytest.raises(ConfigError, match=env):

@@ -39,8 +39,13 @@ def _env(cli_env: dict[str, str], db: Path, **extra: str) -> dict[str, str]:
 
 def _kill_after(args: list[str], env: dict[str, str], delay: float) -> int | None:
     """Start ``memwarden ARGS``, SIGKILL it after ``delay`` s; its exit code if it finished first."""
-    process = subprocess.Popen([sys.executable, "-m", "memwarden", *args], env=env, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", *args],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         return process.wait(timeout=delay) if delay else None
     except subprocess.TimeoutExpired:
@@ -65,7 +70,9 @@ def _copy_db(source: Path, target: Path) -> None:
             shutil.copy(source.with_name(source.name + suffix), target.with_name(target.name + suffix))
 
 
-def test_kill_9_during_restore_leaves_the_old_or_the_restored_state(tmp_path: Path, cli_env: dict[str, str]) -> None:
+def test_kill_9_during_restore_leaves_the_old_or_the_restored_state(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
     template = tmp_path / "template.db"
     settings = load_settings(db=str(template), embedder="none", backup_dir=str(tmp_path / "backups"))
     service = build_service(settings, embeddings=False, ops=True)
@@ -78,8 +85,11 @@ def test_kill_9_during_restore_leaves_the_old_or_the_restored_state(tmp_path: Pa
     for n, delay in enumerate(DELAYS):
         db = tmp_path / f"live{n}.db"
         _copy_db(template, db)
-        code = _kill_after(["restore", str(backup), "--yes"], _env(cli_env, db, MEMWARDEN_BACKUP_DIR=str(tmp_path / f"b{n}")),
-                           delay)
+        code = _kill_after(
+            ["restore", str(backup), "--yes"],
+            _env(cli_env, db, MEMWARDEN_BACKUP_DIR=str(tmp_path / f"b{n}")),
+            delay,
+        )
         integrity, ids, _ = _state(db)
         assert integrity == "ok", (delay, integrity)
         assert ids in (old, restored), f"killed after {delay} s: a mix of {len(ids)} memories"
@@ -89,7 +99,9 @@ def test_kill_9_during_restore_leaves_the_old_or_the_restored_state(tmp_path: Pa
     assert "old" in outcomes  # the kills did land before the restore finished at least once
 
 
-def test_kill_9_during_a_migration_leaves_the_old_or_the_new_schema(tmp_path: Path, cli_env: dict[str, str]) -> None:
+def test_kill_9_during_a_migration_leaves_the_old_or_the_new_schema(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
     template = tmp_path / "old.db"
     _old_database(template, [f"Memory number {i}: the deploy window is Tuesday {i}" for i in range(3000)])
     _, before, old_version = _state(template)
@@ -116,16 +128,23 @@ def _notes(folder: Path) -> dict[str, str]:
     return {p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8") for p in folder.rglob("*.md")}
 
 
-def test_kill_9_during_a_vault_sync_leaves_each_note_old_or_new(tmp_path: Path, cli_env: dict[str, str]) -> None:
+def test_kill_9_during_a_vault_sync_leaves_each_note_old_or_new(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
     db, vault = tmp_path / "m.db", tmp_path / "vault"
     vault.mkdir()
     settings = load_settings(db=str(db), embedder="none", vault_dirs=str(vault))
     service = build_service(settings, embeddings=False)
-    ids = [service.memories.add(f"vault memory {i} " + "body " * 20, project="notes").memory.id for i in range(600)]
+    ids = [
+        service.memories.add(f"vault memory {i} " + "body " * 20, project="notes").memory.id
+        for i in range(600)
+    ]
     service.operations.vault_sync()
     service.close()
     old_notes = _notes(vault)
-    quiet = build_service(load_settings(db=str(db), embedder="none"), embeddings=False)  # no mirror: notes stay old
+    quiet = build_service(
+        load_settings(db=str(db), embedder="none"), embeddings=False
+    )  # no mirror: notes stay old
     for memory_id in ids:
         quiet.memories.update(memory_id, content=f"changed vault memory {memory_id} " + "new body " * 20)
     quiet.close()
@@ -141,18 +160,32 @@ def test_kill_9_during_a_vault_sync_leaves_each_note_old_or_new(tmp_path: Path, 
         finished_notes = tmp_path / "finished"
         if not finished_notes.exists():
             shutil.copytree(vault, finished_notes)
-            subprocess.run([sys.executable, "-m", "memwarden", "vault", "sync"], check=True, timeout=300,
-                           env=_env(cli_env, db, MEMWARDEN_VAULT_DIRS=str(finished_notes)), capture_output=True)
+            subprocess.run(
+                [sys.executable, "-m", "memwarden", "vault", "sync"],
+                check=True,
+                timeout=300,
+                env=_env(cli_env, db, MEMWARDEN_VAULT_DIRS=str(finished_notes)),
+                capture_output=True,
+            )
         new_notes = _notes(finished_notes)
         for name, text in killed.items():
-            assert text in (old_notes.get(name), new_notes.get(name)), f"{name} is half written after {delay} s"
-        assert not [p for p in vault.rglob("*") if p.is_file() and "tmp-" in p.name], "a temporary file was left"
+            assert text in (old_notes.get(name), new_notes.get(name)), (
+                f"{name} is half written after {delay} s"
+            )
+        assert not [p for p in vault.rglob("*") if p.is_file() and "tmp-" in p.name], (
+            "a temporary file was left"
+        )
 
 
 def _serve(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
     return process, f"http://127.0.0.1:{port}"
 
@@ -169,8 +202,12 @@ def _with_client(base: str, token: str, work: Callable[[Any, Client], Any]) -> A
 
     with start_blocking_portal() as portal:
         http = httpx.AsyncClient(headers={"authorization": f"Bearer {token}"}, timeout=60)
-        with portal.wrap_async_context_manager(http), portal.wrap_async_context_manager(
-                Client(streamable_http_client(f"{base}/mcp", http_client=http))) as client:
+        with (
+            portal.wrap_async_context_manager(http),
+            portal.wrap_async_context_manager(
+                Client(streamable_http_client(f"{base}/mcp", http_client=http))
+            ) as client,
+        ):
             return work(portal, client)
 
 
@@ -181,11 +218,14 @@ def test_two_servers_on_one_file_lose_no_acknowledged_write(tmp_path: Path, cli_
     second, second_url = _serve(env)
     acknowledged: list[str] = []
     try:
+
         def adder(label: str, url: str) -> Callable[[], None]:
             def run() -> None:
                 def work(portal: Any, client: Client) -> None:
                     for i in range(60):
-                        result = portal.call(client.call_tool, "memory_add", {"content": f"{label} wrote {i}"})
+                        result = portal.call(
+                            client.call_tool, "memory_add", {"content": f"{label} wrote {i}"}
+                        )
                         assert not result.is_error, result.content
                         acknowledged.append(result.structured_content["id"])
 
@@ -202,8 +242,11 @@ def test_two_servers_on_one_file_lose_no_acknowledged_write(tmp_path: Path, cli_
         assert len(acknowledged) == 120
 
         def search(portal: Any, client: Client) -> int:
-            return int(portal.call(client.call_tool, "memory_search",
-                                   {"query": "wrote", "limit": 100}).structured_content["count"])
+            return int(
+                portal.call(
+                    client.call_tool, "memory_search", {"query": "wrote", "limit": 100}
+                ).structured_content["count"]
+            )
 
         assert _with_client(first_url, "two-servers-token-0123", search) == 100
         assert _with_client(second_url, "two-servers-token-0123", search) == 100
@@ -214,7 +257,9 @@ def test_two_servers_on_one_file_lose_no_acknowledged_write(tmp_path: Path, cli_
     assert integrity == "ok" and set(acknowledged) <= ids
 
 
-def test_a_deleted_shm_file_under_a_running_server_loses_nothing(tmp_path: Path, cli_env: dict[str, str]) -> None:
+def test_a_deleted_shm_file_under_a_running_server_loses_nothing(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
     """What memwarden promises here: every call is answered (stored, or a clear error) and every
     acknowledged write is in the file afterwards. (Reconnecting after the -shm is gone is issue 20.)"""
     db = tmp_path / "m.db"
@@ -223,10 +268,13 @@ def test_a_deleted_shm_file_under_a_running_server_loses_nothing(tmp_path: Path,
     acknowledged: list[str] = []
     errors: list[str] = []
     try:
+
         def work(portal: Any, client: Client) -> None:
             for phase in range(2):
                 for i in range(20):
-                    result = portal.call(client.call_tool, "memory_add", {"content": f"phase {phase} memory {i}"})
+                    result = portal.call(
+                        client.call_tool, "memory_add", {"content": f"phase {phase} memory {i}"}
+                    )
                     if result.is_error:
                         errors.append(" ".join(getattr(part, "text", "") for part in result.content))
                     else:

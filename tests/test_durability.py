@@ -42,8 +42,13 @@ while True:
 @pytest.mark.slow
 def test_eight_processes_adding_500_each_lose_nothing(cli_env: dict[str, str], db_path: Path) -> None:
     processes = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(n), "500"], env=cli_env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(n), "500"],
+            env=cli_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for n in range(8)
     ]
     outputs = [p.communicate(timeout=600) for p in processes]
@@ -57,7 +62,9 @@ def test_eight_processes_adding_500_each_lose_nothing(cli_env: dict[str, str], d
     assert conn.execute("SELECT COUNT(*) FROM memories_fts").fetchone()[0] == 4000
     # The index holds analyzed terms ("concurrent" is stemmed), so ask the analyzer for the term.
     term = Analyzer().terms("concurrent")[0]
-    matched = conn.execute("SELECT COUNT(*) FROM memories_fts WHERE memories_fts MATCH ?", (f'"{term}"',)).fetchone()[0]
+    matched = conn.execute(
+        "SELECT COUNT(*) FROM memories_fts WHERE memories_fts MATCH ?", (f'"{term}"',)
+    ).fetchone()[0]
     assert matched == 4000
     orphans = conn.execute(
         "SELECT COUNT(*) FROM memories_fts f LEFT JOIN memories m ON m.rowid = f.rowid WHERE m.rowid IS NULL"
@@ -67,8 +74,9 @@ def test_eight_processes_adding_500_each_lose_nothing(cli_env: dict[str, str], d
 
 
 def test_sigkill_mid_stream_keeps_every_acknowledged_add(cli_env: dict[str, str], db_path: Path) -> None:
-    process = subprocess.Popen([sys.executable, "-c", STREAM], env=cli_env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", STREAM], env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     acknowledged: list[str] = []
     assert process.stdout is not None
     deadline = time.monotonic() + 120

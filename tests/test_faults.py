@@ -26,8 +26,14 @@ from tests.small_disk import fill, small_disk
 
 
 def _settings(folder: Path, **extra: Any) -> Settings:
-    return load_settings(db=str(folder / "memwarden.db"), embedder="none", log_file=str(folder / "memwarden.log"),
-                         backup_dir=str(folder / "backups"), backup_keep=0, **extra)
+    return load_settings(
+        db=str(folder / "memwarden.db"),
+        embedder="none",
+        log_file=str(folder / "memwarden.log"),
+        backup_dir=str(folder / "backups"),
+        backup_keep=0,
+        **extra,
+    )
 
 
 def _live_ids(db: Path) -> set[str]:
@@ -45,12 +51,16 @@ def test_a_full_disk_names_the_file_and_the_condition_on_every_path_and_loses_no
         settings = _settings(disk)
         db = Path(settings.db)
         service = build_service(settings, embeddings=False, ops=True)
-        acknowledged = [service.memories.add(f"kept memory {i} " + "words " * 40).memory.id for i in range(20)]
+        acknowledged = [
+            service.memories.add(f"kept memory {i} " + "words " * 40).memory.id for i in range(20)
+        ]
         fill(disk, leave=48 * 1024)
         failures: list[str] = []
         for i in range(400):
             try:
-                acknowledged.append(service.memories.add(f"memory while filling {i} " + "padding " * 60).memory.id)
+                acknowledged.append(
+                    service.memories.add(f"memory while filling {i} " + "padding " * 60).memory.id
+                )
             except StorageError as exc:
                 failures.append(exc.message)
                 if len(failures) >= 5:
@@ -65,7 +75,9 @@ def test_a_full_disk_names_the_file_and_the_condition_on_every_path_and_loses_no
                 return exc.message
             return None
 
-        update = clear(lambda: service.memories.update(acknowledged[0], content="changed while full " + "x " * 400))
+        update = clear(
+            lambda: service.memories.update(acknowledged[0], content="changed while full " + "x " * 400)
+        )
         assert update is not None and "disk is full" in update and str(db) in update
         search = clear(lambda: service.searcher.search("memory"))
         assert search is None or ("disk is full" in search and str(db) in search)
@@ -75,7 +87,9 @@ def test_a_full_disk_names_the_file_and_the_condition_on_every_path_and_loses_no
 
         async def over_mcp() -> str:
             async with mcp_client(service) as client:
-                return await call_error(client, "memory_add", {"content": "an add over MCP on a full disk " * 20})
+                return await call_error(
+                    client, "memory_add", {"content": "an add over MCP on a full disk " * 20}
+                )
 
         message = anyio.run(over_mcp)
         assert "disk is full" in message and str(db) in message  # was only "Error executing tool memory_add"
@@ -106,7 +120,10 @@ def _garble_pages_of(db: Path, table: str) -> None:
 def _seed(settings: Settings, n: int = 200) -> list[str]:
     seed = build_service(settings, embeddings=False)
     try:
-        return [seed.memories.add(f"invoice rule {i}: pay within {i % 30} days " + "terms " * 10).memory.id for i in range(n)]
+        return [
+            seed.memories.add(f"invoice rule {i}: pay within {i % 30} days " + "terms " * 10).memory.id
+            for i in range(n)
+        ]
     finally:
         seed.close()
 
@@ -117,8 +134,10 @@ def test_a_damaged_keyword_index_page_gives_clear_errors_and_is_rebuilt_by_healt
     _garble_pages_of(Path(settings.db), "memories_fts_data")
     service = build_service(settings, embeddings=False, ops=True)
     try:
-        for call in (lambda: service.searcher.search("invoice"),
-                     lambda: service.memories.add("written over a damaged index")):
+        for call in (
+            lambda: service.searcher.search("invoice"),
+            lambda: service.memories.add("written over a damaged index"),
+        ):
             try:
                 call()
             except StorageError as exc:  # not a raw sqlite3.DatabaseError
@@ -189,7 +208,9 @@ def test_a_damaged_or_cut_wal_opens_to_a_consistent_earlier_state(tmp_path: Path
     assert _integrity(crashed) == "ok"
 
 
-def test_a_read_only_folder_names_the_real_problem_not_a_migration(tmp_path: Path, cli_env: dict[str, str]) -> None:
+def test_a_read_only_folder_names_the_real_problem_not_a_migration(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
     folder = tmp_path / "ro"
     folder.mkdir()
     settings = _settings(folder)
@@ -201,8 +222,14 @@ def test_a_read_only_folder_names_the_real_problem_not_a_migration(tmp_path: Pat
         subprocess.run(["mount", "-o", "remount,ro,bind", str(folder)], check=True, capture_output=True)
         env = {**cli_env, "MEMWARDEN_DB": settings.db, "MEMWARDEN_BACKUP_DIR": str(folder / "backups")}
         for args in (["serve"], ["search", "invoice"], ["add", "a new memory"]):
-            result = subprocess.run([sys.executable, "-m", "memwarden", *args], env=env, stdin=subprocess.DEVNULL,
-                                    capture_output=True, text=True, timeout=60)
+            result = subprocess.run(
+                [sys.executable, "-m", "memwarden", *args],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
             assert result.returncode == 1, (args, result.stderr)
             assert f"the folder {folder} is read-only" in result.stderr, (args, result.stderr)
             assert "migration is pending" not in result.stderr and "Traceback" not in result.stderr
@@ -217,7 +244,9 @@ def test_ttl_holds_when_the_clock_is_moved_back(settings: Settings) -> None:
     try:
         keep = service.memories.add("expires an hour after it was stored", ttl_hours=1).memory
         now[0] -= timedelta(hours=5)  # the clock jumps back (NTP step, VM restore)
-        assert [h.memory.id for h in service.searcher.search("expires").hits] == [keep.id]  # not expired, no error
+        assert [h.memory.id for h in service.searcher.search("expires").hits] == [
+            keep.id
+        ]  # not expired, no error
         earlier = service.memories.add("stored while the clock was behind", ttl_hours=1).memory
         assert earlier.expires_at is not None and earlier.expires_at < keep.expires_at  # type: ignore[operator]
         with pytest.raises(Conflict, match="clock"):  # a purge on a clock behind the audit log refuses
@@ -225,6 +254,8 @@ def test_ttl_holds_when_the_clock_is_moved_back(settings: Settings) -> None:
         now[0] += timedelta(hours=5, minutes=61)  # back to real time, past the first one's expiry
         found = {h.memory.id for h in service.searcher.search("stored").hits}
         assert keep.id not in found and earlier.id not in found
-        assert {h.memory.id for h in service.searcher.search("stored", include_expired=True).hits} >= {keep.id}
+        assert {h.memory.id for h in service.searcher.search("stored", include_expired=True).hits} >= {
+            keep.id
+        }
     finally:
         service.close()

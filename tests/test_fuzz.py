@@ -33,8 +33,9 @@ def report(request: pytest.FixtureRequest, tally: Tally, title: str) -> None:
             reporter.write_line(line)
 
 
-def test_fuzz_every_tool_over_an_in_memory_session(service: MemoryService, settings: Settings,
-                                                   request: pytest.FixtureRequest) -> None:
+def test_fuzz_every_tool_over_an_in_memory_session(
+    service: MemoryService, settings: Settings, request: pytest.FixtureRequest
+) -> None:
     tally = Tally()
     tools = fuzz_in_memory(create_server(service, tools="all"), settings.db, EXAMPLES_PER_TOOL, tally)
     report(request, tally, "in-memory MCP session")
@@ -45,10 +46,19 @@ def test_fuzz_every_tool_over_an_in_memory_session(service: MemoryService, setti
 @pytest.fixture
 def fuzz_server(cli_env: dict[str, str]) -> Iterator[tuple[str, int, subprocess.Popen[str]]]:
     port = free_port()
-    env = {**cli_env, "MEMWARDEN_HTTP_TOKEN": TOKEN, "MEMWARDEN_TOOLS": "all",
-           "MEMWARDEN_HTTP_MAX_BODY_BYTES": str(64 * 1024)}
-    process = subprocess.Popen([sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    env = {
+        **cli_env,
+        "MEMWARDEN_HTTP_TOKEN": TOKEN,
+        "MEMWARDEN_TOOLS": "all",
+        "MEMWARDEN_HTTP_MAX_BODY_BYTES": str(64 * 1024),
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
         yield f"http://127.0.0.1:{port}", port, process
@@ -59,8 +69,11 @@ def fuzz_server(cli_env: dict[str, str]) -> Iterator[tuple[str, int, subprocess.
             process.stderr.close()
 
 
-def test_fuzz_every_tool_and_route_over_real_http(fuzz_server: tuple[str, int, subprocess.Popen[str]],
-                                                  cli_env: dict[str, str], request: pytest.FixtureRequest) -> None:
+def test_fuzz_every_tool_and_route_over_real_http(
+    fuzz_server: tuple[str, int, subprocess.Popen[str]],
+    cli_env: dict[str, str],
+    request: pytest.FixtureRequest,
+) -> None:
     base, port, process = fuzz_server
     db = cli_env["MEMWARDEN_DB"]
     tally = Tally()

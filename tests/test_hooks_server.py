@@ -21,19 +21,31 @@ RECALL = "/hooks/recall"
 
 
 def _add(env: dict[str, str], text: str, project: str) -> str:
-    out = subprocess.run([sys.executable, "-m", "memwarden", "add", text, "--project", project, "--json"],
-                         env=env, capture_output=True, text=True, timeout=60, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "memwarden", "add", text, "--project", project, "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return str(json.loads(out.stdout)["id"])
 
 
-def test_recall_route_answers_the_merged_hits_for_the_token(http_server: tuple[str, str],  # noqa: F811
-                                                            cli_env: dict[str, str]) -> None:
+def test_recall_route_answers_the_merged_hits_for_the_token(
+    http_server: tuple[str, str],  # noqa: F811
+    cli_env: dict[str, str],
+) -> None:
     url, token = http_server
     acme = _add(cli_env, "The Acme client prefers email", "acme")
     general = _add(cli_env, "The user prefers email summaries", "default")
     _add(cli_env, "The Globex client prefers email too", "globex")
-    answer = httpx.post(url + RECALL, json={"query": "prefers email", "projects": ["acme", "default"], "limit": 5},
-                        headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    answer = httpx.post(
+        url + RECALL,
+        json={"query": "prefers email", "projects": ["acme", "default"], "limit": 5},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    )
     assert answer.status_code == 200
     assert sorted(h["id"] for h in answer.json()["hits"]) == sorted([acme, general])
     assert all("injection_flags" in h and "score" in h for h in answer.json()["hits"])
@@ -41,13 +53,23 @@ def test_recall_route_answers_the_merged_hits_for_the_token(http_server: tuple[s
 
 @pytest.mark.parametrize(
     ("body", "field"),
-    [({"projects": ["a"]}, "query"), ({"query": 3}, "query"), ({"query": "x", "projects": "acme"}, "projects"),
-     ({"query": "x", "projects": []}, "projects"), ({"query": "x", "projects": [1]}, "projects"),
-     ({"query": "x", "limit": 0}, "limit"), ({"query": "x", "limit": True}, "limit"), ([1, 2], "body"),
-     ({"query": "x" * 5000}, "query")],
+    [
+        ({"projects": ["a"]}, "query"),
+        ({"query": 3}, "query"),
+        ({"query": "x", "projects": "acme"}, "projects"),
+        ({"query": "x", "projects": []}, "projects"),
+        ({"query": "x", "projects": [1]}, "projects"),
+        ({"query": "x", "limit": 0}, "limit"),
+        ({"query": "x", "limit": True}, "limit"),
+        ([1, 2], "body"),
+        ({"query": "x" * 5000}, "query"),
+    ],
 )
-def test_recall_route_rejects_bad_input_with_a_clear_400(http_server: tuple[str, str], body: object,  # noqa: F811
-                                                         field: str) -> None:
+def test_recall_route_rejects_bad_input_with_a_clear_400(
+    http_server: tuple[str, str],  # noqa: F811 - the fixture
+    body: object,
+    field: str,
+) -> None:
     url, token = http_server
     answer = httpx.post(url + RECALL, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=10)
     assert answer.status_code == 400
@@ -58,22 +80,32 @@ def test_recall_route_needs_the_token_and_json(http_server: tuple[str, str]) -> 
     url, token = http_server
     assert httpx.post(url + RECALL, json={"query": "x"}, timeout=10).status_code == 401
     auth = {"Authorization": f"Bearer {token}"}
-    answer = httpx.post(url + RECALL, content=b"{nope", headers={**auth, "content-type": "application/json"},
-                        timeout=10)
+    answer = httpx.post(
+        url + RECALL, content=b"{nope", headers={**auth, "content-type": "application/json"}, timeout=10
+    )
     assert answer.status_code == 400 and answer.json()["error"] == "invalid_input"
     # A page can send text/plain without a CORS preflight: the security layer refuses it (issue 14).
-    plain = httpx.post(url + RECALL, content=b'{"query": "x"}', headers={**auth, "content-type": "text/plain"},
-                       timeout=10)
+    plain = httpx.post(
+        url + RECALL, content=b'{"query": "x"}', headers={**auth, "content-type": "text/plain"}, timeout=10
+    )
     assert plain.status_code == 415 and plain.json()["error"] == "unsupported_media_type"
 
 
-def test_prompt_hook_asks_the_server_and_prints_what_it_found(http_server: tuple[str, str],  # noqa: F811
-                                                              cli_env: dict[str, str], tmp_path: Path) -> None:
+def test_prompt_hook_asks_the_server_and_prints_what_it_found(
+    http_server: tuple[str, str],  # noqa: F811
+    cli_env: dict[str, str],
+    tmp_path: Path,
+) -> None:
     url, token = http_server
     memory = _add(cli_env, "The Acme client prefers email over phone calls", "acme")
     # The hook cannot see the database: only the server can answer.
-    env = {**cli_env, "MEMWARDEN_DB": str(tmp_path / "elsewhere.db"), "MEMWARDEN_HOOK_SERVER": url,
-           "MEMWARDEN_HTTP_TOKEN": token, "MEMWARDEN_HOOK_TIMEOUT_MS": "5000"}
+    env = {
+        **cli_env,
+        "MEMWARDEN_DB": str(tmp_path / "elsewhere.db"),
+        "MEMWARDEN_HOOK_SERVER": url,
+        "MEMWARDEN_HTTP_TOKEN": token,
+        "MEMWARDEN_HOOK_TIMEOUT_MS": "5000",
+    }
     repo = tmp_path / "acme"
     repo.mkdir()
     result = run_cli(env, "prompt", prompt_payload("how do I contact the Acme client, email?", repo))
@@ -82,8 +114,9 @@ def test_prompt_hook_asks_the_server_and_prints_what_it_found(http_server: tuple
     assert memory in context and "prefers email over phone calls" in context
 
 
-def test_prompt_hook_falls_back_to_the_database_when_the_server_is_down(cli_env: dict[str, str],
-                                                                        tmp_path: Path) -> None:
+def test_prompt_hook_falls_back_to_the_database_when_the_server_is_down(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
     memory = _add(cli_env, "The Acme client prefers email over phone calls", "acme")
     env = {**cli_env, "MEMWARDEN_HOOK_SERVER": f"http://127.0.0.1:{free_port()}"}
     repo = tmp_path / "acme"
@@ -129,8 +162,16 @@ def test_a_hung_server_costs_only_the_timeout(silent_server: str) -> None:
     assert time.monotonic() - started < 1.0
 
 
-@pytest.mark.parametrize("url", ["http://10.0.0.5:8765", "https://127.0.0.1:8765", "http://example.com",
-                                 "ftp://127.0.0.1", "http://127.0.0.1:notaport"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://10.0.0.5:8765",
+        "https://127.0.0.1:8765",
+        "http://example.com",
+        "ftp://127.0.0.1",
+        "http://127.0.0.1:notaport",
+    ],
+)
 def test_prompts_are_only_sent_to_loopback_http(url: str) -> None:
     with pytest.raises(LoopbackError):
         loopback_address(url)

@@ -33,8 +33,14 @@ from tests.test_transports import free_port, wait_for_http
 TOKEN = "guard-test-token-0123456789"
 FORM = "application/x-www-form-urlencoded"
 BASE = "http://127.0.0.1:8765"
-REFUSALS = {"host_not_allowed", "origin_not_allowed", "body_too_large", "unsupported_media_type",
-            "unauthorized", "invalid_input"}
+REFUSALS = {
+    "host_not_allowed",
+    "origin_not_allowed",
+    "body_too_large",
+    "unsupported_media_type",
+    "unauthorized",
+    "invalid_input",
+}
 reached: list[str] = []
 
 
@@ -71,7 +77,11 @@ def _starlette_apps(app: Any) -> list[Any]:
         if isinstance(layer, Starlette):
             found.append(layer)
             continue
-        todo += [getattr(layer, name) for name in ("app", "api", "dashboard") if getattr(layer, name, None) is not None]
+        todo += [
+            getattr(layer, name)
+            for name in ("app", "api", "dashboard")
+            if getattr(layer, name, None) is not None
+        ]
     return found
 
 
@@ -91,8 +101,15 @@ def _requests(app: HttpGuard) -> list[tuple[str, str]]:
     return found
 
 
-def _send(app: HttpGuard, method: str, path: str, *, headers: dict[str, str] | None = None,
-          body: bytes | None = None, client: tuple[str, int] = ("127.0.0.1", 50000)) -> httpx.Response:
+def _send(
+    app: HttpGuard,
+    method: str,
+    path: str,
+    *,
+    headers: dict[str, str] | None = None,
+    body: bytes | None = None,
+    client: tuple[str, int] = ("127.0.0.1", 50000),
+) -> httpx.Response:
     async def go() -> httpx.Response:
         transport = httpx.ASGITransport(app=app, client=client)
         async with httpx.AsyncClient(transport=transport, base_url=BASE) as http:
@@ -104,8 +121,10 @@ def _send(app: HttpGuard, method: str, path: str, *, headers: dict[str, str] | N
 def _rows(db: str) -> tuple[list[Any], int]:
     """Every stored memory row and the audit log's length, read by a separate connection."""
     with closing(sqlite3.connect(db)) as conn:
-        return (conn.execute("SELECT * FROM memories ORDER BY id").fetchall(),
-                conn.execute("SELECT count(*) FROM audit_log").fetchone()[0])
+        return (
+            conn.execute("SELECT * FROM memories ORDER BY id").fetchall(),
+            conn.execute("SELECT count(*) FROM audit_log").fetchone()[0],
+        )
 
 
 def _assert_refused(response: httpx.Response, status: int, what: str) -> None:
@@ -115,7 +134,8 @@ def _assert_refused(response: httpx.Response, status: int, what: str) -> None:
 
 
 def test_every_route_refuses_foreign_hosts_origins_bad_bodies_and_missing_tokens(
-        guarded: tuple[HttpGuard, str]) -> None:
+    guarded: tuple[HttpGuard, str],
+) -> None:
     app, db = guarded
     routes = _requests(app)
     assert {path for _, path in routes} >= {"/mcp", "/healthz", "/hooks/recall", "/future", "/ui/login"}
@@ -126,41 +146,97 @@ def test_every_route_refuses_foreign_hosts_origins_bad_bodies_and_missing_tokens
     for method, path in routes:
         what = f"{method} {path}"
         ui = path.startswith("/ui")
-        _assert_refused(_send(app, method, path, headers={**good_json, "host": "evil.example"}, body=body),
-                        421, what + " foreign Host")
-        _assert_refused(_send(app, method, path, headers={**good_json, "host": "127.0.0.1.evil.example:8765"},
-                              body=body), 421, what + " Host ending in a foreign domain")
-        _assert_refused(_send(app, method, path, headers={**good_json, "origin": "http://evil.example"},
-                              body=body), 403, what + " foreign Origin")
-        _assert_refused(_send(app, method, path, headers={**good_json, "origin": "http://127.0.0.1:9999"},
-                              body=body), 403, what + " another local port's page")
-        _assert_refused(_send(app, method, path, headers={**good_json, "origin": "null"}, body=body),
-                        403, what + " null Origin")
-        _assert_refused(_send(app, method, path, headers=good_json, body=b'{"q": "' + b"x" * 70_000 + b'"}'),
-                        415 if ui else 413, what + " oversized body")
-        _assert_refused(_send(app, method, path, headers={**good_json, "content-type": FORM}, body=b"q=" + b"x" * 70_000),
-                        413 if ui else 415, what + " oversized form")
-        for media in ("text/plain", "multipart/form-data; boundary=x", "application/json; charset=latin-1",
-                      "application/json" if ui else FORM):
-            _assert_refused(_send(app, method, path, headers={**auth, "content-type": media}, body=body),
-                            415, f"{what} {media}")
-        _assert_refused(_send(app, method, path, headers=good_json, body=b"[" * 65 + b"]" * 65),
-                        415 if ui else 400, what + " deep JSON")
-        _assert_refused(_send(app, method, path, headers=good_json, body=b'{"query": "\\ud800"}'),
-                        415 if ui else 400, what + " lone surrogate")
-        _assert_refused(_send(app, method, path, headers={**good_json, "content-type": FORM} if ui else good_json,
-                              body=b'query=\xff'), 400, what + " not UTF-8")
+        _assert_refused(
+            _send(app, method, path, headers={**good_json, "host": "evil.example"}, body=body),
+            421,
+            what + " foreign Host",
+        )
+        _assert_refused(
+            _send(app, method, path, headers={**good_json, "host": "127.0.0.1.evil.example:8765"}, body=body),
+            421,
+            what + " Host ending in a foreign domain",
+        )
+        _assert_refused(
+            _send(app, method, path, headers={**good_json, "origin": "http://evil.example"}, body=body),
+            403,
+            what + " foreign Origin",
+        )
+        _assert_refused(
+            _send(app, method, path, headers={**good_json, "origin": "http://127.0.0.1:9999"}, body=body),
+            403,
+            what + " another local port's page",
+        )
+        _assert_refused(
+            _send(app, method, path, headers={**good_json, "origin": "null"}, body=body),
+            403,
+            what + " null Origin",
+        )
+        _assert_refused(
+            _send(app, method, path, headers=good_json, body=b'{"q": "' + b"x" * 70_000 + b'"}'),
+            415 if ui else 413,
+            what + " oversized body",
+        )
+        _assert_refused(
+            _send(app, method, path, headers={**good_json, "content-type": FORM}, body=b"q=" + b"x" * 70_000),
+            413 if ui else 415,
+            what + " oversized form",
+        )
+        for media in (
+            "text/plain",
+            "multipart/form-data; boundary=x",
+            "application/json; charset=latin-1",
+            "application/json" if ui else FORM,
+        ):
+            _assert_refused(
+                _send(app, method, path, headers={**auth, "content-type": media}, body=body),
+                415,
+                f"{what} {media}",
+            )
+        _assert_refused(
+            _send(app, method, path, headers=good_json, body=b"[" * 65 + b"]" * 65),
+            415 if ui else 400,
+            what + " deep JSON",
+        )
+        _assert_refused(
+            _send(app, method, path, headers=good_json, body=b'{"query": "\\ud800"}'),
+            415 if ui else 400,
+            what + " lone surrogate",
+        )
+        _assert_refused(
+            _send(
+                app,
+                method,
+                path,
+                headers={**good_json, "content-type": FORM} if ui else good_json,
+                body=b"query=\xff",
+            ),
+            400,
+            what + " not UTF-8",
+        )
         if ui:  # the dashboard logs people in itself: without a session, no page and no action
             anonymous = _send(app, method, path, headers={"content-type": FORM}, body=b"q=x")
             public = method == "GET" and path.startswith(("/ui/login", "/ui/static"))  # the login page itself
-            assert anonymous.status_code in (303, 401, 403, 405) or public, f"{what} without a session: {anonymous.status_code}"
+            assert anonymous.status_code in (303, 401, 403, 405) or public, (
+                f"{what} without a session: {anonymous.status_code}"
+            )
             assert "memory" not in anonymous.headers.get("location", "/ui/login").replace("/ui/login", "")
         elif path != "/healthz":  # the liveness answer is open by design; its deep form is not
-            _assert_refused(_send(app, method, path, headers={"content-type": "application/json"}, body=body),
-                            401, what + " missing token")
-            _assert_refused(_send(app, method, path, headers={"authorization": "Bearer wrong",
-                                                              "content-type": "application/json"}, body=body),
-                            401, what + " wrong token")
+            _assert_refused(
+                _send(app, method, path, headers={"content-type": "application/json"}, body=body),
+                401,
+                what + " missing token",
+            )
+            _assert_refused(
+                _send(
+                    app,
+                    method,
+                    path,
+                    headers={"authorization": "Bearer wrong", "content-type": "application/json"},
+                    body=body,
+                ),
+                401,
+                what + " wrong token",
+            )
     assert reached == []
     assert _rows(db) == before, "a refused request changed stored rows"
 
@@ -172,8 +248,13 @@ def test_allowed_requests_pass_the_layer(guarded: tuple[HttpGuard, str]) -> None
     for host in ("localhost:8765", "127.0.0.1:8765", "[::1]:8765", "LOCALHOST.", "127.0.0.1"):
         assert _send(app, "GET", "/future", headers={**auth, "host": host}).status_code == 200, host
     # A page served by this server itself (same origin, e.g. the dashboard) may call it.
-    same = _send(app, "POST", "/future", headers={**auth, "origin": BASE, "content-type": "application/json"},
-                 body=b'{"a": [1, {"b": "\\ud83d\\ude00"}]}')
+    same = _send(
+        app,
+        "POST",
+        "/future",
+        headers={**auth, "origin": BASE, "content-type": "application/json"},
+        body=b'{"a": [1, {"b": "\\ud83d\\ude00"}]}',
+    )
     assert same.status_code == 200 and "access-control-allow-origin" not in same.headers
     assert reached == ["/future", *["/future"] * 5, "/future"]
 
@@ -183,24 +264,43 @@ def test_configured_origins_get_cors_and_no_one_else_does(settings: Settings) ->
     service = build_service(configured, embeddings=False)
     try:
         app = build_http_app(service, configured, "127.0.0.1")
-        preflight = {"origin": "https://tools.example.com", "access-control-request-method": "POST",
-                     "access-control-request-headers": "authorization, content-type"}
+        preflight = {
+            "origin": "https://tools.example.com",
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "authorization, content-type",
+        }
         answer = _send(app, "OPTIONS", "/hooks/recall", headers=preflight)
         assert answer.status_code == 200
         assert answer.headers["access-control-allow-origin"] == "https://tools.example.com"
-        call = _send(app, "POST", "/hooks/recall", body=b'{"query": "x"}',
-                     headers={"origin": "https://tools.example.com", "authorization": f"Bearer {TOKEN}",
-                              "content-type": "application/json"})
-        assert call.status_code == 200 and call.headers["access-control-allow-origin"] == "https://tools.example.com"
-        other = _send(app, "OPTIONS", "/hooks/recall", headers={**preflight, "origin": "https://evil.example"})
+        call = _send(
+            app,
+            "POST",
+            "/hooks/recall",
+            body=b'{"query": "x"}',
+            headers={
+                "origin": "https://tools.example.com",
+                "authorization": f"Bearer {TOKEN}",
+                "content-type": "application/json",
+            },
+        )
+        assert (
+            call.status_code == 200
+            and call.headers["access-control-allow-origin"] == "https://tools.example.com"
+        )
+        other = _send(
+            app, "OPTIONS", "/hooks/recall", headers={**preflight, "origin": "https://evil.example"}
+        )
         assert other.status_code == 403 and "access-control-allow-origin" not in other.headers
     finally:
         service.close()
 
 
-def test_bound_to_every_interface_the_machine_names_and_configured_hosts_are_allowed(settings: Settings) -> None:
-    policy = GuardPolicy.from_settings(_settings(settings, http_allowed_hosts="memwarden, mem.example.com:443"),
-                                       "0.0.0.0", tokens=True)
+def test_bound_to_every_interface_the_machine_names_and_configured_hosts_are_allowed(
+    settings: Settings,
+) -> None:
+    policy = GuardPolicy.from_settings(
+        _settings(settings, http_allowed_hosts="memwarden, mem.example.com:443"), "0.0.0.0", tokens=True
+    )
     scope = {"server": ("192.0.2.77", 8765)}
     assert policy.host_allowed(socket.gethostname() + ":8765", scope)
     assert policy.host_allowed("memwarden:8765", scope) and policy.host_allowed("MEM.example.com", scope)
@@ -208,14 +308,17 @@ def test_bound_to_every_interface_the_machine_names_and_configured_hosts_are_all
     assert not policy.host_allowed("192.0.2.78:8765", scope)
     assert not policy.host_allowed("attacker.example:8765", scope)
     loopback = GuardPolicy.from_settings(settings, "127.0.0.1")
-    assert not loopback.host_allowed("192.0.2.77:8765", scope) and not loopback.host_allowed("memwarden", scope)
+    assert not loopback.host_allowed("192.0.2.77:8765", scope) and not loopback.host_allowed(
+        "memwarden", scope
+    )
 
 
 def test_any_host_needs_a_token_and_origins_must_be_origins(settings: Settings) -> None:
     with pytest.raises(ConfigError, match="MEMWARDEN_HTTP_ALLOWED_HOSTS"):
         GuardPolicy.from_settings(_settings(settings, http_allowed_hosts="*"), "0.0.0.0", tokens=False)
-    assert GuardPolicy.from_settings(_settings(settings, http_allowed_hosts="*"), "0.0.0.0",
-                                     tokens=True).host_allowed("anything.example", {})
+    assert GuardPolicy.from_settings(
+        _settings(settings, http_allowed_hosts="*"), "0.0.0.0", tokens=True
+    ).host_allowed("anything.example", {})
     for bad in ("tools.example.com", "ftp://x.example", "https://x.example/path"):
         with pytest.raises(ConfigError, match="MEMWARDEN_HTTP_ALLOWED_ORIGINS"):
             GuardPolicy.from_settings(_settings(settings, http_allowed_origins=bad), "127.0.0.1")
@@ -245,12 +348,21 @@ def test_deep_health_with_tokens_needs_one_and_remote_callers_get_no_paths(setti
     try:
         app = build_http_app(service, tokened, "0.0.0.0")
         assert _send(app, "GET", "/healthz?deep=1").status_code == 401
-        remote = _send(app, "GET", "/healthz?deep=1", headers={"authorization": f"Bearer {TOKEN}"},
-                       client=("192.0.2.9", 4000))
+        remote = _send(
+            app,
+            "GET",
+            "/healthz?deep=1",
+            headers={"authorization": f"Bearer {TOKEN}"},
+            client=("192.0.2.9", 4000),
+        )
         assert remote.status_code == 200 and remote.json()["cached"] is False
         assert str(tokened.backup_path()) not in remote.text
-        assert _send(app, "GET", "/healthz?deep=1", headers={"authorization": f"Bearer {TOKEN}"}).json()[
-            "cached"] is False  # interval 0: every call probes
+        assert (
+            _send(app, "GET", "/healthz?deep=1", headers={"authorization": f"Bearer {TOKEN}"}).json()[
+                "cached"
+            ]
+            is False
+        )  # interval 0: every call probes
     finally:
         service.close()
 
@@ -273,18 +385,31 @@ def test_a_server_on_every_interface_with_a_token_answers_its_real_address(cli_e
         pytest.skip("this machine has no non-loopback IPv4 address to call itself on")
     port = free_port()
     env = {**cli_env, "MEMWARDEN_HTTP_TOKEN": TOKEN}
-    process = subprocess.Popen([sys.executable, "-m", "memwarden", "serve", "--http", f"0.0.0.0:{port}"],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "serve", "--http", f"0.0.0.0:{port}"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
-        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                           "clientInfo": {"name": "t", "version": "1"}}}
+        init = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        }
         headers = {"accept": "application/json, text/event-stream", "authorization": f"Bearer {TOKEN}"}
         answer = httpx.post(f"http://{address}:{port}/mcp", json=init, headers=headers, timeout=10)
         assert answer.status_code == 200, answer.text
-        foreign = httpx.post(f"http://{address}:{port}/mcp", json=init, headers={**headers, "host": "evil.example"},
-                             timeout=10)
+        foreign = httpx.post(
+            f"http://{address}:{port}/mcp", json=init, headers={**headers, "host": "evil.example"}, timeout=10
+        )
         assert foreign.status_code == 421 and "MEMWARDEN_HTTP_ALLOWED_HOSTS" in foreign.json()["message"]
     finally:
         process.terminate()

@@ -92,7 +92,7 @@ def _path_within(graph: dict[str, set[str]], component: set[str]) -> list[str]:
     while True:
         nxt = min(n for n in graph[path[-1]] if n in component)
         if nxt in seen:
-            return [*path[path.index(nxt):], nxt]
+            return [*path[path.index(nxt) :], nxt]
         path.append(nxt)
         seen.add(nxt)
 

@@ -19,24 +19,46 @@ from memwarden.store.sqlite import SQLiteStore
 
 
 def run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def fill(db: Path, count: int) -> None:
     store = SQLiteStore(db)
     now = datetime(2026, 1, 1, tzinfo=UTC)
-    store.import_memories([(Memory(id=f"01JD3Z5X9Q2W8E7R6T5{i:07d}", tenant="default", project="p", kind="fact",
-                                   title="", tags=(), content=f"fact number {i} " + "padding " * 40,
-                                   content_hash=f"h{i}", pinned=False, created_at=now, updated_at=now),
-                            IndexText(title="", tags="", body="fact")) for i in range(count)])
+    store.import_memories(
+        [
+            (
+                Memory(
+                    id=f"01JD3Z5X9Q2W8E7R6T5{i:07d}",
+                    tenant="default",
+                    project="p",
+                    kind="fact",
+                    title="",
+                    tags=(),
+                    content=f"fact number {i} " + "padding " * 40,
+                    content_hash=f"h{i}",
+                    pinned=False,
+                    created_at=now,
+                    updated_at=now,
+                ),
+                IndexText(title="", tags="", body="fact"),
+            )
+            for i in range(count)
+        ]
+    )
     store.close()
 
 
 def kill_when(argv: list[str], env: dict[str, str], ready: Callable[[], bool], timeout: float = 120) -> bool:
     """Start memwarden, SIGKILL it as soon as ``ready()``; False when it finished first."""
-    process = subprocess.Popen([sys.executable, "-m", "memwarden", *argv], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", *argv],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and process.poll() is None:
@@ -56,8 +78,9 @@ def health(env: dict[str, str]) -> dict[str, object]:
     return dict(json.loads(run(env, "health", "--json", "--no-repair").stdout))
 
 
-def test_a_killed_import_is_reported_and_running_it_again_clears_it(cli_env: dict[str, str], tmp_path: Path,
-                                                                   db_path: Path) -> None:
+def test_a_killed_import_is_reported_and_running_it_again_clears_it(
+    cli_env: dict[str, str], tmp_path: Path, db_path: Path
+) -> None:
     records = [{"content": f"imported fact {i}"} for i in range(6000)]
     source = tmp_path / "big.json"
     source.write_text(json.dumps(records))
@@ -74,7 +97,9 @@ def test_a_killed_import_is_reported_and_running_it_again_clears_it(cli_env: dic
         finally:
             conn.close()
 
-    assert kill_when(["import", str(source), "--format", "memorry", "--no-progress"], cli_env, some_batches_in)
+    assert kill_when(
+        ["import", str(source), "--format", "memorry", "--no-progress"], cli_env, some_batches_in
+    )
     report = health(cli_env)
     interrupted = report["checks"]["operations"]["interrupted"]  # type: ignore[index]
     assert report["status"] == "failing" and [i["operation"] for i in interrupted] == ["import"]
@@ -85,8 +110,9 @@ def test_a_killed_import_is_reported_and_running_it_again_clears_it(cli_env: dic
     assert json.loads(run(cli_env, "stats", "--json").stdout)["memories"] == 6001
 
 
-def test_a_killed_restore_is_reported_and_a_killed_backup_leaves_nothing_behind(cli_env: dict[str, str],
-                                                                               db_path: Path) -> None:
+def test_a_killed_restore_is_reported_and_a_killed_backup_leaves_nothing_behind(
+    cli_env: dict[str, str], db_path: Path
+) -> None:
     fill(db_path, 20_000)
     backup = json.loads(run(cli_env, "backup", "--json").stdout)
     assert backup["verified"], backup

@@ -12,7 +12,21 @@ from memwarden.mcp.server import CORE_TOOLS, TOOL_NAMES
 from memwarden.service import MemoryService
 from tests.mcp_helpers import call_error, call_ok, mcp_client
 
-FTS_SYNTAX = ['"', 'a AND b', "OR", "NOT x", "NEAR(a b)", "*", "-x", "^y", "(a", "a)", 'x" OR "y', "title:x", "{a b}"]
+FTS_SYNTAX = [
+    '"',
+    "a AND b",
+    "OR",
+    "NOT x",
+    "NEAR(a b)",
+    "*",
+    "-x",
+    "^y",
+    "(a",
+    "a)",
+    'x" OR "y',
+    "title:x",
+    "{a b}",
+]
 
 
 def _rows(db: Path) -> list[tuple]:
@@ -45,23 +59,35 @@ def test_core_profile_lists_four_tools_and_all_lists_every_tool(service: MemoryS
 def test_every_tool_works_through_a_client_session(service: MemoryService) -> None:
     async def run() -> None:
         async with mcp_client(service) as client:
-            added = await call_ok(client, "memory_add", {
-                "content": "The staging database lives on db-stage-2", "scope": "infra",
-                "tags": '["db", "staging"]', "title": "Staging DB", "kind": "fact", "pinned": True,
-            })
+            added = await call_ok(
+                client,
+                "memory_add",
+                {
+                    "content": "The staging database lives on db-stage-2",
+                    "scope": "infra",
+                    "tags": '["db", "staging"]',
+                    "title": "Staging DB",
+                    "kind": "fact",
+                    "pinned": True,
+                },
+            )
             mid = added["id"]
             assert added["duplicate"] is False and added["memory"]["project"] == "infra"
             assert added["memory"]["tags"] == ["db", "staging"]
-            again = await call_ok(client, "memory_add", {"content": "The staging database lives on db-stage-2",
-                                                         "project": "infra"})
+            again = await call_ok(
+                client,
+                "memory_add",
+                {"content": "The staging database lives on db-stage-2", "project": "infra"},
+            )
             assert again["duplicate"] is True and again["id"] == mid
 
             found = await call_ok(client, "memory_search", {"query": "staging database", "scope": "infra"})
             assert found["hits"][0]["id"] == mid and found["degraded"] is False
             assert "why" in found["hits"][0]
 
-            updated = await call_ok(client, "memory_update", {"id": mid, "content": "Staging DB is db-stage-3",
-                                                              "if_version": 1})
+            updated = await call_ok(
+                client, "memory_update", {"id": mid, "content": "Staging DB is db-stage-3", "if_version": 1}
+            )
             assert updated["memory"]["version"] == 2
 
             got = await call_ok(client, "memory_get", {"ids": [mid, "01JD3Z5X9Q2W8E7R6T5Y4V3K2M"]})
@@ -151,7 +177,9 @@ def test_update_with_stale_version_is_a_conflict_error(service: MemoryService) -
         async with mcp_client(service) as client:
             added = await call_ok(client, "memory_add", {"content": "version guarded"})
             await call_ok(client, "memory_update", {"id": added["id"], "title": "t", "if_version": 1})
-            message = await call_error(client, "memory_update", {"id": added["id"], "title": "u", "if_version": 1})
+            message = await call_error(
+                client, "memory_update", {"id": added["id"], "title": "u", "if_version": 1}
+            )
             assert "conflict" in message and "version 2" in message
 
     anyio.run(run)

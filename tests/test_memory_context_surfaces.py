@@ -21,9 +21,17 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def _service(tmp_path: Path, name: str, **settings: object) -> MemoryService:
-    return build_service(load_settings(db=str(tmp_path / f"{name}.db"), log_file=str(tmp_path / "log"),
-                                       backup_dir=str(tmp_path / "bk"), export_dir=str(tmp_path / "x"),
-                                       embedder="none", **settings), ops=True)
+    return build_service(
+        load_settings(
+            db=str(tmp_path / f"{name}.db"),
+            log_file=str(tmp_path / "log"),
+            backup_dir=str(tmp_path / "bk"),
+            export_dir=str(tmp_path / "x"),
+            embedder="none",
+            **settings,
+        ),
+        ops=True,
+    )
 
 
 def test_cli_adds_updates_and_shows_context_thread_and_time(
@@ -32,8 +40,22 @@ def test_cli_adds_updates_and_shows_context_thread_and_time(
     for key, value in cli_env.items():
         if key.startswith("MEMWARDEN_"):
             monkeypatch.setenv(key, value)
-    assert main(["add", "A blue bowl", "--context", "What did you make in pottery class?", "--thread", "s1",
-                 "--occurred-at", "2023-05-08T13:56:00Z", "--json"]) == 0
+    assert (
+        main(
+            [
+                "add",
+                "A blue bowl",
+                "--context",
+                "What did you make in pottery class?",
+                "--thread",
+                "s1",
+                "--occurred-at",
+                "2023-05-08T13:56:00Z",
+                "--json",
+            ]
+        )
+        == 0
+    )
     added = json.loads(capsys.readouterr().out)
     assert added["memory"]["thread"] == "s1" and "context" not in added["memory"]
     assert main(["search", "pottery", "--include-context", "--json"]) == 0
@@ -53,15 +75,25 @@ def test_export_carries_the_fields_and_import_restores_and_redacts_them(tmp_path
     source = _service(tmp_path, "source")
     target = _service(tmp_path, "target")
     try:
-        added = source.memories.add("A blue bowl", project="chat", context="pottery class?", thread="s1",
-                                    occurred_at="2023-05-08T13:56:00Z").memory
+        added = source.memories.add(
+            "A blue bowl",
+            project="chat",
+            context="pottery class?",
+            thread="s1",
+            occurred_at="2023-05-08T13:56:00Z",
+        ).memory
         buffer = io.StringIO()
         source.operations.export_to(buffer)
         document = json.loads(buffer.getvalue())
-        jsonschema.validate(document, json.loads((DOCS / "export-format.schema.json").read_text(encoding="utf-8")))
+        jsonschema.validate(
+            document, json.loads((DOCS / "export-format.schema.json").read_text(encoding="utf-8"))
+        )
         record = document["memories"][0]
         assert (record["context"], record["thread"], record["occurred_at"]) == (
-            "pottery class?", "s1", "2023-05-08T13:56:00.000000Z")
+            "pottery class?",
+            "s1",
+            "2023-05-08T13:56:00.000000Z",
+        )
         record["context"] = "call me at bo@example.com"
         assert target.operations.import_text(json.dumps(document))["inserted"] == 1
         imported = target.memories.get([added.id])[0][0]
@@ -82,8 +114,12 @@ def test_vault_frontmatter_shows_thread_time_and_context(tmp_path: Path) -> None
     vault.mkdir()
     service = _service(tmp_path, "v", vault_dirs=os.pathsep.join([str(vault)]))
     try:
-        memory = service.memories.add("A blue bowl", context='She asked: "what did you make?"', thread="chat/s1",
-                                      occurred_at="2023-05-08T13:56:00Z").memory
+        memory = service.memories.add(
+            "A blue bowl",
+            context='She asked: "what did you make?"',
+            thread="chat/s1",
+            occurred_at="2023-05-08T13:56:00Z",
+        ).memory
         plain = service.memories.add("No thread here").memory
         assert service.operations.vault_flush(10.0)
         found = notes(vault)

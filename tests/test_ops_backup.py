@@ -27,9 +27,13 @@ def service(settings: Settings) -> Iterator[MemoryService]:
 def _all_rows(db: Path) -> dict[str, list[tuple]]:
     conn = sqlite3.connect(db)
     try:
-        tables = [r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            " AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' AND name != 'schema_migrations' ORDER BY name")]
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                " AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' AND name != 'schema_migrations' ORDER BY name"
+            )
+        ]
         return {t: conn.execute(f'SELECT * FROM "{t}" ORDER BY 1').fetchall() for t in tables}
     finally:
         conn.close()
@@ -60,7 +64,9 @@ def test_backup_includes_writes_still_in_the_wal(service: MemoryService, db_path
     assert service.operations.backups is not None
     record = service.operations.backups.backup()
     conn = sqlite3.connect(record.path)
-    assert conn.execute("SELECT content FROM memories").fetchall() == [("only in the write-ahead log so far",)]
+    assert conn.execute("SELECT content FROM memories").fetchall() == [
+        ("only in the write-ahead log so far",)
+    ]
     conn.close()
 
 
@@ -124,7 +130,11 @@ def test_restoring_each_kept_backup_gives_identical_rows(service: MemoryService,
     ids = []
     for round_ in range(4):
         for i in range(5):
-            ids.append(service.memories.add(f"round {round_} memory {i}", project=f"p{round_ % 2}", tags=["r"]).memory.id)
+            ids.append(
+                service.memories.add(
+                    f"round {round_} memory {i}", project=f"p{round_ % 2}", tags=["r"]
+                ).memory.id
+            )
         service.memories.update(ids[0], content=f"first memory as of round {round_}")
         service.memories.delete(ids[-1])
         service.searcher.search("memory")
@@ -142,8 +152,9 @@ def test_restoring_each_kept_backup_gives_identical_rows(service: MemoryService,
         assert live["audit_log"][:-1] == rows["audit_log"] and restore_row[5] == "restore"
         detail = json.loads(restore_row[14])
         assert detail["backup"] == str(Path(path).resolve()) and detail["previous_head"]["seq"] > 0
-        assert {k: v for k, v in live.items() if not k.startswith("audit")} == \
-            {k: v for k, v in rows.items() if not k.startswith("audit")}
+        assert {k: v for k, v in live.items() if not k.startswith("audit")} == {
+            k: v for k, v in rows.items() if not k.startswith("audit")
+        }
         assert service.store.keyword_index_mismatch() is None
         assert result["after"]["audit"] == "verified" and record.audit == "verified"
     # The service keeps working on the restored file, and its audit chain still verifies.
@@ -153,7 +164,9 @@ def test_restoring_each_kept_backup_gives_identical_rows(service: MemoryService,
     assert verify_database(str(db_path)).ok
 
 
-def test_restore_plan_says_what_would_change_and_changes_nothing(service: MemoryService, db_path: Path) -> None:
+def test_restore_plan_says_what_would_change_and_changes_nothing(
+    service: MemoryService, db_path: Path
+) -> None:
     assert service.operations.backups is not None
     kept = service.memories.add("kept memory").memory
     changed = service.memories.add("changed memory").memory
@@ -180,8 +193,9 @@ def test_restore_keeps_the_replaced_database_as_a_backup(service: MemoryService)
     assert service.memories.get([after.id])[0] == []
 
 
-def test_restore_refuses_a_file_that_is_not_a_memwarden_backup(service: MemoryService, tmp_path: Path,
-                                                              db_path: Path) -> None:
+def test_restore_refuses_a_file_that_is_not_a_memwarden_backup(
+    service: MemoryService, tmp_path: Path, db_path: Path
+) -> None:
     assert service.operations.backups is not None
     service.memories.add("must survive")
     before = _all_rows(db_path)
@@ -199,8 +213,9 @@ def test_restore_refuses_a_file_that_is_not_a_memwarden_backup(service: MemorySe
     assert service.operations.backups.kept() == []
 
 
-def test_servers_starting_together_each_take_a_verified_backup(settings: Settings,
-                                                               caplog: pytest.LogCaptureFixture) -> None:
+def test_servers_starting_together_each_take_a_verified_backup(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
     import logging
     import threading
 
@@ -264,8 +279,11 @@ def test_the_start_backup_is_taken_before_migrations_and_restores_across_version
     # Restoring that old backup through the CLI migrates it again and leaves a healthy database.
     from memwarden.cli.main import main
 
-    for key, value in {"MEMWARDEN_DB": str(db_path), "MEMWARDEN_BACKUP_DIR": str(settings.backup_path()),
-                       "MEMWARDEN_LOG_FILE": str(settings.log_path())}.items():
+    for key, value in {
+        "MEMWARDEN_DB": str(db_path),
+        "MEMWARDEN_BACKUP_DIR": str(settings.backup_path()),
+        "MEMWARDEN_LOG_FILE": str(settings.log_path()),
+    }.items():
         monkeypatch.setenv(key, value)
     assert main(["restore", str(old), "--yes", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -276,8 +294,9 @@ def test_the_start_backup_is_taken_before_migrations_and_restores_across_version
     live.close()
 
 
-def test_a_backup_that_cannot_be_written_is_an_error_and_health_shows_it(settings: Settings,
-                                                                          tmp_path: Path) -> None:
+def test_a_backup_that_cannot_be_written_is_an_error_and_health_shows_it(
+    settings: Settings, tmp_path: Path
+) -> None:
     service = build_service(settings, ops=True)
     try:
         service.memories.add("something to back up")
@@ -293,13 +312,16 @@ def test_a_backup_that_cannot_be_written_is_an_error_and_health_shows_it(setting
         service.close()
 
 
-def test_a_failed_start_backup_blocks_only_a_pending_migration(settings: Settings, db_path: Path,
-                                                                tmp_path: Path) -> None:
+def test_a_failed_start_backup_blocks_only_a_pending_migration(
+    settings: Settings, db_path: Path, tmp_path: Path
+) -> None:
     from memwarden.store.sqlite import migrations
 
     blocker = tmp_path / "blocked"
     blocker.write_text("a file where the backup folder should be")
-    broken = load_settings(**{**settings.model_dump(), "backup_dir": str(blocker / "backups"), "http_token": None})
+    broken = load_settings(
+        **{**settings.model_dump(), "backup_dir": str(blocker / "backups"), "http_token": None}
+    )
     conn = sqlite3.connect(db_path, isolation_level=None)
     migrations.migrate(conn, migrations.MIGRATIONS[:1])
     conn.execute(

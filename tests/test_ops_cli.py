@@ -35,12 +35,13 @@ def _add(capsys: pytest.CaptureFixture[str], *texts: str) -> list[str]:
     return [run_json(capsys, "add", text, "--project", "cli")["id"] for text in texts]
 
 
-def test_backup_then_restore_shows_the_plan_and_restores_with_yes(capsys: pytest.CaptureFixture[str],
-                                                                   tmp_path: Path) -> None:
+def test_backup_then_restore_shows_the_plan_and_restores_with_yes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     _add(capsys, "kept across the restore")
     record = run_json(capsys, "backup")
     assert record["verified"] is True and record["counts"]["memories"] == 1
-    later, = _add(capsys, "written after the backup")
+    (later,) = _add(capsys, "written after the backup")
     plan = run_json(capsys, "restore", record["path"])
     assert plan["removed"] == [later] and plan["memories_after"] == 1
     assert run_json(capsys, "get", later)["memories"]  # the plan changed nothing
@@ -54,7 +55,9 @@ def test_backup_then_restore_shows_the_plan_and_restores_with_yes(capsys: pytest
     assert len(listed["backups"]) == 2 and listed["last"]["reason"] == "pre-restore"
 
 
-def test_backup_out_refuses_an_existing_file_with_exit_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_backup_out_refuses_an_existing_file_with_exit_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     _add(capsys, "something")
     target = tmp_path / "mine.db"
     assert main(["backup", "--out", str(target)]) == 0
@@ -63,9 +66,10 @@ def test_backup_out_refuses_an_existing_file_with_exit_1(capsys: pytest.CaptureF
     assert "never overwrite" in capsys.readouterr().err
 
 
-def test_restore_of_a_missing_or_foreign_file_exits_1_and_changes_nothing(capsys: pytest.CaptureFixture[str],
-                                                                          tmp_path: Path) -> None:
-    mid, = _add(capsys, "still here")
+def test_restore_of_a_missing_or_foreign_file_exits_1_and_changes_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (mid,) = _add(capsys, "still here")
     junk = tmp_path / "junk.db"
     junk.write_text("junk " * 1000)
     for bad in (str(tmp_path / "nope.db"), str(junk)):
@@ -88,13 +92,17 @@ def test_health_review_and_vacuum_report(capsys: pytest.CaptureFixture[str]) -> 
     assert vacuum["purged"] == 0 and vacuum["bytes_after"] > 0
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["review", "--stale-days", "0"], "stale_days"),
-    (["review", "--limit", "100000"], "limit"),
-    (["import", "/nonexistent/file.json"], "cannot read"),
-])
-def test_bad_ops_input_exits_1_with_one_line(capsys: pytest.CaptureFixture[str], argv: list[str],
-                                             message: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["review", "--stale-days", "0"], "stale_days"),
+        (["review", "--limit", "100000"], "limit"),
+        (["import", "/nonexistent/file.json"], "cannot read"),
+    ],
+)
+def test_bad_ops_input_exits_1_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     assert main(["add", "a memory, so that the database exists"]) == 0  # a missing one is refused first
     capsys.readouterr()
     assert main(argv) == 1
@@ -102,16 +110,18 @@ def test_bad_ops_input_exits_1_with_one_line(capsys: pytest.CaptureFixture[str],
     assert err.startswith("memwarden: ") and message in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("argv", [["import"], ["restore"], ["import", "f", "--format", "csv"],
-                                  ["review", "--stale-days", "x"]])
+@pytest.mark.parametrize(
+    "argv", [["import"], ["restore"], ["import", "f", "--format", "csv"], ["review", "--stale-days", "x"]]
+)
 def test_ops_usage_errors_exit_2(argv: list[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         main(argv)
     assert caught.value.code == 2
 
 
-def test_export_import_round_trip_and_refusals(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                               db_path: Path) -> None:
+def test_export_import_round_trip_and_refusals(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, db_path: Path
+) -> None:
     _add(capsys, "exported memory one", "exported memory two")
     out = tmp_path / "export.json"
     assert main(["export", "--out", str(out)]) == 0
@@ -132,13 +142,25 @@ def test_export_import_round_trip_and_refusals(capsys: pytest.CaptureFixture[str
 def test_import_shows_a_progress_bar_on_large_files(cli_env: dict[str, str], tmp_path: Path) -> None:
     big = tmp_path / "big.json"
     big.write_text(json.dumps([{"content": f"bulk memory {i}"} for i in range(2500)]))
-    result = subprocess.run([sys.executable, "-m", "memwarden", "import", str(big), "--progress"],
-                            env=cli_env, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "memwarden", "import", str(big), "--progress"],
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert "imported 2500 of 2500" in result.stdout
-    assert "importing [" in result.stderr and "2500/2500 100%" in result.stderr and "/s, took " in result.stderr
-    quiet = subprocess.run([sys.executable, "-m", "memwarden", "import", str(big)],
-                           env=cli_env, capture_output=True, text=True, timeout=120)
+    assert (
+        "importing [" in result.stderr and "2500/2500 100%" in result.stderr and "/s, took " in result.stderr
+    )
+    quiet = subprocess.run(
+        [sys.executable, "-m", "memwarden", "import", str(big)],
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert quiet.returncode == 0 and "importing [" not in quiet.stderr  # not a terminal
 
 
@@ -149,8 +171,13 @@ def served(cli_env: dict[str, str], db_path: Path) -> Iterator[tuple[str, str, d
     port = free_port()
     token = "ops-token-0123456789"
     env = {**cli_env, "MEMWARDEN_HTTP_TOKEN": token}
-    process = subprocess.Popen([sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
         yield f"http://127.0.0.1:{port}", token, env
@@ -169,15 +196,39 @@ def test_deep_healthz_needs_the_token_and_health_url_probes_the_server(
     assert httpx.get(f"{url}/healthz", params={"deep": "1"}).status_code == 401
     deep = httpx.get(f"{url}/healthz", params={"deep": "1"}, headers={"Authorization": f"Bearer {token}"})
     assert deep.status_code == 200 and deep.json()["checks"]["keyword_index"]["ok"] is True
-    probe = subprocess.run([sys.executable, "-m", "memwarden", "health", "--url", url, "--json"],
-                           env=env, capture_output=True, text=True, timeout=60)
+    probe = subprocess.run(
+        [sys.executable, "-m", "memwarden", "health", "--url", url, "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert probe.returncode == 0, probe.stderr
     assert json.loads(probe.stdout)["status"] == "ok"
-    no_token = subprocess.run([sys.executable, "-m", "memwarden", "health", "--url", url],
-                              env=cli_env, capture_output=True, text=True, timeout=60)
+    no_token = subprocess.run(
+        [sys.executable, "-m", "memwarden", "health", "--url", url],
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert no_token.returncode == 1
-    down = subprocess.run([sys.executable, "-m", "memwarden", "health", "--url", f"http://127.0.0.1:{free_port()}",
-                           "--timeout", "2"], env=env, capture_output=True, text=True, timeout=60)
+    down = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memwarden",
+            "health",
+            "--url",
+            f"http://127.0.0.1:{free_port()}",
+            "--timeout",
+            "2",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert down.returncode == 1 and "cannot reach" in down.stderr
 
 
@@ -199,6 +250,7 @@ def test_a_corrupted_database_answers_503_to_deep_health(settings: Settings, db_
     db_path.write_bytes(bytes(raw))
     service = build_service(settings, ops=True)
     try:
+
         async def probe() -> httpx.Response:
             transport = httpx.ASGITransport(app=build_http_app(service, settings))
             async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:

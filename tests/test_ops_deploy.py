@@ -45,7 +45,7 @@ def test_compose_uses_an_env_file_a_named_volume_and_the_health_url_check() -> N
 def test_dockerfile_runs_as_a_user_serves_and_checks_health_through_the_url() -> None:
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     assert "\nUSER memwarden\n" in text and 'VOLUME ["/data"]' in text
-    health = next(line for line in text.splitlines() if line.strip().startswith("CMD [\"memwarden\", \"health\""))
+    health = next(line for line in text.splitlines() if line.strip().startswith('CMD ["memwarden", "health"'))
     _parses(json.loads(health.strip()[4:])[1:])
     cmd = json.loads(text.rsplit("\nCMD ", 1)[1].strip())
     _parses(cmd[1:])
@@ -54,9 +54,16 @@ def test_dockerfile_runs_as_a_user_serves_and_checks_health_through_the_url() ->
 
 def test_systemd_units_are_hardened_and_their_commands_exist() -> None:
     server = (UNITS / "memwarden.service").read_text(encoding="utf-8")
-    for setting in ("NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
-                    "CapabilityBoundingSet=", "SystemCallFilter=@system-service", "UMask=0077",
-                    "EnvironmentFile=/etc/memwarden/memwarden.env"):
+    for setting in (
+        "NoNewPrivileges=yes",
+        "ProtectSystem=strict",
+        "ProtectHome=yes",
+        "PrivateTmp=yes",
+        "CapabilityBoundingSet=",
+        "SystemCallFilter=@system-service",
+        "UMask=0077",
+        "EnvironmentFile=/etc/memwarden/memwarden.env",
+    ):
         assert setting in server, setting
     timer = (UNITS / "memwarden-backup.timer").read_text(encoding="utf-8")
     assert "OnCalendar=" in timer and "Persistent=true" in timer
@@ -70,17 +77,31 @@ def test_systemd_analyze_verify_accepts_the_units(tmp_path: Path) -> None:
     exe = str(Path(sys.executable).with_name("memwarden"))
     for unit in UNITS.iterdir():
         (tmp_path / unit.name).write_text(unit.read_text().replace("/opt/memwarden/bin/memwarden", exe))
-    result = subprocess.run(["systemd-analyze", "verify", *map(str, sorted(tmp_path.iterdir()))],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        ["systemd-analyze", "verify", *map(str, sorted(tmp_path.iterdir()))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert "memwarden" not in result.stderr, result.stderr
 
 
 def test_the_timer_backup_command_writes_a_verified_backup(cli_env: dict[str, str], tmp_path: Path) -> None:
-    subprocess.run([sys.executable, "-m", "memwarden", "add", "a memory to back up"], env=cli_env, check=True,
-                   capture_output=True, timeout=60)
-    result = subprocess.run([sys.executable, "-m", "memwarden", "backup", "--reason", "timer", "--json"],
-                            env=cli_env, capture_output=True, text=True, timeout=60)
+    subprocess.run(
+        [sys.executable, "-m", "memwarden", "add", "a memory to back up"],
+        env=cli_env,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "memwarden", "backup", "--reason", "timer", "--json"],
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     record = json.loads(result.stdout)
     assert record["verified"] is True and "-timer.db" in record["path"]

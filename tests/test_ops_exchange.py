@@ -48,13 +48,23 @@ def _export(service: MemoryService, **kwargs: object) -> str:
 
 
 def _other_service(tmp_path: Path, name: str) -> MemoryService:
-    return build_service(load_settings(db=str(tmp_path / f"{name}.db"), log_file=str(tmp_path / "log"),
-                                       backup_dir=str(tmp_path / "bk"), export_dir=str(tmp_path / "x")), ops=True)
+    return build_service(
+        load_settings(
+            db=str(tmp_path / f"{name}.db"),
+            log_file=str(tmp_path / "log"),
+            backup_dir=str(tmp_path / "bk"),
+            export_dir=str(tmp_path / "x"),
+        ),
+        ops=True,
+    )
 
 
-def test_export_matches_the_published_schema_and_round_trips_ids_and_times(service: MemoryService,
-                                                                          tmp_path: Path) -> None:
-    a = service.memories.add("Prefers email over calls", project="crm", tags=["contact"], pinned=True, title="Contact").memory
+def test_export_matches_the_published_schema_and_round_trips_ids_and_times(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    a = service.memories.add(
+        "Prefers email over calls", project="crm", tags=["contact"], pinned=True, title="Contact"
+    ).memory
     b = service.memories.add("Deploys on Tuesdays", project="ops", ttl_hours=48).memory
     gone = service.memories.add("deleted one").memory
     service.memories.delete(gone.id)
@@ -78,10 +88,15 @@ def test_export_matches_the_published_schema_and_round_trips_ids_and_times(servi
         other.close()
 
 
-def test_importing_a_10k_memory_file_twice_leaves_10k_memories(service: MemoryService, tmp_path: Path) -> None:
+def test_importing_a_10k_memory_file_twice_leaves_10k_memories(
+    service: MemoryService, tmp_path: Path
+) -> None:
     source = _other_service(tmp_path, "source")
     try:
-        records = [{"content": f"memory number {i} about topic {i % 97}", "scope": f"p{i % 5}"} for i in range(10_000)]
+        records = [
+            {"content": f"memory number {i} about topic {i % 97}", "scope": f"p{i % 5}"}
+            for i in range(10_000)
+        ]
         source.operations.import_text(json.dumps(records), fmt="memorry")
         text = _export(source)
     finally:
@@ -100,29 +115,47 @@ def test_importing_a_10k_memory_file_twice_leaves_10k_memories(service: MemorySe
 BAD_FILES = [
     ("{not json", "not valid JSON"),
     ('{"format": "memwarden.export", "version": 2, "memories": []}', "version 2 is not supported"),
-    ('{"format": "memwarden.export", "version": 1}', "no \"memories\" list"),
-    ('{"format": "memwarden.export", "version": 1, "memories": [{"content": "x", "created_at": '
-     '"2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}]}', "missing field 'id'"),
-    ('{"format": "memwarden.export", "version": 1, "memories": [{"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", '
-     '"created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}]}', "missing field 'content'"),
-    ('{"format": "memwarden.export", "version": 1, "memories": [{"id": "../../etc/passwd", "content": "x", '
-     '"created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}]}', "not a memory id"),
-    ('{"format": "memwarden.export", "version": 1, "memories": [{"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", '
-     '"content": "x", "created_at": "yesterday", "updated_at": "2026-01-01T00:00:00Z"}]}', "not an ISO 8601"),
-    ('{"format": "memwarden.export", "version": 1, "memories": [{"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", '
-     '"content": "   ", "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}]}', "empty"),
+    ('{"format": "memwarden.export", "version": 1}', 'no "memories" list'),
+    (
+        '{"format": "memwarden.export", "version": 1, "memories": [{"content": "x", "created_at": '
+        '"2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}]}',
+        "missing field 'id'",
+    ),
+    (
+        '{"format": "memwarden.export", "version": 1, "memories": [{"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", '
+        '"created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}]}',
+        "missing field 'content'",
+    ),
+    (
+        '{"format": "memwarden.export", "version": 1, "memories": [{"id": "../../etc/passwd", "content": "x", '
+        '"created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}]}',
+        "not a memory id",
+    ),
+    (
+        '{"format": "memwarden.export", "version": 1, "memories": [{"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", '
+        '"content": "x", "created_at": "yesterday", "updated_at": "2026-01-01T00:00:00Z"}]}',
+        "not an ISO 8601",
+    ),
+    (
+        '{"format": "memwarden.export", "version": 1, "memories": [{"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", '
+        '"content": "   ", "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}]}',
+        "empty",
+    ),
     ('[{"content": "fine"}, {"content": "x", "tags": "not-a-list"}]', "tags must be list"),
-    ('{"format": "memwarden.export", "version": 1, "memories": [{"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", '
-     '"content": "x", "kind": "poem", "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}]}',
-     "kind must be one of"),
+    (
+        '{"format": "memwarden.export", "version": 1, "memories": [{"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", '
+        '"content": "x", "kind": "poem", "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}]}',
+        "kind must be one of",
+    ),
     ('"just a string"', "cannot tell what kind of file"),
     ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
 ]
 
 
 @pytest.mark.parametrize(("text", "message"), BAD_FILES)
-def test_malformed_imports_are_refused_whole_and_change_nothing(service: MemoryService, db_path: Path,
-                                                                text: str, message: str) -> None:
+def test_malformed_imports_are_refused_whole_and_change_nothing(
+    service: MemoryService, db_path: Path, text: str, message: str
+) -> None:
     service.memories.add("already here")
     before = _rows(db_path)
     with pytest.raises(InvalidInput, match=message):
@@ -159,10 +192,24 @@ def test_files_that_are_not_utf8_or_not_files_are_refused(tmp_path: Path) -> Non
         read_limited(tmp_path / "missing.json", 1024)
 
 
-@pytest.mark.parametrize("name", ["../escape.json", "/etc/passwd", "a/b.json", "..", ".hidden", "x\\y.json",
-                                  "", "a" * 200, "nul\x00.json", "..json"])
-def test_file_names_with_path_traversal_are_refused(service: MemoryService, tmp_path: Path, name: str,
-                                                    db_path: Path) -> None:
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../escape.json",
+        "/etc/passwd",
+        "a/b.json",
+        "..",
+        ".hidden",
+        "x\\y.json",
+        "",
+        "a" * 200,
+        "nul\x00.json",
+        "..json",
+    ],
+)
+def test_file_names_with_path_traversal_are_refused(
+    service: MemoryService, tmp_path: Path, name: str, db_path: Path
+) -> None:
     service.memories.add("exportable")
     before = _rows(db_path)
     with pytest.raises(InvalidInput, match="plain file name"):
@@ -173,7 +220,9 @@ def test_file_names_with_path_traversal_are_refused(service: MemoryService, tmp_
     assert not (tmp_path / "escape.json").exists()
 
 
-def test_export_file_and_import_file_stay_in_the_export_folder(service: MemoryService, tmp_path: Path) -> None:
+def test_export_file_and_import_file_stay_in_the_export_folder(
+    service: MemoryService, tmp_path: Path
+) -> None:
     service.memories.add("kept in the exchange folder")
     written = service.operations.export_file("team.json")
     assert Path(written["file"]).parent == service.operations.options.exchange_dir and written["count"] == 1
@@ -221,8 +270,12 @@ def _export_with_one(service: MemoryService) -> str:
 
 def test_mcp_memory_knowledge_graph_jsonl_becomes_memories(service: MemoryService) -> None:
     lines = [
-        {"type": "entity", "name": "John_Smith", "entityType": "person",
-         "observations": ["Speaks fluent Spanish", "Graduated in 2019"]},
+        {
+            "type": "entity",
+            "name": "John_Smith",
+            "entityType": "person",
+            "observations": ["Speaks fluent Spanish", "Graduated in 2019"],
+        },
         {"type": "entity", "name": "Anthropic", "entityType": "organization", "observations": []},
         {"type": "relation", "from": "John_Smith", "to": "Anthropic", "relationType": "works_at"},
     ]
@@ -230,36 +283,63 @@ def test_mcp_memory_knowledge_graph_jsonl_becomes_memories(service: MemoryServic
     report = service.operations.import_text(text)
     assert report["format"] == "mcp-memory" and report["inserted"] == 3
     contents = sorted(m.content for m in service.memories.list(limit=10))
-    assert contents == ["John_Smith works_at Anthropic", "John_Smith: Graduated in 2019",
-                        "John_Smith: Speaks fluent Spanish"]
+    assert contents == [
+        "John_Smith works_at Anthropic",
+        "John_Smith: Graduated in 2019",
+        "John_Smith: Speaks fluent Spanish",
+    ]
     assert service.searcher.search("Spanish").hits[0].memory.tags == ("person",)
     assert service.operations.import_text(text)["inserted"] == 0
 
 
 def test_mem0_export_json_becomes_memories(service: MemoryService) -> None:
-    document = {"results": [
-        {"id": "892db2ae-06d9-49e5-8b3e-585ef9b85b8e", "memory": "Dev works at TechCorp as a senior engineer",
-         "hash": "4b7e9a", "metadata": {"type": "professional"}, "categories": ["work"],
-         "created_at": "2025-01-02T10:00:00.000000-08:00", "updated_at": "2025-01-03T10:00:00-08:00",
-         "user_id": "dev"},
-        {"id": "b2", "memory": "Arjun prefers morning meetings", "metadata": None,
-         "created_at": "2025-02-01T09:00:00Z", "updated_at": None},
-    ], "count": 2}
+    document = {
+        "results": [
+            {
+                "id": "892db2ae-06d9-49e5-8b3e-585ef9b85b8e",
+                "memory": "Dev works at TechCorp as a senior engineer",
+                "hash": "4b7e9a",
+                "metadata": {"type": "professional"},
+                "categories": ["work"],
+                "created_at": "2025-01-02T10:00:00.000000-08:00",
+                "updated_at": "2025-01-03T10:00:00-08:00",
+                "user_id": "dev",
+            },
+            {
+                "id": "b2",
+                "memory": "Arjun prefers morning meetings",
+                "metadata": None,
+                "created_at": "2025-02-01T09:00:00Z",
+                "updated_at": None,
+            },
+        ],
+        "count": 2,
+    }
     report = service.operations.import_text(json.dumps(document))
     assert report["format"] == "mem0" and report["inserted"] == 2
     dev = service.searcher.search("TechCorp").hits[0].memory
     assert dev.tags == ("work", "professional")
     assert dev.created_at.isoformat().startswith("2025-01-02T18:00:00")
-    assert service.operations.import_text(json.dumps(document["results"]), fmt="mem0")["skipped_duplicate"] == 2
+    assert (
+        service.operations.import_text(json.dumps(document["results"]), fmt="mem0")["skipped_duplicate"] == 2
+    )
 
 
 def test_memorry_style_dump_becomes_memories(service: MemoryService) -> None:
-    dump = {"memories": [
-        {"id": 17, "text": "Staging DB is db-stage-2", "scope": "infra", "tags": ["db"], "type": "fact",
-         "created_at": "2025-05-01T12:00:00Z"},
-        {"content": "Likes dark mode", "type": "preference", "pinned": True},
-        {"content": "odd kind", "type": "reminder"},
-    ]}
+    dump = {
+        "memories": [
+            {
+                "id": 17,
+                "text": "Staging DB is db-stage-2",
+                "scope": "infra",
+                "tags": ["db"],
+                "type": "fact",
+                "created_at": "2025-05-01T12:00:00Z",
+            },
+            {"content": "Likes dark mode", "type": "preference", "pinned": True},
+            {"content": "odd kind", "type": "reminder"},
+        ]
+    }
     report = service.operations.import_text(json.dumps(dump))
     assert report["format"] == "memorry" and report["inserted"] == 3
     staging = service.searcher.search("staging", project="infra").hits[0].memory
@@ -269,12 +349,19 @@ def test_memorry_style_dump_becomes_memories(service: MemoryService) -> None:
 
 
 @hsettings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.tuples(st.text(min_size=1, max_size=60).filter(lambda t: t.strip() and "\x00" not in t),
-                          st.sampled_from(["a", "b", "ünï"]),
-                          st.lists(st.text(alphabet="abcxyz-", min_size=1, max_size=8), max_size=3)),
-                max_size=8))
-def test_export_then_import_round_trips_any_content(tmp_path_factory: pytest.TempPathFactory,
-                                                    items: list[tuple[str, str, list[str]]]) -> None:
+@given(
+    st.lists(
+        st.tuples(
+            st.text(min_size=1, max_size=60).filter(lambda t: t.strip() and "\x00" not in t),
+            st.sampled_from(["a", "b", "ünï"]),
+            st.lists(st.text(alphabet="abcxyz-", min_size=1, max_size=8), max_size=3),
+        ),
+        max_size=8,
+    )
+)
+def test_export_then_import_round_trips_any_content(
+    tmp_path_factory: pytest.TempPathFactory, items: list[tuple[str, str, list[str]]]
+) -> None:
     base = tmp_path_factory.mktemp("rt")
     source = _other_service(base, "src")
     target = _other_service(base, "dst")
@@ -300,9 +387,16 @@ def test_the_published_schema_is_the_one_the_export_models_describe() -> None:
     assert published == schema_text(), "run: python scripts/generate_export_schema.py"
 
 
-def test_an_export_with_a_wrong_type_names_the_record_and_the_field(service: MemoryService, db_path: Path) -> None:
-    record = {"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M", "content": "x", "pinned": "yes",
-              "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}
+def test_an_export_with_a_wrong_type_names_the_record_and_the_field(
+    service: MemoryService, db_path: Path
+) -> None:
+    record = {
+        "id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2M",
+        "content": "x",
+        "pinned": "yes",
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": "2026-01-01T00:00:00Z",
+    }
     document = {"format": "memwarden.export", "version": 1, "memories": [record]}
     before = _rows(db_path)
     with pytest.raises(InvalidInput, match=r"memory #1: pinned"):

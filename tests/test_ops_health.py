@@ -22,7 +22,10 @@ def service(settings: Settings) -> Iterator[MemoryService]:
 
 
 def _fill(service: MemoryService, n: int = 60) -> list[str]:
-    return [service.memories.add(f"deployment note {i} about the payment gateway", project="ops").memory.id for i in range(n)]
+    return [
+        service.memories.add(f"deployment note {i} about the payment gateway", project="ops").memory.id
+        for i in range(n)
+    ]
 
 
 def _corrupt_fts_structure(db: Path) -> None:
@@ -38,8 +41,19 @@ def test_a_healthy_database_reports_ok_with_every_check(service: MemoryService) 
     _fill(service, 5)
     report = service.operations.health()
     assert report["status"] == "ok"
-    assert set(report["checks"]) == {"integrity", "keyword_index", "vectors", "backups", "vault", "operations", "clock"}
-    assert report["checks"]["keyword_index"]["ok"] is True and report["checks"]["keyword_index"]["problem"] is None
+    assert set(report["checks"]) == {
+        "integrity",
+        "keyword_index",
+        "vectors",
+        "backups",
+        "vault",
+        "operations",
+        "clock",
+    }
+    assert (
+        report["checks"]["keyword_index"]["ok"] is True
+        and report["checks"]["keyword_index"]["problem"] is None
+    )
     assert report["checks"]["backups"]["state"] == "none_yet"
 
 
@@ -53,7 +67,9 @@ def test_the_probe_leaves_no_trace_in_the_index_or_the_table(service: MemoryServ
     assert service.store.keyword_index_mismatch() is None
 
 
-def test_a_corrupted_keyword_index_is_detected_and_rebuilt_by_health(service: MemoryService, db_path: Path) -> None:
+def test_a_corrupted_keyword_index_is_detected_and_rebuilt_by_health(
+    service: MemoryService, db_path: Path
+) -> None:
     ids = _fill(service)
     _corrupt_fts_structure(db_path)
     assert service.store.probe_keyword_index() is not None
@@ -88,7 +104,9 @@ def test_an_index_missing_rows_is_rebuilt(service: MemoryService, db_path: Path)
     assert len(service.searcher.search("payment", limit=100).hits) == len(ids)
 
 
-def test_server_start_repairs_a_keyword_index_that_cannot_be_written(settings: Settings, db_path: Path) -> None:
+def test_server_start_repairs_a_keyword_index_that_cannot_be_written(
+    settings: Settings, db_path: Path
+) -> None:
     seed = build_service(settings)
     ids = [seed.memories.add(f"invoice rule {i}").memory.id for i in range(30)]
     seed.close()
@@ -110,27 +128,37 @@ def test_health_shows_the_last_backup_and_a_failed_verification(service: MemoryS
     assert backups["last"]["age_seconds"] >= 0 and backups["kept"] == 1
     # A backup whose verification failed makes health degraded (still serving).
     service.operations.backups.backend.verify = lambda path, expected: {  # type: ignore[method-assign]
-        "ok": False, "problems": ["row count of memories: 2 != 3 expected"], "counts": {}, "audit": "absent"}
+        "ok": False,
+        "problems": ["row count of memories: 2 != 3 expected"],
+        "counts": {},
+        "audit": "absent",
+    }
     service.operations.backups.backup()
     report = service.operations.health()
     assert report["status"] == "degraded"
     assert report["checks"]["backups"]["state"] == "failed_verification"
 
 
-def test_purge_removes_only_memories_expired_past_the_grace_period(service: MemoryService, db_path: Path) -> None:
+def test_purge_removes_only_memories_expired_past_the_grace_period(
+    service: MemoryService, db_path: Path
+) -> None:
     old = service.memories.add("expired long ago", ttl_hours=1).memory
     recent = service.memories.add("expired recently", ttl_hours=1).memory
     keep = service.memories.add("no expiry").memory
     base = old.created_at
     service.clock = lambda: base + timedelta(days=40)
     conn = sqlite3.connect(db_path)
-    conn.execute("UPDATE memories SET expires_at = ? WHERE id = ?",
-                 ((base + timedelta(days=20)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"), recent.id))
+    conn.execute(
+        "UPDATE memories SET expires_at = ? WHERE id = ?",
+        ((base + timedelta(days=20)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"), recent.id),
+    )
     conn.commit()
     conn.close()
     # 40 days passed with nothing recorded: indistinguishable from a clock set forward, so it takes force.
     assert service.operations.purge_expired(force=True) == [old.id]
-    assert service.memories.get([old.id, recent.id, keep.id])[1] == [old.id]  # recent is expired, not gone yet
+    assert service.memories.get([old.id, recent.id, keep.id])[1] == [
+        old.id
+    ]  # recent is expired, not gone yet
     assert {m.id for m in service.memories.list(include_expired=True)} == {recent.id, keep.id}
     assert service.store.keyword_index_mismatch() is None
 
@@ -146,7 +174,9 @@ def test_vacuum_purges_and_compacts(service: MemoryService) -> None:
     assert service.operations.health()["status"] == "ok"
 
 
-def test_health_writes_a_vector_and_reports_memories_without_one(service: MemoryService, db_path: Path) -> None:
+def test_health_writes_a_vector_and_reports_memories_without_one(
+    service: MemoryService, db_path: Path
+) -> None:
     _fill(service, 4)
     vectors = service.operations.health()["checks"]["vectors"]
     assert vectors["store_write"] == "ok" and vectors["ok"] is True
@@ -154,8 +184,10 @@ def test_health_writes_a_vector_and_reports_memories_without_one(service: Memory
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT COUNT(*) FROM memory_vectors").fetchone()[0] == 0
     assert conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == 4  # the probe was rolled back
-    conn.execute("CREATE TRIGGER refuse_vectors BEFORE INSERT ON memory_vectors"
-                 " BEGIN SELECT RAISE(ABORT, 'vector writes refused'); END")
+    conn.execute(
+        "CREATE TRIGGER refuse_vectors BEFORE INSERT ON memory_vectors"
+        " BEGIN SELECT RAISE(ABORT, 'vector writes refused'); END"
+    )
     conn.commit()
     conn.close()
     report = service.operations.health()

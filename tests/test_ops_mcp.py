@@ -55,7 +55,9 @@ def test_health_review_export_import_through_a_client_session(service: MemorySer
     async def run() -> None:
         async with mcp_client(service) as client:
             await call_ok(client, "memory_add", {"content": "Backups run nightly at 02:00", "project": "ops"})
-            await call_ok(client, "memory_add", {"content": "Backups run nightly at 02:00!", "project": "ops"})
+            await call_ok(
+                client, "memory_add", {"content": "Backups run nightly at 02:00!", "project": "ops"}
+            )
             health = await call_ok(client, "memory_health", {})
             assert health["status"] == "ok" and health["checks"]["keyword_index"]["ok"] is True
             review = await call_ok(client, "memory_review", {"scope": "ops"})
@@ -66,11 +68,21 @@ def test_health_review_export_import_through_a_client_session(service: MemorySer
             assert written["file"].endswith("ops.json") and written["export"] is None
             again = await call_ok(client, "memory_import", {"name": "ops.json"})
             assert again["skipped_same_id"] == 2 and again["inserted"] == 0
-            inline = await call_ok(client, "memory_import", {"data": [{"content": "Imported inline"}],
-                                                               "format": "memorry", "scope": "new"})
+            inline = await call_ok(
+                client,
+                "memory_import",
+                {"data": [{"content": "Imported inline"}], "format": "memorry", "scope": "new"},
+            )
             assert inline["inserted"] == 1
-            as_text = await call_ok(client, "memory_import", {"data": json.dumps({"results": [
-                {"memory": "From mem0", "created_at": "2025-01-01T00:00:00Z"}]})})
+            as_text = await call_ok(
+                client,
+                "memory_import",
+                {
+                    "data": json.dumps(
+                        {"results": [{"memory": "From mem0", "created_at": "2025-01-01T00:00:00Z"}]}
+                    )
+                },
+            )
             assert as_text["format"] == "mem0" and as_text["inserted"] == 1
 
     anyio.run(run)
@@ -94,9 +106,9 @@ BAD_CALLS = [
 
 
 @pytest.mark.parametrize(("tool", "arguments", "message"), BAD_CALLS)
-def test_bad_ops_tool_input_is_a_tool_error_and_changes_nothing(service: MemoryService, db_path: Path,
-                                                                tmp_path: Path, tool: str, arguments: dict,
-                                                                message: str) -> None:
+def test_bad_ops_tool_input_is_a_tool_error_and_changes_nothing(
+    service: MemoryService, db_path: Path, tmp_path: Path, tool: str, arguments: dict, message: str
+) -> None:
     service.memories.add("present before the bad call")
     before = _rows(db_path)
 
@@ -109,8 +121,9 @@ def test_bad_ops_tool_input_is_a_tool_error_and_changes_nothing(service: MemoryS
     assert not (tmp_path / "outside.json").exists()
 
 
-def test_review_proposes_never_retrieved_stale_and_expired_and_deletes_nothing(service: MemoryService,
-                                                                               db_path: Path) -> None:
+def test_review_proposes_never_retrieved_stale_and_expired_and_deletes_nothing(
+    service: MemoryService, db_path: Path
+) -> None:
     never = service.memories.add("nobody ever asked about this").memory
     used = service.memories.add("retrieved once long ago").memory
     pinned = service.memories.add("pinned but never searched", pinned=True).memory
@@ -147,6 +160,7 @@ def test_inline_import_data_over_the_size_limit_is_refused(settings: Settings, d
     service.operations.options = replace(service.operations.options, import_max_bytes=2048)
     before = _rows(db_path)
     try:
+
         async def run() -> None:
             async with mcp_client(service) as client:
                 big = [{"content": f"memory {i} " + "x" * 100} for i in range(50)]

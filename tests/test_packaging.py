@@ -16,8 +16,12 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def dists(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     out = tmp_path_factory.mktemp("dist")
-    result = subprocess.run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     (sdist,) = out.glob("memwarden-*.tar.gz")
     (wheel,) = out.glob("memwarden-*.whl")
@@ -34,7 +38,9 @@ def test_the_wheel_carries_the_licence_the_notice_and_the_models_notice(dists: t
 
 
 @pytest.mark.slow
-def test_the_sdist_carries_the_licence_the_notice_the_changelog_and_the_docs(dists: tuple[Path, Path]) -> None:
+def test_the_sdist_carries_the_licence_the_notice_the_changelog_and_the_docs(
+    dists: tuple[Path, Path],
+) -> None:
     with tarfile.open(dists[0]) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     assert {"LICENSE", "NOTICE", "CHANGELOG.md", "README.md"} <= names

@@ -15,8 +15,9 @@ pytestmark = pytest.mark.postgres
 
 
 def _run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture
@@ -35,7 +36,9 @@ def test_backup_uses_pg_dump_and_verifies_by_restoring(pg_env: dict[str, str], t
     assert record["verified"] is True and record["problems"] == [], record
     assert record["counts"]["memories"] == 4 and record["counts"]["audit_log"] >= 4
     assert record["audit"] == "verified" and record["path"].endswith(".pgdump")
-    assert Path(record["path"]).parent == tmp_path / "backups" and Path(record["path"] + ".verify.json").exists()
+    assert (
+        Path(record["path"]).parent == tmp_path / "backups" and Path(record["path"] + ".verify.json").exists()
+    )
     listed = _run(env, "backup", "--list", "--json")
     assert listed.returncode == 0 and record["path"] in listed.stdout
     out = tmp_path / "manual.pgdump"
@@ -44,7 +47,9 @@ def test_backup_uses_pg_dump_and_verifies_by_restoring(pg_env: dict[str, str], t
     assert again.returncode == 1 and "exists" in again.stderr
 
 
-def test_backup_without_pg_dump_refuses_clearly_and_writes_nothing(pg_env: dict[str, str], tmp_path: Path) -> None:
+def test_backup_without_pg_dump_refuses_clearly_and_writes_nothing(
+    pg_env: dict[str, str], tmp_path: Path
+) -> None:
     env = {**pg_env, "PATH": str(Path(sys.executable).parent)}  # python, but no PostgreSQL client tools
     result = _run(env, "backup")
     assert result.returncode == 1
@@ -60,12 +65,15 @@ def test_restore_on_postgres_points_to_pg_restore(pg_env: dict[str, str], tmp_pa
     assert result.returncode == 1 and "pg_restore --clean" in result.stderr
 
 
-def test_a_pg_dump_older_than_the_server_is_named_with_both_versions(pg_env: dict[str, str], tmp_path: Path) -> None:
+def test_a_pg_dump_older_than_the_server_is_named_with_both_versions(
+    pg_env: dict[str, str], tmp_path: Path
+) -> None:
     import shutil
 
     old = shutil.which("pg_dump", path="/usr/bin")  # Debian's client tools: older than the test server
-    if old is None or subprocess.run([old, "--version"], capture_output=True, text=True).stdout.split()[2].startswith(
-            "18"):
+    if old is None or subprocess.run([old, "--version"], capture_output=True, text=True).stdout.split()[
+        2
+    ].startswith("18"):
         pytest.skip("needs a pg_dump older than the PostgreSQL 18 test server in /usr/bin")
     env = {**pg_env, "PATH": "/usr/bin" + os.pathsep + str(Path(sys.executable).parent)}
     result = _run(env, "backup", "--json")
@@ -80,8 +88,9 @@ def test_a_pg_dump_older_than_the_server_is_named_with_both_versions(pg_env: dic
     assert health["checks"]["backups"]["state"] == "failed"
 
 
-def test_backups_of_the_other_backend_are_recognised_and_named(pg_env: dict[str, str], cli_env: dict[str, str],
-                                                              tmp_path: Path) -> None:
+def test_backups_of_the_other_backend_are_recognised_and_named(
+    pg_env: dict[str, str], cli_env: dict[str, str], tmp_path: Path
+) -> None:
     env = {**pg_env, "PATH": client_tools_dir() + os.pathsep + pg_env.get("PATH", "")}
     dump = json.loads(_run(env, "backup", "--json").stdout)["path"]
     assert _run(cli_env, "add", "a sqlite memory").returncode == 0

@@ -19,8 +19,9 @@ pytestmark = pytest.mark.postgres
 
 
 def _run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture
@@ -30,7 +31,9 @@ def filled_sqlite(db_path: Path, tmp_path: Path) -> Path:
     service = build_service(settings, embedder=FakeEmbedder(dimension=16), background=False)
     try:
         for i in range(30):
-            service.memories.add(f"migrated fact number {i} about the car park", project=f"p{i % 3}", tags=["t"])
+            service.memories.add(
+                f"migrated fact number {i} about the car park", project=f"p{i % 3}", tags=["t"]
+            )
         gone = service.memories.add("this one was deleted").memory
         service.memories.delete(gone.id)
         service.memories.add("another tenant's memory", caller=Caller(actor="bob", tenant="globex"))
@@ -41,8 +44,9 @@ def filled_sqlite(db_path: Path, tmp_path: Path) -> Path:
     return db_path
 
 
-def test_migrate_copies_memories_vectors_and_the_audit_chain(filled_sqlite: Path, pg_url: str,
-                                                             cli_env: dict[str, str], tmp_path: Path) -> None:
+def test_migrate_copies_memories_vectors_and_the_audit_chain(
+    filled_sqlite: Path, pg_url: str, cli_env: dict[str, str], tmp_path: Path
+) -> None:
     result = _run(cli_env, "migrate", "--to", pg_url, "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
@@ -50,7 +54,10 @@ def test_migrate_copies_memories_vectors_and_the_audit_chain(filled_sqlite: Path
     assert report["counts"]["memories"] == {"source": 32, "target": 32}
     assert report["counts"]["memory_vectors"]["target"] == report["counts"]["memory_vectors"]["source"] > 0
     assert report["counts"]["audit_log"]["source"] == report["counts"]["audit_log"]["target"] > 30
-    assert verify_database(pg_url).ok and verify_database(pg_url).rows == report["counts"]["audit_log"]["target"] + 1
+    assert (
+        verify_database(pg_url).ok
+        and verify_database(pg_url).rows == report["counts"]["audit_log"]["target"] + 1
+    )
 
     settings = load_settings(db=pg_url, log_file=str(tmp_path / "log2"))
     service = build_service(settings, embedder=FakeEmbedder(dimension=16), background=False)
@@ -64,7 +71,9 @@ def test_migrate_copies_memories_vectors_and_the_audit_chain(filled_sqlite: Path
         service.close()
 
 
-def test_migrate_refuses_a_target_that_is_not_empty(filled_sqlite: Path, pg_url: str, cli_env: dict[str, str]) -> None:
+def test_migrate_refuses_a_target_that_is_not_empty(
+    filled_sqlite: Path, pg_url: str, cli_env: dict[str, str]
+) -> None:
     assert _run(cli_env, "migrate", "--to", pg_url).returncode == 0
     again = _run(cli_env, "migrate", "--to", pg_url)
     assert again.returncode == 1 and "not empty" in again.stderr and again.stderr.count("\n") == 1
@@ -99,12 +108,34 @@ def test_a_migrate_killed_midway_leaves_a_marked_target_and_a_rerun_explains(
     source = SQLiteStore(db_path)  # 20,000 memories written straight into the source
     now = datetime(2026, 1, 1, tzinfo=UTC)
     index = IndexText(title="", tags="", body="fact")
-    source.import_memories([(Memory(id=f"01JD3Z5X9Q2W8E7R6T5{i:07d}", tenant="default", project="p", kind="fact",
-                                    title="", tags=(), content=f"fact {i}", content_hash=f"h{i}", pinned=False,
-                                    created_at=now, updated_at=now), index) for i in range(20_000)])
+    source.import_memories(
+        [
+            (
+                Memory(
+                    id=f"01JD3Z5X9Q2W8E7R6T5{i:07d}",
+                    tenant="default",
+                    project="p",
+                    kind="fact",
+                    title="",
+                    tags=(),
+                    content=f"fact {i}",
+                    content_hash=f"h{i}",
+                    pinned=False,
+                    created_at=now,
+                    updated_at=now,
+                ),
+                index,
+            )
+            for i in range(20_000)
+        ]
+    )
     source.close()
-    process = subprocess.Popen([sys.executable, "-m", "memwarden", "migrate", "--to", pg_url], env=cli_env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "migrate", "--to", pg_url],
+        env=cli_env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 180
         copied = 0

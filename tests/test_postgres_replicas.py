@@ -27,17 +27,29 @@ VECTOR_DEADLINE_S = 30.0
 @pytest.fixture
 def replicas(pg_url: str, cli_env: dict[str, str]) -> Iterator[list[str]]:
     with fake_ollama() as ollama_url:
-        env = {**cli_env, "MEMWARDEN_DB": pg_url, "MEMWARDEN_HTTP_TOKEN": TOKEN, "MEMWARDEN_TOOLS": "all",
-               "MEMWARDEN_EMBEDDER": "ollama", "MEMWARDEN_EMBED_URL": ollama_url,
-               "MEMWARDEN_EMBED_MODEL": "fake-embed", "MEMWARDEN_VECTOR_TIMEOUT_MS": "5000"}
+        env = {
+            **cli_env,
+            "MEMWARDEN_DB": pg_url,
+            "MEMWARDEN_HTTP_TOKEN": TOKEN,
+            "MEMWARDEN_TOOLS": "all",
+            "MEMWARDEN_EMBEDDER": "ollama",
+            "MEMWARDEN_EMBED_URL": ollama_url,
+            "MEMWARDEN_EMBED_MODEL": "fake-embed",
+            "MEMWARDEN_VECTOR_TIMEOUT_MS": "5000",
+        }
         processes, bases = [], []
         try:
             for _ in range(2):
                 port = free_port()
-                processes.append(subprocess.Popen(
-                    [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                ))
+                processes.append(
+                    subprocess.Popen(
+                        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
+                        env=env,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.PIPE,
+                        text=True,
+                    )
+                )
                 bases.append(f"http://127.0.0.1:{port}")
             for base, process in zip(bases, processes, strict=True):
                 wait_for_http(f"{base}/healthz", process, timeout=60)
@@ -92,10 +104,15 @@ def test_a_write_through_one_replica_is_found_through_the_other(replicas: list[s
 
     hit = eventually(by_vector, VECTOR_DEADLINE_S)  # vector search: within a bounded delay
     assert hit is not None, f"replica B did not find the memory by vector within {VECTOR_DEADLINE_S} s"
-    assert call(b, "memory_search", {"query": "automobile", "project": "site", "limit": 1})["hits"][0]["id"] == added["id"]
+    assert (
+        call(b, "memory_search", {"query": "automobile", "project": "site", "limit": 1})["hits"][0]["id"]
+        == added["id"]
+    )
 
 
-def test_concurrent_adds_of_the_same_content_through_both_replicas_store_one_memory(replicas: list[str]) -> None:
+def test_concurrent_adds_of_the_same_content_through_both_replicas_store_one_memory(
+    replicas: list[str],
+) -> None:
     contents = [f"shared fact number {i}" for i in range(10)]
 
     def add(job: tuple[str, str]) -> tuple[str, bool]:
@@ -127,7 +144,9 @@ def test_an_update_through_one_replica_is_a_conflict_for_a_stale_version_through
 
         http = httpx.AsyncClient(headers={"authorization": f"Bearer {TOKEN}"}, timeout=30)
         async with http, Client(streamable_http_client(f"{b}/mcp", http_client=http)) as client:
-            answer = await client.call_tool("memory_update", {"id": added["id"], "content": "4 am", "if_version": 1})
+            answer = await client.call_tool(
+                "memory_update", {"id": added["id"], "content": "4 am", "if_version": 1}
+            )
             return bool(answer.is_error)
 
     assert anyio.run(stale) is True

@@ -21,8 +21,19 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def _memory(content: str) -> Memory:
-    return Memory(id="01JD3Z5X9Q2W8E7R6T5Y4V3K2M", tenant="t", project="p", kind="fact", title="", tags=(),
-                  content=content, content_hash=content, pinned=False, created_at=NOW, updated_at=NOW)
+    return Memory(
+        id="01JD3Z5X9Q2W8E7R6T5Y4V3K2M",
+        tenant="t",
+        project="p",
+        kind="fact",
+        title="",
+        tags=(),
+        content=content,
+        content_hash=content,
+        pinned=False,
+        created_at=NOW,
+        updated_at=NOW,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -59,10 +70,18 @@ def test_the_database_indexes_exactly_the_terms_it_was_given(pg_url: str) -> Non
     store = open_store(pg_url)
     try:
         store.add(_memory("x"), IndexText(title="", tags="", body="running quick-ly o'brien c:\\path the"))
-        for term, found in (("running", True), ("run", False), ("quick-ly", True), ("quick", False),
-                            ("o'brien", True), ("c:\\path", True), ("the", True)):
-            hits = store.keyword_search("t", KeywordQuery((term,)), project=None, tags=(), include_expired=False,
-                                        now=NOW, limit=5)
+        for term, found in (
+            ("running", True),
+            ("run", False),
+            ("quick-ly", True),
+            ("quick", False),
+            ("o'brien", True),
+            ("c:\\path", True),
+            ("the", True),
+        ):
+            hits = store.keyword_search(
+                "t", KeywordQuery((term,)), project=None, tags=(), include_expired=False, now=NOW, limit=5
+            )
             assert bool(hits) is found, term
     finally:
         store.close()
@@ -104,13 +123,23 @@ def test_an_unreachable_server_is_a_storage_error_without_the_password() -> None
 
 def test_urls_are_printed_without_passwords() -> None:
     assert redact_url("postgresql://u:pw@h:5432/db") == "postgresql://u:***@h:5432/db"
-    assert redact_url("postgresql://h/db?password=pw&sslmode=require") == "postgresql://h/db?password=***&sslmode=require"
+    assert (
+        redact_url("postgresql://h/db?password=pw&sslmode=require")
+        == "postgresql://h/db?password=***&sslmode=require"
+    )
     assert redact_url("postgresql://u@h/db") == "postgresql://u@h/db"
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(fields=st.lists(st.lists(st.text(min_size=1, max_size=10).filter(lambda t: not any(c.isspace() for c in t)),
-                                max_size=8), min_size=3, max_size=3))
+@given(
+    fields=st.lists(
+        st.lists(
+            st.text(min_size=1, max_size=10).filter(lambda t: not any(c.isspace() for c in t)), max_size=8
+        ),
+        min_size=3,
+        max_size=3,
+    )
+)
 def test_the_analyzed_fields_read_back_from_the_tsvector(pg_conn, fields: list[list[str]]) -> None:  # type: ignore[no-untyped-def]
     from memwarden.store.postgres.textsearch import parse_tsvector, usable
 
@@ -131,22 +160,35 @@ def test_bulk_loaded_vectors_are_searchable_through_the_built_index(pg_url: str)
         ids = []
         for i in range(20):
             memory = _memory(f"bulk {i}")
-            memory = Memory(**{**{f: getattr(memory, f) for f in memory.__slots__}, "id": f"01JD3Z5X9Q2W8E7R6T5Y4V3K{i:02d}"})
+            memory = Memory(
+                **{
+                    **{f: getattr(memory, f) for f in memory.__slots__},
+                    "id": f"01JD3Z5X9Q2W8E7R6T5Y4V3K{i:02d}",
+                }
+            )
             store.add(memory, IndexText("", "", f"bulk {i}"))
             ids.append(memory.id)
         vectors = [np.array([1.0, i / 10, 0, 0], dtype=np.float32) for i in range(20)]
         rows = [(mid, (v / np.linalg.norm(v)).tobytes()) for mid, v in zip(ids, vectors, strict=True)]
         assert store.load_vectors(space, rows) == 20  # type: ignore[attr-defined]
         query = np.array([1.0, 0, 0, 0], dtype=np.float32)
-        found = store.vector_search("t", space, query, project=None, tags=(), include_expired=False, now=NOW, limit=3)  # type: ignore[attr-defined]
+        found = store.vector_search(
+            "t", space, query, project=None, tags=(), include_expired=False, now=NOW, limit=3
+        )  # type: ignore[attr-defined]
         assert [c.memory.id for c in found] == ids[:3]
         import psycopg
 
         with psycopg.connect(pg_url) as conn:
-            conn.execute("SET enable_seqscan = off")  # 20 rows: prove the index matches, not that it is chosen
-            plan = "\n".join(r[0] for r in conn.execute(
-                "EXPLAIN SELECT memory_id FROM memory_vectors WHERE model = 'bulk-model' AND dim = 4"
-                " ORDER BY embedding::vector(4) <=> '[1,0,0,0]'::vector(4) LIMIT 3"))
+            conn.execute(
+                "SET enable_seqscan = off"
+            )  # 20 rows: prove the index matches, not that it is chosen
+            plan = "\n".join(
+                r[0]
+                for r in conn.execute(
+                    "EXPLAIN SELECT memory_id FROM memory_vectors WHERE model = 'bulk-model' AND dim = 4"
+                    " ORDER BY embedding::vector(4) <=> '[1,0,0,0]'::vector(4) LIMIT 3"
+                )
+            )
         assert space_index_name(space) in plan
     finally:
         store.close()

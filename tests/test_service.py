@@ -62,7 +62,9 @@ def test_expired_memories_are_hidden_unless_asked(service: MemoryService) -> Non
     service.clock = lambda: memory.created_at + timedelta(hours=2)
     assert service.searcher.search("rotation").hits == []
     assert service.memories.list() == []
-    assert [h.memory.id for h in service.searcher.search("rotation", include_expired=True).hits] == [memory.id]
+    assert [h.memory.id for h in service.searcher.search("rotation", include_expired=True).hits] == [
+        memory.id
+    ]
     assert service.memories.stats()["expired"] == 1
 
 
@@ -91,7 +93,9 @@ def test_tenants_never_see_each_other(service: MemoryService) -> None:
     with pytest.raises(NotFound):
         service.memories.update(mine.id, content="hijacked", caller=other)
     assert service.memories.stats(caller=other)["memories"] == 0
-    assert "database_bytes" not in service.memories.stats(caller=other)  # the shared file's size is the operator's
+    assert "database_bytes" not in service.memories.stats(
+        caller=other
+    )  # the shared file's size is the operator's
     assert service.memories.stats()["database_bytes"] > 0
 
 

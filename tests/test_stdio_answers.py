@@ -19,8 +19,13 @@ ANSWER_TIMEOUT = 30.0
 
 class StdioPeer:
     def __init__(self, env: dict[str, str]) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "memwarden", "serve"], env=env,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "memwarden", "serve"],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         self.buffer = b""
 
     def send(self, raw: bytes) -> None:
@@ -36,7 +41,9 @@ class StdioPeer:
             left = deadline - time.monotonic()
             ready, _, _ = select.select([self.process.stdout], [], [], max(left, 0))
             if not ready:
-                raise AssertionError(f"no answer within {ANSWER_TIMEOUT} s (server alive: {self.process.poll() is None})")
+                raise AssertionError(
+                    f"no answer within {ANSWER_TIMEOUT} s (server alive: {self.process.poll() is None})"
+                )
             chunk = self.process.stdout.read1(65536)  # type: ignore[attr-defined]
             if not chunk:
                 raise AssertionError(f"the server closed stdout; stderr: {self.process.stderr.read()!r}")  # type: ignore[union-attr]
@@ -55,14 +62,25 @@ class StdioPeer:
 
 
 def _request(id_: int, method: str, params: dict[str, Any] | None = None) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": id_, "method": method, **({"params": params} if params else {})}).encode()
+    return json.dumps(
+        {"jsonrpc": "2.0", "id": id_, "method": method, **({"params": params} if params else {})}
+    ).encode()
 
 
 @pytest.fixture
 def peer(cli_env: dict[str, str]):  # type: ignore[no-untyped-def]
     server = StdioPeer(cli_env)
-    server.send(_request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                           "clientInfo": {"name": "raw", "version": "1"}}))
+    server.send(
+        _request(
+            1,
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "1"},
+            },
+        )
+    )
     assert server.answer()["id"] == 1
     server.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
     yield server
@@ -78,7 +96,11 @@ def test_unparseable_requests_get_errors_with_their_ids_and_the_server_keeps_ser
     cases: list[tuple[bytes, Any, int]] = [
         (surrogate, 10, -32700),
         (deep, 11, -32700),
-        (b'{"jsonrpc": "2.0", "id": "s-12", "method": "tools/call", "params": {"x": "\xff"}}', "s-12", -32700),
+        (
+            b'{"jsonrpc": "2.0", "id": "s-12", "method": "tools/call", "params": {"x": "\xff"}}',
+            "s-12",
+            -32700,
+        ),
         (b"this is not json", None, -32700),
         (b'{"jsonrpc": "2.0", "id": 13, "method": ', 13, -32700),  # cut off mid-line
         (b'{"jsonrpc": "2.0", "id": 14, "method": 7}', 14, -32600),
@@ -91,7 +113,13 @@ def test_unparseable_requests_get_errors_with_their_ids_and_the_server_keeps_ser
         assert answer["error"]["message"]
     assert "lone surrogate" in _answer_to(peer, surrogate)["error"]["message"]
     assert "nested deeper" in _answer_to(peer, deep)["error"]["message"]
-    peer.send(_request(20, "tools/call", {"name": "memory_add", "arguments": {"content": "still serving after bad input"}}))
+    peer.send(
+        _request(
+            20,
+            "tools/call",
+            {"name": "memory_add", "arguments": {"content": "still serving after bad input"}},
+        )
+    )
     added = peer.answer()
     assert added["id"] == 20 and added["result"]["isError"] is False
     peer.send(_request(21, "tools/call", {"name": "memory_search", "arguments": {"query": "x \\ud800 y"}}))

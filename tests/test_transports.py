@@ -26,7 +26,9 @@ def wait_for_http(url: str, process: subprocess.Popen, timeout: float = SERVER_S
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise AssertionError(f"server exited with {process.returncode}: {process.stderr.read() if process.stderr else ''}")
+            raise AssertionError(
+                f"server exited with {process.returncode}: {process.stderr.read() if process.stderr else ''}"
+            )
         try:
             if httpx.get(url, timeout=1.0).status_code == 200:
                 return
@@ -42,7 +44,10 @@ def http_server(cli_env: dict[str, str]) -> Iterator[tuple[str, str]]:
     env = {**cli_env, "MEMWARDEN_HTTP_TOKEN": token, "MEMWARDEN_TOOLS": "all"}
     process = subprocess.Popen(
         [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
@@ -73,8 +78,16 @@ def test_http_server_requires_the_token_and_serves_mcp(http_server: tuple[str, s
     base, token = http_server
     health = httpx.get(f"{base}/healthz").json()
     assert health["status"] == "ok" and health["version"]
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
     headers = {"accept": "application/json, text/event-stream"}
     assert httpx.post(f"{base}/mcp", json=init, headers=headers).status_code == 401
     wrong = {**headers, "authorization": "Bearer wrong-token"}
@@ -86,7 +99,10 @@ def test_http_server_requires_the_token_and_serves_mcp(http_server: tuple[str, s
         client_http = httpx.AsyncClient(headers={"authorization": f"Bearer {token}"})
         from mcp.client.streamable_http import streamable_http_client
 
-        async with client_http, Client(streamable_http_client(f"{base}/mcp", http_client=client_http)) as client:
+        async with (
+            client_http,
+            Client(streamable_http_client(f"{base}/mcp", http_client=client_http)) as client,
+        ):
             added = await client.call_tool("memory_add", {"content": "http works end to end"})
             assert not added.is_error
             found = await client.call_tool("memory_search", {"query": "http"})
@@ -100,7 +116,10 @@ def test_http_server_requires_the_token_and_serves_mcp(http_server: tuple[str, s
 def test_server_refuses_a_public_address_without_a_token(cli_env: dict[str, str]) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "memwarden", "serve", "--http", "0.0.0.0:8765"],
-        env=cli_env, capture_output=True, text=True, timeout=60,
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 1
     assert "not a loopback address" in result.stderr and "MEMWARDEN_HTTP_TOKEN" in result.stderr
@@ -109,7 +128,10 @@ def test_server_refuses_a_public_address_without_a_token(cli_env: dict[str, str]
 def test_server_rejects_a_malformed_bind_address(cli_env: dict[str, str]) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "memwarden", "serve", "--http", "localhost"],
-        env=cli_env, capture_output=True, text=True, timeout=60,
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 1 and "is not HOST:PORT" in result.stderr
 

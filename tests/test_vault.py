@@ -43,7 +43,8 @@ def vault_dirs(tmp_path: Path) -> tuple[Path, Path]:
 @pytest.fixture
 def mirrored(tmp_path: Path, vault_dirs: tuple[Path, Path]) -> Iterator[MemoryService]:
     settings = load_settings(
-        db=str(tmp_path / "m.db"), log_file=str(tmp_path / "m.log"),
+        db=str(tmp_path / "m.db"),
+        log_file=str(tmp_path / "m.log"),
         vault_dirs=os.pathsep.join(str(p) for p in vault_dirs),
     )
     service = build_service(settings)
@@ -101,7 +102,9 @@ def _can_create_in(folder: Path) -> bool:
     return True
 
 
-def test_a_hanging_vault_does_not_block_the_write(mirrored: MemoryService, vault_dirs: tuple[Path, Path]) -> None:
+def test_a_hanging_vault_does_not_block_the_write(
+    mirrored: MemoryService, vault_dirs: tuple[Path, Path]
+) -> None:
     good, _ = vault_dirs
     mirrored.memories.add("warm up the mirror")
     flushed(mirrored)
@@ -124,13 +127,21 @@ def test_notes_carry_frontmatter_heading_content_and_a_pinned_callout(
 ) -> None:
     good, _ = vault_dirs
     tricky = [
-        {"title": 'Quotes "double" and \'single\'', "tags": ["a:b", "#hash", "two words"], "project": "p: x #1"},
+        {
+            "title": "Quotes \"double\" and 'single'",
+            "tags": ["a:b", "#hash", "two words"],
+            "project": "p: x #1",
+        },
         {"title": "--- looks like a fence ---", "tags": ["---"], "project": "line\nbreak"},
         {"title": "", "tags": ["İstanbul", "日本語", "emoji🙂"], "project": "Ünïcödé/nested"},
         {"title": "[[not a link]] | pipe ^ caret", "tags": ["2024"], "project": "default"},
     ]
-    stored = [mirrored.memories.add(f"Memory number {i}: see #{i} and --- lines\nsecond line", pinned=i % 2 == 0,
-                           **kw).memory for i, kw in enumerate(tricky)]
+    stored = [
+        mirrored.memories.add(
+            f"Memory number {i}: see #{i} and --- lines\nsecond line", pinned=i % 2 == 0, **kw
+        ).memory
+        for i, kw in enumerate(tricky)
+    ]
     flushed(mirrored)
     found = notes(good)
     for memory in stored:
@@ -144,7 +155,9 @@ def test_notes_carry_frontmatter_heading_content_and_a_pinned_callout(
     assert found[stored[2].id].name == "3 Memory number 2 see 2 and --- lines.md"
 
 
-def test_file_names_are_numbered_readable_and_safe(mirrored: MemoryService, vault_dirs: tuple[Path, Path]) -> None:
+def test_file_names_are_numbered_readable_and_safe(
+    mirrored: MemoryService, vault_dirs: tuple[Path, Path]
+) -> None:
     good, _ = vault_dirs
     a = mirrored.memories.add("one", title='What: a <weird> "title"? \\ / | * #tag [x]. ').memory
     b = mirrored.memories.add("two", title='What: a <weird> "title"? \\ / | * #tag [x]. ').memory
@@ -161,7 +174,9 @@ def test_a_title_change_renames_the_note_and_updates_links_to_it(
     mirrored: MemoryService, vault_dirs: tuple[Path, Path]
 ) -> None:
     good, _ = vault_dirs
-    target = mirrored.memories.add("Deploys to production happen on Tuesdays", project="ops", title="Deploy day").memory
+    target = mirrored.memories.add(
+        "Deploys to production happen on Tuesdays", project="ops", title="Deploy day"
+    ).memory
     linking = mirrored.memories.add("Production deploys need a change ticket", project="ops").memory
     flushed(mirrored)
     old = notes(good)[target.id]
@@ -172,21 +187,27 @@ def test_a_title_change_renames_the_note_and_updates_links_to_it(
     found = notes(good)
     assert not old.exists() and found[target.id].name == "1 Release day.md"
     assert related_stems(read_note(found[linking.id])[1]) == ["1 Release day"]
-    assert sorted(p.name for p in good.glob("*.md")) == ["1 Release day.md", "2 Production deploys need a change ticket.md"]
+    assert sorted(p.name for p in good.glob("*.md")) == [
+        "1 Release day.md",
+        "2 Production deploys need a change ticket.md",
+    ]
 
 
 def test_deleting_a_memory_removes_its_notes_and_the_links_to_it(tmp_path: Path) -> None:
     folders = [tmp_path / "one", tmp_path / "two"]
     for folder in folders:
         folder.mkdir()
-    service = build_service(load_settings(db=str(tmp_path / "m.db"),
-                                          vault_dirs=os.pathsep.join(map(str, folders))))
+    service = build_service(
+        load_settings(db=str(tmp_path / "m.db"), vault_dirs=os.pathsep.join(map(str, folders)))
+    )
     try:
         gone = service.memories.add("Backups run every night at two", project="ops").memory
         stays = service.memories.add("Backups are kept for thirty nights", project="ops").memory
         flushed(service)
         for folder in folders:
-            assert related_stems(read_note(notes(folder)[stays.id])[1]) == ["1 Backups run every night at two"]
+            assert related_stems(read_note(notes(folder)[stays.id])[1]) == [
+                "1 Backups run every night at two"
+            ]
         service.memories.delete(gone.id)
         flushed(service)
         for folder in folders:
@@ -220,7 +241,9 @@ def test_only_the_stored_memory_of_the_local_tenant_is_mirrored(
     good, _ = vault_dirs
     mine = mirrored.memories.add("  Cafe\u0301 opens at eight\r\n").memory
     again = mirrored.memories.add("Cafe\u0301 opens at eight")
-    theirs = mirrored.memories.add("another tenant's memory", caller=Caller(actor="bob", tenant="other")).memory
+    theirs = mirrored.memories.add(
+        "another tenant's memory", caller=Caller(actor="bob", tenant="other")
+    ).memory
     flushed(mirrored)
     found = notes(good)
     assert set(found) == {mine.id} and again.duplicate and theirs.id not in found
@@ -231,8 +254,11 @@ def test_sync_is_idempotent_and_leaves_every_other_file_alone(
     mirrored: MemoryService, vault_dirs: tuple[Path, Path]
 ) -> None:
     good, bad = vault_dirs
-    own = {"Daily.md": "# my own note\n", "3 Clash with a future name.md": "mine, not memwarden's\n",
-           "sub/1 Deep.md": "---\nid: \"01JD3Z5X9Q2W8E7R6T5Y4V3K2M\"\n---\nlooks like ours, is not\n"}
+    own = {
+        "Daily.md": "# my own note\n",
+        "3 Clash with a future name.md": "mine, not memwarden's\n",
+        "sub/1 Deep.md": '---\nid: "01JD3Z5X9Q2W8E7R6T5Y4V3K2M"\n---\nlooks like ours, is not\n',
+    }
     for name, text in own.items():
         (good / name).parent.mkdir(exist_ok=True)
         (good / name).write_text(text, encoding="utf-8")
@@ -250,13 +276,22 @@ def test_sync_is_idempotent_and_leaves_every_other_file_alone(
     assert report["memories"] == 2 and report["ok"] is False
     assert folder["written"] == 1 and folder["removed"] == 0 and folder["error"] is None
     again = next(f for f in mirrored.operations.vault_sync()["folders"] if f["path"] == str(good))
-    assert again == {"path": str(good), "error": None, "written": 0, "unchanged": 2, "renamed": 0, "removed": 0}
+    assert again == {
+        "path": str(good),
+        "error": None,
+        "written": 0,
+        "unchanged": 2,
+        "renamed": 0,
+        "removed": 0,
+    }
     assert {name: (good / name).read_text(encoding="utf-8") for name in own} == own
     assert {name: (good / name).stat().st_mtime_ns for name in own} == before
     found = notes(good)
     assert set(found) == {a.id, c.id}
     assert found[a.id].name == "1 Sync keeps the vault right (" + a.id[-6:].lower() + ").md"
-    assert (good / "1 Sync keeps the vault right.md").read_text(encoding="utf-8") == "a person edited this note\n"
+    assert (good / "1 Sync keeps the vault right.md").read_text(
+        encoding="utf-8"
+    ) == "a person edited this note\n"
     assert "Not a directory" in next(f for f in report["folders"] if f["path"] == str(bad))["error"]
 
 
@@ -276,8 +311,14 @@ def test_sync_removes_notes_of_memories_deleted_while_the_mirror_was_off(tmp_pat
     again = build_service(load_settings(db=db, vault_dirs=str(vault)))
     try:
         report = again.operations.vault_sync()
-        assert report["folders"][0] == {"path": str(vault), "error": None, "written": 1, "unchanged": 0,
-                                        "renamed": 0, "removed": 1}
+        assert report["folders"][0] == {
+            "path": str(vault),
+            "error": None,
+            "written": 1,
+            "unchanged": 0,
+            "renamed": 0,
+            "removed": 1,
+        }
         found = notes(vault)
         assert set(found) == {kept.id}
         assert read_note(found[kept.id])[0]["pinned"] is True
@@ -288,12 +329,20 @@ def test_sync_removes_notes_of_memories_deleted_while_the_mirror_was_off(tmp_pat
 def test_sync_without_vault_folders_is_a_config_error(service: MemoryService) -> None:
     with pytest.raises(ConfigError, match="MEMWARDEN_VAULT_DIRS"):
         service.operations.vault_sync()
-    assert service.operations.vault_status() == {"enabled": False, "pending": 0, "errors": 0, "last_error": None,
-                                      "failing": [], "folders": []}
+    assert service.operations.vault_status() == {
+        "enabled": False,
+        "pending": 0,
+        "errors": 0,
+        "last_error": None,
+        "failing": [],
+        "folders": [],
+    }
 
 
 def test_vault_dirs_split_on_the_os_path_separator(tmp_path: Path) -> None:
-    settings = load_settings(vault_dirs=f" {tmp_path / 'a'}{os.pathsep}{os.pathsep}~/b{os.pathsep}{tmp_path / 'a'}")
+    settings = load_settings(
+        vault_dirs=f" {tmp_path / 'a'}{os.pathsep}{os.pathsep}~/b{os.pathsep}{tmp_path / 'a'}"
+    )
     assert settings.vault_folders() == [tmp_path / "a", Path("~/b").expanduser()]
     assert load_settings(vault_dirs="").vault_folders() == []
 
@@ -314,4 +363,7 @@ def test_health_probes_the_folders_and_is_degraded_while_one_fails(
 
 
 def test_health_says_not_configured_without_vault_folders(service: MemoryService) -> None:
-    assert service.operations.health(repair=False)["checks"]["vault"] == {"state": "not_configured", "ok": True}
+    assert service.operations.health(repair=False)["checks"]["vault"] == {
+        "state": "not_configured",
+        "ok": True,
+    }

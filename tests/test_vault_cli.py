@@ -17,8 +17,14 @@ TIMEOUT = 120
 
 
 def memwarden(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True,
-                          text=True, timeout=TIMEOUT, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "memwarden", *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
 
 
 @pytest.fixture
@@ -28,7 +34,9 @@ def vault(tmp_path: Path) -> Path:
     return folder
 
 
-def test_a_one_shot_add_reaches_the_vault_before_the_process_exits(cli_env: dict[str, str], vault: Path) -> None:
+def test_a_one_shot_add_reaches_the_vault_before_the_process_exits(
+    cli_env: dict[str, str], vault: Path
+) -> None:
     env = {**cli_env, "MEMWARDEN_VAULT_DIRS": str(vault)}
     added = memwarden(env, "add", "The printer on floor two needs a PIN", "--project", "office", "--json")
     assert added.returncode == 0, added.stderr
@@ -39,9 +47,16 @@ def test_a_one_shot_add_reaches_the_vault_before_the_process_exits(cli_env: dict
 
 def test_processes_adding_at_once_keep_note_numbers_unique(cli_env: dict[str, str], vault: Path) -> None:
     env = {**cli_env, "MEMWARDEN_VAULT_DIRS": str(vault)}
-    runs = [subprocess.Popen([sys.executable, "-m", "memwarden", "add", f"parallel memory number {i}"],
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for i in range(6)]
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "memwarden", "add", f"parallel memory number {i}"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(6)
+    ]
     for run in runs:
         _, err = run.communicate(timeout=TIMEOUT)
         assert run.returncode == 0, err
@@ -50,29 +65,39 @@ def test_processes_adding_at_once_keep_note_numbers_unique(cli_env: dict[str, st
     assert sorted(int(name.split(" ", 1)[0]) for name in names) == [1, 2, 3, 4, 5, 6]
 
 
-def test_vault_sync_rebuilds_notes_and_a_second_run_changes_nothing(cli_env: dict[str, str], vault: Path) -> None:
+def test_vault_sync_rebuilds_notes_and_a_second_run_changes_nothing(
+    cli_env: dict[str, str], vault: Path
+) -> None:
     added = memwarden(cli_env, "add", "Written while no vault was configured", "--json")
     assert added.returncode == 0, added.stderr
     env = {**cli_env, "MEMWARDEN_VAULT_DIRS": str(vault)}
     first = memwarden(env, "vault", "sync")
     assert first.returncode == 0, first.stderr
-    assert first.stdout == f"vault sync: 1 memories\n  {vault}: written 1, unchanged 0, renamed 0, removed 0\n"
+    assert (
+        first.stdout == f"vault sync: 1 memories\n  {vault}: written 1, unchanged 0, renamed 0, removed 0\n"
+    )
     second = memwarden(env, "vault", "sync", "--json")
     assert json.loads(second.stdout) == {
-        "memories": 1, "ok": True,
-        "folders": [{"path": str(vault), "error": None, "written": 0, "unchanged": 1, "renamed": 0, "removed": 0}],
+        "memories": 1,
+        "ok": True,
+        "folders": [
+            {"path": str(vault), "error": None, "written": 0, "unchanged": 1, "renamed": 0, "removed": 0}
+        ],
     }
     assert list(notes(vault)) == [json.loads(added.stdout)["id"]]
 
 
-def test_vault_sync_reports_an_unwritable_folder_and_exits_1(cli_env: dict[str, str], vault: Path,
-                                                             tmp_path: Path) -> None:
+def test_vault_sync_reports_an_unwritable_folder_and_exits_1(
+    cli_env: dict[str, str], vault: Path, tmp_path: Path
+) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
     env = {**cli_env, "MEMWARDEN_VAULT_DIRS": os.pathsep.join([str(vault), str(blocker / "vault")])}
     result = memwarden(env, "vault", "sync")
     assert result.returncode == 1
-    assert f"  {blocker / 'vault'}: FAILED: {blocker / 'vault'}: Not a directory (errno 20)\n" in result.stdout
+    assert (
+        f"  {blocker / 'vault'}: FAILED: {blocker / 'vault'}: Not a directory (errno 20)\n" in result.stdout
+    )
     assert f"  {vault}: written 0, unchanged 0" in result.stdout
 
 

@@ -22,15 +22,61 @@ from memwarden.vault.frontmatter import render_frontmatter, yaml_string
 from memwarden.vault.naming import display_title, note_stem, obsidian_tag
 from tests.vault_helpers import assert_front_matches, notes, read_note, related_stems, split_note
 
-SPECIALS = ['"', "'", ":", ": ", "#", " #", "---", "\n", "\r", "\t", "\\", "[[", "]]", "|", "^", "- ", "&a",
-            "*b", "!", "%", "@", "`", "{", "}", ">", "?", "\u2028", "\u2029", "\x85", "\ufeff", "\xa0",
-            "🙂", "İı", "ß", "e\u0301", "日本", "\U0010fffd", "\ufffe", "null", "true", "1e3", "~", "."]
+SPECIALS = [
+    '"',
+    "'",
+    ":",
+    ": ",
+    "#",
+    " #",
+    "---",
+    "\n",
+    "\r",
+    "\t",
+    "\\",
+    "[[",
+    "]]",
+    "|",
+    "^",
+    "- ",
+    "&a",
+    "*b",
+    "!",
+    "%",
+    "@",
+    "`",
+    "{",
+    "}",
+    ">",
+    "?",
+    "\u2028",
+    "\u2029",
+    "\x85",
+    "\ufeff",
+    "\xa0",
+    "🙂",
+    "İı",
+    "ß",
+    "e\u0301",
+    "日本",
+    "\U0010fffd",
+    "\ufffe",
+    "null",
+    "true",
+    "1e3",
+    "~",
+    ".",
+]
 ANY_CHAR = st.characters(blacklist_categories=("Cs",))
 PIECE = st.one_of(st.sampled_from(SPECIALS), st.text(ANY_CHAR, max_size=6))
 TEXT = st.lists(PIECE, max_size=12).map("".join)
 # What a tag or project may hold (one line, no control characters, not blank; the rest is free).
-LINE = (st.lists(PIECE, min_size=1, max_size=8).map("".join)
-        .map(lambda s: re.sub(r"[\x00-\x1f\x7f]", "", s)).filter(lambda s: s.strip() and len(s) <= 64))
+LINE = (
+    st.lists(PIECE, min_size=1, max_size=8)
+    .map("".join)
+    .map(lambda s: re.sub(r"[\x00-\x1f\x7f]", "", s))
+    .filter(lambda s: s.strip() and len(s) <= 64)
+)
 _WINDOWS_FORBIDDEN = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
 _LINK_BREAKING = re.compile(r"[#^\[\]|]")
 BASE = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
@@ -46,9 +92,16 @@ def valid(check, value):  # type: ignore[no-untyped-def]
 def make_memory(n: int, title: str, tags: list[str], project: str, *, pinned: bool = False) -> Memory:
     content = v.normalize_content(f"memory {n}: {title} {' '.join(tags)}")
     return Memory(
-        id=f"01JD3Z5X9Q2W8E7R6T5Y4V3K{n:02d}"[-26:], tenant="default", project=valid(v.check_project, project),
-        kind="note", title=valid(v.check_title, title), tags=valid(v.check_tags, tags), content=content,
-        content_hash=content_hash(content), pinned=pinned, created_at=BASE + timedelta(seconds=n),
+        id=f"01JD3Z5X9Q2W8E7R6T5Y4V3K{n:02d}"[-26:],
+        tenant="default",
+        project=valid(v.check_project, project),
+        kind="note",
+        title=valid(v.check_title, title),
+        tags=valid(v.check_tags, tags),
+        content=content,
+        content_hash=content_hash(content),
+        pinned=pinned,
+        created_at=BASE + timedelta(seconds=n),
         updated_at=BASE + timedelta(seconds=n, microseconds=n),
     )
 
@@ -59,7 +112,9 @@ def test_any_string_is_a_yaml_scalar_that_parses_back_to_itself(text: str) -> No
 
 
 @given(title=TEXT, tags=st.lists(LINE, max_size=5), project=LINE, pinned=st.booleans())
-def test_frontmatter_parses_back_to_the_memory_fields(title: str, tags: list[str], project: str, pinned: bool) -> None:
+def test_frontmatter_parses_back_to_the_memory_fields(
+    title: str, tags: list[str], project: str, pinned: bool
+) -> None:
     memory = make_memory(1, title, tags, project, pinned=pinned)
     front, rest = split_note(render_frontmatter(memory) + "# body\n")
     assert_front_matches(front, memory)
@@ -86,8 +141,14 @@ def test_file_names_are_safe_on_every_system_and_keep_their_number(title: str, n
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(TEXT, st.lists(LINE, max_size=3), st.sampled_from(["a", "b: c", "#d", "x\ny"])),
-                min_size=1, max_size=5), TEXT)
+@given(
+    st.lists(
+        st.tuples(TEXT, st.lists(LINE, max_size=3), st.sampled_from(["a", "b: c", "#d", "x\ny"])),
+        min_size=1,
+        max_size=5,
+    ),
+    TEXT,
+)
 def test_notes_on_disk_round_trip_and_every_link_resolves_after_renames(
     specs: list[tuple[str, list[str], str]], new_title: str
 ) -> None:

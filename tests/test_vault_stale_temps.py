@@ -23,8 +23,14 @@ def test_temporary_files_of_killed_writers_are_removed_and_live_ones_kept(tmp_pa
     stale.write_text("half a note")
     live = state / f"tmp-{os.getpid()}-1"  # this process is alive: never touched
     live.write_text("being written")
-    service = build_service(load_settings(db=str(tmp_path / "m.db"), log_file=str(tmp_path / "m.log"),
-                                          vault_dirs=str(vault), embedder="none"))
+    service = build_service(
+        load_settings(
+            db=str(tmp_path / "m.db"),
+            log_file=str(tmp_path / "m.log"),
+            vault_dirs=str(vault),
+            embedder="none",
+        )
+    )
     try:
         service.memories.add("a mirrored memory")
         assert service.operations.vault_flush(30)

@@ -52,8 +52,13 @@ def run_memwarden(cases: dict[str, Any], mode: str) -> dict[str, dict[str, float
 
     out: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        settings = load_settings(db=f"{tmp}/p.db", log_file=f"{tmp}/log", audit=False,
-                                 embedder="builtin" if mode == "hybrid" else "none", vector_timeout_ms=60_000)
+        settings = load_settings(
+            db=f"{tmp}/p.db",
+            log_file=f"{tmp}/log",
+            audit=False,
+            embedder="builtin" if mode == "hybrid" else "none",
+            vector_timeout_ms=60_000,
+        )
         service = build_service(settings, background=False)
         memories_api = getattr(service, "memories", service)
         search_api = getattr(service, "searcher", service)
@@ -61,8 +66,10 @@ def run_memwarden(cases: dict[str, Any], mode: str) -> dict[str, dict[str, float
             if service.vectors is not None and not service.vectors.wait_ready(120):  # type: ignore[attr-defined]
                 raise SystemExit("the builtin model did not load")
             for language, data in cases.items():
-                key_of = {memories_api.add(text, project=language).memory.id: key
-                          for key, text in data["memories"].items()}
+                key_of = {
+                    memories_api.add(text, project=language).memory.id: key
+                    for key, text in data["memories"].items()
+                }
                 rr, hit = [], []
                 for case in data["queries"]:
                     result = search_api.search(case["q"], project=language, limit=10, vector=mode == "hybrid")
@@ -79,8 +86,10 @@ def run_baseline(cases: dict[str, Any]) -> dict[str, dict[str, float]]:
     out = {}
     for language, data in cases.items():
         pairs = [scores(baseline_rank(data["memories"], c["q"]), set(c["relevant"])) for c in data["queries"]]
-        out[language] = {"mrr": round(sum(p[0] for p in pairs) / len(pairs), 3),
-                         "hit@3": round(sum(p[1] for p in pairs) / len(pairs), 3)}
+        out[language] = {
+            "mrr": round(sum(p[0] for p in pairs) / len(pairs), 3),
+            "hit@3": round(sum(p[1] for p in pairs) / len(pairs), 3),
+        }
     return out
 
 
@@ -95,8 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"paraphrase quality ({sum(len(d['queries']) for d in cases.values())} queries); MRR@10 / hit@3")
     print(f"{'set':<8}" + "".join(f"{m:>18}" for m in modes))
     for language in cases:
-        print(f"{language:<8}" + "".join(
-            f"{results[m][language]['mrr']:>10.3f} / {results[m][language]['hit@3']:.2f}" for m in modes))
+        print(
+            f"{language:<8}"
+            + "".join(
+                f"{results[m][language]['mrr']:>10.3f} / {results[m][language]['hit@3']:.2f}" for m in modes
+            )
+        )
     load = os.getloadavg()
     print(f"machine load {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f} (shared machine)")
     if args.json:

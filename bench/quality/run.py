@@ -68,8 +68,12 @@ def evaluate(corpus: Corpus, languages: str, verbose: bool) -> dict[str, float |
 
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(
-            db=str(Path(tmp) / "quality.db"), log_file=str(Path(tmp) / "log"), languages=languages,
-            backup_dir=str(Path(tmp) / "backups"), audit=False, embedder="none",
+            db=str(Path(tmp) / "quality.db"),
+            log_file=str(Path(tmp) / "log"),
+            languages=languages,
+            backup_dir=str(Path(tmp) / "backups"),
+            audit=False,
+            embedder="none",
         )
         service = build_service(settings)
         try:
@@ -106,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", metavar="FILE", help="write the results as JSON to FILE")
     parser.add_argument("--languages", default="english,turkish", help="MEMWARDEN_LANGUAGES for the run")
-    parser.add_argument("--corpus", action="append", help="only this corpus (english, chinese, turkish, mixed)")
+    parser.add_argument(
+        "--corpus", action="append", help="only this corpus (english, chinese, turkish, mixed)"
+    )
     parser.add_argument("--verbose", action="store_true", help="print queries that miss the top 3")
     args = parser.parse_args(argv)
     paths = sorted(CORPORA.glob("*.txt"))
@@ -117,10 +123,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"keyword-only retrieval quality (MEMWARDEN_LANGUAGES={args.languages})")
     print(header)
     for name, r in results.items():
-        print(f"{name:<10}{r['memories']:>9}{r['queries']:>8}{r['recall@1']:>7.3f}{r['recall@3']:>7.3f}"
-              f"{r['recall@5']:>7.3f}{r['mrr']:>7.3f}")
+        print(
+            f"{name:<10}{r['memories']:>9}{r['queries']:>8}{r['recall@1']:>7.3f}{r['recall@3']:>7.3f}"
+            f"{r['recall@5']:>7.3f}{r['mrr']:>7.3f}"
+        )
     if args.json:
-        payload = {"bench": "quality", "mode": "keyword-only", "languages": args.languages, "results": results}
+        payload = {
+            "bench": "quality",
+            "mode": "keyword-only",
+            "languages": args.languages,
+            "results": results,
+        }
         Path(args.json).write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 

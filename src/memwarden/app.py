@@ -101,7 +101,9 @@ def build_service(
     vectors_on = embeddings and (embedder is not None or settings.embedder != "none")
     exact_max = settings.vector_exact_max if vectors_on else 150_000
     store = open_store(
-        settings.database_url(), synchronous=settings.sqlite_synchronous, pg_pool_size=settings.pg_pool_size,
+        settings.database_url(),
+        synchronous=settings.sqlite_synchronous,
+        pg_pool_size=settings.pg_pool_size,
         vector_exact_max=exact_max,
     )
     vectors = None
@@ -111,8 +113,11 @@ def build_service(
         chosen = embedder if embedder is not None else open_embedder(settings)
         if chosen is not None:
             vectors = VectorPath(
-                store, chosen, timeout_ms=settings.vector_timeout_ms,
-                backfill_interval_s=settings.embed_backfill_interval_s, background=background,
+                store,
+                chosen,
+                timeout_ms=settings.vector_timeout_ms,
+                backfill_interval_s=settings.embed_backfill_interval_s,
+                background=background,
                 warmup_wait_ms=settings.vector_warmup_wait_ms,
                 kind=settings.embedder if embedder is None else "custom",
             )
@@ -138,8 +143,9 @@ def build_service(
     try:
         # Straight to the store (what Operations.ensure_index does): the per-prompt paths never
         # build the operations part (see MemoryService.operations).
-        service.store.ensure_index(service.intake.analyzer.fingerprint, service.intake.index_text,
-                                   progress or ReindexProgress())
+        service.store.ensure_index(
+            service.intake.analyzer.fingerprint, service.intake.index_text, progress or ReindexProgress()
+        )
     except BaseException:
         service.close()
         raise
@@ -184,8 +190,13 @@ def build_auditor(settings: Settings | HotSettings) -> Auditor | None:
         redactor = redactor or build_redactor(settings)
         return redactor.scrub_text(query)
 
-    return Auditor(log, query_plain=settings.audit_query_plain, redact=scrub, anchor=anchor,
-                   reads_fail_open=settings.audit_reads_fail_open)
+    return Auditor(
+        log,
+        query_plain=settings.audit_query_plain,
+        redact=scrub,
+        anchor=anchor,
+        reads_fail_open=settings.audit_reads_fail_open,
+    )
 
 
 def build_vault_mirror(settings: Settings | HotSettings) -> VaultMirror | None:
@@ -253,7 +264,9 @@ def _checked_at_start(settings: Settings, service: MemoryService) -> MemoryServi
         logger.warning("start-up purge skipped: %s", exc.message)
         purged = []
     if purged:
-        logger.info("purged %d memories expired more than %s days ago", len(purged), settings.purge_grace_days)
+        logger.info(
+            "purged %d memories expired more than %s days ago", len(purged), settings.purge_grace_days
+        )
     return service
 
 

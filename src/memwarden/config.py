@@ -46,21 +46,30 @@ class Settings(SettingsPaths, BaseSettings):
     embed_backfill_interval_s: float = _field("embed_backfill_interval_s")
     languages: str = _field("languages")
     recency_half_life_days: float = _field("recency_half_life_days")
-    search_vector_weight: str = _field("search_vector_weight",
-                                       description="Vector share of fused relevance, 0-1; empty: the model's")
+    search_vector_weight: str = _field(
+        "search_vector_weight", description="Vector share of fused relevance, 0-1; empty: the model's"
+    )
     search_thread_weight: float = _field("search_thread_weight")
     redaction: Literal["enforce", "dry-run", "off"] = _field("redaction")
     redaction_rules: str = _field("redaction_rules")
     audit: bool = _field("audit")
     audit_query_plain: bool = _field("audit_query_plain")
-    audit_key_file: str = _field("audit_key_file", description="Key file of a keyed audit chain (HMAC-SHA256)")
-    audit_anchor_file: str = _field("audit_anchor_file", description="File that remembers the newest audit head")
+    audit_key_file: str = _field(
+        "audit_key_file", description="Key file of a keyed audit chain (HMAC-SHA256)"
+    )
+    audit_anchor_file: str = _field(
+        "audit_anchor_file", description="File that remembers the newest audit head"
+    )
     audit_reads_fail_open: bool = _field("audit_reads_fail_open")
     http: str = _field("http")
     http_token: SecretStr | None = _field("http_token")
     tokens_file: str = _field("tokens_file")
-    http_allowed_hosts: str = _field("http_allowed_hosts", description="Extra Host names the HTTP server answers to")
-    http_allowed_origins: str = _field("http_allowed_origins", description="Web origins allowed to call the HTTP server")
+    http_allowed_hosts: str = _field(
+        "http_allowed_hosts", description="Extra Host names the HTTP server answers to"
+    )
+    http_allowed_origins: str = _field(
+        "http_allowed_origins", description="Web origins allowed to call the HTTP server"
+    )
     http_max_body_bytes: int = _field("http_max_body_bytes")
     http_health_interval_s: float = _field("http_health_interval_s")
     vault_dirs: str = _field("vault_dirs")
@@ -74,7 +83,9 @@ class Settings(SettingsPaths, BaseSettings):
     pg_pool_size: int = _field("pg_pool_size")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = _field("log_level")
     log_file: str = _field("log_file")
-    hook_server: str = _field("hook_server", description="URL of a memwarden HTTP server on loopback for the hooks")
+    hook_server: str = _field(
+        "hook_server", description="URL of a memwarden HTTP server on loopback for the hooks"
+    )
     hook_timeout_ms: int = _field("hook_timeout_ms")
     hook_max_tokens: int = _field("hook_max_tokens")
     hook_limit: int = _field("hook_limit")
@@ -101,7 +112,6 @@ class Settings(SettingsPaths, BaseSettings):
     @classmethod
     def _empty_token_is_none(cls, value: object) -> object:
         return None if value == "" else value
-
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -25,8 +25,14 @@ from memwarden.settings_paths import (
 )
 from memwarden.settings_table import SETTINGS, SettingSpec
 
-__all__ = ["HotSettings", "default_data_dir", "default_runtime_dir", "is_postgres_url", "load_hot_settings",
-           "sqlite_path"]
+__all__ = [
+    "HotSettings",
+    "default_data_dir",
+    "default_runtime_dir",
+    "is_postgres_url",
+    "load_hot_settings",
+    "sqlite_path",
+]
 
 _TRUE = {"1", "true", "yes", "on", "t", "y"}
 _FALSE = {"0", "false", "no", "off", "f", "n"}
@@ -39,10 +45,14 @@ def parse_optional_weight(raw: str) -> float | None:
     try:
         value = float(raw.strip())
     except ValueError:
-        raise ConfigError(f"invalid settings: MEMWARDEN_SEARCH_VECTOR_WEIGHT: expected a number from 0 to 1 "
-                          f"or nothing, got {raw!r}") from None
+        raise ConfigError(
+            f"invalid settings: MEMWARDEN_SEARCH_VECTOR_WEIGHT: expected a number from 0 to 1 "
+            f"or nothing, got {raw!r}"
+        ) from None
     if not 0.0 <= value <= 1.0:
-        raise ConfigError(f"invalid settings: MEMWARDEN_SEARCH_VECTOR_WEIGHT: must be from 0 to 1, got {value}")
+        raise ConfigError(
+            f"invalid settings: MEMWARDEN_SEARCH_VECTOR_WEIGHT: must be from 0 to 1, got {value}"
+        )
     return value
 
 
@@ -94,8 +104,16 @@ def _parse(spec: SettingSpec, raw: str) -> Any:
             kind = "a whole number" if spec.kind is int else "a number"
             raise ConfigError(f"invalid settings: {env}: expected {kind}, got {raw!r}") from None
         ge, gt, le = spec.ge, spec.gt, spec.le
-        if (ge is not None and number < ge) or (gt is not None and number <= gt) or (le is not None and number > le):
-            limits = [f"at least {ge}" if ge is not None else f"more than {gt}"] if (ge, gt) != (None, None) else []
+        if (
+            (ge is not None and number < ge)
+            or (gt is not None and number <= gt)
+            or (le is not None and number > le)
+        ):
+            limits = (
+                [f"at least {ge}" if ge is not None else f"more than {gt}"]
+                if (ge, gt) != (None, None)
+                else []
+            )
             limits += [f"at most {le}"] if le is not None else []
             raise ConfigError(f"invalid settings: {env}: must be {' and '.join(limits)}, got {raw!r}")
         return number

@@ -137,7 +137,8 @@ class Intake:
             raise InvalidInput(
                 f"{what} holds a value redaction rule {rule!r} protects; projects and tags are identifiers, "
                 "so they are refused, not rewritten: choose one without it (nothing was stored)",
-                field=field, rule=rule,
+                field=field,
+                rule=rule,
             )
         return value
 
@@ -145,7 +146,9 @@ class Intake:
 
     def clean_content(self, content: object) -> tuple[str, tuple[str, ...]]:
         """The stored form of content and the redaction rules that fired."""
-        return self.clean_text(v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes)))
+        return self.clean_text(
+            v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes))
+        )
 
     def clean_title(self, title: object) -> tuple[str, tuple[str, ...]]:
         """The stored form of a title and the rules applied to it."""
@@ -205,6 +208,10 @@ class Intake:
         """The analyzed text the keyword index stores for ``memory`` (text/memory_index.py: the
         content with the dates its relative time words name, and the context apart); redaction
         markers become one neutral word (``govern.markers.INDEXED_MARKER``), never the rule's name."""
-        plain = replace(memory, title=unmarked(memory.title), content=unmarked(memory.content),
-                        context=unmarked(memory.context))
+        plain = replace(
+            memory,
+            title=unmarked(memory.title),
+            content=unmarked(memory.content),
+            context=unmarked(memory.context),
+        )
         return memory_index(self.analyzer, plain)

@@ -21,8 +21,10 @@ MAX_JSON_DEPTH = 64
 # One token per match: a JSON string (escapes included) or a bracket. Strings are skipped as a
 # whole, so brackets inside them do not count and a backslash run is always read in pairs.
 _TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
-_SURROGATE = re.compile(rb"\\(?:u([dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?|u[dD][c-fC-F][0-9a-fA-F]{2}|.)",
-                        re.DOTALL)
+_SURROGATE = re.compile(
+    rb"\\(?:u([dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?|u[dD][c-fC-F][0-9a-fA-F]{2}|.)",
+    re.DOTALL,
+)
 
 
 def _lone_surrogate(string: bytes) -> str | None:
@@ -48,8 +50,10 @@ def json_problem(body: bytes, *, max_depth: int = MAX_JSON_DEPTH) -> str | None:
         if first == b'"':
             lone = _lone_surrogate(token)
             if lone is not None:
-                return (f"the JSON holds a lone surrogate escape ({lone}), which is not valid Unicode text; "
-                        "send UTF-8 text or a surrogate pair")
+                return (
+                    f"the JSON holds a lone surrogate escape ({lone}), which is not valid Unicode text; "
+                    "send UTF-8 text or a surrogate pair"
+                )
         elif first in (b"[", b"{"):
             depth += 1
             if depth > max_depth:

@@ -120,10 +120,17 @@ class Memories:
         error = None if duplicate else self._embed([stored])
         if self.vault is not None and not duplicate:
             self.vault.upserted(stored)
-        return AddResult(memory=stored, duplicate=duplicate, similar=[] if duplicate else similar,
-                         redacted=bool(redactions), redactions=redactions or would, redaction_mode=mode,
-                         embedding_failed=error is not None, embedding_error=error,
-                         redactions_dry_run=intake.dry_run_rules(memory.content, memory.title))
+        return AddResult(
+            memory=stored,
+            duplicate=duplicate,
+            similar=[] if duplicate else similar,
+            redacted=bool(redactions),
+            redactions=redactions or would,
+            redaction_mode=mode,
+            embedding_failed=error is not None,
+            embedding_error=error,
+            redactions_dry_run=intake.dry_run_rules(memory.content, memory.title),
+        )
 
     @audited("update", audit_ops.memory_summary)
     def update(
@@ -252,7 +259,10 @@ class Memories:
     @audited("stats", audit_ops.stats_summary)
     def stats(self, *, project: object | None = None, caller: Caller | None = None) -> dict[str, Any]:
         who = self._caller(caller)
-        stats = {"tenant": who.tenant, **self.store.stats(who.tenant, self.intake.clean_project(project), self.clock())}
+        stats = {
+            "tenant": who.tenant,
+            **self.store.stats(who.tenant, self.intake.clean_project(project), self.clock()),
+        }
         if who != self.default_caller:
             # The database is shared by every tenant: its size tells one tenant about the others.
             stats.pop("database_bytes", None)

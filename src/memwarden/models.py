@@ -136,8 +136,11 @@ class Hit:
     why: dict[str, float]
 
     def to_dict(self, *, include_context: bool = False) -> dict[str, Any]:
-        return {**self.memory.to_dict(include_context=include_context), "score": round(self.score, 6),
-                "why": self.why}
+        return {
+            **self.memory.to_dict(include_context=include_context),
+            "score": round(self.score, 6),
+            "why": self.why,
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,10 +55,25 @@ class MemoryService:
         self.auditor = auditor
         self.vectors = vectors
         self.vault = vault
-        self.memories = Memories(store, intake, default_caller=default_caller, clock=clock, auditor=auditor,
-                                 vectors=vectors, vault=vault)
-        self.searcher = Searcher(store, intake, default_caller=default_caller, ranking=ranking, clock=clock,
-                                 auditor=auditor, vectors=vectors, tuning=tuning)
+        self.memories = Memories(
+            store,
+            intake,
+            default_caller=default_caller,
+            clock=clock,
+            auditor=auditor,
+            vectors=vectors,
+            vault=vault,
+        )
+        self.searcher = Searcher(
+            store,
+            intake,
+            default_caller=default_caller,
+            ranking=ranking,
+            clock=clock,
+            auditor=auditor,
+            vectors=vectors,
+            tuning=tuning,
+        )
         self._ops_options = ops
         self._operations: Operations | None = None
         if vault is not None:
@@ -72,9 +87,16 @@ class MemoryService:
             from memwarden.ops.operations import Operations
 
             self._operations = Operations(
-                self.store, self.intake, self.searcher, default_caller=self.default_caller,
-                options=self._ops_options, clock=self._clock, auditor=self.auditor, vectors=self.vectors,
-                vault=self.vault)
+                self.store,
+                self.intake,
+                self.searcher,
+                default_caller=self.default_caller,
+                options=self._ops_options,
+                clock=self._clock,
+                auditor=self.auditor,
+                vectors=self.vectors,
+                vault=self.vault,
+            )
         return self._operations
 
     @property

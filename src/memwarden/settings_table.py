@@ -34,8 +34,13 @@ class SettingSpec:
 
     def bounds(self) -> dict[str, Any]:
         """The numeric and length bounds that are set, as pydantic ``Field`` keywords."""
-        found = {"ge": self.ge, "gt": self.gt, "le": self.le, "min_length": self.min_length,
-                 "max_length": self.max_length}
+        found = {
+            "ge": self.ge,
+            "gt": self.gt,
+            "le": self.le,
+            "min_length": self.min_length,
+            "max_length": self.max_length,
+        }
         return {key: value for key, value in found.items() if value is not None}
 
 

@@ -36,7 +36,9 @@ def check_text(field: str, value: object, *, max_bytes: int | None = None, allow
     try:
         encoded = value.encode("utf-8")
     except UnicodeEncodeError:
-        raise InvalidInput(f"{field} is not valid Unicode (a lone surrogate); send UTF-8 text", field=field) from None
+        raise InvalidInput(
+            f"{field} is not valid Unicode (a lone surrogate); send UTF-8 text", field=field
+        ) from None
     if not allow_empty and not value.strip():
         raise InvalidInput(f"{field} is empty; send some text", field=field)
     if max_bytes is not None and len(encoded) > max_bytes:
@@ -58,9 +60,7 @@ def normalize_content(content: str) -> str:
 def check_project(value: object) -> str:
     project = check_text("project", value).strip()
     if len(project) > MAX_PROJECT_CHARS or _CONTROL.search(project):
-        raise InvalidInput(
-            f"project must be 1-{MAX_PROJECT_CHARS} printable characters", field="project"
-        )
+        raise InvalidInput(f"project must be 1-{MAX_PROJECT_CHARS} printable characters", field="project")
     return project
 
 
@@ -175,7 +175,9 @@ def check_thread(value: object) -> str:
     if len(thread) > MAX_THREAD_CHARS or _CONTROL.search(thread) or "\n" in thread or "\t" in thread:
         raise InvalidInput(
             f"thread must be at most {MAX_THREAD_CHARS} printable characters on one line "
-            "(no control characters)", field="thread")
+            "(no control characters)",
+            field="thread",
+        )
     return thread
 
 
@@ -193,15 +195,20 @@ def check_occurred_at(value: object, *, now: datetime) -> datetime | None:
         except ValueError:
             raise InvalidInput(
                 f"occurred_at {value[:40]!r} is not an ISO 8601 date or date-time "
-                "(e.g. 2023-05-08 or 2023-05-08T13:56:00Z)", field="occurred_at") from None
+                "(e.g. 2023-05-08 or 2023-05-08T13:56:00Z)",
+                field="occurred_at",
+            ) from None
     else:
-        raise InvalidInput("occurred_at must be an ISO 8601 string such as 2023-05-08T13:56:00Z",
-                           field="occurred_at")
+        raise InvalidInput(
+            "occurred_at must be an ISO 8601 string such as 2023-05-08T13:56:00Z", field="occurred_at"
+        )
     when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
     if when < EARLIEST_OCCURRED:
         raise InvalidInput("occurred_at is before year 1", field="occurred_at")
     if when > now + MAX_FUTURE:
         raise InvalidInput(
             f"occurred_at {when.date().isoformat()} lies more than {MAX_FUTURE.days} days in the future; "
-            "send when the remembered thing happened", field="occurred_at")
+            "send when the remembered thing happened",
+            field="occurred_at",
+        )
     return when

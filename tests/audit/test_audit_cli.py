@@ -14,8 +14,14 @@ from memwarden.govern.identity import load_tokens_file, token_digest
 
 
 def run(env: dict[str, str], *argv: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True,
-                          timeout=120, input=stdin)
+    return subprocess.run(
+        [sys.executable, "-m", "memwarden", *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        input=stdin,
+    )
 
 
 def seed(env: dict[str, str]) -> None:
@@ -24,7 +30,9 @@ def seed(env: dict[str, str]) -> None:
     assert run(env, "list").returncode == 0
 
 
-def test_verify_passes_on_an_intact_chain_and_fails_with_the_position(cli_env: dict[str, str], db_path: Path) -> None:
+def test_verify_passes_on_an_intact_chain_and_fails_with_the_position(
+    cli_env: dict[str, str], db_path: Path
+) -> None:
     seed(cli_env)
     ok = run(cli_env, "audit", "verify")
     assert ok.returncode == 0 and "audit chain intact: 3 rows" in ok.stdout
@@ -49,14 +57,35 @@ def test_export_writes_csv_and_json_with_filters(cli_env: dict[str, str], tmp_pa
     assert document["format"] == "memwarden.audit" and document["count"] == 1
     assert [r["actor"] for r in document["records"]] == ["bob"]
     out_csv = tmp_path / "audit.csv"
-    assert run(cli_env, "audit", "export", "--from", "2000-01-01", "--to", "2999-12-31", "--tenant", "default",
-               "--format", "csv", "--out", str(out_csv)).returncode == 0
+    assert (
+        run(
+            cli_env,
+            "audit",
+            "export",
+            "--from",
+            "2000-01-01",
+            "--to",
+            "2999-12-31",
+            "--tenant",
+            "default",
+            "--format",
+            "csv",
+            "--out",
+            str(out_csv),
+        ).returncode
+        == 0
+    )
     with out_csv.open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert [r["action"] for r in rows] == ["add", "search", "list", "search", "export"]
     assert json.loads(rows[0]["memory_ids"]) and rows[0]["hash"]
     none = tmp_path / "none.csv"
-    assert run(cli_env, "audit", "export", "--to", "2000-01-01", "--format", "csv", "--out", str(none)).returncode == 0
+    assert (
+        run(
+            cli_env, "audit", "export", "--to", "2000-01-01", "--format", "csv", "--out", str(none)
+        ).returncode
+        == 0
+    )
     assert len(none.read_text(encoding="utf-8").splitlines()) == 1  # the header only
 
 
@@ -69,8 +98,17 @@ def test_export_refuses_bad_input_and_existing_files(cli_env: dict[str, str], tm
     assert existing.read_text(encoding="utf-8") == "keep me"
     bad_date = run(cli_env, "audit", "export", "--from", "last tuesday", "--out", str(tmp_path / "x.json"))
     assert bad_date.returncode == 1 and "is not a date" in bad_date.stderr
-    backwards = run(cli_env, "audit", "export", "--from", "2026-02-01", "--to", "2026-01-01",
-                    "--out", str(tmp_path / "y.json"))
+    backwards = run(
+        cli_env,
+        "audit",
+        "export",
+        "--from",
+        "2026-02-01",
+        "--to",
+        "2026-01-01",
+        "--out",
+        str(tmp_path / "y.json"),
+    )
     assert backwards.returncode == 1 and "--from must be before --to" in backwards.stderr
     assert run(cli_env, "audit", "export", "--format", "xml", "--out", "z").returncode == 2
     assert run(cli_env, "audit", "export").returncode == 2
@@ -103,10 +141,26 @@ def test_verify_works_on_a_backup_copy(cli_env: dict[str, str], db_path: Path, t
     assert done.returncode == 0 and json.loads(done.stdout)["rows"] == 3
 
 
-def test_token_new_appends_a_hashed_entry_and_token_hash_matches(cli_env: dict[str, str], tmp_path: Path) -> None:
+def test_token_new_appends_a_hashed_entry_and_token_hash_matches(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
     path = tmp_path / "tokens.json"
-    first = json.loads(run(cli_env, "token", "new", "--actor", "alice", "--tenant", "acme", "--tenant", "globex",
-                           "--file", str(path), "--json").stdout)
+    first = json.loads(
+        run(
+            cli_env,
+            "token",
+            "new",
+            "--actor",
+            "alice",
+            "--tenant",
+            "acme",
+            "--tenant",
+            "globex",
+            "--file",
+            str(path),
+            "--json",
+        ).stdout
+    )
     run(cli_env, "token", "new", "--actor", "bob", "--tenant", "initech", "--file", str(path))
     tokens = load_tokens_file(str(path))
     assert tokens[token_digest(first["token"])].tenants == ("acme", "globex")

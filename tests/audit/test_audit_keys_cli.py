@@ -15,8 +15,9 @@ from memwarden.store.sqlite.audit import SQLiteAuditLog
 from tests.audit.test_audit_cli import run
 
 
-def test_keygen_writes_a_private_key_once_and_refuses_without_a_target(cli_env: dict[str, str],
-                                                                      tmp_path: Path) -> None:
+def test_keygen_writes_a_private_key_once_and_refuses_without_a_target(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
     nowhere = run(cli_env, "audit", "keygen")
     assert nowhere.returncode == 1 and "--out FILE" in nowhere.stderr
     key_file = tmp_path / "secrets" / "audit.key"
@@ -28,8 +29,9 @@ def test_keygen_writes_a_private_key_once_and_refuses_without_a_target(cli_env: 
     assert again.returncode == 1 and "never overwritten" in again.stderr
 
 
-def test_verify_reports_a_keyed_chain_and_refuses_a_readable_key(cli_env: dict[str, str], db_path: Path,
-                                                                 tmp_path: Path) -> None:
+def test_verify_reports_a_keyed_chain_and_refuses_a_readable_key(
+    cli_env: dict[str, str], db_path: Path, tmp_path: Path
+) -> None:
     from memwarden.audit.keys import write_new_key
 
     key = write_new_key(tmp_path / "audit.key")
@@ -50,8 +52,9 @@ def test_verify_reports_a_keyed_chain_and_refuses_a_readable_key(cli_env: dict[s
     assert readable.returncode == 1 and "chmod 600" in readable.stderr
 
 
-def test_verify_with_the_anchor_file_catches_lost_rows(cli_env: dict[str, str], db_path: Path,
-                                                       tmp_path: Path) -> None:
+def test_verify_with_the_anchor_file_catches_lost_rows(
+    cli_env: dict[str, str], db_path: Path, tmp_path: Path
+) -> None:
     import shutil
 
     from memwarden.audit.anchor import AnchorFile
@@ -73,7 +76,9 @@ def test_verify_with_the_anchor_file_catches_lost_rows(cli_env: dict[str, str], 
     assert run(cli_env, "audit", "verify").returncode == 0  # consistent on its own
     env = {**cli_env, "MEMWARDEN_AUDIT_ANCHOR_FILE": str(anchor_file)}
     lost = run(env, "audit", "verify")
-    assert lost.returncode == 1 and "rolled_back" in lost.stdout and "newest 3 acknowledged rows" in lost.stdout
+    assert (
+        lost.returncode == 1 and "rolled_back" in lost.stdout and "newest 3 acknowledged rows" in lost.stdout
+    )
     missing = run(cli_env, "audit", "verify", "--anchor-file", str(tmp_path / "nope.json"))
     assert missing.returncode == 1 and "does not exist" in missing.stderr
 
@@ -100,8 +105,9 @@ def test_prune_after_a_clock_jump_refuses_and_removes_nothing(cli_env: dict[str,
     assert after["ok"] and after["checkpoints"] == 1
 
 
-def test_a_restore_is_recorded_in_the_restored_chain_and_moves_the_anchor_back(cli_env: dict[str, str],
-                                                                              tmp_path: Path) -> None:
+def test_a_restore_is_recorded_in_the_restored_chain_and_moves_the_anchor_back(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
     anchor_file = tmp_path / "anchor.json"
     env = {**cli_env, "MEMWARDEN_AUDIT_ANCHOR_FILE": str(anchor_file), "MEMWARDEN_ACTOR": "ops-alice"}
     assert run(env, "add", "before the backup").returncode == 0
@@ -127,11 +133,16 @@ def test_a_restore_is_recorded_in_the_restored_chain_and_moves_the_anchor_back(c
     assert restore_row["detail"]["previous_saved_as"].endswith("-pre-restore.db")
 
 
-def test_with_a_key_file_and_an_anchor_file_every_command_signs_and_anchors(cli_env: dict[str, str],
-                                                                           tmp_path: Path) -> None:
+def test_with_a_key_file_and_an_anchor_file_every_command_signs_and_anchors(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
     key_file, anchor_file = tmp_path / "audit.key", tmp_path / "anchor.json"
     assert run(cli_env, "audit", "keygen", "--out", str(key_file)).returncode == 0
-    env = {**cli_env, "MEMWARDEN_AUDIT_KEY_FILE": str(key_file), "MEMWARDEN_AUDIT_ANCHOR_FILE": str(anchor_file)}
+    env = {
+        **cli_env,
+        "MEMWARDEN_AUDIT_KEY_FILE": str(key_file),
+        "MEMWARDEN_AUDIT_ANCHOR_FILE": str(anchor_file),
+    }
     assert run(env, "add", "signed fact").returncode == 0
     assert run(env, "search", "signed").returncode == 0
     report = json.loads(run(env, "audit", "verify", "--json").stdout)

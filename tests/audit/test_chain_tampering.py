@@ -23,8 +23,17 @@ def chained_db(tmp_path: Path) -> Path:
     SQLiteStore(path).close()
     log = SQLiteAuditLog(path)
     for i in range(10):
-        log.append(AuditEvent(actor=f"actor{i % 2}", tenant="acme", action="search", result_count=i,
-                              query_sha256="ab" * 32, query_len=5), T0 + timedelta(hours=i))
+        log.append(
+            AuditEvent(
+                actor=f"actor{i % 2}",
+                tenant="acme",
+                action="search",
+                result_count=i,
+                query_sha256="ab" * 32,
+                query_len=5,
+            ),
+            T0 + timedelta(hours=i),
+        )
     log.close()
     return path
 
@@ -56,9 +65,11 @@ def test_the_database_refuses_update_and_delete_of_audit_rows(chained_db: Path) 
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         conn.execute("DELETE FROM audit_log WHERE seq = 3")
     with pytest.raises(sqlite3.IntegrityError, match="continue the chain"):
-        conn.execute("INSERT INTO audit_log SELECT 11, at, actor, tenant, project, action, outcome, memory_ids,"
-                     " result_count, degraded, redaction_count, query_sha256, query_len, query_plain, detail,"
-                     " 'x', hash FROM audit_log WHERE seq = 10")
+        conn.execute(
+            "INSERT INTO audit_log SELECT 11, at, actor, tenant, project, action, outcome, memory_ids,"
+            " result_count, degraded, redaction_count, query_sha256, query_len, query_plain, detail,"
+            " 'x', hash FROM audit_log WHERE seq = 10"
+        )
     with pytest.raises(sqlite3.IntegrityError, match="only moves forward"):
         conn.execute("UPDATE audit_head SET seq = 5")
     assert verify_database(str(chained_db)).ok
@@ -76,7 +87,9 @@ def test_an_edited_row_with_a_recomputed_hash_breaks_the_next_link(chained_db: P
     conn.execute("UPDATE audit_log SET actor = 'mallory' WHERE seq = 4")
     records = list(SQLiteAuditLog(chained_db, readonly=True).records())
     forged = records[3]
-    conn.execute("UPDATE audit_log SET hash = ? WHERE seq = 4", (chain_hash(forged.prev_hash, forged.hashed_fields()),))
+    conn.execute(
+        "UPDATE audit_log SET hash = ? WHERE seq = 4", (chain_hash(forged.prev_hash, forged.hashed_fields()),)
+    )
     assert _kinds_at(chained_db) == [(5, "broken_link")]
 
 
@@ -90,9 +103,11 @@ def test_a_deleted_row_is_detected_where_the_gap_is(chained_db: Path) -> None:
 def test_an_inserted_row_is_detected(chained_db: Path) -> None:
     conn = _attacker(chained_db)
     conn.execute("DELETE FROM audit_log WHERE seq = 6")  # make room, as an inserter must
-    conn.execute("INSERT INTO audit_log SELECT 6, at, 'mallory', tenant, project, action, outcome, memory_ids,"
-                 " result_count, degraded, redaction_count, query_sha256, query_len, query_plain, detail,"
-                 " prev_hash, hash FROM audit_log WHERE seq = 5")
+    conn.execute(
+        "INSERT INTO audit_log SELECT 6, at, 'mallory', tenant, project, action, outcome, memory_ids,"
+        " result_count, degraded, redaction_count, query_sha256, query_len, query_plain, detail,"
+        " prev_hash, hash FROM audit_log WHERE seq = 5"
+    )
     assert _kinds_at(chained_db) == [(6, "broken_link"), (6, "edited"), (7, "broken_link")]
 
 
@@ -102,8 +117,10 @@ def test_a_row_appended_behind_memwardens_back_is_detected(chained_db: Path) -> 
     conn = _attacker(chained_db)
     last = list(SQLiteAuditLog(chained_db, readonly=True).records())[-1]
     fields = [11, *last.hashed_fields()[1:]]
-    conn.execute("INSERT INTO audit_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                 (*fields, last.hash, chain_hash(last.hash, fields)))
+    conn.execute(
+        "INSERT INTO audit_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (*fields, last.hash, chain_hash(last.hash, fields)),
+    )
     assert _kinds_at(chained_db) == [(11, "beyond_head")]
 
 

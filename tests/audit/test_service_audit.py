@@ -37,9 +37,23 @@ def test_every_operation_records_one_row_with_its_details(service: MemoryService
     service.operations.export(project="crm")
     service.memories.delete(mid)
     log = rows(db_path)
-    assert [r["action"] for r in log] == ["add", "search", "get", "list", "update", "stats", "export", "delete"]
+    assert [r["action"] for r in log] == [
+        "add",
+        "search",
+        "get",
+        "list",
+        "update",
+        "stats",
+        "export",
+        "delete",
+    ]
     add, search = log[0], log[1]
-    assert (add["actor"], add["tenant"], add["project"], add["memory_ids"]) == ("local", "default", "crm", [mid])
+    assert (add["actor"], add["tenant"], add["project"], add["memory_ids"]) == (
+        "local",
+        "default",
+        "crm",
+        [mid],
+    )
     assert add["redaction_count"] == 1 and add["outcome"] == "ok"
     assert search["memory_ids"] == [mid] and search["result_count"] == 1 and search["degraded"] is False
     assert search["query_sha256"] == hashlib.sha256(b"acme").hexdigest() and search["query_len"] == 4
@@ -76,7 +90,12 @@ def test_failures_are_recorded_with_their_error_code(service: MemoryService, db_
     with pytest.raises(InvalidInput):
         service.searcher.search("x", limit=0)
     probe, bad = rows(db_path)[-2:]
-    assert (probe["action"], probe["outcome"], probe["actor"], probe["tenant"]) == ("delete", "not_found", "mallory", "other")
+    assert (probe["action"], probe["outcome"], probe["actor"], probe["tenant"]) == (
+        "delete",
+        "not_found",
+        "mallory",
+        "other",
+    )
     assert probe["memory_ids"] == [mine]
     assert (bad["action"], bad["outcome"]) == ("search", "invalid_input")
 

@@ -50,8 +50,9 @@ def store(open_url: Callable[[], Store]) -> Store:
 
 @pytest.fixture
 def service(store_url: str, tmp_path: Path) -> Iterator[MemoryService]:
-    settings = load_settings(db=store_url, log_file=str(tmp_path / "memwarden.log"),
-                             backup_dir=str(tmp_path / "backups"))
+    settings = load_settings(
+        db=store_url, log_file=str(tmp_path / "memwarden.log"), backup_dir=str(tmp_path / "backups")
+    )
     svc = build_service(settings)
     yield svc
     svc.close()

@@ -32,9 +32,19 @@ def make_memory(
     kind: str = "fact",
 ) -> Memory:
     return Memory(
-        id=new_id(), tenant=tenant, project=project, kind=kind, title=title, tags=tags, content=content,
-        content_hash=content_hash(content), pinned=pinned, created_at=at, updated_at=at,
-        expires_at=None if ttl is None else at + ttl, redactions=(),
+        id=new_id(),
+        tenant=tenant,
+        project=project,
+        kind=kind,
+        title=title,
+        tags=tags,
+        content=content,
+        content_hash=content_hash(content),
+        pinned=pinned,
+        created_at=at,
+        updated_at=at,
+        expires_at=None if ttl is None else at + ttl,
+        redactions=(),
     )
 
 
@@ -53,7 +63,9 @@ def put(store: Store, content: str, **kwargs: object) -> Memory:
     return stored
 
 
-def search_ids(store: Store, text: str, *, tenant: str = "t1", now: datetime = T0, **kwargs: object) -> list[str]:
+def search_ids(
+    store: Store, text: str, *, tenant: str = "t1", now: datetime = T0, **kwargs: object
+) -> list[str]:
     """Ids a keyword search for ``text`` (analyzed as the service would) returns."""
     from memwarden.models import KeywordQuery
 

@@ -28,8 +28,19 @@ def auditor(store: Store, store_url: str) -> Iterator[Auditor]:
 
 
 def _memory(mid: str, content: str) -> Memory:
-    return Memory(id=mid, tenant="acme", project="p", kind="fact", title="", tags=(), content=content,
-                  content_hash=f"h-{content}", pinned=False, created_at=NOW, updated_at=NOW)
+    return Memory(
+        id=mid,
+        tenant="acme",
+        project="p",
+        kind="fact",
+        title="",
+        tags=(),
+        content=content,
+        content_hash=f"h-{content}",
+        pinned=False,
+        created_at=NOW,
+        updated_at=NOW,
+    )
 
 
 INDEX = IndexText(title="", tags="", body="word")
@@ -39,12 +50,18 @@ def _refuse_audit_rows(store_url: str) -> None:
     """Every audit append fails from now on, as on a full disk or a broken audit table."""
     run = raw(store_url)
     if store_url.startswith("postgresql://"):
-        run("CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-            "RAISE EXCEPTION 'audit rows refused for this test'; END $$")
-        run("CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_audit()")
+        run(
+            "CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "RAISE EXCEPTION 'audit rows refused for this test'; END $$"
+        )
+        run(
+            "CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_audit()"
+        )
     else:
-        run("CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log "
-            "BEGIN SELECT RAISE(ABORT, 'audit rows refused for this test'); END")
+        run(
+            "CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log "
+            "BEGIN SELECT RAISE(ABORT, 'audit rows refused for this test'); END"
+        )
 
 
 def _actions(store_url: str) -> list[tuple[str, list[str]]]:
@@ -55,12 +72,15 @@ def _actions(store_url: str) -> list[tuple[str, list[str]]]:
         log.close()
 
 
-def test_writes_carry_their_audit_row_in_their_own_transaction(store: Store, store_url: str,
-                                                               auditor: Auditor) -> None:
+def test_writes_carry_their_audit_row_in_their_own_transaction(
+    store: Store, store_url: str, auditor: Auditor
+) -> None:
     first = _memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2A", "first")
     with in_write.expect_row(auditor, "add", ALICE, project="p") as pending:
         store.add(first, INDEX)
-    assert [r.action for r in pending.rows] == ["add"] and pending.rows[0].to_dict()["detail"] == {"duplicate": False}
+    assert [r.action for r in pending.rows] == ["add"] and pending.rows[0].to_dict()["detail"] == {
+        "duplicate": False
+    }
     with in_write.expect_row(auditor, "add", ALICE) as twin:
         _, duplicate = store.add(_memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2B", "first"), INDEX)
     assert duplicate and twin.rows[0].to_dict()["memory_ids"] == [first.id]
@@ -70,8 +90,12 @@ def test_writes_carry_their_audit_row_in_their_own_transaction(store: Store, sto
         store.soft_delete("acme", first.id, NOW)
     assert len(updated.rows) == 1 and len(deleted.rows) == 1
     store.add(_memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2C", "not audited here"), INDEX)  # outside expect_row
-    assert _actions(store_url) == [("add", [first.id]), ("add", [first.id]), ("update", [first.id]),
-                                   ("delete", [first.id])]
+    assert _actions(store_url) == [
+        ("add", [first.id]),
+        ("add", [first.id]),
+        ("update", [first.id]),
+        ("delete", [first.id]),
+    ]
 
 
 def test_a_write_whose_audit_row_fails_is_not_stored(store: Store, store_url: str, auditor: Auditor) -> None:
@@ -79,7 +103,10 @@ def test_a_write_whose_audit_row_fails_is_not_stored(store: Store, store_url: st
     store.add(kept, INDEX)
     _refuse_audit_rows(store_url)
     lost = _memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2E", "never stored")
-    with pytest.raises(StorageError, match="audit rows refused"), in_write.expect_row(auditor, "add", ALICE) as p:
+    with (
+        pytest.raises(StorageError, match="audit rows refused"),
+        in_write.expect_row(auditor, "add", ALICE) as p,
+    ):
         store.add(lost, INDEX)
     assert p.rows == []
     with pytest.raises(StorageError), in_write.expect_row(auditor, "update", ALICE):

@@ -23,8 +23,14 @@ def audit_log(store: Store, store_url: str) -> Iterator[AuditLog]:
 
 
 def _event(i: int, **kw: object) -> AuditEvent:
-    args: dict[str, object] = dict(actor=f"actor{i % 2}", tenant="acme", action="search", result_count=i,
-                                   memory_ids=("01JD3Z5X9Q2W8E7R6T5Y4V3K2M",), detail={"n": i, "ü": "ş"})
+    args: dict[str, object] = dict(
+        actor=f"actor{i % 2}",
+        tenant="acme",
+        action="search",
+        result_count=i,
+        memory_ids=("01JD3Z5X9Q2W8E7R6T5Y4V3K2M",),
+        detail={"n": i, "ü": "ş"},
+    )
     args.update(kw)
     return AuditEvent(**args)  # type: ignore[arg-type]
 
@@ -75,12 +81,18 @@ def test_the_database_refuses_to_change_or_remove_audit_rows(audit_log: AuditLog
     for i in range(3):
         audit_log.append(_event(i), T0)
     run = raw(store_url)
-    for sql in ("UPDATE audit_log SET actor = 'mallory' WHERE seq = 2", "DELETE FROM audit_log WHERE seq = 2",
-                "UPDATE audit_head SET seq = 1", "DELETE FROM audit_head",
-                "INSERT INTO audit_log SELECT 4, at, actor, tenant, project, action, outcome, memory_ids,"
-                " result_count, degraded, redaction_count, query_sha256, query_len, query_plain, detail,"
-                " 'x', hash FROM audit_log WHERE seq = 3"):
-        with pytest.raises(Exception, match=r"append-only|continue the chain|only moves forward|cannot be deleted"):
+    for sql in (
+        "UPDATE audit_log SET actor = 'mallory' WHERE seq = 2",
+        "DELETE FROM audit_log WHERE seq = 2",
+        "UPDATE audit_head SET seq = 1",
+        "DELETE FROM audit_head",
+        "INSERT INTO audit_log SELECT 4, at, actor, tenant, project, action, outcome, memory_ids,"
+        " result_count, degraded, redaction_count, query_sha256, query_len, query_plain, detail,"
+        " 'x', hash FROM audit_log WHERE seq = 3",
+    ):
+        with pytest.raises(
+            Exception, match=r"append-only|continue the chain|only moves forward|cannot be deleted"
+        ):
             run(sql)
     if store_url.startswith("postgresql://"):
         with pytest.raises(Exception, match="append-only"):
@@ -91,6 +103,7 @@ def test_the_database_refuses_to_change_or_remove_audit_rows(audit_log: AuditLog
 def test_concurrent_appenders_never_fork_the_chain(store_url: str, store: Store) -> None:
     logs = [open_audit_log(store_url) for _ in range(4)]
     try:
+
         def append_many(i: int) -> None:
             for n in range(15):
                 logs[i].append(_event(n, actor=f"writer{i}"), T0 + timedelta(seconds=n))

@@ -43,7 +43,9 @@ def _untriggered(store_url: str) -> object:
         import sqlite3
 
         conn = sqlite3.connect(store_url, isolation_level=None)
-        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'audit%'"):
+        for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'audit%'"
+        ):
             conn.execute(f"DROP TRIGGER {name}")
         conn.close()
     return run
@@ -53,23 +55,32 @@ def test_a_forged_checkpoint_without_a_prune_row_is_found(audit_log: AuditLog, s
     rows = [audit_log.append(_event(i), T0 + timedelta(hours=i)) for i in range(8)]
     run = _untriggered(store_url)
     run("DELETE FROM audit_log WHERE seq <= 3")  # type: ignore[operator]
-    run("INSERT INTO audit_checkpoints (upto_seq, upto_hash, pruned_rows, before, at) "  # type: ignore[operator]
-        f"VALUES (3, '{rows[2].hash}', 3, '2026-01-01T03:00:00.000000Z', '2026-02-01T00:00:00.000000Z')")
+    run(
+        "INSERT INTO audit_checkpoints (upto_seq, upto_hash, pruned_rows, before, at) "  # type: ignore[operator]
+        f"VALUES (3, '{rows[2].hash}', 3, '2026-01-01T03:00:00.000000Z', '2026-02-01T00:00:00.000000Z')"
+    )
     report = verify_database(store_url, now=NOW)
     assert not report.ok
     assert [(p.kind, p.seq) for p in report.problems] == [("forged_checkpoint", 3)]
     assert "deleted outside `memwarden audit prune`" in report.problems[0].message
 
 
-def test_every_prune_is_vouched_for_even_after_its_own_row_is_pruned(audit_log: AuditLog, store_url: str) -> None:
+def test_every_prune_is_vouched_for_even_after_its_own_row_is_pruned(
+    audit_log: AuditLog, store_url: str
+) -> None:
     for i in range(10):
         audit_log.append(_event(i), T0 + timedelta(hours=i))
     first = audit_log.prune(T0 + timedelta(hours=3), T0 + timedelta(hours=10), actor="ops", tenant="acme")
     assert first is not None and first.upto_seq == 3
     prune_row = list(audit_log.records())[-1]
     assert (prune_row.action, prune_row.actor) == ("prune", "ops")
-    assert prune_row.to_dict()["detail"] == {"before": first.before, "upto_seq": 3, "upto_hash": first.upto_hash,
-                                             "pruned_rows": 3, "previous_upto_seq": 0}
+    assert prune_row.to_dict()["detail"] == {
+        "before": first.before,
+        "upto_seq": 3,
+        "upto_hash": first.upto_hash,
+        "pruned_rows": 3,
+        "previous_upto_seq": 0,
+    }
     for i in range(3):
         audit_log.append(_event(i), T0 + timedelta(hours=12 + i))
     # The second prune removes the first prune's row: the second prune row vouches for it.
@@ -88,7 +99,9 @@ def test_prune_removes_exactly_the_rows_stamped_before_the_date(audit_log: Audit
     assert all(r.at >= "2026-01-01T02:30:00" for r in left) and len(left) == 3
 
 
-def test_prune_refuses_when_the_clock_went_back_and_names_a_safe_date(audit_log: AuditLog, store_url: str) -> None:
+def test_prune_refuses_when_the_clock_went_back_and_names_a_safe_date(
+    audit_log: AuditLog, store_url: str
+) -> None:
     # Stamps: 00:00, 01:00, 05:00, 02:00 (clock set back), 06:00
     for hours in (0, 1, 5, 2, 6):
         audit_log.append(_event(hours), T0 + timedelta(hours=hours))
@@ -126,8 +139,9 @@ def test_verify_reports_clock_jumps_back_and_ahead(audit_log: AuditLog, store_ur
     assert "2 clock jump(s)" in report.summary()
 
 
-def test_a_keyed_chain_verifies_with_its_key_and_reports_its_mode(store: Store, store_url: str,
-                                                                  tmp_path: Path) -> None:
+def test_a_keyed_chain_verifies_with_its_key_and_reports_its_mode(
+    store: Store, store_url: str, tmp_path: Path
+) -> None:
     plain = open_audit_log(store_url)
     plain.append(_event(0), T0)
     plain.close()
@@ -148,8 +162,9 @@ def test_a_keyed_chain_verifies_with_its_key_and_reports_its_mode(store: Store, 
     assert [p.kind for p in wrong.problems] == ["wrong_key"] * 3
 
 
-def test_without_the_key_a_keyed_chain_cannot_be_rewritten_undetected(store: Store, store_url: str,
-                                                                     tmp_path: Path) -> None:
+def test_without_the_key_a_keyed_chain_cannot_be_rewritten_undetected(
+    store: Store, store_url: str, tmp_path: Path
+) -> None:
     key = write_new_key(tmp_path / "audit.key")
     keyed = open_audit_log(store_url, key=key)
     try:
@@ -164,8 +179,10 @@ def test_without_the_key_a_keyed_chain_cannot_be_rewritten_undetected(store: Sto
         if row.seq == 3:
             fields[2] = "mallory"
         digest = chain_hash(prev, fields)
-        run(f"UPDATE audit_log SET actor = '{fields[2]}', prev_hash = '{prev}', hash = '{digest}' "  # type: ignore[operator]
-            f"WHERE seq = {row.seq}")
+        run(
+            f"UPDATE audit_log SET actor = '{fields[2]}', prev_hash = '{prev}', hash = '{digest}' "  # type: ignore[operator]
+            f"WHERE seq = {row.seq}"
+        )
         prev = digest
     run(f"UPDATE audit_head SET hash = '{prev}' WHERE id = 1")  # type: ignore[operator]
     report = verify_database(store_url, key=key, now=NOW)

@@ -21,7 +21,9 @@ def test_purge_refuses_when_the_clock_jumped_forward_and_force_overrides(service
     service.clock = lambda: T0 + timedelta(days=45)  # the clock was set forward
     with pytest.raises(Conflict) as refused:
         service.operations.vacuum()
-    assert "45.0 days after the newest audit row" in refused.value.message and "--force" in refused.value.message
+    assert (
+        "45.0 days after the newest audit row" in refused.value.message and "--force" in refused.value.message
+    )
     assert short.id in {m.id for m in service.memories.list(include_expired=True)}
     assert service.auditor is not None
     refused = [r for r in service.auditor.log.records() if r.action == "purge"]
@@ -58,4 +60,8 @@ def test_health_fails_on_an_interrupted_operation_and_says_what_to_do(service: M
     assert [i["operation"] for i in interrupted] == ["migrate"] and "dropdb" in interrupted[0]["advice"]
     assert interrupted[0]["source"] == "old.db"
     mark_complete(service.store, "migrate")
-    assert service.operations.health()["checks"]["operations"] == {"ok": True, "state": "ok", "interrupted": []}
+    assert service.operations.health()["checks"]["operations"] == {
+        "ok": True,
+        "state": "ok",
+        "interrupted": [],
+    }

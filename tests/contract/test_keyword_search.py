@@ -64,15 +64,20 @@ def test_prefix_terms_match_the_start_of_a_word(store: Store) -> None:
     query = KeywordQuery(("kube",), prefix=frozenset({"kube"}))
     found = store.keyword_search("t1", query, project=None, tags=(), include_expired=False, now=T0, limit=5)
     assert [c.memory.id for c in found] == [m.id]
-    assert store.keyword_search("t1", KeywordQuery(("kube",)), project=None, tags=(), include_expired=False,
-                                now=T0, limit=5) == []
+    assert (
+        store.keyword_search(
+            "t1", KeywordQuery(("kube",)), project=None, tags=(), include_expired=False, now=T0, limit=5
+        )
+        == []
+    )
 
 
 def test_scores_are_positive_and_best_first(store: Store) -> None:
     put(store, "alpha beta gamma")
     put(store, "alpha")
-    found = store.keyword_search("t1", KeywordQuery(("alpha", "beta")), project=None, tags=(),
-                                 include_expired=False, now=T0, limit=5)
+    found = store.keyword_search(
+        "t1", KeywordQuery(("alpha", "beta")), project=None, tags=(), include_expired=False, now=T0, limit=5
+    )
     scores = [c.score for c in found]
     assert all(s > 0 for s in scores) and scores == sorted(scores, reverse=True)
 
@@ -86,8 +91,12 @@ def test_non_latin_terms_are_found(store: Store) -> None:
 def test_queries_with_only_unusable_terms_find_nothing_without_error(store: Store) -> None:
     put(store, "anything")
     for terms in ((), ("",), ("\x00",), ("a" * 5000,)):
-        assert store.keyword_search("t1", KeywordQuery(terms), project=None, tags=(), include_expired=False,
-                                    now=T0, limit=5) == []
+        assert (
+            store.keyword_search(
+                "t1", KeywordQuery(terms), project=None, tags=(), include_expired=False, now=T0, limit=5
+            )
+            == []
+        )
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -100,8 +109,15 @@ def test_any_analyzed_text_is_found_by_each_of_its_terms(store: Store, words: li
     memory = make_memory(text, project=f"h{abs(hash(text))}")
     stored, _ = store.add(memory, index_of(memory))
     for term in terms:
-        hits = store.keyword_search("t1", KeywordQuery((term,)), project=memory.project, tags=(),
-                                    include_expired=False, now=T0, limit=5)
+        hits = store.keyword_search(
+            "t1",
+            KeywordQuery((term,)),
+            project=memory.project,
+            tags=(),
+            include_expired=False,
+            now=T0,
+            limit=5,
+        )
         assert stored.id in [c.memory.id for c in hits]
 
 

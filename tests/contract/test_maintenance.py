@@ -29,13 +29,19 @@ def test_rebuilding_the_keyword_index_keeps_search_working(store: Any) -> None:
 
 
 def test_iter_memories_yields_a_tenants_memories_oldest_first_in_batches(store: Any) -> None:
-    made = [put(store, f"note {i}", at=T0 + timedelta(seconds=i), project="a" if i % 2 else "b") for i in range(7)]
+    made = [
+        put(store, f"note {i}", at=T0 + timedelta(seconds=i), project="a" if i % 2 else "b") for i in range(7)
+    ]
     store.soft_delete("t1", made[3].id, T0)
     put(store, "someone else's", tenant="t2")
-    assert [m.id for m in store.iter_memories("t1", project=None, include_deleted=True, batch=2)] == [m.id for m in made]
+    assert [m.id for m in store.iter_memories("t1", project=None, include_deleted=True, batch=2)] == [
+        m.id for m in made
+    ]
     live = [m.id for m in store.iter_memories("t1", project=None, include_deleted=False, batch=3)]
     assert live == [m.id for i, m in enumerate(made) if i != 3]
-    assert [m.id for m in store.iter_memories("t1", project="a", include_deleted=True)] == [made[i].id for i in (1, 3, 5)]
+    assert [m.id for m in store.iter_memories("t1", project="a", include_deleted=True)] == [
+        made[i].id for i in (1, 3, 5)
+    ]
 
 
 def test_import_keeps_ids_and_reports_same_id_and_duplicates(store: Any) -> None:

@@ -21,11 +21,18 @@ def add(store: Store, content: str, **fields: object) -> Memory:
 
 
 def test_context_thread_and_occurred_at_read_back(store: Store) -> None:
-    memory = add(store, "A blue bowl!", context="What did you make in pottery class?", thread="chat-1",
-                 occurred_at=T0 - timedelta(days=400))
+    memory = add(
+        store,
+        "A blue bowl!",
+        context="What did you make in pottery class?",
+        thread="chat-1",
+        occurred_at=T0 - timedelta(days=400),
+    )
     assert store.get_many("t1", [memory.id]) == [memory]
     assert memory.occurred == T0 - timedelta(days=400)
-    assert "context" not in memory.to_dict() and memory.to_dict(include_context=True)["context"].startswith("What")
+    assert "context" not in memory.to_dict() and memory.to_dict(include_context=True)["context"].startswith(
+        "What"
+    )
 
 
 def test_a_word_only_in_the_context_finds_the_memory_below_one_in_the_content(store: Store) -> None:

@@ -15,9 +15,21 @@ BOB = Caller("bob", "globex")
 
 
 def _document(*records: tuple[str, str]) -> str:
-    return json.dumps({"format": "memwarden.export", "version": 1, "memories": [
-        {"id": mid, "content": content, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}
-        for mid, content in records]})
+    return json.dumps(
+        {
+            "format": "memwarden.export",
+            "version": 1,
+            "memories": [
+                {
+                    "id": mid,
+                    "content": content,
+                    "created_at": "2026-01-01T00:00:00Z",
+                    "updated_at": "2026-01-01T00:00:00Z",
+                }
+                for mid, content in records
+            ],
+        }
+    )
 
 
 def test_an_id_held_by_another_tenant_answers_like_one_that_never_existed(service: MemoryService) -> None:
@@ -25,8 +37,19 @@ def test_an_id_held_by_another_tenant_answers_like_one_that_never_existed(servic
     never = "01JD3Z5X9Q2W8E7R6T5Y4V3K2M"
     taken = service.operations.import_text(_document((alices.id, "bob's first text")), caller=BOB)
     fresh = service.operations.import_text(_document((never, "bob's second text")), caller=BOB)
-    assert taken == fresh == {"format": "memwarden", "records": 1, "inserted": 1, "skipped_same_id": 0,
-                              "skipped_duplicate": 0, "redacted": 0, "new_ids": 1}
+    assert (
+        taken
+        == fresh
+        == {
+            "format": "memwarden",
+            "records": 1,
+            "inserted": 1,
+            "skipped_same_id": 0,
+            "skipped_duplicate": 0,
+            "redacted": 0,
+            "new_ids": 1,
+        }
+    )
     # Alice's memory is untouched and still hers; bob's copies live under his own ids.
     assert service.memories.get([alices.id], caller=ALICE)[0][0].content == "alice's plan for the renewal"
     assert service.memories.get([alices.id], caller=BOB) == ([], [alices.id])
@@ -38,7 +61,9 @@ def test_an_id_held_by_another_tenant_answers_like_one_that_never_existed(servic
 def test_a_tenant_reimporting_a_file_finds_its_own_ids_and_others_imports_change_nothing(
     service: MemoryService,
 ) -> None:
-    file = _document(("01JD3Z5X9Q2W8E7R6T5Y4V3K2A", "the shared team note"), ("01JD3Z5X9Q2W8E7R6T5Y4V3K2B", "second"))
+    file = _document(
+        ("01JD3Z5X9Q2W8E7R6T5Y4V3K2A", "the shared team note"), ("01JD3Z5X9Q2W8E7R6T5Y4V3K2B", "second")
+    )
     first = service.operations.import_text(file, caller=BOB)
     again = service.operations.import_text(file, caller=BOB)
     assert (first["inserted"], again["inserted"], again["skipped_same_id"]) == (2, 0, 2)

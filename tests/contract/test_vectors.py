@@ -25,7 +25,9 @@ def unit(*values: float) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-def nearest(store: Any, query: np.ndarray, *, space: VectorSpace = SPACE, tenant: str = "t1", **kw: Any) -> list[tuple[str, float]]:
+def nearest(
+    store: Any, query: np.ndarray, *, space: VectorSpace = SPACE, tenant: str = "t1", **kw: Any
+) -> list[tuple[str, float]]:
     args: dict[str, Any] = dict(project=None, tags=(), include_expired=False, now=T0, limit=10)
     args.update(kw)
     return [(c.memory.id, c.score) for c in store.vector_search(tenant, space, query, **args)]
@@ -37,8 +39,10 @@ def test_the_store_offers_vectors(store: Any) -> None:
 
 def test_vector_search_returns_nearest_first_with_the_cosine(store: Any) -> None:
     a, b, c = put(store, "east"), put(store, "north east"), put(store, "north")
-    stored = store.put_vectors(SPACE, [(a.id, 1, unit(1, 0).tobytes()), (b.id, 1, unit(1, 1).tobytes()),
-                                       (c.id, 1, unit(0, 1).tobytes())])
+    stored = store.put_vectors(
+        SPACE,
+        [(a.id, 1, unit(1, 0).tobytes()), (b.id, 1, unit(1, 1).tobytes()), (c.id, 1, unit(0, 1).tobytes())],
+    )
     assert stored == 3
     found = nearest(store, unit(1, 0.1))
     assert [mid for mid, _ in found] == [a.id, b.id, c.id]
@@ -49,7 +53,9 @@ def test_vector_search_returns_nearest_first_with_the_cosine(store: Any) -> None
 def test_vectors_come_back_with_their_analyzed_text(store: Any) -> None:
     m = put(store, "Deploys happen on Tuesdays", title="Release", tags=("ops",))
     store.put_vectors(SPACE, [(m.id, 1, unit(1).tobytes())])
-    found = store.vector_search("t1", SPACE, unit(1), project=None, tags=(), include_expired=False, now=T0, limit=1)
+    found = store.vector_search(
+        "t1", SPACE, unit(1), project=None, tags=(), include_expired=False, now=T0, limit=1
+    )
     assert found[0].index == index_of(m)
 
 
@@ -108,4 +114,3 @@ def test_counts_missing_and_failures_follow_the_vectors(store: Any) -> None:
     store.put_vectors(SPACE, [(b.id, 1, unit(0, 1).tobytes())])
     assert store.vector_counts("t1", SPACE).failed == 0
     store.warm_vectors(SPACE)
-

@@ -17,10 +17,22 @@ from memwarden.daemon.place import DaemonPlace
 
 
 def prompt_hook(prompt: str, cwd: Path, **env: str) -> dict[str, object] | None:
-    payload = {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": str(cwd),
-               "hook_event_name": "UserPromptSubmit", "prompt": prompt}
-    done = subprocess.run([sys.executable, "-m", "memwarden", "hook", "prompt"], input=json.dumps(payload),
-                          env={**os.environ, **env}, capture_output=True, text=True, timeout=60, check=True)
+    payload = {
+        "session_id": "s1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": str(cwd),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "memwarden", "hook", "prompt"],
+        input=json.dumps(payload),
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return json.loads(done.stdout) if done.stdout.strip() else None
 
 

@@ -17,8 +17,9 @@ from memwarden.daemon.place import DaemonPlace
 
 
 def serve(**env: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "serve"],
-                                 env={**os.environ, **env})
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "memwarden", "serve"], env={**os.environ, **env}
+    )
 
 
 def test_two_stdio_clients_share_one_daemon_each_as_its_own_tenant(place: DaemonPlace) -> None:
@@ -28,7 +29,9 @@ def test_two_stdio_clients_share_one_daemon_each_as_its_own_tenant(place: Daemon
             assert names[:4] == ["memory_add", "memory_search", "memory_update", "memory_delete"]
             added = await mine.call_tool("memory_add", {"content": "Standup moved to 9:30 on Mondays"})
             assert not added.is_error
-            assert (await theirs.call_tool("memory_search", {"query": "standup"})).structured_content["hits"] == []
+            assert (await theirs.call_tool("memory_search", {"query": "standup"})).structured_content[
+                "hits"
+            ] == []
             found = await mine.call_tool("memory_search", {"query": "standup"})
             assert found.structured_content["hits"][0]["id"] == added.structured_content["id"]
             bad = await theirs.call_tool("memory_add", {"content": ""})
@@ -39,7 +42,9 @@ def test_two_stdio_clients_share_one_daemon_each_as_its_own_tenant(place: Daemon
     anyio.run(run)
 
 
-def test_a_client_with_other_settings_is_served_in_its_own_process(place: DaemonPlace, tmp_path: Path) -> None:
+def test_a_client_with_other_settings_is_served_in_its_own_process(
+    place: DaemonPlace, tmp_path: Path
+) -> None:
     async def run() -> None:
         async with Client(serve()) as shared:
             await shared.call_tool("memory_add", {"content": "kept in the shared database"})
@@ -55,9 +60,14 @@ def test_a_client_with_other_settings_is_served_in_its_own_process(place: Daemon
 
 def test_only_mode_fails_rather_than_serve_alone(place: DaemonPlace, tmp_path: Path) -> None:
     with _started(place):  # a daemon on the test's database; this client names another one
-        done = subprocess.run([sys.executable, "-m", "memwarden", "serve"], input="", capture_output=True,
-                              text=True, timeout=120,
-                              env={**os.environ, "MEMWARDEN_DAEMON": "only", "MEMWARDEN_DB": str(tmp_path / "x.db")})
+        done = subprocess.run(
+            [sys.executable, "-m", "memwarden", "serve"],
+            input="",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "MEMWARDEN_DAEMON": "only", "MEMWARDEN_DB": str(tmp_path / "x.db")},
+        )
     assert done.returncode == 1
     assert "MEMWARDEN_DAEMON=only" in done.stderr and "MEMWARDEN_DB" in done.stderr
 
@@ -70,8 +80,14 @@ def _started(place: DaemonPlace) -> DaemonClient:
 
 def test_cli_search_and_add_go_through_the_daemon_and_say_so(place: DaemonPlace) -> None:
     def cli(*argv: str, **env: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "memwarden", *argv], capture_output=True, text=True,
-                              env={**os.environ, **env}, timeout=120, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "memwarden", *argv],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **env},
+            timeout=120,
+            check=False,
+        )
 
     # No daemon up: the CLI works in its own process, by keywords.
     added = cli("add", "Invoices go out on the first Monday", "--json")
@@ -80,7 +96,9 @@ def test_cli_search_and_add_go_through_the_daemon_and_say_so(place: DaemonPlace)
     assert alone["via"] == "process" and alone["count"] == 1
     with _started(place):
         shared = json.loads(cli("search", "invoices", "--json").stdout)
-        assert shared["via"] == "daemon" and [h["id"] for h in shared["hits"]] == [h["id"] for h in alone["hits"]]
+        assert shared["via"] == "daemon" and [h["id"] for h in shared["hits"]] == [
+            h["id"] for h in alone["hits"]
+        ]
         text = cli("search", "invoices").stdout
         assert "memwarden daemon" in text
         second = json.loads(cli("add", "Payroll runs on the 25th", "--json").stdout)
@@ -92,16 +110,28 @@ def test_cli_search_and_add_go_through_the_daemon_and_say_so(place: DaemonPlace)
 
 def test_daemon_off_never_attaches(place: DaemonPlace) -> None:
     with _started(place) as client:
-        found = subprocess.run([sys.executable, "-m", "memwarden", "search", "x", "--json"], capture_output=True,
-                               text=True, env={**os.environ, "MEMWARDEN_DAEMON": "off"}, timeout=60, check=True)
+        found = subprocess.run(
+            [sys.executable, "-m", "memwarden", "search", "x", "--json"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "MEMWARDEN_DAEMON": "off"},
+            timeout=60,
+            check=True,
+        )
         assert json.loads(found.stdout)["via"] == "process"
         assert client.call("ping")["clients"] == 1
 
 
 def test_serving_through_the_daemon_writes_the_start_up_line(place: DaemonPlace) -> None:
     with _started(place):
-        done = subprocess.run([sys.executable, "-m", "memwarden", "serve"], input="", capture_output=True,
-                              text=True, timeout=120, env=dict(os.environ))
+        done = subprocess.run(
+            [sys.executable, "-m", "memwarden", "serve"],
+            input="",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=dict(os.environ),
+        )
     assert done.returncode == 0 and done.stdout == ""
     line = next(line for line in done.stderr.splitlines() if "serving MCP over stdio" in line)
     assert "through the shared daemon" in line and f"database {os.environ['MEMWARDEN_DB']}" in line

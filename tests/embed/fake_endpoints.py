@@ -70,18 +70,33 @@ class EmbeddingEndpoint:
                 return 500, {"error": "model 'nomic-embed-text' not found, try pulling it first"}
             if self.mode == "garbage":
                 return 200, {"embedding": "nope"}
-            return 200, {"model": body.get("model"), "embeddings": vectors, "total_duration": 1000,
-                         "load_duration": 10, "prompt_eval_count": len(texts)}
+            return 200, {
+                "model": body.get("model"),
+                "embeddings": vectors,
+                "total_duration": 1000,
+                "load_duration": 10,
+                "prompt_eval_count": len(texts),
+            }
         if path == "/v1/embeddings":
             if self.mode == "error":
-                return 500, {"error": {"message": "The server had an error while processing your request.",
-                                       "type": "server_error", "param": None, "code": None}}
+                return 500, {
+                    "error": {
+                        "message": "The server had an error while processing your request.",
+                        "type": "server_error",
+                        "param": None,
+                        "code": None,
+                    }
+                }
             if self.mode == "garbage":
                 return 200, {"object": "list", "data": [{"object": "embedding"}]}
             data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)]
             data.reverse()  # the API allows any order; clients sort by index
-            return 200, {"object": "list", "data": data, "model": body.get("model"),
-                         "usage": {"prompt_tokens": len(texts), "total_tokens": len(texts)}}
+            return 200, {
+                "object": "list",
+                "data": data,
+                "model": body.get("model"),
+                "usage": {"prompt_tokens": len(texts), "total_tokens": len(texts)},
+            }
         return 404, {"error": f"no route {path}"}
 
     def __enter__(self) -> EmbeddingEndpoint:

@@ -20,11 +20,13 @@ from memwarden.errors import ConfigError
 
 def test_the_packaged_model_embeds_meaningfully(builtin_embedder: Any) -> None:
     assert builtin_embedder.identity.model_id == MINILM and builtin_embedder.identity.dimension == 384
-    docs = builtin_embedder.embed_documents([
-        "The client prefers email over phone calls",
-        "Deploys to production happen on Tuesdays",
-        "Alice is allergic to peanuts",
-    ])
+    docs = builtin_embedder.embed_documents(
+        [
+            "The client prefers email over phone calls",
+            "Deploys to production happen on Tuesdays",
+            "Alice is allergic to peanuts",
+        ]
+    )
     assert docs.shape == (3, 384) and docs.dtype == np.float32
     assert np.allclose(np.linalg.norm(docs, axis=1), 1.0, atol=1e-4)
     scores = docs @ builtin_embedder.embed_query("how does the customer want to be contacted")
@@ -44,7 +46,9 @@ def test_an_unknown_builtin_model_is_a_config_error() -> None:
         open_builtin("gpt-9")
 
 
-def test_hybrid_search_with_the_real_model_finds_paraphrases(settings: Settings, builtin_embedder: Any) -> None:
+def test_hybrid_search_with_the_real_model_finds_paraphrases(
+    settings: Settings, builtin_embedder: Any
+) -> None:
     svc = build_service(settings, embedder=builtin_embedder, background=False)
     try:
         svc.memories.add("The client prefers email over phone calls for status updates")
@@ -75,15 +79,22 @@ print("OK", v.shape[0], round(float((v * v).sum()), 3))
 """
 
 
-@pytest.mark.skipif(shutil.which("unshare") is None, reason="needs unshare (util-linux) for a network namespace")
+@pytest.mark.skipif(
+    shutil.which("unshare") is None, reason="needs unshare (util-linux) for a network namespace"
+)
 def test_the_builtin_provider_works_with_the_network_unreachable(tmp_path: Path) -> None:
     # A new network namespace has no interfaces but a down loopback: nothing is reachable.
     probe = subprocess.run(["unshare", "-n", "true"], capture_output=True, timeout=30)
     if probe.returncode != 0:
         pytest.skip(f"cannot create a network namespace here: {probe.stderr.decode().strip()}")
     env = {**os.environ, "HF_HUB_OFFLINE": "0", "HOME": str(tmp_path)}
-    done = subprocess.run(["unshare", "-n", sys.executable, "-c", NO_NETWORK_SCRIPT], capture_output=True,
-                          text=True, timeout=120, env=env)
+    done = subprocess.run(
+        ["unshare", "-n", sys.executable, "-c", NO_NETWORK_SCRIPT],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
     assert "NETWORK-REACHABLE" not in done.stdout
     assert "OK 384 1.0" in done.stdout
@@ -97,7 +108,10 @@ def test_the_shipped_tokenizer_is_the_models_own_with_its_notice() -> None:
     from importlib import resources
 
     data = resources.files("memwarden.embed") / "data"
-    assert hashlib.sha256((data / "all-MiniLM-L6-v2.tokenizer.json").read_bytes()).hexdigest() == TOKENIZER_SHA256
+    assert (
+        hashlib.sha256((data / "all-MiniLM-L6-v2.tokenizer.json").read_bytes()).hexdigest()
+        == TOKENIZER_SHA256
+    )
     assert "Apache License 2.0" in (data / "NOTICE.md").read_text(encoding="utf-8")
 
 

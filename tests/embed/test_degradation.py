@@ -16,10 +16,21 @@ from memwarden.service import MemoryService
 from .fake_endpoints import EmbeddingEndpoint
 
 
-def _service(settings: Settings, embedder: FakeEmbedder, *, background: bool = True,
-             timeout_ms: int = 250, warmup_wait_ms: int = 0) -> MemoryService:
-    tuned = settings.model_copy(update={"vector_timeout_ms": timeout_ms, "embed_backfill_interval_s": 1.0,
-                                        "vector_warmup_wait_ms": warmup_wait_ms})
+def _service(
+    settings: Settings,
+    embedder: FakeEmbedder,
+    *,
+    background: bool = True,
+    timeout_ms: int = 250,
+    warmup_wait_ms: int = 0,
+) -> MemoryService:
+    tuned = settings.model_copy(
+        update={
+            "vector_timeout_ms": timeout_ms,
+            "embed_backfill_interval_s": 1.0,
+            "vector_warmup_wait_ms": warmup_wait_ms,
+        }
+    )
     return build_service(tuned, embedder=embedder, background=background)
 
 
@@ -74,7 +85,9 @@ def test_a_search_during_loading_waits_a_bounded_time_and_reports_the_wait(setti
         svc.close()
 
 
-def test_a_search_that_arrives_while_the_model_loads_gets_meaning_once_it_is_ready(settings: Settings) -> None:
+def test_a_search_that_arrives_while_the_model_loads_gets_meaning_once_it_is_ready(
+    settings: Settings,
+) -> None:
     embedder = FakeEmbedder()
     embedder.gate = threading.Event()
     svc = _service(settings, embedder, warmup_wait_ms=20_000)
@@ -137,15 +150,21 @@ def endpoint() -> Iterator[EmbeddingEndpoint]:
 
 
 def _ollama_service(settings: Settings, url: str, timeout_ms: int = 300) -> MemoryService:
-    tuned = settings.model_copy(update={
-        "embedder": "ollama", "embed_url": url, "embed_model": "nomic-embed-text", "vector_timeout_ms": timeout_ms,
-        "embed_timeout_s": 2.0,
-    })
+    tuned = settings.model_copy(
+        update={
+            "embedder": "ollama",
+            "embed_url": url,
+            "embed_model": "nomic-embed-text",
+            "vector_timeout_ms": timeout_ms,
+            "embed_timeout_s": 2.0,
+        }
+    )
     return build_service(tuned, background=False)
 
 
-def test_an_ollama_endpoint_that_turns_slow_gives_query_timeout(settings: Settings,
-                                                                endpoint: EmbeddingEndpoint) -> None:
+def test_an_ollama_endpoint_that_turns_slow_gives_query_timeout(
+    settings: Settings, endpoint: EmbeddingEndpoint
+) -> None:
     svc = _ollama_service(settings, endpoint.url)
     try:
         svc.memories.add("Carol prefers Rust examples")
@@ -161,8 +180,9 @@ def test_an_ollama_endpoint_that_turns_slow_gives_query_timeout(settings: Settin
         svc.close()
 
 
-def test_an_ollama_endpoint_that_fails_gives_vector_error_and_failed_adds(settings: Settings,
-                                                                          endpoint: EmbeddingEndpoint) -> None:
+def test_an_ollama_endpoint_that_fails_gives_vector_error_and_failed_adds(
+    settings: Settings, endpoint: EmbeddingEndpoint
+) -> None:
     svc = _ollama_service(settings, endpoint.url)
     try:
         assert svc.vectors is not None and svc.vectors.wait_ready(5)  # learned the dimension while it worked
@@ -193,7 +213,9 @@ def test_an_unreachable_endpoint_at_start_leaves_search_working(settings: Settin
         svc.close()
 
 
-def test_a_wrong_dimension_from_the_endpoint_is_never_stored(settings: Settings, endpoint: EmbeddingEndpoint) -> None:
+def test_a_wrong_dimension_from_the_endpoint_is_never_stored(
+    settings: Settings, endpoint: EmbeddingEndpoint
+) -> None:
     svc = _ollama_service(settings, endpoint.url)
     try:
         assert svc.vectors is not None and svc.vectors.wait_ready(5)

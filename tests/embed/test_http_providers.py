@@ -23,7 +23,9 @@ def endpoint() -> Iterator[EmbeddingEndpoint]:
 def _providers(endpoint: EmbeddingEndpoint) -> list[OllamaEmbedder | OpenAIEmbedder]:
     return [
         OllamaEmbedder(endpoint.url, "nomic-embed-text", dimension=None, timeout=5),
-        OpenAIEmbedder(endpoint.url + "/v1", "text-embedding-3-small", dimension=None, api_key="sk-test", timeout=5),
+        OpenAIEmbedder(
+            endpoint.url + "/v1", "text-embedding-3-small", dimension=None, api_key="sk-test", timeout=5
+        ),
     ]
 
 
@@ -45,7 +47,11 @@ def test_requests_use_each_apis_real_shape(endpoint: EmbeddingEndpoint) -> None:
     ollama.embed_documents(["one"])
     openai.embed_documents(["two"])
     assert endpoint.requests[0] == {"model": "nomic-embed-text", "input": ["one"], "truncate": True}
-    assert endpoint.requests[1] == {"model": "text-embedding-3-small", "input": ["two"], "encoding_format": "float"}
+    assert endpoint.requests[1] == {
+        "model": "text-embedding-3-small",
+        "input": ["two"],
+        "encoding_format": "float",
+    }
     assert endpoint.headers[1].get("Authorization") == "Bearer sk-test"
     assert "Authorization" not in endpoint.headers[0]
 

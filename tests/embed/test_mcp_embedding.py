@@ -9,7 +9,9 @@ from memwarden.service import MemoryService
 from tests.mcp_helpers import call_ok, mcp_client
 
 
-def test_memory_add_reports_a_failed_embedding_and_search_says_why_it_degraded(service: MemoryService) -> None:
+def test_memory_add_reports_a_failed_embedding_and_search_says_why_it_degraded(
+    service: MemoryService,
+) -> None:
     assert service.vectors is not None and isinstance(service.vectors.embedder, FakeEmbedder)
     embedder = service.vectors.embedder
 

@@ -21,8 +21,15 @@ def _rpc(process: subprocess.Popen[str], message: dict[str, Any]) -> dict[str, A
 
 
 def _search(process: subprocess.Popen[str], request_id: int, query: str) -> dict[str, Any]:
-    answer = _rpc(process, {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-                            "params": {"name": "memory_search", "arguments": {"query": query}}})
+    answer = _rpc(
+        process,
+        {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "method": "tools/call",
+            "params": {"name": "memory_search", "arguments": {"query": query}},
+        },
+    )
     assert answer is not None
     return answer["result"]["structuredContent"]
 
@@ -31,13 +38,35 @@ def test_serve_answers_at_once_while_the_builtin_model_loads_then_searches_by_me
     cli_env: dict[str, str],
 ) -> None:
     env = {**cli_env, "MEMWARDEN_EMBEDDER": "builtin"}
-    subprocess.run([*MEMWARDEN, "add", "Never run database migrations on Fridays"], env=env, check=True,
-                   capture_output=True, timeout=120)
-    process = subprocess.Popen([*MEMWARDEN, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, env=env, text=True)
+    subprocess.run(
+        [*MEMWARDEN, "add", "Never run database migrations on Fridays"],
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    process = subprocess.Popen(
+        [*MEMWARDEN, "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        text=True,
+    )
     try:
-        init = _rpc(process, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}})
+        init = _rpc(
+            process,
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "1"},
+                },
+            },
+        )
         assert init is not None and init["result"]["serverInfo"]["name"] == "memwarden"
         _rpc(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
         first = _search(process, 2, "when is it unsafe to change the schema")
@@ -62,17 +91,32 @@ def test_reindex_embeds_what_was_written_without_an_embedder(cli_env: dict[str, 
     for text in ["The client prefers email", "Deploys happen on Tuesdays"]:
         subprocess.run([*MEMWARDEN, "add", text], env=cli_env, check=True, capture_output=True, timeout=60)
     env = {**cli_env, "MEMWARDEN_EMBEDDER": "builtin"}
-    done = subprocess.run([*MEMWARDEN, "reindex", "--embeddings", "--json", "--progress"], env=env,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*MEMWARDEN, "reindex", "--embeddings", "--json", "--progress"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["embedded"] == 2 and report["missing"] == 0 and report["model"] == "all-MiniLM-L6-v2-int8"
     assert "embedding [" in done.stderr and "2/2" in done.stderr
-    again = subprocess.run([*MEMWARDEN, "reindex", "--embeddings", "--json"], env=env,
-                           capture_output=True, text=True, timeout=120)
+    again = subprocess.run(
+        [*MEMWARDEN, "reindex", "--embeddings", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert json.loads(again.stdout)["embedded"] == 0
-    hybrid = subprocess.run([*MEMWARDEN, "search", "--hybrid", "--json", "how should I contact the customer"],
-                            env=env, capture_output=True, text=True, timeout=120)
+    hybrid = subprocess.run(
+        [*MEMWARDEN, "search", "--hybrid", "--json", "how should I contact the customer"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     result = json.loads(hybrid.stdout)
     assert result["degraded"] is False and result["hits"][0]["content"] == "The client prefers email"
 
@@ -83,22 +127,26 @@ def test_reindex_without_what_to_rebuild_is_a_usage_error(cli_env: dict[str, str
 
 
 def test_reindex_with_no_embedder_configured_says_so(cli_env: dict[str, str]) -> None:
-    done = subprocess.run([*MEMWARDEN, "reindex", "--embeddings"], env=cli_env, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [*MEMWARDEN, "reindex", "--embeddings"], env=cli_env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 1 and "MEMWARDEN_EMBEDDER" in done.stderr
 
 
 def test_reindex_with_an_unknown_builtin_model_is_a_clear_error(cli_env: dict[str, str]) -> None:
     env = {**cli_env, "MEMWARDEN_EMBEDDER": "builtin", "MEMWARDEN_EMBED_MODEL": "no-such-model"}
-    done = subprocess.run([*MEMWARDEN, "reindex", "--embeddings"], env=env, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [*MEMWARDEN, "reindex", "--embeddings"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 1 and "not a builtin model" in done.stderr
 
 
 def test_keyword_search_imports_no_numpy_or_onnxruntime(cli_env: dict[str, str]) -> None:
     env = {**cli_env, "MEMWARDEN_EMBEDDER": "builtin"}
-    code = ("import sys; from memwarden.cli.main import main; main(['search', 'anything', '--json']); "
-            "print([m for m in ('numpy', 'onnxruntime', 'tokenizers', 'usearch') if m in sys.modules])")
+    code = (
+        "import sys; from memwarden.cli.main import main; main(['search', 'anything', '--json']); "
+        "print([m for m in ('numpy', 'onnxruntime', 'tokenizers', 'usearch') if m in sys.modules])"
+    )
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith("[]")

@@ -22,7 +22,9 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def _search(store: SQLiteStore, space: VectorSpace, vector: np.ndarray, tenant: str = "default") -> list[str]:
-    found = store.vector_search(tenant, space, vector, project=None, tags=(), include_expired=True, now=NOW, limit=10)
+    found = store.vector_search(
+        tenant, space, vector, project=None, tags=(), include_expired=True, now=NOW, limit=10
+    )
     return [c.memory.content for c in found]
 
 
@@ -35,7 +37,12 @@ def test_every_added_memory_gets_a_vector_of_the_current_model(service: MemorySe
     service.memories.add("Deploys happen on Tuesdays", title="deploys")
     status = service.searcher.vector_status()
     assert status["state"] == "ready" and status["model"] == "fake-hash" and status["dimension"] == 64
-    assert (status["memories"], status["with_vector"], status["missing"], status["embedding_failed"]) == (2, 2, 0, 0)
+    assert (status["memories"], status["with_vector"], status["missing"], status["embedding_failed"]) == (
+        2,
+        2,
+        0,
+        0,
+    )
 
 
 def test_spaces_never_mix(service: MemoryService) -> None:
@@ -84,8 +91,16 @@ def test_tenants_and_projects_filter_vector_search(service: MemoryService) -> No
     service.memories.add("shared words here", caller=Caller(actor="x", tenant="other"))
     query = FakeEmbedder().embed_query("shared words here")
     store = service.store
-    found = store.vector_search("default", VectorSpace("fake-hash", 64), query, project="b", tags=(),
-                                include_expired=True, now=NOW, limit=10)
+    found = store.vector_search(
+        "default",
+        VectorSpace("fake-hash", 64),
+        query,
+        project="b",
+        tags=(),
+        include_expired=True,
+        now=NOW,
+        limit=10,
+    )
     assert [c.memory.project for c in found] == ["b"]
     assert len(_search(store, VectorSpace("fake-hash", 64), query, tenant="default")) == 2
     assert len(_search(store, VectorSpace("fake-hash", 64), query, tenant="other")) == 1
@@ -111,7 +126,9 @@ def test_vectors_written_or_removed_by_another_process_are_seen(settings: Settin
     svc.memories.add("something local about giraffes")
     assert [h.memory.content for h in svc.searcher.search("zebras").hits] == []
     args = [sys.executable, "-c", WRITER, settings.db, str(tmp_path / "w.log")]
-    added = subprocess.run([*args, "add"], capture_output=True, text=True, timeout=120, check=True).stdout.strip()
+    added = subprocess.run(
+        [*args, "add"], capture_output=True, text=True, timeout=120, check=True
+    ).stdout.strip()
     result = svc.searcher.search("zebras another process")
     assert result.degraded is False
     assert result.hits[0].memory.id == added and "vector" in result.hits[0].why
@@ -131,8 +148,19 @@ def test_the_hnsw_index_past_the_exact_limit_finds_what_exact_search_finds(tmp_p
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     space = VectorSpace("random", 32)
     for i, vector in enumerate(vectors):
-        memory = Memory(id=f"01J{i:023d}", tenant="default", project="p", kind="fact", title="", tags=(),
-                        content=f"m{i}", content_hash=f"h{i}", pinned=False, created_at=NOW, updated_at=NOW)
+        memory = Memory(
+            id=f"01J{i:023d}",
+            tenant="default",
+            project="p",
+            kind="fact",
+            title="",
+            tags=(),
+            content=f"m{i}",
+            content_hash=f"h{i}",
+            pinned=False,
+            created_at=NOW,
+            updated_at=NOW,
+        )
         store.add(memory, IndexText("", "", f"m{i}"))
         store.put_vectors(space, [(memory.id, 1, vector.tobytes())])
     agree = 0

@@ -69,13 +69,22 @@ def family_value(family: str, i: int) -> tuple[str, str]:
         "phone_us": lambda: ("{s}", f"(646) 555-{i % 10000:04d}"),
         "phone_tr": lambda: ("{s}", f"0532 {100 + i % 900:03d} {i % 100:02d} {(i * 7) % 100:02d}"),
         "phone_e164": lambda: ("{s}", f"+44 20 7946 {i % 10000:04d}"),
-        "us_ssn": lambda: ("{s}", f"{area if area != 666 else 667:03d}-{10 + i % 89:02d}-{1000 + i % 9000:04d}"),
-        "payment_card": lambda: ("{s}", " ".join((card + _luhn_digit(card))[k:k + 4] for k in range(0, 16, 4))),
+        "us_ssn": lambda: (
+            "{s}",
+            f"{area if area != 666 else 667:03d}-{10 + i % 89:02d}-{1000 + i % 9000:04d}",
+        ),
+        "payment_card": lambda: (
+            "{s}",
+            " ".join((card + _luhn_digit(card))[k : k + 4] for k in range(0, 16, 4)),
+        ),
         "tr_identity": lambda: ("{s}", _tr_identity(i)),
         "cn_resident_id": lambda: ("{s}", _cn_resident_id(i)),
         "iban": lambda: ("{s}", _iban(i)),
         "ipv4": lambda: ("{s}", f"203.0.{i // 250 % 250}.{1 + i % 250}"),
-        "aws_access_key": lambda: ("{s}", "AKIA" + _token(rng, 16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")[:-3] + "Q7X"),
+        "aws_access_key": lambda: (
+            "{s}",
+            "AKIA" + _token(rng, 16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")[:-3] + "Q7X",
+        ),
         "aws_secret_key": lambda: ("aws secret key: {s}", _token(rng, 40, _ALNUM + "/+")),
         "github_token": lambda: ("{s}", "ghp_" + _token(rng, 36)),
         "gitlab_token": lambda: ("{s}", "glpat-" + _token(rng, 20)),
@@ -94,10 +103,31 @@ def family_value(family: str, i: int) -> tuple[str, str]:
 
 
 FAMILIES = (
-    "email", "phone_cn", "phone_us", "phone_tr", "phone_e164", "us_ssn", "payment_card", "tr_identity",
-    "cn_resident_id", "iban", "ipv4", "aws_access_key", "aws_secret_key", "github_token", "gitlab_token",
-    "slack_token", "stripe_key", "google_api_key", "npm_token", "pypi_token", "openai_key", "jwt", "url_password",
-    "secret_assignment", "env_secret",
+    "email",
+    "phone_cn",
+    "phone_us",
+    "phone_tr",
+    "phone_e164",
+    "us_ssn",
+    "payment_card",
+    "tr_identity",
+    "cn_resident_id",
+    "iban",
+    "ipv4",
+    "aws_access_key",
+    "aws_secret_key",
+    "github_token",
+    "gitlab_token",
+    "slack_token",
+    "stripe_key",
+    "google_api_key",
+    "npm_token",
+    "pypi_token",
+    "openai_key",
+    "jwt",
+    "url_password",
+    "secret_assignment",
+    "env_secret",
 )
 
 
@@ -119,7 +149,7 @@ CHAR_EVASIONS: dict[str, Callable[[str], str]] = {
     "zero_width": _every(3, "\u200b"),
     "joiner": _every(4, "\u200d"),
     "soft_hyphen": _every(4, "\u00ad"),
-    "bidi": lambda s: s[: len(s) // 2] + "\u202e" + s[len(s) // 2:] + "\u202c",
+    "bidi": lambda s: s[: len(s) // 2] + "\u202e" + s[len(s) // 2 :] + "\u202c",
     "fullwidth": _fullwidth,
     "other_digits": _arabic_digits,
 }
@@ -168,10 +198,21 @@ def build_cases() -> list[EvasionCase]:
                 else:
                     written = expression.format(s=CHAR_EVASIONS[evasion](secret))
                     text = CONTEXTS["plain"].format(x=written)
-                forbidden = {secret, written if evasion in WHOLE_EVASIONS else CHAR_EVASIONS.get(evasion, str)(secret)}
+                forbidden = {
+                    secret,
+                    written if evasion in WHOLE_EVASIONS else CHAR_EVASIONS.get(evasion, str)(secret),
+                }
                 digits = "".join(c for c in secret if c.isdigit())
                 if len(digits) >= 9 and digits == "".join(c for c in secret if c.isalnum()):
                     forbidden.add(digits)
-                cases.append(EvasionCase(f"{family}-{field}-{evasion}-{n}", family, field, evasion, text,
-                                         tuple(sorted(forbidden))))
+                cases.append(
+                    EvasionCase(
+                        f"{family}-{field}-{evasion}-{n}",
+                        family,
+                        field,
+                        evasion,
+                        text,
+                        tuple(sorted(forbidden)),
+                    )
+                )
     return cases

@@ -10,8 +10,21 @@ from bench.govern_corpora import benign_corpus, hostile_corpus, precision_corpus
 from memwarden.govern import Redactor
 from memwarden.screening import FLAGS, screen_text
 
-LANGUAGES = ("English", "Turkish", "German", "French", "Spanish", "Italian", "Portuguese", "Dutch", "Russian",
-             "Chinese", "Japanese", "Korean", "Arabic")
+LANGUAGES = (
+    "English",
+    "Turkish",
+    "German",
+    "French",
+    "Spanish",
+    "Italian",
+    "Portuguese",
+    "Dutch",
+    "Russian",
+    "Chinese",
+    "Japanese",
+    "Korean",
+    "Arabic",
+)
 
 
 def test_the_hostile_corpus_is_large_covers_13_languages_and_recall_is_at_least_95_percent() -> None:
@@ -39,7 +52,9 @@ def test_the_benign_corpus_is_large_and_at_most_1_percent_is_flagged() -> None:
     assert len(flagged) / len(cases) <= 0.01, flagged
 
 
-def test_the_precision_corpus_has_1000_sentences_in_6_languages_and_redaction_changes_at_most_1_percent() -> None:
+def test_the_precision_corpus_has_1000_sentences_in_6_languages_and_redaction_changes_at_most_1_percent() -> (
+    None
+):
     cases = precision_corpus()
     assert len(cases) >= 1000
     assert len({language for language, _ in cases}) >= 6

@@ -43,8 +43,10 @@ def test_every_positive_vector_is_found_url_encoded_and_base64_wrapped() -> None
 
 
 def test_ordinary_base64_and_percent_text_is_left_alone() -> None:
-    text = ("Progress 45%, disk 80% full; sha256 "
-            "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg= and the word internationalization")
+    text = (
+        "Progress 45%, disk 80% full; sha256 "
+        "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg= and the word internationalization"
+    )
     assert REDACTOR.redact(text).text == text
     assert decode_base64("internationalization") is None
     assert list(decoded_runs("hello %zz world")) == []

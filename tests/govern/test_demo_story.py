@@ -7,8 +7,9 @@ import sys
 
 
 def test_demo_shows_redaction_search_and_the_audit_rows(cli_env: dict[str, str]) -> None:
-    done = subprocess.run([sys.executable, "-m", "memwarden", "demo"], env=cli_env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "memwarden", "demo"], env=cli_env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "rules phone_cn, email, cn_resident_id" in out

@@ -27,8 +27,12 @@ FLUSH = 30.0
 
 
 def _record(n: int, case: EvasionCase) -> dict[str, Any]:
-    return {"id": f"01JD3Z5X9Q2W8E7R6T5{n:07d}", "content": f"Imported note {n}: {case.text}",
-            "created_at": "2026-01-02T03:04:05Z", "updated_at": "2026-01-02T03:04:05Z"}
+    return {
+        "id": f"01JD3Z5X9Q2W8E7R6T5{n:07d}",
+        "content": f"Imported note {n}: {case.text}",
+        "created_at": "2026-01-02T03:04:05Z",
+        "updated_at": "2026-01-02T03:04:05Z",
+    }
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +41,14 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
     tmp = tmp_path_factory.mktemp("evasion")
     vault = tmp / "vault"
     vault.mkdir()
-    settings = load_settings(db=str(tmp / "ev.db"), log_file=str(tmp / "ev.log"), log_level="DEBUG",
-                             backup_dir=str(tmp / "backups"), vault_dirs=str(vault), export_dir=str(tmp / "exchange"))
+    settings = load_settings(
+        db=str(tmp / "ev.db"),
+        log_file=str(tmp / "ev.log"),
+        log_level="DEBUG",
+        backup_dir=str(tmp / "backups"),
+        vault_dirs=str(vault),
+        export_dir=str(tmp / "exchange"),
+    )
     root = logging.getLogger()
     captured: list[str] = []
 
@@ -65,7 +75,9 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
                 elif case.field == "project":
                     service.memories.add(f"project note {n}", project=case.text)
                 elif case.field == "update":
-                    memory = service.memories.add(f"plain note {n} before the update", project="evasion").memory
+                    memory = service.memories.add(
+                        f"plain note {n} before the update", project="evasion"
+                    ).memory
                     service.memories.update(memory.id, content=f"case {n} updated: {case.text}")
                 else:
                     records.append(_record(n, case))
@@ -77,7 +89,8 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
         exchange = tmp / "exchange"
         exchange.mkdir(exist_ok=True)
         (exchange / "incoming.json").write_text(
-            json.dumps({"format": "memwarden.export", "version": 1, "memories": records}), encoding="utf-8")
+            json.dumps({"format": "memwarden.export", "version": 1, "memories": records}), encoding="utf-8"
+        )
         report = service.operations.import_file("incoming.json")
         (exchange / "incoming.json").unlink()  # the input itself holds the plaintext, of course
         for case in CASES:
@@ -89,12 +102,23 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
         backup = service.operations.backups.backup(reason="manual")
         assert service.operations.vault_flush(FLUSH)
         db = Path(settings.db)
-        files = [db, Path(f"{db}-wal"), Path(backup.path), Path(exported["file"]),
-                 *(p for p in tmp.rglob("*") if p.is_file())]
+        files = [
+            db,
+            Path(f"{db}-wal"),
+            Path(backup.path),
+            Path(exported["file"]),
+            *(p for p in tmp.rglob("*") if p.is_file()),
+        ]
         blobs = {str(p): p.read_bytes() for p in files if p.exists()}
         stored = service.memories.stats(project="evasion")
-        yield {"outcome": outcome, "blobs": blobs, "logs": "\n".join(captured + errors), "stored": stored,
-               "vault_notes": [p for p in vault.rglob("*.md")], "db": db}
+        yield {
+            "outcome": outcome,
+            "blobs": blobs,
+            "logs": "\n".join(captured + errors),
+            "stored": stored,
+            "vault_notes": [p for p in vault.rglob("*.md")],
+            "db": db,
+        }
     finally:
         root.removeHandler(handler)
         service.close()
@@ -103,8 +127,17 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
 def test_the_corpus_has_at_least_400_cases_over_every_field_and_evasion() -> None:
     assert len(CASES) >= 400
     assert {c.field for c in CASES} == {"content", "title", "tags", "project", "import", "update"}
-    assert {c.evasion for c in CASES} >= {"plain", "cjk", "zero_width", "soft_hyphen", "bidi", "fullwidth",
-                                          "other_digits", "url_encoded", "base64"}
+    assert {c.evasion for c in CASES} >= {
+        "plain",
+        "cjk",
+        "zero_width",
+        "soft_hyphen",
+        "bidi",
+        "fullwidth",
+        "other_digits",
+        "url_encoded",
+        "base64",
+    }
 
 
 def test_the_files_written_include_the_database_wal_backup_export_and_vault(written: dict[str, Any]) -> None:

@@ -22,8 +22,16 @@ from memwarden.govern.identity import token_digest
 ALICE = "mwt_alice-token-0123456789abcdef"
 BOB = "mwt_bob-token-fedcba9876543210"
 STRANGER = "mwt_not-in-the-file-0000"
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
 ACCEPT = {"accept": "application/json, text/event-stream"}
 
 
@@ -33,18 +41,35 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 
     tmp = tmp_path_factory.mktemp("identity")
     tokens = tmp / "tokens.json"
-    tokens.write_text(json.dumps({"tokens": [
-        {"sha256": token_digest(ALICE), "actor": "alice", "tenants": ["acme", "globex"]},
-        {"sha256": token_digest(BOB), "actor": "bob", "tenants": ["initech"]},
-    ]}), encoding="utf-8")
+    tokens.write_text(
+        json.dumps(
+            {
+                "tokens": [
+                    {"sha256": token_digest(ALICE), "actor": "alice", "tenants": ["acme", "globex"]},
+                    {"sha256": token_digest(BOB), "actor": "bob", "tenants": ["initech"]},
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
-    env.update(MEMWARDEN_DB=str(tmp / "m.db"), MEMWARDEN_LOG_FILE=str(tmp / "server.log"),
-               MEMWARDEN_LOG_LEVEL="DEBUG", MEMWARDEN_TOKENS_FILE=str(tokens), MEMWARDEN_TOOLS="all",
-               MEMWARDEN_BACKUP_DIR=str(tmp / "backups"))
+    env.update(
+        MEMWARDEN_DB=str(tmp / "m.db"),
+        MEMWARDEN_LOG_FILE=str(tmp / "server.log"),
+        MEMWARDEN_LOG_LEVEL="DEBUG",
+        MEMWARDEN_TOKENS_FILE=str(tokens),
+        MEMWARDEN_TOOLS="all",
+        MEMWARDEN_BACKUP_DIR=str(tmp / "backups"),
+    )
     stderr = (tmp / "stderr.txt").open("w")
-    process = subprocess.Popen([sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-                               env=env, stdout=subprocess.DEVNULL, stderr=stderr, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        text=True,
+    )
     try:
         wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
         yield {"base": f"http://127.0.0.1:{port}", "tmp": tmp, "process": process}
@@ -71,23 +96,34 @@ def test_missing_wrong_and_malformed_tokens_are_refused(server: dict[str, Any]) 
     base = server["base"]
     assert httpx.post(f"{base}/mcp", json=INIT, headers=ACCEPT).status_code == 401
     for header in (f"Bearer {STRANGER}", ALICE, "Basic YWxpY2U6cHc=", "Bearer x"):
-        assert httpx.post(f"{base}/mcp", json=INIT, headers={**ACCEPT, "authorization": header}).status_code == 401
+        assert (
+            httpx.post(f"{base}/mcp", json=INIT, headers={**ACCEPT, "authorization": header}).status_code
+            == 401
+        )
 
 
 def test_a_token_cannot_act_in_a_tenant_it_does_not_list(server: dict[str, Any]) -> None:
-    response = httpx.post(f"{server['base']}/mcp", json=INIT,
-                          headers={**ACCEPT, "authorization": f"Bearer {BOB}", "x-memwarden-tenant": "acme"})
+    response = httpx.post(
+        f"{server['base']}/mcp",
+        json=INIT,
+        headers={**ACCEPT, "authorization": f"Bearer {BOB}", "x-memwarden-tenant": "acme"},
+    )
     assert response.status_code == 403 and response.json()["error"] == "forbidden"
 
 
 def test_tenants_cannot_read_change_or_learn_of_each_others_memories(server: dict[str, Any]) -> None:
     base = server["base"]
-    added = call(base, ALICE, "memory_add", {"content": "Acme merger codename is Bluebird", "project": "deals"})
+    added = call(
+        base, ALICE, "memory_add", {"content": "Acme merger codename is Bluebird", "project": "deals"}
+    )
     mid = added.structured_content["id"]
     assert call(base, ALICE, "memory_search", {"query": "bluebird"}).structured_content["count"] == 1
     assert call(base, BOB, "memory_search", {"query": "bluebird"}).structured_content["count"] == 0
     assert call(base, BOB, "memory_search", {"query": ""}).structured_content["count"] == 0
-    assert call(base, BOB, "memory_get", {"ids": [mid]}).structured_content == {"memories": [], "missing": [mid]}
+    assert call(base, BOB, "memory_get", {"ids": [mid]}).structured_content == {
+        "memories": [],
+        "missing": [mid],
+    }
     assert call(base, BOB, "memory_list", {}).structured_content["count"] == 0
     stats = call(base, BOB, "memory_stats", {}).structured_content
     assert (stats["tenant"], stats["memories"], stats["projects"]) == ("initech", 0, {})
@@ -95,7 +131,10 @@ def test_tenants_cannot_read_change_or_learn_of_each_others_memories(server: dic
         refused = call(base, BOB, tool, args)
         assert refused.is_error and "not_found" in refused.content[0].text
     # alice's second tenant is separate from her first
-    assert call(base, ALICE, "memory_search", {"query": "bluebird"}, tenant="globex").structured_content["count"] == 0
+    assert (
+        call(base, ALICE, "memory_search", {"query": "bluebird"}, tenant="globex").structured_content["count"]
+        == 0
+    )
     again = call(base, ALICE, "memory_get", {"ids": [mid]}).structured_content["memories"][0]
     assert again["content"] == "Acme merger codename is Bluebird" and again["version"] == 1
 
@@ -104,7 +143,12 @@ def test_prompts_and_pinned_resources_answer_for_the_callers_tenant(server: dict
     from mcp.client.streamable_http import streamable_http_client
 
     base = server["base"]
-    call(base, ALICE, "memory_add", {"content": "Acme releases ship on Thursdays", "project": "ops", "pinned": True})
+    call(
+        base,
+        ALICE,
+        "memory_add",
+        {"content": "Acme releases ship on Thursdays", "project": "ops", "pinned": True},
+    )
 
     def read(token: str, tenant: str | None = None) -> tuple[str, str]:
         headers = {"authorization": f"Bearer {token}"} | ({"x-memwarden-tenant": tenant} if tenant else {})
@@ -113,7 +157,9 @@ def test_prompts_and_pinned_resources_answer_for_the_callers_tenant(server: dict
             http = httpx.AsyncClient(headers=headers)
             async with http, Client(streamable_http_client(f"{base}/mcp", http_client=http)) as client:
                 pinned: Any = (await client.read_resource("memwarden://projects/ops/pinned")).contents[0]
-                recall: Any = (await client.get_prompt("recall", {"task": "when do releases ship"})).messages[0]
+                recall: Any = (await client.get_prompt("recall", {"task": "when do releases ship"})).messages[
+                    0
+                ]
                 return pinned.text, recall.content.text
 
         return anyio.run(run)
@@ -155,16 +201,30 @@ def test_tokens_never_appear_in_logs(server: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     ("content", "problem"),
-    [('{"tokens": [{"token": "abc", "actor": "a", "tenants": ["t"]}]}', "entry #1: holds a plaintext token"),
-     ('{"tokens": [{"sha256": "xyz", "actor": "a", "tenants": ["t"]}]}', "entry #1: sha256 must be 64"),
-     ('{"tokens": [{"sha256": "' + "a" * 64 + '", "actor": "a", "tenants": []}]}', "entry #1: tenants must be"),
-     ('{"tokens": {}}', "expected {\"tokens\""), ("not json", "not valid JSON")],
+    [
+        (
+            '{"tokens": [{"token": "abc", "actor": "a", "tenants": ["t"]}]}',
+            "entry #1: holds a plaintext token",
+        ),
+        ('{"tokens": [{"sha256": "xyz", "actor": "a", "tenants": ["t"]}]}', "entry #1: sha256 must be 64"),
+        (
+            '{"tokens": [{"sha256": "' + "a" * 64 + '", "actor": "a", "tenants": []}]}',
+            "entry #1: tenants must be",
+        ),
+        ('{"tokens": {}}', 'expected {"tokens"'),
+        ("not json", "not valid JSON"),
+    ],
 )
-def test_a_broken_tokens_file_stops_the_server(cli_env: dict[str, str], tmp_path: Path, content: str,
-                                               problem: str) -> None:
+def test_a_broken_tokens_file_stops_the_server(
+    cli_env: dict[str, str], tmp_path: Path, content: str, problem: str
+) -> None:
     path = tmp_path / "tokens.json"
     path.write_text(content, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "memwarden", "serve", "--http", "127.0.0.1:1"],
-                          env={**cli_env, "MEMWARDEN_TOKENS_FILE": str(path)}, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "memwarden", "serve", "--http", "127.0.0.1:1"],
+        env={**cli_env, "MEMWARDEN_TOKENS_FILE": str(path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1 and problem in done.stderr, done.stderr

@@ -50,7 +50,9 @@ def test_an_identifier_holding_a_protected_value_is_refused_naming_the_rule(
 
 
 @pytest.mark.parametrize("tag", ["\u200b", "\u200d\u2060", "\u00ad", " \u202e "])
-def test_a_tag_that_is_empty_once_invisible_characters_are_removed_is_refused(service: MemoryService, tag: str) -> None:
+def test_a_tag_that_is_empty_once_invisible_characters_are_removed_is_refused(
+    service: MemoryService, tag: str
+) -> None:
     with pytest.raises(InvalidInput, match="a tag is empty once invisible characters are removed"):
         service.memories.add("fact", tags=["ok", tag])
     with pytest.raises(InvalidInput, match="the project is empty once invisible characters are removed"):
@@ -60,20 +62,36 @@ def test_a_tag_that_is_empty_once_invisible_characters_are_removed_is_refused(se
 def test_an_import_record_with_a_secret_project_is_refused_and_nothing_is_imported(
     service: MemoryService, db_path: Path
 ) -> None:
-    records = [{"id": f"01JD3Z5X9Q2W8E7R6T5Y4V3K2{c}", "content": f"fact {c}", "project": p,
-                "created_at": "2026-01-02T03:04:05Z", "updated_at": "2026-01-02T03:04:05Z"}
-               for c, p in (("A", "crm"), ("B", "crm-jane@acme.io"))]
+    records = [
+        {
+            "id": f"01JD3Z5X9Q2W8E7R6T5Y4V3K2{c}",
+            "content": f"fact {c}",
+            "project": p,
+            "created_at": "2026-01-02T03:04:05Z",
+            "updated_at": "2026-01-02T03:04:05Z",
+        }
+        for c, p in (("A", "crm"), ("B", "crm-jane@acme.io"))
+    ]
     document = json.dumps({"format": "memwarden.export", "version": 1, "memories": records})
-    with pytest.raises(InvalidInput, match=r"memory #2: the project holds a value redaction rule 'email'.*nothing was imported"):
+    with pytest.raises(
+        InvalidInput,
+        match=r"memory #2: the project holds a value redaction rule 'email'.*nothing was imported",
+    ):
         service.operations.import_text(document)
     assert _rows(db_path) == []
 
 
 def test_rule_names_in_an_import_record_are_kept_only_when_they_are_rules(service: MemoryService) -> None:
-    record = {"id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2Q", "content": "fact [REDACTED:email]",
-              "redactions": ["email", "jane_at_example_org", "not a rule"],
-              "created_at": "2026-01-02T03:04:05Z", "updated_at": "2026-01-02T03:04:05Z"}
-    service.operations.import_text(json.dumps({"format": "memwarden.export", "version": 1, "memories": [record]}))
+    record = {
+        "id": "01JD3Z5X9Q2W8E7R6T5Y4V3K2Q",
+        "content": "fact [REDACTED:email]",
+        "redactions": ["email", "jane_at_example_org", "not a rule"],
+        "created_at": "2026-01-02T03:04:05Z",
+        "updated_at": "2026-01-02T03:04:05Z",
+    }
+    service.operations.import_text(
+        json.dumps({"format": "memwarden.export", "version": 1, "memories": [record]})
+    )
     assert service.memories.get(["01JD3Z5X9Q2W8E7R6T5Y4V3K2Q"])[0][0].redactions == ("email",)
 
 
@@ -103,8 +121,9 @@ def test_placeholders_are_not_found_by_searching_the_rule_name(service: MemorySe
 def test_a_dry_run_rule_is_reported_on_the_write_and_never_applied(tmp_path: Path) -> None:
     pack = tmp_path / "pack.json"
     pack.write_text(json.dumps({"enable": ["high_entropy"]}), encoding="utf-8")
-    settings = load_settings(db=str(tmp_path / "d.db"), log_file=str(tmp_path / "d.log"),
-                             redaction_rules=str(pack))
+    settings = load_settings(
+        db=str(tmp_path / "d.db"), log_file=str(tmp_path / "d.log"), redaction_rules=str(pack)
+    )
     service = build_service(settings, embeddings=False)
     try:
         result = service.memories.add("vendor token Zq8vN3kLpT6wXr2YbM9cHf4JdS7aEu1G for the sandbox")
@@ -118,7 +137,9 @@ def test_a_dry_run_rule_is_reported_on_the_write_and_never_applied(tmp_path: Pat
 def test_a_slow_pack_rule_refuses_the_write_with_its_name(tmp_path: Path) -> None:
     pack = tmp_path / "pack.json"
     pack.write_text(json.dumps({"rules": [{"name": "sneaky", "pattern": "q(a|aa)+b"}]}), encoding="utf-8")
-    settings = load_settings(db=str(tmp_path / "s.db"), log_file=str(tmp_path / "s.log"), redaction_rules=str(pack))
+    settings = load_settings(
+        db=str(tmp_path / "s.db"), log_file=str(tmp_path / "s.log"), redaction_rules=str(pack)
+    )
     service = build_service(settings, embeddings=False)
     try:
         with pytest.raises(InvalidInput, match="redaction rule 'sneaky' took longer than"):
@@ -134,4 +155,5 @@ def test_memwarden_review_lists_flagged_memories(service: MemoryService, setting
     report = service.operations.review(stale_days=90, limit=10)
     assert report["counts"]["flagged"] == 1
     assert [(i["id"], i["injection_flags"]) for i in report["flagged"]] == [
-        (flagged.id, ["instruction_override", "tool_command"])]
+        (flagged.id, ["instruction_override", "tool_command"])
+    ]

@@ -11,8 +11,21 @@ from hypothesis import strategies as st
 from memwarden.govern import Redactor, normalize
 
 REDACTOR = Redactor()
-INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u202e", "\u202d", "\u2066", "\u2069",
-             "\u200e", "\u200f", "\u061c"]
+INVISIBLE = [
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u2060",
+    "\ufeff",
+    "\u00ad",
+    "\u202e",
+    "\u202d",
+    "\u2066",
+    "\u2069",
+    "\u200e",
+    "\u200f",
+    "\u061c",
+]
 
 
 def test_invisible_characters_are_removed_and_digits_of_every_script_become_ascii() -> None:
@@ -40,7 +53,11 @@ def test_offsets_map_back_to_the_original_span_including_what_was_removed_inside
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(max_size=60), st.lists(st.sampled_from(INVISIBLE + ["４", "٣", "ｘ", "ﬁ"]), max_size=10), st.randoms())
+@given(
+    st.text(max_size=60),
+    st.lists(st.sampled_from(INVISIBLE + ["４", "٣", "ｘ", "ﬁ"]), max_size=10),
+    st.randoms(),
+)
 def test_every_normalised_character_maps_into_the_original(text: str, noise: list[str], rng: object) -> None:
     chars = list(text)
     for piece in noise:
@@ -81,7 +98,9 @@ def test_each_evasion_is_redacted_and_its_original_characters_replaced() -> None
 
 
 def test_words_next_to_a_glued_value_stay() -> None:
-    assert REDACTOR.redact("我的手机号是13800138000，请回电").text == "我的手机号是[REDACTED:phone_cn]，请回电"
+    assert (
+        REDACTOR.redact("我的手机号是13800138000，请回电").text == "我的手机号是[REDACTED:phone_cn]，请回电"
+    )
     assert REDACTOR.redact("联系jane@example.org请回复").text == "联系[REDACTED:email]请回复"
 
 

@@ -12,16 +12,35 @@ from memwarden.govern import Redactor
 REDACTOR = Redactor()
 VALUES = [value for _, _, value in POSITIVE]
 ALPHABET = st.characters(
-    codec="utf-8", categories=("L", "N", "P", "S", "Zs"), include_characters="\n\t@:./+-=_[]()'\"",
+    codec="utf-8",
+    categories=("L", "N", "P", "S", "Zs"),
+    include_characters="\n\t@:./+-=_[]()'\"",
 )
 noise = st.text(ALPHABET, max_size=40)
 # Text made of real values, look-alike fragments and noise, so rules meet and overlap.
-FRAGMENTS = st.sampled_from(VALUES + ["password=", "api_key: ", "://u:", "@", "+", "-----BEGIN RSA PRIVATE KEY-----",
-                                      "[REDACTED:email]", "[REDACTED:", "4111", "::", "10.0.", " "])
+FRAGMENTS = st.sampled_from(
+    VALUES
+    + [
+        "password=",
+        "api_key: ",
+        "://u:",
+        "@",
+        "+",
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "[REDACTED:email]",
+        "[REDACTED:",
+        "4111",
+        "::",
+        "10.0.",
+        " ",
+    ]
+)
 mixed = st.lists(st.one_of(FRAGMENTS, noise), max_size=12).map("".join)
 # Values glued to each other and to single joining characters: where a replacement changes
 # what a neighbouring rule sees.
-glued = st.lists(st.one_of(FRAGMENTS, st.sampled_from(list("()[]:=@.-+/%_,;'\"aAf0519 \n"))), max_size=12).map("".join)
+glued = st.lists(
+    st.one_of(FRAGMENTS, st.sampled_from(list("()[]:=@.-+/%_,;'\"aAf0519 \n"))), max_size=12
+).map("".join)
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -43,7 +62,9 @@ def test_redaction_is_idempotent(text: str) -> None:
 
 @FAST
 @given(noise, st.sampled_from([(t, v) for _, t, v in POSITIVE]), noise)
-def test_no_character_of_a_planted_value_stays_visible(left: str, vector: tuple[str, str], right: str) -> None:
+def test_no_character_of_a_planted_value_stays_visible(
+    left: str, vector: tuple[str, str], right: str
+) -> None:
     context, value = vector
     text = f"{left} {context}\n{right}"
     start = len(left) + 1 + context.index(value)
@@ -60,7 +81,7 @@ def test_what_a_rule_matched_is_replaced_whole(text: str) -> None:
     findings = REDACTOR.find(text)
     output = REDACTOR.redact(text).text
     for finding in findings:
-        matched = text[finding.start:finding.end]
-        elsewhere = text[:finding.start] + "\x00" + text[finding.end:]
+        matched = text[finding.start : finding.end]
+        elsewhere = text[: finding.start] + "\x00" + text[finding.end :]
         if len(matched) >= 6 and matched not in elsewhere:
             assert matched not in output

@@ -33,7 +33,10 @@ def test_every_builtin_rule_has_positive_and_negative_vectors() -> None:
 
 def test_business_words_around_a_match_survive() -> None:
     outcome = REDACTOR.redact("The Acme renewal contact is jane@acme.io, call +44 20 7946 0958 before Friday")
-    assert outcome.text == "The Acme renewal contact is [REDACTED:email], call [REDACTED:phone_e164] before Friday"
+    assert (
+        outcome.text
+        == "The Acme renewal contact is [REDACTED:email], call [REDACTED:phone_e164] before Friday"
+    )
 
 
 def test_url_password_keeps_user_and_host() -> None:
@@ -68,7 +71,9 @@ def test_markers_are_never_redacted_again() -> None:
 
 
 def test_a_rejected_match_does_not_hide_a_valid_value_inside_it() -> None:
-    assert REDACTOR.redact("+2000000 411111111111 1111").text == "[REDACTED:phone_e164] [REDACTED:payment_card]"
+    assert (
+        REDACTOR.redact("+2000000 411111111111 1111").text == "[REDACTED:phone_e164] [REDACTED:payment_card]"
+    )
     assert REDACTOR.redact("cards 4111 1111 1111 1111 5500 0000 0000 0004 end").text == (
         "cards [REDACTED:payment_card] [REDACTED:payment_card] end"
     )

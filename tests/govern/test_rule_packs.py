@@ -22,8 +22,14 @@ def write_pack(tmp_path: Path, pack: object) -> str:
 
 def test_a_pack_adds_disables_and_overrides_rules(tmp_path: Path) -> None:
     pack = {
-        "rules": [{"name": "employee_id", "pattern": r"\bEMP-\d{6}\b", "hints": ["emp-"],
-                   "examples": {"match": ["badge EMP-123456"], "no_match": ["EMP-12"]}}],
+        "rules": [
+            {
+                "name": "employee_id",
+                "pattern": r"\bEMP-\d{6}\b",
+                "hints": ["emp-"],
+                "examples": {"match": ["badge EMP-123456"], "no_match": ["EMP-12"]},
+            }
+        ],
         "disable": ["ipv4"],
         "override": [{"name": "email", "pattern": r"[\w.]+@acme\.io"}],
     }
@@ -42,10 +48,16 @@ def test_a_pack_adds_disables_and_overrides_rules(tmp_path: Path) -> None:
         ({"rules": [{"name": "Bad Name", "pattern": "x"}]}, "Bad Name", "name must be"),
         ({"rules": [{"name": "n", "pattern": "x", "colour": "red"}]}, "n", "unknown key(s) ['colour']"),
         ({"rules": [{"name": "n"}]}, "n", "pattern is missing"),
-        ({"rules": [{"name": "n", "pattern": "abc", "examples": {"match": ["xyz"]}}]}, "n",
-         "example 'xyz' should match but does not"),
-        ({"rules": [{"name": "n", "pattern": "abc", "examples": {"no_match": ["abc"]}}]}, "n",
-         "should not match but does"),
+        (
+            {"rules": [{"name": "n", "pattern": "abc", "examples": {"match": ["xyz"]}}]},
+            "n",
+            "example 'xyz' should match but does not",
+        ),
+        (
+            {"rules": [{"name": "n", "pattern": "abc", "examples": {"no_match": ["abc"]}}]},
+            "n",
+            "should not match but does",
+        ),
         ({"override": [{"name": "nope", "pattern": "x"}]}, "nope", "cannot override an unknown"),
         ({"disable": ["nope"]}, "nope", "cannot disable an unknown rule"),
         ({"rules": [{"name": "n", "pattern": "x", "hints": "x"}]}, "n", "hints must be a list"),
@@ -62,8 +74,12 @@ def test_a_broken_rule_is_refused_naming_the_rule_and_the_problem(
 
 @pytest.mark.parametrize(
     ("text", "problem"),
-    [("{not json", "not valid JSON: Expecting property name"), ("[]", "must be a JSON object"),
-     ('{"rulez": []}', "unknown key(s) ['rulez']"), ('{"rules": {}}', "rules must be a list")],
+    [
+        ("{not json", "not valid JSON: Expecting property name"),
+        ("[]", "must be a JSON object"),
+        ('{"rulez": []}', "unknown key(s) ['rulez']"),
+        ('{"rules": {}}', "rules must be a list"),
+    ],
 )
 def test_a_malformed_pack_is_refused(tmp_path: Path, text: str, problem: str) -> None:
     with pytest.raises(ConfigError, match="redaction rule pack") as caught:
@@ -77,19 +93,31 @@ def test_a_missing_pack_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_server_does_not_start_with_a_broken_pack(cli_env: dict[str, str], tmp_path: Path) -> None:
-    env = {**cli_env, "MEMWARDEN_REDACTION_RULES": write_pack(tmp_path, {"rules": [{"name": "ticket",
-                                                                                    "pattern": "[a-"}]})}
+    env = {
+        **cli_env,
+        "MEMWARDEN_REDACTION_RULES": write_pack(tmp_path, {"rules": [{"name": "ticket", "pattern": "[a-"}]}),
+    }
     for argv in (["serve"], ["add", "a fact"]):
-        done = subprocess.run([sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True,
-                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [sys.executable, "-m", "memwarden", *argv],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
         assert done.returncode == 1, done.stderr
         assert "rule 'ticket': pattern is not a valid regular expression" in done.stderr
 
 
 @pytest.mark.parametrize("pattern", [r"(a+)+$", r"(a|aa)+b", r"(\w+\s?)+$"])
-def test_a_pack_rule_that_backtracks_catastrophically_is_refused_at_load(tmp_path: Path, pattern: str) -> None:
+def test_a_pack_rule_that_backtracks_catastrophically_is_refused_at_load(
+    tmp_path: Path, pattern: str
+) -> None:
     path = write_pack(tmp_path, {"rules": [{"name": "evil", "pattern": pattern}]})
-    with pytest.raises(ConfigError, match="rule 'evil': pattern takes longer than .* backtracks catastrophically"):
+    with pytest.raises(
+        ConfigError, match=r"rule 'evil': pattern takes longer than .* backtracks catastrophically"
+    ):
         build_redactor("enforce", path)
 
 
@@ -111,7 +139,9 @@ def test_the_high_entropy_rule_is_opt_in_and_dry_run_by_default(tmp_path: Path) 
     assert build_redactor("enforce").redact(text).text == text
     dry = build_redactor("enforce", write_pack(tmp_path, {"enable": ["high_entropy"]})).redact(text)
     assert (dry.text, dry.dry_run, dry.redacted) == (text, ("high_entropy",), False)
-    enforced = build_redactor("enforce", write_pack(tmp_path, {"enable": [{"name": "high_entropy", "mode": "enforce"}]}))
+    enforced = build_redactor(
+        "enforce", write_pack(tmp_path, {"enable": [{"name": "high_entropy", "mode": "enforce"}]})
+    )
     out = enforced.redact(text)
     assert token not in out.text and "[REDACTED:high_entropy]" in out.text
     assert "3f2a9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a" in out.text  # lower-case hex is not mixed case
@@ -122,7 +152,10 @@ def test_the_high_entropy_rule_is_opt_in_and_dry_run_by_default(tmp_path: Path) 
     [
         ({"enable": ["no_such_rule"]}, "optional rules: high_entropy"),
         ({"enable": [{"name": "high_entropy", "mode": "loud"}]}, "mode must be one of enforce, dry-run"),
-        ({"rules": [{"name": "r", "pattern": "x", "mode": "sometimes"}]}, "mode must be one of enforce, dry-run"),
+        (
+            {"rules": [{"name": "r", "pattern": "x", "mode": "sometimes"}]},
+            "mode must be one of enforce, dry-run",
+        ),
     ],
 )
 def test_bad_enable_entries_and_modes_are_refused(tmp_path: Path, pack: object, problem: str) -> None:
@@ -131,6 +164,8 @@ def test_bad_enable_entries_and_modes_are_refused(tmp_path: Path, pack: object, 
 
 
 def test_a_pack_rule_in_dry_run_reports_without_replacing(tmp_path: Path) -> None:
-    path = write_pack(tmp_path, {"rules": [{"name": "case_ref", "pattern": r"\bCASE-\d{4}\b", "mode": "dry-run"}]})
+    path = write_pack(
+        tmp_path, {"rules": [{"name": "case_ref", "pattern": r"\bCASE-\d{4}\b", "mode": "dry-run"}]}
+    )
     out = build_redactor("enforce", path).redact("see CASE-1234 and jane@acme.io")
     assert out.text == "see CASE-1234 and [REDACTED:email]" and out.dry_run == ("case_ref",)

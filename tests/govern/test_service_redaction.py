@@ -18,7 +18,9 @@ from memwarden.text.analyzer import Analyzer
 def test_a_redacted_memory_is_found_by_business_words_but_not_by_the_original_value(
     service: MemoryService,
 ) -> None:
-    result = service.memories.add("Renewal contact for Acme is jane.doe@example.org, mobile 13800138000", project="crm")
+    result = service.memories.add(
+        "Renewal contact for Acme is jane.doe@example.org, mobile 13800138000", project="crm"
+    )
     assert result.redacted is True
     assert result.redactions == ("email", "phone_cn")
     assert result.memory.content == "Renewal contact for Acme is [REDACTED:email], mobile [REDACTED:phone_cn]"
@@ -28,7 +30,9 @@ def test_a_redacted_memory_is_found_by_business_words_but_not_by_the_original_va
     assert [h.memory.id for h in service.searcher.search("renewal contact").hits] == [result.memory.id]
 
 
-def test_the_title_is_redacted_and_a_tag_holding_a_secret_is_refused(service: MemoryService, db_path: Path) -> None:
+def test_the_title_is_redacted_and_a_tag_holding_a_secret_is_refused(
+    service: MemoryService, db_path: Path
+) -> None:
     # Issue 13: tags are identifiers, refused rather than rewritten (they used to be rewritten).
     result = service.memories.add("Billing runs monthly", title="ask jane@acme.io", tags=["ops"])
     assert result.memory.title == "ask [REDACTED:email]"

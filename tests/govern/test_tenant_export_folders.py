@@ -28,17 +28,34 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str,
 
     db = str(tmp_path / "m.db") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
     tokens = tmp_path / "tokens.json"
-    tokens.write_text(json.dumps({"tokens": [
-        {"sha256": token_digest(ALICE), "actor": "alice", "tenants": ["acme"]},
-        {"sha256": token_digest(BOB), "actor": "bob", "tenants": ["globex"]},
-    ]}), encoding="utf-8")
+    tokens.write_text(
+        json.dumps(
+            {
+                "tokens": [
+                    {"sha256": token_digest(ALICE), "actor": "alice", "tenants": ["acme"]},
+                    {"sha256": token_digest(BOB), "actor": "bob", "tenants": ["globex"]},
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
-    env.update(MEMWARDEN_DB=db, MEMWARDEN_LOG_FILE=str(tmp_path / "server.log"), MEMWARDEN_TOKENS_FILE=str(tokens),
-               MEMWARDEN_TOOLS="all", MEMWARDEN_BACKUP_DIR=str(tmp_path / "backups"), MEMWARDEN_EMBEDDER="none",
-               MEMWARDEN_EXPORT_DIR=str(tmp_path / "exports"))
+    env.update(
+        MEMWARDEN_DB=db,
+        MEMWARDEN_LOG_FILE=str(tmp_path / "server.log"),
+        MEMWARDEN_TOKENS_FILE=str(tokens),
+        MEMWARDEN_TOOLS="all",
+        MEMWARDEN_BACKUP_DIR=str(tmp_path / "backups"),
+        MEMWARDEN_EMBEDDER="none",
+        MEMWARDEN_EXPORT_DIR=str(tmp_path / "exports"),
+    )
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
         yield {"base": f"http://127.0.0.1:{port}", "env": env, "exports": tmp_path / "exports", "db": db}
@@ -66,7 +83,9 @@ def test_each_tenant_has_its_own_export_folder(server: dict[str, Any]) -> None:
     alices = ok(base, ALICE, "memory_export", {"name": "team.json"})
     bobs = ok(base, BOB, "memory_export", {"name": "team.json"})  # the same name: no clash, no leak
     alice_file, bob_file = Path(alices["file"]), Path(bobs["file"])
-    assert alice_file.parent != bob_file.parent and exports in alice_file.parents and exports in bob_file.parents
+    assert (
+        alice_file.parent != bob_file.parent and exports in alice_file.parents and exports in bob_file.parents
+    )
     assert "Bluebird" in alice_file.read_text() and "Bluebird" not in bob_file.read_text()
     ok(base, ALICE, "memory_export", {"name": "alice-only.json"})
     # Bob cannot see that alice-only.json exists: the answer is the one for a name nobody used.
@@ -84,10 +103,18 @@ def test_each_tenant_has_its_own_export_folder(server: dict[str, Any]) -> None:
     finally:
         log.close()
     failed = [(r["actor"], r["action"], r["outcome"]) for r in rows if r["outcome"] != "ok"]
-    assert failed == [("bob", "import", "invalid_input"), ("bob", "import", "invalid_input"),
-                      ("bob", "export", "invalid_input")]
+    assert failed == [
+        ("bob", "import", "invalid_input"),
+        ("bob", "import", "invalid_input"),
+        ("bob", "export", "invalid_input"),
+    ]
     # The local operator reaches every tenant's files by path.
-    done = subprocess.run([sys.executable, "-m", "memwarden", "import", str(alice_file), "--json"],
-                          env=server["env"], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "memwarden", "import", str(alice_file), "--json"],
+        env=server["env"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["inserted"] == 1

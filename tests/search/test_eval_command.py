@@ -27,11 +27,15 @@ def _fill(env: dict[str, str]) -> dict[str, str]:
     service = build_service(load_settings(), background=False)
     try:
         ids = {}
-        turns = [("q", "Did you finish the pottery class project?"), ("a", "Yes! A blue bowl with a wavy rim."),
-                 ("x", "The weather was lovely on the walk.")]
+        turns = [
+            ("q", "Did you finish the pottery class project?"),
+            ("a", "Yes! A blue bowl with a wavy rim."),
+            ("x", "The weather was lovely on the walk."),
+        ]
         for minute, (key, text) in enumerate(turns):
-            ids[key] = service.memories.add(text, project="chat", thread="s1",
-                                            occurred_at=f"2023-05-08T13:5{minute}:00Z").memory.id
+            ids[key] = service.memories.add(
+                text, project="chat", thread="s1", occurred_at=f"2023-05-08T13:5{minute}:00Z"
+            ).memory.id
         ids["deploy"] = service.memories.add("Deploys happen on Tuesdays", project="ops").memory.id
         return ids
     finally:
@@ -43,11 +47,18 @@ def test_eval_scores_configurations_and_fit_proposes_settings(
 ) -> None:
     ids = _fill(env)
     labels = tmp_path / "labels.jsonl"
-    labels.write_text("\n".join([
-        json.dumps({"query": "what did they make in the pottery class", "project": "chat", "ids": [ids["a"]]}),
-        json.dumps({"query": "when do we deploy", "expect": "tuesdays"}),
-        json.dumps({"query": "nothing matches this", "expect": "no memory says this"}),
-    ]), encoding="utf-8")
+    labels.write_text(
+        "\n".join(
+            [
+                json.dumps(
+                    {"query": "what did they make in the pottery class", "project": "chat", "ids": [ids["a"]]}
+                ),
+                json.dumps({"query": "when do we deploy", "expect": "tuesdays"}),
+                json.dumps({"query": "nothing matches this", "expect": "no memory says this"}),
+            ]
+        ),
+        encoding="utf-8",
+    )
     assert main(["eval", str(labels), "--fit", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["queries"] == 3 and report["scored"] == 2 and report["unresolved_lines"] == [3]
@@ -71,11 +82,14 @@ def test_eval_scores_configurations_and_fit_proposes_settings(
         log.close()
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    ("{not json", "line 1: not JSON"),
-    ('{"query": "x"}', "line 1: give the expected memories"),
-    ("", "no labelled queries"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "line 1: not JSON"),
+        ('{"query": "x"}', "line 1: give the expected memories"),
+        ("", "no labelled queries"),
+    ],
+)
 def test_a_bad_labels_file_is_refused_with_the_line(
     env: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
 ) -> None:

@@ -11,23 +11,30 @@ from memwarden.search.evaluation import Scores, Tuning, fit_tuning, load_cases, 
 
 
 def test_cases_accept_ids_or_fragments_and_the_scope_alias() -> None:
-    cases = parse_cases([
-        '{"query": "dentist", "project": "home", "ids": ["01jd3z5x9q2w8e7r6t5y4v3k2m"]}',
-        "",
-        '{"query": "backups", "scope": "ops", "expect": ["rsync", "NAS"]}',
-    ])
+    cases = parse_cases(
+        [
+            '{"query": "dentist", "project": "home", "ids": ["01jd3z5x9q2w8e7r6t5y4v3k2m"]}',
+            "",
+            '{"query": "backups", "scope": "ops", "expect": ["rsync", "NAS"]}',
+        ]
+    )
     assert [(c.line, c.project, c.ids, c.fragments) for c in cases] == [
-        (1, "home", ("01JD3Z5X9Q2W8E7R6T5Y4V3K2M",), ()), (3, "ops", (), ("rsync", "NAS"))]
+        (1, "home", ("01JD3Z5X9Q2W8E7R6T5Y4V3K2M",), ()),
+        (3, "ops", (), ("rsync", "NAS")),
+    ]
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ("not json", "line 1: not JSON"),
-    ("[1, 2]", "line 1: expected a JSON object"),
-    ('{"ids": ["x"]}', "line 1: query must be a non-empty string"),
-    ('{"query": "q"}', "line 1: give the expected memories"),
-    ('{"query": "q", "expect": ""}', "line 1: expect must be"),
-    ('{"query": "q", "ids": "x", "project": 3}', "line 1: project must be a string"),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("not json", "line 1: not JSON"),
+        ("[1, 2]", "line 1: expected a JSON object"),
+        ('{"ids": ["x"]}', "line 1: query must be a non-empty string"),
+        ('{"query": "q"}', "line 1: give the expected memories"),
+        ('{"query": "q", "expect": ""}', "line 1: expect must be"),
+        ('{"query": "q", "ids": "x", "project": 3}', "line 1: project must be a string"),
+    ],
+)
 def test_bad_lines_are_named(line: str, message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
         parse_cases([line])
@@ -64,6 +71,9 @@ def test_fit_picks_the_best_grid_point_and_keeps_the_current_one_on_ties() -> No
     current = Tuning(0.7, 0.0)
     best, scores = fit_tuning(score, current=current, with_vectors=True)
     assert best == Tuning(0.3, 0.2) and scores.summary()["mrr"] == 1.0
-    assert best.settings() == {"MEMWARDEN_SEARCH_THREAD_WEIGHT": "0.2", "MEMWARDEN_SEARCH_VECTOR_WEIGHT": "0.3"}
+    assert best.settings() == {
+        "MEMWARDEN_SEARCH_THREAD_WEIGHT": "0.2",
+        "MEMWARDEN_SEARCH_VECTOR_WEIGHT": "0.3",
+    }
     flat, _ = fit_tuning(lambda t: Scores(), current=current, with_vectors=False)
     assert flat == current

@@ -57,7 +57,9 @@ def test_memory_search_tool_takes_max_tokens(service: MemoryService) -> None:
         async with mcp_client(service) as client:
             found = await call_ok(client, "memory_search", {"query": "CDN", "max_tokens": 20})
             assert found["count"] == 1 and found["tokens"] <= 20 and found["omitted"] == 1
-            assert "max_tokens" in await call_error(client, "memory_search", {"query": "CDN", "max_tokens": 0})
+            assert "max_tokens" in await call_error(
+                client, "memory_search", {"query": "CDN", "max_tokens": 0}
+            )
 
     anyio.run(run)
 

@@ -22,8 +22,20 @@ NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 def _memory(mid: str, *, days_old: float = 0, pinned: bool = False, hits: int = 0) -> Memory:
     when = NOW - timedelta(days=days_old)
-    return Memory(id=mid, tenant="t", project="p", kind="fact", title="", tags=(), content=mid,
-                  content_hash=mid, pinned=pinned, created_at=when, updated_at=when, hit_count=hits)
+    return Memory(
+        id=mid,
+        tenant="t",
+        project="p",
+        kind="fact",
+        title="",
+        tags=(),
+        content=mid,
+        content_hash=mid,
+        pinned=pinned,
+        created_at=when,
+        updated_at=when,
+        hit_count=hits,
+    )
 
 
 def test_relevance_is_relative_to_the_best_candidate_and_bounded() -> None:
@@ -50,9 +62,16 @@ def test_coverage_counts_distinct_terms_and_prefixes() -> None:
 
 def test_why_parts_add_up_to_the_score_and_name_each_path() -> None:
     hits = rank(
-        [RankCandidate(_memory("a", days_old=30, hits=3, pinned=True), 0.8, 0.5,
-                       relevance_parts={"keyword": 0.5, "vector": 0.3})],
-        now=NOW, limit=5,
+        [
+            RankCandidate(
+                _memory("a", days_old=30, hits=3, pinned=True),
+                0.8,
+                0.5,
+                relevance_parts={"keyword": 0.5, "vector": 0.3},
+            )
+        ],
+        now=NOW,
+        limit=5,
     )
     why = hits[0].why
     assert set(why) == {"keyword", "vector", "coverage", "recency", "usage", "pinned"}
@@ -61,8 +80,9 @@ def test_why_parts_add_up_to_the_score_and_name_each_path() -> None:
 
 def test_a_memory_offered_by_two_paths_keeps_its_best_candidate() -> None:
     m = _memory("a")
-    hits = rank([RankCandidate(m, 0.2), RankCandidate(m, 0.9), RankCandidate(_memory("b"), 0.5)],
-                now=NOW, limit=10)
+    hits = rank(
+        [RankCandidate(m, 0.2), RankCandidate(m, 0.9), RankCandidate(_memory("b"), 0.5)], now=NOW, limit=10
+    )
     assert [h.memory.id for h in hits] == ["a", "b"]
     assert hits[0].why["relevance"] == pytest.approx(0.9 * RankingWeights().relevance)
 
@@ -74,8 +94,12 @@ def test_out_of_range_inputs_are_clamped_and_limit_is_respected() -> None:
 
 
 def test_ties_go_to_the_newer_memory() -> None:
-    hits = rank([RankCandidate(_memory("old", days_old=1), 1.0), RankCandidate(_memory("new"), 1.0)],
-                now=NOW, limit=2, weights=RankingWeights(recency=0.0))
+    hits = rank(
+        [RankCandidate(_memory("old", days_old=1), 1.0), RankCandidate(_memory("new"), 1.0)],
+        now=NOW,
+        limit=2,
+        weights=RankingWeights(recency=0.0),
+    )
     assert [h.memory.id for h in hits] == ["new", "old"]
 
 

@@ -39,8 +39,10 @@ def test_a_newer_memory_that_corrects_an_older_one_outranks_it(service: MemorySe
 def test_full_query_coverage_beats_a_rare_single_term_match(service: MemoryService) -> None:
     _at(service, T0)
     for i in range(40):
-        service.memories.add(f"Backup schedule note {i}: backups run nightly and the schedule is in the runbook.",
-                    project="infra")
+        service.memories.add(
+            f"Backup schedule note {i}: backups run nightly and the schedule is in the runbook.",
+            project="infra",
+        )
     rare = service.memories.add("Pgbouncer pgbouncer pgbouncer.", project="infra").memory
     full = service.memories.add(
         "Pgbouncer sits in front of the database; its backup schedule is documented together with the "
@@ -58,7 +60,9 @@ def test_full_query_coverage_beats_a_rare_single_term_match(service: MemoryServi
 
 def test_pinned_beats_unpinned_at_equal_relevance(service: MemoryService) -> None:
     _at(service, T0)
-    pinned = service.memories.add("The staging database password rotates monthly.", project="sec", pinned=True).memory
+    pinned = service.memories.add(
+        "The staging database password rotates monthly.", project="sec", pinned=True
+    ).memory
     _at(service, T0 + timedelta(days=2))
     plain = service.memories.add("The testing database password rotates monthly.", project="sec").memory
     hits = service.searcher.search("database password rotates", project="sec").hits
@@ -69,7 +73,9 @@ def test_pinned_beats_unpinned_at_equal_relevance(service: MemoryService) -> Non
 
 def test_every_hit_explains_its_score(service: MemoryService) -> None:
     _at(service, T0)
-    service.memories.add("Grafana dashboards live in the ops folder.", project="ops", title="grafana", tags=["monitoring"])
+    service.memories.add(
+        "Grafana dashboards live in the ops folder.", project="ops", title="grafana", tags=["monitoring"]
+    )
     hit = service.searcher.search("grafana dashboards").hits[0]
     assert set(hit.why) == {"relevance", "coverage", "recency", "usage", "pinned"}
     assert abs(sum(hit.why.values()) - hit.score) < 1e-4

@@ -9,7 +9,9 @@ from tests.mcp_helpers import call_ok, mcp_client
 
 
 def test_a_near_duplicate_in_the_same_project_is_reported_and_still_stored(service: MemoryService) -> None:
-    first = service.memories.add("Production deploys happen on Tuesdays after the stand-up.", project="ops").memory
+    first = service.memories.add(
+        "Production deploys happen on Tuesdays after the stand-up.", project="ops"
+    ).memory
     second = service.memories.add("Production deploys happen on Tuesdays after stand-up.", project="ops")
     assert second.duplicate is False
     assert [s.id for s in second.similar] == [first.id]
@@ -18,7 +20,9 @@ def test_a_near_duplicate_in_the_same_project_is_reported_and_still_stored(servi
     assert len(service.memories.list(project="ops")) == 2
 
 
-def test_other_projects_unrelated_memories_and_exact_duplicates_are_not_similar(service: MemoryService) -> None:
+def test_other_projects_unrelated_memories_and_exact_duplicates_are_not_similar(
+    service: MemoryService,
+) -> None:
     service.memories.add("Production deploys happen on Tuesdays after the stand-up.", project="ops")
     elsewhere = service.memories.add("Production deploys happen on Tuesdays after stand-up.", project="web")
     assert elsewhere.similar == []
@@ -30,9 +34,13 @@ def test_other_projects_unrelated_memories_and_exact_duplicates_are_not_similar(
 
 def test_similar_works_for_turkish_inflections_and_chinese(service: MemoryService) -> None:
     tr = service.memories.add("Sunucu yedekleri her gece alınıyor.", project="tr").memory
-    assert [s.id for s in service.memories.add("Sunucunun yedekleri her gece alınır.", project="tr").similar] == [tr.id]
+    assert [
+        s.id for s in service.memories.add("Sunucunun yedekleri her gece alınır.", project="tr").similar
+    ] == [tr.id]
     zh = service.memories.add("订单数据库每天凌晨两点半自动备份", project="zh").memory
-    assert [s.id for s in service.memories.add("订单数据库每天凌晨两点自动备份", project="zh").similar] == [zh.id]
+    assert [s.id for s in service.memories.add("订单数据库每天凌晨两点自动备份", project="zh").similar] == [
+        zh.id
+    ]
 
 
 def test_long_previews_are_cut_on_one_line(service: MemoryService) -> None:
@@ -46,16 +54,26 @@ def test_long_previews_are_cut_on_one_line(service: MemoryService) -> None:
 def test_memory_add_tool_returns_similar(service: MemoryService) -> None:
     async def run() -> None:
         async with mcp_client(service) as client:
-            first = await call_ok(client, "memory_add", {"content": "The VPN needs disk encryption on laptops."})
-            second = await call_ok(client, "memory_add", {"content": "The VPN needs disk encryption on all laptops."})
+            first = await call_ok(
+                client, "memory_add", {"content": "The VPN needs disk encryption on laptops."}
+            )
+            second = await call_ok(
+                client, "memory_add", {"content": "The VPN needs disk encryption on all laptops."}
+            )
             assert [s["id"] for s in second["similar"]] == [first["id"]]
 
     anyio.run(run)
 
 
 def test_a_paraphrase_that_keeps_the_specific_words_is_found(service) -> None:  # type: ignore[no-untyped-def]
-    first = service.memories.add("Production backups are encrypted with the quarterly rotated KMS key", project="ops")
+    first = service.memories.add(
+        "Production backups are encrypted with the quarterly rotated KMS key", project="ops"
+    )
     for i in range(30):  # unrelated memories sharing common words
-        service.memories.add(f"Production note {i}: the team reviews dashboards with the key people", project="ops")
-    again = service.memories.add("Production backups are encrypted with a quarterly rotated KMS key now", project="ops")
+        service.memories.add(
+            f"Production note {i}: the team reviews dashboards with the key people", project="ops"
+        )
+    again = service.memories.add(
+        "Production backups are encrypted with a quarterly rotated KMS key now", project="ops"
+    )
     assert first.memory.id in [s.id for s in again.similar]

@@ -31,12 +31,20 @@ def _old_database(path: Path, contents: list[str]) -> None:
 
 def test_an_existing_database_is_reindexed_with_the_analyzer(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
-    _old_database(db, ["Sunucu yedekleri her gece alınır.", "数据库每天凌晨三点备份", "We deploy on Tuesdays."])
-    service = build_service(load_settings(db=str(db), log_file=str(tmp_path / "log")), progress=lambda d, t: None)
+    _old_database(
+        db, ["Sunucu yedekleri her gece alınır.", "数据库每天凌晨三点备份", "We deploy on Tuesdays."]
+    )
+    service = build_service(
+        load_settings(db=str(db), log_file=str(tmp_path / "log")), progress=lambda d, t: None
+    )
     try:
-        assert [h.memory.content for h in service.searcher.search("yedek").hits] == ["Sunucu yedekleri her gece alınır."]
+        assert [h.memory.content for h in service.searcher.search("yedek").hits] == [
+            "Sunucu yedekleri her gece alınır."
+        ]
         assert [h.memory.content for h in service.searcher.search("备份").hits] == ["数据库每天凌晨三点备份"]
-        assert [h.memory.content for h in service.searcher.search("deploying").hits] == ["We deploy on Tuesdays."]
+        assert [h.memory.content for h in service.searcher.search("deploying").hits] == [
+            "We deploy on Tuesdays."
+        ]
         assert service.store.index_agrees()  # type: ignore[attr-defined]
         assert service.operations.ensure_index() == 0  # current now: nothing to do
     finally:
@@ -55,10 +63,14 @@ def test_changing_languages_reindexes_the_database(tmp_path: Path) -> None:
     assert english.searcher.search("Häusern").hits == []
     english.close()
     calls: list[tuple[int, int]] = []
-    german = build_service(load_settings(**base, languages="german"), progress=lambda d, t: calls.append((d, t)))
+    german = build_service(
+        load_settings(**base, languages="german"), progress=lambda d, t: calls.append((d, t))
+    )
     try:
         assert calls == [(1, 1)]
-        assert [h.memory.content for h in german.searcher.search("Häusern").hits] == ["Die Häuser stehen am Fluss."]
+        assert [h.memory.content for h in german.searcher.search("Häusern").hits] == [
+            "Die Häuser stehen am Fluss."
+        ]
     finally:
         german.close()
 

@@ -20,8 +20,13 @@ def test_a_deleted_shm_file_is_named_and_nothing_another_process_wrote_is_lost(
     for i in range(20):
         service.memories.add(f"written by the server {i}")
     Path(f"{db_path}-shm").unlink()
-    other = subprocess.run([sys.executable, "-m", "memwarden", "add", "written by another process"],
-                           env=cli_env, capture_output=True, text=True, timeout=120)
+    other = subprocess.run(
+        [sys.executable, "-m", "memwarden", "add", "written by another process"],
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert other.returncode == 0, other.stderr
     with pytest.raises(StorageError) as refused:
         service.memories.add("must not be committed over the other process's rows")
@@ -32,8 +37,13 @@ def test_a_deleted_shm_file_is_named_and_nothing_another_process_wrote_is_lost(
     health = service.operations.health()
     assert health["status"] == "failing" and health["checks"]["connections"]["state"] == "shm_replaced"
     # A fresh process sees every row: the other process's write was not overwritten.
-    listed = subprocess.run([sys.executable, "-m", "memwarden", "list", "--json", "--limit", "100"],
-                            env=cli_env, capture_output=True, text=True, timeout=120)
+    listed = subprocess.run(
+        [sys.executable, "-m", "memwarden", "list", "--json", "--limit", "100"],
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert listed.returncode == 0, listed.stderr
     assert "written by another process" in listed.stdout and listed.stdout.count("written by") == 21
     assert "must not be committed" not in listed.stdout

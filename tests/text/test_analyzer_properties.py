@@ -49,10 +49,14 @@ _CONN.execute(
 @settings(max_examples=400, deadline=None)
 @given(st.lists(TEXT, max_size=8), st.sets(TEXT, max_size=3))
 def test_the_query_builder_never_produces_an_fts5_syntax_error(terms: list[str], prefix: set[str]) -> None:
-    for exact, wide in word_expressions(KeywordQuery(tuple(terms), frozenset(prefix), prefix_if_rare=frozenset(prefix))):
+    for exact, wide in word_expressions(
+        KeywordQuery(tuple(terms), frozenset(prefix), prefix_if_rare=frozenset(prefix))
+    ):
         for part in (exact, wide or exact):
-            for match in (part, scoped_expression(part, scope_token(terms[0], "p \" x"))):
-                _CONN.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (match,)).fetchall()
+            for match in (part, scoped_expression(part, scope_token(terms[0], 'p " x'))):
+                _CONN.execute(
+                    "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (match,)
+                ).fetchall()
 
 
 def _run(match: str) -> None:
@@ -75,9 +79,13 @@ def test_analyzed_queries_always_run(text: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.lists(TEXT, min_size=1, max_size=3), max_size=6), st.sets(TEXT, max_size=4))
-def test_word_expressions_never_produce_an_fts5_syntax_error(groups: list[list[str]], prefix: set[str]) -> None:
+def test_word_expressions_never_produce_an_fts5_syntax_error(
+    groups: list[list[str]], prefix: set[str]
+) -> None:
     flat = tuple(t for g in groups for t in g)
-    query = KeywordQuery(flat, frozenset(prefix), tuple(tuple(g) for g in groups), frozenset(flat[:2]) | frozenset(prefix))
+    query = KeywordQuery(
+        flat, frozenset(prefix), tuple(tuple(g) for g in groups), frozenset(flat[:2]) | frozenset(prefix)
+    )
     words = word_expressions(query)
     if words:
         parts = [wide or exact for exact, wide in words]

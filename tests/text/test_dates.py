@@ -15,22 +15,25 @@ SAID = datetime(2023, 5, 9, 13, 0)  # a Tuesday
 BOTH = ("english", "turkish")
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("Yesterday I ran a charity race", "8 May 2023 8 Mayıs 2023"),
-    ("the day before yesterday", "7 May 2023 7 Mayıs 2023"),
-    ("we met 3 years ago", "2020"),
-    ("a year ago", "2022"),
-    ("last year", "2022"),
-    ("next month I move to Lisbon", "June 2023 Haziran 2023"),
-    ("two weeks ago", "April 2023 Nisan 2023"),
-    ("see you next Friday", "12 May 2023 12 Mayıs 2023"),
-    ("last Saturday was fun", "6 May 2023 6 Mayıs 2023"),
-    ("in 3 days", "12 May 2023 12 Mayıs 2023"),
-    ("Dün koşuya gittim", "8 May 2023 8 Mayıs 2023"),
-    ("3 yıl önce tanıştık", "2020"),
-    ("gelecek ay taşınıyorum", "June 2023 Haziran 2023"),
-    ("GEÇEN HAFTA", "May 2023 Mayıs 2023"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Yesterday I ran a charity race", "8 May 2023 8 Mayıs 2023"),
+        ("the day before yesterday", "7 May 2023 7 Mayıs 2023"),
+        ("we met 3 years ago", "2020"),
+        ("a year ago", "2022"),
+        ("last year", "2022"),
+        ("next month I move to Lisbon", "June 2023 Haziran 2023"),
+        ("two weeks ago", "April 2023 Nisan 2023"),
+        ("see you next Friday", "12 May 2023 12 Mayıs 2023"),
+        ("last Saturday was fun", "6 May 2023 6 Mayıs 2023"),
+        ("in 3 days", "12 May 2023 12 Mayıs 2023"),
+        ("Dün koşuya gittim", "8 May 2023 8 Mayıs 2023"),
+        ("3 yıl önce tanıştık", "2020"),
+        ("gelecek ay taşınıyorum", "June 2023 Haziran 2023"),
+        ("GEÇEN HAFTA", "May 2023 Mayıs 2023"),
+    ],
+)
 def test_relative_words_become_dates_in_each_language(text: str, expected: str) -> None:
     assert resolve_dates(text, SAID, BOTH) == expected
 

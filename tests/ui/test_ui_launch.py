@@ -26,8 +26,13 @@ def ui_env(cli_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
 
 
 def _ui(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memwarden", "ui", "--no-browser", *args],
-                          env=env, capture_output=True, text=True, timeout=90)
+    return subprocess.run(
+        [sys.executable, "-m", "memwarden", "ui", "--no-browser", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
 
 
 def _link(out: str) -> str:
@@ -85,7 +90,10 @@ def test_ui_starts_a_server_then_reuses_it_and_each_link_works_once(
     # Without the launcher key (or with a wrong one) nobody gets a ticket.
     form = {"content-type": "application/x-www-form-urlencoded"}
     assert httpx.post(f"{server.url}/ui/ticket", headers=form).status_code == 403
-    assert httpx.post(f"{server.url}/ui/ticket", headers={**form, "x-memwarden-launcher": "guess"}).status_code == 403
+    assert (
+        httpx.post(f"{server.url}/ui/ticket", headers={**form, "x-memwarden-launcher": "guess"}).status_code
+        == 403
+    )
 
 
 def test_ui_refuses_a_launcher_file_others_can_read(ui_env: dict[str, str], state_file: Path) -> None:
@@ -117,8 +125,13 @@ def test_ui_replaces_a_stale_launcher_file(ui_env: dict[str, str], state_file: P
 
 def test_serve_http_without_a_token_prints_a_one_time_link(ui_env: dict[str, str]) -> None:
     port = free_port()
-    with subprocess.Popen([sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-                          env=ui_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as server:
+    with subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
+        env=ui_env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as server:
         try:
             assert server.stderr is not None
             line = ""

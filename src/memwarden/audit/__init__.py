@@ -29,7 +29,9 @@ def open_audit_log(url: str, *, readonly: bool = False, key: AuditKey | None = N
         except ImportError:
             from memwarden.errors import ConfigError
 
-            raise ConfigError("MEMWARDEN_DB names PostgreSQL, but this build has no PostgreSQL audit log") from None
+            raise ConfigError(
+                "MEMWARDEN_DB names PostgreSQL, but this build has no PostgreSQL audit log"
+            ) from None
         log: AuditLog = PostgresAuditLog(url, readonly=readonly, key=key)
         return log
     from memwarden.settings_paths import sqlite_path
@@ -38,8 +40,13 @@ def open_audit_log(url: str, *, readonly: bool = False, key: AuditKey | None = N
     return SQLiteAuditLog(sqlite_path(url), readonly=readonly, key=key)
 
 
-def verify_database(url: str, anchor: tuple[int, str] | None = None, *, key: AuditKey | None = None,
-                    now: datetime | None = None) -> VerifyReport:
+def verify_database(
+    url: str,
+    anchor: tuple[int, str] | None = None,
+    *,
+    key: AuditKey | None = None,
+    now: datetime | None = None,
+) -> VerifyReport:
     """Verify the audit chain of the database at ``url`` (read-only; a backup file works).
 
     ``anchor``: a (seq, hash) noted earlier that the chain must still contain; ``key``: the chain

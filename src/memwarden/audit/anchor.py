@@ -43,13 +43,17 @@ class AnchorFile:
         except FileNotFoundError:
             return None
         except OSError as exc:
-            raise InvalidInput(f"cannot read the anchor file {self.path}: {exc.strerror}", field="anchor_file") from None
+            raise InvalidInput(
+                f"cannot read the anchor file {self.path}: {exc.strerror}", field="anchor_file"
+            ) from None
         try:
             value: Any = json.loads(raw)
             seq, digest = int(value["seq"]), str(value["hash"])
         except (ValueError, KeyError, TypeError):
-            raise InvalidInput(f"{self.path} is not a memwarden anchor file (expected {{\"seq\", \"hash\"}})",
-                               field="anchor_file") from None
+            raise InvalidInput(
+                f'{self.path} is not a memwarden anchor file (expected {{"seq", "hash"}})',
+                field="anchor_file",
+            ) from None
         return seq, digest
 
     def noted(self, seq: int, digest: str, at: str) -> None:

@@ -61,15 +61,26 @@ class Auditor:
             if self.query_plain:
                 plain = self.redact(query) if self.redact is not None else query
         return AuditEvent(
-            actor=caller.actor, tenant=caller.tenant, action=action, project=project,
-            memory_ids=tuple(memory_ids), result_count=result_count, degraded=degraded,
-            redaction_count=redaction_count, outcome=outcome, query_sha256=digest, query_len=length,
-            query_plain=plain, detail=detail or {},
+            actor=caller.actor,
+            tenant=caller.tenant,
+            action=action,
+            project=project,
+            memory_ids=tuple(memory_ids),
+            result_count=result_count,
+            degraded=degraded,
+            redaction_count=redaction_count,
+            outcome=outcome,
+            query_sha256=digest,
+            query_len=length,
+            query_plain=plain,
+            detail=detail or {},
         )
 
     def record(self, action: str, caller: Caller, **fields: Any) -> AuditRecord:
         """Append one row in its own transaction (reads, and operations that write no memory)."""
-        record = self.log.append(self.event(action, caller, **fields), self.clock)  # stamped under the chain lock
+        record = self.log.append(
+            self.event(action, caller, **fields), self.clock
+        )  # stamped under the chain lock
         self.committed(record)
         return record
 

@@ -25,8 +25,18 @@ from memwarden.models import format_time
 
 GENESIS = "0" * 64
 ACTIONS = (
-    "add", "search", "get", "list", "update", "delete", "stats", "export", "import", "prune",
-    "restore", "purge",
+    "add",
+    "search",
+    "get",
+    "list",
+    "update",
+    "delete",
+    "stats",
+    "export",
+    "import",
+    "prune",
+    "restore",
+    "purge",
 )
 
 
@@ -74,21 +84,43 @@ class AuditRecord:
     def hashed_fields(self) -> list[Any]:
         """The values the row's hash covers: everything but the hashes, in column order."""
         return [
-            self.seq, self.at, self.actor, self.tenant, self.project, self.action, self.outcome,
-            self.memory_ids, self.result_count, self.degraded, self.redaction_count,
-            self.query_sha256, self.query_len, self.query_plain, self.detail,
+            self.seq,
+            self.at,
+            self.actor,
+            self.tenant,
+            self.project,
+            self.action,
+            self.outcome,
+            self.memory_ids,
+            self.result_count,
+            self.degraded,
+            self.redaction_count,
+            self.query_sha256,
+            self.query_len,
+            self.query_plain,
+            self.detail,
         ]
 
     def to_dict(self) -> dict[str, Any]:
         """The export shape: JSON columns decoded when they are well-formed."""
         out: dict[str, Any] = {
-            "seq": self.seq, "at": self.at, "actor": self.actor, "tenant": self.tenant,
-            "project": self.project, "action": self.action, "outcome": self.outcome,
-            "memory_ids": _json_or_raw(self.memory_ids), "result_count": self.result_count,
+            "seq": self.seq,
+            "at": self.at,
+            "actor": self.actor,
+            "tenant": self.tenant,
+            "project": self.project,
+            "action": self.action,
+            "outcome": self.outcome,
+            "memory_ids": _json_or_raw(self.memory_ids),
+            "result_count": self.result_count,
             "degraded": bool(self.degraded) if isinstance(self.degraded, int) else self.degraded,
-            "redaction_count": self.redaction_count, "query_sha256": self.query_sha256,
-            "query_len": self.query_len, "query_plain": self.query_plain,
-            "detail": _json_or_raw(self.detail), "prev_hash": self.prev_hash, "hash": self.hash,
+            "redaction_count": self.redaction_count,
+            "query_sha256": self.query_sha256,
+            "query_len": self.query_len,
+            "query_plain": self.query_plain,
+            "detail": _json_or_raw(self.detail),
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
         }
         return out
 
@@ -124,10 +156,20 @@ def event_values(seq: int, at: datetime, event: AuditEvent) -> list[Any]:
     from memwarden.models import format_time
 
     return [
-        seq, format_time(at), event.actor, event.tenant, event.project, event.action,
-        event.outcome, json.dumps(list(event.memory_ids)), int(event.result_count),
-        int(bool(event.degraded)), int(event.redaction_count), event.query_sha256,
-        event.query_len, event.query_plain,
+        seq,
+        format_time(at),
+        event.actor,
+        event.tenant,
+        event.project,
+        event.action,
+        event.outcome,
+        json.dumps(list(event.memory_ids)),
+        int(event.result_count),
+        int(bool(event.degraded)),
+        int(event.redaction_count),
+        event.query_sha256,
+        event.query_len,
+        event.query_plain,
         json.dumps(event.detail, ensure_ascii=False, sort_keys=True, separators=(",", ":")),
     ]
 
@@ -135,14 +177,24 @@ def event_values(seq: int, at: datetime, event: AuditEvent) -> list[Any]:
 def prune_event(checkpoint: Checkpoint, previous_upto_seq: int, actor: str, tenant: str) -> AuditEvent:
     """The ``prune`` row written in the prune's own transaction: it vouches for the checkpoint
     (``audit verify`` refuses a checkpoint no prune row vouches for)."""
-    return AuditEvent(actor=actor, tenant=tenant, action="prune", result_count=checkpoint.pruned_rows,
-                      detail={"before": checkpoint.before, "upto_seq": checkpoint.upto_seq,
-                              "upto_hash": checkpoint.upto_hash, "pruned_rows": checkpoint.pruned_rows,
-                              "previous_upto_seq": previous_upto_seq})
+    return AuditEvent(
+        actor=actor,
+        tenant=tenant,
+        action="prune",
+        result_count=checkpoint.pruned_rows,
+        detail={
+            "before": checkpoint.before,
+            "upto_seq": checkpoint.upto_seq,
+            "upto_hash": checkpoint.upto_hash,
+            "pruned_rows": checkpoint.pruned_rows,
+            "previous_upto_seq": previous_upto_seq,
+        },
+    )
 
 
-def prune_refusal(before: datetime, last_old: tuple[int, str], first_new: tuple[int, str],
-                  suggestion: str | None) -> Exception:
+def prune_refusal(
+    before: datetime, last_old: tuple[int, str], first_new: tuple[int, str], suggestion: str | None
+) -> Exception:
     """Why a prune by date would not remove a prefix of the chain (the clock went back once)."""
     from memwarden.errors import Conflict
     from memwarden.models import format_time
@@ -158,8 +210,9 @@ def prune_refusal(before: datetime, last_old: tuple[int, str], first_new: tuple[
     return Conflict(message, field="before", first_newer_seq=first_new[0], last_older_seq=last_old[0])
 
 
-def plan_prune(fetch: Callable[[str, tuple[Any, ...]], Any], ph: str, before: datetime, at: datetime
-               ) -> tuple[Checkpoint, int] | None:
+def plan_prune(
+    fetch: Callable[[str, tuple[Any, ...]], Any], ph: str, before: datetime, at: datetime
+) -> tuple[Checkpoint, int] | None:
     """What a prune by date removes, read inside the prune's write transaction: the checkpoint
     to record and the previous checkpoint's ``upto_seq`` (0 for none); None when no row is older.
 
@@ -176,8 +229,12 @@ def plan_prune(fetch: Callable[[str, tuple[Any, ...]], Any], ph: str, before: da
         older = fetch(f"SELECT MAX(at) FROM audit_log WHERE seq < {ph}", (first_new[0],))
         newer = fetch(f"SELECT MIN(at) FROM audit_log WHERE seq >= {ph}", (first_new[0],))
         fits = older is not None and older[0] is not None and newer is not None and older[0] < newer[0]
-        raise prune_refusal(before, (int(last_old[0]), str(last_old[2])), (int(first_new[0]), str(first_new[1])),
-                            str(newer[0]) if fits else None)
+        raise prune_refusal(
+            before,
+            (int(last_old[0]), str(last_old[2])),
+            (int(first_new[0]), str(first_new[1])),
+            str(newer[0]) if fits else None,
+        )
     count = fetch(f"SELECT COUNT(*) FROM audit_log WHERE seq <= {ph}", (last_old[0],))
     previous = fetch("SELECT COALESCE(MAX(upto_seq), 0) FROM audit_checkpoints", ())
     checkpoint = Checkpoint(int(last_old[0]), str(last_old[1]), int(count[0]), str(cut), str(format_time(at)))
@@ -185,15 +242,24 @@ def plan_prune(fetch: Callable[[str, tuple[Any, ...]], Any], ph: str, before: da
 
 
 def records_query(
-    columns: str, placeholder: str, *, since: datetime | None, until: datetime | None,
-    tenant: str | None, actor: str | None,
+    columns: str,
+    placeholder: str,
+    *,
+    since: datetime | None,
+    until: datetime | None,
+    tenant: str | None,
+    actor: str | None,
 ) -> tuple[str, list[Any]]:
     """The SELECT of ``AuditLog.records`` for one backend's placeholder (``?`` or ``%s``)."""
     from memwarden.models import format_time
 
     where, params = list[str](), list[Any]()
-    for clause, value in ((f"at >= {placeholder}", format_time(since)), (f"at < {placeholder}", format_time(until)),
-                          (f"tenant = {placeholder}", tenant), (f"actor = {placeholder}", actor)):
+    for clause, value in (
+        (f"at >= {placeholder}", format_time(since)),
+        (f"at < {placeholder}", format_time(until)),
+        (f"tenant = {placeholder}", tenant),
+        (f"actor = {placeholder}", actor),
+    ):
         if value is not None:
             where.append(clause)
             params.append(value)
@@ -227,8 +293,9 @@ class DailyCount:
     count: int
 
 
-def page_query(columns: str, placeholder: str, query: AuditQuery, *, lowest: int | None, below: int | None,
-               limit: int) -> tuple[str, list[Any]]:
+def page_query(
+    columns: str, placeholder: str, query: AuditQuery, *, lowest: int | None, below: int | None, limit: int
+) -> tuple[str, list[Any]]:
     """The SELECT of ``AuditLog.page``: newest first, seq in [lowest, below), filtered.
 
     The seq range comes from the ``at`` index (see ``seq_bounds_sql``) so a time window is read
@@ -236,11 +303,15 @@ def page_query(columns: str, placeholder: str, query: AuditQuery, *, lowest: int
     """
     where: list[str] = []
     params: list[Any] = []
-    for clause, value in ((f"seq >= {placeholder}", lowest), (f"seq < {placeholder}", below),
-                          (f"at >= {placeholder}", format_time(query.since)),
-                          (f"at < {placeholder}", format_time(query.until)),
-                          (f"actor = {placeholder}", query.actor), (f"tenant = {placeholder}", query.tenant),
-                          (f"action = {placeholder}", query.action)):
+    for clause, value in (
+        (f"seq >= {placeholder}", lowest),
+        (f"seq < {placeholder}", below),
+        (f"at >= {placeholder}", format_time(query.since)),
+        (f"at < {placeholder}", format_time(query.until)),
+        (f"actor = {placeholder}", query.actor),
+        (f"tenant = {placeholder}", query.tenant),
+        (f"action = {placeholder}", query.action),
+    ):
         if value is not None:
             where.append(clause)
             params.append(value)
@@ -254,12 +325,21 @@ def seq_bounds_sql(placeholder: str) -> tuple[str, str]:
     """Two SELECTs over the ``at`` index: the first seq stamped at or after a time, and the last
     seq stamped before one. Exact while stamps rise with seq; after a clock jump (which
     ``audit verify`` reports) rows stamped out of order next to a bound can fall outside it."""
-    return (f"SELECT seq FROM audit_log WHERE at >= {placeholder} ORDER BY at, seq LIMIT 1",
-            f"SELECT seq FROM audit_log WHERE at < {placeholder} ORDER BY at DESC, seq DESC LIMIT 1")
+    return (
+        f"SELECT seq FROM audit_log WHERE at >= {placeholder} ORDER BY at, seq LIMIT 1",
+        f"SELECT seq FROM audit_log WHERE at < {placeholder} ORDER BY at DESC, seq DESC LIMIT 1",
+    )
 
 
-def read_page(run: Callable[[str, list[Any]], list[Sequence[Any]]], columns: str, placeholder: str,
-              query: AuditQuery, *, before_seq: int | None, limit: int) -> list[AuditRecord]:
+def read_page(
+    run: Callable[[str, list[Any]], list[Sequence[Any]]],
+    columns: str,
+    placeholder: str,
+    query: AuditQuery,
+    *,
+    before_seq: int | None,
+    limit: int,
+) -> list[AuditRecord]:
     """``AuditLog.page`` for a backend whose ``run(sql, params)`` returns rows (one snapshot)."""
     first_at_or_after, last_before = seq_bounds_sql(placeholder)
     lowest, below = None, before_seq
@@ -277,8 +357,10 @@ def read_page(run: Callable[[str, list[Any]], list[Sequence[Any]]], columns: str
     return [AuditRecord(*row) for row in run(sql, params)]
 
 
-DAILY_COUNTS_SQL = ("SELECT day, tenant, action, outcome, degrade_reason, n FROM audit_daily WHERE day >= {p}"
-                    " {tenant} ORDER BY day, tenant, action, outcome, degrade_reason")
+DAILY_COUNTS_SQL = (
+    "SELECT day, tenant, action, outcome, degrade_reason, n FROM audit_daily WHERE day >= {p}"
+    " {tenant} ORDER BY day, tenant, action, outcome, degrade_reason"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,8 +424,9 @@ class AuditLog(Protocol):
         """Prune checkpoints, oldest first."""
         ...
 
-    def prune(self, before: datetime, at: datetime, *, actor: str = "memwarden", tenant: str = "-"
-              ) -> Checkpoint | None:
+    def prune(
+        self, before: datetime, at: datetime, *, actor: str = "memwarden", tenant: str = "-"
+    ) -> Checkpoint | None:
         """Remove exactly the rows stamped before ``before``, leaving a checkpoint and a ``prune``
         row (same transaction); None when no row is older. Refused (``Conflict``) when those rows
         are not a prefix of the chain (the clock went back once)."""

@@ -59,10 +59,17 @@ class VerifyReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "ok": self.ok, "rows": self.rows, "first_seq": self.first_seq, "last_seq": self.last_seq,
-            "head": {"seq": self.head.seq, "hash": self.head.hash}, "checkpoints": self.checkpoints,
-            "problems": [p.to_dict() for p in self.problems], "mode": self.mode, "keyed_from": self.keyed_from,
-            "key_ids": self.key_ids, "unchecked_keyed_rows": self.unchecked_keyed_rows,
+            "ok": self.ok,
+            "rows": self.rows,
+            "first_seq": self.first_seq,
+            "last_seq": self.last_seq,
+            "head": {"seq": self.head.seq, "hash": self.head.hash},
+            "checkpoints": self.checkpoints,
+            "problems": [p.to_dict() for p in self.problems],
+            "mode": self.mode,
+            "keyed_from": self.keyed_from,
+            "key_ids": self.key_ids,
+            "unchecked_keyed_rows": self.unchecked_keyed_rows,
             "clock_jumps": [p.to_dict() for p in self.clock_jumps],
         }
 
@@ -71,8 +78,10 @@ class VerifyReport:
             return f"mode {self.mode}"
         line = f"mode {self.mode} (keyed from seq {self.keyed_from}, key id {', '.join(self.key_ids)})"
         if self.unchecked_keyed_rows:
-            line += (f"; the content of {self.unchecked_keyed_rows} keyed rows was NOT checked: give the key "
-                     "(MEMWARDEN_AUDIT_KEY_FILE)")
+            line += (
+                f"; the content of {self.unchecked_keyed_rows} keyed rows was NOT checked: give the key "
+                "(MEMWARDEN_AUDIT_KEY_FILE)"
+            )
         return line
 
     def summary(self) -> str:
@@ -100,9 +109,13 @@ def _start_anchor(first: AuditRecord, checkpoints: list[Checkpoint]) -> tuple[st
 def _check_anchor(anchor: tuple[int, str], row: AuditRecord, position: int) -> ChainProblem | None:
     if row.hash == anchor[1]:
         return None
-    return ChainProblem(position, row.seq, "anchor",
-                        f"row seq {anchor[0]} has hash {str(row.hash)[:16]}…, not the anchor {anchor[1][:16]}… "
-                        "recorded earlier: the chain was rewritten from here or before")
+    return ChainProblem(
+        position,
+        row.seq,
+        "anchor",
+        f"row seq {anchor[0]} has hash {str(row.hash)[:16]}…, not the anchor {anchor[1][:16]}… "
+        "recorded earlier: the chain was rewritten from here or before",
+    )
 
 
 @dataclass
@@ -120,9 +133,13 @@ class _Modes:
         if kid is None:
             self.plain += 1
             if self.keyed_from is not None:
-                return ChainProblem(position, row.seq, "downgrade",
-                                    f"row seq {row.seq} has a plain SHA-256 hash after keyed rows: it was "
-                                    "written (or rewritten) by someone without the chain key")
+                return ChainProblem(
+                    position,
+                    row.seq,
+                    "downgrade",
+                    f"row seq {row.seq} has a plain SHA-256 hash after keyed rows: it was "
+                    "written (or rewritten) by someone without the chain key",
+                )
             if chain_hash(row.prev_hash, row.hashed_fields()) != row.hash:
                 return _edited(row, position)
             return None
@@ -134,9 +151,13 @@ class _Modes:
             self.unchecked += 1
             return None
         if kid != self.key.key_id:
-            return ChainProblem(position, row.seq, "wrong_key",
-                                f"row seq {row.seq} was signed with key id {kid}, not the given key "
-                                f"({self.key.key_id}): give the key that signed it")
+            return ChainProblem(
+                position,
+                row.seq,
+                "wrong_key",
+                f"row seq {row.seq} was signed with key id {kid}, not the given key "
+                f"({self.key.key_id}): give the key that signed it",
+            )
         if chain_hash(row.prev_hash, row.hashed_fields(), self.key) != row.hash:
             return _edited(row, position)
         return None
@@ -149,8 +170,9 @@ class _Modes:
 
 
 def _edited(row: AuditRecord, position: int) -> ChainProblem:
-    return ChainProblem(position, row.seq, "edited",
-                        f"row seq {row.seq} does not match its own hash: its content was edited")
+    return ChainProblem(
+        position, row.seq, "edited", f"row seq {row.seq} does not match its own hash: its content was edited"
+    )
 
 
 def _prune_detail(row: AuditRecord) -> dict[str, Any] | None:
@@ -166,7 +188,9 @@ def _prune_detail(row: AuditRecord) -> dict[str, Any] | None:
     return detail
 
 
-def _checkpoint_problems(checkpoints: list[Checkpoint], prunes: dict[int, dict[str, Any]]) -> list[ChainProblem]:
+def _checkpoint_problems(
+    checkpoints: list[Checkpoint], prunes: dict[int, dict[str, Any]]
+) -> list[ChainProblem]:
     """Each checkpoint must be vouched for: by its own ``prune`` row, or (once that row was
     pruned in turn) by the ``previous_upto_seq`` of the next checkpoint's vouched prune row. A
     prune row written before memwarden recorded ``previous_upto_seq`` vouches for every older
@@ -177,17 +201,27 @@ def _checkpoint_problems(checkpoints: list[Checkpoint], prunes: dict[int, dict[s
     for index, cp in enumerate(reversed(checkpoints)):
         detail = prunes.get(cp.upto_seq)
         if detail is not None and detail.get("upto_hash", cp.upto_hash) != cp.upto_hash:
-            problems.append(ChainProblem(0, cp.upto_seq, "forged_checkpoint",
-                                         f"the checkpoint at seq {cp.upto_seq} does not hold the hash its prune "
-                                         "row recorded: it was replaced"))
+            problems.append(
+                ChainProblem(
+                    0,
+                    cp.upto_seq,
+                    "forged_checkpoint",
+                    f"the checkpoint at seq {cp.upto_seq} does not hold the hash its prune "
+                    "row recorded: it was replaced",
+                )
+            )
             continue
         vouched = detail is not None or legacy or (index > 0 and vouched_back == cp.upto_seq)
         if not vouched:
-            problems.append(ChainProblem(
-                0, cp.upto_seq, "forged_checkpoint",
-                f"the checkpoint up to seq {cp.upto_seq} has no prune row in the chain: rows up to seq "
-                f"{cp.upto_seq} were deleted outside `memwarden audit prune` and the checkpoint forged",
-            ))
+            problems.append(
+                ChainProblem(
+                    0,
+                    cp.upto_seq,
+                    "forged_checkpoint",
+                    f"the checkpoint up to seq {cp.upto_seq} has no prune row in the chain: rows up to seq "
+                    f"{cp.upto_seq} were deleted outside `memwarden audit prune` and the checkpoint forged",
+                )
+            )
             vouched_back = None
             continue
         if detail is not None:
@@ -206,24 +240,40 @@ def _parse_at(value: Any) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def _clock_jump(row: AuditRecord, previous_at: datetime | None, now: datetime, position: int) -> ChainProblem | None:
+def _clock_jump(
+    row: AuditRecord, previous_at: datetime | None, now: datetime, position: int
+) -> ChainProblem | None:
     at = _parse_at(row.at)
     if at is None:
         return None
     if previous_at is not None and at < previous_at - CLOCK_BACK_TOLERANCE:
-        return ChainProblem(position, row.seq, "clock_back",
-                            f"row seq {row.seq} is stamped {row.at}, {(previous_at - at).total_seconds():.0f} s "
-                            "before the row ahead of it: the clock went back")
+        return ChainProblem(
+            position,
+            row.seq,
+            "clock_back",
+            f"row seq {row.seq} is stamped {row.at}, {(previous_at - at).total_seconds():.0f} s "
+            "before the row ahead of it: the clock went back",
+        )
     if at > now + CLOCK_AHEAD_TOLERANCE:
-        return ChainProblem(position, row.seq, "clock_ahead",
-                            f"row seq {row.seq} is stamped {row.at}, {(at - now).total_seconds():.0f} s ahead of "
-                            "this machine's clock: a clock was set forward")
+        return ChainProblem(
+            position,
+            row.seq,
+            "clock_ahead",
+            f"row seq {row.seq} is stamped {row.at}, {(at - now).total_seconds():.0f} s ahead of "
+            "this machine's clock: a clock was set forward",
+        )
     return None
 
 
-def verify_records(records: Iterable[AuditRecord], head: ChainHead, checkpoints: list[Checkpoint],
-                   anchor: tuple[int, str] | None = None, *, key: AuditKey | None = None,
-                   now: datetime | None = None) -> VerifyReport:
+def verify_records(
+    records: Iterable[AuditRecord],
+    head: ChainHead,
+    checkpoints: list[Checkpoint],
+    anchor: tuple[int, str] | None = None,
+    *,
+    key: AuditKey | None = None,
+    now: datetime | None = None,
+) -> VerifyReport:
     """``anchor`` is a (seq, hash) pair noted earlier (e.g. from a past verify): the chain must
     still hold that row with that hash, which catches a chain rewritten whole. ``key`` checks
     keyed rows; ``now`` is the wall clock rows are compared with (default: this machine's)."""
@@ -248,22 +298,36 @@ def verify_records(records: Iterable[AuditRecord], head: ChainHead, checkpoints:
         else:
             expected = previous.hash
             if not isinstance(row.seq, int) or not isinstance(previous.seq, int) or row.seq <= previous.seq:
-                problems.append(ChainProblem(position, row.seq, "bad_seq",
-                                             f"seq {row.seq!r} does not follow seq {previous.seq!r}: a row was inserted"))
+                problems.append(
+                    ChainProblem(
+                        position,
+                        row.seq,
+                        "bad_seq",
+                        f"seq {row.seq!r} does not follow seq {previous.seq!r}: a row was inserted",
+                    )
+                )
                 expected = None
             elif row.seq != previous.seq + 1:
-                problems.append(ChainProblem(
-                    position, row.seq, "missing_rows",
-                    f"rows seq {previous.seq + 1}..{row.seq - 1} are missing between positions "
-                    f"{position - 1} and {position}: they were deleted",
-                ))
+                problems.append(
+                    ChainProblem(
+                        position,
+                        row.seq,
+                        "missing_rows",
+                        f"rows seq {previous.seq + 1}..{row.seq - 1} are missing between positions "
+                        f"{position - 1} and {position}: they were deleted",
+                    )
+                )
                 expected = None
         if expected is not None and row.prev_hash != expected:
-            problems.append(ChainProblem(
-                position, row.seq, "broken_link",
-                f"row seq {row.seq} does not link to the row before it (prev_hash differs): "
-                "a row was inserted, replaced or moved here",
-            ))
+            problems.append(
+                ChainProblem(
+                    position,
+                    row.seq,
+                    "broken_link",
+                    f"row seq {row.seq} does not link to the row before it (prev_hash differs): "
+                    "a row was inserted, replaced or moved here",
+                )
+            )
         if anchor is not None and row.seq == anchor[0]:
             anchor_seen = True
             mismatch = _check_anchor(anchor, row, position)
@@ -286,47 +350,90 @@ def verify_records(records: Iterable[AuditRecord], head: ChainHead, checkpoints:
     if not anchor_seen and anchor is not None:
         pruned = next((cp for cp in checkpoints if cp.upto_seq == anchor[0]), None)
         if pruned is not None and pruned.upto_hash != anchor[1]:
-            problems.append(ChainProblem(0, anchor[0], "anchor", f"the checkpoint at seq {anchor[0]} does not "
-                                                                  "hold the anchor hash: the chain was rewritten"))
+            problems.append(
+                ChainProblem(
+                    0,
+                    anchor[0],
+                    "anchor",
+                    f"the checkpoint at seq {anchor[0]} does not "
+                    "hold the anchor hash: the chain was rewritten",
+                )
+            )
         elif pruned is None and head.seq < anchor[0]:
-            problems.append(ChainProblem(
-                0, anchor[0], "rolled_back",
-                f"the database's head is seq {head.seq}, but the anchor recorded seq {anchor[0]}: the newest "
-                f"{anchor[0] - head.seq} acknowledged rows are gone (a damaged or lost -wal file, a restored "
-                "backup or a rolled-back database); the memory writes of that time may be gone too",
-            ))
+            problems.append(
+                ChainProblem(
+                    0,
+                    anchor[0],
+                    "rolled_back",
+                    f"the database's head is seq {head.seq}, but the anchor recorded seq {anchor[0]}: the newest "
+                    f"{anchor[0] - head.seq} acknowledged rows are gone (a damaged or lost -wal file, a restored "
+                    "backup or a rolled-back database); the memory writes of that time may be gone too",
+                )
+            )
         elif pruned is None and not any(cp.upto_seq > anchor[0] for cp in checkpoints):
-            problems.append(ChainProblem(0, anchor[0], "anchor",
-                                         f"the anchor row seq {anchor[0]} is not in the log: rows were removed"))
+            problems.append(
+                ChainProblem(
+                    0,
+                    anchor[0],
+                    "anchor",
+                    f"the anchor row seq {anchor[0]} is not in the log: rows were removed",
+                )
+            )
     base_seq = max((cp.upto_seq for cp in checkpoints), default=0)
     last_seq = previous.seq if previous is not None else None
     if previous is None:
         if head.seq > base_seq:
-            problems.append(ChainProblem(
-                0, None, "truncated",
-                f"the log is empty but the head records seq {head.seq}: rows {base_seq + 1}..{head.seq} were removed",
-            ))
+            problems.append(
+                ChainProblem(
+                    0,
+                    None,
+                    "truncated",
+                    f"the log is empty but the head records seq {head.seq}: rows {base_seq + 1}..{head.seq} were removed",
+                )
+            )
     elif isinstance(previous.seq, int) and previous.seq < head.seq:
-        problems.append(ChainProblem(
-            position + 1, previous.seq + 1, "truncated",
-            f"the log ends at seq {previous.seq} but the head records seq {head.seq}: "
-            f"rows {previous.seq + 1}..{head.seq} were cut from the end",
-        ))
+        problems.append(
+            ChainProblem(
+                position + 1,
+                previous.seq + 1,
+                "truncated",
+                f"the log ends at seq {previous.seq} but the head records seq {head.seq}: "
+                f"rows {previous.seq + 1}..{head.seq} were cut from the end",
+            )
+        )
     elif previous.seq != head.seq or previous.hash != head.hash:
-        problems.append(ChainProblem(
-            position, previous.seq, "beyond_head",
-            f"the newest row (seq {previous.seq}) is not the head the database recorded (seq {head.seq}): "
-            "rows were added or changed outside memwarden",
-        ))
+        problems.append(
+            ChainProblem(
+                position,
+                previous.seq,
+                "beyond_head",
+                f"the newest row (seq {previous.seq}) is not the head the database recorded (seq {head.seq}): "
+                "rows were added or changed outside memwarden",
+            )
+        )
     return VerifyReport(
-        ok=not problems, rows=position, first_seq=first_seq, last_seq=last_seq, head=head,
-        checkpoints=len(checkpoints), problems=problems, mode=modes.mode, keyed_from=modes.keyed_from,
-        key_ids=modes.key_ids, unchecked_keyed_rows=modes.unchecked, clock_jumps=jumps,
+        ok=not problems,
+        rows=position,
+        first_seq=first_seq,
+        last_seq=last_seq,
+        head=head,
+        checkpoints=len(checkpoints),
+        problems=problems,
+        mode=modes.mode,
+        keyed_from=modes.keyed_from,
+        key_ids=modes.key_ids,
+        unchecked_keyed_rows=modes.unchecked,
+        clock_jumps=jumps,
     )
 
 
-def verify_log(log: AuditLog, anchor: tuple[int, str] | None = None, *, key: AuditKey | None = None,
-               now: datetime | None = None) -> VerifyReport:
+def verify_log(
+    log: AuditLog,
+    anchor: tuple[int, str] | None = None,
+    *,
+    key: AuditKey | None = None,
+    now: datetime | None = None,
+) -> VerifyReport:
     """Verify every row of ``log`` against its chain, checkpoints, head (and an optional anchor)."""
     with log.snapshot():
         return verify_records(log.records(), log.head(), log.checkpoints(), anchor, key=key, now=now)
@@ -337,7 +444,9 @@ def verify_log(log: AuditLog, anchor: tuple[int, str] | None = None, *, key: Aud
 PURGE_CLOCK_JUMP = timedelta(days=1)
 
 
-def recent_clock_jumps(log: AuditLog, now: datetime, window: timedelta = timedelta(days=1)) -> list[ChainProblem]:
+def recent_clock_jumps(
+    log: AuditLog, now: datetime, window: timedelta = timedelta(days=1)
+) -> list[ChainProblem]:
     """Clock jumps among the rows stamped within ``window`` of the newest one, and rows stamped
     ahead of ``now``: the cheap check health runs (``audit verify`` checks every row)."""
     latest = _parse_at(log.latest_stamp())

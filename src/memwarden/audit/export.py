@@ -17,17 +17,37 @@ from typing import IO, Any
 from memwarden.audit.base import AuditLog, AuditRecord
 from memwarden.models import format_time, utcnow
 
-FIELDS = ("seq", "at", "actor", "tenant", "project", "action", "outcome", "memory_ids", "result_count",
-          "degraded", "redaction_count", "query_sha256", "query_len", "query_plain", "detail", "prev_hash", "hash")
+FIELDS = (
+    "seq",
+    "at",
+    "actor",
+    "tenant",
+    "project",
+    "action",
+    "outcome",
+    "memory_ids",
+    "result_count",
+    "degraded",
+    "redaction_count",
+    "query_sha256",
+    "query_len",
+    "query_plain",
+    "detail",
+    "prev_hash",
+    "hash",
+)
 
 
 def _csv_row(record: AuditRecord) -> list[Any]:
     row = record.to_dict()
-    return [json.dumps(row[f], ensure_ascii=False) if f in ("memory_ids", "detail") else row[f] for f in FIELDS]
+    return [
+        json.dumps(row[f], ensure_ascii=False) if f in ("memory_ids", "detail") else row[f] for f in FIELDS
+    ]
 
 
-def write_rows(out: IO[str], log: AuditLog, fmt: str, filters: dict[str, Any], *, action: str | None = None,
-               **query: Any) -> int:
+def write_rows(
+    out: IO[str], log: AuditLog, fmt: str, filters: dict[str, Any], *, action: str | None = None, **query: Any
+) -> int:
     """Write the export of the rows ``log.records(**query)`` yields (of one ``action`` if given)
     to an open text stream, from one snapshot; the row count."""
     count = 0
@@ -41,8 +61,17 @@ def write_rows(out: IO[str], log: AuditLog, fmt: str, filters: dict[str, Any], *
                 writer.writerow(_csv_row(record))
                 count += 1
             return count
-        out.write(json.dumps({"format": "memwarden.audit", "version": 1, "exported_at": format_time(utcnow()),
-                              "filters": filters, "head": {"seq": head.seq, "hash": head.hash}})[:-1])
+        out.write(
+            json.dumps(
+                {
+                    "format": "memwarden.audit",
+                    "version": 1,
+                    "exported_at": format_time(utcnow()),
+                    "filters": filters,
+                    "head": {"seq": head.seq, "hash": head.hash},
+                }
+            )[:-1]
+        )
         out.write(', "records": [')
         for record in records:
             out.write(("," if count else "") + "\n  " + json.dumps(record.to_dict(), ensure_ascii=False))
@@ -51,8 +80,17 @@ def write_rows(out: IO[str], log: AuditLog, fmt: str, filters: dict[str, Any], *
     return count
 
 
-def write_audit_export(log: AuditLog, out: Path | None, *, fmt: str, since: datetime | None, until: datetime | None,
-                       tenant: str | None, actor: str | None, filters: dict[str, Any]) -> int:
+def write_audit_export(
+    log: AuditLog,
+    out: Path | None,
+    *,
+    fmt: str,
+    since: datetime | None,
+    until: datetime | None,
+    tenant: str | None,
+    actor: str | None,
+    filters: dict[str, Any],
+) -> int:
     """Write the matching rows to ``out`` (a new file; None: standard output); the row count."""
     query: dict[str, Any] = {"since": since, "until": until, "tenant": tenant, "actor": actor}
     if out is None:

@@ -44,8 +44,14 @@ _pending: ContextVar[PendingRow | None] = ContextVar("memwarden_pending_audit_ro
 
 
 @contextmanager
-def expect_row(auditor: Auditor, action: str, caller: Caller, *, project: str | None = None,
-               redactions: Callable[[], int] = lambda: 0) -> Iterator[PendingRow]:
+def expect_row(
+    auditor: Auditor,
+    action: str,
+    caller: Caller,
+    *,
+    project: str | None = None,
+    redactions: Callable[[], int] = lambda: 0,
+) -> Iterator[PendingRow]:
     """Within this block, store writes carry the audit row of ``action`` by ``caller``."""
     pending = PendingRow(auditor, action, caller, project, redactions)
     token = _pending.set(pending)
@@ -55,17 +61,31 @@ def expect_row(auditor: Auditor, action: str, caller: Caller, *, project: str | 
         _pending.reset(token)
 
 
-def write_row(conn: object, memory_ids: Sequence[str], *, result_count: int = 1,
-              detail: dict[str, Any] | None = None, once: bool = True) -> None:
+def write_row(
+    conn: object,
+    memory_ids: Sequence[str],
+    *,
+    result_count: int = 1,
+    detail: dict[str, Any] | None = None,
+    once: bool = True,
+) -> None:
     """Append the pending operation's row on ``conn`` (a store connection inside its write
     transaction); a no-op outside ``expect_row`` and, with ``once``, after the first row."""
     pending = _pending.get()
     if pending is None or (once and pending.rows):
         return
-    pending.rows.append(pending.auditor.record_in(
-        conn, pending.action, pending.caller, project=pending.project, memory_ids=list(memory_ids),
-        result_count=result_count, redaction_count=pending.redactions(), detail=detail,
-    ))
+    pending.rows.append(
+        pending.auditor.record_in(
+            conn,
+            pending.action,
+            pending.caller,
+            project=pending.project,
+            memory_ids=list(memory_ids),
+            result_count=result_count,
+            redaction_count=pending.redactions(),
+            detail=detail,
+        )
+    )
 
 
 def committed(pending: PendingRow) -> None:

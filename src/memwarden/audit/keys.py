@@ -42,7 +42,7 @@ class AuditKey:
 def key_id_of(row_hash: object) -> str | None:
     """The key id a keyed row hash names; None for a plain SHA-256 hash."""
     if isinstance(row_hash, str) and row_hash.startswith(KEYED_PREFIX):
-        return row_hash[len(KEYED_PREFIX):].partition(":")[0]
+        return row_hash[len(KEYED_PREFIX) :].partition(":")[0]
     return None
 
 
@@ -52,7 +52,9 @@ def load_key(path: Path) -> AuditKey:
         info = path.stat()
         text = path.read_text(encoding="ascii").strip()
     except FileNotFoundError:
-        raise ConfigError(f"the audit key file {path} does not exist; make one with `memwarden audit keygen`") from None
+        raise ConfigError(
+            f"the audit key file {path} does not exist; make one with `memwarden audit keygen`"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read the audit key file {path}: {exc}") from None
     if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
@@ -65,8 +67,10 @@ def load_key(path: Path) -> AuditKey:
     except ValueError:
         secret = b""
     if len(secret) != KEY_BYTES:
-        raise ConfigError(f"the audit key file {path} does not hold a key (64 hex digits); "
-                          "make one with `memwarden audit keygen`")
+        raise ConfigError(
+            f"the audit key file {path} does not hold a key (64 hex digits); "
+            "make one with `memwarden audit keygen`"
+        )
     return AuditKey(secret, str(path))
 
 
@@ -77,8 +81,11 @@ def write_new_key(path: Path) -> AuditKey:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        raise InvalidInput(f"{path} exists; a key file is never overwritten (rows signed with it "
-                           "could no longer be checked)", field="out") from None
+        raise InvalidInput(
+            f"{path} exists; a key file is never overwritten (rows signed with it "
+            "could no longer be checked)",
+            field="out",
+        ) from None
     except OSError as exc:
         raise InvalidInput(f"cannot create {path}: {exc.strerror}", field="out") from None
     try:

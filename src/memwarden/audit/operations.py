@@ -94,14 +94,21 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
                 "query": query if isinstance(query, str) else None,
             }
             try:
-                with in_write.expect_row(auditor, action, who, project=fields["project"],
-                                         redactions=_redactions.get) as pending:
+                with in_write.expect_row(
+                    auditor, action, who, project=fields["project"], redactions=_redactions.get
+                ) as pending:
                     result = method(self, *args, **kwargs)
             except MemwardenError as exc:
                 ids = [] if query_arg else _ids_from_call(args, kwargs)
                 try:
-                    auditor.record(action, who, outcome=exc.code, memory_ids=ids,
-                                   redaction_count=_redactions.get(), **fields)
+                    auditor.record(
+                        action,
+                        who,
+                        outcome=exc.code,
+                        memory_ids=ids,
+                        redaction_count=_redactions.get(),
+                        **fields,
+                    )
                 except MemwardenError:  # the original error matters more; the failure is logged
                     logger.error("could not record a failed %s in the audit log", action)
                 raise
@@ -119,8 +126,11 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
                     return result
                 if action in WRITES or not auditor.reads_fail_open:
                     raise _refused_read(action, exc) from exc
-                logger.error("%s served without its audit row (MEMWARDEN_AUDIT_READS_FAIL_OPEN): %s",
-                             action, exc.message)
+                logger.error(
+                    "%s served without its audit row (MEMWARDEN_AUDIT_READS_FAIL_OPEN): %s",
+                    action,
+                    exc.message,
+                )
             return result
 
         return run  # type: ignore[return-value]
@@ -129,6 +139,7 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
 
 
 # -- summarizers: result of the service method → audit fields ---------------------------------
+
 
 def add_summary(result: Any) -> Summary:
     return {"memory_ids": [result.memory.id], "result_count": 1, "detail": {"duplicate": result.duplicate}}
@@ -139,14 +150,20 @@ def memory_summary(memory: Any) -> Summary:
 
 
 def delete_summary(result: Any) -> Summary:
-    return {"memory_ids": [result.id], "result_count": 0 if result.already_deleted else 1,
-            "detail": {"already_deleted": result.already_deleted}}
+    return {
+        "memory_ids": [result.id],
+        "result_count": 0 if result.already_deleted else 1,
+        "detail": {"already_deleted": result.already_deleted},
+    }
 
 
 def get_summary(result: Any) -> Summary:
     found, missing = result
-    return {"memory_ids": [m.id for m in found], "result_count": len(found),
-            "detail": {"missing": list(missing)} if missing else {}}
+    return {
+        "memory_ids": [m.id for m in found],
+        "result_count": len(found),
+        "detail": {"missing": list(missing)} if missing else {},
+    }
 
 
 def list_summary(memories: Any) -> Summary:
@@ -155,8 +172,12 @@ def list_summary(memories: Any) -> Summary:
 
 def search_summary(result: Any) -> Summary:
     detail = {"degrade_reason": result.degrade_reason} if result.degraded else {}
-    return {"memory_ids": [h.memory.id for h in result.hits], "result_count": len(result.hits),
-            "degraded": bool(result.degraded), "detail": detail}
+    return {
+        "memory_ids": [h.memory.id for h in result.hits],
+        "result_count": len(result.hits),
+        "degraded": bool(result.degraded),
+        "detail": detail,
+    }
 
 
 def stats_summary(stats: Any) -> Summary:
@@ -172,6 +193,11 @@ def export_summary(document: Any) -> Summary:
 
 
 def import_summary(report: Any) -> Summary:
-    return {"result_count": int(report.get("inserted", 0)),
-            "detail": {k: report[k] for k in ("records", "skipped_same_id", "skipped_duplicate", "redacted")
-                       if k in report}}
+    return {
+        "result_count": int(report.get("inserted", 0)),
+        "detail": {
+            k: report[k]
+            for k in ("records", "skipped_same_id", "skipped_duplicate", "redacted")
+            if k in report
+        },
+    }

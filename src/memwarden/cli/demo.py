@@ -23,9 +23,18 @@ def run_demo() -> int:
 
     with tempfile.TemporaryDirectory(prefix="memwarden-demo-") as tmp:
         db = Path(tmp) / "demo.db"
-        service = build_service(load_settings(db=str(db), embedder="none", vault_dirs="", backup_dir=tmp,
-                                              redaction="enforce", redaction_rules="", audit=True,
-                                              audit_query_plain=False))
+        service = build_service(
+            load_settings(
+                db=str(db),
+                embedder="none",
+                vault_dirs="",
+                backup_dir=tmp,
+                redaction="enforce",
+                redaction_rules="",
+                audit=True,
+                audit_query_plain=False,
+            )
+        )
         try:
             print(f"memwarden demo: a temporary database at {db}\n")
             for content, project, tags in SAMPLES:
@@ -43,8 +52,10 @@ def run_demo() -> int:
 
             tell_governance_story(service, db)
             stats = service.memories.stats()
-            print(f"\nstored: {stats['memories']} memories in {len(stats['projects'])} projects; "
-                  "the temporary database is removed now.")
+            print(
+                f"\nstored: {stats['memories']} memories in {len(stats['projects'])} projects; "
+                "the temporary database is removed now."
+            )
         finally:
             service.close()
     return 0

@@ -28,8 +28,10 @@ def tell_governance_story(service: Any, db: Path) -> None:
     by_number = service.searcher.search(PHONE, project="supply")
     print(f"search {PHONE!r} (the original number): {len(by_number.hits)} hit(s)")
     by_word = service.searcher.search("customs supplier", project="supply")
-    print(f"search 'customs supplier' (business words): {len(by_word.hits)} hit(s)"
-          + (" -> the same memory" if by_word.hits and by_word.hits[0].memory.id == result.memory.id else ""))
+    print(
+        f"search 'customs supplier' (business words): {len(by_word.hits)} hit(s)"
+        + (" -> the same memory" if by_word.hits and by_word.hits[0].memory.id == result.memory.id else "")
+    )
     log = open_audit_log(str(db), readonly=True)
     try:
         rows = [r for r in log.records() if r.project == "supply"]
@@ -37,7 +39,13 @@ def tell_governance_story(service: Any, db: Path) -> None:
         log.close()
     print("\naudit rows for it (queries are kept as SHA-256 and length, never as text):")
     for row in rows:
-        query = f"  query sha256 {str(row.query_sha256)[:12]}… ({row.query_len} chars)" if row.query_sha256 else ""
-        print(f"  #{row.seq:<3} {row.at}  {row.actor}@{row.tenant}  {row.action:<6} {row.outcome}  "
-              f"results={row.result_count}  redactions={row.redaction_count}{query}")
+        query = (
+            f"  query sha256 {str(row.query_sha256)[:12]}… ({row.query_len} chars)"
+            if row.query_sha256
+            else ""
+        )
+        print(
+            f"  #{row.seq:<3} {row.at}  {row.actor}@{row.tenant}  {row.action:<6} {row.outcome}  "
+            f"results={row.result_count}  redactions={row.redaction_count}{query}"
+        )
     print(f"\nmemwarden audit verify: {verify_database(str(db)).summary()}")

@@ -24,8 +24,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
         overrides["embedder"] = "none"
     service = build_service(load_settings(**overrides), background=False)
     try:
-        report = run_eval(service.searcher, service.operations.maintainable("eval"), cases, caller=service.default_caller,
-                          fit=args.fit)
+        report = run_eval(
+            service.searcher,
+            service.operations.maintainable("eval"),
+            cases,
+            caller=service.default_caller,
+            fit=args.fit,
+        )
     finally:
         service.close()
     if args.json:
@@ -40,12 +45,16 @@ def _print(report: dict[str, Any]) -> None:
     if report["unresolved_lines"]:
         lines = ", ".join(str(n) for n in report["unresolved_lines"][:20])
         print(f"  no memory matches the expected ids or fragment on line(s) {lines}: left out")
-    print(f"  {'configuration':<20} {'recall@1':>8} {'recall@5':>8} {'recall@10':>9} {'MRR':>6} {'p50 ms':>7}  weights")
+    print(
+        f"  {'configuration':<20} {'recall@1':>8} {'recall@5':>8} {'recall@10':>9} {'MRR':>6} {'p50 ms':>7}  weights"
+    )
     for name, s in report["configurations"].items():
         weights = f"vector {s['vector_weight']}, thread {s['thread_weight']}"
         p50 = f"{s['p50_ms']:>7.1f}" if "p50_ms" in s else f"{'':>7}"
-        print(f"  {name:<20} {s['recall@1']:>8.3f} {s['recall@5']:>8.3f} {s['recall@10']:>9.3f} {s['mrr']:>6.3f} "
-              f"{p50}  {weights}")
+        print(
+            f"  {name:<20} {s['recall@1']:>8.3f} {s['recall@5']:>8.3f} {s['recall@10']:>9.3f} {s['mrr']:>6.3f} "
+            f"{p50}  {weights}"
+        )
     proposal = report.get("proposal")
     if proposal is not None:
         if proposal["changed"]:
@@ -59,7 +68,7 @@ def _print(report: dict[str, Any]) -> None:
 
 def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) -> None:
     p = command("eval", cmd_eval, "recall of your own labelled queries (JSONL) on your database")
-    p.add_argument("file", help="JSONL: one {\"query\", \"project\"?, \"ids\" or \"expect\"} per line")
+    p.add_argument("file", help='JSONL: one {"query", "project"?, "ids" or "expect"} per line')
     p.add_argument("--fit", action="store_true", help="also propose vector and thread weights for this data")
     p.add_argument("--keyword-only", action="store_true", help="do not load the embedding model")
     p.add_argument("--json", action="store_true", help="print the report as JSON")

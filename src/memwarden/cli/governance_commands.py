@@ -30,7 +30,9 @@ def parse_when(value: str, *, end_of_day: bool = False) -> datetime:
     try:
         when = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise InvalidInput(f"{value!r} is not a date; use 2026-01-31 or 2026-01-31T12:00:00Z", field="date") from None
+        raise InvalidInput(
+            f"{value!r} is not a date; use 2026-01-31 or 2026-01-31T12:00:00Z", field="date"
+        ) from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     if end_of_day and len(text) == 10:
@@ -56,8 +58,9 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
     if args.anchor:
         seq, _, digest = args.anchor.partition(":")
         if not seq.isdigit() or not digest:
-            raise InvalidInput("--anchor must be SEQ:HASH, e.g. 1200:<hash> from an earlier verify",
-                               field="anchor")
+            raise InvalidInput(
+                "--anchor must be SEQ:HASH, e.g. 1200:<hash> from an earlier verify", field="anchor"
+            )
         anchor = (int(seq), digest.lower())
     # The configured anchor belongs to the live database, not to a backup opened with --db.
     anchor_file = args.anchor_file or ("" if getattr(args, "db", None) else settings.audit_anchor_file)
@@ -67,13 +70,17 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
             raise InvalidInput(f"the anchor file {args.anchor_file} does not exist", field="anchor_file")
     report = verify_database(settings.database_url(), anchor, key=_audit_key(settings))
     if args.json:
-        emit_json({**report.to_dict(), "anchor": None if anchor is None else {"seq": anchor[0], "hash": anchor[1]}})
+        emit_json(
+            {**report.to_dict(), "anchor": None if anchor is None else {"seq": anchor[0], "hash": anchor[1]}}
+        )
     else:
         print(report.summary())
         if not report.ok:
             print(f"  {report.mode_line()}")
         for problem in report.problems:
-            where = f"position {problem.position}" + (f" (seq {problem.seq})" if problem.seq is not None else "")
+            where = f"position {problem.position}" + (
+                f" (seq {problem.seq})" if problem.seq is not None else ""
+            )
             print(f"  {where}: {problem.kind}: {problem.message}")
         for jump in report.clock_jumps:
             print(f"  WARNING position {jump.position} (seq {jump.seq}): {jump.kind}: {jump.message}")
@@ -87,15 +94,20 @@ def cmd_audit_keygen(args: argparse.Namespace) -> int:
 
     target = args.out or _settings(args).audit_key_file
     if not target:
-        raise InvalidInput("say where to write the key: --out FILE (outside the database's folder, readable only "
-                           "by memwarden's user), then set MEMWARDEN_AUDIT_KEY_FILE to it", field="out")
+        raise InvalidInput(
+            "say where to write the key: --out FILE (outside the database's folder, readable only "
+            "by memwarden's user), then set MEMWARDEN_AUDIT_KEY_FILE to it",
+            field="out",
+        )
     key = write_new_key(Path(target).expanduser())
     if args.json:
         emit_json({"file": key.path, "key_id": key.key_id})
     else:
-        print(f"wrote a new audit chain key to {key.path} (mode 0600, key id {key.key_id}); "
-              f"set MEMWARDEN_AUDIT_KEY_FILE={key.path} and keep a copy somewhere safe: rows signed with it "
-              "cannot be checked without it")
+        print(
+            f"wrote a new audit chain key to {key.path} (mode 0600, key id {key.key_id}); "
+            f"set MEMWARDEN_AUDIT_KEY_FILE={key.path} and keep a copy somewhere safe: rows signed with it "
+            "cannot be checked without it"
+        )
     return 0
 
 
@@ -112,17 +124,31 @@ def cmd_audit_export(args: argparse.Namespace) -> int:
         raise InvalidInput("--from must be before --to", field="from")
     out = None if args.out == "-" else Path(args.out)
     if out is not None and out.exists():
-        raise InvalidInput(f"{out} exists; choose a new file name (audit exports never overwrite)", field="out")
+        raise InvalidInput(
+            f"{out} exists; choose a new file name (audit exports never overwrite)", field="out"
+        )
     log = open_audit_log(settings.database_url())
     try:
         filters = {"from": args.since, "to": args.until, "tenant": args.tenant, "actor": args.actor}
-        count = write_audit_export(log, out, fmt=args.format, since=since, until=until, tenant=args.tenant,
-                                   actor=args.actor, filters=filters)
+        count = write_audit_export(
+            log,
+            out,
+            fmt=args.format,
+            since=since,
+            until=until,
+            tenant=args.tenant,
+            actor=args.actor,
+            filters=filters,
+        )
         from memwarden.audit.auditor import Auditor
 
         # Reading the audit log is itself recorded.
-        Auditor(log).record("export", Caller(settings.actor, settings.tenant), result_count=count,
-                            detail={"what": "audit", "format": args.format, **{k: v for k, v in filters.items() if v}})
+        Auditor(log).record(
+            "export",
+            Caller(settings.actor, settings.tenant),
+            result_count=count,
+            detail={"what": "audit", "format": args.format, **{k: v for k, v in filters.items() if v}},
+        )
     finally:
         log.close()
     if out is not None:
@@ -138,7 +164,9 @@ def cmd_audit_prune(args: argparse.Namespace) -> int:
     before = parse_when(args.before)
     now = datetime.now(UTC)
     if before > now:
-        raise InvalidInput(f"--before {args.before} is in the future; prune only removes past rows", field="before")
+        raise InvalidInput(
+            f"--before {args.before} is in the future; prune only removes past rows", field="before"
+        )
     service = build_service(_settings(args))  # migrates an older database first
     try:
         if service.auditor is None:
@@ -148,23 +176,29 @@ def cmd_audit_prune(args: argparse.Namespace) -> int:
         try:
             checkpoint = service.auditor.log.prune(before, now, actor=who.actor, tenant=who.tenant)
         except Conflict as exc:  # refused (the clock went back): the refusal is recorded too
-            service.operations.audit("prune", outcome=exc.code, detail={"before": args.before,
-                                                                        "error": exc.message[:200]})
+            service.operations.audit(
+                "prune", outcome=exc.code, detail={"before": args.before, "error": exc.message[:200]}
+            )
             raise
         if checkpoint is None:
             service.operations.audit("prune", detail={"before": args.before, "upto_seq": None})
     finally:
         service.close()
-    result = {"pruned": checkpoint.pruned_rows if checkpoint else 0,
-              "checkpoint": None if checkpoint is None else {"upto_seq": checkpoint.upto_seq,
-                                                            "upto_hash": checkpoint.upto_hash}}
+    result = {
+        "pruned": checkpoint.pruned_rows if checkpoint else 0,
+        "checkpoint": None
+        if checkpoint is None
+        else {"upto_seq": checkpoint.upto_seq, "upto_hash": checkpoint.upto_hash},
+    }
     if args.json:
         emit_json(result)
     elif checkpoint is None:
         print(f"no audit rows older than {args.before}")
     else:
-        print(f"pruned {checkpoint.pruned_rows} audit rows up to seq {checkpoint.upto_seq}; "
-              f"checkpoint {checkpoint.upto_hash[:16]}… keeps the rest verifiable")
+        print(
+            f"pruned {checkpoint.pruned_rows} audit rows up to seq {checkpoint.upto_seq}; "
+            f"checkpoint {checkpoint.upto_hash[:16]}… keeps the rest verifiable"
+        )
     return 0
 
 
@@ -182,7 +216,9 @@ def cmd_token_new(args: argparse.Namespace) -> int:
         emit_json({"token": token, "entry": entry, "file": args.file})
     else:
         print(f"token (shown once; give it to {args.actor}): {token}")
-        print(f"added to {args.file}" if args.file else f"tokens-file entry: {__import__('json').dumps(entry)}")
+        print(
+            f"added to {args.file}" if args.file else f"tokens-file entry: {__import__('json').dumps(entry)}"
+        )
     return 0
 
 
@@ -192,8 +228,9 @@ def cmd_token_hash(args: argparse.Namespace) -> int:
 
     token = sys.stdin.readline().strip()
     if not token:
-        raise InvalidInput("send the token on standard input, e.g. printf %s \"$TOKEN\" | memwarden token hash",
-                           field="token")
+        raise InvalidInput(
+            'send the token on standard input, e.g. printf %s "$TOKEN" | memwarden token hash', field="token"
+        )
     print(token_digest(token))
     return 0
 
@@ -210,43 +247,75 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     audit = command("audit", lambda a: 2, "verify, export, prune or key the tamper-evident audit log")
     audit.set_defaults(handler=_usage(audit))
     sub = audit.add_subparsers(dest="audit_command", metavar="SUBCOMMAND")
-    p = sub.add_parser("verify", help="check the hash chain; exit 1 and say where it breaks",
-                       description="Check every row of the audit chain, its checkpoints and its head.")
+    p = sub.add_parser(
+        "verify",
+        help="check the hash chain; exit 1 and say where it breaks",
+        description="Check every row of the audit chain, its checkpoints and its head.",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--anchor", metavar="SEQ:HASH", help="a head noted earlier that the chain must still contain")
-    p.add_argument("--anchor-file", metavar="FILE",
-                   help="the anchor file memwarden keeps (MEMWARDEN_AUDIT_ANCHOR_FILE, checked by default when set)")
+    p.add_argument(
+        "--anchor", metavar="SEQ:HASH", help="a head noted earlier that the chain must still contain"
+    )
+    p.add_argument(
+        "--anchor-file",
+        metavar="FILE",
+        help="the anchor file memwarden keeps (MEMWARDEN_AUDIT_ANCHOR_FILE, checked by default when set)",
+    )
     p.set_defaults(handler=cmd_audit_verify)
-    p = sub.add_parser("keygen", help="write a new key for a keyed (HMAC-SHA256) audit chain",
-                       description="Write a new random chain key to a new file (mode 0600); never overwrites.")
+    p = sub.add_parser(
+        "keygen",
+        help="write a new key for a keyed (HMAC-SHA256) audit chain",
+        description="Write a new random chain key to a new file (mode 0600); never overwrites.",
+    )
     p.add_argument("--out", metavar="FILE", help="the key file to create (default: MEMWARDEN_AUDIT_KEY_FILE)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=cmd_audit_keygen)
-    p = sub.add_parser("export", help="write audit rows to a CSV or JSON file",
-                       description="Write audit rows (optionally filtered) to a new file.")
+    p = sub.add_parser(
+        "export",
+        help="write audit rows to a CSV or JSON file",
+        description="Write audit rows (optionally filtered) to a new file.",
+    )
     p.add_argument("--from", dest="since", metavar="DATE", help="rows at or after this date/time (UTC)")
-    p.add_argument("--to", dest="until", metavar="DATE", help="rows before this time; a bare date includes that day")
+    p.add_argument(
+        "--to", dest="until", metavar="DATE", help="rows before this time; a bare date includes that day"
+    )
     p.add_argument("--tenant", help="only this tenant")
     p.add_argument("--actor", help="only this actor")
     p.add_argument("--format", choices=["csv", "json"], default="json", help="file format (default json)")
     p.add_argument("--out", required=True, metavar="FILE", help="a new file to write (- for standard output)")
     p.set_defaults(handler=cmd_audit_export)
-    p = sub.add_parser("prune", help="remove rows older than a date, leaving a checkpoint",
-                       description="Remove audit rows older than DATE; a checkpoint keeps the rest verifiable.")
-    p.add_argument("--before", required=True, metavar="DATE", help="remove rows older than this date/time (UTC)")
+    p = sub.add_parser(
+        "prune",
+        help="remove rows older than a date, leaving a checkpoint",
+        description="Remove audit rows older than DATE; a checkpoint keeps the rest verifiable.",
+    )
+    p.add_argument(
+        "--before", required=True, metavar="DATE", help="remove rows older than this date/time (UTC)"
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=cmd_audit_prune)
 
     token = command("token", lambda a: 2, "make bearer tokens for MEMWARDEN_TOKENS_FILE")
     token.set_defaults(handler=_usage(token))
     sub = token.add_subparsers(dest="token_command", metavar="SUBCOMMAND")
-    p = sub.add_parser("new", help="make a token for an actor and its tenants",
-                       description="Make a bearer token; print it once; store only its SHA-256.")
+    p = sub.add_parser(
+        "new",
+        help="make a token for an actor and its tenants",
+        description="Make a bearer token; print it once; store only its SHA-256.",
+    )
     p.add_argument("--actor", required=True, help="who the token belongs to (recorded in the audit log)")
-    p.add_argument("--tenant", required=True, action="append", help="a tenant it may act in (repeatable; first is default)")
+    p.add_argument(
+        "--tenant",
+        required=True,
+        action="append",
+        help="a tenant it may act in (repeatable; first is default)",
+    )
     p.add_argument("--file", help="append the entry to this tokens file (created if absent)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=cmd_token_new)
-    p = sub.add_parser("hash", help="print the SHA-256 of a token read from standard input",
-                       description="Print the SHA-256 digest of the token on standard input.")
+    p = sub.add_parser(
+        "hash",
+        help="print the SHA-256 of a token read from standard input",
+        description="Print the SHA-256 digest of the token on standard input.",
+    )
     p.set_defaults(handler=cmd_token_hash)

@@ -49,16 +49,24 @@ def cmd_install(args: argparse.Namespace) -> int:
 
 
 def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) -> None:
-    p = command("hook", cmd_hook, "Claude Code hooks: read the hook JSON on stdin, print the hook output JSON")
+    p = command(
+        "hook", cmd_hook, "Claude Code hooks: read the hook JSON on stdin, print the hook output JSON"
+    )
     hooks = p.add_subparsers(dest="hook", metavar="HOOK", required=True)
     for name, text in [
         ("prompt", "UserPromptSubmit: add the memories that match the prompt"),
         ("session-start", "SessionStart: usage note and the project's pinned memories"),
         ("stop", "Stop: once per session, ask about durable facts when nothing was stored"),
     ]:
-        h = hooks.add_parser(name, help=text, description=text + ". Never fails: exit 0, problems go to the log.")
-        h.add_argument("--project", "--scope", dest="project",
-                       help="memwarden project of the session (default: the repository's folder name)")
+        h = hooks.add_parser(
+            name, help=text, description=text + ". Never fails: exit 0, problems go to the log."
+        )
+        h.add_argument(
+            "--project",
+            "--scope",
+            dest="project",
+            help="memwarden project of the session (default: the repository's folder name)",
+        )
 
     p = command("install", cmd_install, "set memwarden up in an agent client")
     clients = p.add_subparsers(dest="client", metavar="CLIENT", required=True)
@@ -70,8 +78,15 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     )
     where = c.add_mutually_exclusive_group()
     where.add_argument("--user", action="store_true", help="for every project: ~/.claude (the default)")
-    where.add_argument("--project", action="store_true", help="for one project: .mcp.json and .claude/ in --dir")
-    c.add_argument("--dir", metavar="DIR", help="the project folder for --project (default: the current folder)")
+    where.add_argument(
+        "--project", action="store_true", help="for one project: .mcp.json and .claude/ in --dir"
+    )
+    c.add_argument(
+        "--dir", metavar="DIR", help="the project folder for --project (default: the current folder)"
+    )
     c.add_argument("--uninstall", action="store_true", help="remove what install added, and nothing else")
-    c.add_argument("--command", metavar="CMD",
-                   help="how clients should start memwarden (default: the absolute path of this one)")
+    c.add_argument(
+        "--command",
+        metavar="CMD",
+        help="how clients should start memwarden (default: the absolute path of this one)",
+    )

@@ -55,9 +55,17 @@ def cmd_add(args: argparse.Namespace) -> int:
     from memwarden.daemon.attach import call_daemon
 
     content = _read_content(args.content)
-    fields = {"project": args.project, "kind": args.kind, "title": args.title or "", "tags": args.tag,
-              "pinned": args.pinned, "ttl_hours": args.ttl_hours, "context": args.context, "thread": args.thread,
-              "occurred_at": args.occurred_at}
+    fields = {
+        "project": args.project,
+        "kind": args.kind,
+        "title": args.title or "",
+        "tags": args.tag,
+        "pinned": args.pinned,
+        "ttl_hours": args.ttl_hours,
+        "context": args.context,
+        "thread": args.thread,
+        "occurred_at": args.occurred_at,
+    }
     # The warm daemon embeds at once; without it this process loads the model (see docs/daemon.md).
     answer = call_daemon(_hot_settings(args), "add", {"content": content, **fields}, timeout=ADD_TIMEOUT_S)
     if answer is not None:
@@ -66,8 +74,11 @@ def cmd_add(args: argparse.Namespace) -> int:
         emit_json(answer) if args.json else _print_added_answer(answer)
         return 0
     return run_with_service(
-        args, lambda service: service.memories.add(content, **fields),
-        as_json=lambda result: result.to_dict(), text=_print_added, embeddings=True,
+        args,
+        lambda service: service.memories.add(content, **fields),
+        as_json=lambda result: result.to_dict(),
+        text=_print_added,
+        embeddings=True,
     )
 
 
@@ -75,9 +86,15 @@ def cmd_search(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json, print_hits
     from memwarden.daemon.attach import call_daemon
 
-    query = {"query": args.query, "project": args.project, "tags": args.tag, "limit": args.limit,
-             "include_expired": args.include_expired, "max_tokens": args.max_tokens,
-             "include_context": args.include_context}
+    query = {
+        "query": args.query,
+        "project": args.project,
+        "tags": args.tag,
+        "limit": args.limit,
+        "include_expired": args.include_expired,
+        "max_tokens": args.max_tokens,
+        "include_context": args.include_context,
+    }
     # The daemon, when it is up, searches by meaning too with its warm model; else this process
     # searches by keywords (or loads the model for --hybrid).
     answer = call_daemon(_hot_settings(args), "search", {**query, "vector": True}, timeout=SEARCH_TIMEOUT_S)
@@ -89,12 +106,21 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     return run_with_service(
         args,
-        lambda service: {**service.searcher.search(
-            args.query, project=args.project, tags=args.tag, limit=args.limit,
-            include_expired=args.include_expired, vector=args.hybrid, max_tokens=args.max_tokens,
-            include_context=args.include_context,
-        ).to_dict(), "via": "process"},
-        text=print_hits, embeddings=args.hybrid,
+        lambda service: {
+            **service.searcher.search(
+                args.query,
+                project=args.project,
+                tags=args.tag,
+                limit=args.limit,
+                include_expired=args.include_expired,
+                vector=args.hybrid,
+                max_tokens=args.max_tokens,
+                include_context=args.include_context,
+            ).to_dict(),
+            "via": "process",
+        },
+        text=print_hits,
+        embeddings=args.hybrid,
     )
 
 
@@ -113,9 +139,12 @@ def cmd_get(args: argparse.Namespace) -> int:
     from memwarden.cli.runner import run_with_service
 
     return run_with_service(
-        args, lambda service: service.memories.get(args.ids),
-        as_json=lambda r: {"memories": [m.to_dict(include_context=args.include_context) for m in r[0]],
-                           "missing": r[1]},
+        args,
+        lambda service: service.memories.get(args.ids),
+        as_json=lambda r: {
+            "memories": [m.to_dict(include_context=args.include_context) for m in r[0]],
+            "missing": r[1],
+        },
         text=lambda r: _print_found(r, args.include_context),
         exit_code=lambda r: 1 if r[1] and not r[0] else 0,
     )
@@ -136,7 +165,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     return run_with_service(
         args,
         lambda service: service.memories.list(
-            project=args.project, tags=args.tag, pinned=args.pinned, limit=args.limit,
+            project=args.project,
+            tags=args.tag,
+            pinned=args.pinned,
+            limit=args.limit,
             include_expired=args.include_expired,
         ),
         as_json=lambda memories: {"memories": [m.to_dict() for m in memories], "count": len(memories)},
@@ -151,9 +183,18 @@ def cmd_update(args: argparse.Namespace) -> int:
     return run_with_service(
         args,
         lambda service: service.memories.update(
-            args.id, content=content, project=args.project, kind=args.kind, title=args.title, tags=args.tag,
-            pinned=args.pinned, ttl_hours=args.ttl_hours, context=args.context, thread=args.thread,
-            occurred_at=args.occurred_at, if_version=args.if_version,
+            args.id,
+            content=content,
+            project=args.project,
+            kind=args.kind,
+            title=args.title,
+            tags=args.tag,
+            pinned=args.pinned,
+            ttl_hours=args.ttl_hours,
+            context=args.context,
+            thread=args.thread,
+            occurred_at=args.occurred_at,
+            if_version=args.if_version,
         ),
         as_json=lambda memory: {"memory": memory.to_dict()},
         text=lambda memory: print(f"updated {memory.id} (version {memory.version})"),
@@ -165,8 +206,12 @@ def cmd_delete(args: argparse.Namespace) -> int:
     from memwarden.cli.runner import run_with_service
 
     return run_with_service(
-        args, lambda service: service.memories.delete(args.id), as_json=lambda result: result.to_dict(),
-        text=lambda result: print(f"{'already deleted' if result.already_deleted else 'deleted'} {result.id}"),
+        args,
+        lambda service: service.memories.delete(args.id),
+        as_json=lambda result: result.to_dict(),
+        text=lambda result: print(
+            f"{'already deleted' if result.already_deleted else 'deleted'} {result.id}"
+        ),
     )
 
 
@@ -178,7 +223,9 @@ def _print_pairs(values: dict[str, Any]) -> None:
 def cmd_stats(args: argparse.Namespace) -> int:
     from memwarden.cli.runner import run_with_service
 
-    return run_with_service(args, lambda service: service.memories.stats(project=args.project), text=_print_pairs)
+    return run_with_service(
+        args, lambda service: service.memories.stats(project=args.project), text=_print_pairs
+    )
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -232,16 +279,22 @@ def _print_vault_sync(report: dict[str, Any]) -> int:
         if folder["error"]:
             print(f"  {folder['path']}: FAILED: {folder['error']}")
         else:
-            print(f"  {folder['path']}: written {folder['written']}, unchanged {folder['unchanged']}, "
-                  f"renamed {folder['renamed']}, removed {folder['removed']}")
+            print(
+                f"  {folder['path']}: written {folder['written']}, unchanged {folder['unchanged']}, "
+                f"renamed {folder['renamed']}, removed {folder['removed']}"
+            )
     return 0 if report["ok"] else 1
 
 
 def cmd_vault_sync(args: argparse.Namespace) -> int:
     from memwarden.cli.runner import run_with_service
 
-    return run_with_service(args, lambda service: service.operations.vault_sync(), text=_print_vault_sync,
-                            exit_code=lambda report: 0 if report["ok"] else 1)
+    return run_with_service(
+        args,
+        lambda service: service.operations.vault_sync(),
+        text=_print_vault_sync,
+        exit_code=lambda report: 0 if report["ok"] else 1,
+    )
 
 
 def cmd_vault_help(args: argparse.Namespace) -> int:
@@ -265,18 +318,29 @@ def _add_read_flags(p: argparse.ArgumentParser, *, limit: int) -> None:
 
 def _add_write_flags(p: argparse.ArgumentParser, *, update: bool) -> None:
     p.add_argument("--project", "--scope", dest="project", help="project (default 'default')")
-    p.add_argument("--kind", choices=["fact", "preference", "episode", "note"], default=None if update else "fact",
-                   help="what sort of memory this is" + ("" if update else " (default fact)"))
+    p.add_argument(
+        "--kind",
+        choices=["fact", "preference", "episode", "note"],
+        default=None if update else "fact",
+        help="what sort of memory this is" + ("" if update else " (default fact)"),
+    )
     p.add_argument("--title", help="a short title (optional)")
     p.add_argument("--tag", action="append", help="a tag (repeatable)")
     pin = p.add_mutually_exclusive_group()
-    pin.add_argument("--pinned", action="store_true", default=None if update else False,
-                     help="always rank this memory first" if not update else "pin the memory")
+    pin.add_argument(
+        "--pinned",
+        action="store_true",
+        default=None if update else False,
+        help="always rank this memory first" if not update else "pin the memory",
+    )
     if update:
         pin.add_argument("--unpinned", dest="pinned", action="store_false", help="unpin the memory")
     p.add_argument("--ttl-hours", type=float, help="forget after this many hours")
-    p.add_argument("--context", help="text explaining the memory, e.g. the message it replies to"
-                   + (" ('' clears it)" if update else ""))
+    p.add_argument(
+        "--context",
+        help="text explaining the memory, e.g. the message it replies to"
+        + (" ('' clears it)" if update else ""),
+    )
     p.add_argument("--thread", help="conversation, session or task the memory belongs to")
     p.add_argument("--occurred-at", help="when it happened, ISO 8601 (default: now)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -285,7 +349,9 @@ def _add_write_flags(p: argparse.ArgumentParser, *, update: bool) -> None:
 # The commands this module defines itself: for these, the parser skips every other command
 # module (ops_commands alone pulls in the export/import machinery), keeping `memwarden search`
 # near the bare interpreter's start-up. Any other command, or none (--help), builds them all.
-CORE_COMMANDS = frozenset({"serve", "add", "search", "get", "list", "update", "delete", "stats", "demo", "vault"})
+CORE_COMMANDS = frozenset(
+    {"serve", "add", "search", "get", "list", "update", "delete", "stats", "demo", "vault"}
+)
 
 
 def _command_of(argv: Sequence[str]) -> str | None:
@@ -305,18 +371,21 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
 
     default_db = default_data_dir() / "memwarden.db"
     parser = argparse.ArgumentParser(
-        prog="memwarden", description="A governed, local-first memory server for AI agents.",
+        prog="memwarden",
+        description="A governed, local-first memory server for AI agents.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=(
             f"database: {default_db} (SQLite) unless MEMWARDEN_DB or --db names another file\n"
             "          or a postgresql:// URL.\n"
             "settings: environment variables MEMWARDEN_* (MEMWARDEN_DB, MEMWARDEN_EMBEDDER, MEMWARDEN_HTTP…),\n"
             "          listed in docs/configuration.md of the source distribution.\n"
-            "start:    memwarden demo, then memwarden add \"…\" and memwarden search \"…\"."
+            'start:    memwarden demo, then memwarden add "…" and memwarden search "…".'
         ),
     )
     parser.add_argument("--version", "-V", action="version", version=f"memwarden {__version__}")
-    parser.add_argument("--db", metavar="PATH_OR_URL", help=f"database (overrides MEMWARDEN_DB; default {default_db})")
+    parser.add_argument(
+        "--db", metavar="PATH_OR_URL", help=f"database (overrides MEMWARDEN_DB; default {default_db})"
+    )
     parser.add_argument("--debug", action="store_true", help="show the full traceback of an unexpected error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -335,11 +404,18 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
 
     p = command("search", cmd_search, "search memories")
     p.add_argument("query", nargs="?", default="", help="what to look for (empty: recent memories)")
-    p.add_argument("--hybrid", action="store_true",
-                   help="also search by meaning with the configured embedder (loads the model: about a second)")
+    p.add_argument(
+        "--hybrid",
+        action="store_true",
+        help="also search by meaning with the configured embedder (loads the model: about a second)",
+    )
     _add_read_flags(p, limit=10)
-    p.add_argument("--max-tokens", type=int, help="only the best hits whose content fits this many tokens "
-                   "(estimated: 4 ASCII characters or 1 other character per token)")
+    p.add_argument(
+        "--max-tokens",
+        type=int,
+        help="only the best hits whose content fits this many tokens "
+        "(estimated: 4 ASCII characters or 1 other character per token)",
+    )
     p.add_argument("--include-context", action="store_true", help="also show each hit's context")
 
     p = command("get", cmd_get, "show memories by id")
@@ -395,9 +471,12 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
     p = command("vault", cmd_vault_help, "the Obsidian vault mirror (MEMWARDEN_VAULT_DIRS)")
     p.set_defaults(vault_parser=p)
     vault = p.add_subparsers(dest="vault_command", metavar="ACTION")
-    p = vault.add_parser("sync", help="rebuild every note; remove notes of deleted memories",
-                         description="Rebuild every memwarden note in each MEMWARDEN_VAULT_DIRS folder "
-                         "(idempotent); remove notes of deleted memories; leave every other file alone.")
+    p = vault.add_parser(
+        "sync",
+        help="rebuild every note; remove notes of deleted memories",
+        description="Rebuild every memwarden note in each MEMWARDEN_VAULT_DIRS folder "
+        "(idempotent); remove notes of deleted memories; leave every other file alone.",
+    )
     p.set_defaults(handler=cmd_vault_sync)
     p.add_argument("--json", action="store_true", help="print JSON")
     return parser
@@ -496,8 +575,10 @@ def run_handler(handler: Handler, args: argparse.Namespace) -> int:
     except Exception as exc:
         if getattr(args, "debug", False):
             raise
-        print(f"memwarden: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)",
-              file=sys.stderr)
+        print(
+            f"memwarden: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+            file=sys.stderr,
+        )
         return 1
 
 

@@ -29,16 +29,21 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     else:
         copied = report["copied"]
         state = "verified" if report["ok"] else "FAILED verification"
-        print(f"migrated {copied['memories']} memories, {copied['vectors']} vectors and {copied['audit_rows']} "
-              f"audit rows to {report['target']}: {state}")
+        print(
+            f"migrated {copied['memories']} memories, {copied['vectors']} vectors and {copied['audit_rows']} "
+            f"audit rows to {report['target']}: {state}"
+        )
         for problem in report["problems"]:
             print(f"  {problem}", file=sys.stderr)
     return 0 if report["ok"] else 1
 
 
 def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) -> None:
-    p = command("migrate", cmd_migrate,
-                "copy the SQLite database (memories, vectors, audit chain) to a new PostgreSQL database and verify it")
+    p = command(
+        "migrate",
+        cmd_migrate,
+        "copy the SQLite database (memories, vectors, audit chain) to a new PostgreSQL database and verify it",
+    )
     p.add_argument("--to", required=True, metavar="URL", help="postgresql://… of a new, empty database")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 

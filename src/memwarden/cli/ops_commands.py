@@ -43,15 +43,18 @@ def cmd_backup(args: argparse.Namespace) -> int:
     backups = _backups(args)
     if args.list:
         kept = [str(p) for p in backups.kept()]
-        _emit({"directory": str(backups.directory), "backups": kept, "last": backups.last()}) if args.json \
-            else print("\n".join(kept) or "no backups yet")
+        _emit(
+            {"directory": str(backups.directory), "backups": kept, "last": backups.last()}
+        ) if args.json else print("\n".join(kept) or "no backups yet")
         return 0
     record = backups.backup(reason=args.reason, out=Path(args.out) if args.out else None)
     if args.json:
         _emit(record.to_dict())
     elif record.verified:
-        print(f"backup {record.path}: verified ({record.counts.get('memories', 0)} memories, "
-              f"audit chain {record.audit}, {record.seconds:.2f} s)")
+        print(
+            f"backup {record.path}: verified ({record.counts.get('memories', 0)} memories, "
+            f"audit chain {record.audit}, {record.seconds:.2f} s)"
+        )
     else:
         print(f"backup {record.path}: FAILED verification: {'; '.join(record.problems[:5])}", file=sys.stderr)
     return 0 if record.verified else 1
@@ -67,8 +70,9 @@ def _restore(args: argparse.Namespace, backups: Any) -> dict[str, Any]:
     settings = _settings(args)
     key = load_key(Path(settings.audit_key_file).expanduser()) if settings.audit_key_file else None
     anchor = AnchorFile(Path(settings.audit_anchor_file).expanduser()) if settings.audit_anchor_file else None
-    result: dict[str, Any] = backups.restore(Path(args.file), by=Caller(settings.actor, settings.tenant), key=key,
-                                             anchor=anchor)
+    result: dict[str, Any] = backups.restore(
+        Path(args.file), by=Caller(settings.actor, settings.tenant), key=key, anchor=anchor
+    )
     return result
 
 
@@ -82,7 +86,11 @@ def cmd_restore(args: argparse.Namespace) -> int:
         return 0 if not args.yes or result["matches_backup"] else 1
     print(f"backup {result['file']}: verified, audit chain {result['verification']['audit']}")
     print(f"memories now: {result['memories_now']}, after restore: {result['memories_after']}")
-    for label, key in (("would be removed", "removed"), ("would come back", "added"), ("would change", "changed")):
+    for label, key in (
+        ("would be removed", "removed"),
+        ("would come back", "added"),
+        ("would change", "changed"),
+    ):
         ids = result[key]
         if ids:
             print(f"{len(ids)} {label}: {', '.join(ids[:10])}{' …' if len(ids) > 10 else ''}")
@@ -91,11 +99,15 @@ def cmd_restore(args: argparse.Namespace) -> int:
         return 0
     print(f"restored; the replaced database was saved as {result['previous_saved_as']}")
     row, previous = result["audit_row"], result["audit_row"]["previous_head"]
-    print(f"recorded as audit row seq {row['seq']}"
-          + (f" (the log was at seq {previous['seq']} before the restore)" if previous else ""))
+    print(
+        f"recorded as audit row seq {row['seq']}"
+        + (f" (the log was at seq {previous['seq']} before the restore)" if previous else "")
+    )
     if not result["matches_backup"]:
-        print(f"WARNING: the restored database does not match the backup: {result['after']['problems']}",
-              file=sys.stderr)
+        print(
+            f"WARNING: the restored database does not match the backup: {result['after']['problems']}",
+            file=sys.stderr,
+        )
         return 1
     print(f"health after restore: {_after_restore(args)}")
     return 0
@@ -137,7 +149,9 @@ def _print_health(report: dict[str, Any]) -> int:
     for name, check in report.get("checks", {}).items():
         state = check.get("state") or ("ok" if check.get("ok") else "PROBLEM")
         detail = check.get("problem") or "; ".join(check.get("problems", [])[:3])
-        print(f"  {name}: {state}{' - ' + detail if detail else ''}{' (repaired)' if check.get('repaired') else ''}")
+        print(
+            f"  {name}: {state}{' - ' + detail if detail else ''}{' (repaired)' if check.get('repaired') else ''}"
+        )
     if "message" in report:
         print(f"  {report['message']}")
     return _healthy(report)
@@ -145,8 +159,13 @@ def _print_health(report: dict[str, Any]) -> int:
 
 def cmd_health(args: argparse.Namespace) -> int:
     if not args.url:
-        return run_with_service(args, lambda service: service.operations.health(repair=not args.no_repair),
-                                text=_print_health, exit_code=_healthy, kind="ops")
+        return run_with_service(
+            args,
+            lambda service: service.operations.health(repair=not args.no_repair),
+            text=_print_health,
+            exit_code=_healthy,
+            kind="ops",
+        )
     settings = _settings(args)
     token = settings.http_token.get_secret_value() if settings.http_token else None
     code, report = probe_url(args.url, token, args.timeout)
@@ -160,8 +179,11 @@ def cmd_health(args: argparse.Namespace) -> int:
 def cmd_review(args: argparse.Namespace) -> int:
     return run_with_service(
         args,
-        lambda service: service.operations.review(project=args.project, stale_days=args.stale_days, limit=args.limit),
-        text=_print_review, kind="ops",
+        lambda service: service.operations.review(
+            project=args.project, stale_days=args.stale_days, limit=args.limit
+        ),
+        text=_print_review,
+        kind="ops",
     )
 
 
@@ -169,16 +191,22 @@ def _print_review(report: dict[str, Any]) -> None:
     from memwarden.cli.output import one_line
 
     counts = report["counts"]
-    print(f"reviewed {report['reviewed']} memories: {counts['duplicates']} likely duplicate pairs, "
-          f"{counts['never_retrieved']} never retrieved, {counts['stale']} stale, {counts['expired']} expired, "
-          f"{counts['flagged']} flagged as instructions")
+    print(
+        f"reviewed {report['reviewed']} memories: {counts['duplicates']} likely duplicate pairs, "
+        f"{counts['never_retrieved']} never retrieved, {counts['stale']} stale, {counts['expired']} expired, "
+        f"{counts['flagged']} flagged as instructions"
+    )
     for pair in report["duplicates"]:
-        print(f"duplicate {pair['similarity']:.2f}: {pair['proposal']}\n    {one_line(pair['candidate']['preview'])}")
+        print(
+            f"duplicate {pair['similarity']:.2f}: {pair['proposal']}\n    {one_line(pair['candidate']['preview'])}"
+        )
     for key in ("never_retrieved", "stale", "expired"):
         for item in report[key]:
             print(f"{key.replace('_', ' ')}: {item['id']}  {one_line(item['preview'], 80)}")
     for item in report["flagged"]:
-        print(f"flagged ({', '.join(item['injection_flags'])}): {item['id']}  {one_line(item['preview'], 80)}")
+        print(
+            f"flagged ({', '.join(item['injection_flags'])}): {item['id']}  {one_line(item['preview'], 80)}"
+        )
     print(report["note"])
 
 
@@ -187,7 +215,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     def export(service: Any) -> None:
         if not args.out or args.out == "-":
-            service.operations.export_to(sys.stdout, project=args.project, include_deleted=args.include_deleted)
+            service.operations.export_to(
+                sys.stdout, project=args.project, include_deleted=args.include_deleted
+            )
             return
         target = Path(args.out)
         try:
@@ -195,7 +225,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         except FileExistsError:
             raise InvalidInput(f"{target} exists; choose a new file name", field="out") from None
         with handle:
-            count = service.operations.export_to(handle, project=args.project, include_deleted=args.include_deleted)
+            count = service.operations.export_to(
+                handle, project=args.project, include_deleted=args.include_deleted
+            )
         print(f"exported {count} memories to {target}", file=sys.stderr)
 
     # The export itself is the output (the JSON document, on stdout or in the file).
@@ -210,25 +242,33 @@ def cmd_import(args: argparse.Namespace) -> int:
     text = read_limited(Path(args.file), settings.import_max_bytes)
     from memwarden.progress import ProgressBar
 
-    progress = (None if args.no_progress else
-                ProgressBar("importing", show=True if args.progress else None, min_total=PROGRESS_FROM))
+    progress = (
+        None
+        if args.no_progress
+        else ProgressBar("importing", show=True if args.progress else None, min_total=PROGRESS_FROM)
+    )
     return run_with_service(
         args,
-        lambda service: service.operations.import_text(text, fmt=args.format, project=args.project,
-                                                       progress=progress),
+        lambda service: service.operations.import_text(
+            text, fmt=args.format, project=args.project, progress=progress
+        ),
         text=lambda report: print(
             f"imported {report['inserted']} of {report['records']} records ({report['format']} format); "
             f"skipped {report['skipped_same_id']} already present by id and {report['skipped_duplicate']} "
-            f"duplicates; {report['redacted']} redacted"),
+            f"duplicates; {report['redacted']} redacted"
+        ),
         kind="ops",
     )
 
 
 def cmd_vacuum(args: argparse.Namespace) -> int:
     return run_with_service(
-        args, lambda service: service.operations.vacuum(force=args.force),
-        text=lambda result: print(f"purged {result['purged']} expired memories; database "
-                                  f"{result['bytes_before']} -> {result['bytes_after']} bytes"),
+        args,
+        lambda service: service.operations.vacuum(force=args.force),
+        text=lambda result: print(
+            f"purged {result['purged']} expired memories; database "
+            f"{result['bytes_before']} -> {result['bytes_after']} bytes"
+        ),
         kind="ops",
     )
 
@@ -245,19 +285,27 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
 
     p = command("restore", cmd_restore, "show what restoring a backup would change; --yes restores it")
     p.add_argument("file", help="a backup file")
-    p.add_argument("--yes", action="store_true", help="restore (the current database is kept as a backup first)")
+    p.add_argument(
+        "--yes", action="store_true", help="restore (the current database is kept as a backup first)"
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command("health", cmd_health, "integrity, a real index write, vectors, backups, vault mirror")
     p.add_argument("--url", help="probe a running server's /healthz?deep=1 instead (container health checks)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for --url (default 10)")
-    p.add_argument("--no-repair", action="store_true", help="report a broken keyword index without rebuilding it")
+    p.add_argument(
+        "--no-repair", action="store_true", help="report a broken keyword index without rebuilding it"
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command("review", cmd_review, "propose clean-ups: likely duplicates, never retrieved, stale, expired")
     p.add_argument("--project", "--scope", dest="project", help="only this project")
-    p.add_argument("--stale-days", type=int, default=90, help="unused for this many days is stale (default 90)")
-    p.add_argument("--limit", type=int, default=50, help="at most this many proposals of each kind (default 50)")
+    p.add_argument(
+        "--stale-days", type=int, default=90, help="unused for this many days is stale (default 90)"
+    )
+    p.add_argument(
+        "--limit", type=int, default=50, help="at most this many proposals of each kind (default 50)"
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command("export", cmd_export, "write memories as memwarden export JSON (stdout, or --out FILE)")
@@ -270,13 +318,18 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     p.add_argument("--format", choices=FORMATS, default="auto", help="file format (default: detect)")
     p.add_argument("--project", "--scope", dest="project", help="put every imported memory in this project")
     bar = p.add_mutually_exclusive_group()
-    bar.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    bar.add_argument(
+        "--progress", action="store_true", help="show the progress bar even when not on a terminal"
+    )
     bar.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     p = command("vacuum", cmd_vacuum, "purge memories expired past the grace period and compact the database")
-    p.add_argument("--force", action="store_true",
-                   help="purge even when the clock reads far from the newest audit row (a clock jump, or idle time)")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="purge even when the clock reads far from the newest audit row (a clock jump, or idle time)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 

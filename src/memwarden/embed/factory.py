@@ -32,20 +32,26 @@ def open_embedder(settings: Settings | HotSettings) -> Embedder | None:
 
         return open_builtin(settings.embed_model)
     if not settings.embed_url and kind == "openai":
-        raise ConfigError("MEMWARDEN_EMBEDDER=openai needs MEMWARDEN_EMBED_URL (for example http://127.0.0.1:8000/v1)")
+        raise ConfigError(
+            "MEMWARDEN_EMBEDDER=openai needs MEMWARDEN_EMBED_URL (for example http://127.0.0.1:8000/v1)"
+        )
     if not settings.embed_model:
         raise ConfigError(f"MEMWARDEN_EMBEDDER={kind} needs MEMWARDEN_EMBED_MODEL (the model to ask for)")
     if kind == "ollama":
         from memwarden.embed.ollama import OllamaEmbedder
 
         return OllamaEmbedder(
-            settings.embed_url or "http://127.0.0.1:11434", settings.embed_model,
-            dimension=settings.embed_dimension or None, timeout=settings.embed_timeout_s,
+            settings.embed_url or "http://127.0.0.1:11434",
+            settings.embed_model,
+            dimension=settings.embed_dimension or None,
+            timeout=settings.embed_timeout_s,
         )
     from memwarden.embed.openai import OpenAIEmbedder
 
     return OpenAIEmbedder(
-        settings.embed_url, settings.embed_model, dimension=settings.embed_dimension or None,
+        settings.embed_url,
+        settings.embed_model,
+        dimension=settings.embed_dimension or None,
         api_key=_secret(settings.embed_api_key),
         timeout=settings.embed_timeout_s,
     )

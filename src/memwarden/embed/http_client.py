@@ -43,7 +43,9 @@ class HTTPEmbedder:
             self._client = httpx.Client(timeout=self.timeout, trust_env=False)
         return self._client
 
-    def _post(self, path: str, body: dict[str, Any], *, timeout: float | None, headers: dict[str, str]) -> Any:
+    def _post(
+        self, path: str, body: dict[str, Any], *, timeout: float | None, headers: dict[str, str]
+    ) -> Any:
         import httpx
 
         url = self.base_url + path
@@ -52,7 +54,9 @@ class HTTPEmbedder:
                 url, json=body, headers=headers, timeout=self.timeout if timeout is None else timeout
             )
         except httpx.TimeoutException as exc:
-            raise EmbeddingUnavailable(f"{self.provider} at {url} did not answer in time", reason="timeout") from exc
+            raise EmbeddingUnavailable(
+                f"{self.provider} at {url} did not answer in time", reason="timeout"
+            ) from exc
         except httpx.HTTPError as exc:
             raise EmbeddingUnavailable(
                 f"{self.provider} at {url} is unreachable ({type(exc).__name__}): is it running? "
@@ -68,7 +72,9 @@ class HTTPEmbedder:
         try:
             return response.json()
         except ValueError as exc:
-            raise EmbeddingUnavailable(f"{self.provider} at {url} answered non-JSON", reason="bad_response") from exc
+            raise EmbeddingUnavailable(
+                f"{self.provider} at {url} answered non-JSON", reason="bad_response"
+            ) from exc
 
     @staticmethod
     def _error_text(response: Any) -> str:
@@ -91,11 +97,20 @@ class HTTPEmbedder:
         try:
             matrix = np.asarray(rows, dtype=np.float32)
         except (TypeError, ValueError) as exc:
-            raise EmbeddingUnavailable(f"{self.provider} returned malformed vectors", reason="bad_response") from exc
-        if self._dimension is None and matrix.ndim == 2 and matrix.shape[0] == len(texts) and matrix.shape[1] > 0:
+            raise EmbeddingUnavailable(
+                f"{self.provider} returned malformed vectors", reason="bad_response"
+            ) from exc
+        if (
+            self._dimension is None
+            and matrix.ndim == 2
+            and matrix.shape[0] == len(texts)
+            and matrix.shape[1] > 0
+        ):
             self._dimension = int(matrix.shape[1])
         expected = self._dimension if self._dimension is not None else -1
-        return normalize_rows(check_dimension(matrix, expected, len(texts), f"{self.provider} model {self.model}"))
+        return normalize_rows(
+            check_dimension(matrix, expected, len(texts), f"{self.provider} model {self.model}")
+        )
 
     def load(self) -> None:
         if self._dimension is None:

@@ -12,8 +12,9 @@ class OllamaEmbedder(HTTPEmbedder):
     provider = "ollama"
 
     def _request(self, texts: list[str], timeout: float | None) -> list[list[float]]:
-        body = self._post("/api/embed", {"model": self.model, "input": texts, "truncate": True},
-                          timeout=timeout, headers={})
+        body = self._post(
+            "/api/embed", {"model": self.model, "input": texts, "truncate": True}, timeout=timeout, headers={}
+        )
         vectors = body.get("embeddings") if isinstance(body, dict) else None
         if not isinstance(vectors, list):
             raise EmbeddingUnavailable("ollama answered without 'embeddings'", reason="bad_response")

@@ -15,22 +15,31 @@ class OpenAIEmbedder(HTTPEmbedder):
 
     provider = "openai"
 
-    def __init__(self, base_url: str, model: str, *, dimension: int | None, api_key: str = "",
-                 timeout: float) -> None:
+    def __init__(
+        self, base_url: str, model: str, *, dimension: int | None, api_key: str = "", timeout: float
+    ) -> None:
         super().__init__(base_url, model, dimension=dimension, timeout=timeout)
         self.api_key = api_key
 
     def _request(self, texts: list[str], timeout: float | None) -> list[list[float]]:
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        body = self._post("/embeddings", {"model": self.model, "input": texts, "encoding_format": "float"},
-                          timeout=timeout, headers=headers)
+        body = self._post(
+            "/embeddings",
+            {"model": self.model, "input": texts, "encoding_format": "float"},
+            timeout=timeout,
+            headers=headers,
+        )
         data = body.get("data") if isinstance(body, dict) else None
         if not isinstance(data, list) or len(data) != len(texts):
             raise EmbeddingUnavailable(
                 f"openai endpoint returned {len(data) if isinstance(data, list) else 'no'} embeddings for "
-                f"{len(texts)} inputs", reason="bad_response")
+                f"{len(texts)} inputs",
+                reason="bad_response",
+            )
         try:
             ordered = sorted(data, key=lambda item: int(item.get("index", 0)))
             return [item["embedding"] for item in ordered]
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
-            raise EmbeddingUnavailable("openai endpoint returned malformed 'data'", reason="bad_response") from exc
+            raise EmbeddingUnavailable(
+                "openai endpoint returned malformed 'data'", reason="bad_response"
+            ) from exc

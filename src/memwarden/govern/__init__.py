@@ -23,11 +23,20 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.govern.rules import Rule, RuleTimeout
 
 _WHERE = {
-    "BUILTIN_RULES": "builtin_rules", "OPTIONAL_RULES": "builtin_rules",
-    "Normalized": "normalization", "normalize": "normalization", "normalize_text": "normalization",
-    "PackError": "packs", "build_redactor": "packs", "load_rules": "packs",
-    "MARKER": "markers", "Redaction": "redactor", "Redactor": "redactor", "rules_in_markers": "markers",
-    "Rule": "rules", "RuleTimeout": "rules",
+    "BUILTIN_RULES": "builtin_rules",
+    "OPTIONAL_RULES": "builtin_rules",
+    "Normalized": "normalization",
+    "normalize": "normalization",
+    "normalize_text": "normalization",
+    "PackError": "packs",
+    "build_redactor": "packs",
+    "load_rules": "packs",
+    "MARKER": "markers",
+    "Redaction": "redactor",
+    "Redactor": "redactor",
+    "rules_in_markers": "markers",
+    "Rule": "rules",
+    "RuleTimeout": "rules",
 }
 
 __all__ = [

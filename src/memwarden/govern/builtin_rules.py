@@ -13,18 +13,55 @@ from memwarden.govern.rules import Rule
 # What counts as "part of the same word" next to a value: ASCII letters, digits and underscore.
 _B = "0-9A-Za-z_"
 # Scripts written without spaces: an e-mail address glued to them ends where they start.
-_NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+_NOSPACE = (
+    "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+)
 # Characters of those scripts (Thai, Hangul, kana, CJK ideographs, full-width forms), to trim.
 NOSPACE_CHARS = frozenset(
-    chr(c) for lo, hi in ((0x0E00, 0x0E7F), (0x1100, 0x11FF), (0x3000, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
-                          (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF)) for c in range(lo, hi + 1)
+    chr(c)
+    for lo, hi in (
+        (0x0E00, 0x0E7F),
+        (0x1100, 0x11FF),
+        (0x3000, 0x30FF),
+        (0x3400, 0x4DBF),
+        (0x4E00, 0x9FFF),
+        (0xAC00, 0xD7AF),
+        (0xF900, 0xFAFF),
+        (0xFF00, 0xFFEF),
+    )
+    for c in range(lo, hi + 1)
 )
 _LABEL = rf"[^\W_{_NOSPACE}](?:[^\W{_NOSPACE}]|-){{0,62}}"
 
 # Four dotted numbers right after a word that names a version are a version, not an address.
-_VERSION_WORDS = ("version", "Version", "VERSION", "build", "Build", "release", "Release", "firmware", "Firmware",
-                  "versión", "Versión", "versão", "Versão", "versione", "Versione", "versie", "Versie", "sürüm",
-                  "Sürüm", "версия", "Версия", "版本", "バージョン", "버전", "ver.", "Ver.")
+_VERSION_WORDS = (
+    "version",
+    "Version",
+    "VERSION",
+    "build",
+    "Build",
+    "release",
+    "Release",
+    "firmware",
+    "Firmware",
+    "versión",
+    "Versión",
+    "versão",
+    "Versão",
+    "versione",
+    "Versione",
+    "versie",
+    "Versie",
+    "sürüm",
+    "Sürüm",
+    "версия",
+    "Версия",
+    "版本",
+    "バージョン",
+    "버전",
+    "ver.",
+    "Ver.",
+)
 _NOT_A_VERSION = "".join(f"(?<!{w} )(?<!{w})" for w in _VERSION_WORDS)
 
 _SECRET_KEY = (
@@ -35,114 +72,246 @@ _SECRET_NAME = r"[A-Za-z_][A-Za-z0-9_]*?(?:pass|pwd|secret|token|key|credential)
 
 # Order matters only between rules that match the very same text: the first one names it.
 BUILTIN_RULES: tuple[Rule, ...] = (
-    Rule("private_key",
-         r"-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----"
-         r"(?:.*?-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)",
-         "PEM / OpenSSH / PGP private keys, also when the END line is missing", hints=("private key",)),
-    Rule("jwt", rf"eyJ(?<![{_B}-]eyJ)[A-Za-z0-9_-]{{5,}}\.eyJ[A-Za-z0-9_-]{{5,}}\.[A-Za-z0-9_-]*(?![{_B}-])",
-         "JSON Web Tokens (header must decode to JSON with an alg)", validator="jwt", hints=("eyj",)),
-    Rule("aws_access_key",
-         r"A(?:KIA|SIA|BIA|CCA|GPA|IDA|IPA|NPA|NVA|ROA|PKA|SCA)(?<![A-Za-z0-9]....)[A-Z0-9]{16}(?![A-Za-z0-9])",
-         "AWS access key ids", hints=("akia", "asia", "abia", "acca", "agpa", "aida", "aipa", "anpa", "anva",
-                                      "aroa", "apka", "asca")),
-    Rule("aws_secret_key",
-         r"aws[ _-]?secret[ _-]?(?:access[ _-]?)?key\W{0,5}(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
-         "AWS secret access keys next to their name", hints=("secret",), ignore_case=True),
-    Rule("github_token",
-         rf"g(?<![{_B}]g)(?:h[pousr]_[A-Za-z0-9]{{36,255}}|ithub_pat_[A-Za-z0-9_]{{22,255}})(?![{_B}])",
-         "GitHub personal, OAuth, app and fine-grained tokens",
-         hints=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
-    Rule("gitlab_token",
-         rf"gl(?<![{_B}]gl)(?:pat|dt|rt|ptt|soat|ft|imt|agent|cbt|oas|ffct)-[A-Za-z0-9_-]{{20,300}}(?![{_B}-])",
-         "GitLab personal, deploy, runner, trigger, feed and OAuth tokens (glpat-…, gldt-…)",
-         hints=("glpat-", "gldt-", "glrt-", "glptt-", "glsoat-", "glft-", "glimt-", "glagent-", "glcbt-", "gloas-",
-                "glffct-")),
-    Rule("slack_token",
-         rf"(?P<secret_token>x(?<![{_B}]x)(?:ox[abposre](?:\.xox[abposre])?|app)-\d{{1,13}}"
-         rf"(?:-[A-Za-z0-9]{{2,64}}){{2,4}})(?![{_B}-])"
-         r"|hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>T[A-Z0-9]{6,}/[A-Za-z0-9/]{12,})",
-         "Slack bot, user, app and config tokens (xoxb-…, xoxp-…, xapp-…) and webhook URLs",
-         hints=("xox", "xapp-", "hooks.slack.com")),
-    Rule("stripe_key",
-         rf"(?:sk|rk)(?<![{_B}]..)_(?:live|test)_[A-Za-z0-9]{{16,247}}(?![{_B}])|whsec_[A-Za-z0-9]{{24,}}(?![{_B}])",
-         "Stripe secret and restricted keys (sk_live_…, rk_live_…) and webhook secrets",
-         hints=("_live_", "_test_", "whsec_")),
-    Rule("google_api_key",
-         rf"AIza(?<![{_B}]....)[0-9A-Za-z_-]{{35}}(?![{_B}-])|GOCSPX(?<![{_B}]......)-[0-9A-Za-z_-]{{28}}(?![{_B}-])",
-         "Google API keys (AIza + 35 characters) and OAuth client secrets (GOCSPX-…)",
-         hints=("aiza", "gocspx-")),
-    Rule("npm_token", rf"npm(?<![{_B}]npm)_[A-Za-z0-9]{{36}}(?![{_B}])",
-         "npm access tokens (npm_ + 36 letters and digits)", validator="mixed_case_digits", hints=("npm_",)),
-    Rule("pypi_token", rf"pypi(?<![{_B}]pypi)-[A-Za-z0-9_-]{{60,}}(?![{_B}-])",
-         "PyPI and TestPyPI API tokens (macaroons naming pypi.org)", validator="pypi_macaroon", hints=("pypi-",)),
-    Rule("openai_key",
-         rf"sk-(?<![{_B}-]sk-)(?:proj-|svcacct-|admin-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{{20,}}(?![{_B}-])",
-         "OpenAI-style secret keys (sk-…, sk-proj-…, sk-ant-…) with mixed case and digits",
-         validator="mixed_case_digits", hints=("sk-",)),
-    Rule("url_password",
-         r"://[^\s:/?#@]*:(?P<secret>[^\s/?#]+)@(?=[^\s@/?#])",
-         "the password in URLs and URL-style connection strings (user and host stay)", hints=("://",)),
-    Rule("env_secret",
-         rf"(?:(?i:export|setx?|env|\$env:)(?<![{_B}]export)(?<![{_B}]set)(?<![{_B}]setx)(?<![{_B}]env)"
-         rf"[ \t]*(?<=[ \t:])(?i:{_SECRET_NAME})"
-         rf"|[A-Z](?<![{_B}][A-Z])[A-Z0-9_]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*)"
-         r"[\"']?[ \t]*[=:][ \t]*(?P<secret>\"[^\"\r\n]+\"|'[^'\r\n]+'|[^\s\"';&|,]{2,})",
-         "environment-style secrets: export DB_PASS=…, set API_TOKEN=…, $env:KEY=…, STRIPE_KEY=…, "
-         "SECRET_KEY: … (a variable name saying pass, pwd, secret, token, key or credential)",
-         # The shell forms name their command; the upper-case form's name joins words with "_" (a
-         # plain PASSWORD= or TOKEN= is secret_assignment's).
-         hints=("export", "set", "$env:", "_pass", "_pwd", "_secret", "_token", "_key", "_credential", "secret_",
-                "token_", "pass_", "key_")),
-    Rule("secret_assignment",
-         _SECRET_KEY + r"[\w.-]*[\"']?[ \t]*(?:=[ \t]*"
-         r"(?P<secret_eq>\"[^\"\r\n]+\"|'[^'\r\n]+'|[^\s\"',;&]+)"
-         r"|:[ \t]*(?P<secret_colon>\"[^\"\r\n]+\"|'[^'\r\n]+'"
-         r"|(?=[^\s\"',;]*[\d_/+=!@#$%^&*~-])[^\s\"',;]{6,}|[^\s\"',;]{16,}))",
-         "NAME=value / NAME: value where NAME says password, pass, secret, token, key or credential",
-         hints=("pass", "pwd", "secret", "key", "token", "credential"), ignore_case=True),
-    Rule("email",
-         # The local part may start inside a run of Chinese, Japanese … (the boundary looks at ASCII
-         # only); the run is trimmed off the match, so an address glued to such text is found whole.
-         r"[\w.%+-](?:(?<=mailto:.)|(?<![0-9A-Za-z_.%+:@-].))[\w.%+-]{0,63}@" + _LABEL
-         + r"(?:\." + _LABEL + rf")*\.[^\W\d_{_NOSPACE}]{{2,24}}",
-         "e-mail addresses", hints=("@",), trim=NOSPACE_CHARS),
-    Rule("cn_resident_id",
-         rf"[1-9](?<![{_B}][1-9])\d{{5}}(?:18|19|20)\d{{2}}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{{3}}[\dXx](?![{_B}])",
-         "Chinese resident identity numbers (birth date and MOD 11-2 check digit)",
-         validator="cn_resident_id"),
-    Rule("payment_card", rf"[2-6](?<![{_B}.-][2-6])\d(?:[ .-]?\d){{11,17}}(?![{_B}])",
-         "payment card numbers (13-19 digits, Luhn; spaces, dashes or dots between)", validator="luhn",
-         shrink=True),
-    Rule("iban", r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?:[ ]?[A-Za-z0-9]){11,30}(?![A-Za-z0-9])",
-         "IBANs (country length and mod-97)", validator="iban", shrink=True),
-    Rule("phone_cn", rf"(?<![{_B}+])(?:(?:\+|00)86[ -]?)?1[3-9]\d(?:[ -]?\d{{4}}){{2}}(?!\d)",
-         "Chinese mobile numbers such as 13800138000"),
-    Rule("tr_identity", rf"[1-9](?<![{_B}][1-9])\d{{10}}(?!\d)",
-         "Turkish T.C. Kimlik numbers (two check digits)", validator="tr_identity"),
-    Rule("phone_us",
-         rf"(?<![{_B}+])(?:(?:\+|00)?1[ .-]?)?(?:\([2-9]\d{{2}}\)|[2-9]\d{{2}})[ .-]?[2-9]\d{{2}}[ .-]\d{{4}}(?![{_B}-])",
-         "US / NANP phone numbers such as (415) 555-2671"),
-    Rule("phone_tr",
-         rf"(?<![{_B}+])(?:(?:\+|00)90[ -]?\(?|0[ -]?\(?|\((?=5))[2-58]\d{{2}}\)?[ -]?\d{{3}}[ -]?\d{{2}}[ -]?\d{{2}}(?!\d)",
-         "Turkish phone numbers (+90, 0 or (5xx) prefix)"),
-    Rule("us_ssn", rf"\d(?<![{_B}-]\d)\d\d([- ])\d{{2}}\1\d{{4}}(?![{_B}-])",
-         "US social security numbers (area, group and serial checked)", validator="us_ssn"),
-    Rule("phone_e164", rf"\+(?<![{_B}+]\+)[1-9](?:[ -]?\d){{6,14}}(?!\d)", "any E.164 number (+ and 7-15 digits)",
-         hints=("+",)),
-    Rule("ipv4",
-         rf"(?=\d)(?<![{_B}.])" + _NOT_A_VERSION
-         + rf"(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){{3}}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![{_B}]|\.\d)",
-         "IPv4 addresses", hints=(".",)),
-    Rule("ipv6",
-         rf"(?<![{_B}:.])(?=[0-9A-Fa-f:.]*[0-9A-Fa-f])(?:[0-9A-Fa-f]{{0,4}}:){{2,7}}"
-         rf"(?:(?:\d{{1,3}}\.){{3}}\d{{1,3}}|[0-9A-Fa-f]{{1,4}})?(?![{_B}:]|\.\d)",
-         "IPv6 addresses (checked by the ipaddress module)", validator="ipv6", hints=(":",)),
+    Rule(
+        "private_key",
+        r"-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----"
+        r"(?:.*?-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)",
+        "PEM / OpenSSH / PGP private keys, also when the END line is missing",
+        hints=("private key",),
+    ),
+    Rule(
+        "jwt",
+        rf"eyJ(?<![{_B}-]eyJ)[A-Za-z0-9_-]{{5,}}\.eyJ[A-Za-z0-9_-]{{5,}}\.[A-Za-z0-9_-]*(?![{_B}-])",
+        "JSON Web Tokens (header must decode to JSON with an alg)",
+        validator="jwt",
+        hints=("eyj",),
+    ),
+    Rule(
+        "aws_access_key",
+        r"A(?:KIA|SIA|BIA|CCA|GPA|IDA|IPA|NPA|NVA|ROA|PKA|SCA)(?<![A-Za-z0-9]....)[A-Z0-9]{16}(?![A-Za-z0-9])",
+        "AWS access key ids",
+        hints=(
+            "akia",
+            "asia",
+            "abia",
+            "acca",
+            "agpa",
+            "aida",
+            "aipa",
+            "anpa",
+            "anva",
+            "aroa",
+            "apka",
+            "asca",
+        ),
+    ),
+    Rule(
+        "aws_secret_key",
+        r"aws[ _-]?secret[ _-]?(?:access[ _-]?)?key\W{0,5}(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+        "AWS secret access keys next to their name",
+        hints=("secret",),
+        ignore_case=True,
+    ),
+    Rule(
+        "github_token",
+        rf"g(?<![{_B}]g)(?:h[pousr]_[A-Za-z0-9]{{36,255}}|ithub_pat_[A-Za-z0-9_]{{22,255}})(?![{_B}])",
+        "GitHub personal, OAuth, app and fine-grained tokens",
+        hints=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    ),
+    Rule(
+        "gitlab_token",
+        rf"gl(?<![{_B}]gl)(?:pat|dt|rt|ptt|soat|ft|imt|agent|cbt|oas|ffct)-[A-Za-z0-9_-]{{20,300}}(?![{_B}-])",
+        "GitLab personal, deploy, runner, trigger, feed and OAuth tokens (glpat-…, gldt-…)",
+        hints=(
+            "glpat-",
+            "gldt-",
+            "glrt-",
+            "glptt-",
+            "glsoat-",
+            "glft-",
+            "glimt-",
+            "glagent-",
+            "glcbt-",
+            "gloas-",
+            "glffct-",
+        ),
+    ),
+    Rule(
+        "slack_token",
+        rf"(?P<secret_token>x(?<![{_B}]x)(?:ox[abposre](?:\.xox[abposre])?|app)-\d{{1,13}}"
+        rf"(?:-[A-Za-z0-9]{{2,64}}){{2,4}})(?![{_B}-])"
+        r"|hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>T[A-Z0-9]{6,}/[A-Za-z0-9/]{12,})",
+        "Slack bot, user, app and config tokens (xoxb-…, xoxp-…, xapp-…) and webhook URLs",
+        hints=("xox", "xapp-", "hooks.slack.com"),
+    ),
+    Rule(
+        "stripe_key",
+        rf"(?:sk|rk)(?<![{_B}]..)_(?:live|test)_[A-Za-z0-9]{{16,247}}(?![{_B}])|whsec_[A-Za-z0-9]{{24,}}(?![{_B}])",
+        "Stripe secret and restricted keys (sk_live_…, rk_live_…) and webhook secrets",
+        hints=("_live_", "_test_", "whsec_"),
+    ),
+    Rule(
+        "google_api_key",
+        rf"AIza(?<![{_B}]....)[0-9A-Za-z_-]{{35}}(?![{_B}-])|GOCSPX(?<![{_B}]......)-[0-9A-Za-z_-]{{28}}(?![{_B}-])",
+        "Google API keys (AIza + 35 characters) and OAuth client secrets (GOCSPX-…)",
+        hints=("aiza", "gocspx-"),
+    ),
+    Rule(
+        "npm_token",
+        rf"npm(?<![{_B}]npm)_[A-Za-z0-9]{{36}}(?![{_B}])",
+        "npm access tokens (npm_ + 36 letters and digits)",
+        validator="mixed_case_digits",
+        hints=("npm_",),
+    ),
+    Rule(
+        "pypi_token",
+        rf"pypi(?<![{_B}]pypi)-[A-Za-z0-9_-]{{60,}}(?![{_B}-])",
+        "PyPI and TestPyPI API tokens (macaroons naming pypi.org)",
+        validator="pypi_macaroon",
+        hints=("pypi-",),
+    ),
+    Rule(
+        "openai_key",
+        rf"sk-(?<![{_B}-]sk-)(?:proj-|svcacct-|admin-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{{20,}}(?![{_B}-])",
+        "OpenAI-style secret keys (sk-…, sk-proj-…, sk-ant-…) with mixed case and digits",
+        validator="mixed_case_digits",
+        hints=("sk-",),
+    ),
+    Rule(
+        "url_password",
+        r"://[^\s:/?#@]*:(?P<secret>[^\s/?#]+)@(?=[^\s@/?#])",
+        "the password in URLs and URL-style connection strings (user and host stay)",
+        hints=("://",),
+    ),
+    Rule(
+        "env_secret",
+        rf"(?:(?i:export|setx?|env|\$env:)(?<![{_B}]export)(?<![{_B}]set)(?<![{_B}]setx)(?<![{_B}]env)"
+        rf"[ \t]*(?<=[ \t:])(?i:{_SECRET_NAME})"
+        rf"|[A-Z](?<![{_B}][A-Z])[A-Z0-9_]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*)"
+        r"[\"']?[ \t]*[=:][ \t]*(?P<secret>\"[^\"\r\n]+\"|'[^'\r\n]+'|[^\s\"';&|,]{2,})",
+        "environment-style secrets: export DB_PASS=…, set API_TOKEN=…, $env:KEY=…, STRIPE_KEY=…, "
+        "SECRET_KEY: … (a variable name saying pass, pwd, secret, token, key or credential)",
+        # The shell forms name their command; the upper-case form's name joins words with "_" (a
+        # plain PASSWORD= or TOKEN= is secret_assignment's).
+        hints=(
+            "export",
+            "set",
+            "$env:",
+            "_pass",
+            "_pwd",
+            "_secret",
+            "_token",
+            "_key",
+            "_credential",
+            "secret_",
+            "token_",
+            "pass_",
+            "key_",
+        ),
+    ),
+    Rule(
+        "secret_assignment",
+        _SECRET_KEY + r"[\w.-]*[\"']?[ \t]*(?:=[ \t]*"
+        r"(?P<secret_eq>\"[^\"\r\n]+\"|'[^'\r\n]+'|[^\s\"',;&]+)"
+        r"|:[ \t]*(?P<secret_colon>\"[^\"\r\n]+\"|'[^'\r\n]+'"
+        r"|(?=[^\s\"',;]*[\d_/+=!@#$%^&*~-])[^\s\"',;]{6,}|[^\s\"',;]{16,}))",
+        "NAME=value / NAME: value where NAME says password, pass, secret, token, key or credential",
+        hints=("pass", "pwd", "secret", "key", "token", "credential"),
+        ignore_case=True,
+    ),
+    Rule(
+        "email",
+        # The local part may start inside a run of Chinese, Japanese … (the boundary looks at ASCII
+        # only); the run is trimmed off the match, so an address glued to such text is found whole.
+        r"[\w.%+-](?:(?<=mailto:.)|(?<![0-9A-Za-z_.%+:@-].))[\w.%+-]{0,63}@"
+        + _LABEL
+        + r"(?:\."
+        + _LABEL
+        + rf")*\.[^\W\d_{_NOSPACE}]{{2,24}}",
+        "e-mail addresses",
+        hints=("@",),
+        trim=NOSPACE_CHARS,
+    ),
+    Rule(
+        "cn_resident_id",
+        rf"[1-9](?<![{_B}][1-9])\d{{5}}(?:18|19|20)\d{{2}}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{{3}}[\dXx](?![{_B}])",
+        "Chinese resident identity numbers (birth date and MOD 11-2 check digit)",
+        validator="cn_resident_id",
+    ),
+    Rule(
+        "payment_card",
+        rf"[2-6](?<![{_B}.-][2-6])\d(?:[ .-]?\d){{11,17}}(?![{_B}])",
+        "payment card numbers (13-19 digits, Luhn; spaces, dashes or dots between)",
+        validator="luhn",
+        shrink=True,
+    ),
+    Rule(
+        "iban",
+        r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?:[ ]?[A-Za-z0-9]){11,30}(?![A-Za-z0-9])",
+        "IBANs (country length and mod-97)",
+        validator="iban",
+        shrink=True,
+    ),
+    Rule(
+        "phone_cn",
+        rf"(?<![{_B}+])(?:(?:\+|00)86[ -]?)?1[3-9]\d(?:[ -]?\d{{4}}){{2}}(?!\d)",
+        "Chinese mobile numbers such as 13800138000",
+    ),
+    Rule(
+        "tr_identity",
+        rf"[1-9](?<![{_B}][1-9])\d{{10}}(?!\d)",
+        "Turkish T.C. Kimlik numbers (two check digits)",
+        validator="tr_identity",
+    ),
+    Rule(
+        "phone_us",
+        rf"(?<![{_B}+])(?:(?:\+|00)?1[ .-]?)?(?:\([2-9]\d{{2}}\)|[2-9]\d{{2}})[ .-]?[2-9]\d{{2}}[ .-]\d{{4}}(?![{_B}-])",
+        "US / NANP phone numbers such as (415) 555-2671",
+    ),
+    Rule(
+        "phone_tr",
+        rf"(?<![{_B}+])(?:(?:\+|00)90[ -]?\(?|0[ -]?\(?|\((?=5))[2-58]\d{{2}}\)?[ -]?\d{{3}}[ -]?\d{{2}}[ -]?\d{{2}}(?!\d)",
+        "Turkish phone numbers (+90, 0 or (5xx) prefix)",
+    ),
+    Rule(
+        "us_ssn",
+        rf"\d(?<![{_B}-]\d)\d\d([- ])\d{{2}}\1\d{{4}}(?![{_B}-])",
+        "US social security numbers (area, group and serial checked)",
+        validator="us_ssn",
+    ),
+    Rule(
+        "phone_e164",
+        rf"\+(?<![{_B}+]\+)[1-9](?:[ -]?\d){{6,14}}(?!\d)",
+        "any E.164 number (+ and 7-15 digits)",
+        hints=("+",),
+    ),
+    Rule(
+        "ipv4",
+        rf"(?=\d)(?<![{_B}.])"
+        + _NOT_A_VERSION
+        + rf"(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){{3}}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![{_B}]|\.\d)",
+        "IPv4 addresses",
+        hints=(".",),
+    ),
+    Rule(
+        "ipv6",
+        rf"(?<![{_B}:.])(?=[0-9A-Fa-f:.]*[0-9A-Fa-f])(?:[0-9A-Fa-f]{{0,4}}:){{2,7}}"
+        rf"(?:(?:\d{{1,3}}\.){{3}}\d{{1,3}}|[0-9A-Fa-f]{{1,4}})?(?![{_B}:]|\.\d)",
+        "IPv6 addresses (checked by the ipaddress module)",
+        validator="ipv6",
+        hints=(":",),
+    ),
 )
 
 # Rules a pack turns on with ``"enable"``; they run in dry-run (reported, not replaced) unless the
 # pack says ``{"name": …, "mode": "enforce"}``.
 OPTIONAL_RULES: tuple[Rule, ...] = (
-    Rule("high_entropy", r"(?<![A-Za-z0-9+/_=.-])[A-Za-z0-9+/_=.-]{24,512}(?![A-Za-z0-9+/_=.-])",
-         "unknown token formats: 24+ characters mixing upper case, lower case and digits with high "
-         "Shannon entropy (at least 4 bits per character)", validator="high_entropy", mode="dry-run"),
+    Rule(
+        "high_entropy",
+        r"(?<![A-Za-z0-9+/_=.-])[A-Za-z0-9+/_=.-]{24,512}(?![A-Za-z0-9+/_=.-])",
+        "unknown token formats: 24+ characters mixing upper case, lower case and digits with high "
+        "Shannon entropy (at least 4 bits per character)",
+        validator="high_entropy",
+        mode="dry-run",
+    ),
 )

@@ -46,32 +46,54 @@ def new_token() -> str:
 
 
 def _entry_problem(path: Path, number: int, message: str) -> ConfigError:
-    return ConfigError(f"MEMWARDEN_TOKENS_FILE {path}: entry #{number}: {message}", path=str(path), entry=number)
+    return ConfigError(
+        f"MEMWARDEN_TOKENS_FILE {path}: entry #{number}: {message}", path=str(path), entry=number
+    )
 
 
 def _check_name(value: Any, what: str, limit: int) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > limit or any(ord(c) < 32 for c in value):
+    if (
+        not isinstance(value, str)
+        or not value.strip()
+        or len(value) > limit
+        or any(ord(c) < 32 for c in value)
+    ):
         raise ValueError(f"{what} must be 1-{limit} printable characters")
     return value.strip()
 
 
 def parse_tokens(data: Any, path: Path) -> dict[str, Identity]:
-    if not isinstance(data, dict) or not isinstance(data.get("tokens"), list) or set(data) - {"tokens", "version"}:
-        raise ConfigError(f'MEMWARDEN_TOKENS_FILE {path}: expected {{"tokens": [{{"sha256": …, "actor": …, '
-                          '"tenants": […]}}, …]}', path=str(path))
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("tokens"), list)
+        or set(data) - {"tokens", "version"}
+    ):
+        raise ConfigError(
+            f'MEMWARDEN_TOKENS_FILE {path}: expected {{"tokens": [{{"sha256": …, "actor": …, '
+            '"tenants": […]}}, …]}',
+            path=str(path),
+        )
     found: dict[str, Identity] = {}
     for number, entry in enumerate(data["tokens"], start=1):
         if not isinstance(entry, dict):
             raise _entry_problem(path, number, "must be a JSON object")
         if "token" in entry:
-            raise _entry_problem(path, number, "holds a plaintext token; store its SHA-256 as \"sha256\" "
-                                               "(memwarden token hash) and remove \"token\"")
+            raise _entry_problem(
+                path,
+                number,
+                'holds a plaintext token; store its SHA-256 as "sha256" '
+                '(memwarden token hash) and remove "token"',
+            )
         unknown = set(entry) - ENTRY_KEYS
         if unknown:
-            raise _entry_problem(path, number, f"unknown key(s) {sorted(unknown)}; allowed: {sorted(ENTRY_KEYS)}")
+            raise _entry_problem(
+                path, number, f"unknown key(s) {sorted(unknown)}; allowed: {sorted(ENTRY_KEYS)}"
+            )
         digest = entry.get("sha256")
         if not isinstance(digest, str) or not _DIGEST.match(digest):
-            raise _entry_problem(path, number, "sha256 must be 64 lower-case hex digits (memwarden token hash)")
+            raise _entry_problem(
+                path, number, "sha256 must be 64 lower-case hex digits (memwarden token hash)"
+            )
         if digest in found:
             raise _entry_problem(path, number, "the same token digest appears twice")
         tenants = entry.get("tenants")
@@ -94,10 +116,13 @@ def load_tokens_file(path_text: str) -> dict[str, Identity]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ConfigError(f"MEMWARDEN_TOKENS_FILE {path}: cannot read it ({exc.strerror})", path=str(path)) from None
+        raise ConfigError(
+            f"MEMWARDEN_TOKENS_FILE {path}: cannot read it ({exc.strerror})", path=str(path)
+        ) from None
     except json.JSONDecodeError as exc:
-        raise ConfigError(f"MEMWARDEN_TOKENS_FILE {path}: not valid JSON: {exc.msg} at line {exc.lineno}",
-                          path=str(path)) from None
+        raise ConfigError(
+            f"MEMWARDEN_TOKENS_FILE {path}: not valid JSON: {exc.msg} at line {exc.lineno}", path=str(path)
+        ) from None
     return parse_tokens(data, path)
 
 

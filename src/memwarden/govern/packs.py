@@ -24,13 +24,31 @@ from memwarden.govern.redactor import Redactor
 from memwarden.govern.rules import RULE_MODES, RULE_NAME, Rule, RuleTimeout
 
 PACK_KEYS = {"version", "description", "rules", "override", "disable", "enable"}
-RULE_KEYS = {"name", "pattern", "description", "validator", "hints", "ignore_case", "shrink", "mode", "examples"}
+RULE_KEYS = {
+    "name",
+    "pattern",
+    "description",
+    "validator",
+    "hints",
+    "ignore_case",
+    "shrink",
+    "mode",
+    "examples",
+}
 # A pack pattern's search may take this long before the write is refused (RuleTimeout); at load
 # time every pack pattern must also get through the probes below within it.
 PACK_RULE_TIMEOUT = 0.25
 _PROBES = (
-    "a" * 4000 + "!", "1" * 4000 + "x", "a1" * 2000 + "!", " " * 4000 + "x", "a " * 2000 + "!",
-    "a." * 2000 + "@", "x@" * 2000, "=" * 4000, "-" * 4000 + "a", "aA1_" * 1000 + "\n",
+    "a" * 4000 + "!",
+    "1" * 4000 + "x",
+    "a1" * 2000 + "!",
+    " " * 4000 + "x",
+    "a " * 2000 + "!",
+    "a." * 2000 + "@",
+    "x@" * 2000,
+    "=" * 4000,
+    "-" * 4000 + "a",
+    "aA1_" * 1000 + "\n",
 )
 
 
@@ -48,7 +66,9 @@ def _build(path: Path, entry: Any, base: Rule | None) -> tuple[Rule, dict[str, l
         raise _problem(path, "", f"every rule must be a JSON object, got {json.dumps(entry)[:60]}")
     name = entry.get("name")
     if not isinstance(name, str) or not RULE_NAME.match(name):
-        raise _problem(path, str(name), "name must be 1-40 characters of a-z, 0-9 and _, starting with a letter")
+        raise _problem(
+            path, str(name), "name must be 1-40 characters of a-z, 0-9 and _, starting with a letter"
+        )
     unknown = set(entry) - RULE_KEYS
     if unknown:
         raise _problem(path, name, f"unknown key(s) {sorted(unknown)}; allowed: {sorted(RULE_KEYS)}")
@@ -88,8 +108,10 @@ def _build(path: Path, entry: Any, base: Rule | None) -> tuple[Rule, dict[str, l
     if rule.timeout is not None:
         _probe(path, rule)
     examples = entry.get("examples", {})
-    if not isinstance(examples, dict) or set(examples) - {"match", "no_match"} or not all(
-        isinstance(v, list) and all(isinstance(t, str) for t in v) for v in examples.values()
+    if (
+        not isinstance(examples, dict)
+        or set(examples) - {"match", "no_match"}
+        or not all(isinstance(v, list) and all(isinstance(t, str) for t in v) for v in examples.values())
     ):
         raise _problem(path, name, 'examples must look like {"match": ["…"], "no_match": ["…"]}')
     return rule, examples
@@ -112,18 +134,29 @@ def _probe(path: Path, rule: Rule) -> None:
             for _ in rule.spans(probe):
                 pass
         except RuleTimeout:
-            raise _problem(path, rule.name, f"pattern takes longer than {PACK_RULE_TIMEOUT:g} s on a "
-                           f"{len(probe):,}-character probe ({probe[:6]!r}…): it backtracks catastrophically; "
-                           "avoid nested quantifiers such as (a+)+ or (\\w+\\s?)*") from None
+            raise _problem(
+                path,
+                rule.name,
+                f"pattern takes longer than {PACK_RULE_TIMEOUT:g} s on a "
+                f"{len(probe):,}-character probe ({probe[:6]!r}…): it backtracks catastrophically; "
+                "avoid nested quantifiers such as (a+)+ or (\\w+\\s?)*",
+            ) from None
 
 
 def _enable(path: Path, entry: Any) -> Rule:
-    name, mode = (entry, "dry-run") if isinstance(entry, str) else (
-        (entry.get("name"), entry.get("mode", "dry-run")) if isinstance(entry, dict) else (None, None))
+    name, mode = (
+        (entry, "dry-run")
+        if isinstance(entry, str)
+        else ((entry.get("name"), entry.get("mode", "dry-run")) if isinstance(entry, dict) else (None, None))
+    )
     optional = {rule.name: rule for rule in OPTIONAL_RULES}
     if name not in optional or (isinstance(entry, dict) and set(entry) - {"name", "mode"}):
-        raise _problem(path, str(name), 'enable takes names of optional rules or {"name": …, "mode": …}; '
-                                        f"optional rules: {', '.join(optional)}")
+        raise _problem(
+            path,
+            str(name),
+            'enable takes names of optional rules or {"name": …, "mode": …}; '
+            f"optional rules: {', '.join(optional)}",
+        )
     if mode not in RULE_MODES:
         raise _problem(path, str(name), f"mode must be one of {', '.join(RULE_MODES)}")
     return replace(optional[str(name)], mode=mode)
@@ -150,14 +183,18 @@ def apply_pack(pack: Any, path: Path, rules: Iterable[Rule] = BUILTIN_RULES) -> 
     for entry in pack.get("override", []):
         name = entry.get("name") if isinstance(entry, dict) else None
         if name not in result:
-            raise _problem(path, str(name), "cannot override an unknown (or disabled) rule; add it under rules")
+            raise _problem(
+                path, str(name), "cannot override an unknown (or disabled) rule; add it under rules"
+            )
         rule, examples = _build(path, entry, result[str(name)])
         _check_examples(path, rule, examples)
         result[rule.name] = replace(rule)
     for entry in pack.get("rules", []):
         rule, examples = _build(path, entry, None)
         if rule.name in result:
-            raise _problem(path, rule.name, "a rule with this name exists; list it under override to change it")
+            raise _problem(
+                path, rule.name, "a rule with this name exists; list it under override to change it"
+            )
         _check_examples(path, rule, examples)
         result[rule.name] = rule
     return list(result.values())
@@ -175,7 +212,9 @@ def load_rules(pack_path: str) -> list[Rule]:
     try:
         pack = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise _problem(path, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise _problem(
+            path, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
     return apply_pack(pack, path)
 
 

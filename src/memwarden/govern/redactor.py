@@ -35,8 +35,8 @@ MODES = ("enforce", "dry-run", "off")
 # with (left side); so are the characters of scripts written without spaces (``NOSPACE_CHARS``),
 # which every rule treats as a boundary. When every replaced value has only these (or whitespace) around it, the
 # replacement cannot change what any rule sees, so the second pass is skipped; otherwise it runs.
-_SAFE_AFTER = frozenset(',;!?"\'<>{}|)@')
-_SAFE_BEFORE = frozenset(',;!?"\'<>{}|(=@')
+_SAFE_AFTER = frozenset(",;!?\"'<>{}|)@")
+_SAFE_BEFORE = frozenset(",;!?\"'<>{}|(=@")
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +146,7 @@ class Redactor:
         parts: list[str] = []
         cursor = 0
         for f in findings:
-            parts.append(text[cursor:f.start])
+            parts.append(text[cursor : f.start])
             parts.append(marker(f.rule))
             cursor = f.end
         parts.append(text[cursor:])
@@ -159,7 +159,12 @@ class Redactor:
             after = text[f.end] if f.end < end else " "
             # A secret group's left neighbour is its own rule's syntax ("user:", "password="), which
             # no other rule's match can end with.
-            left_safe = before.isspace() or before in _SAFE_BEFORE or before in NOSPACE_CHARS or f.rule in self._grouped
+            left_safe = (
+                before.isspace()
+                or before in _SAFE_BEFORE
+                or before in NOSPACE_CHARS
+                or f.rule in self._grouped
+            )
             if not left_safe or not (after.isspace() or after in _SAFE_AFTER or after in NOSPACE_CHARS):
                 return True
         return False
@@ -178,7 +183,9 @@ class Redactor:
             text = self._replace(text, findings)
             if not again:
                 break
-        return Redaction(text, tuple(dict.fromkeys(rules)), count, applied=True, dry_run=self._dry_names(text))
+        return Redaction(
+            text, tuple(dict.fromkeys(rules)), count, applied=True, dry_run=self._dry_names(text)
+        )
 
     def _dry_names(self, text: str) -> tuple[str, ...]:
         return tuple(dict.fromkeys(f.rule for f in self.find(text, dry_run=True))) if self._dry else ()

@@ -28,8 +28,10 @@ class RuleTimeout(Exception):
     """A pack rule's search ran past its time limit (a pattern that backtracks catastrophically)."""
 
     def __init__(self, rule: str, seconds: float) -> None:
-        super().__init__(f"redaction rule {rule!r} took longer than {seconds:g} s on this text "
-                         "(its pattern backtracks catastrophically); fix it in MEMWARDEN_REDACTION_RULES")
+        super().__init__(
+            f"redaction rule {rule!r} took longer than {seconds:g} s on this text "
+            "(its pattern backtracks catastrophically); fix it in MEMWARDEN_REDACTION_RULES"
+        )
         self.rule = rule
 
 
@@ -62,9 +64,13 @@ class Rule:
             # here, for pack rules only: it costs more to import than a cold search takes.
             import regex
 
-            compiled = regex.compile(self.pattern, regex.V0 | regex.DOTALL | (regex.IGNORECASE if self.ignore_case else 0))
+            compiled = regex.compile(
+                self.pattern, regex.V0 | regex.DOTALL | (regex.IGNORECASE if self.ignore_case else 0)
+            )
         object.__setattr__(self, "regex", compiled)
-        object.__setattr__(self, "secret_groups", tuple(g for g in compiled.groupindex if g.startswith("secret")))
+        object.__setattr__(
+            self, "secret_groups", tuple(g for g in compiled.groupindex if g.startswith("secret"))
+        )
 
     def _timed_search(self, deadline: float) -> Callable[[str, int], Any]:
         """A search bounded by ``deadline`` for all the searches of one text together."""
@@ -83,9 +89,14 @@ class Rule:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "name": self.name, "pattern": self.pattern, "description": self.description,
-            "validator": self.validator, "hints": list(self.hints), "ignore_case": self.ignore_case,
-            "shrink": self.shrink, "mode": self.mode,
+            "name": self.name,
+            "pattern": self.pattern,
+            "description": self.description,
+            "validator": self.validator,
+            "hints": list(self.hints),
+            "ignore_case": self.ignore_case,
+            "shrink": self.shrink,
+            "mode": self.mode,
         }
 
     def _valid(self, text: str) -> bool:
@@ -97,7 +108,7 @@ class Rule:
         cuts = [0] + [m.start() for m in _CUT.finditer(value)] + [len(value)]
         pieces = []
         for i, a in enumerate(cuts):
-            for b in cuts[i + 1:]:
+            for b in cuts[i + 1 :]:
                 lo = a + 1 if a else 0
                 if b - lo > 0 and (lo, b) != (0, len(value)):
                     pieces.append((b - lo, lo, b))
@@ -113,7 +124,9 @@ class Rule:
         search resumes one character after the rejected match's start.
         """
         pos = 0
-        search = self.regex.search if self.timeout is None else self._timed_search(time.monotonic() + self.timeout)
+        search = (
+            self.regex.search if self.timeout is None else self._timed_search(time.monotonic() + self.timeout)
+        )
         while True:
             match = search(text, pos)
             if match is None:

@@ -52,10 +52,18 @@ class Layout:
 
 def layout(scope: str, *, home: Path, project_dir: Path) -> Layout:
     if scope == "user":
-        return Layout(home / ".claude" / "settings.json", home / ".claude.json", ("mcpServers",),
-                      home / ".claude" / "skills" / "memwarden" / "SKILL.md")
-    return Layout(project_dir / ".claude" / "settings.json", project_dir / ".mcp.json", ("mcpServers",),
-                  project_dir / ".claude" / "skills" / "memwarden" / "SKILL.md")
+        return Layout(
+            home / ".claude" / "settings.json",
+            home / ".claude.json",
+            ("mcpServers",),
+            home / ".claude" / "skills" / "memwarden" / "SKILL.md",
+        )
+    return Layout(
+        project_dir / ".claude" / "settings.json",
+        project_dir / ".mcp.json",
+        ("mcpServers",),
+        project_dir / ".claude" / "skills" / "memwarden" / "SKILL.md",
+    )
 
 
 def _quote(part: str) -> str:
@@ -67,7 +75,12 @@ def memwarden_command(db: str | None = None) -> list[str]:
 
     Absolute paths, so the hooks work whatever PATH Claude Code was started with."""
     script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
-    if script is not None and script.stem == "memwarden" and script.suffix in ("", ".exe") and script.is_file():
+    if (
+        script is not None
+        and script.stem == "memwarden"
+        and script.suffix in ("", ".exe")
+        and script.is_file()
+    ):
         base = [str(script.resolve())]
     else:
         base = [str(Path(sys.executable).absolute()), "-m", "memwarden"]
@@ -80,8 +93,10 @@ def project_command(db: str | None = None) -> tuple[list[str], list[str]]:
     Every clone runs its own memwarden; a database given with --db is written as given."""
     notes = []
     if shutil.which("memwarden") is None:
-        notes.append("note: `memwarden` is not on PATH here; the project files start `memwarden`, so put it "
-                     "on PATH (pipx install / uv tool install) or pass --command")
+        notes.append(
+            "note: `memwarden` is not on PATH here; the project files start `memwarden`, so put it "
+            "on PATH (pipx install / uv tool install) or pass --command"
+        )
     return ["memwarden", *(["--db", db] if db else [])], notes
 
 
@@ -89,7 +104,9 @@ def hook_entries(command: list[str]) -> dict[str, dict[str, Any]]:
     """One hook group per event, as Claude Code's settings.json expects it."""
     line = " ".join(_quote(p) for p in command)
     return {
-        event: {"hooks": [{"type": "command", "command": f"{line} hook {name}", "timeout": HOOK_TIMEOUT_SECONDS}]}
+        event: {
+            "hooks": [{"type": "command", "command": f"{line} hook {name}", "timeout": HOOK_TIMEOUT_SECONDS}]
+        }
         for event, name in EVENTS.items()
     }
 
@@ -99,7 +116,11 @@ def server_entry(command: list[str]) -> dict[str, Any]:
 
 
 def is_our_hook(hook: object) -> bool:
-    return isinstance(hook, dict) and isinstance(hook.get("command"), str) and bool(_OURS.search(hook["command"]))
+    return (
+        isinstance(hook, dict)
+        and isinstance(hook.get("command"), str)
+        and bool(_OURS.search(hook["command"]))
+    )
 
 
 def is_our_server(entry: object) -> bool:
@@ -115,9 +136,13 @@ def _read_json(path: Path) -> dict[str, Any] | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8") or "{}")
     except (ValueError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"{path} is not valid JSON ({exc}); fix or move it: nothing was changed", field="file") from None
+        raise InvalidInput(
+            f"{path} is not valid JSON ({exc}); fix or move it: nothing was changed", field="file"
+        ) from None
     if not isinstance(data, dict):
-        raise InvalidInput(f"{path} does not hold a JSON object; fix or move it: nothing was changed", field="file")
+        raise InvalidInput(
+            f"{path} does not hold a JSON object; fix or move it: nothing was changed", field="file"
+        )
     return data
 
 
@@ -144,7 +169,9 @@ def updated_settings(data: dict[str, Any], command: list[str] | None) -> dict[st
     """settings.json with memwarden's hooks replaced by fresh ones (``command``) or removed (None)."""
     hooks = data.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise InvalidInput('"hooks" in settings.json is not an object; fix it: nothing was changed', field="hooks")
+        raise InvalidInput(
+            '"hooks" in settings.json is not an object; fix it: nothing was changed', field="hooks"
+        )
     kept = _without_our_hooks(hooks)
     if command is not None:
         for event, group in hook_entries(command).items():
@@ -165,7 +192,9 @@ def updated_mcp(data: dict[str, Any], command: list[str] | None) -> dict[str, An
     if current is not None and not is_our_server(current):
         raise InvalidInput(
             f'an MCP server named "{SERVER_NAME}" that does not run memwarden is configured already; '
-            "rename or remove it: nothing was changed", field="mcpServers")
+            "rename or remove it: nothing was changed",
+            field="mcpServers",
+        )
     servers = {k: v for k, v in servers.items() if k != SERVER_NAME}
     if command is not None:
         servers[SERVER_NAME] = server_entry(command)
@@ -178,7 +207,9 @@ def updated_mcp(data: dict[str, Any], command: list[str] | None) -> dict[str, An
 
 
 def _only_empty(value: Any) -> bool:
-    return isinstance(value, dict | list) and all(_only_empty(v) for v in (value.values() if isinstance(value, dict) else value))
+    return isinstance(value, dict | list) and all(
+        _only_empty(v) for v in (value.values() if isinstance(value, dict) else value)
+    )
 
 
 class Plan:
@@ -222,9 +253,16 @@ class Plan:
                 report.append(f"removed {path}" + (f" (backup {backup.name})" if backup else ""))
                 continue
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_like(path, new.encode("utf-8"), like=path if path.exists() else None,
-                       new_mode=SECRET_MODE if path.suffix == ".json" else PUBLIC_MODE)
-            report.append(f"{'updated' if backup else 'created'} {path}" + (f" (backup {backup.name})" if backup else ""))
+            write_like(
+                path,
+                new.encode("utf-8"),
+                like=path if path.exists() else None,
+                new_mode=SECRET_MODE if path.suffix == ".json" else PUBLIC_MODE,
+            )
+            report.append(
+                f"{'updated' if backup else 'created'} {path}"
+                + (f" (backup {backup.name})" if backup else "")
+            )
         report += [f"unchanged {p}" for p in self.unchanged]
         return report
 
@@ -233,8 +271,9 @@ SECRET_MODE = 0o600
 PUBLIC_MODE = 0o644
 
 
-def write_like(path: Path, data: bytes, *, like: Path | None, new_mode: int = SECRET_MODE,
-               exclusive: bool = False) -> None:
+def write_like(
+    path: Path, data: bytes, *, like: Path | None, new_mode: int = SECRET_MODE, exclusive: bool = False
+) -> None:
     """Write ``data`` to ``path`` atomically with ``like``'s mode and owner (``new_mode`` if none).
 
     The temporary file is created 0600 in the same folder (so the rename stays on one file
@@ -278,8 +317,15 @@ def _remove_empty_dirs(folder: Path) -> None:
             return
 
 
-def install_claude_code(*, scope: str, home: Path, project_dir: Path, uninstall: bool = False,
-                        command: list[str] | None = None, state_dir: Path | None = None) -> list[str]:
+def install_claude_code(
+    *,
+    scope: str,
+    home: Path,
+    project_dir: Path,
+    uninstall: bool = False,
+    command: list[str] | None = None,
+    state_dir: Path | None = None,
+) -> list[str]:
     """Install (or uninstall) memwarden for Claude Code; returns what happened, file by file.
 
     With ``state_dir`` install records what it changed there (hooks/install_record.py) and
@@ -311,7 +357,9 @@ def install_claude_code(*, scope: str, home: Path, project_dir: Path, uninstall:
     if record is None:
         return report
     if uninstall:
-        report = [line for line in report if not (line.startswith("unchanged ") and Path(line[10:]) in handled)]
+        report = [
+            line for line in report if not (line.startswith("unchanged ") and Path(line[10:]) in handled)
+        ]
         return restored + report + install_record.remove_folders(record)
     if targets:
         install_record.save_record(record, root=root, before=before, folders=folders, targets=targets)

@@ -92,7 +92,9 @@ def session_start_hook(raw: str, settings: HotSettings, project: str | None) -> 
     try:
         pinned: list[dict[str, Any]] = []
         for scope in projects_to_search(name):
-            pinned += [m.to_dict() for m in service.memories.list(project=scope, pinned=True, limit=PINNED_LIMIT)]
+            pinned += [
+                m.to_dict() for m in service.memories.list(project=scope, pinned=True, limit=PINNED_LIMIT)
+            ]
         state = SessionState(settings, hook.session_id)
         state.prune()
         state.mark_started(service.clock())
@@ -136,8 +138,14 @@ HOOKS: dict[str, Callable[[str, Any, str | None], Output]] = {
 }
 
 
-def run_hook(name: str, *, project: str | None = None, db: str | None = None,
-             stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+def run_hook(
+    name: str,
+    *,
+    project: str | None = None,
+    db: str | None = None,
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+) -> int:
     """Run one hook; always returns 0 (see the module docstring)."""
     settings = None
     try:

@@ -37,8 +37,10 @@ def loopback_address(url: str) -> tuple[str, int, str]:
     if parts.scheme != "http" or not host:
         raise LoopbackError(f"MEMWARDEN_HOOK_SERVER={url!r}: expected http://127.0.0.1:PORT")
     if not _is_loopback(host):
-            # Prompts never leave the machine: a server elsewhere is not asked.
-            raise LoopbackError(f"MEMWARDEN_HOOK_SERVER={url!r} is not a loopback address; not sending prompts there")
+        # Prompts never leave the machine: a server elsewhere is not asked.
+        raise LoopbackError(
+            f"MEMWARDEN_HOOK_SERVER={url!r} is not a loopback address; not sending prompts there"
+        )
     try:
         port = parts.port or 80
     except ValueError:

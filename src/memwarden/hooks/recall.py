@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config_hot import HotSettings
 
 RECALL_PATH = "/hooks/recall"
+
+
 def recall_from_server(settings: HotSettings, query: str, projects: list[str | None]) -> list[dict[str, Any]]:
     """Ask the configured loopback server; LoopbackError when it cannot answer within budget."""
     from memwarden.hooks.loopback import post_json
@@ -31,26 +33,39 @@ def recall_from_server(settings: HotSettings, query: str, projects: list[str | N
         timeout=settings.hook_timeout_ms / 1000,
     )
     hits = answer.get("hits") if isinstance(answer, dict) else None
-    if not isinstance(hits, list) or not all(isinstance(h, dict) and "id" in h and "content" in h for h in hits):
+    if not isinstance(hits, list) or not all(
+        isinstance(h, dict) and "id" in h and "content" in h for h in hits
+    ):
         raise LoopbackError("server answer has no hits list")
     return hits
 
 
-def recall_from_daemon(settings: HotSettings, query: str, projects: list[str | None]) -> list[dict[str, Any]] | None:
+def recall_from_daemon(
+    settings: HotSettings, query: str, projects: list[str | None]
+) -> list[dict[str, Any]] | None:
     """Ask the user's daemon when it is up (never starting it); None when it is not there."""
     from memwarden.daemon.attach import call_daemon
 
-    answer = call_daemon(settings, "recall", {"query": query, "projects": projects, "limit": settings.hook_limit},
-                         timeout=settings.hook_timeout_ms / 1000, start=False)
+    answer = call_daemon(
+        settings,
+        "recall",
+        {"query": query, "projects": projects, "limit": settings.hook_limit},
+        timeout=settings.hook_timeout_ms / 1000,
+        start=False,
+    )
     if answer is None:
         return None
     hits = answer.get("hits") if isinstance(answer, dict) else None
-    if not isinstance(hits, list) or not all(isinstance(h, dict) and "id" in h and "content" in h for h in hits):
+    if not isinstance(hits, list) or not all(
+        isinstance(h, dict) and "id" in h and "content" in h for h in hits
+    ):
         raise LoopbackError("daemon answer has no hits list")
     return hits
 
 
-def recall_from_database(settings: HotSettings, query: str, projects: list[str | None]) -> list[dict[str, Any]]:
+def recall_from_database(
+    settings: HotSettings, query: str, projects: list[str | None]
+) -> list[dict[str, Any]]:
     """Search the database in this process (keyword search; the embedder is never loaded)."""
     from memwarden.hooks.sessions import open_existing_service
 

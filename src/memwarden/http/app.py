@@ -51,7 +51,9 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
         try:
             body = await request.json()
         except ValueError:
-            return JSONResponse({"error": "invalid_input", "message": "the body is not JSON"}, status_code=400)
+            return JSONResponse(
+                {"error": "invalid_input", "message": "the body is not JSON"}, status_code=400
+            )
         try:
             query, projects, limit = parse_recall_request(body)
             caller = request.scope.get(CALLER_SCOPE_KEY)
@@ -68,20 +70,28 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
     if settings.http_token is not None:
         tokens[token_digest(settings.http_token.get_secret_value())] = default
     auth = BearerAuth(None, tokens=tokens, default=default)  # guard_routes puts it in front of the API
-    health = DeepHealth(lambda caller: service.operations.health(caller=caller), auth,
-                        interval_s=settings.http_health_interval_s)
+    health = DeepHealth(
+        lambda caller: service.operations.health(caller=caller),
+        auth,
+        interval_s=settings.http_health_interval_s,
+    )
     app = streamable_http_app(
         service,
         tools=settings.tools,
-        routes=[Route("/healthz", health.respond, methods=["GET"]), Route(RECALL_PATH, hooks_recall, methods=["POST"])],
+        routes=[
+            Route("/healthz", health.respond, methods=["GET"]),
+            Route(RECALL_PATH, hooks_recall, methods=["POST"]),
+        ],
     )
     policy = GuardPolicy.from_settings(settings, bind_host, tokens=bool(tokens))
     http_token = None if settings.http_token is None else settings.http_token.get_secret_value()
     dashboard = dashboard_app(service, tokens=tokens, http_token=http_token, operator=default)
     # One outer layer (Host, Origin) for everything; the API behind the bearer check and JSON
     # bodies, the dashboard behind its own login with HTML form bodies.
-    return HttpGuard(DashboardDispatch(guard_routes(app, policy, auth), guard_routes(dashboard, policy, media=FORM)),
-                     policy)
+    return HttpGuard(
+        DashboardDispatch(guard_routes(app, policy, auth), guard_routes(dashboard, policy, media=FORM)),
+        policy,
+    )
 
 
 def serve_http(service: MemoryService, settings: Settings, address: str) -> None:

@@ -84,7 +84,9 @@ class BearerAuth:
         if status == 401:
             headers.append((b"www-authenticate", b'Bearer realm="memwarden"'))
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": json.dumps({"error": error, "message": message}).encode()})
+        await send(
+            {"type": "http.response.body", "body": json.dumps({"error": error, "message": message}).encode()}
+        )
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if self.app is None:
@@ -105,7 +107,9 @@ class BearerAuth:
         caller = self.resolve(header, tenant)
         if caller is None:
             logger.info("refused an HTTP request for a tenant its token does not list")
-            await self._refuse(send, 403, "forbidden", "this token may not act in the tenant named by X-Memwarden-Tenant")
+            await self._refuse(
+                send, 403, "forbidden", "this token may not act in the tenant named by X-Memwarden-Tenant"
+            )
             return
         scope[CALLER_SCOPE_KEY] = caller
         await self.app(scope, receive, send)

@@ -53,8 +53,14 @@ logger = logging.getLogger(__name__)
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
-CORS_HEADERS = ["authorization", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id",
-                "x-memwarden-tenant"]
+CORS_HEADERS = [
+    "authorization",
+    "content-type",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "last-event-id",
+    "x-memwarden-tenant",
+]
 
 
 def split_host(value: str) -> tuple[str, int | None]:
@@ -112,7 +118,9 @@ class GuardPolicy:
     allow_local_address: bool = False
 
     @classmethod
-    def from_settings(cls, settings: Any, bind_host: str | None = None, *, tokens: bool = False) -> GuardPolicy:
+    def from_settings(
+        cls, settings: Any, bind_host: str | None = None, *, tokens: bool = False
+    ) -> GuardPolicy:
         hosts = {*LOOPBACK_NAMES, *(split_host(h)[0] for h in _split(settings.http_allowed_hosts))}
         wildcard = bind_host is not None and bind_host.strip("[]") in WILDCARD_BINDS
         if bind_host is not None and not wildcard:
@@ -120,18 +128,27 @@ class GuardPolicy:
         if wildcard:
             hosts |= machine_names()
         if "*" in hosts and not tokens:
-            raise ConfigError("MEMWARDEN_HTTP_ALLOWED_HOSTS=* accepts any Host header, which only a bearer token "
-                              "makes safe: set MEMWARDEN_HTTP_TOKEN or MEMWARDEN_TOKENS_FILE, or list the host names")
+            raise ConfigError(
+                "MEMWARDEN_HTTP_ALLOWED_HOSTS=* accepts any Host header, which only a bearer token "
+                "makes safe: set MEMWARDEN_HTTP_TOKEN or MEMWARDEN_TOKENS_FILE, or list the host names"
+            )
         origins, configured = set(), []
         for origin in _split(settings.http_allowed_origins):
             scheme, host, port = _origin(origin)
             if scheme not in ("http", "https") or not host or origin.strip().rstrip("/").count("/") != 2:
-                raise ConfigError(f"MEMWARDEN_HTTP_ALLOWED_ORIGINS: {origin!r} is not an origin such as "
-                                  "https://tools.example.com or http://localhost:3000")
+                raise ConfigError(
+                    f"MEMWARDEN_HTTP_ALLOWED_ORIGINS: {origin!r} is not an origin such as "
+                    "https://tools.example.com or http://localhost:3000"
+                )
             origins.add(f"{scheme}://{host}:{port}")
             configured.append(origin.strip().rstrip("/").lower())
-        return cls(frozenset(hosts), frozenset(origins), tuple(configured), int(settings.http_max_body_bytes),
-                   allow_local_address=wildcard)
+        return cls(
+            frozenset(hosts),
+            frozenset(origins),
+            tuple(configured),
+            int(settings.http_max_body_bytes),
+            allow_local_address=wildcard,
+        )
 
     def host_allowed(self, host: str, scope: Scope) -> bool:
         name, _ = split_host(host)
@@ -140,7 +157,7 @@ class GuardPolicy:
         if "*" in self.allowed_hosts or name in self.allowed_hosts:
             return True
         server = scope.get("server")
-        return self.allow_local_address and bool(server) and name == str(server[0]).lower()
+        return self.allow_local_address and server is not None and name == str(server[0]).lower()
 
     def origin_allowed(self, origin: str, host: str) -> bool:
         scheme, name, port = _origin(origin)
@@ -158,8 +175,13 @@ def _split(value: str) -> Iterable[str]:
 
 async def _refuse(send: Any, status: int, error: str, message: str) -> None:
     body = json.dumps({"error": error, "message": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -182,8 +204,13 @@ class HttpGuard:
         if policy.allowed_origins:
             from starlette.middleware.cors import CORSMiddleware
 
-            inner = CORSMiddleware(inner, allow_origins=list(policy.cors_origins), allow_methods=["GET", "POST", "DELETE"],
-                                   allow_headers=CORS_HEADERS, expose_headers=["mcp-session-id"])
+            inner = CORSMiddleware(
+                inner,
+                allow_origins=list(policy.cors_origins),
+                allow_methods=["GET", "POST", "DELETE"],
+                allow_headers=CORS_HEADERS,
+                expose_headers=["mcp-session-id"],
+            )
         self.checked = inner
 
     def __getattr__(self, name: str) -> Any:
@@ -205,16 +232,24 @@ class HttpGuard:
         host = headers.get("host", "")
         if not self.policy.host_allowed(host, scope):
             logger.info("refused an HTTP request for a Host that is not allowed")
-            await _refuse(send, 421, "host_not_allowed",
-                          f"Host {host[:100]!r} is not one this server answers to; add its name to "
-                          "MEMWARDEN_HTTP_ALLOWED_HOSTS if it should be")
+            await _refuse(
+                send,
+                421,
+                "host_not_allowed",
+                f"Host {host[:100]!r} is not one this server answers to; add its name to "
+                "MEMWARDEN_HTTP_ALLOWED_HOSTS if it should be",
+            )
             return
         origin = headers.get("origin")
         if origin is not None and not self.policy.origin_allowed(origin, host):
             logger.info("refused an HTTP request from a web origin that is not allowed")
-            await _refuse(send, 403, "origin_not_allowed",
-                          f"requests from the web page at {origin[:100]!r} are not allowed; list its origin in "
-                          "MEMWARDEN_HTTP_ALLOWED_ORIGINS if it should be")
+            await _refuse(
+                send,
+                403,
+                "origin_not_allowed",
+                f"requests from the web page at {origin[:100]!r} are not allowed; list its origin in "
+                "MEMWARDEN_HTTP_ALLOWED_ORIGINS if it should be",
+            )
             return
         await self.checked(scope, receive, send)
 
@@ -250,18 +285,28 @@ class BodyGuard:
         has_body = (declared not in ("", "0")) or "transfer-encoding" in headers
         if scope.get("method", "GET") in BODY_METHODS or has_body:
             media, _, params = headers.get("content-type", "").partition(";")
-            charset = params.strip().lower().removeprefix("charset=").strip('"') if params.strip() else "utf-8"
+            charset = (
+                params.strip().lower().removeprefix("charset=").strip('"') if params.strip() else "utf-8"
+            )
             if media.strip().lower() not in self.media or charset not in ("utf-8", "utf8"):
-                await _refuse(send, 415, "unsupported_media_type",
-                              f"send the body as Content-Type: {' or '.join(self.media)} (UTF-8)")
+                await _refuse(
+                    send,
+                    415,
+                    "unsupported_media_type",
+                    f"send the body as Content-Type: {' or '.join(self.media)} (UTF-8)",
+                )
                 return
         if declared and not declared.isdigit():
             await _refuse(send, 400, "invalid_input", "Content-Length is not a number")
             return
         limit = self.policy.max_body_bytes
         if declared.isdigit() and int(declared) > limit:
-            await _refuse(send, 413, "body_too_large", f"the body is larger than {limit} bytes "
-                          "(MEMWARDEN_HTTP_MAX_BODY_BYTES)")
+            await _refuse(
+                send,
+                413,
+                "body_too_large",
+                f"the body is larger than {limit} bytes (MEMWARDEN_HTTP_MAX_BODY_BYTES)",
+            )
             return
         body = bytearray()
         replay: deque[dict[str, Any]] = deque()
@@ -272,13 +317,19 @@ class BodyGuard:
                 break
             body.extend(message.get("body", b""))
             if len(body) > limit:
-                await _refuse(send, 413, "body_too_large", f"the body is larger than {limit} bytes "
-                              "(MEMWARDEN_HTTP_MAX_BODY_BYTES)")
+                await _refuse(
+                    send,
+                    413,
+                    "body_too_large",
+                    f"the body is larger than {limit} bytes (MEMWARDEN_HTTP_MAX_BODY_BYTES)",
+                )
                 return
             if not message.get("more_body", False):
                 break
         if body:
-            problem = self._problem(bytes(body), json_body=headers.get("content-type", "").lower().startswith(JSON))
+            problem = self._problem(
+                bytes(body), json_body=headers.get("content-type", "").lower().startswith(JSON)
+            )
             if problem is not None:
                 await _refuse(send, 400, "invalid_input", problem)
                 return
@@ -298,15 +349,17 @@ class BodyGuard:
         return json_problem(body, max_depth=self.policy.max_json_depth) if json_body else None
 
 
-def protect(app: ASGIApp, policy: GuardPolicy, auth: BearerAuth | None = None, *,
-            media: tuple[str, ...] = JSON) -> HttpGuard:
+def protect(
+    app: ASGIApp, policy: GuardPolicy, auth: BearerAuth | None = None, *, media: tuple[str, ...] = JSON
+) -> HttpGuard:
     """``app`` behind the whole layer (see the module docstring): Host, Origin, then the
     bearer check when ``auth`` is given, then the body checks for ``media``."""
     return HttpGuard(guard_routes(app, policy, auth, media=media), policy)
 
 
-def guard_routes(app: ASGIApp, policy: GuardPolicy, auth: BearerAuth | None = None, *,
-                 media: tuple[str, ...] = JSON) -> ASGIApp:
+def guard_routes(
+    app: ASGIApp, policy: GuardPolicy, auth: BearerAuth | None = None, *, media: tuple[str, ...] = JSON
+) -> ASGIApp:
     """The inner part of the layer (bearer, then body checks) for one group of routes; the
     outer part (``HttpGuard``: Host, Origin) wraps the whole server once."""
     inner: ASGIApp = BodyGuard(app, policy, media)
@@ -319,4 +372,4 @@ def guard_routes(app: ASGIApp, policy: GuardPolicy, auth: BearerAuth | None = No
 def client_is_loopback(scope: Scope) -> bool:
     """Whether the connection comes from this machine (the socket's peer, not a header)."""
     client = scope.get("client")
-    return bool(client) and is_loopback(str(client[0]))
+    return client is not None and is_loopback(str(client[0]))

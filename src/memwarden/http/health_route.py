@@ -50,8 +50,14 @@ def hide_paths(value: Any) -> Any:
 class DeepHealth:
     """``respond`` is the ``/healthz`` endpoint; ``check(caller)`` runs the deep report in a worker thread."""
 
-    def __init__(self, check: Callable[[Caller], dict[str, Any]], auth: BearerAuth, *, interval_s: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        check: Callable[[Caller], dict[str, Any]],
+        auth: BearerAuth,
+        *,
+        interval_s: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.check = check
         self.auth = auth
         self.interval_s = interval_s
@@ -68,14 +74,20 @@ class DeepHealth:
             if caller is None:
                 return JSONResponse(
                     {"error": "unauthorized", "message": "deep health needs Authorization: Bearer <token>"},
-                    status_code=401, headers={"www-authenticate": 'Bearer realm="memwarden"'})
+                    status_code=401,
+                    headers={"www-authenticate": 'Bearer realm="memwarden"'},
+                )
         elif loopback:
             caller = self.auth.default
         else:
             return JSONResponse(
-                {"error": "forbidden", "message": "without a token, deep health answers only connections from "
-                                                  "this machine; configure MEMWARDEN_HTTP_TOKEN to ask remotely"},
-                status_code=403)
+                {
+                    "error": "forbidden",
+                    "message": "without a token, deep health answers only connections from "
+                    "this machine; configure MEMWARDEN_HTTP_TOKEN to ask remotely",
+                },
+                status_code=403,
+            )
         report = await self._report(caller)
         if not (loopback and "origin" not in request.headers):
             report = hide_paths(report)

@@ -116,12 +116,15 @@ async def memory_delete(id: Annotated[str, described("memory_delete", "id")], ct
 
 
 async def memory_get(
-    ids: Annotated[list[str] | str, described("memory_get", "ids")], ctx: Context,
+    ids: Annotated[list[str] | str, described("memory_get", "ids")],
+    ctx: Context,
     include_context: Annotated[bool, described("memory_get", "include_context")] = False,
 ) -> out.GetOut:
     found, missing = await call_service(service_of(ctx).memories.get, ids_of(ids), caller=caller_of(ctx))
-    return out.GetOut(memories=[out.MemoryOut.model_validate(m.to_dict(include_context=include_context))
-                                for m in found], missing=missing)
+    return out.GetOut(
+        memories=[out.MemoryOut.model_validate(m.to_dict(include_context=include_context)) for m in found],
+        missing=missing,
+    )
 
 
 async def memory_list(

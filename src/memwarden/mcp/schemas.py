@@ -43,7 +43,9 @@ class MemoryOut(Out):
     )
     thread: str = Field(default="", description="Conversation, session or task the memory belongs to")
     occurred_at: str | None = Field(default=None, description="When the remembered thing happened")
-    context: str | None = Field(default=None, description="What explains the memory; only when include_context")
+    context: str | None = Field(
+        default=None, description="What explains the memory; only when include_context"
+    )
 
 
 class HitOut(MemoryOut):
@@ -197,5 +199,8 @@ class ImportOut(Out):
     skipped_same_id: int = Field(description="Already present with the same id")
     skipped_duplicate: int = Field(description="The same content already exists in that project")
     redacted: int = Field(description="Imported records in which redaction replaced something")
-    new_ids: int = Field(default=0, description="Records stored under another id than the file's (ids are per "
-                                               "tenant: see docs/export-import.md)")
+    new_ids: int = Field(
+        default=0,
+        description="Records stored under another id than the file's (ids are per "
+        "tenant: see docs/export-import.md)",
+    )

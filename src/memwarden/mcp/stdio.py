@@ -45,8 +45,9 @@ Id = str | int | None
 
 
 def _error(request_id: Id, code: int, message: str) -> SessionMessage:
-    return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code,
-                                                                                                  message=message)))
+    return SessionMessage(
+        types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
+    )
 
 
 def triage(line: bytes) -> tuple[bool, SessionMessage] | None:
@@ -67,15 +68,20 @@ def triage(line: bytes) -> tuple[bool, SessionMessage] | None:
     try:
         parsed = json.loads(line)
     except ValueError as exc:
-        return True, _error(read_request_id(line), types.PARSE_ERROR, f"Parse error: the line is not JSON ({exc})")
+        return True, _error(
+            read_request_id(line), types.PARSE_ERROR, f"Parse error: the line is not JSON ({exc})"
+        )
     request_id = parsed.get("id") if isinstance(parsed, dict) else None
     if not isinstance(request_id, str | int) or isinstance(request_id, bool):
         request_id = None
     if isinstance(parsed, dict) and "method" not in parsed and ("result" in parsed or "error" in parsed):
         logger.warning("dropped a malformed JSON-RPC response from the client (id %r)", request_id)
         return None
-    return True, _error(request_id, types.INVALID_REQUEST,
-                  "Invalid Request: not a JSON-RPC 2.0 message (jsonrpc, id, method, params)")
+    return True, _error(
+        request_id,
+        types.INVALID_REQUEST,
+        "Invalid Request: not a JSON-RPC 2.0 message (jsonrpc, id, method, params)",
+    )
 
 
 def _encode(message: SessionMessage) -> bytes:
@@ -83,7 +89,9 @@ def _encode(message: SessionMessage) -> bytes:
         return (message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode("utf-8")
     except (ValueError, UnicodeError) as exc:
         request_id = getattr(message.message, "id", None)
-        logger.error("an answer could not be encoded as UTF-8 JSON (%s); sending an error instead", type(exc).__name__)
+        logger.error(
+            "an answer could not be encoded as UTF-8 JSON (%s); sending an error instead", type(exc).__name__
+        )
         fallback = _error(request_id, types.INTERNAL_ERROR, "the answer could not be encoded as UTF-8 JSON")
         return (fallback.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode("utf-8")
 
@@ -110,7 +118,9 @@ class _Wire:
 @asynccontextmanager
 async def answering_stdio(
     reader: BinaryIO | None = None, writer: BinaryIO | None = None
-) -> AsyncIterator[tuple[ContextReceiveStream[SessionMessage | Exception], ContextSendStream[SessionMessage]]]:
+) -> AsyncIterator[
+    tuple[ContextReceiveStream[SessionMessage | Exception], ContextSendStream[SessionMessage]]
+]:
     """Streams for ``Server.run``; answers unparseable lines itself (see the module docstring)."""
     wire = _Wire() if reader is None or writer is None else None
     source = anyio.wrap_file(reader or (wire.reader if wire else sys.stdin.buffer))

@@ -36,7 +36,9 @@ class ToolText:
 
     def description(self) -> str:
         parts = (self.use_when, self.instead, self.effects, self.limits, self.returns)
-        return "\n".join([self.does, *(f"{label} {text}" for label, text in zip(PART_LABELS, parts, strict=True))])
+        return "\n".join(
+            [self.does, *(f"{label} {text}" for label, text in zip(PART_LABELS, parts, strict=True))]
+        )
 
 
 SCOPE = "Alias of project, for clients that say scope; send one of the two. Default: not set."

@@ -102,7 +102,9 @@ class BackupRecord:
 
 
 def _write_json(path: Path, value: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")  # servers may start together
+    tmp = path.with_name(
+        f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp"
+    )  # servers may start together
     tmp.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(tmp, path)
 
@@ -143,7 +145,9 @@ class BackupManager:
         self.clean_stale_partials()
         target = Path(out) if out is not None else self._new_name(reason)
         if target.exists():
-            raise InvalidInput(f"{target} exists; backups never overwrite a file: choose a new name", field="out")
+            raise InvalidInput(
+                f"{target} exists; backups never overwrite a file: choose a new name", field="out"
+            )
         partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
         started = time.perf_counter()
         try:
@@ -226,10 +230,15 @@ class BackupManager:
                 if record is None:
                     self.startup = {"state": "not_needed"}
                 else:
-                    self.startup = {"state": "verified" if record.verified else "failed_verification",
-                                    "path": record.path, "seconds": record.seconds}
+                    self.startup = {
+                        "state": "verified" if record.verified else "failed_verification",
+                        "path": record.path,
+                        "seconds": record.seconds,
+                    }
                     if not record.verified:
-                        logger.error("start-up backup %s failed verification; see memwarden health", record.path)
+                        logger.error(
+                            "start-up backup %s failed verification; see memwarden health", record.path
+                        )
             finally:
                 self._startup_done.set()
 
@@ -243,9 +252,16 @@ class BackupManager:
         """Remember a backup that could not even be written, for health; best effort (the
         folder itself may be what failed)."""
         # No file was written: the record says so (``failed``, no path), never a 0-byte backup.
-        record = BackupRecord(path="", reason=reason, taken_at=format_time(datetime.now(UTC)) or "",
-                              bytes=0, seconds=round(seconds, 3), verified=False,
-                              problems=[f"no backup was written to {target}: {message}"], failed=True)
+        record = BackupRecord(
+            path="",
+            reason=reason,
+            taken_at=format_time(datetime.now(UTC)) or "",
+            bytes=0,
+            seconds=round(seconds, 3),
+            verified=False,
+            problems=[f"no backup was written to {target}: {message}"],
+            failed=True,
+        )
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             _write_json(self.directory / LAST, record.to_dict())
@@ -268,9 +284,7 @@ class BackupManager:
         """Backups in the directory, oldest first (the names sort by time)."""
         if not self.directory.is_dir():
             return []
-        return sorted(
-            p for p in self.directory.glob(f"{PREFIX}*{self.backend.suffix}") if p.is_file()
-        )
+        return sorted(p for p in self.directory.glob(f"{PREFIX}*{self.backend.suffix}") if p.is_file())
 
     def prune(self) -> list[Path]:
         """Remove all but the newest ``keep`` backups (and their records); what was removed."""
@@ -301,7 +315,9 @@ class BackupManager:
         """Verify ``path`` and say what restoring it would change; changes nothing."""
         source = Path(path)
         if not source.is_file():
-            raise InvalidInput(f"{source} is not a file; list backups with `memwarden backup --list`", field="file")
+            raise InvalidInput(
+                f"{source} is not a file; list backups with `memwarden backup --list`", field="file"
+            )
         check = self.backend.verify(source, None)
         if not check["ok"]:
             raise InvalidInput(
@@ -309,8 +325,14 @@ class BackupManager:
             )
         return {"file": str(source.resolve()), "verification": check, **self.backend.compare(source)}
 
-    def restore(self, path: Path, *, by: Caller | None = None, key: AuditKey | None = None,
-                anchor: AnchorFile | None = None) -> dict[str, Any]:
+    def restore(
+        self,
+        path: Path,
+        *,
+        by: Caller | None = None,
+        key: AuditKey | None = None,
+        anchor: AnchorFile | None = None,
+    ) -> dict[str, Any]:
         """Restore ``path`` after keeping the current database as a verified backup.
 
         The restored chain then gets a ``restore`` row naming the backup, the head the database
@@ -329,7 +351,9 @@ class BackupManager:
         if marker is not None:
             mark_file(marker, "restore", backup=str(plan["file"]))
         after = self.backend.restore(Path(path), plan["verification"]["counts"])
-        row = self._record_restore(Path(plan["file"]), previous, kept, by or Caller("memwarden", "-"), key, anchor)
+        row = self._record_restore(
+            Path(plan["file"]), previous, kept, by or Caller("memwarden", "-"), key, anchor
+        )
         if marker is not None:
             marker.unlink(missing_ok=True)
         return {
@@ -354,8 +378,15 @@ class BackupManager:
         finally:
             log.close()
 
-    def _record_restore(self, source: Path, previous: dict[str, Any] | None, kept: BackupRecord | None,
-                        by: Caller, key: AuditKey | None, anchor: AnchorFile | None) -> dict[str, Any]:
+    def _record_restore(
+        self,
+        source: Path,
+        previous: dict[str, Any] | None,
+        kept: BackupRecord | None,
+        by: Caller,
+        key: AuditKey | None,
+        anchor: AnchorFile | None,
+    ) -> dict[str, Any]:
         from memwarden.audit import open_audit_log
         from memwarden.audit.base import AuditEvent
         from memwarden.store import open_store
@@ -365,10 +396,18 @@ class BackupManager:
         log = open_audit_log(url, key=key)
         try:
             restored = log.head()
-            event = AuditEvent(actor=by.actor, tenant=by.tenant, action="restore", result_count=0, detail={
-                "backup": str(source), "backup_head": {"seq": restored.seq, "hash": restored.hash},
-                "previous_head": previous, "previous_saved_as": None if kept is None else kept.path,
-            })
+            event = AuditEvent(
+                actor=by.actor,
+                tenant=by.tenant,
+                action="restore",
+                result_count=0,
+                detail={
+                    "backup": str(source),
+                    "backup_head": {"seq": restored.seq, "hash": restored.hash},
+                    "previous_head": previous,
+                    "previous_saved_as": None if kept is None else kept.path,
+                },
+            )
             record = log.append(event, datetime.now(UTC))
         finally:
             log.close()

@@ -46,9 +46,15 @@ class ImportReport:
     ids: list[str] = field(default_factory=list)
 
     def to_dict(self, *, with_ids: bool = False) -> dict[str, Any]:
-        out = {"format": self.format, "records": self.records, "inserted": self.inserted,
-               "skipped_same_id": self.same_id, "skipped_duplicate": self.duplicate, "redacted": self.redacted,
-               "new_ids": self.new_ids}
+        out = {
+            "format": self.format,
+            "records": self.records,
+            "inserted": self.inserted,
+            "skipped_same_id": self.same_id,
+            "skipped_duplicate": self.duplicate,
+            "redacted": self.redacted,
+            "new_ids": self.new_ids,
+        }
         if with_ids:
             out["ids"] = self.ids
         return out
@@ -73,8 +79,9 @@ def _held(store: Any, tenant: str, ids: Sequence[str]) -> set[str]:
     return found
 
 
-def _build(intake: Intake, who: Caller, record: ImportRecord, project: str | None,
-           now: datetime, memory_id: str) -> tuple[Memory, IndexText, bool]:
+def _build(
+    intake: Intake, who: Caller, record: ImportRecord, project: str | None, now: datetime, memory_id: str
+) -> tuple[Memory, IndexText, bool]:
     text, redactions = intake.clean_content(record.content)
     title, title_rules = intake.clean_title(record.title)
     tags, tag_rules = intake.clean_tags(list(record.tags))
@@ -111,9 +118,18 @@ def _build(intake: Intake, who: Caller, record: ImportRecord, project: str | Non
     return memory, intake.index_text(memory), bool(redactions)
 
 
-def import_records(store: MaintainableStore, intake: Intake, fmt: str, records: Sequence[ImportRecord], *,
-                   caller: Caller, now: datetime, project: object | None = None,
-                   progress: Progress | None = None, operator: bool = False) -> ImportReport:
+def import_records(
+    store: MaintainableStore,
+    intake: Intake,
+    fmt: str,
+    records: Sequence[ImportRecord],
+    *,
+    caller: Caller,
+    now: datetime,
+    project: object | None = None,
+    progress: Progress | None = None,
+    operator: bool = False,
+) -> ImportReport:
     """Check and build every record, then write them in batches; nothing is written on a bad record.
 
     Records whose id the caller's tenant already holds are skipped before the (costly)
@@ -129,7 +145,9 @@ def import_records(store: MaintainableStore, intake: Intake, fmt: str, records: 
     derived = [a if operator or a is None else tenant_import_id(who.tenant, a) for a in asked]
     placed = [i for i in {*asked, *derived} if i is not None]
     own = _held(store, who.tenant, placed) if placed else set()
-    elsewhere = store.existing_ids([i for i in derived if i is not None and i not in own]) if placed else set()
+    elsewhere = (
+        store.existing_ids([i for i in derived if i is not None and i not in own]) if placed else set()
+    )
     built: list[tuple[Memory, IndexText]] = []
     for number, (record, memory_id) in enumerate(zip(records, derived, strict=True), start=1):
         if memory_id is not None and (memory_id in own or asked[number - 1] in own):
@@ -141,7 +159,9 @@ def import_records(store: MaintainableStore, intake: Intake, fmt: str, records: 
         try:
             memory, index, redacted = _build(intake, who, record, target, now, memory_id)
         except InvalidInput as exc:
-            raise InvalidInput(f"memory #{number}: {exc.message}; nothing was imported", **exc.fields) from None
+            raise InvalidInput(
+                f"memory #{number}: {exc.message}; nothing was imported", **exc.fields
+            ) from None
         report.redacted += redacted
         built.append((memory, index))
         if progress and number % CHUNK == 0:
@@ -163,19 +183,35 @@ def import_records(store: MaintainableStore, intake: Intake, fmt: str, records: 
     return report
 
 
-def _memories(store: MaintainableStore, who: Caller, project: str | None, include_deleted: bool) -> Iterable[Memory]:
+def _memories(
+    store: MaintainableStore, who: Caller, project: str | None, include_deleted: bool
+) -> Iterable[Memory]:
     return store.iter_memories(who.tenant, project=project, include_deleted=include_deleted)
 
 
-def export_stream(store: MaintainableStore, out: IO[str], *, caller: Caller, project: str | None,
-                  include_deleted: bool, now: datetime) -> int:
+def export_stream(
+    store: MaintainableStore,
+    out: IO[str],
+    *,
+    caller: Caller,
+    project: str | None,
+    include_deleted: bool,
+    now: datetime,
+) -> int:
     """Write the caller's memories (a checked project or all) as a memwarden export to ``out``."""
     header = export_header(caller.tenant, project, now)
     return write_export(out, header, _memories(store, caller, project, include_deleted))
 
 
-def export_document(store: MaintainableStore, *, caller: Caller, project: str | None, include_deleted: bool,
-                    now: datetime, limit: int = MAX_INLINE_EXPORT) -> dict[str, Any]:
+def export_document(
+    store: MaintainableStore,
+    *,
+    caller: Caller,
+    project: str | None,
+    include_deleted: bool,
+    now: datetime,
+    limit: int = MAX_INLINE_EXPORT,
+) -> dict[str, Any]:
     """The export as one object, for callers that cannot take a file (at most ``limit`` memories)."""
     who = caller
     scope = project

@@ -35,8 +35,9 @@ def _time(value: object) -> object:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-Time = Annotated[datetime, BeforeValidator(_time), Field(json_schema_extra={"type": "string",
-                                                                          "pattern": _TIME_PATTERN})]
+Time = Annotated[
+    datetime, BeforeValidator(_time), Field(json_schema_extra={"type": "string", "pattern": _TIME_PATTERN})
+]
 
 
 class ExportedMemory(BaseModel):
@@ -44,12 +45,16 @@ class ExportedMemory(BaseModel):
 
     model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
 
-    id: str = Field(description="ULID; kept on import", json_schema_extra={"pattern": "^[0-9A-HJKMNP-TV-Z]{26}$"})
+    id: str = Field(
+        description="ULID; kept on import", json_schema_extra={"pattern": "^[0-9A-HJKMNP-TV-Z]{26}$"}
+    )
     content: str = Field(min_length=1, description="Already redacted; redacted again on import")
     project: str | None = Field(default=None, min_length=1, max_length=100)
     kind: Literal["fact", "preference", "episode", "note"] = "fact"
     title: str = Field(default="", max_length=300)
-    tags: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(default_factory=list, max_length=32)
+    tags: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
+        default_factory=list, max_length=32
+    )
     pinned: bool = False
     created_at: Time
     updated_at: Time
@@ -58,13 +63,18 @@ class ExportedMemory(BaseModel):
     version: int = Field(default=1, ge=1)
     hit_count: int = Field(default=0, ge=0)
     last_used_at: Time | None = None
-    redactions: list[str] = Field(default_factory=list,
-                                  description="Names of redaction rules that fired, never the values")
-    context: str = Field(default="", description="Text explaining the memory (e.g. the message it replies to); "
-                         "already redacted, redacted again on import")
+    redactions: list[str] = Field(
+        default_factory=list, description="Names of redaction rules that fired, never the values"
+    )
+    context: str = Field(
+        default="",
+        description="Text explaining the memory (e.g. the message it replies to); "
+        "already redacted, redacted again on import",
+    )
     thread: str = Field(default="", description="Groups memories of one conversation, session or task")
-    occurred_at: Time | None = Field(default=None, description="When the remembered thing happened; null means "
-                                     "created_at")
+    occurred_at: Time | None = Field(
+        default=None, description="When the remembered thing happened; null means created_at"
+    )
 
     @field_validator("id")
     @classmethod
@@ -77,14 +87,19 @@ class ExportedMemory(BaseModel):
 class ExportDocument(BaseModel):
     """A whole export: a header and the memories."""
 
-    model_config = ConfigDict(extra="ignore", strict=True, frozen=True, title="memwarden export, format version 1")
+    model_config = ConfigDict(
+        extra="ignore", strict=True, frozen=True, title="memwarden export, format version 1"
+    )
 
     format: Literal["memwarden.export"]
     version: Literal[1]
     exported_at: Time | None = None
     memwarden_version: str | None = None
-    tenant: str | None = Field(default=None, description="The exporting tenant; informational: an import "
-                               "always goes to the importing caller's tenant.")
+    tenant: str | None = Field(
+        default=None,
+        description="The exporting tenant; informational: an import "
+        "always goes to the importing caller's tenant.",
+    )
     project: str | None = Field(default=None, description="The project exported, or null for all projects.")
     count: int | None = Field(default=None, ge=0)
     memories: list[ExportedMemory]
@@ -109,7 +124,7 @@ def read_export(document: Any) -> ExportDocument:
     """A memwarden export checked whole; InvalidInput naming the first problem otherwise."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise InvalidInput(
-            f"not a memwarden export: the top level must be an object with \"format\": \"{FORMAT}\" "
+            f'not a memwarden export: the top level must be an object with "format": "{FORMAT}" '
             "(for other tools' files pass --format mcp-memory, mem0 or memorry)",
             field="format",
         )
@@ -121,7 +136,7 @@ def read_export(document: Any) -> ExportDocument:
         )
     memories = document.get("memories")
     if not isinstance(memories, list):
-        raise InvalidInput("the export has no \"memories\" list", field="memories")
+        raise InvalidInput('the export has no "memories" list', field="memories")
     for number, raw in enumerate(memories, start=1):
         where = f"memory #{number}"
         if not isinstance(raw, dict):
@@ -139,9 +154,13 @@ def read_export(document: Any) -> ExportDocument:
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of the export format, as published in docs/export-format.schema.json."""
     schema = ExportDocument.model_json_schema(mode="serialization")
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID, **schema,
-            "description": "Written by `memwarden export` and the memory_export MCP tool; read by "
-                           "`memwarden import` and memory_import."}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        **schema,
+        "description": "Written by `memwarden export` and the memory_export MCP tool; read by "
+        "`memwarden import` and memory_import.",
+    }
 
 
 def schema_text() -> str:
@@ -152,10 +171,24 @@ def memwarden_records(document: Any) -> list[ImportRecord]:
     """Records of a memwarden export (version 1), checked whole by ``export_format.ExportDocument``."""
     return [
         ImportRecord(
-            id=m.id, content=m.content, project=m.project, kind=m.kind, title=m.title, tags=tuple(m.tags),
-            pinned=m.pinned, created_at=m.created_at, updated_at=m.updated_at, expires_at=m.expires_at,
-            deleted_at=m.deleted_at, version=m.version, hit_count=m.hit_count, last_used_at=m.last_used_at,
-            redactions=tuple(m.redactions), context=m.context, thread=m.thread, occurred_at=m.occurred_at,
+            id=m.id,
+            content=m.content,
+            project=m.project,
+            kind=m.kind,
+            title=m.title,
+            tags=tuple(m.tags),
+            pinned=m.pinned,
+            created_at=m.created_at,
+            updated_at=m.updated_at,
+            expires_at=m.expires_at,
+            deleted_at=m.deleted_at,
+            version=m.version,
+            hit_count=m.hit_count,
+            last_used_at=m.last_used_at,
+            redactions=tuple(m.redactions),
+            context=m.context,
+            thread=m.thread,
+            occurred_at=m.occurred_at,
         )
         for m in read_export(document).memories
     ]

@@ -65,12 +65,22 @@ def _backups(backups: BackupManager | None) -> dict[str, Any]:
     last = backups.last()
     startup = {} if backups.startup is None else {"startup": backups.startup}
     if last is None:
-        return {"state": "none_yet", "ok": True, "directory": str(backups.directory), "kept": len(backups.kept()),
-                **startup}
+        return {
+            "state": "none_yet",
+            "ok": True,
+            "directory": str(backups.directory),
+            "kept": len(backups.kept()),
+            **startup,
+        }
     state = "failed" if last.get("failed") else "verified" if last.get("verified") else "failed_verification"
-    return {"state": state,
-            "ok": bool(last.get("verified")), "last": last, "directory": str(backups.directory),
-            "kept": len(backups.kept()), **startup}
+    return {
+        "state": state,
+        "ok": bool(last.get("verified")),
+        "last": last,
+        "directory": str(backups.directory),
+        "kept": len(backups.kept()),
+        **startup,
+    }
 
 
 def _vault(status: dict[str, Any]) -> dict[str, Any]:
@@ -105,16 +115,23 @@ def check_health(
     started = time.perf_counter()
     shm = _shm_problem(store)
     if shm is not None:  # every query would fail or read stale pages: say why, touch nothing
-        return {"status": "failing", "version": __version__, "backend": store.backend,
-                "checks": {"connections": {"ok": False, "state": "shm_replaced", "problem": shm}},
-                "ms": round((time.perf_counter() - started) * 1000, 1)}
+        return {
+            "status": "failing",
+            "version": __version__,
+            "backend": store.backend,
+            "checks": {"connections": {"ok": False, "state": "shm_replaced", "problem": shm}},
+            "ms": round((time.perf_counter() - started) * 1000, 1),
+        }
     if isinstance(store, MaintainableStore):
         integrity = store.integrity_problems()
         database = {"ok": not integrity, "problems": integrity[:20]}
         keyword = _keyword_index(store, rebuild_keyword_index, repair)
     else:
-        database = keyword = {"ok": True, "state": "not_available",
-                              "note": f"the {store.backend} backend has no such check yet"}
+        database = keyword = {
+            "ok": True,
+            "state": "not_available",
+            "note": f"the {store.backend} backend has no such check yet",
+        }
     checks: dict[str, Any] = {
         "integrity": database,
         "keyword_index": keyword,
@@ -122,8 +139,11 @@ def check_health(
         "backups": _backups(backups),
         "vault": _vault(vault_status),
         # A long operation (migrate, …) that did not finish: the database holds part of its work.
-        "operations": {"ok": not incomplete, "state": "interrupted" if incomplete else "ok",
-                       "interrupted": incomplete or []},
+        "operations": {
+            "ok": not incomplete,
+            "state": "interrupted" if incomplete else "ok",
+            "interrupted": incomplete or [],
+        },
         "clock": clock or {"ok": True, "state": "not_checked"},
     }
     if not checks["integrity"]["ok"] or not checks["keyword_index"]["ok"] or not checks["operations"]["ok"]:

@@ -58,7 +58,7 @@ def mcp_memory_records(text: str) -> list[ImportRecord]:
             relation = field_value(item, "relationType", where, (str,), required=True)
             records.append(ImportRecord(content=f"{source} {relation} {target}", tags=("relation",)))
         else:
-            raise InvalidInput(f"{where}: type must be \"entity\" or \"relation\", got {kind!r}", field="type")
+            raise InvalidInput(f'{where}: type must be "entity" or "relation", got {kind!r}', field="type")
     return records
 
 
@@ -69,7 +69,9 @@ def _items(document: Any, keys: tuple[str, ...], what: str) -> list[Any]:
         for key in keys:
             if isinstance(document.get(key), list):
                 return list(document[key])
-    raise InvalidInput(f"not a {what} file: expected a list, or an object with {' or '.join(keys)}", field="data")
+    raise InvalidInput(
+        f"not a {what} file: expected a list, or an object with {' or '.join(keys)}", field="data"
+    )
 
 
 def mem0_records(document: Any) -> list[ImportRecord]:
@@ -134,11 +136,16 @@ def _detect(document: Any) -> str:
             return "mcp-memory"
         if "results" in document:
             return "mem0"
-    items = document if isinstance(document, list) else (document.get("memories") if isinstance(document, dict)
-                                                          else None)
+    items = (
+        document
+        if isinstance(document, list)
+        else (document.get("memories") if isinstance(document, dict) else None)
+    )
     if isinstance(items, list):
         first = items[0] if items else {}
-        return "mem0" if isinstance(first, dict) and "memory" in first and "content" not in first else "memorry"
+        return (
+            "mem0" if isinstance(first, dict) and "memory" in first and "content" not in first else "memorry"
+        )
     raise InvalidInput(
         "cannot tell what kind of file this is; pass the format (memwarden, mcp-memory, mem0 or memorry)",
         field="format",

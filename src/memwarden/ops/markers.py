@@ -44,8 +44,16 @@ RESTORE_FILE_SUFFIX = ".restore-incomplete.json"
 
 
 def _detail(operation: str, **detail: Any) -> str:
-    return json.dumps({"operation": operation, "started_at": format_time(datetime.now(UTC)), "pid": os.getpid(),
-                       "host": socket.gethostname(), **detail}, sort_keys=True)
+    return json.dumps(
+        {
+            "operation": operation,
+            "started_at": format_time(datetime.now(UTC)),
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            **detail,
+        },
+        sort_keys=True,
+    )
 
 
 def restore_marker(database: Path) -> Path:
@@ -81,12 +89,17 @@ def incomplete_operations(store: StateStore, database_file: Path | None = None) 
             rows.append(("incomplete:restore", marker.read_text(encoding="utf-8", errors="replace")))
     found = []
     for key, value in rows:
-        operation = str(key)[len(PREFIX):]
+        operation = str(key)[len(PREFIX) :]
         try:
             detail = json.loads(value)
         except ValueError:
             detail = {}
         kind = operation.partition(":")[0]
-        found.append({**detail, "operation": kind,
-                      "advice": ADVICE.get(kind, f"the {kind} did not finish: run it again")})
+        found.append(
+            {
+                **detail,
+                "operation": kind,
+                "advice": ADVICE.get(kind, f"the {kind} did not finish: run it again"),
+            }
+        )
     return found

@@ -49,8 +49,9 @@ def migrate_to_postgres(
 
     source_url = settings.database_url()
     if is_postgres_url(source_url):
-        raise InvalidInput("migrate copies a SQLite database: point MEMWARDEN_DB (or --db) at the SQLite file",
-                           field="db")
+        raise InvalidInput(
+            "migrate copies a SQLite database: point MEMWARDEN_DB (or --db) at the SQLite file", field="db"
+        )
     if not is_postgres_url(to_url):
         raise InvalidInput("--to must be a postgresql:// URL of a new, empty database", field="to")
     tell = progress or (lambda stage, n: None)
@@ -60,8 +61,10 @@ def migrate_to_postgres(
     source_log = open_audit_log(source_url, readonly=True)
     target_log = open_audit_log(to_url)
     try:
-        if not isinstance(src, CopySource) or not isinstance(dst, CopyTarget) or not isinstance(
-            target_log, CopyTargetLog
+        if (
+            not isinstance(src, CopySource)
+            or not isinstance(dst, CopyTarget)
+            or not isinstance(target_log, CopyTargetLog)
         ):
             raise StorageError(f"the {dst.backend} backend cannot take a copy of the {src.backend} database")
         unfinished = next((m for m in incomplete_operations(dst) if m["operation"] == "migrate"), None)
@@ -91,14 +94,27 @@ def migrate_to_postgres(
         vectors = _copy_vectors(src, dst, tell)
         audit_rows = _copy_audit(source_log, target_log, tell)
         report = _verify(src, dst, source_log, target_log, verify_database(to_url).to_dict())
-        report.update(copied={"memories": memories, "vectors": vectors, "audit_rows": audit_rows},
-                      source=source_url, target=redact_url(to_url))
+        report.update(
+            copied={"memories": memories, "vectors": vectors, "audit_rows": audit_rows},
+            source=source_url,
+            target=redact_url(to_url),
+        )
         if report["ok"]:
-            target_log.append(AuditEvent(
-                actor=settings.actor, tenant=settings.tenant, action="import", result_count=memories,
-                detail={"migrated_from": "sqlite", "memories": memories, "vectors": vectors,
-                        "audit_rows": audit_rows},
-            ), utcnow())
+            target_log.append(
+                AuditEvent(
+                    actor=settings.actor,
+                    tenant=settings.tenant,
+                    action="import",
+                    result_count=memories,
+                    detail={
+                        "migrated_from": "sqlite",
+                        "memories": memories,
+                        "vectors": vectors,
+                        "audit_rows": audit_rows,
+                    },
+                ),
+                utcnow(),
+            )
             mark_complete(dst, "migrate")  # … and last, once the copy is proven whole
         return report
     finally:
@@ -108,7 +124,9 @@ def migrate_to_postgres(
         target.close()
 
 
-def _copy_memories(src: CopySource, dst: CopyTarget, target: MemoryService, tell: Callable[[str, int], None]) -> int:
+def _copy_memories(
+    src: CopySource, dst: CopyTarget, target: MemoryService, tell: Callable[[str, int], None]
+) -> int:
     copied = 0
     for tenant in src.tenants():
         batch: list[tuple[Memory, IndexText]] = []
@@ -129,8 +147,10 @@ def _import(dst: CopyTarget, batch: list[tuple[Memory, IndexText]]) -> int:
     outcomes = dst.import_memories(batch)
     refused = [m.id for (m, _), outcome in zip(batch, outcomes, strict=True) if outcome != "inserted"]
     if refused:
-        raise StorageError(f"{len(refused)} memories could not be copied (first: {refused[0]}); the target is "
-                           "not empty any more: another writer is using it")
+        raise StorageError(
+            f"{len(refused)} memories could not be copied (first: {refused[0]}); the target is "
+            "not empty any more: another writer is using it"
+        )
     return len(batch)
 
 
@@ -161,20 +181,31 @@ def _copy_audit(source_log: AuditLog, target_log: CopyTargetLog, tell: Callable[
     return copied
 
 
-def _verify(src: CopySource, dst: CopyTarget, source_log: AuditLog, target_log: AuditLog,
-            chain: dict[str, Any]) -> dict[str, Any]:
+def _verify(
+    src: CopySource, dst: CopyTarget, source_log: AuditLog, target_log: AuditLog, chain: dict[str, Any]
+) -> dict[str, Any]:
     source_counts, target_counts = src.table_counts(), dst.table_counts()
     counts = {
         table: {"source": source_counts.get(source_table, 0), "target": target_counts.get(table, 0)}
-        for table, source_table in (("memories", "memories"), ("memory_vectors", "memory_vectors"),
-                                    ("audit_log", "audit_log"))
+        for table, source_table in (
+            ("memories", "memories"),
+            ("memory_vectors", "memory_vectors"),
+            ("audit_log", "audit_log"),
+        )
     }
-    problems = [f"{t}: {c['source']} rows in the source, {c['target']} in the target"
-                for t, c in counts.items() if c["source"] != c["target"]]
+    problems = [
+        f"{t}: {c['source']} rows in the source, {c['target']} in the target"
+        for t, c in counts.items()
+        if c["source"] != c["target"]
+    ]
     if not chain["ok"]:
-        problems.append("the copied audit chain does not verify: " + "; ".join(
-            p["message"] for p in chain["problems"][:3]))
+        problems.append(
+            "the copied audit chain does not verify: "
+            + "; ".join(p["message"] for p in chain["problems"][:3])
+        )
     source_head, target_head = source_log.head(), target_log.head()
     if (source_head.seq, source_head.hash) != (target_head.seq, target_head.hash):
-        problems.append(f"the copied chain ends at seq {target_head.seq}, the source's at seq {source_head.seq}")
+        problems.append(
+            f"the copied chain ends at seq {target_head.seq}, the source's at seq {source_head.seq}"
+        )
     return {"ok": not problems, "problems": problems, "counts": counts, "audit_chain": chain}

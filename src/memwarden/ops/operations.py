@@ -73,18 +73,37 @@ class Operations:
     def _caller(self, caller: Caller | None) -> Caller:
         return caller or self.default_caller
 
-    def audit(self, action: str, *, caller: Caller | None = None, project: str | None = None,
-              memory_ids: Sequence[str] = (), result_count: int = 0, degraded: bool = False,
-              redaction_count: int = 0, outcome: str = "ok", query: str | None = None,
-              detail: dict[str, Any] | None = None) -> None:
+    def audit(
+        self,
+        action: str,
+        *,
+        caller: Caller | None = None,
+        project: str | None = None,
+        memory_ids: Sequence[str] = (),
+        result_count: int = 0,
+        degraded: bool = False,
+        redaction_count: int = 0,
+        outcome: str = "ok",
+        query: str | None = None,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
         """Record one audit row for an operation done outside the service (backups, restores…).
 
         ``action`` is one of ``audit.base.ACTIONS``; a no-op when auditing is off.
         """
         if self.auditor is not None:
-            self.auditor.record(action, self._caller(caller), project=project, memory_ids=memory_ids,
-                                result_count=result_count, degraded=degraded, redaction_count=redaction_count,
-                                outcome=outcome, query=query, detail=detail)
+            self.auditor.record(
+                action,
+                self._caller(caller),
+                project=project,
+                memory_ids=memory_ids,
+                result_count=result_count,
+                degraded=degraded,
+                redaction_count=redaction_count,
+                outcome=outcome,
+                query=query,
+                detail=detail,
+            )
 
     # -- health and the keyword index --------------------------------------------------------------
 
@@ -133,8 +152,12 @@ class Operations:
         if self.auditor is None:
             return {"ok": True, "state": "not_checked", "note": "auditing is off (MEMWARDEN_AUDIT=false)"}
         jumps = recent_clock_jumps(self.auditor.log, self.clock())
-        return {"ok": not jumps, "state": "jumped" if jumps else "ok",
-                "newest_audit_row": self.auditor.log.latest_stamp(), "jumps": [j.to_dict() for j in jumps[:10]]}
+        return {
+            "ok": not jumps,
+            "state": "jumped" if jumps else "ok",
+            "newest_audit_row": self.auditor.log.latest_stamp(),
+            "jumps": [j.to_dict() for j in jumps[:10]],
+        }
 
     def _purge_guard(self, force: bool) -> None:
         """Refuse to purge when this clock reads far after (or before) the newest audit row:
@@ -155,41 +178,77 @@ class Operations:
                 field="force",
             )
 
-    def review(self, *, project: object | None = None, stale_days: object = 90, limit: object = 50,
-               caller: Caller | None = None) -> dict[str, Any]:
+    def review(
+        self,
+        *,
+        project: object | None = None,
+        stale_days: object = 90,
+        limit: object = 50,
+        caller: Caller | None = None,
+    ) -> dict[str, Any]:
         """Clean-up proposals (likely duplicates, never retrieved, stale, expired); deletes nothing."""
         who = self._caller(caller)
         scope = self.intake.clean_project(project)
         stored = self.maintainable("review").iter_memories(who.tenant, project=scope, include_deleted=False)
-        return review_memories(stored, self.intake.analyzer, who, project=scope, stale_days=stale_days,
-                               limit=limit, now=self.clock(), purge_grace=self.options.purge_grace)
+        return review_memories(
+            stored,
+            self.intake.analyzer,
+            who,
+            project=scope,
+            stale_days=stale_days,
+            limit=limit,
+            now=self.clock(),
+            purge_grace=self.options.purge_grace,
+        )
 
     # -- export and import ---------------------------------------------------------------------
 
     @audited("export", audit_ops.count_summary)
-    def export_to(self, out: IO[str], *, project: object | None = None, include_deleted: bool = False,
-                  caller: Caller | None = None) -> int:
+    def export_to(
+        self,
+        out: IO[str],
+        *,
+        project: object | None = None,
+        include_deleted: bool = False,
+        caller: Caller | None = None,
+    ) -> int:
         """Write a memwarden export (format version 1) to ``out``; the number of memories."""
         from memwarden.ops.exchange import export_stream  # see _EXCHANGE_IMPORTS
 
-        return export_stream(self.maintainable("export"), out, caller=self._caller(caller),
-                             project=self.intake.clean_project(project), include_deleted=bool(include_deleted),
-                             now=self.clock())
+        return export_stream(
+            self.maintainable("export"),
+            out,
+            caller=self._caller(caller),
+            project=self.intake.clean_project(project),
+            include_deleted=bool(include_deleted),
+            now=self.clock(),
+        )
 
     @audited("export", audit_ops.export_summary)
-    def export(self, *, project: object | None = None, include_deleted: bool = False,
-               caller: Caller | None = None) -> dict[str, Any]:
+    def export(
+        self, *, project: object | None = None, include_deleted: bool = False, caller: Caller | None = None
+    ) -> dict[str, Any]:
         """A memwarden export as one object (small exports; larger ones go to a file)."""
         from memwarden.ops.exchange import export_document  # see _EXCHANGE_IMPORTS
 
-        return export_document(self.maintainable("export"), caller=self._caller(caller),
-                               project=self.intake.clean_project(project), include_deleted=bool(include_deleted),
-                               now=self.clock())
+        return export_document(
+            self.maintainable("export"),
+            caller=self._caller(caller),
+            project=self.intake.clean_project(project),
+            include_deleted=bool(include_deleted),
+            now=self.clock(),
+        )
 
     @audited("import", audit_ops.import_summary)
-    def import_text(self, text: str, *, fmt: str = "auto", project: object | None = None,
-                    caller: Caller | None = None, progress: Callable[[int, int], None] | None = None,
-                    ) -> dict[str, Any]:
+    def import_text(
+        self,
+        text: str,
+        *,
+        fmt: str = "auto",
+        project: object | None = None,
+        caller: Caller | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> dict[str, Any]:
         """Import a memwarden export or another tool's file; dedups, keeps ids and times, redacts."""
         from memwarden.ops.exchange import CHUNK as IMPORT_CHUNK  # see _EXCHANGE_IMPORTS
         from memwarden.ops.exchange import import_records
@@ -204,9 +263,17 @@ class Operations:
         store = self.maintainable("import")
         if marker is not None and isinstance(store, StateStore):
             mark_incomplete(store, marker, records=len(records))
-        report = import_records(store, self.intake, found, records, caller=who,
-                                now=self.clock(), project=project, progress=progress,
-                                operator=who == self.default_caller)
+        report = import_records(
+            store,
+            self.intake,
+            found,
+            records,
+            caller=who,
+            now=self.clock(),
+            project=project,
+            progress=progress,
+            operator=who == self.default_caller,
+        )
         if marker is not None and isinstance(store, StateStore):
             mark_complete(store, marker)
         result = report.to_dict()
@@ -218,32 +285,44 @@ class Operations:
                     self.vault.upserted(memory)
         return result
 
-    def export_file(self, name: object, *, project: object | None = None, include_deleted: bool = False,
-                    caller: Caller | None = None) -> dict[str, Any]:
+    def export_file(
+        self,
+        name: object,
+        *,
+        project: object | None = None,
+        include_deleted: bool = False,
+        caller: Caller | None = None,
+    ) -> dict[str, Any]:
         """Write an export to ``name`` in the caller's exchange folder (a plain name; never overwrites)."""
         try:
             target = self.exchange_dir(caller) / safe_file_name(name)
             try:
                 handle = target.open("x", encoding="utf-8")
             except FileExistsError:
-                raise InvalidInput(f"{target.name} exists in your export folder; choose a new name",
-                                   field="name") from None
+                raise InvalidInput(
+                    f"{target.name} exists in your export folder; choose a new name", field="name"
+                ) from None
         except MemwardenError as exc:  # refused before the export ran: still one audit row
             self._failed("export", caller, exc, name)
             raise
         try:
             with handle:
-                count = self.export_to(handle, project=project, include_deleted=include_deleted, caller=caller)
+                count = self.export_to(
+                    handle, project=project, include_deleted=include_deleted, caller=caller
+                )
         except BaseException:
             target.unlink(missing_ok=True)
             raise
         return {"file": str(target), "count": count}
 
-    def import_file(self, name: object, *, fmt: str = "auto", project: object | None = None,
-                    caller: Caller | None = None) -> dict[str, Any]:
+    def import_file(
+        self, name: object, *, fmt: str = "auto", project: object | None = None, caller: Caller | None = None
+    ) -> dict[str, Any]:
         """Import the file ``name`` from the caller's exchange folder (a plain name; size-checked first)."""
         try:
-            text = read_limited(self.exchange_dir(caller) / safe_file_name(name), self.options.import_max_bytes)
+            text = read_limited(
+                self.exchange_dir(caller) / safe_file_name(name), self.options.import_max_bytes
+            )
         except MemwardenError as exc:
             self._failed("import", caller, exc, name)
             raise
@@ -264,7 +343,9 @@ class Operations:
         local operator, ``tenants/<tenant folder>/`` inside it for any other caller, so tenants
         never see, clash with or import each other's files."""
         if self.options.exchange_dir is None:
-            raise InvalidInput("file export and import are not available here; pass the data inline", field="name")
+            raise InvalidInput(
+                "file export and import are not available here; pass the data inline", field="name"
+            )
         who = self._caller(caller)
         folder = self.options.exchange_dir
         if who != self.default_caller:
@@ -302,7 +383,14 @@ class Operations:
         """The vault mirror's state for health checks: pending changes, errors, the last error,
         the folders failing now; ``probe=True`` first tries a real file write in each folder."""
         if self.vault is None:
-            return {"enabled": False, "pending": 0, "errors": 0, "last_error": None, "failing": [], "folders": []}
+            return {
+                "enabled": False,
+                "pending": 0,
+                "errors": 0,
+                "last_error": None,
+                "failing": [],
+                "folders": [],
+            }
         if probe:
             self.vault.probe()
         return self.vault.status()
@@ -320,8 +408,13 @@ class Operations:
             )
         memories: list[Memory] = []
         while page := self.store.list_memories(
-            self.vault.tenant, project=None, pinned_only=False, include_expired=False,
-            now=self.clock(), limit=SYNC_PAGE, offset=len(memories),
+            self.vault.tenant,
+            project=None,
+            pinned_only=False,
+            include_expired=False,
+            now=self.clock(),
+            limit=SYNC_PAGE,
+            offset=len(memories),
         ):
             memories.extend(page)
         return self.vault.sync(memories)

@@ -13,8 +13,15 @@ from memwarden.errors import InvalidInput
 from memwarden.models import parse_time
 
 
-def field_value(record: dict[str, Any], key: str, where: str, kinds: tuple[type, ...], *, required: bool = False,
-           default: Any = None) -> Any:
+def field_value(
+    record: dict[str, Any],
+    key: str,
+    where: str,
+    kinds: tuple[type, ...],
+    *,
+    required: bool = False,
+    default: Any = None,
+) -> Any:
     if key not in record or record[key] is None:
         if required:
             raise InvalidInput(f"{where}: missing field {key!r}", field=key)
@@ -23,7 +30,9 @@ def field_value(record: dict[str, Any], key: str, where: str, kinds: tuple[type,
     if isinstance(value, bool) and bool not in kinds:
         raise InvalidInput(f"{where}: {key} must be {kinds[0].__name__}, got a boolean", field=key)
     if not isinstance(value, kinds):
-        raise InvalidInput(f"{where}: {key} must be {kinds[0].__name__}, got {type(value).__name__}", field=key)
+        raise InvalidInput(
+            f"{where}: {key} must be {kinds[0].__name__}, got {type(value).__name__}", field=key
+        )
     return value
 
 

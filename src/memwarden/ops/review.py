@@ -58,16 +58,29 @@ def likely_duplicates(analyzer: Analyzer, memories: list[Memory]) -> list[dict[s
             score = len(words & terms[j]) / len(words | terms[j])
             if score >= DUPLICATE_JACCARD:
                 older, newer = sorted((memories[i], memories[j]), key=lambda m: (m.created_at, m.id))
-                pairs.append({
-                    "keep": _item(older), "candidate": _item(newer), "similarity": round(score, 3),
-                    "proposal": f"delete {newer.id}, or merge what it adds into {older.id}",
-                })
+                pairs.append(
+                    {
+                        "keep": _item(older),
+                        "candidate": _item(newer),
+                        "similarity": round(score, 3),
+                        "proposal": f"delete {newer.id}, or merge what it adds into {older.id}",
+                    }
+                )
     pairs.sort(key=lambda p: p["similarity"], reverse=True)
     return pairs
 
 
-def review_memories(stored: Iterable[Memory], analyzer: Analyzer, who: Caller, *, project: str | None,
-                    stale_days: object, limit: object, now: datetime, purge_grace: timedelta) -> dict[str, Any]:
+def review_memories(
+    stored: Iterable[Memory],
+    analyzer: Analyzer,
+    who: Caller,
+    *,
+    project: str | None,
+    stale_days: object,
+    limit: object,
+    now: datetime,
+    purge_grace: timedelta,
+) -> dict[str, Any]:
     """Proposals for the caller's live memories ``stored`` (one tenant, optionally one project)."""
     if isinstance(stale_days, bool) or not isinstance(stale_days, int) or not 1 <= stale_days <= 36_500:
         raise InvalidInput("stale_days must be a whole number of days from 1 to 36500", field="stale_days")
@@ -83,24 +96,45 @@ def review_memories(stored: Iterable[Memory], analyzer: Analyzer, who: Caller, *
     for memory in stored:
         if memory.is_expired(now):
             assert memory.expires_at is not None
-            expired.append(_item(memory, expired_at=format_time(memory.expires_at),
-                                 purge_after=format_time(memory.expires_at + purge_grace),
-                                 proposal="nothing to do: it is purged after the grace period"))
+            expired.append(
+                _item(
+                    memory,
+                    expired_at=format_time(memory.expires_at),
+                    purge_after=format_time(memory.expires_at + purge_grace),
+                    proposal="nothing to do: it is purged after the grace period",
+                )
+            )
             continue
         if len(memories) < MAX_REVIEWED:
             memories.append(memory)
         if memory.injection_flags:
-            flagged.append(_item(memory, injection_flags=list(memory.injection_flags),
-                                 proposal="it reads like instructions to a model and the hooks leave it out: "
-                                          "delete it, or rewrite it as a plain fact"))
+            flagged.append(
+                _item(
+                    memory,
+                    injection_flags=list(memory.injection_flags),
+                    proposal="it reads like instructions to a model and the hooks leave it out: "
+                    "delete it, or rewrite it as a plain fact",
+                )
+            )
         if memory.pinned:
             continue
         if memory.hit_count == 0 and memory.created_at <= young:
-            never.append(_item(memory, created_at=format_time(memory.created_at),
-                               proposal="delete it if it is no longer true or useful"))
+            never.append(
+                _item(
+                    memory,
+                    created_at=format_time(memory.created_at),
+                    proposal="delete it if it is no longer true or useful",
+                )
+            )
         elif memory.last_used_at is not None and memory.last_used_at <= stale_cutoff:
-            stale.append(_item(memory, last_used_at=format_time(memory.last_used_at), hit_count=memory.hit_count,
-                               proposal="check it is still true; update or delete it"))
+            stale.append(
+                _item(
+                    memory,
+                    last_used_at=format_time(memory.last_used_at),
+                    hit_count=memory.hit_count,
+                    proposal="check it is still true; update or delete it",
+                )
+            )
     duplicates = likely_duplicates(analyzer, memories)
     never.sort(key=lambda item: item["created_at"])
     stale.sort(key=lambda item: item["last_used_at"])
@@ -108,8 +142,13 @@ def review_memories(stored: Iterable[Memory], analyzer: Analyzer, who: Caller, *
         "tenant": who.tenant,
         "project": project,
         "stale_days": stale_days,
-        "counts": {"duplicates": len(duplicates), "never_retrieved": len(never), "stale": len(stale),
-                   "expired": len(expired), "flagged": len(flagged)},
+        "counts": {
+            "duplicates": len(duplicates),
+            "never_retrieved": len(never),
+            "stale": len(stale),
+            "expired": len(expired),
+            "flagged": len(flagged),
+        },
         "duplicates": duplicates[:limit],
         "never_retrieved": never[:limit],
         "stale": stale[:limit],

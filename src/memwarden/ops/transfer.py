@@ -29,8 +29,23 @@ VERSION = 1
 FORMATS = ("auto", "memwarden", "mcp-memory", "mem0", "memorry")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 EXPORT_FIELDS = (
-    "id", "project", "kind", "title", "tags", "content", "pinned", "created_at", "updated_at",
-    "expires_at", "deleted_at", "version", "hit_count", "last_used_at", "redactions", "context", "thread",
+    "id",
+    "project",
+    "kind",
+    "title",
+    "tags",
+    "content",
+    "pinned",
+    "created_at",
+    "updated_at",
+    "expires_at",
+    "deleted_at",
+    "version",
+    "hit_count",
+    "last_used_at",
+    "redactions",
+    "context",
+    "thread",
     "occurred_at",
 )
 
@@ -104,7 +119,9 @@ def read_limited(path: Path, max_bytes: int) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InvalidInput(f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8", field="file") from None
+        raise InvalidInput(
+            f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8", field="file"
+        ) from None
 
 
 def parse_json(text: str, *, what: str = "import data") -> Any:
@@ -124,8 +141,14 @@ def parse_json(text: str, *, what: str = "import data") -> Any:
 def export_header(tenant: str, project: str | None, now: datetime) -> dict[str, Any]:
     from memwarden.version import __version__
 
-    return {"format": FORMAT, "version": VERSION, "exported_at": format_time(now),
-            "memwarden_version": __version__, "tenant": tenant, "project": project}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": format_time(now),
+        "memwarden_version": __version__,
+        "tenant": tenant,
+        "project": project,
+    }
 
 
 def memory_record(memory: Memory) -> dict[str, Any]:

@@ -46,7 +46,13 @@ from memwarden.screening.phrases import (
 )
 from memwarden.screening.views import despaced_view, folded_view, normal_form, plain_view
 
-FLAGS: tuple[str, ...] = ("instruction_override", "role_tag", "tool_call", "hidden_instruction", "tool_command")
+FLAGS: tuple[str, ...] = (
+    "instruction_override",
+    "role_tag",
+    "tool_call",
+    "hidden_instruction",
+    "tool_command",
+)
 # Unicode tag characters spell ASCII invisibly ("ASCII smuggling"); a memory has no use for them.
 _TAG_CHARS = re.compile("[\U000e0020-\U000e007e]")
 _COMPILED: dict[str, re.Pattern[str]] = {}
@@ -61,9 +67,13 @@ def _patterns() -> tuple[dict[str, re.Pattern[str]], dict[str, re.Pattern[str]]]
     if not _COMPILED:
         _DESPACED.update((name, compile_union(parts)) for name, parts in DESPACED.items())
         _COMPILED.update(
-            instruction_override=compile_union(OVERRIDE), role_tag=compile_union(ROLE),
-            tool_call=compile_union(TOOL_CALL), hidden_instruction=compile_union(HIDDEN),
-            action=compile_union(ACTION), cue=compile_union(CUE), exfil=compile_union(EXFIL),
+            instruction_override=compile_union(OVERRIDE),
+            role_tag=compile_union(ROLE),
+            tool_call=compile_union(TOOL_CALL),
+            hidden_instruction=compile_union(HIDDEN),
+            action=compile_union(ACTION),
+            cue=compile_union(CUE),
+            exfil=compile_union(EXFIL),
         )
     return _COMPILED, _DESPACED
 
@@ -90,7 +100,9 @@ def screen_text(*parts: str) -> tuple[str, ...]:
         extra = despaced_patterns.get(name)
         return extra is not None and despaced != folded and extra.search(despaced) is not None
 
-    found = {name for name in ("instruction_override", "role_tag", "tool_call", "hidden_instruction") if hits(name)}
+    found = {
+        name for name in ("instruction_override", "role_tag", "tool_call", "hidden_instruction") if hits(name)
+    }
     if _TAG_CHARS.search(raw):
         found.add("hidden_instruction")
     if hits("exfil") or (hits("action") and (hits("cue") or found & {"role_tag", "hidden_instruction"})):

@@ -19,8 +19,10 @@ def phrase(text: str) -> str:
 
 _ALL = r"(?:all |any |every |each |the |your |my |of |these |those |its |his |her |their )*"
 _EARLIER = r"(?:previous|prior|above|earlier|preceding|former|original|initial|old|existing|system|developer|given|current)"
-_RULES = (r"(?:instructions?|prompts?|rules|guidelines|directions|directives|commands|guardrails|constraints"
-          r"|context|messages|orders|policies|programming|training)")
+_RULES = (
+    r"(?:instructions?|prompts?|rules|guidelines|directions|directives|commands|guardrails|constraints"
+    r"|context|messages|orders|policies|programming|training)"
+)
 _FORGET = r"(?:ignore|disregard|forget|override|bypass|skip|drop|discard|abandon|set aside|throw away|erase|dismiss|neglect|stop following|pay no attention to)"
 _YOU = r"(?:you|it|the (?:assistant|model|ai|agent|bot))"
 _TOLD = r"(?:were|was|have been|has been|had been)? (?:told|given|instructed|taught|programmed)"
@@ -160,8 +162,10 @@ TOOL_CALL = [
     r"<\s*invoke\s+name\s*=",
 ]
 # HTML/Markdown comments and hidden text whose content addresses a model.
-_ADDRESSED = (r"(?:assistant|\bai\b|model|llm|claude|gpt|copilot|agent|instruction|ignore|system|you must|you should"
-              r"|you are|do not tell|don'?t tell|prompt|execute|run |delete|silently)")
+_ADDRESSED = (
+    r"(?:assistant|\bai\b|model|llm|claude|gpt|copilot|agent|instruction|ignore|system|you must|you should"
+    r"|you are|do not tell|don'?t tell|prompt|execute|run |delete|silently)"
+)
 HIDDEN = [
     rf"<!--(?:(?!-->).){{0,2000}}?{_ADDRESSED}",
     rf"\[//\]:\s*#\s*[\"(](?:(?![\")]).){{0,2000}}?{_ADDRESSED}",
@@ -171,7 +175,9 @@ HIDDEN = [
 _ACTION_EN = [
     r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:sh|bash|zsh|python3?|iex|powershell)\b",
     r"\brm\s+-(?:rf|fr|r)\s+(?:--no-preserve-root\s+)?(?:/|~|\*|\$home|\.\s*$|\.\s)",
-    phrase(r"\b(?:delete|remove|wipe|erase|destroy|shred|rm) (?:all|every|the entire|everything in|the whole)(?: of)? (?:the |your |their |my )?(?:files?|data|repo(?:sitory)?|database|directory|folder|home|disk|drive|project|backups?|memories|branches)"),
+    phrase(
+        r"\b(?:delete|remove|wipe|erase|destroy|shred|rm) (?:all|every|the entire|everything in|the whole)(?: of)? (?:the |your |their |my )?(?:files?|data|repo(?:sitory)?|database|directory|folder|home|disk|drive|project|backups?|memories|branches)"
+    ),
     phrase(r"\bdrop (?:the |all )?(?:database|tables?|schema)\b"),
     phrase(r"\b(?:git )?push (?:--force |-f )?(?:directly |straight )?to (?:main|master|prod|production)\b"),
     r"\bgit\s+push\s+(?:--force|-f)\b",
@@ -181,7 +187,9 @@ _ACTION_EN = [
         r"|id_rsa|ssh\s*keys?|private\s*keys?|cookies)\b"
     ),
     r"\bexfiltrate\b",
-    phrase(r"\b(?:disable|turn off|skip|bypass) (?:the |all )?(?:tests|security|2fa|mfa|authentication|logging|audit(?:ing)?|antivirus|firewall|code review)\b"),
+    phrase(
+        r"\b(?:disable|turn off|skip|bypass) (?:the |all )?(?:tests|security|2fa|mfa|authentication|logging|audit(?:ing)?|antivirus|firewall|code review)\b"
+    ),
     phrase(r"\b(?:approve|merge) (?:all|every|any) (?:pull requests?|prs?|merge requests?)\b"),
     phrase(r"\b(?:transfer|wire|send) (?:\$|€|£)?\d[\d,.]* (?:\w+ )?to\b"),
     r"\bchmod\s+(?:-r\s+)?777\s+/",
@@ -206,10 +214,14 @@ _ACTION_OTHER = [
     r"(?:отправь|загрузи|перешли) (?:все )?(?:ключи|пароли|токены|секреты)",
 ]
 _CUE = [
-    phrase(r"\b(?:silently|quietly|secretly|covertly|discreetly|immediately|right now|without (?:telling|asking|informing|notifying|confirmation|permission)|do not (?:tell|ask|inform|mention)|don'?t (?:tell|ask|inform|mention)|you must|you should now|you need to|you have to|make sure you|important ?:|urgent ?:|mandatory ?:)"),
+    phrase(
+        r"\b(?:silently|quietly|secretly|covertly|discreetly|immediately|right now|without (?:telling|asking|informing|notifying|confirmation|permission)|do not (?:tell|ask|inform|mention)|don'?t (?:tell|ask|inform|mention)|you must|you should now|you need to|you have to|make sure you|important ?:|urgent ?:|mandatory ?:)"
+    ),
     phrase(r"\b(?:when|once|as soon as|after) you (?:read|see|process|load|recall|retrieve) this"),
     phrase(r"\b(?:if|when) you are an? (?:ai|assistant|language model|llm|agent|bot)\b"),
-    phrase(r"\b(?:assistant|ai|agent|model|llm|claude|copilot|chatgpt)s?,? (?:must|should|shall|will|please|now)\b"),
+    phrase(
+        r"\b(?:assistant|ai|agent|model|llm|claude|copilot|chatgpt)s?,? (?:must|should|shall|will|please|now)\b"
+    ),
     r"(?:悄悄|静默|默默|偷偷|立即|立刻|马上|馬上|不要告诉|不要告訴)",
     r"(?:こっそり|黙って|静かに|すぐに|直ちに|ただちに|言わずに)",
     r"(?:тихо|незаметно|немедленно|сразу|втайне|молча|не говоря)",
@@ -255,4 +267,15 @@ DESPACED = {
     "exfil": unanchored(EXFIL),
 }
 
-__all__ = ["ACTION", "CUE", "DESPACED", "EXFIL", "HIDDEN", "OVERRIDE", "ROLE", "TOOL_CALL", "compile_union", "phrase"]
+__all__ = [
+    "ACTION",
+    "CUE",
+    "DESPACED",
+    "EXFIL",
+    "HIDDEN",
+    "OVERRIDE",
+    "ROLE",
+    "TOOL_CALL",
+    "compile_union",
+    "phrase",
+]

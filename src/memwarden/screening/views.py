@@ -27,8 +27,23 @@ from memwarden.govern.normalization import normalize_text
 _SPACE = re.compile(r"[^\S\n]+")
 # A word with leet digits or symbols in it ("1gn0r3", "7h3", and plain numbers such as "17").
 _LEET_WORD = re.compile(r"(?=[a-z0-9@$!|+]*[a-z0-9])[a-z0-9@$!|+]*[0-9@$!|+][a-z0-9@$!|+]*")
-_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g",
-                       "@": "a", "$": "s", "!": "i", "|": "l", "+": "t"})
+_LEET = str.maketrans(
+    {
+        "0": "o",
+        "1": "i",
+        "3": "e",
+        "4": "a",
+        "5": "s",
+        "7": "t",
+        "8": "b",
+        "9": "g",
+        "@": "a",
+        "$": "s",
+        "!": "i",
+        "|": "l",
+        "+": "t",
+    }
+)
 # Three or more single letters in a row, each followed by separators: "i g n o r e", "i.g.n.o.r.e".
 _SPACED = re.compile(r"(?<![^\W_])(?:[^\W\d_][ .\-_*·/|']{1,3}){3,}[^\W\d_](?![^\W_])")
 _SEPARATORS = re.compile(r"[ .\-_*·/|']")
@@ -45,7 +60,9 @@ def skeleton_table() -> dict[int, str]:
     if not _skeleton:
         from importlib import resources  # only writes screen text: keep it off the read commands' import path
 
-        data = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8"))
+        data = json.loads(
+            resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
+        )
         table: dict[int, str] = {}
         for char, glyphs in data.items():
             if len(char) != 1 or char.isascii() or len(glyphs) != 1:

@@ -33,8 +33,12 @@ class _Prepared:
 
 def _fragment_matches(memories: Sequence[Memory], case: EvalCase) -> set[str]:
     wanted = [f.casefold() for f in case.fragments]
-    return {m.id for m in memories if any(f in m.content.casefold() for f in wanted)
-            and (case.project is None or m.project == case.project)}
+    return {
+        m.id
+        for m in memories
+        if any(f in m.content.casefold() for f in wanted)
+        and (case.project is None or m.project == case.project)
+    }
 
 
 def _memories(store: MaintainableStore, tenant: str, projects: set[str | None]) -> Iterator[Memory]:
@@ -44,12 +48,21 @@ def _memories(store: MaintainableStore, tenant: str, projects: set[str | None]) 
         yield from store.iter_memories(tenant, project=project, include_deleted=False)
 
 
-def run_eval(searcher: Searcher, store: MaintainableStore, cases: Sequence[EvalCase], *, caller: Caller,
-             fit: bool = False) -> dict[str, Any]:
+def run_eval(
+    searcher: Searcher,
+    store: MaintainableStore,
+    cases: Sequence[EvalCase],
+    *,
+    caller: Caller,
+    fit: bool = False,
+) -> dict[str, Any]:
     """Scores per configuration, the unresolved queries, and with ``fit`` the proposed settings."""
     now = searcher.clock()
-    memories = list(_memories(store, caller.tenant, {c.project for c in cases if c.fragments})) \
-        if any(c.fragments for c in cases) else []
+    memories = (
+        list(_memories(store, caller.tenant, {c.project for c in cases if c.fragments}))
+        if any(c.fragments for c in cases)
+        else []
+    )
     hybrid = searcher.vectors is not None and searcher.vectors.wait_ready(120)
     modes = ["keyword", "hybrid"] if hybrid else ["keyword"]
     prepared: list[_Prepared] = []
@@ -64,8 +77,16 @@ def run_eval(searcher: Searcher, store: MaintainableStore, cases: Sequence[EvalC
         took: dict[str, float] = {}
         for mode in modes:
             started = time.perf_counter()
-            pools[mode] = searcher.gather(caller, case.query, project=project, tags=(), include_expired=False,
-                                          vector=mode == "hybrid", now=now, limit=LIMIT)
+            pools[mode] = searcher.gather(
+                caller,
+                case.query,
+                project=project,
+                tags=(),
+                include_expired=False,
+                vector=mode == "hybrid",
+                now=now,
+                limit=LIMIT,
+            )
             took[mode] = (time.perf_counter() - started) * 1000
         prepared.append(_Prepared(case, expected, pools, took))
 
@@ -79,21 +100,33 @@ def run_eval(searcher: Searcher, store: MaintainableStore, cases: Sequence[EvalC
         return scores
 
     current = searcher.tuning
-    results: dict[str, Any] = {mode: {**score(mode, current, timed=True).summary(), **_tuning(current, mode)}
-                               for mode in modes}
+    results: dict[str, Any] = {
+        mode: {**score(mode, current, timed=True).summary(), **_tuning(current, mode)} for mode in modes
+    }
     proposal: dict[str, Any] | None = None
     if fit and prepared:
         mode = modes[-1]
-        best, best_scores = fit_tuning(lambda t: score(mode, t), current=current, with_vectors=mode == "hybrid")
+        best, best_scores = fit_tuning(
+            lambda t: score(mode, t), current=current, with_vectors=mode == "hybrid"
+        )
         results[f"proposed ({mode})"] = {**best_scores.summary(), **_tuning(best, mode)}
         proposal = {"settings": best.settings(), "changed": best != current}
     searcher.audit_eval(caller, len(prepared))
-    return {"queries": len(cases), "scored": len(prepared), "unresolved_lines": unresolved,
-            "configurations": results, "proposal": proposal}
+    return {
+        "queries": len(cases),
+        "scored": len(prepared),
+        "unresolved_lines": unresolved,
+        "configurations": results,
+        "proposal": proposal,
+    }
 
 
 def _tuning(tuning: Tuning, mode: str) -> dict[str, Any]:
-    vector = None if mode == "keyword" else ("model default" if tuning.vector_weight is None else tuning.vector_weight)
+    vector = (
+        None
+        if mode == "keyword"
+        else ("model default" if tuning.vector_weight is None else tuning.vector_weight)
+    )
     return {"vector_weight": vector, "thread_weight": tuning.thread_weight}
 
 

@@ -72,8 +72,9 @@ def parse_cases(lines: Iterable[str]) -> list[EvalCase]:
         ids = tuple(i.strip().upper() for i in _strings(item.get("ids"), "ids", number))
         fragments = _strings(item.get("expect"), "expect", number)
         if not ids and not fragments:
-            raise InvalidInput(f"line {number}: give the expected memories as ids or as an expect fragment",
-                               field="ids")
+            raise InvalidInput(
+                f"line {number}: give the expected memories as ids or as an expect fragment", field="ids"
+            )
         cases.append(EvalCase(number, query, project, ids, fragments))
         if len(cases) > MAX_CASES:
             raise InvalidInput(f"more than {MAX_CASES} labelled queries; split the file", field="file")

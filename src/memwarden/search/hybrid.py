@@ -51,14 +51,18 @@ def fuse(
     vector_weight: float = VECTOR_WEIGHT,
 ) -> list[RankCandidate]:
     """Score fusion (see the module docstring), one candidate per memory."""
-    kw = {c.memory.id: (c, rel) for c, rel in zip(keyword, relevance_from_scores([c.score for c in keyword]),
-                                                    strict=True)}
+    kw = {
+        c.memory.id: (c, rel)
+        for c, rel in zip(keyword, relevance_from_scores([c.score for c in keyword]), strict=True)
+    }
     vec = {c.memory.id: c for c in vector}
     vec_rel = vector_relevance(vector)
     fused: list[RankCandidate] = []
     for memory_id in dict.fromkeys([*vec, *kw]):
         base = vec[memory_id] if memory_id in vec else kw[memory_id][0]
-        coverage = _coverage(query, base if base.index is not None or memory_id not in kw else kw[memory_id][0])
+        coverage = _coverage(
+            query, base if base.index is not None or memory_id not in kw else kw[memory_id][0]
+        )
         vector_part = vector_weight * vec_rel.get(memory_id, 0.0)
         keyword_part = (1 - vector_weight) * kw[memory_id][1] * coverage if memory_id in kw else 0.0
         parts = {"vector": vector_part, "keyword": keyword_part}
@@ -69,8 +73,10 @@ def fuse(
 def vector_only(vector: Sequence[Candidate], query: KeywordQuery) -> list[RankCandidate]:
     """Vector candidates alone (the benchmark's vector-only mode)."""
     rel = vector_relevance(vector)
-    return [RankCandidate(c.memory, rel[c.memory.id], _coverage(query, c), {"vector": rel[c.memory.id]})
-            for c in vector]
+    return [
+        RankCandidate(c.memory, rel[c.memory.id], _coverage(query, c), {"vector": rel[c.memory.id]})
+        for c in vector
+    ]
 
 
 def fuse_rrf(
@@ -84,5 +90,7 @@ def fuse_rrf(
             scores[candidate.memory.id] = scores.get(candidate.memory.id, 0.0) + 1.0 / (k + position)
             found.setdefault(candidate.memory.id, candidate)
     best = max(scores.values(), default=1.0)
-    return [RankCandidate(found[i].memory, s / best, _coverage(query, found[i]), {"rrf": s / best})
-            for i, s in scores.items()]
+    return [
+        RankCandidate(found[i].memory, s / best, _coverage(query, found[i]), {"rrf": s / best})
+        for i, s in scores.items()
+    ]

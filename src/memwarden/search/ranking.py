@@ -120,7 +120,8 @@ def memory_coverage(query: KeywordQuery, index: IndexText) -> float:
     if not index.context or own >= 1.0:
         return own
     return (1 - CONTEXT_COVERAGE) * own + CONTEXT_COVERAGE * query_coverage(
-        query, own_tokens | set(index.context.split()))
+        query, own_tokens | set(index.context.split())
+    )
 
 
 def query_coverage(query: KeywordQuery, tokens: Collection[str]) -> float:
@@ -155,7 +156,9 @@ def _clamp(value: float) -> float:
     return 0.0 if not math.isfinite(value) else min(1.0, max(0.0, value))
 
 
-def explain(candidate: RankCandidate, now: datetime, weights: RankingWeights = DEFAULT_WEIGHTS) -> dict[str, float]:
+def explain(
+    candidate: RankCandidate, now: datetime, weights: RankingWeights = DEFAULT_WEIGHTS
+) -> dict[str, float]:
     """Each component's contribution to this candidate's score (they sum to the score)."""
     why: dict[str, float] = {}
     parts = {k: _clamp(v) for k, v in candidate.relevance_parts.items()}

@@ -20,7 +20,12 @@ MAX_RECALL = 20
 
 
 def recall(
-    service: MemoryService, query: str, projects: Sequence[str | None], limit: int, *, caller: Caller | None = None
+    service: MemoryService,
+    query: str,
+    projects: Sequence[str | None],
+    limit: int,
+    *,
+    caller: Caller | None = None,
 ) -> list[dict[str, Any]]:
     """Hits for ``query`` in each project, merged by score, one per memory, best first."""
     best: dict[str, dict[str, Any]] = {}
@@ -35,7 +40,9 @@ def recall(
 def parse_recall_request(body: object) -> tuple[str, list[str | None], int]:
     """``{"query": str, "projects": [str | null, …], "limit": int}`` checked, or InvalidInput."""
     if not isinstance(body, dict):
-        raise InvalidInput('send a JSON object: {"query": "...", "projects": ["..."], "limit": 5}', field="body")
+        raise InvalidInput(
+            'send a JSON object: {"query": "...", "projects": ["..."], "limit": 5}', field="body"
+        )
     query = body.get("query")
     if not isinstance(query, str):
         raise InvalidInput("query must be a string", field="query")
@@ -45,8 +52,10 @@ def parse_recall_request(body: object) -> tuple[str, list[str | None], int]:
         or not 1 <= len(projects) <= MAX_PROJECTS
         or not all(p is None or isinstance(p, str) for p in projects)
     ):
-        raise InvalidInput(f"projects must be a list of 1-{MAX_PROJECTS} project names (null: every project)",
-                           field="projects")
+        raise InvalidInput(
+            f"projects must be a list of 1-{MAX_PROJECTS} project names (null: every project)",
+            field="projects",
+        )
     limit = body.get("limit", 5)
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_RECALL:
         raise InvalidInput(f"limit must be a whole number from 1 to {MAX_RECALL}", field="limit")

@@ -118,15 +118,29 @@ class Searcher:
         scope = self.intake.clean_project(project)
         wanted_tags = v.check_tags(tags)
         now = self.clock()
-        result = self.find(who, text, project=scope, tags=wanted_tags, limit=top,
-                           include_expired=bool(include_expired), vector=vector, now=now)
+        result = self.find(
+            who,
+            text,
+            project=scope,
+            tags=wanted_tags,
+            limit=top,
+            include_expired=bool(include_expired),
+            vector=vector,
+            now=now,
+        )
         hits, tokens, omitted = result.hits, None, 0
         if budget is not None:
             hits, tokens, omitted = fit_to_budget(hits, budget)
         self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
-        return SearchResult(hits=hits, degraded=result.degraded, degrade_reason=result.degrade_reason,
-                            tokens=tokens, omitted=omitted, vector_wait_ms=result.vector_wait_ms,
-                            include_context=bool(include_context))
+        return SearchResult(
+            hits=hits,
+            degraded=result.degraded,
+            degrade_reason=result.degrade_reason,
+            tokens=tokens,
+            omitted=omitted,
+            vector_wait_ms=result.vector_wait_ms,
+            include_context=bool(include_context),
+        )
 
     def _with_index(self, candidates: list[Candidate]) -> list[Candidate]:
         """Candidates with their analyzed text, which the ranking's coverage reads.
@@ -135,50 +149,116 @@ class Searcher:
         keeps only a tsvector) gets it from the analyzer, so coverage means the same on every
         path and backend.
         """
-        return [c if c.index is not None else replace(c, index=self.intake.index_text(c.memory))
-                for c in candidates]
+        return [
+            c if c.index is not None else replace(c, index=self.intake.index_text(c.memory))
+            for c in candidates
+        ]
 
     def find(
-        self, who: Caller, text: str, *, project: str | None, tags: tuple[str, ...], limit: int,
-        include_expired: bool, vector: bool, now: datetime, tuning: Tuning | None = None,
+        self,
+        who: Caller,
+        text: str,
+        *,
+        project: str | None,
+        tags: tuple[str, ...],
+        limit: int,
+        include_expired: bool,
+        vector: bool,
+        now: datetime,
+        tuning: Tuning | None = None,
     ) -> SearchResult:
         """The retrieval behind ``search`` (checked arguments), with no side effects: no use is
         counted and no audit row written."""
         if not self.analyzer.query(text).terms and not text.strip():
             recent = self.store.list_memories(
-                who.tenant, project=project, tags=tags, pinned_only=False,
-                include_expired=include_expired, now=now, limit=limit,
+                who.tenant,
+                project=project,
+                tags=tags,
+                pinned_only=False,
+                include_expired=include_expired,
+                now=now,
+                limit=limit,
             )
             return SearchResult(hits=[Hit(m, 0.0, {"recent": 1.0}) for m in recent])
-        gathered = self.gather(who, text, project=project, tags=tags, include_expired=include_expired,
-                               vector=vector, now=now, limit=limit)
+        gathered = self.gather(
+            who,
+            text,
+            project=project,
+            tags=tags,
+            include_expired=include_expired,
+            vector=vector,
+            now=now,
+            limit=limit,
+        )
         hits = self.score(gathered, limit=limit, tuning=tuning)
-        return SearchResult(hits=hits, degraded=gathered.reason is not None, degrade_reason=gathered.reason,
-                            vector_wait_ms=gathered.waited_ms)
+        return SearchResult(
+            hits=hits,
+            degraded=gathered.reason is not None,
+            degrade_reason=gathered.reason,
+            vector_wait_ms=gathered.waited_ms,
+        )
 
     def gather(
-        self, who: Caller, text: str, *, project: str | None, tags: tuple[str, ...], include_expired: bool,
-        vector: bool, now: datetime, limit: int = 10,
+        self,
+        who: Caller,
+        text: str,
+        *,
+        project: str | None,
+        tags: tuple[str, ...],
+        include_expired: bool,
+        vector: bool,
+        now: datetime,
+        limit: int = 10,
     ) -> Gathered:
         """Keyword and vector candidates of one (non-empty) query."""
         keyword_query = self.analyzer.query(text)
         reason: DegradeReason | None = None
         pool = max(MIN_CANDIDATES, limit * CANDIDATES_PER_HIT)
         # The vector path starts first and runs beside the keyword search (see VectorPath.submit).
-        pending = None if not vector or self.vectors is None else self.vectors.submit(
-            who.tenant, text, project=project, tags=tags, include_expired=include_expired, now=now, limit=pool,
+        pending = (
+            None
+            if not vector or self.vectors is None
+            else self.vectors.submit(
+                who.tenant,
+                text,
+                project=project,
+                tags=tags,
+                include_expired=include_expired,
+                now=now,
+                limit=pool,
+            )
         )
-        candidates = self.store.keyword_search(
-            who.tenant, keyword_query, project=project, tags=tags, include_expired=include_expired,
-            now=now, limit=pool,
-        ) if keyword_query.terms else []
+        candidates = (
+            self.store.keyword_search(
+                who.tenant,
+                keyword_query,
+                project=project,
+                tags=tags,
+                include_expired=include_expired,
+                now=now,
+                limit=pool,
+            )
+            if keyword_query.terms
+            else []
+        )
         nearest: list[Candidate] = []
         if pending is not None:
             nearest, reason = pending()
         elif vector:
             reason = "no_embedder"
-        return Gathered(who, text, keyword_query, self._with_index(candidates), self._with_index(nearest), reason,
-                        project, tags, include_expired, now, 0.0 if pending is None else pending.waited_ms)
+        return Gathered(
+            who,
+            text,
+            keyword_query,
+            self._with_index(candidates),
+            self._with_index(nearest),
+            reason,
+            project,
+            tags,
+            include_expired,
+            now,
+            0.0 if pending is None else pending.waited_ms,
+        )
 
     def score(self, gathered: Gathered, *, limit: int, tuning: Tuning | None = None) -> list[Hit]:
         """Fuse, lift by thread neighbours and rank what ``gather`` found (under ``tuning``, by
@@ -195,15 +275,22 @@ class Searcher:
 
         def admit(found: Candidate) -> RankCandidate | None:
             memory = found.memory
-            if (gathered.project is not None and memory.project != gathered.project) or \
-                    not set(gathered.tags) <= set(memory.tags) or \
-                    (not gathered.include_expired and memory.is_expired(gathered.now)):
+            if (
+                (gathered.project is not None and memory.project != gathered.project)
+                or not set(gathered.tags) <= set(memory.tags)
+                or (not gathered.include_expired and memory.is_expired(gathered.now))
+            ):
                 return None
-            return RankCandidate(memory, 0.0, memory_coverage(query, found.index or self.intake.index_text(memory)))
+            return RankCandidate(
+                memory, 0.0, memory_coverage(query, found.index or self.intake.index_text(memory))
+            )
 
         fused = lift_by_thread(
-            fused, neighbours=lambda ids: self.store.thread_neighbours(tenant, ids),
-            fetch=lambda ids: self.store.indexed_memories(tenant, ids), admit=admit, weights=self.ranking,
+            fused,
+            neighbours=lambda ids: self.store.thread_neighbours(tenant, ids),
+            fetch=lambda ids: self.store.indexed_memories(tenant, ids),
+            admit=admit,
+            weights=self.ranking,
             weight=tuning.thread_weight,
         )
         return rank(fused, now=gathered.now, limit=limit, weights=self.ranking)
@@ -227,13 +314,21 @@ class Searcher:
         # the rarest ones (Zipf's law): a word found in most memories makes an OR search score
         # nearly every row.
         words = list(dict.fromkeys(f"{memory.title} {' '.join(memory.tags)} {memory.content}".split()))
-        longest = set(sorted(words, key=lambda w: len(_WORD_CHARS.sub("", w)), reverse=True)[:RELATED_QUERY_WORDS])
+        longest = set(
+            sorted(words, key=lambda w: len(_WORD_CHARS.sub("", w)), reverse=True)[:RELATED_QUERY_WORDS]
+        )
         query = " ".join(w for w in words if w in longest)[: v.MAX_QUERY_CHARS]
         if not query.strip():
             return []  # an empty query would list recent memories, which are not related ones
         result = self.find(
-            Caller(actor="vault", tenant=memory.tenant), query, project=memory.project, tags=(),
-            limit=min(limit + 1, v.MAX_LIMIT), include_expired=False, vector=False, now=self.clock(),
+            Caller(actor="vault", tenant=memory.tenant),
+            query,
+            project=memory.project,
+            tags=(),
+            limit=min(limit + 1, v.MAX_LIMIT),
+            include_expired=False,
+            vector=False,
+            now=self.clock(),
         )
         return [h.memory for h in result.hits if h.memory.id != memory.id and h.score > 0][:limit]
 
@@ -256,14 +351,33 @@ class Searcher:
         who = self._caller(caller)
         if self.vectors is None:
             live = self.store.stats(who.tenant, None, self.clock())["memories"]
-            return {"embedder": "none", "state": "off", "ok": True, "error": None, "model": None,
-                    "dimension": None, "memories": live, "with_vector": 0, "missing": live, "embedding_failed": 0}
-        counts: dict[str, Any] = {"memories": None, "with_vector": None, "missing": None, "embedding_failed": None}
+            return {
+                "embedder": "none",
+                "state": "off",
+                "ok": True,
+                "error": None,
+                "model": None,
+                "dimension": None,
+                "memories": live,
+                "with_vector": 0,
+                "missing": live,
+                "embedding_failed": 0,
+            }
+        counts: dict[str, Any] = {
+            "memories": None,
+            "with_vector": None,
+            "missing": None,
+            "embedding_failed": None,
+        }
         space = self.vectors.space
         if space is not None and isinstance(self.store, VectorStore):
             c = self.store.vector_counts(who.tenant, space)
-            counts = {"memories": c.live, "with_vector": c.with_vector, "missing": c.missing,
-                      "embedding_failed": c.failed}
+            counts = {
+                "memories": c.live,
+                "with_vector": c.with_vector,
+                "missing": c.missing,
+                "embedding_failed": c.failed,
+            }
         if probe and space is not None:
             counts.update(self.vectors.probe())
         status = self.vectors.status(counts)
@@ -275,7 +389,8 @@ class Searcher:
         """Embed, in batches, every live memory (all tenants) lacking a vector of the current model."""
         if self.vectors is None:
             raise EmbeddingUnavailable(
-                "no embedder is configured: set MEMWARDEN_EMBEDDER (builtin, ollama or openai)", reason="no_embedder"
+                "no embedder is configured: set MEMWARDEN_EMBEDDER (builtin, ollama or openai)",
+                reason="no_embedder",
             )
         if not self.vectors.wait_ready(wait_s):
             raise EmbeddingUnavailable(

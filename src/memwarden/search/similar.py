@@ -61,13 +61,23 @@ def find_similar(
         return []
     mine = set(indexed_body.split()) if indexed_body is not None else set(analyzer.terms(memory.content))
     candidates = store.keyword_search(
-        memory.tenant, query, project=memory.project, tags=(), include_expired=False, now=now, limit=CANDIDATES
+        memory.tenant,
+        query,
+        project=memory.project,
+        tags=(),
+        include_expired=False,
+        now=now,
+        limit=CANDIDATES,
     )
     found: list[Similar] = []
     for candidate in candidates:
         if candidate.memory.id == memory.id:
             continue
-        theirs = set(candidate.index.body.split()) if candidate.index else set(analyzer.terms(candidate.memory.content))
+        theirs = (
+            set(candidate.index.body.split())
+            if candidate.index
+            else set(analyzer.terms(candidate.memory.content))
+        )
         score = jaccard(mine, theirs)
         if score >= SIMILAR_THRESHOLD:
             found.append(Similar(candidate.memory.id, preview(candidate.memory.content), score))

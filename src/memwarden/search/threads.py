@@ -54,7 +54,9 @@ def lift_by_thread(
     by_id = {c.memory.id: c for c in candidates}
     ordered = sorted(candidates, key=lambda c: -strength(c, weights))
     near = neighbours([c.memory.id for c in candidates])
-    missing = list(dict.fromkeys(n for c in ordered[:depth] for n in near.get(c.memory.id, ()) if n not in by_id))
+    missing = list(
+        dict.fromkeys(n for c in ordered[:depth] for n in near.get(c.memory.id, ()) if n not in by_id)
+    )
     if missing:
         for fetched in fetch(missing):
             if fetched.memory.deleted_at is None and (found := admit(fetched)) is not None:
@@ -64,8 +66,9 @@ def lift_by_thread(
     lifted: list[RankCandidate] = []
     for memory_id, candidate in by_id.items():
         best = max((power.get(n, 0.0) for n in near.get(memory_id, ())), default=0.0)
-        lifted.append(replace(candidate, boost={**candidate.boost, "thread": weight * best}) if best > 0
-                      else candidate)
+        lifted.append(
+            replace(candidate, boost={**candidate.boost, "thread": weight * best}) if best > 0 else candidate
+        )
     return lifted
 
 

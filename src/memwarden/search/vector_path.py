@@ -51,7 +51,9 @@ class PendingVectors:
     """A vector search under way: call it for ``(candidates, degrade reason)``; ``waited_ms`` is
     how long starting it waited for the model to finish loading."""
 
-    def __init__(self, wait: Callable[[], tuple[list[Candidate], DegradeReason | None]], waited_ms: float = 0.0):
+    def __init__(
+        self, wait: Callable[[], tuple[list[Candidate], DegradeReason | None]], waited_ms: float = 0.0
+    ):
         self._wait = wait
         self.waited_ms = waited_ms
 
@@ -232,7 +234,9 @@ class VectorPath:
         try:
             vectors = self.embedder.embed_documents([embedding_text(m) for m in memories])
             vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-            self.store.put_vectors(space, [(m.id, m.version, vectors[i].tobytes()) for i, m in enumerate(memories)])
+            self.store.put_vectors(
+                space, [(m.id, m.version, vectors[i].tobytes()) for i, m in enumerate(memories)]
+            )
         except EmbeddingUnavailable as exc:
             self.store.record_embedding_failure([m.id for m in memories], exc.message)
             self._wake.set()
@@ -249,8 +253,11 @@ class VectorPath:
         done = 0
         seen: set[str] = set()
         while not self._stop.is_set() and (limit is None or done < limit):
-            batch = [m for m in self.store.memories_missing_vectors(space, limit=BATCH_SIZE, tenant=tenant)
-                     if m.id not in seen]
+            batch = [
+                m
+                for m in self.store.memories_missing_vectors(space, limit=BATCH_SIZE, tenant=tenant)
+                if m.id not in seen
+            ]
             if not batch:
                 break
             seen.update(m.id for m in batch)
@@ -284,16 +291,31 @@ class VectorPath:
         return self._executor
 
     def search(
-        self, tenant: str, text: str, *, project: str | None, tags: Sequence[str], include_expired: bool,
-        now: datetime, limit: int,
+        self,
+        tenant: str,
+        text: str,
+        *,
+        project: str | None,
+        tags: Sequence[str],
+        include_expired: bool,
+        now: datetime,
+        limit: int,
     ) -> tuple[list[Candidate], DegradeReason | None]:
         """Vector candidates within the budget, or none and the reason why."""
-        return self.submit(tenant, text, project=project, tags=tags, include_expired=include_expired,
-                           now=now, limit=limit)()
+        return self.submit(
+            tenant, text, project=project, tags=tags, include_expired=include_expired, now=now, limit=limit
+        )()
 
     def submit(
-        self, tenant: str, text: str, *, project: str | None, tags: Sequence[str], include_expired: bool,
-        now: datetime, limit: int,
+        self,
+        tenant: str,
+        text: str,
+        *,
+        project: str | None,
+        tags: Sequence[str],
+        include_expired: bool,
+        now: datetime,
+        limit: int,
     ) -> PendingVectors:
         """Start the vector search in the background and return the function that waits for it.
 
@@ -324,8 +346,14 @@ class VectorPath:
         def run() -> list[Candidate]:
             vector = embedder.embed_query(text, timeout=budget)
             found = self.store.vector_search(
-                tenant, space, vector, project=project, tags=tags, include_expired=include_expired,
-                now=now, limit=limit,
+                tenant,
+                space,
+                vector,
+                project=project,
+                tags=tags,
+                include_expired=include_expired,
+                now=now,
+                limit=limit,
             )
             # Nearest is not the same as related: below the model's floor a vector hit is noise.
             return [c for c in found if c.score >= floor]

@@ -8,8 +8,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.store.base import Store
 
 
-def open_store(url: str, *, synchronous: str = "FULL", pg_pool_size: int = 10,
-               vector_exact_max: int = 150_000) -> Store:
+def open_store(
+    url: str, *, synchronous: str = "FULL", pg_pool_size: int = 10, vector_exact_max: int = 150_000
+) -> Store:
     """Open the backend a database URL names: a path or sqlite:/// → SQLite, postgresql:// → PostgreSQL."""
     from memwarden.settings_paths import is_postgres_url
 

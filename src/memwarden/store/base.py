@@ -96,8 +96,9 @@ class Store(Protocol):
         """Counts and sizes for one tenant (optionally one project)."""
         ...
 
-    def browse(self, tenant: str, query: MemoryQuery, *, now: datetime, limit: int, offset: int,
-               count_limit: int) -> MemoryPage:
+    def browse(
+        self, tenant: str, query: MemoryQuery, *, now: datetime, limit: int, offset: int, count_limit: int
+    ) -> MemoryPage:
         """Live, unexpired memories matching ``query``, most recently updated first, one page.
 
         ``total`` counts matches up to ``count_limit`` (``total_is_lower_bound`` when there are
@@ -197,7 +198,9 @@ class VectorStore(Protocol):
         """Remember that embedding these memories failed (the backfill retries them)."""
         ...
 
-    def memories_missing_vectors(self, space: VectorSpace, *, limit: int, tenant: str | None = None) -> list[Memory]:
+    def memories_missing_vectors(
+        self, space: VectorSpace, *, limit: int, tenant: str | None = None
+    ) -> list[Memory]:
         """Live memories (of every tenant unless given) that have no vector in ``space``."""
         ...
 

@@ -21,8 +21,18 @@ import unicodedata
 # plain Latin letters.
 _EXTRA_FOLDS = str.maketrans(
     {
-        "ı": "i", "ø": "o", "ł": "l", "đ": "d", "ħ": "h", "ŧ": "t", "ŀ": "l",
-        "æ": "ae", "œ": "oe", "ß": "ss", "þ": "th", "ð": "d",
+        "ı": "i",
+        "ø": "o",
+        "ł": "l",
+        "đ": "d",
+        "ħ": "h",
+        "ŧ": "t",
+        "ŀ": "l",
+        "æ": "ae",
+        "œ": "oe",
+        "ß": "ss",
+        "þ": "th",
+        "ð": "d",
     }
 )
 _TURKISH_UPPER_I = str.maketrans({"I": "ı", "İ": "i"})

@@ -178,7 +178,10 @@ def start_server(database: str, port: int, log: Path) -> subprocess.Popen[bytes]
     try:
         return subprocess.Popen(
             [sys.executable, "-m", "memwarden", "--db", database, "serve", "--http", f"127.0.0.1:{port}"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=fd, close_fds=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=fd,
+            close_fds=True,
             start_new_session=True,  # outlives `memwarden ui` and its terminal
         )
     finally:
@@ -199,7 +202,9 @@ def launch(database: str, *, port: int | None = None, timeout: float = START_TIM
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise ConfigError(f"the dashboard server stopped at start (exit {process.returncode}): {_tail(log)}")
+            raise ConfigError(
+                f"the dashboard server stopped at start (exit {process.returncode}): {_tail(log)}"
+            )
         server = _read_quietly(path)
         if server is not None and server.pid == process.pid:
             ticket = ask_ticket(server)

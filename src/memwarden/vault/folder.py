@@ -112,7 +112,9 @@ class VaultFolder:
             self.root.mkdir(parents=True, exist_ok=True)
         if not self._ready:  # checked until it works once; later failures surface on open below
             if not self.root.is_dir():
-                raise VaultUnavailable(errno.ENOENT, "not an existing folder (create it, or run `memwarden vault sync`)")
+                raise VaultUnavailable(
+                    errno.ENOENT, "not an existing folder (create it, or run `memwarden vault sync`)"
+                )
             self.state_dir.mkdir(exist_ok=True)
             _remove_stale_temps(self.state_dir)
         try:
@@ -277,7 +279,9 @@ class VaultFolder:
     def probe(self) -> None:
         """Raise OSError unless a file can be written in this folder now (no lock taken)."""
         if not self.root.is_dir():
-            raise VaultUnavailable(errno.ENOENT, "not an existing folder (create it, or run `memwarden vault sync`)")
+            raise VaultUnavailable(
+                errno.ENOENT, "not an existing folder (create it, or run `memwarden vault sync`)"
+            )
         self.state_dir.mkdir(exist_ok=True)
         probe = self.state_dir / f"probe-{os.getpid()}-{threading.get_ident()}"
         probe.write_bytes(b"memwarden health probe\n")

@@ -122,8 +122,9 @@ class VaultMirror:
                 related = self._related(change.memory)
             except Exception as exc:  # noqa: BLE001 - a failed search still writes the note, without links
                 self._counts["related_errors"] += 1
-                logger.warning("vault mirror: related search failed (%s); note written without links",
-                               type(exc).__name__)
+                logger.warning(
+                    "vault mirror: related search failed (%s); note written without links", type(exc).__name__
+                )
         for folder in self.folders:
             try:
                 if change.memory is None:
@@ -184,11 +185,19 @@ class VaultMirror:
         last write failed (``failing``; a folder leaves it on its next successful write)."""
         pairs = list(zip(self.folders, self._health.values(), strict=True))
         folders = [
-            {"path": str(f.root), "notes": len(f.entries), "failing": h.failing, "errors": h.errors,
-             "last_error": h.last_error, "last_error_at": h.last_error_at}
+            {
+                "path": str(f.root),
+                "notes": len(f.entries),
+                "failing": h.failing,
+                "errors": h.errors,
+                "last_error": h.last_error,
+                "last_error_at": h.last_error_at,
+            }
             for f, h in pairs
         ]
-        latest = max((h for _, h in pairs if h.last_error_at), key=lambda h: h.last_error_at or "", default=None)
+        latest = max(
+            (h for _, h in pairs if h.last_error_at), key=lambda h: h.last_error_at or "", default=None
+        )
         return {
             "enabled": True,
             "tenant": self.tenant,

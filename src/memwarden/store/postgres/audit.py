@@ -56,7 +56,9 @@ RECORDS_BATCH = 2000
 class PostgresAuditLog:
     """Append, read, prune and checkpoint the audit chain of one PostgreSQL database."""
 
-    def __init__(self, url: str, *, readonly: bool = False, pool_size: int = 4, key: AuditKey | None = None) -> None:
+    def __init__(
+        self, url: str, *, readonly: bool = False, pool_size: int = 4, key: AuditKey | None = None
+    ) -> None:
         self.url = url
         self.readonly = readonly
         self.key = key
@@ -112,7 +114,9 @@ class PostgresAuditLog:
         assert head is not None
         values = event_values(int(head[0]) + 1, stamp_time(at), event)
         digest = chain_hash(head[1], values, self.key)
-        conn.execute(f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})", (*values, head[1], digest))
+        conn.execute(
+            f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})", (*values, head[1], digest)
+        )
         return AuditRecord(*[*values, head[1], digest])
 
     def append_records(self, records: list[AuditRecord]) -> None:
@@ -157,7 +161,9 @@ class PostgresAuditLog:
     def daily_counts(self, since: str, *, tenant: str | None) -> list[DailyCount]:
         sql = DAILY_COUNTS_SQL.format(p="%s", tenant="" if tenant is None else "AND tenant = %s")
         with self._connection() as conn:
-            rows = conn.execute(sql, [since] if tenant is None else [since, tenant]).fetchall()  # built from constants
+            rows = conn.execute(
+                sql, [since] if tenant is None else [since, tenant]
+            ).fetchall()  # built from constants
         return [DailyCount(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), int(r[5])) for r in rows]
 
     def latest_stamp(self) -> str | None:
@@ -172,21 +178,26 @@ class PostgresAuditLog:
             ).fetchall()
         return [Checkpoint(int(r[0]), r[1], int(r[2]), r[3], r[4]) for r in rows]
 
-    def prune(self, before: datetime, at: datetime, *, actor: str = "memwarden", tenant: str = "-"
-              ) -> Checkpoint | None:
+    def prune(
+        self, before: datetime, at: datetime, *, actor: str = "memwarden", tenant: str = "-"
+    ) -> Checkpoint | None:
         with self._connection() as conn, conn.transaction():
             conn.execute("LOCK TABLE audit_checkpoints IN EXCLUSIVE MODE")
             conn.execute("SELECT 1 FROM audit_head WHERE id = 1 FOR UPDATE")  # no append while we decide
-            plan = plan_prune(lambda sql, params: conn.execute(sql, params).fetchone(),
-                              "%s", before, at)
+            plan = plan_prune(lambda sql, params: conn.execute(sql, params).fetchone(), "%s", before, at)
             if plan is None:
                 return None
             checkpoint, previous = plan
             conn.execute(
                 "INSERT INTO audit_checkpoints (upto_seq, upto_hash, pruned_rows, before, at)"
                 " VALUES (%s, %s, %s, %s, %s)",
-                (checkpoint.upto_seq, checkpoint.upto_hash, checkpoint.pruned_rows, checkpoint.before,
-                 checkpoint.at),
+                (
+                    checkpoint.upto_seq,
+                    checkpoint.upto_hash,
+                    checkpoint.pruned_rows,
+                    checkpoint.before,
+                    checkpoint.at,
+                ),
             )
             conn.execute("DELETE FROM audit_log WHERE seq <= %s", (checkpoint.upto_seq,))
             self.append_in(conn, prune_event(checkpoint, previous, actor, tenant), at)

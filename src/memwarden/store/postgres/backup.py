@@ -26,7 +26,9 @@ from memwarden.store.postgres.connect import redact_url
 
 TABLES = ("memories", "memory_vectors", "audit_log", "audit_checkpoints")
 # pg_dump / pg_restore: "server version: 18.0; pg_dump version: 15.18 (Debian 15.18-0+deb12u1)"
-_VERSION_MISMATCH = re.compile(r"server version: ([0-9][0-9.]*)[^;\n]*; (pg_dump|pg_restore) version: ([0-9][0-9.]*)")
+_VERSION_MISMATCH = re.compile(
+    r"server version: ([0-9][0-9.]*)[^;\n]*; (pg_dump|pg_restore) version: ([0-9][0-9.]*)"
+)
 
 
 def backup_kind(path: Path) -> str | None:
@@ -41,6 +43,8 @@ def backup_kind(path: Path) -> str | None:
     if head.startswith(b"PGDMP"):
         return "pgdump"
     return None
+
+
 TIMEOUT_S = 6 * 3600
 
 
@@ -54,7 +58,9 @@ class PostgresBackupBackend:
         self.url = url
         self.database_url = url
         self.pg_dump = pg_dump or shutil.which("pg_dump")
-        self.pg_restore = shutil.which("pg_restore", path=str(Path(self.pg_dump).parent)) if self.pg_dump else None
+        self.pg_restore = (
+            shutil.which("pg_restore", path=str(Path(self.pg_dump).parent)) if self.pg_dump else None
+        )
 
     def _require_tools(self) -> tuple[str, str]:
         if not self.pg_dump or not self.pg_restore:
@@ -81,8 +87,12 @@ class PostgresBackupBackend:
 
     @staticmethod
     def _counts_on(conn: Any) -> dict[str, int]:
-        present = {r[0] for r in conn.execute(
-            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").fetchall()}
+        present = {
+            r[0]
+            for r in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+            ).fetchall()
+        }
         counts = {}
         for table in TABLES:
             if table in present:
@@ -127,8 +137,16 @@ class PostgresBackupBackend:
             row = conn.execute("SELECT pg_export_snapshot()").fetchone()
             assert row is not None
             counts = self._counts_on(conn)
-            self._run([pg_dump, "--format=custom", f"--snapshot={row[0]}", "--no-owner", f"--file={dest}",
-                       f"--dbname={self.url}"])
+            self._run(
+                [
+                    pg_dump,
+                    "--format=custom",
+                    f"--snapshot={row[0]}",
+                    "--no-owner",
+                    f"--file={dest}",
+                    f"--dbname={self.url}",
+                ]
+            )
         return counts
 
     def verify(self, path: Path, expected: dict[str, int] | None) -> dict[str, Any]:
@@ -136,16 +154,25 @@ class PostgresBackupBackend:
 
         kind = backup_kind(path)
         if kind == "sqlite":
-            return {"ok": False, "counts": {}, "audit": "absent", "problems": [
-                f"{path} is a SQLite backup (memwarden's SQLite backend), and this database is PostgreSQL: "
-                "restore it with a SQLite MEMWARDEN_DB, then copy it here with `memwarden migrate --to URL`"]}
+            return {
+                "ok": False,
+                "counts": {},
+                "audit": "absent",
+                "problems": [
+                    f"{path} is a SQLite backup (memwarden's SQLite backend), and this database is PostgreSQL: "
+                    "restore it with a SQLite MEMWARDEN_DB, then copy it here with `memwarden migrate --to URL`"
+                ],
+            }
         try:
             _, pg_restore = self._require_tools()
             listing = self._run([pg_restore, "--list", str(path)])
         except StorageError as exc:
             return {"ok": False, "problems": [exc.message], "counts": {}, "audit": "absent"}
-        problems = [f"the archive holds no data for table {t}" for t in ("memories", "audit_log")
-                    if f"TABLE DATA public {t} " not in listing]
+        problems = [
+            f"the archive holds no data for table {t}"
+            for t in ("memories", "audit_log")
+            if f"TABLE DATA public {t} " not in listing
+        ]
         scratch = f"memwarden_verify_{uuid.uuid4().hex[:12]}"
         scratch_url = _with_database(self.url, scratch)
         counts: dict[str, int] = {}
@@ -154,15 +181,20 @@ class PostgresBackupBackend:
             with psycopg.connect(self.url, autocommit=True) as conn:
                 conn.execute(f'CREATE DATABASE "{scratch}"')
         except psycopg.Error as exc:
-            problems.append(f"could not create a scratch database to restore into and count rows ({exc}); "
-                            "only the archive's table of contents was checked")
+            problems.append(
+                f"could not create a scratch database to restore into and count rows ({exc}); "
+                "only the archive's table of contents was checked"
+            )
             return {"ok": False, "problems": problems, "counts": counts, "audit": audit}
         try:
             self._run([pg_restore, "--no-owner", "--exit-on-error", f"--dbname={scratch_url}", str(path)])
             counts = self._counts(scratch_url)
             if expected is not None:
-                problems.extend(f"{t}: {expected[t]} rows when dumped, {counts.get(t)} in the backup"
-                                for t in expected if counts.get(t) != expected[t])
+                problems.extend(
+                    f"{t}: {expected[t]} rows when dumped, {counts.get(t)} in the backup"
+                    for t in expected
+                    if counts.get(t) != expected[t]
+                )
             from memwarden.audit import verify_database
 
             report = verify_database(scratch_url)

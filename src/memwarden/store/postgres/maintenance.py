@@ -106,7 +106,9 @@ class PostgresMaintenance:
         from memwarden.store.postgres.textsearch import tsvector_literal
 
         with self.write() as conn:
-            conn.execute("UPDATE memories SET search = NULL WHERE deleted_at IS NOT NULL AND search IS NOT NULL")
+            conn.execute(
+                "UPDATE memories SET search = NULL WHERE deleted_at IS NOT NULL AND search IS NOT NULL"
+            )
             rows = conn.execute(f"SELECT {COLUMNS} FROM memories WHERE deleted_at IS NULL").fetchall()
             with conn.cursor() as cur:
                 cur.executemany(
@@ -143,13 +145,18 @@ class PostgresMaintenance:
     def tenants(self) -> list[str]:
         """Every tenant with a memory (deleted ones included), sorted."""
         with self.connection() as conn:
-            return [r[0] for r in conn.execute("SELECT DISTINCT tenant FROM memories ORDER BY tenant").fetchall()]
+            return [
+                r[0] for r in conn.execute("SELECT DISTINCT tenant FROM memories ORDER BY tenant").fetchall()
+            ]
 
     def put_state(self, key: str, value: str) -> None:
         """Set one row of the store's own state (``index_state``), committed."""
         with self.write() as conn:
-            conn.execute("INSERT INTO index_state (key, value) VALUES (%s, %s)"
-                         " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+            conn.execute(
+                "INSERT INTO index_state (key, value) VALUES (%s, %s)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
 
     def delete_state(self, key: str) -> None:
         with self.write() as conn:
@@ -158,8 +165,10 @@ class PostgresMaintenance:
     def states(self, prefix: str) -> dict[str, str]:
         """The state rows whose key starts with ``prefix``, by key."""
         with self.connection() as conn:
-            rows = conn.execute("SELECT key, value FROM index_state WHERE left(key, %s) = %s ORDER BY key",
-                                (len(prefix), prefix)).fetchall()
+            rows = conn.execute(
+                "SELECT key, value FROM index_state WHERE left(key, %s) = %s ORDER BY key",
+                (len(prefix), prefix),
+            ).fetchall()
         return {str(k): str(v) for k, v in rows}
 
     def iter_vectors(self, batch: int = 2000) -> Iterator[tuple[str, VectorSpace, bytes]]:
@@ -215,9 +224,13 @@ class PostgresMaintenance:
                         outcomes.append("same_id")
                     else:
                         outcomes.append("duplicate")
-                in_write.write_row(conn, [m.id for (m, _), o in zip(chunk, outcomes[start:], strict=True)
-                                          if o == "inserted"],
-                                   result_count=outcomes[start:].count("inserted"), detail={"batch": True}, once=False)
+                in_write.write_row(
+                    conn,
+                    [m.id for (m, _), o in zip(chunk, outcomes[start:], strict=True) if o == "inserted"],
+                    result_count=outcomes[start:].count("inserted"),
+                    detail={"batch": True},
+                    once=False,
+                )
         return outcomes
 
     # -- maintenance ---------------------------------------------------------------------------
@@ -249,7 +262,8 @@ class PostgresMaintenance:
         with self.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             present = [
-                r[0] for r in conn.execute(
+                r[0]
+                for r in conn.execute(
                     "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
                 ).fetchall()
             ]

@@ -271,9 +271,7 @@ def ensure_tables(conn: psycopg.Connection) -> None:
 
 def current_version(conn: psycopg.Connection) -> int:
     row = conn.execute(
-        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
-        if _has_table(conn)
-        else "SELECT 0"
+        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations" if _has_table(conn) else "SELECT 0"
     ).fetchone()
     return int(row[0]) if row else 0
 

@@ -44,7 +44,25 @@ def row_to_memory(row: Sequence[Any]) -> Memory:
 
 def memory_params(m: Memory) -> tuple[Any, ...]:
     return (
-        m.id, m.tenant, m.project, m.kind, m.title, list(m.tags), m.content, m.content_hash, m.pinned,
-        m.created_at, m.updated_at, m.expires_at, m.deleted_at, m.version, m.hit_count, m.last_used_at,
-        list(m.redactions), list(m.injection_flags), m.context, m.thread, m.occurred_at,
+        m.id,
+        m.tenant,
+        m.project,
+        m.kind,
+        m.title,
+        list(m.tags),
+        m.content,
+        m.content_hash,
+        m.pinned,
+        m.created_at,
+        m.updated_at,
+        m.expires_at,
+        m.deleted_at,
+        m.version,
+        m.hit_count,
+        m.last_used_at,
+        list(m.redactions),
+        list(m.injection_flags),
+        m.context,
+        m.thread,
+        m.occurred_at,
     )

@@ -77,7 +77,9 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
             with self.pool.connection() as conn:
                 yield conn
         except PoolTimeout as exc:
-            raise StorageError(f"no PostgreSQL connection free in time at {redact_url(self.url)}: {exc}") from exc
+            raise StorageError(
+                f"no PostgreSQL connection free in time at {redact_url(self.url)}: {exc}"
+            ) from exc
         except psycopg.errors.UniqueViolation:
             raise  # callers turn these into Conflict with the right ids
         except psycopg.Error as exc:
@@ -152,11 +154,25 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                     " search = %s::tsvector"
                     " WHERE tenant = %s AND id = %s AND version = %s AND deleted_at IS NULL RETURNING id",
                     (
-                        updated.project, updated.kind, updated.title, list(updated.tags), updated.content,
-                        updated.content_hash, updated.pinned, updated.updated_at, updated.expires_at,
-                        updated.version, list(updated.redactions), list(updated.injection_flags),
-                        updated.context, updated.thread, updated.occurred_at, tsvector_literal(index),
-                        memory.tenant, memory.id, expected_version,
+                        updated.project,
+                        updated.kind,
+                        updated.title,
+                        list(updated.tags),
+                        updated.content,
+                        updated.content_hash,
+                        updated.pinned,
+                        updated.updated_at,
+                        updated.expires_at,
+                        updated.version,
+                        list(updated.redactions),
+                        list(updated.injection_flags),
+                        updated.context,
+                        updated.thread,
+                        updated.occurred_at,
+                        tsvector_literal(index),
+                        memory.tenant,
+                        memory.id,
+                        expected_version,
                     ),
                 ).fetchone()
                 if row is None:
@@ -174,7 +190,8 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
 
     def _explain_missed_update(self, conn: psycopg.Connection, memory: Memory, expected_version: int) -> None:
         row = conn.execute(
-            "SELECT version, deleted_at FROM memories WHERE tenant = %s AND id = %s", (memory.tenant, memory.id)
+            "SELECT version, deleted_at FROM memories WHERE tenant = %s AND id = %s",
+            (memory.tenant, memory.id),
         ).fetchone()
         if row is None or row[1] is not None:
             raise Conflict(f"memory {memory.id} was deleted meanwhile", id=memory.id)
@@ -196,7 +213,8 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
     def soft_delete(self, tenant: str, memory_id: str, now: datetime) -> Memory | None:
         with self.write() as conn:
             row = conn.execute(
-                f"SELECT {COLUMNS} FROM memories WHERE tenant = %s AND id = %s FOR UPDATE", (tenant, memory_id)
+                f"SELECT {COLUMNS} FROM memories WHERE tenant = %s AND id = %s FOR UPDATE",
+                (tenant, memory_id),
             ).fetchone()
             if row is None:
                 return None
@@ -250,7 +268,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         )
         with self.connection() as conn:
             rows = conn.execute(
-                f"SELECT c.id, ({step.format(op='<', order='DESC')}), ({step.format(op='>', order='ASC')})"  # type: ignore[arg-type]
+                f"SELECT c.id, ({step.format(op='<', order='DESC')}), ({step.format(op='>', order='ASC')})"
                 " FROM memories c WHERE c.tenant = %s AND c.id = ANY(%s) AND c.thread <> ''",
                 (tenant, list(ids)),
             ).fetchall()
@@ -263,10 +281,15 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         with self.connection() as conn:
             rows = conn.execute(
                 f"SELECT {COLUMNS}, search::text FROM memories"
-                " WHERE tenant = %s AND id = ANY(%s) AND deleted_at IS NULL", (tenant, list(ids)),
+                " WHERE tenant = %s AND id = ANY(%s) AND deleted_at IS NULL",
+                (tenant, list(ids)),
             ).fetchall()
-        return [Candidate(row_to_memory(row), 0.0, None if row[NCOLUMNS] is None else parse_tsvector(row[NCOLUMNS]))
-                for row in rows]
+        return [
+            Candidate(
+                row_to_memory(row), 0.0, None if row[NCOLUMNS] is None else parse_tsvector(row[NCOLUMNS])
+            )
+            for row in rows
+        ]
 
     @staticmethod
     def filters(
@@ -313,14 +336,15 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         found: dict[str, Candidate] = {}
         narrow = tsquery_all_literal(query)
         with self.connection() as conn:
-            for step in ([narrow, expression] if narrow else [expression]):
+            for step in [narrow, expression] if narrow else [expression]:
                 rows = conn.execute(
                     sql, (RANK_WEIGHTS, step, tenant, *params, RANK_POOL, expression, limit)
                 ).fetchall()
                 for row in rows:
                     if row[0] not in found:
-                        found[row[0]] = Candidate(row_to_memory(row), float(row[NCOLUMNS]),
-                                                  parse_tsvector(row[NCOLUMNS + 1]))
+                        found[row[0]] = Candidate(
+                            row_to_memory(row), float(row[NCOLUMNS]), parse_tsvector(row[NCOLUMNS + 1])
+                        )
                 if len(found) >= limit:
                     break
         return sorted(found.values(), key=lambda c: (-c.score, c.memory.id))[:limit]
@@ -349,7 +373,11 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         return [row_to_memory(row) for row in rows]
 
     def stats(self, tenant: str, project: str | None, now: datetime) -> dict[str, Any]:
-        scope, params = ("tenant = %s", [tenant]) if project is None else ("tenant = %s AND project = %s", [tenant, project])
+        scope, params = (
+            ("tenant = %s", [tenant])
+            if project is None
+            else ("tenant = %s AND project = %s", [tenant, project])
+        )
         live = "deleted_at IS NULL"
         with self.connection() as conn:
             row = conn.execute(
@@ -363,14 +391,18 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 f" FROM memories WHERE {scope}",
                 (now, now, *params),
             ).fetchone()
-            projects = dict(conn.execute(
-                f"SELECT project, COUNT(*) FROM memories WHERE {scope} AND {live} GROUP BY project ORDER BY project",
-                params,
-            ).fetchall())
-            kinds = dict(conn.execute(
-                f"SELECT kind, COUNT(*) FROM memories WHERE {scope} AND {live} GROUP BY kind ORDER BY kind",
-                params,
-            ).fetchall())
+            projects = dict(
+                conn.execute(
+                    f"SELECT project, COUNT(*) FROM memories WHERE {scope} AND {live} GROUP BY project ORDER BY project",
+                    params,
+                ).fetchall()
+            )
+            kinds = dict(
+                conn.execute(
+                    f"SELECT kind, COUNT(*) FROM memories WHERE {scope} AND {live} GROUP BY kind ORDER BY kind",
+                    params,
+                ).fetchall()
+            )
             size = conn.execute("SELECT pg_database_size(current_database())").fetchone()
         assert row is not None and size is not None
         return {
@@ -406,7 +438,9 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
             row = conn.execute("SELECT value FROM index_state WHERE key = 'analyzer'").fetchone()
             if row is not None and row[0] == fingerprint:
                 return 0
-            rows = conn.execute(f"SELECT {COLUMNS} FROM memories WHERE deleted_at IS NULL ORDER BY id").fetchall()
+            rows = conn.execute(
+                f"SELECT {COLUMNS} FROM memories WHERE deleted_at IS NULL ORDER BY id"
+            ).fetchall()
             total = len(rows)
             with conn.cursor() as cur:
                 for start in range(0, total, REINDEX_BATCH):

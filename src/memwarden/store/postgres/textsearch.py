@@ -53,7 +53,9 @@ def tsvector_literal(index: IndexText) -> str:
             slots = positions.setdefault(term, [])
             if len(slots) < MAX_POSITIONS_PER_LEXEME:
                 slots.append(f"{position}{weight}")
-    return " ".join(f"{quote_lexeme(term)}:{','.join(dict.fromkeys(slots))}" for term, slots in positions.items())
+    return " ".join(
+        f"{quote_lexeme(term)}:{','.join(dict.fromkeys(slots))}" for term, slots in positions.items()
+    )
 
 
 def tsquery_literal(query: KeywordQuery) -> str:
@@ -77,7 +79,9 @@ def tsquery_all_literal(query: KeywordQuery) -> str | None:
     groups = query.groups or tuple((term,) for term in dict.fromkeys(query.terms))
     parts = []
     for group in groups:
-        alternatives = [quote_lexeme(t) + (":*" if t in query.prefix else "") for t in dict.fromkeys(group) if usable(t)]
+        alternatives = [
+            quote_lexeme(t) + (":*" if t in query.prefix else "") for t in dict.fromkeys(group) if usable(t)
+        ]
         if alternatives:
             parts.append("(" + " | ".join(alternatives) + ")")
     return " & ".join(parts[:MAX_TERMS]) if len(parts) > 1 else None

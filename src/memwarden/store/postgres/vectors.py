@@ -71,11 +71,18 @@ class PostgresVectors:
             if built:
                 # A build over rows already there (migrate) is far faster when the graph fits in memory.
                 conn.execute(sql.SQL("SET LOCAL maintenance_work_mem = {}").format(sql.Literal(BUILD_MEMORY)))
-                conn.execute(sql.SQL(
-                    "CREATE INDEX {name} ON memory_vectors USING hnsw ((embedding::vector({dim})) vector_cosine_ops)"
-                    " WITH (m = {m}, ef_construction = {ef}) WHERE model = {model} AND dim = {dim}"
-                ).format(name=sql.Identifier(name), dim=sql.Literal(space.dimension), m=sql.Literal(HNSW_M),
-                         ef=sql.Literal(HNSW_EF_CONSTRUCTION), model=sql.Literal(space.model_id)))
+                conn.execute(
+                    sql.SQL(
+                        "CREATE INDEX {name} ON memory_vectors USING hnsw ((embedding::vector({dim})) vector_cosine_ops)"
+                        " WITH (m = {m}, ef_construction = {ef}) WHERE model = {model} AND dim = {dim}"
+                    ).format(
+                        name=sql.Identifier(name),
+                        dim=sql.Literal(space.dimension),
+                        m=sql.Literal(HNSW_M),
+                        ef=sql.Literal(HNSW_EF_CONSTRUCTION),
+                        model=sql.Literal(space.model_id),
+                    )
+                )
         self._indexed_spaces.add(space)
         return built
 
@@ -88,14 +95,18 @@ class PostgresVectors:
         with self.write() as conn, conn.cursor() as cur:
             with cur.copy("COPY memory_vectors (memory_id, model, dim, embedding) FROM STDIN") as copy:
                 for memory_id, blob in rows:
-                    copy.write_row((memory_id, space.model_id, space.dimension, vector_text(blob, space.dimension)))
+                    copy.write_row(
+                        (memory_id, space.model_id, space.dimension, vector_text(blob, space.dimension))
+                    )
                     count += 1
         self._indexed_spaces.discard(space)
         self.ensure_space_index(space)
         return count
 
     def put_vectors(self, space: VectorSpace, items: Sequence[tuple[str, int, bytes]]) -> int:
-        rows = [(vector_text(blob, space.dimension), memory_id, version) for memory_id, version, blob in items]
+        rows = [
+            (vector_text(blob, space.dimension), memory_id, version) for memory_id, version, blob in items
+        ]
         self.ensure_space_index(space)
         stored = 0
         with self.write() as conn:
@@ -110,8 +121,10 @@ class PostgresVectors:
                 ).fetchone()
                 if row is None:
                     continue
-                conn.execute("UPDATE memories SET embedding_error = NULL WHERE id = %s AND embedding_error IS NOT NULL",
-                             (memory_id,))
+                conn.execute(
+                    "UPDATE memories SET embedding_error = NULL WHERE id = %s AND embedding_error IS NOT NULL",
+                    (memory_id,),
+                )
                 stored += 1
         return stored
 
@@ -119,9 +132,13 @@ class PostgresVectors:
         if not ids:
             return
         with self.write() as conn:
-            conn.execute("UPDATE memories SET embedding_error = %s WHERE id = ANY(%s)", (error[:500], list(ids)))
+            conn.execute(
+                "UPDATE memories SET embedding_error = %s WHERE id = ANY(%s)", (error[:500], list(ids))
+            )
 
-    def memories_missing_vectors(self, space: VectorSpace, *, limit: int, tenant: str | None = None) -> list[Memory]:
+    def memories_missing_vectors(
+        self, space: VectorSpace, *, limit: int, tenant: str | None = None
+    ) -> list[Memory]:
         from memwarden.store.postgres.rows import M_COLUMNS, row_to_memory
 
         scope, params = ("", []) if tenant is None else (" AND m.tenant = %s", [tenant])
@@ -197,21 +214,31 @@ class PostgresVectors:
         self.ensure_space_index(space)
         q = vector_text(np.asarray(query, dtype=np.float32).reshape(-1).tobytes(), space.dimension)
         where, params = self.filters(project, tags, include_expired, now)
-        distance = sql.SQL("(v.embedding::vector({dim}) <=> %s::vector({dim}))").format(dim=sql.Literal(space.dimension))
+        distance = sql.SQL("(v.embedding::vector({dim}) <=> %s::vector({dim}))").format(
+            dim=sql.Literal(space.dimension)
+        )
         statement = sql.SQL(
             "SELECT {cols}, 1 - {distance} AS cosine, m.search::text FROM memory_vectors v"
             " JOIN memories m ON m.id = v.memory_id"
             " WHERE v.model = {model} AND v.dim = {dim} AND m.tenant = %s AND m.deleted_at IS NULL{where}"
             " ORDER BY {distance} LIMIT %s"
-        ).format(cols=sql.SQL(M_COLUMNS), distance=distance, model=sql.Literal(space.model_id),
-                 dim=sql.Literal(space.dimension), where=sql.SQL(where))
+        ).format(
+            cols=sql.SQL(M_COLUMNS),
+            distance=distance,
+            model=sql.Literal(space.model_id),
+            dim=sql.Literal(space.dimension),
+            where=sql.SQL(where),
+        )
         ef_search = min(1000, max(HNSW_EF_SEARCH, 2 * limit))
         with self.connection() as conn, conn.transaction():
             conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(ef_search)))
             conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
             rows = conn.execute(statement, (q, tenant, *params, q, limit)).fetchall()
         return [
-            Candidate(row_to_memory(row), float(row[NCOLUMNS]),
-                      None if row[NCOLUMNS + 1] is None else parse_tsvector(row[NCOLUMNS + 1]))
+            Candidate(
+                row_to_memory(row),
+                float(row[NCOLUMNS]),
+                None if row[NCOLUMNS + 1] is None else parse_tsvector(row[NCOLUMNS + 1]),
+            )
             for row in rows
         ]

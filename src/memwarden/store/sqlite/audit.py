@@ -62,7 +62,9 @@ class SQLiteAuditLog:
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         self.shm = ShmWatch(self.path)
-        tables = {r[0] for r in self.connection().execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {
+            r[0] for r in self.connection().execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
         if not {"audit_log", "audit_head", "audit_checkpoints"} <= tables:
             raise StorageError(f"{self.path} has no audit log (it predates schema migration 0002_audit_log)")
 
@@ -71,11 +73,19 @@ class SQLiteAuditLog:
         if conn is None:
             try:
                 if self.readonly:
-                    conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                           isolation_level=None, check_same_thread=False)
+                    conn = sqlite3.connect(
+                        f"{self.path.resolve().as_uri()}?mode=ro",
+                        uri=True,
+                        isolation_level=None,
+                        check_same_thread=False,
+                    )
                 else:
-                    conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                           timeout=BUSY_TIMEOUT_MS / 1000)
+                    conn = sqlite3.connect(
+                        self.path,
+                        isolation_level=None,
+                        check_same_thread=False,
+                        timeout=BUSY_TIMEOUT_MS / 1000,
+                    )
                     conn.execute("PRAGMA journal_mode = WAL")
                     conn.execute("PRAGMA synchronous = NORMAL")
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -132,7 +142,9 @@ class SQLiteAuditLog:
         values = event_values(seq + 1, stamp_time(at), event)
         digest = chain_hash(prev, values, self.key)
         try:
-            conn.execute(f"INSERT INTO audit_log ({_COLUMNS}) VALUES ({', '.join('?' * 17)})", (*values, prev, digest))
+            conn.execute(
+                f"INSERT INTO audit_log ({_COLUMNS}) VALUES ({', '.join('?' * 17)})", (*values, prev, digest)
+            )
         except sqlite3.Error as exc:
             raise SQLiteFault(f"cannot write the audit row: {describe_fault(self.path, exc)}") from exc
         return AuditRecord(*[*values, prev, digest])
@@ -178,8 +190,9 @@ class SQLiteAuditLog:
         )
         return [Checkpoint(*row) for row in rows]
 
-    def prune(self, before: datetime, at: datetime, *, actor: str = "memwarden", tenant: str = "-"
-              ) -> Checkpoint | None:
+    def prune(
+        self, before: datetime, at: datetime, *, actor: str = "memwarden", tenant: str = "-"
+    ) -> Checkpoint | None:
         with self._write() as conn:
             plan = plan_prune(lambda sql, params: conn.execute(sql, params).fetchone(), "?", before, at)
             if plan is None:
@@ -187,7 +200,13 @@ class SQLiteAuditLog:
             checkpoint, previous = plan
             conn.execute(
                 "INSERT INTO audit_checkpoints(upto_seq, upto_hash, pruned_rows, before, at) VALUES (?, ?, ?, ?, ?)",
-                (checkpoint.upto_seq, checkpoint.upto_hash, checkpoint.pruned_rows, checkpoint.before, checkpoint.at),
+                (
+                    checkpoint.upto_seq,
+                    checkpoint.upto_hash,
+                    checkpoint.pruned_rows,
+                    checkpoint.before,
+                    checkpoint.at,
+                ),
             )
             conn.execute("DELETE FROM audit_log WHERE seq <= ?", (checkpoint.upto_seq,))
             self.append_in(conn, prune_event(checkpoint, previous, actor, tenant), at)

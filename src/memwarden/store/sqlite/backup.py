@@ -39,8 +39,9 @@ def table_counts(conn: sqlite3.Connection) -> dict[str, int]:
 def _connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     try:
         if readonly:
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
-                                   timeout=BUSY_TIMEOUT_S)
+            conn = sqlite3.connect(
+                f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_S
+            )
         else:
             conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
@@ -87,7 +88,9 @@ def audit_chain_problems(conn: sqlite3.Connection, path: Path) -> tuple[str, lis
 
     ``state`` is ``verified``, ``broken`` or ``absent`` (a database from before the audit log).
     """
-    has_audit = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit_log'").fetchone()
+    has_audit = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit_log'"
+    ).fetchone()
     if has_audit is None:
         return "absent", []
     from memwarden.audit import verify_database
@@ -134,9 +137,15 @@ def verify(path: Path, expected: dict[str, int] | None) -> dict[str, Any]:
     except OSError:
         head = b""
     if head == b"PGDMP":
-        return {"ok": False, "counts": {}, "audit": "absent", "problems": [
-            f"{path} is a PostgreSQL backup (pg_dump custom format), and this database is SQLite: restore it "
-            "into PostgreSQL with pg_restore (docs/operations.md)"]}
+        return {
+            "ok": False,
+            "counts": {},
+            "audit": "absent",
+            "problems": [
+                f"{path} is a PostgreSQL backup (pg_dump custom format), and this database is SQLite: restore it "
+                "into PostgreSQL with pg_restore (docs/operations.md)"
+            ],
+        }
     try:
         conn = _connect(path, readonly=True)
     except StorageError as exc:

@@ -72,17 +72,21 @@ def describe_fault(path: Path, exc: sqlite3.Error) -> str:
         return f"the disk is full ({detail}) at {path}; free space there (acknowledged writes are kept)"
     if code == "readonly" or (code == "cantopen" and path.exists() and _folder_is_read_only(folder)):
         if _folder_is_read_only(folder):
-            return (f"the folder {folder} is read-only ({detail}): SQLite must create {path.name}-wal and "
-                    f"{path.name}-shm beside the database; make the folder writable or set MEMWARDEN_DB to a "
-                    "writable place")
+            return (
+                f"the folder {folder} is read-only ({detail}): SQLite must create {path.name}-wal and "
+                f"{path.name}-shm beside the database; make the folder writable or set MEMWARDEN_DB to a "
+                "writable place"
+            )
         return f"{path} is read-only ({detail}): make the file writable by this user, or set MEMWARDEN_DB"
     if code == "cantopen":
         if not folder.exists():
             return f"cannot open {path} ({detail}): the folder {folder} does not exist"
         return f"cannot open {path} ({detail}): check that the file and its folder exist and are accessible"
     if code == "corrupt":
-        return (f"{path} is damaged ({detail}): run `memwarden health` (it rebuilds a damaged keyword index) "
-                "or restore a backup (`memwarden restore`)")
+        return (
+            f"{path} is damaged ({detail}): run `memwarden health` (it rebuilds a damaged keyword index) "
+            "or restore a backup (`memwarden restore`)"
+        )
     if code == "busy":
         return f"{path} stayed locked by another process past the busy timeout ({detail}); try again"
     return f"the database {path} failed: {detail}"
@@ -112,7 +116,11 @@ def with_clear_faults(path_attribute: str = "path") -> Callable[[C], C]:
 
         for name in dir(cls):
             member = inspect.getattr_static(cls, name)
-            if name.startswith("_") or not inspect.isfunction(member) or getattr(member, "_clear_faults", False):
+            if (
+                name.startswith("_")
+                or not inspect.isfunction(member)
+                or getattr(member, "_clear_faults", False)
+            ):
                 continue
             inner = getattr(member, "__wrapped__", member)
             if inspect.isgeneratorfunction(inner):  # a @contextmanager such as write()

@@ -94,12 +94,15 @@ class SQLiteMaintenance:
         try:
             with self.write() as conn:
                 conn.execute(
-                    "INSERT INTO memories_fts(rowid, title, tags, body) VALUES (?, '', '', ?)", (rowid, PROBE_TERM)
+                    "INSERT INTO memories_fts(rowid, title, tags, body) VALUES (?, '', '', ?)",
+                    (rowid, PROBE_TERM),
                 )
             step = "read back"
-            found = self.connection().execute(
-                "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (f'"{PROBE_TERM}"',)
-            ).fetchall()
+            found = (
+                self.connection()
+                .execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (f'"{PROBE_TERM}"',))
+                .fetchall()
+            )
             if rowid not in {r[0] for r in found}:
                 return "keyword index probe: the row just written was not found"
             step = "delete"
@@ -127,10 +130,13 @@ class SQLiteMaintenance:
                     " VALUES ('00000000000000000000PROBE0', ' memwarden-probe', ' probe', 'note', 'probe', 'probe',"
                     " '1970-01-01T00:00:00.000000Z', '1970-01-01T00:00:00.000000Z')"
                 )
-                wconn.execute("INSERT INTO memory_vectors (memory_rowid, model, dim, vector) VALUES (?, ' probe', 384, ?)",
-                              (cursor.lastrowid, probe))
-                back = wconn.execute("SELECT vector FROM memory_vectors WHERE memory_rowid = ?",
-                                     (cursor.lastrowid,)).fetchone()
+                wconn.execute(
+                    "INSERT INTO memory_vectors (memory_rowid, model, dim, vector) VALUES (?, ' probe', 384, ?)",
+                    (cursor.lastrowid, probe),
+                )
+                back = wconn.execute(
+                    "SELECT vector FROM memory_vectors WHERE memory_rowid = ?", (cursor.lastrowid,)
+                ).fetchone()
                 raise _RollBack("ok" if back is not None and bytes(back[0]) == probe else "mismatch")
         except _RollBack as outcome:
             return None if str(outcome) == "ok" else "vector store probe: the vector read back differs"
@@ -153,7 +159,8 @@ class SQLiteMaintenance:
                 ).fetchone()[0]
                 orphans = conn.execute(
                     "SELECT COUNT(*) FROM memories_fts f LEFT JOIN memories m ON m.rowid = f.rowid"
-                    " WHERE f.rowid > ? AND (m.rowid IS NULL OR m.deleted_at IS NOT NULL)", (PROBE_ROWID,)
+                    " WHERE f.rowid > ? AND (m.rowid IS NULL OR m.deleted_at IS NOT NULL)",
+                    (PROBE_ROWID,),
                 ).fetchone()[0]
             finally:
                 if own:
@@ -201,7 +208,9 @@ class SQLiteMaintenance:
             except sqlite3.Error as exc:
                 # When: no room for VACUUM's copy, or another process holds the file. The index
                 # works already; integrity_check reports the unused pages until a later VACUUM.
-                logger.warning("VACUUM after the keyword index rebuild failed (%s); run memwarden vacuum", exc)
+                logger.warning(
+                    "VACUUM after the keyword index rebuild failed (%s); run memwarden vacuum", exc
+                )
         return count
 
     # -- bulk ----------------------------------------------------------------------------------
@@ -231,13 +240,18 @@ class SQLiteMaintenance:
 
     def tenants(self) -> list[str]:
         """Every tenant with a memory (deleted ones included), sorted."""
-        return [r[0] for r in self.connection().execute("SELECT DISTINCT tenant FROM memories ORDER BY tenant")]
+        return [
+            r[0] for r in self.connection().execute("SELECT DISTINCT tenant FROM memories ORDER BY tenant")
+        ]
 
     def put_state(self, key: str, value: str) -> None:
         """Set one row of the store's own state (``index_state``), committed durably."""
         with self.write() as conn:
-            conn.execute("INSERT INTO index_state (key, value) VALUES (?, ?)"
-                         " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+            conn.execute(
+                "INSERT INTO index_state (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
 
     def delete_state(self, key: str) -> None:
         with self.write() as conn:
@@ -245,9 +259,14 @@ class SQLiteMaintenance:
 
     def states(self, prefix: str) -> dict[str, str]:
         """The state rows whose key starts with ``prefix``, by key."""
-        rows = self.connection().execute(
-            "SELECT key, value FROM index_state WHERE substr(key, 1, ?) = ? ORDER BY key", (len(prefix), prefix)
-        ).fetchall()
+        rows = (
+            self.connection()
+            .execute(
+                "SELECT key, value FROM index_state WHERE substr(key, 1, ?) = ? ORDER BY key",
+                (len(prefix), prefix),
+            )
+            .fetchall()
+        )
         return {str(k): str(v) for k, v in rows}
 
     def iter_vectors(self, batch: int = 2000) -> Iterator[tuple[str, VectorSpace, bytes]]:
@@ -294,11 +313,14 @@ class SQLiteMaintenance:
                     if conn.execute("SELECT 1 FROM memories WHERE id = ?", (memory.id,)).fetchone():
                         outcomes.append("same_id")
                         continue
-                    if memory.deleted_at is None and conn.execute(
-                        "SELECT 1 FROM memories WHERE tenant = ? AND project = ? AND content_hash = ?"
-                        " AND deleted_at IS NULL",
-                        (memory.tenant, memory.project, memory.content_hash),
-                    ).fetchone():
+                    if (
+                        memory.deleted_at is None
+                        and conn.execute(
+                            "SELECT 1 FROM memories WHERE tenant = ? AND project = ? AND content_hash = ?"
+                            " AND deleted_at IS NULL",
+                            (memory.tenant, memory.project, memory.content_hash),
+                        ).fetchone()
+                    ):
                         outcomes.append("duplicate")
                         continue
                     cursor = conn.execute(
@@ -308,9 +330,13 @@ class SQLiteMaintenance:
                     if memory.deleted_at is None:
                         self._index(conn, cursor.lastrowid, index)
                     outcomes.append("inserted")
-                in_write.write_row(conn, [m.id for (m, _), o in zip(chunk, outcomes[start:], strict=True)
-                                          if o == "inserted"],
-                                   result_count=outcomes[start:].count("inserted"), detail={"batch": True}, once=False)
+                in_write.write_row(
+                    conn,
+                    [m.id for (m, _), o in zip(chunk, outcomes[start:], strict=True) if o == "inserted"],
+                    result_count=outcomes[start:].count("inserted"),
+                    detail={"batch": True},
+                    once=False,
+                )
         if len(entries) >= IMPORT_BATCH:
             self.connection().execute("PRAGMA optimize")  # planner statistics follow a bulk load
         return outcomes

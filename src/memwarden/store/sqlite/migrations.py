@@ -61,7 +61,7 @@ def _initial(conn: sqlite3.Connection) -> None:
         CREATE VIRTUAL TABLE memories_fts USING fts5(
             title, tags, body, tokenize = 'unicode61 remove_diacritics 0'
         );
-        """
+        """,
     )
 
 
@@ -213,6 +213,7 @@ def _scoped_index(conn: sqlite3.Connection) -> None:
 # The hash a chain starts from (the ``prev_hash`` of row 1).
 AUDIT_GENESIS = "0" * 64
 
+
 def _injection_flags(conn: sqlite3.Connection) -> None:
     """Store why a memory reads like instructions to a model, and screen what is already there."""
     import json
@@ -223,7 +224,9 @@ def _injection_flags(conn: sqlite3.Connection) -> None:
     for rowid, title, content in conn.execute("SELECT rowid, title, content FROM memories").fetchall():
         flags = screen_text(title, content)
         if flags:
-            conn.execute("UPDATE memories SET injection_flags = ? WHERE rowid = ?", (json.dumps(list(flags)), rowid))
+            conn.execute(
+                "UPDATE memories SET injection_flags = ? WHERE rowid = ?", (json.dumps(list(flags)), rowid)
+            )
 
 
 def _dashboard(conn: sqlite3.Connection) -> None:

@@ -57,10 +57,12 @@ class ShmWatch:
             return None
         if now == self._identity:
             return None
-        return (f"the WAL shared-memory file {self.database}-shm was {'deleted' if now is None else 'replaced'} "
-                "while memwarden had the database open (the database file itself is not damaged): restart "
-                "every memwarden process using it; until then this process refuses reads and writes, so "
-                "that nothing another process wrote is overwritten")
+        return (
+            f"the WAL shared-memory file {self.database}-shm was {'deleted' if now is None else 'replaced'} "
+            "while memwarden had the database open (the database file itself is not damaged): restart "
+            "every memwarden process using it; until then this process refuses reads and writes, so "
+            "that nothing another process wrote is overwritten"
+        )
 
     def check(self) -> None:
         problem = self.problem()

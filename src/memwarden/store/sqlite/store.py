@@ -59,6 +59,8 @@ MIN_COMMON_DOCS = 100
 MAX_RARE_WORDS = 16
 # A query word that matches fewer memories than this exactly is also matched as a prefix.
 PREFIX_BELOW_DOCS = 20
+
+
 @with_clear_faults()
 class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsights):
     """The default backend. Safe to share between threads and with other processes.
@@ -69,8 +71,14 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
 
     backend = "sqlite"
 
-    def __init__(self, path: Path, *, synchronous: str = "FULL", vector_exact_max: int = 150_000,
-                 vector_snapshots: bool = True) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        synchronous: str = "FULL",
+        vector_exact_max: int = 150_000,
+        vector_snapshots: bool = True,
+    ) -> None:
         self.path = Path(path)
         self.synchronous = synchronous
         self.vector_exact_max = vector_exact_max
@@ -184,7 +192,8 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
                 # An expired twin is retired so the same fact can be stored afresh.
                 self._soft_delete_row(conn, existing, memory.created_at)
             cursor = conn.execute(
-                f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * _NCOLUMNS)})", _memory_params(memory)
+                f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * _NCOLUMNS)})",
+                _memory_params(memory),
             )
             self._index(conn, cursor.lastrowid, index)
             in_write.write_row(conn, [memory.id], detail={"duplicate": False})
@@ -266,7 +275,16 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
                 "UPDATE memories SET project = ?, kind = ?, title = ?, tags = ?, content = ?, content_hash = ?,"
                 " pinned = ?, updated_at = ?, expires_at = ?, version = ?, redactions = ?, injection_flags = ?,"
                 " context = ?, thread = ?, occurred_at = ? WHERE rowid = ?",
-                (*params[2:9], params[10], params[11], params[13], params[16], params[17], *params[18:21], row[0]),
+                (
+                    *params[2:9],
+                    params[10],
+                    params[11],
+                    params[13],
+                    params[16],
+                    params[17],
+                    *params[18:21],
+                    row[0],
+                ),
             )
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
             self._index(conn, row[0], index)
@@ -364,8 +382,9 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
             words_used = [w for _, _, w in sorted(chosen, key=lambda c: c[1])]
             rare = [w for count, _, w in chosen if count < cap][:MAX_RARE_WORDS]
             if rare:
-                scores, rows = self._rank_rare(conn, scoped_expression(" OR ".join(rare), scope),
-                                               tenant, where, params, limit)
+                scores, rows = self._rank_rare(
+                    conn, scoped_expression(" OR ".join(rare), scope), tenant, where, params, limit
+                )
             else:
                 scores, rows = self._rank_common(conn, words_used, scope, tenant, where, params, limit)
         except sqlite3.OperationalError as exc:
@@ -373,17 +392,22 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
         rows.sort(key=lambda row: (scores[row[0]], row[0]))
         n = _NCOLUMNS + 1
         return [
-            Candidate(_row_to_memory(row[1:n]), -float(scores[row[0]]),
-                      IndexText(row[n], row[n + 1], row[n + 2], row[n + 3] or ""))
+            Candidate(
+                _row_to_memory(row[1:n]),
+                -float(scores[row[0]]),
+                IndexText(row[n], row[n + 1], row[n + 2], row[n + 3] or ""),
+            )
             for row in rows[:limit]
         ]
 
     @staticmethod
     def _count_capped(conn: sqlite3.Connection, match: str, cap: int) -> int:
-        return len(conn.execute(
-            "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
-            (match, cap),
-        ).fetchall())
+        return len(
+            conn.execute(
+                "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
+                (match, cap),
+            ).fetchall()
+        )
 
     def _rank_rare(
         self, conn: sqlite3.Connection, match: str, tenant: str, where: str, params: list[Any], limit: int
@@ -407,19 +431,27 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
             if len(rows) >= limit or len(ranked) < scan:
                 return dict(ranked), rows
             if scan >= MAX_SCAN:
-                exact = dict(conn.execute(
-                    f"SELECT m.rowid, bm25(memories_fts, {BM25_WEIGHTS}, 0.0) AS r"
-                    " FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid"
-                    f" WHERE memories_fts MATCH ? AND m.tenant = ? AND m.deleted_at IS NULL{where}"
-                    " ORDER BY r LIMIT ?",
-                    (match, tenant, *params, limit),
-                ).fetchall())
+                exact = dict(
+                    conn.execute(
+                        f"SELECT m.rowid, bm25(memories_fts, {BM25_WEIGHTS}, 0.0) AS r"
+                        " FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid"
+                        f" WHERE memories_fts MATCH ? AND m.tenant = ? AND m.deleted_at IS NULL{where}"
+                        " ORDER BY r LIMIT ?",
+                        (match, tenant, *params, limit),
+                    ).fetchall()
+                )
                 return exact, self._candidate_rows(conn, list(exact), tenant, where, params)
             scan = min(MAX_SCAN, scan * 4)
 
     def _rank_common(
-        self, conn: sqlite3.Connection, words: list[str], scope: str | None, tenant: str, where: str,
-        params: list[Any], limit: int,
+        self,
+        conn: sqlite3.Connection,
+        words: list[str],
+        scope: str | None,
+        tenant: str,
+        where: str,
+        params: list[Any],
+        limit: int,
     ) -> tuple[dict[int, float], list[Any]]:
         """Every word is common: score the newest COMMON_DOCS memories holding all of them, then,
         if that is too few, the newest holding any of them.
@@ -495,7 +527,9 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
 
     def stats(self, tenant: str, project: str | None, now: datetime) -> dict[str, Any]:
         conn = self.connection()
-        scope, params = ("tenant = ?", [tenant]) if project is None else ("tenant = ? AND project = ?", [tenant, project])
+        scope, params = (
+            ("tenant = ?", [tenant]) if project is None else ("tenant = ? AND project = ?", [tenant, project])
+        )
         stamp = format_time(now)
         row = conn.execute(
             "SELECT"

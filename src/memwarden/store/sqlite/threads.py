@@ -35,11 +35,15 @@ class SQLiteThreads:
             f" AND m.deleted_at IS NULL AND ({mine}, m.rowid) {{op}} ({theirs}, c.rowid)"
             f" ORDER BY {mine} {{order}}, m.rowid {{order}} LIMIT 1"
         )
-        rows = self.connection().execute(
-            f"SELECT c.id, ({step.format(op='<', order='DESC')}), ({step.format(op='>', order='ASC')})"
-            f" FROM memories c WHERE c.id IN ({marks}) AND +c.tenant = ? AND c.thread != ''",
-            (*ids, tenant),
-        ).fetchall()
+        rows = (
+            self.connection()
+            .execute(
+                f"SELECT c.id, ({step.format(op='<', order='DESC')}), ({step.format(op='>', order='ASC')})"
+                f" FROM memories c WHERE c.id IN ({marks}) AND +c.tenant = ? AND c.thread != ''",
+                (*ids, tenant),
+            )
+            .fetchall()
+        )
         return {row[0]: tuple(n for n in row[1:] if n is not None) for row in rows}
 
     def indexed_memories(self, tenant: str, ids: Sequence[str]) -> list[Candidate]:
@@ -47,13 +51,22 @@ class SQLiteThreads:
         if not ids:
             return []
         marks = ", ".join("?" * len(ids))
-        rows = self.connection().execute(
-            f"SELECT {M_COLUMNS}, f.title, f.tags, f.body, f.context FROM memories m"
-            " LEFT JOIN memories_fts f ON f.rowid = m.rowid"
-            f" WHERE m.id IN ({marks}) AND +m.tenant = ? AND m.deleted_at IS NULL",
-            (*ids, tenant),
-        ).fetchall()
+        rows = (
+            self.connection()
+            .execute(
+                f"SELECT {M_COLUMNS}, f.title, f.tags, f.body, f.context FROM memories m"
+                " LEFT JOIN memories_fts f ON f.rowid = m.rowid"
+                f" WHERE m.id IN ({marks}) AND +m.tenant = ? AND m.deleted_at IS NULL",
+                (*ids, tenant),
+            )
+            .fetchall()
+        )
         n = NCOLUMNS
-        return [Candidate(row_to_memory(row), 0.0,
-                          None if row[n] is None else IndexText(row[n], row[n + 1], row[n + 2], row[n + 3] or ""))
-                for row in rows]
+        return [
+            Candidate(
+                row_to_memory(row),
+                0.0,
+                None if row[n] is None else IndexText(row[n], row[n + 1], row[n + 2], row[n + 3] or ""),
+            )
+            for row in rows
+        ]

@@ -225,7 +225,10 @@ class SQLiteVectors:
         for memory_rowid, cosine in nearest:
             row = by_rowid.get(memory_rowid)
             if row is not None:
-                analyzed = None if row[n + 1] is None else IndexText(row[n + 1], row[n + 2], row[n + 3],
-                                                                     row[n + 4] or "")
+                analyzed = (
+                    None
+                    if row[n + 1] is None
+                    else IndexText(row[n + 1], row[n + 2], row[n + 3], row[n + 4] or "")
+                )
                 found.append(Candidate(row_to_memory(row), cosine, analyzed))
         return found[:limit]
