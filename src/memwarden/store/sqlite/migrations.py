@@ -349,6 +349,30 @@ def _memory_context(conn: sqlite3.Connection) -> None:
     )
 
 
+def _reused_rowids(conn: sqlite3.Connection) -> None:
+    """``memories.rowid`` has no AUTOINCREMENT, so after the newest memories are purged the next
+    insert is given a rowid the embedding queue's watermark has already passed, and it would never
+    be embedded. ``vector_clock.purged_high`` keeps the highest rowid ever removed from
+    ``memories``; an insert at or below it is logged in ``vector_removals`` (``vector_seq = 0``:
+    "embed it"), which the queue reads whatever its watermark."""
+    run_script(
+        conn,
+        """
+        ALTER TABLE vector_clock ADD COLUMN purged_high INTEGER NOT NULL DEFAULT 0;
+        UPDATE vector_clock SET purged_high = (SELECT COALESCE(MAX(memory_rowid), 0) FROM vector_removals)
+            WHERE id = 1;
+        CREATE TRIGGER memories_purged AFTER DELETE ON memories BEGIN
+            UPDATE vector_clock SET purged_high = max(purged_high, OLD.rowid) WHERE id = 1;
+        END;
+        CREATE TRIGGER memories_rowid_reused AFTER INSERT ON memories
+            WHEN NEW.rowid <= (SELECT purged_high FROM vector_clock WHERE id = 1)
+        BEGIN
+            INSERT INTO vector_removals(memory_rowid, vector_seq) VALUES (NEW.rowid, 0);
+        END;
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Step]] = [
     ("0001_initial", _initial),
     ("0002_audit_log", _audit_log),
@@ -359,6 +383,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     ("0007_dashboard", _dashboard),
     ("0008_vector_removals", _vector_removals),
     ("0009_memory_context", _memory_context),
+    ("0010_reused_rowids", _reused_rowids),
 ]
 
 
