@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-runtime
 
-.PHONY: run test lint install bench clean browser
+.PHONY: run test lint install bench clean browser mcpb
 
 # Recipes are silent (@) and install output goes to stderr: `make run` serves MCP over stdio, so
 # its stdout must carry nothing but the server's JSON-RPC lines.
@@ -39,8 +39,19 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 		echo "chromium is missing: run 'sudo apt-get install -y chromium' for the dashboard's browser tests"
 
+## The official MCP Bundle packer and validator (npm @anthropic-ai/mcpb) for tests/test_bundle.py,
+## installed into the virtual environment; npm comes from Debian when it is missing and we may.
+MCPB := $(VENV)/node/node_modules/.bin/mcpb
+mcpb: $(MCPB)
+$(MCPB):
+	@command -v npm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; } || \
+		echo "npm is missing: install Node.js and npm for the bundle tests (tests/test_bundle.py)" >&2
+	@command -v npm >/dev/null 2>&1 && npm install --silent --no-audit --no-fund --prefix $(VENV)/node \
+		@anthropic-ai/mcpb@2.1.2 >&2 || true
+
 ## Install what the tests need, start what they need, check lint and types, run every test.
-test: $(STAMP) browser lint
+test: $(STAMP) browser mcpb lint
 	$(BIN)/python -m pytest -q
 
 ## ruff (lint and format) and mypy over src/.

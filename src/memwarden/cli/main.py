@@ -460,6 +460,9 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
         from memwarden.cli.ui_command import register as register_ui
 
         register_ui(command)
+        from memwarden.cli.bundle_command import register as register_bundle
+
+        register_bundle(command)
     from memwarden.cli.doctor import register as register_doctor
 
     register_doctor(command)
