@@ -40,10 +40,21 @@ def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(
     cli_env: dict[str, str], tmp_path: Path
 ) -> None:
     assert _memwarden(cli_env, "add", "a memory to export").returncode == 0
-    target = str(tmp_path / "no-such-folder" / "out.json")
-    plain = _memwarden(cli_env, "export", "--out", target)
+    # A bug nothing handles, planted in the real process: the export raises a RuntimeError.
+    plant = tmp_path / "plant"
+    plant.mkdir()
+    (plant / "sitecustomize.py").write_text(
+        "from memwarden.ops.operations import Operations\n"
+        "def _broken(self, handle, **_):\n"
+        "    raise RuntimeError('a planted bug')\n"
+        "Operations.export_to = _broken\n"
+    )
+    env = {**cli_env, "PYTHONPATH": f"{plant}:{cli_env.get('PYTHONPATH', '')}".rstrip(":")}
+    target = str(tmp_path / "out.json")
+    plain = _memwarden(env, "export", "--out", target)
     assert plain.returncode == 1
     lines = plain.stderr.strip().splitlines()
-    assert len(lines) == 1 and "No such file or directory" in lines[0] and "--debug" in lines[0], plain.stderr
-    debug = _memwarden(cli_env, "--debug", "export", "--out", target)
+    assert lines == ["memwarden: unexpected RuntimeError: a planted bug (run with --debug for the traceback)"]
+    debug = _memwarden(env, "--debug", "export", "--out", target)
     assert debug.returncode == 1 and "Traceback (most recent call last)" in debug.stderr
+    assert not Path(target).exists()

@@ -139,6 +139,38 @@ def test_export_import_round_trip_and_refusals(
     assert "version 9 is not supported" in capsys.readouterr().err
 
 
+def test_export_and_audit_export_name_a_bad_out_path_and_leave_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    _add(capsys, "a memory to export")
+    missing = tmp_path / "no-such-folder" / "x.json"
+    for argv in (["export", "--out", str(missing)], ["audit", "export", "--out", str(missing)]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert f"folder {missing.parent} does not exist" in err and "unexpected" not in err
+    assert main(["export", "--out", str(tmp_path)]) == 1
+    assert "is a folder" in capsys.readouterr().err
+    assert not missing.parent.exists()
+    assert [p.name for p in tmp_path.iterdir() if "partial" in p.name] == []
+
+
+def test_a_failed_export_leaves_no_file_under_the_asked_name(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memwarden.ops.operations import Operations
+
+    _add(capsys, "a memory to export")
+
+    def broken(self: object, handle: object, **_: object) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Operations, "export_to", broken)
+    out = tmp_path / "export.json"
+    assert main(["export", "--out", str(out)]) == 1
+    assert f"cannot write {out}: No space left on device; nothing was written" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("export")) == []
+
+
 def test_import_shows_a_progress_bar_on_large_files(cli_env: dict[str, str], tmp_path: Path) -> None:
     big = tmp_path / "big.json"
     big.write_text(json.dumps([{"content": f"bulk memory {i}"} for i in range(2500)]))

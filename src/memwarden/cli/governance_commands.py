@@ -114,6 +114,7 @@ def cmd_audit_keygen(args: argparse.Namespace) -> int:
 def cmd_audit_export(args: argparse.Namespace) -> int:
     from memwarden.audit import open_audit_log
     from memwarden.audit.export import write_audit_export
+    from memwarden.cli.out_files import check_new_file
     from memwarden.errors import InvalidInput
     from memwarden.models import Caller
 
@@ -123,10 +124,8 @@ def cmd_audit_export(args: argparse.Namespace) -> int:
     if since and until and since >= until:
         raise InvalidInput("--from must be before --to", field="from")
     out = None if args.out == "-" else Path(args.out)
-    if out is not None and out.exists():
-        raise InvalidInput(
-            f"{out} exists; choose a new file name (audit exports never overwrite)", field="out"
-        )
+    if out is not None:
+        check_new_file(out, what="audit exports")
     log = open_audit_log(settings.database_url())
     try:
         filters = {"from": args.since, "to": args.until, "tenant": args.tenant, "actor": args.actor}

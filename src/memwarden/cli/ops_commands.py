@@ -211,23 +211,22 @@ def _print_review(report: dict[str, Any]) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from memwarden.errors import InvalidInput
-
     def export(service: Any) -> None:
         if not args.out or args.out == "-":
             service.operations.export_to(
                 sys.stdout, project=args.project, include_deleted=args.include_deleted
             )
             return
+        from memwarden.cli.out_files import write_new_file
+
         target = Path(args.out)
-        try:
-            handle = target.open("x", encoding="utf-8")
-        except FileExistsError:
-            raise InvalidInput(f"{target} exists; choose a new file name", field="out") from None
-        with handle:
-            count = service.operations.export_to(
+        count = write_new_file(
+            target,
+            lambda handle: service.operations.export_to(
                 handle, project=args.project, include_deleted=args.include_deleted
-            )
+            ),
+            what="exports",
+        )
         print(f"exported {count} memories to {target}", file=sys.stderr)
 
     # The export itself is the output (the JSON document, on stdout or in the file).
