@@ -140,3 +140,115 @@ def test_a_killed_restore_is_reported_and_a_killed_backup_leaves_nothing_behind(
     assert left, "the killed backup left no partial file to clean"
     assert run(cli_env, "backup").returncode == 0  # the next backup (or server start) cleans them
     assert [p for p in backups.iterdir() if ".partial-" in p.name] == []
+
+
+def markers_in(db: Path) -> list[str]:
+    """The unfinished-operation rows of ``db`` as another process sees them (empty while locked)."""
+    import sqlite3
+
+    conn = sqlite3.connect(db, timeout=0.1)
+    try:
+        return [r[0] for r in conn.execute("SELECT key FROM index_state WHERE key LIKE 'incomplete:%'")]
+    except sqlite3.Error:
+        return []
+    finally:
+        conn.close()
+
+
+def interrupted(env: dict[str, str], operation: str) -> dict[str, object]:
+    report = health(env)
+    found = report["checks"]["operations"]["interrupted"]  # type: ignore[index]
+    assert report["status"] == "failing" and [i["operation"] for i in found] == [operation], report
+    return dict(found[0])
+
+
+def test_a_killed_vault_sync_is_reported_and_running_it_again_clears_it(
+    cli_env: dict[str, str], db_path: Path, tmp_path: Path
+) -> None:
+    fill(db_path, 1500)
+    vault = tmp_path / "vault"
+    env = {**cli_env, "MEMWARDEN_VAULT_DIRS": str(vault)}
+
+    def notes_being_written() -> bool:
+        return vault.is_dir() and any(vault.glob("*.md")) and bool(markers_in(db_path))
+
+    assert kill_when(["vault", "sync"], env, notes_being_written)
+    written = len(list(vault.glob("*.md")))
+    assert 0 < written < 1500, written
+    found = interrupted(env, "vault-sync")
+    assert found["state"] == "interrupted" and "run `memwarden vault sync` again" in str(found["advice"])
+    assert found["folders"] == [str(vault)]
+    again = run(env, "vault", "sync")
+    assert again.returncode == 0, again.stderr
+    assert len(list(vault.glob("*.md"))) == 1500 and markers_in(db_path) == []
+    assert health(env)["status"] == "ok"
+
+
+def test_a_killed_embedding_reindex_is_reported_and_running_it_again_clears_it(
+    cli_env: dict[str, str], db_path: Path
+) -> None:
+    from tests.fake_ollama import fake_ollama
+
+    fill(db_path, 4000)
+    with fake_ollama() as url:
+        env = {
+            **cli_env,
+            "MEMWARDEN_EMBEDDER": "ollama",
+            "MEMWARDEN_EMBED_URL": url,
+            "MEMWARDEN_EMBED_MODEL": "fake-embed",
+        }
+
+        def some_vectors_in() -> bool:
+            import sqlite3
+
+            conn = sqlite3.connect(db_path, timeout=0.1)
+            try:
+                stored = int(conn.execute("SELECT COUNT(*) FROM memory_vectors").fetchone()[0])
+            except sqlite3.Error:
+                return False
+            finally:
+                conn.close()
+            return stored > 0 and "incomplete:reindex-embeddings" in markers_in(db_path)
+
+        assert kill_when(["reindex", "--embeddings", "--no-progress"], env, some_vectors_in)
+        found = interrupted(env, "reindex-embeddings")
+        assert "run `memwarden reindex --embeddings` again" in str(found["advice"])
+        again = run(env, "reindex", "--embeddings", "--json", "--no-progress")
+        assert again.returncode == 0, again.stderr
+        assert json.loads(again.stdout)["missing"] == 0 and markers_in(db_path) == []
+        assert health(env)["checks"]["operations"]["ok"] is True  # type: ignore[index]
+
+
+def test_a_killed_keyword_reindex_is_reported_and_the_next_start_finishes_it(
+    cli_env: dict[str, str], db_path: Path
+) -> None:
+    fill(db_path, 6000)
+    assert run(cli_env, "stats").returncode == 0  # indexed with the default languages
+    german = {**cli_env, "MEMWARDEN_LANGUAGES": "german"}
+
+    def reindexing() -> bool:
+        return "incomplete:reindex-keywords" in markers_in(db_path)
+
+    assert kill_when(["stats"], german, reindexing)
+    # With the settings the index was built for, nothing re-indexes: health names what stopped.
+    found = interrupted(cli_env, "reindex-keywords")
+    assert "holds its state from before" in str(found["advice"]) and found["analyzer"]
+    assert run(german, "stats").returncode == 0  # the next start with the new settings re-indexes
+    assert markers_in(db_path) == [] and health(german)["status"] == "ok"
+
+
+def test_an_operation_whose_process_is_alive_is_reported_running_not_interrupted(
+    cli_env: dict[str, str], db_path: Path
+) -> None:
+    from memwarden.ops.markers import mark_incomplete
+
+    assert run(cli_env, "add", "first").returncode == 0
+    store = SQLiteStore(db_path)
+    try:
+        mark_incomplete(store, "vault-sync:abc")  # this (test) process, alive while health runs
+    finally:
+        store.close()
+    report = health(cli_env)
+    operations = report["checks"]["operations"]  # type: ignore[index]
+    assert report["status"] == "ok" and operations["state"] == "running"
+    assert operations["interrupted"] == [] and operations["running"][0]["pid"] == os.getpid()

@@ -19,7 +19,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     show = not args.no_progress and (args.progress or sys.stderr.isatty())
     return run_with_service(
         args,
-        lambda service: service.searcher.reindex_embeddings(progress=ProgressBar("embedding", show=show)),
+        lambda service: service.operations.reindex_embeddings(progress=ProgressBar("embedding", show=show)),
         text=lambda report: print(
             f"embedded {report['embedded']} memories with {report['model']} ({report['dimension']} dimensions); "
             f"{report['missing']} still without a vector, {report['embedding_failed']} failed"

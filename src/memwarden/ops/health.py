@@ -91,6 +91,13 @@ def _vault(status: dict[str, Any]) -> dict[str, Any]:
     return {"state": "failing" if failing else "ok", "ok": not failing, **status}
 
 
+def _operations(marked: list[dict[str, Any]]) -> dict[str, Any]:
+    interrupted = [m for m in marked if m.get("state") != "running"]
+    running = [m for m in marked if m.get("state") == "running"]
+    state = "interrupted" if interrupted else "running" if running else "ok"
+    return {"ok": not interrupted, "state": state, "interrupted": interrupted, "running": running}
+
+
 def _shm_problem(store: Store) -> str | None:
     """SQLite: the WAL's shared-memory file deleted or replaced under this process
     (``store/sqlite/shm.py``): the real cause of the errors that follow, named before any query."""
@@ -139,11 +146,8 @@ def check_health(
         "backups": _backups(backups),
         "vault": _vault(vault_status),
         # A long operation (migrate, …) that did not finish: the database holds part of its work.
-        "operations": {
-            "ok": not incomplete,
-            "state": "interrupted" if incomplete else "ok",
-            "interrupted": incomplete or [],
-        },
+        # One whose process is alive on this host is running, reported but not a failure.
+        "operations": _operations(incomplete or []),
         "clock": clock or {"ok": True, "state": "not_checked"},
     }
     if not checks["integrity"]["ok"] or not checks["keyword_index"]["ok"] or not checks["operations"]["ok"]:

@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memwarden.models import format_time
 from memwarden.store.base import StateStore
+from memwarden.store.unfinished import PREFIX, marker_value, still_running
 
-PREFIX = "incomplete:"
 # What to do about each operation's marker (health and the operation's own refusal say it).
 ADVICE = {
     "migrate": (
@@ -35,25 +32,26 @@ ADVICE = {
         "an import stopped part-way: the batches written before it stopped are stored (each with its audit "
         "row). Run the same import again: records already stored are skipped by id"
     ),
+    "reindex-keywords": (
+        "a keyword re-index (after an upgrade or a change of MEMWARDEN_LANGUAGES) stopped: it runs in one "
+        "transaction, so the keyword index holds its state from before; the next start of memwarden with "
+        "the new settings (`memwarden stats`, or the server) re-indexes again and clears this"
+    ),
+    "reindex-embeddings": (
+        "`memwarden reindex --embeddings` stopped part-way: the memories embedded before it stopped keep "
+        "their vectors, the others are searched by keywords only; run `memwarden reindex --embeddings` "
+        "again (it embeds only what is missing)"
+    ),
+    "vault-sync": (
+        "`memwarden vault sync` stopped part-way: each note in the vault folder is whole, but some are "
+        "from before the sync and notes of deleted memories may remain; run `memwarden vault sync` again"
+    ),
     "restore": (
         "a restore was interrupted: SQLite copies a backup in one transaction, so the database holds its "
         "state from before the restore; run `memwarden restore FILE --yes` again"
     ),
 }
 RESTORE_FILE_SUFFIX = ".restore-incomplete.json"
-
-
-def _detail(operation: str, **detail: Any) -> str:
-    return json.dumps(
-        {
-            "operation": operation,
-            "started_at": format_time(datetime.now(UTC)),
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-            **detail,
-        },
-        sort_keys=True,
-    )
 
 
 def restore_marker(database: Path) -> Path:
@@ -64,14 +62,14 @@ def restore_marker(database: Path) -> Path:
 def mark_file(path: Path, operation: str, **detail: Any) -> None:
     """Write a marker file (fsynced) before an operation that replaces the database content."""
     with path.open("w", encoding="utf-8") as handle:
-        handle.write(_detail(operation, **detail) + "\n")
+        handle.write(marker_value(operation, **detail) + "\n")
         handle.flush()
         os.fsync(handle.fileno())
 
 
 def mark_incomplete(store: StateStore, operation: str, **detail: Any) -> None:
     """Record that ``operation`` started on ``store`` and has not finished."""
-    store.put_state(PREFIX + operation, _detail(operation, **detail))
+    store.put_state(PREFIX + operation, marker_value(operation, **detail))
 
 
 def mark_complete(store: StateStore, operation: str) -> None:
@@ -95,11 +93,18 @@ def incomplete_operations(store: StateStore, database_file: Path | None = None) 
         except ValueError:
             detail = {}
         kind = operation.partition(":")[0]
+        running = still_running(detail)
         found.append(
             {
                 **detail,
                 "operation": kind,
-                "advice": ADVICE.get(kind, f"the {kind} did not finish: run it again"),
+                # Its process is alive on this host: at work now, not interrupted (health says so).
+                "state": "running" if running else "interrupted",
+                "advice": (
+                    f"the {kind} is running (process {detail.get('pid')}); wait for it to finish"
+                    if running
+                    else ADVICE.get(kind, f"the {kind} did not finish: run it again")
+                ),
             }
         )
     return found

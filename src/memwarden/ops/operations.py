@@ -417,4 +417,24 @@ class Operations:
             offset=len(memories),
         ):
             memories.extend(page)
-        return self.vault.sync(memories)
+        # Marked until every folder was rewritten (ops/markers.py): a killed sync is reported by health.
+        folders = "\0".join(str(f.root) for f in self.vault.folders)
+        marker = "vault-sync:" + hashlib.sha256(f"{self.vault.tenant}\0{folders}".encode()).hexdigest()[:16]
+        state = self.store if isinstance(self.store, StateStore) else None
+        if state is not None:
+            mark_incomplete(state, marker, tenant=self.vault.tenant, folders=folders.split("\0"))
+        report = self.vault.sync(memories)
+        if state is not None and report["ok"]:
+            mark_complete(state, marker)
+        return report
+
+    def reindex_embeddings(self, *, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        """``memwarden reindex --embeddings`` (``Searcher.reindex_embeddings``), marked on the
+        database until it finished, so a killed or failed run is reported by health."""
+        state = self.store if isinstance(self.store, StateStore) else None
+        if state is not None:
+            mark_incomplete(state, "reindex-embeddings")
+        report = self.searcher.reindex_embeddings(progress=progress)
+        if state is not None:
+            mark_complete(state, "reindex-embeddings")
+        return report

@@ -31,6 +31,7 @@ from memwarden.store.postgres.textsearch import (
     tsvector_literal,
 )
 from memwarden.store.postgres.vectors import PostgresVectors
+from memwarden.store.unfinished import KEYWORD_REINDEX, marker_value
 
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg
@@ -433,10 +434,13 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
             row = conn.execute("SELECT value FROM index_state WHERE key = 'analyzer'").fetchone()
         if row is not None and row[0] == fingerprint:
             return 0
+        # Marked first, in its own commit; the re-index below removes the mark in its transaction.
+        self.put_state(KEYWORD_REINDEX, marker_value("reindex-keywords", analyzer=fingerprint))
         with self.write() as conn:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (REINDEX_LOCK,))
             row = conn.execute("SELECT value FROM index_state WHERE key = 'analyzer'").fetchone()
             if row is not None and row[0] == fingerprint:
+                conn.execute("DELETE FROM index_state WHERE key = %s", (KEYWORD_REINDEX,))
                 return 0
             rows = conn.execute(
                 f"SELECT {COLUMNS} FROM memories WHERE deleted_at IS NULL ORDER BY id"
@@ -456,6 +460,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (fingerprint,),
             )
+            conn.execute("DELETE FROM index_state WHERE key = %s", (KEYWORD_REINDEX,))
         return total
 
     def index_agrees(self) -> bool:

@@ -40,6 +40,7 @@ from memwarden.store.sqlite.shm import ShmWatch
 from memwarden.store.sqlite.threads import SQLiteThreads
 from memwarden.store.sqlite.vector_methods import SQLiteVectors
 from memwarden.store.sqlite.vectors import VectorSpaceIndex
+from memwarden.store.unfinished import KEYWORD_REINDEX, marker_value
 
 BUSY_TIMEOUT_MS = 60_000
 # bm25 column weights of the keyword index (title, tags, body, context): a word in the title or a
@@ -211,10 +212,13 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
     ) -> int:
         if self.index_fingerprint() == fingerprint:
             return 0
+        # Marked first, in its own commit; the re-index below removes the mark in its transaction.
+        self.put_state(KEYWORD_REINDEX, marker_value("reindex-keywords", analyzer=fingerprint))
         with self.write() as conn:
             # Re-read under the write lock: another process may have just done it.
             row = conn.execute("SELECT value FROM index_state WHERE key = 'analyzer'").fetchone()
             if row is not None and row[0] == fingerprint:
+                conn.execute("DELETE FROM index_state WHERE key = ?", (KEYWORD_REINDEX,))
                 return 0
             total = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
             conn.execute("DELETE FROM memories_fts")
@@ -233,6 +237,7 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (fingerprint,),
             )
+            conn.execute("DELETE FROM index_state WHERE key = ?", (KEYWORD_REINDEX,))
         return int(total)
 
     def _index(self, conn: sqlite3.Connection, rowid: int | None, index: IndexText) -> None:
