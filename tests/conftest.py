@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -21,6 +22,11 @@ os.environ["MEMWARDEN_EMBEDDER"] = "none"
 # daemon a test starts lives in this run's own folder, never the user's.
 os.environ["MEMWARDEN_DAEMON"] = "off"
 os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="mwrun")
+# A command a test runs without --db (a client config, a bundle, a daemon it starts) finds its
+# default database, backups and log in this run's own folder, never the developer's real one.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="mwdata")
+for _folder in (os.environ["XDG_RUNTIME_DIR"], os.environ["XDG_DATA_HOME"]):
+    atexit.register(shutil.rmtree, _folder, ignore_errors=True)
 
 from memwarden.app import build_service  # noqa: E402
 from memwarden.config import Settings, load_settings  # noqa: E402

@@ -148,6 +148,7 @@ print(json.dumps({"version": version, "tools": names, "count": count, "exit": pr
 
 def run_session(command: list[str], env: dict[str, str], home: Path) -> dict[str, Any]:
     full_env = {**os.environ, **env, "HOME": str(home), "MEMWARDEN_DAEMON": "off"}
+    full_env.pop("XDG_DATA_HOME", None)  # the bundle's default database, under this HOME
     done = subprocess.run(
         [sys.executable, "-c", SESSION, json.dumps(command)],
         env=full_env,
