@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -115,6 +116,47 @@ def test_server_start_repairs_a_keyword_index_that_cannot_be_written(
     try:
         assert service.store.probe_keyword_index() is None
         assert {h.memory.id for h in service.searcher.search("invoice", limit=100).hits} == set(ids)
+    finally:
+        service.close()
+
+
+def test_server_start_repairs_an_index_missing_rows_while_it_serves(
+    settings: Settings, db_path: Path
+) -> None:
+    """The count comparison runs beside the started server (it reads every row: slow at 1M)."""
+    seed = build_service(settings)
+    ids = [seed.memories.add(f"invoice rule {i}").memory.id for i in range(30)]
+    seed.close()
+    conn = sqlite3.connect(db_path)
+    conn.execute("DELETE FROM memories_fts WHERE rowid IN (SELECT rowid FROM memories_fts LIMIT 4)")
+    conn.commit()
+    conn.close()
+    service = build_server_service(settings)
+    try:
+        deadline = time.monotonic() + 20
+        while service.store.keyword_index_mismatch() is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert service.store.keyword_index_mismatch() is None
+        assert {h.memory.id for h in service.searcher.search("invoice", limit=100).hits} == set(ids)
+    finally:
+        service.close()
+
+
+def test_server_start_purges_long_expired_memories_while_it_serves(settings: Settings, db_path: Path) -> None:
+    seed = build_service(settings)
+    old = seed.memories.add("expired long ago", ttl_hours=1).memory
+    keep = seed.memories.add("no expiry").memory
+    seed.close()
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE memories SET expires_at = '2000-01-01T00:00:00.000000Z' WHERE id = ?", (old.id,))
+    conn.commit()
+    conn.close()
+    service = build_server_service(settings)
+    try:
+        deadline = time.monotonic() + 20
+        while service.memories.get([old.id])[0] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [m.id for m in service.memories.list(include_expired=True)] == [keep.id]
     finally:
         service.close()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -240,21 +241,23 @@ def build_server_service(settings: Settings) -> MemoryService:
 
 
 def _checked_at_start(settings: Settings, service: MemoryService) -> MemoryService:
+    """The keyword index probed with a real write now; the checks that read every row (the
+    index's count against the table's, the purge of long-expired memories: seconds at 1M
+    memories, issue 21) run in a thread beside the serving server, which answers meanwhile."""
     store = service.store
     if not isinstance(store, MaintainableStore):
         return service
-    try:
-        problem = store.probe_keyword_index() or store.keyword_index_mismatch()
-    except Exception as exc:  # noqa: BLE001 - a probe that cannot run must not stop the server
-        # When: the backend's probe raises instead of reporting (a bug, or a race between
-        # replicas starting together). Why: serving matters more than this check; health runs
-        # it again. The caller sees a warning in the log and a normal start.
-        logger.warning("start-up keyword index check could not run: %s", exc)
-        problem = None
-    if problem is not None:
-        logger.warning("keyword index failed its start-up check (%s); rebuilding it", problem)
-        count = service.operations.rebuild_keyword_index()
-        logger.warning("keyword index rebuilt from %d memories", count)
+    _check_keyword_index(service, store.probe_keyword_index)
+
+    def whole_table_checks() -> None:
+        _check_keyword_index(service, store.keyword_index_mismatch)
+        _purge_at_start(settings, service)
+
+    threading.Thread(target=whole_table_checks, name="memwarden-start-checks", daemon=True).start()
+    return service
+
+
+def _purge_at_start(settings: Settings, service: MemoryService) -> None:
     try:
         purged = service.operations.purge_expired()
     except Conflict as exc:
@@ -262,12 +265,33 @@ def _checked_at_start(settings: Settings, service: MemoryService) -> MemoryServi
         # Why: a purge on a clock set forward removes memories before they expire, for good.
         # The caller sees a warning; `memwarden vacuum --force` purges once the clock is right.
         logger.warning("start-up purge skipped: %s", exc.message)
-        purged = []
+        return
+    except Exception as exc:  # noqa: BLE001 - a background purge that fails must not stop the server
+        # When: the database fails under the purge, or the server closes while it runs. Why:
+        # the purge runs again at the next start and with `memwarden vacuum`. The caller sees
+        # a warning in the log.
+        logger.warning("start-up purge could not run: %s", exc)
+        return
     if purged:
         logger.info(
             "purged %d memories expired more than %s days ago", len(purged), settings.purge_grace_days
         )
-    return service
+
+
+def _check_keyword_index(service: MemoryService, check: Callable[[], str | None]) -> None:
+    """Run one keyword-index check; rebuild the index when it finds a problem."""
+    try:
+        problem = check()
+        if problem is not None:
+            logger.warning("keyword index failed its start-up check (%s); rebuilding it", problem)
+            count = service.operations.rebuild_keyword_index()
+            logger.warning("keyword index rebuilt from %d memories", count)
+    except Exception as exc:  # noqa: BLE001 - a check that cannot run must not stop the server
+        # When: the backend's check raises instead of reporting (a bug, a race between replicas
+        # starting together, or the server closing while the background check runs). Why:
+        # serving matters more than this check; health runs it again. The caller sees a
+        # warning in the log and a normal start.
+        logger.warning("start-up keyword index check could not run: %s", exc)
 
 
 def configure_logging(settings: Settings, *, to_stderr: bool = True) -> None:

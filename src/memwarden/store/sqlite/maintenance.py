@@ -346,10 +346,13 @@ class SQLiteMaintenance:
     def purge_expired(self, expired_before: datetime) -> list[str]:
         """Remove, for good, memories whose expiry is older than ``expired_before``; their ids."""
         stamp = format_time(expired_before)
+        expired = "SELECT rowid, id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?"
+        # Found by a read first (a scan of the table: seconds at 1M memories), so the write lock
+        # is held only for the rows found, each checked again under it.
+        if not self.connection().execute(expired + " LIMIT 1", (stamp,)).fetchall():
+            return []
         with self.write() as conn:
-            rows = conn.execute(
-                "SELECT rowid, id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?", (stamp,)
-            ).fetchall()
+            rows = conn.execute(expired, (stamp,)).fetchall()
             for rowid, _ in rows:
                 conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
