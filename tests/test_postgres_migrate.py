@@ -90,22 +90,16 @@ def test_migrate_refuses_a_target_that_is_not_postgres_and_a_postgres_source(
     assert missing.returncode == 2
 
 
-def test_a_migrate_killed_midway_leaves_a_marked_target_and_a_rerun_explains(
-    db_path: Path, pg_url: str, cli_env: dict[str, str]
-) -> None:
-    import os
-    import signal
-    import time
+def _bulk_source(db: Path, memories: int, audit_rows: int) -> None:
+    """``memories`` written straight into the SQLite source, and ``audit_rows`` chained rows."""
     from datetime import UTC, datetime
 
-    import psycopg
-
+    from memwarden.audit import open_audit_log
+    from memwarden.audit.base import AuditEvent
     from memwarden.models import IndexText, Memory
-    from memwarden.ops.markers import incomplete_operations
-    from memwarden.store import open_store
     from memwarden.store.sqlite import SQLiteStore
 
-    source = SQLiteStore(db_path)  # 20,000 memories written straight into the source
+    source = SQLiteStore(db)
     now = datetime(2026, 1, 1, tzinfo=UTC)
     index = IndexText(title="", tags="", body="fact")
     source.import_memories(
@@ -113,7 +107,7 @@ def test_a_migrate_killed_midway_leaves_a_marked_target_and_a_rerun_explains(
             (
                 Memory(
                     id=f"01JD3Z5X9Q2W8E7R6T5{i:07d}",
-                    tenant="default",
+                    tenant="default" if i % 10 else "globex",
                     project="p",
                     kind="fact",
                     title="",
@@ -126,13 +120,30 @@ def test_a_migrate_killed_midway_leaves_a_marked_target_and_a_rerun_explains(
                 ),
                 index,
             )
-            for i in range(20_000)
+            for i in range(memories)
         ]
     )
     source.close()
+    log = open_audit_log(str(db))
+    conn = log.connection()  # type: ignore[attr-defined]
+    conn.execute("BEGIN IMMEDIATE")
+    for i in range(audit_rows):
+        log.append_in(conn, AuditEvent(actor="alice", tenant="default", action="search", result_count=i), now)  # type: ignore[attr-defined]
+    conn.execute("COMMIT")
+    log.close()
+
+
+def _kill_migrate_when(env: dict[str, str], pg_url: str, table: str) -> int:
+    """Start ``memwarden migrate``, SIGKILL it once the target's ``table`` has rows; that count."""
+    import os
+    import signal
+    import time
+
+    import psycopg
+
     process = subprocess.Popen(
         [sys.executable, "-m", "memwarden", "migrate", "--to", pg_url],
-        env=cli_env,
+        env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -140,22 +151,76 @@ def test_a_migrate_killed_midway_leaves_a_marked_target_and_a_rerun_explains(
         deadline = time.monotonic() + 180
         copied = 0
         while copied == 0 and time.monotonic() < deadline and process.poll() is None:
-            time.sleep(0.2)
+            time.sleep(0.05)
             with psycopg.connect(pg_url, autocommit=True) as conn:
-                present = conn.execute("SELECT to_regclass('memories') IS NOT NULL").fetchone()
+                present = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (table,)).fetchone()
                 if present and present[0]:
-                    row = conn.execute("SELECT COUNT(*) FROM memories").fetchone()
+                    row = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()  # type: ignore[arg-type]
                     copied = int(row[0]) if row else 0
         assert copied > 0 and process.poll() is None, "the migrate finished before it could be killed"
         os.kill(process.pid, signal.SIGKILL)
     finally:
         process.wait(timeout=60)
-    target = open_store(pg_url)
-    try:
-        marks = incomplete_operations(target)
-        assert [m["operation"] for m in marks] == ["migrate"] and "dropdb" in marks[0]["advice"]
-    finally:
-        target.close()
-    again = _run(cli_env, "migrate", "--to", pg_url)
-    assert again.returncode == 1 and "holds an unfinished migrate" in again.stderr
-    assert "dropdb" in again.stderr and "not empty" not in again.stderr
+    return copied
+
+
+def _check_resumed(env: dict[str, str], pg_url: str, memories: int, audit_rows: int) -> dict[str, object]:
+    pg_env = {**env, "MEMWARDEN_DB": pg_url}
+    health = json.loads(_run(pg_env, "health", "--json", "--no-repair").stdout)
+    found = health["checks"]["operations"]["interrupted"]
+    assert health["status"] == "failing" and [m["operation"] for m in found] == ["migrate"], health
+    assert "it resumes" in found[0]["advice"] and found[0]["state"] == "interrupted"
+    again = _run(env, "migrate", "--to", pg_url, "--json")
+    assert again.returncode == 0, again.stderr
+    report = json.loads(again.stdout)
+    assert report["ok"] is True and report["resumed"] is not None, report
+    assert report["counts"]["memories"] == {"source": memories, "target": memories}
+    assert report["counts"]["audit_log"] == {"source": audit_rows, "target": audit_rows}
+    chain = verify_database(pg_url)
+    assert chain.ok and chain.rows == audit_rows + 1  # the source's rows, then the migrate row
+    after = json.loads(_run(pg_env, "health", "--json", "--no-repair").stdout)
+    assert after["checks"]["operations"]["ok"] is True and after["checks"]["operations"]["interrupted"] == []
+    done = _run(env, "migrate", "--to", pg_url)  # finished: a third run is an ordinary "not empty"
+    assert done.returncode == 1 and "not empty" in done.stderr
+    return dict(report)
+
+
+def test_a_migrate_killed_while_copying_memories_resumes(
+    db_path: Path, pg_url: str, cli_env: dict[str, str]
+) -> None:
+    _bulk_source(db_path, 20_000, 500)
+    copied = _kill_migrate_when(cli_env, pg_url, "memories")
+    assert 0 < copied < 20_000
+    report = _check_resumed(cli_env, pg_url, 20_000, 500)
+    assert report["copied"]["memories"] == 20_000 - report["resumed"]["memories"]  # type: ignore[index]
+
+
+def test_a_migrate_killed_while_copying_the_audit_chain_resumes_from_its_head(
+    db_path: Path, pg_url: str, cli_env: dict[str, str]
+) -> None:
+    _bulk_source(db_path, 2000, 40_000)
+    copied = _kill_migrate_when(cli_env, pg_url, "audit_log")
+    assert 0 < copied < 40_000
+    report = _check_resumed(cli_env, pg_url, 2000, 40_000)
+    assert report["copied"]["memories"] == 0 and report["copied"]["audit_rows"] < 40_000  # type: ignore[index]
+
+
+def test_a_resume_refuses_when_the_source_changed_and_says_what_to_do(
+    db_path: Path, pg_url: str, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    _bulk_source(db_path, 20_000, 10)
+    _kill_migrate_when(cli_env, pg_url, "memories")
+    other = tmp_path / "other.db"
+    _bulk_source(other, 100, 10)
+    wrong = _run({**cli_env, "MEMWARDEN_DB": str(other)}, "migrate", "--to", pg_url)
+    assert wrong.returncode == 1 and "holds an unfinished migrate from" in wrong.stderr
+    assert "dropdb" in wrong.stderr and "not empty" not in wrong.stderr
+    import sqlite3
+
+    with sqlite3.connect(db_path) as conn:  # a memory the killed run copied is changed in the source
+        conn.execute(
+            "UPDATE memories SET version = version + 1 WHERE rowid = (SELECT min(rowid) FROM memories WHERE tenant = 'default')"
+        )
+    changed = _run(cli_env, "migrate", "--to", pg_url)
+    assert changed.returncode == 1 and "changed in the source since the interrupted migrate" in changed.stderr
+    assert "dropdb" in changed.stderr

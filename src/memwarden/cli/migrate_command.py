@@ -29,6 +29,12 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     else:
         copied = report["copied"]
         state = "verified" if report["ok"] else "FAILED verification"
+        resumed = report.get("resumed")
+        if resumed:
+            print(
+                f"resumed an interrupted migrate ({resumed['memories']} memories and {resumed['audit_rows']} "
+                "audit rows were already there)"
+            )
         print(
             f"migrated {copied['memories']} memories, {copied['vectors']} vectors and {copied['audit_rows']} "
             f"audit rows to {report['target']}: {state}"

@@ -25,8 +25,10 @@ from memwarden.store.unfinished import PREFIX, marker_value, still_running
 ADVICE = {
     "migrate": (
         "an earlier `memwarden migrate` into this database did not finish, so it holds part of a copy: "
-        "drop this database and create it empty again (e.g. `dropdb NAME && createdb NAME`), then run "
-        "`memwarden migrate` again (the SQLite source was never changed)"
+        "run the same `memwarden migrate --to URL` again (same SQLite source): it resumes, copying what is "
+        "missing, then verifies counts and the audit chain. If the source changed meanwhile it says so; "
+        "then drop this database and create it empty again (e.g. `dropdb NAME && createdb NAME`) and "
+        "migrate again (the SQLite source is never changed)"
     ),
     "import": (
         "an import stopped part-way: the batches written before it stopped are stored (each with its audit "

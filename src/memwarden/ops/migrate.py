@@ -10,8 +10,15 @@ it appends one audit row on the new database saying what was migrated.
 
 Before it writes anything it marks the target ``incomplete:migrate`` (``ops/markers.py``) and
 removes the mark only after the verification passed: a migrate that was killed, crashed or
-failed leaves the mark, ``health`` on the target reports it with what to do, and a second
-migrate into that database refuses with the same explanation instead of "not empty".
+failed leaves the mark, and ``health`` on the target reports it with what to do.
+
+Running the same migrate again resumes: memories are copied in committed batches and a memory
+already in the target is skipped when it is the same row as in the source (id, version, times,
+content hash); vectors already there are kept; the audit chain continues from the target's
+head, which must be a row of the source's chain (same sequence number and hash). Then the
+usual verification. When the source changed meanwhile in a way a resume cannot carry (a memory
+copied earlier was updated or purged, the chain was pruned, the marker names another source),
+the rerun refuses and says to drop the target and migrate again.
 
 Nothing is written to the source. A destination that already holds memories or audit rows is
 refused, and so is a source whose audit log was pruned (its chain starts at a checkpoint,
@@ -20,10 +27,11 @@ which the new database's append-only log cannot take as its start).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from memwarden.audit.base import AuditLog, AuditRecord, CopyTargetLog
+from memwarden.audit.base import AuditLog, AuditRecord, ChainHead, CopyTargetLog
 from memwarden.config import Settings
 from memwarden.errors import InvalidInput, StorageError
 from memwarden.models import IndexText, Memory
@@ -68,16 +76,11 @@ def migrate_to_postgres(
         ):
             raise StorageError(f"the {dst.backend} backend cannot take a copy of the {src.backend} database")
         unfinished = next((m for m in incomplete_operations(dst) if m["operation"] == "migrate"), None)
-        if unfinished is not None:
-            counts = dst.table_counts()
-            raise InvalidInput(
-                f"{redact_url(to_url)} holds an unfinished migrate (started {unfinished.get('started_at')} on "
-                f"{unfinished.get('host')}, {counts.get('memories', 0)} memories and {counts.get('audit_log', 0)} "
-                f"audit rows copied before it stopped): {unfinished['advice']}",
-                field="to",
-            )
         before = dst.table_counts()
-        if before.get("memories", 0) or before.get("audit_log", 0):
+        if unfinished is not None:
+            _can_resume(unfinished, source_url, to_url, before)
+            tell("resuming", before.get("memories", 0))
+        elif before.get("memories", 0) or before.get("audit_log", 0):
             raise InvalidInput(
                 f"{redact_url(to_url)} is not empty ({before.get('memories', 0)} memories, "
                 f"{before.get('audit_log', 0)} audit rows): migrate into a new, empty database",
@@ -89,17 +92,33 @@ def migrate_to_postgres(
                 "must start at its first row, so this database cannot be migrated with its chain",
                 field="db",
             )
-        mark_incomplete(dst, "migrate", source=source_url, by=settings.actor)  # first …
-        memories = _copy_memories(src, dst, target, tell)
-        vectors = _copy_vectors(src, dst, tell)
-        audit_rows = _copy_audit(source_log, target_log, tell)
-        report = _verify(src, dst, source_log, target_log, verify_database(to_url).to_dict())
+        resumed = unfinished is not None
+        if not resumed:
+            mark_incomplete(dst, "migrate", source=source_url, by=settings.actor)  # first …
+        memories = _copy_memories(src, dst, target, tell, resume=resumed)
+        vectors = _copy_vectors(src, dst, tell, resume=resumed)
+        audit_rows, summary_written = _copy_audit(source_log, target_log, tell, resume=resumed)
+        report = _verify(
+            src,
+            dst,
+            source_log,
+            target_log,
+            verify_database(to_url).to_dict(),
+            summary_written=summary_written,
+        )
         report.update(
             copied={"memories": memories, "vectors": vectors, "audit_rows": audit_rows},
+            resumed={"memories": before.get("memories", 0), "audit_rows": before.get("audit_log", 0)}
+            if resumed
+            else None,
             source=source_url,
             target=redact_url(to_url),
         )
-        if report["ok"]:
+        if resumed and not report["ok"]:
+            report["problems"].append(f"this migrate cannot be resumed: {START_AGAIN}")
+        if report["ok"] and summary_written:  # killed after its last row, before the unmark
+            mark_complete(dst, "migrate")
+        elif report["ok"]:
             target_log.append(
                 AuditEvent(
                     actor=settings.actor,
@@ -124,8 +143,37 @@ def migrate_to_postgres(
         target.close()
 
 
+def _can_resume(unfinished: dict[str, Any], source_url: str, to_url: str, counts: dict[str, int]) -> None:
+    """Refuse, saying what to do, when the unfinished migrate in the target cannot be resumed."""
+    if unfinished.get("state") == "running":
+        raise InvalidInput(
+            f"a migrate into {redact_url(to_url)} is running (process {unfinished.get('pid')} on "
+            f"{unfinished.get('host')}): wait for it to finish",
+            field="to",
+        )
+    if unfinished.get("source") != source_url:
+        raise InvalidInput(
+            f"{redact_url(to_url)} holds an unfinished migrate from {unfinished.get('source')} (started "
+            f"{unfinished.get('started_at')}, {counts.get('memories', 0)} memories and "
+            f"{counts.get('audit_log', 0)} audit rows copied), not from {source_url}: run the migrate "
+            f"again with that source to resume it, or {START_AGAIN}",
+            field="to",
+        )
+
+
+START_AGAIN = (
+    "drop the target database and create it empty again (e.g. `dropdb NAME && createdb NAME`), then run "
+    "`memwarden migrate` again (the SQLite source is never changed)"
+)
+
+
 def _copy_memories(
-    src: CopySource, dst: CopyTarget, target: MemoryService, tell: Callable[[str, int], None]
+    src: CopySource,
+    dst: CopyTarget,
+    target: MemoryService,
+    tell: Callable[[str, int], None],
+    *,
+    resume: bool = False,
 ) -> int:
     copied = 0
     for tenant in src.tenants():
@@ -133,41 +181,107 @@ def _copy_memories(
         for memory in src.iter_memories(tenant, project=None, include_deleted=True):
             batch.append((memory, target.intake.index_text(memory)))
             if len(batch) >= BATCH:
-                copied += _import(dst, batch)
+                copied += _import(dst, batch, resume)
                 batch = []
                 tell("memories", copied)
-        copied += _import(dst, batch)
+        copied += _import(dst, batch, resume)
         tell("memories", copied)
     return copied
 
 
-def _import(dst: CopyTarget, batch: list[tuple[Memory, IndexText]]) -> int:
+def _same_row(a: Memory, b: Memory) -> bool:
+    return (a.tenant, a.version, a.updated_at, a.deleted_at, a.content_hash, a.expires_at) == (
+        b.tenant,
+        b.version,
+        b.updated_at,
+        b.deleted_at,
+        b.content_hash,
+        b.expires_at,
+    )
+
+
+def _import(dst: CopyTarget, batch: list[tuple[Memory, IndexText]], resume: bool) -> int:
+    """Copy one batch; how many memories were new in the target."""
     if not batch:
         return 0
     outcomes = dst.import_memories(batch)
-    refused = [m.id for (m, _), outcome in zip(batch, outcomes, strict=True) if outcome != "inserted"]
+    there = [m for (m, _), outcome in zip(batch, outcomes, strict=True) if outcome == "same_id"]
+    refused = [m.id for (m, _), outcome in zip(batch, outcomes, strict=True) if outcome == "duplicate"]
+    if there and resume:  # copied by the interrupted run: must be the same row as in the source now
+        stored = {m.id: m for m in dst.get_many(there[0].tenant, [m.id for m in there])}
+        changed = [m.id for m in there if m.id not in stored or not _same_row(m, stored[m.id])]
+        if changed:
+            raise InvalidInput(
+                f"{len(changed)} memories changed in the source since the interrupted migrate copied them "
+                f"(first: {changed[0]}), so it cannot be resumed: {START_AGAIN}",
+                field="to",
+            )
+    elif there:
+        refused += [m.id for m in there]
     if refused:
         raise StorageError(
             f"{len(refused)} memories could not be copied (first: {refused[0]}); the target is "
             "not empty any more: another writer is using it"
         )
-    return len(batch)
+    return outcomes.count("inserted")
 
 
-def _copy_vectors(src: CopySource, dst: CopyTarget, tell: Callable[[str, int], None]) -> int:
+def _copy_vectors(
+    src: CopySource, dst: CopyTarget, tell: Callable[[str, int], None], *, resume: bool = False
+) -> int:
     spaces = sorted({space for _, space, _ in src.iter_vectors()}, key=lambda s: (s.model_id, s.dimension))
     total = 0
     for space in spaces:
         rows = ((mid, blob) for mid, s, blob in src.iter_vectors() if s == space)
-        total += dst.load_vectors(space, rows)
+        total += dst.load_vectors(space, rows, skip_existing=resume)
         tell("vectors", total)
     return total
 
 
-def _copy_audit(source_log: AuditLog, target_log: CopyTargetLog, tell: Callable[[str, int], None]) -> int:
+def _is_summary(record: AuditRecord) -> bool:
+    """The row a finished migrate appends last (``migrated_from``)."""
+    detail = record.detail if isinstance(record.detail, str) else ""
+    return record.action == "import" and '"migrated_from"' in detail
+
+
+def _resume_point(source_log: AuditLog, target_log: AuditLog) -> tuple[int, bool]:
+    """The source row the target's chain ends at (its seq; 0 for an empty target) and whether the
+    migrate's summary row was already written after it. Refuses a target chain that is not a
+    prefix of the source's."""
+    head = target_log.head()
+    if head.seq == 0:
+        return 0, False
+    tail = list(itertools.islice(target_log.records(since=None), max(0, head.seq - 2), None))
+    summary = _is_summary(tail[-1]) and head.seq == source_log.head().seq + 1
+    end = head.seq - 1 if summary else head.seq
+    ours = next((r for r in tail if r.seq == end), None)
+    theirs = next((r for r in source_log.records() if r.seq == end), None)
+    if ours is None or theirs is None or ours.hash != theirs.hash:
+        raise InvalidInput(
+            f"the target's audit chain ends at seq {end}, which is not the row the source has there "
+            f"(the source's audit log changed since the interrupted migrate), so it cannot be resumed: "
+            f"{START_AGAIN}",
+            field="to",
+        )
+    return end, summary
+
+
+def _copy_audit(
+    source_log: AuditLog,
+    target_log: CopyTargetLog,
+    tell: Callable[[str, int], None],
+    *,
+    resume: bool = False,
+) -> tuple[int, bool]:
+    """Copy the source's rows the target lacks; (rows copied, the summary row is already there)."""
     copied, batch = 0, list[AuditRecord]()
     with source_log.snapshot():
+        after, summary = _resume_point(source_log, target_log) if resume else (0, False)
+        if summary:
+            return 0, True
         for record in source_log.records():
+            if record.seq <= after:
+                continue
             batch.append(record)
             if len(batch) >= BATCH:
                 target_log.append_records(batch)
@@ -178,13 +292,21 @@ def _copy_audit(source_log: AuditLog, target_log: CopyTargetLog, tell: Callable[
             target_log.append_records(batch)
             copied += len(batch)
     tell("audit", copied)
-    return copied
+    return copied, False
 
 
 def _verify(
-    src: CopySource, dst: CopyTarget, source_log: AuditLog, target_log: AuditLog, chain: dict[str, Any]
+    src: CopySource,
+    dst: CopyTarget,
+    source_log: AuditLog,
+    target_log: AuditLog,
+    chain: dict[str, Any],
+    *,
+    summary_written: bool = False,
 ) -> dict[str, Any]:
     source_counts, target_counts = src.table_counts(), dst.table_counts()
+    if summary_written:  # the target's chain has the summary row after the source's rows
+        target_counts["audit_log"] = target_counts.get("audit_log", 0) - 1
     counts = {
         table: {"source": source_counts.get(source_table, 0), "target": target_counts.get(table, 0)}
         for table, source_table in (
@@ -204,6 +326,11 @@ def _verify(
             + "; ".join(p["message"] for p in chain["problems"][:3])
         )
     source_head, target_head = source_log.head(), target_log.head()
+    if summary_written:
+        target_head = next(
+            (ChainHead(r.seq, r.hash) for r in target_log.records() if r.seq == target_head.seq - 1),
+            target_head,
+        )
     if (source_head.seq, source_head.hash) != (target_head.seq, target_head.hash):
         problems.append(
             f"the copied chain ends at seq {target_head.seq}, the source's at seq {source_head.seq}"

@@ -289,6 +289,13 @@ class CopyTarget(MaintainableStore, StateStore, Protocol):
         """Rows per table."""
         ...
 
-    def load_vectors(self, space: VectorSpace, rows: Iterable[tuple[str, bytes]]) -> int:
-        """Store vectors copied from another store; how many were stored."""
+    def get_many(self, tenant: str, ids: Sequence[str]) -> list[Memory]:
+        """Memories with these ids (deleted ones included): a resumed copy compares them."""
+        ...
+
+    def load_vectors(
+        self, space: VectorSpace, rows: Iterable[tuple[str, bytes]], *, skip_existing: bool = False
+    ) -> int:
+        """Store vectors copied from another store; how many were stored. ``skip_existing`` keeps
+        vectors already stored (a resumed copy) instead of failing on them."""
         ...

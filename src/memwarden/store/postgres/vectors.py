@@ -86,19 +86,32 @@ class PostgresVectors:
         self._indexed_spaces.add(space)
         return built
 
-    def load_vectors(self, space: VectorSpace, rows: Iterable[tuple[str, bytes]]) -> int:
+    def load_vectors(
+        self, space: VectorSpace, rows: Iterable[tuple[str, bytes]], *, skip_existing: bool = False
+    ) -> int:
         """Bulk-copy ``(memory_id, float32 bytes)`` of existing memories, then build the space's
         HNSW index once (much faster than growing it row by row). For ``memwarden migrate`` and
         benchmarks: no version check, the caller copies vectors that belong to the rows it copied.
+        ``skip_existing`` (a resumed migrate) copies into a temporary table first and keeps the
+        vectors already stored; the count is then of the vectors added.
         """
         count = 0
+        table = "memwarden_loaded_vectors" if skip_existing else "memory_vectors"
         with self.write() as conn, conn.cursor() as cur:
-            with cur.copy("COPY memory_vectors (memory_id, model, dim, embedding) FROM STDIN") as copy:
+            if skip_existing:
+                cur.execute(f"CREATE TEMPORARY TABLE {table} (LIKE memory_vectors) ON COMMIT DROP")
+            with cur.copy(f"COPY {table} (memory_id, model, dim, embedding) FROM STDIN") as copy:
                 for memory_id, blob in rows:
                     copy.write_row(
                         (memory_id, space.model_id, space.dimension, vector_text(blob, space.dimension))
                     )
                     count += 1
+            if skip_existing:
+                cur.execute(
+                    f"INSERT INTO memory_vectors (memory_id, model, dim, embedding)"
+                    f" SELECT memory_id, model, dim, embedding FROM {table} ON CONFLICT DO NOTHING"
+                )
+                count = cur.rowcount
         self._indexed_spaces.discard(space)
         self.ensure_space_index(space)
         return count
