@@ -9,11 +9,13 @@ import sys
 from pathlib import Path
 
 import anyio
+import pytest
 from mcp import Client, StdioServerParameters
 
 from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.client import DaemonClient
 from memwarden.daemon.place import DaemonPlace
+from memwarden.errors import MemwardenError
 
 
 def serve(**env: str) -> StdioServerParameters:
@@ -136,3 +138,56 @@ def test_serving_through_the_daemon_writes_the_start_up_line(place: DaemonPlace)
     line = next(line for line in done.stderr.splitlines() if "serving MCP over stdio" in line)
     assert "through the shared daemon" in line and f"database {os.environ['MEMWARDEN_DB']}" in line
     assert "tools core" in line and f"log {os.environ['MEMWARDEN_LOG_FILE']}" in line
+
+
+def test_cli_add_and_search_through_the_daemon_carry_context_thread_and_occurred_at(
+    place: DaemonPlace,
+) -> None:
+    def cli(*argv: str, daemon: str = "only") -> subprocess.CompletedProcess[str]:
+        # MEMWARDEN_DAEMON=only: the command fails rather than work in its own process, so a
+        # success went through the daemon.
+        return subprocess.run(
+            [sys.executable, "-m", "memwarden", *argv],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "MEMWARDEN_DAEMON": daemon},
+            timeout=120,
+            check=False,
+        )
+
+    with _started(place) as client:
+        added = cli(
+            "add",
+            "We chose Tuesday for the release train",
+            "--context",
+            "Which day suits the release train? Mail me at ana@example.com",
+            "--thread",
+            "planning-2026-11",
+            "--occurred-at",
+            "2026-11-03T09:30:00Z",
+            "--json",
+        )
+        assert added.returncode == 0, added.stderr
+        memory_id = json.loads(added.stdout)["id"]
+        found = json.loads(cli("search", "release train", "--include-context", "--json").stdout)
+        assert found["via"] == "daemon"
+        hit = found["hits"][0]
+        assert hit["id"] == memory_id
+        assert hit["thread"] == "planning-2026-11"
+        assert hit["occurred_at"].startswith("2026-11-03T09:30:00")
+        # The context went through the daemon's intake: redacted like the content would be.
+        assert hit["context"] == "Which day suits the release train? Mail me at [REDACTED:email]"
+        plain = json.loads(cli("search", "release train", "--json").stdout)
+        assert plain["via"] == "daemon" and "context" not in plain["hits"][0]
+        shown = cli("search", "release train", "--include-context").stdout
+        assert "context: Which day suits the release train?" in shown
+        # Bad input through the daemon: a clear error, nothing stored, the daemon still up.
+        bad = cli("add", "A memory from the future", "--occurred-at", "not a date")
+        assert bad.returncode == 1 and "occurred_at" in bad.stderr
+        with pytest.raises(MemwardenError, match="argument thread must be str or null"):
+            client.call("add", {"content": "A memory with a numbered thread", "thread": 7})
+        assert client.call("search", {"query": "future"})["hits"] == []
+        assert client.call("search", {"query": "numbered"})["hits"] == []
+    stored = json.loads(cli("get", memory_id, "--include-context", "--json", daemon="off").stdout)
+    memory = stored["memories"][0]
+    assert memory["thread"] == "planning-2026-11" and memory["context"].endswith("[REDACTED:email]")
