@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 from collections.abc import Callable
 from datetime import timedelta
@@ -24,6 +23,7 @@ from memwarden.config_hot import parse_optional_weight
 from memwarden.errors import Conflict, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller
+from memwarden.progress import ProgressBar
 from memwarden.search.evaluation import Tuning
 from memwarden.search.ranking import RankingWeights
 from memwarden.search.vector_path import VectorPath
@@ -54,25 +54,18 @@ def build_backups(settings: Settings | HotSettings) -> BackupManager | None:
 PROGRESS_MIN_MEMORIES = 2_000
 
 
-class ReindexProgress:
-    """A one-line progress bar on stderr for a long re-index (stdout may carry MCP messages)."""
+class ReindexProgress(ProgressBar):
+    """The bar of a long keyword re-index (a migration, or MEMWARDEN_LANGUAGES changed): on
+    stderr (stdout may carry MCP messages), with rate and time left, quiet when stderr is not a
+    terminal and for fewer than PROGRESS_MIN_MEMORIES memories."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
-        self.stream = stream
-        self._shown = -1
-
-    def __call__(self, done: int, total: int) -> None:
-        if total < PROGRESS_MIN_MEMORIES:
-            return
-        stream = self.stream or sys.stderr
-        percent = done * 100 // total
-        if percent == self._shown:
-            return
-        self._shown = percent
-        bar = "#" * (percent // 5)
-        end = "\n" if done >= total else ""
-        stream.write(f"\rmemwarden: re-indexing memories for search [{bar:<20}] {done}/{total}{end}")
-        stream.flush()
+    def __init__(self, stream: TextIO | None = None, *, show: bool | None = None) -> None:
+        super().__init__(
+            "memwarden: re-indexing memories for search",
+            stream=stream,
+            show=show,
+            min_total=PROGRESS_MIN_MEMORIES,
+        )
 
 
 def build_service(

@@ -1,5 +1,5 @@
-"""One progress bar for long CLI work (import, embedding backfill, migrate): done/total, percent,
-rate and time left, on one line of stderr (stdout may carry JSON or MCP).
+"""One progress bar for long work (import, keyword re-index, embedding backfill, migrate, vault
+sync): done/total, percent, rate and time left, on one line of stderr (stdout may carry JSON or MCP).
 
 Quiet unless stderr is a terminal (``show=True`` forces it: the commands' ``--progress``).
 Redraws at most ten times a second, and always at the end, which ends the line with the total

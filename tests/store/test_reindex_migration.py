@@ -76,7 +76,11 @@ def test_changing_languages_reindexes_the_database(tmp_path: Path) -> None:
 
 
 def test_a_long_reindex_draws_a_progress_bar_and_a_short_one_does_not() -> None:
-    out = io.StringIO()
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Terminal()
     bar = ReindexProgress(out)
     bar(10, 100)
     assert out.getvalue() == ""
@@ -84,5 +88,8 @@ def test_a_long_reindex_draws_a_progress_bar_and_a_short_one_does_not() -> None:
     for done in range(500, total + 1, 500):
         bar(done, total)
     text = out.getvalue()
-    assert "re-indexing memories for search" in text and text.endswith(f"{total}/{total}\n")
-    assert "[####################]" in text
+    assert "re-indexing memories for search" in text and f"{total}/{total} 100%" in text
+    assert "/s, took " in text and text.endswith("\n")
+    piped = io.StringIO()  # not a terminal: no bar
+    ReindexProgress(piped)(total, total)
+    assert piped.getvalue() == ""

@@ -273,35 +273,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_vault_sync(report: dict[str, Any]) -> int:
-    print(f"vault sync: {report['memories']} memories")
-    for folder in report["folders"]:
-        if folder["error"]:
-            print(f"  {folder['path']}: FAILED: {folder['error']}")
-        else:
-            print(
-                f"  {folder['path']}: written {folder['written']}, unchanged {folder['unchanged']}, "
-                f"renamed {folder['renamed']}, removed {folder['removed']}"
-            )
-    return 0 if report["ok"] else 1
-
-
-def cmd_vault_sync(args: argparse.Namespace) -> int:
-    from memwarden.cli.runner import run_with_service
-
-    return run_with_service(
-        args,
-        lambda service: service.operations.vault_sync(),
-        text=_print_vault_sync,
-        exit_code=lambda report: 0 if report["ok"] else 1,
-    )
-
-
-def cmd_vault_help(args: argparse.Namespace) -> int:
-    args.vault_parser.print_help(sys.stderr)
-    return 2
-
-
 def cmd_demo(args: argparse.Namespace) -> int:
     from memwarden.cli.demo import run_demo
 
@@ -471,17 +442,9 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
     register_eval(command)
     command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
 
-    p = command("vault", cmd_vault_help, "the Obsidian vault mirror (MEMWARDEN_VAULT_DIRS)")
-    p.set_defaults(vault_parser=p)
-    vault = p.add_subparsers(dest="vault_command", metavar="ACTION")
-    p = vault.add_parser(
-        "sync",
-        help="rebuild every note; remove notes of deleted memories",
-        description="Rebuild every memwarden note in each MEMWARDEN_VAULT_DIRS folder "
-        "(idempotent); remove notes of deleted memories; leave every other file alone.",
-    )
-    p.set_defaults(handler=cmd_vault_sync)
-    p.add_argument("--json", action="store_true", help="print JSON")
+    from memwarden.cli.vault_command import register as register_vault
+
+    register_vault(command)
     return parser
 
 

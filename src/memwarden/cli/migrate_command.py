@@ -21,7 +21,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
     bar = ProgressBar("migrating", show=False if args.json else None)
     try:
-        report: dict[str, Any] = migrate_to_postgres(settings, args.to, progress=bar.count)
+        report: dict[str, Any] = migrate_to_postgres(settings, args.to, progress=bar)
     finally:
         bar.finish()
     if args.json:

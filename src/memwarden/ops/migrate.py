@@ -47,9 +47,13 @@ BATCH = 2000
 
 
 def migrate_to_postgres(
-    settings: Settings, to_url: str, *, progress: Callable[[str, int], None] | None = None
+    settings: Settings, to_url: str, *, progress: Callable[[int, int], None] | None = None
 ) -> dict[str, Any]:
-    """Copy the configured SQLite database to ``to_url``; the verification report."""
+    """Copy the configured SQLite database to ``to_url``; the verification report.
+
+    ``progress(done, total)`` counts the rows copied (memories, then vectors, then audit rows)
+    against the source's row counts, for a bar with rate and time left.
+    """
     from memwarden.app import build_service
     from memwarden.audit import open_audit_log, verify_database
     from memwarden.audit.base import AuditEvent
@@ -62,7 +66,6 @@ def migrate_to_postgres(
         )
     if not is_postgres_url(to_url):
         raise InvalidInput("--to must be a postgresql:// URL of a new, empty database", field="to")
-    tell = progress or (lambda stage, n: None)
     source = build_service(settings, embeddings=False)
     target = build_service(settings.model_copy(update={"db": to_url}), embeddings=False)
     src, dst = source.store, target.store
@@ -77,6 +80,7 @@ def migrate_to_postgres(
             raise StorageError(f"the {dst.backend} backend cannot take a copy of the {src.backend} database")
         unfinished = next((m for m in incomplete_operations(dst) if m["operation"] == "migrate"), None)
         before = dst.table_counts()
+        tell = _overall_progress(src.table_counts(), progress)
         if unfinished is not None:
             _can_resume(unfinished, source_url, to_url, before)
             tell("resuming", before.get("memories", 0))
@@ -165,6 +169,21 @@ START_AGAIN = (
     "drop the target database and create it empty again (e.g. `dropdb NAME && createdb NAME`), then run "
     "`memwarden migrate` again (the SQLite source is never changed)"
 )
+
+
+def _overall_progress(
+    counts: dict[str, int], progress: Callable[[int, int], None] | None
+) -> Callable[[str, int], None]:
+    """``tell(stage, copied)`` of the copy steps as ``progress(done, total)`` over all rows."""
+    sizes = [counts.get("memories", 0), counts.get("memory_vectors", 0), counts.get("audit_log", 0)]
+    before = {"memories": 0, "vectors": sizes[0], "audit": sizes[0] + sizes[1]}
+    total = sum(sizes)
+
+    def tell(stage: str, copied: int) -> None:
+        if progress is not None and total and stage in before:  # not "resuming": no rows copied
+            progress(min(total, before[stage] + copied), total)
+
+    return tell
 
 
 def _copy_memories(

@@ -399,8 +399,9 @@ class Operations:
         """Wait (bounded) until every change so far is in the vault folders; False on timeout."""
         return True if self.vault is None else self.vault.flush(timeout)
 
-    def vault_sync(self) -> dict[str, Any]:
-        """Rebuild every vault note of the mirrored tenant; remove notes of deleted memories."""
+    def vault_sync(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        """Rebuild every vault note of the mirrored tenant; remove notes of deleted memories
+        (``progress(done, total)`` as it goes)."""
         if self.vault is None:
             raise ConfigError(
                 "no vault folders are configured: set MEMWARDEN_VAULT_DIRS to one or more folders "
@@ -423,7 +424,7 @@ class Operations:
         state = self.store if isinstance(self.store, StateStore) else None
         if state is not None:
             mark_incomplete(state, marker, tenant=self.vault.tenant, folders=folders.split("\0"))
-        report = self.vault.sync(memories)
+        report = self.vault.sync(memories, progress)
         if state is not None and report["ok"]:
             mark_complete(state, marker)
         return report

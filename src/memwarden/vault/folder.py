@@ -20,7 +20,7 @@ import errno
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -314,7 +314,12 @@ class VaultFolder:
             self._append({"id": memory_id, "gone": True})
             return True
 
-    def sync(self, memories: Sequence[Memory], related: Mapping[str, Sequence[str]]) -> dict[str, int]:
+    def sync(
+        self,
+        memories: Sequence[Memory],
+        related: Mapping[str, Sequence[str]],
+        on_note: Callable[[], None] | None = None,
+    ) -> dict[str, int]:
         """Make the folder hold exactly these memories' notes; touch nothing else.
 
         Notes already right are not rewritten, so a second sync changes no file.
@@ -345,5 +350,7 @@ class VaultFolder:
                     report["written"] += 1
                 if links != entry.links:
                     self._put(memory.id, NoteEntry(entry.number, entry.file, links))
+                if on_note is not None:
+                    on_note()
             self.compact()
         return report

@@ -148,10 +148,24 @@ class VaultMirror:
 
     # -- sync and status ---------------------------------------------------------------------
 
-    def sync(self, memories: Sequence[Memory]) -> dict[str, Any]:
-        """Rebuild every folder from ``memories`` (this tenant's live ones); idempotent."""
+    def sync(
+        self, memories: Sequence[Memory], progress: Callable[[int, int], None] | None = None
+    ) -> dict[str, Any]:
+        """Rebuild every folder from ``memories`` (this tenant's live ones); idempotent.
+
+        ``progress(done, total)`` counts one step per memory for finding its related notes,
+        then one per note checked or written in each folder.
+        """
         self.flush()
         mine = [m for m in memories if m.tenant == self.tenant]
+        total, done = len(mine) * (1 + len(self.folders)), 0
+
+        def step() -> None:
+            nonlocal done
+            done += 1
+            if progress is not None:
+                progress(done, total)
+
         related: dict[str, Sequence[str]] = {}
         for memory in mine:
             try:
@@ -159,14 +173,18 @@ class VaultMirror:
             except Exception as exc:  # noqa: BLE001 - the note is still written, without links
                 self._counts["related_errors"] += 1
                 logger.warning("vault sync: related search failed (%s)", type(exc).__name__)
+            step()
         reports: list[dict[str, Any]] = []
         for folder in self.folders:
             report: dict[str, Any] = {"path": str(folder.root), "error": None}
+            before = done
             try:
-                report.update(folder.sync(mine, related))
+                report.update(folder.sync(mine, related, on_note=step))
             except OSError as exc:
                 self._failed(folder.root, exc)
                 report["error"] = describe_error(folder.root, exc)
+            while done < before + len(mine):  # a failed folder's notes count as done
+                step()
             reports.append(report)
         return {"memories": len(mine), "folders": reports, "ok": all(r["error"] is None for r in reports)}
 
