@@ -101,6 +101,9 @@ class MiniLMEmbedder:
             options = onnxruntime.SessionOptions()
             options.intra_op_num_threads = _threads()
             options.inter_op_num_threads = 1
+            # Idle worker threads sleep instead of spinning: on a busy 2-core machine the spin
+            # burned as much CPU as the query itself (one query: 17 ms CPU with it, 8.8 without).
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             options.log_severity_level = 3
             # The arena keeps the largest batch's buffers for ever; without it RSS follows the batch.
             options.enable_cpu_mem_arena = False
