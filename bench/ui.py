@@ -102,6 +102,21 @@ def build(db: Path, memories: int, audit_rows: int, rng: random.Random) -> None:
     service.close()
 
 
+def deep_cursor(db: Path, rows: int) -> str:
+    """The ``after`` link value of the page that starts ``rows`` rows into the table (what
+    pressing Next page 999 times reaches), read once with OFFSET outside the timing."""
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    at, ident = conn.execute(
+        "SELECT updated_at, id FROM memories WHERE tenant = 'default' AND deleted_at IS NULL"
+        " ORDER BY updated_at DESC, id DESC LIMIT 1 OFFSET ?",
+        (rows - 1,),
+    ).fetchone()
+    conn.close()
+    return f"{at}_{ident}"
+
+
 def measure(db: Path, rounds: int) -> list[dict[str, object]]:
     from starlette.testclient import TestClient
 
@@ -109,9 +124,8 @@ def measure(db: Path, rounds: int) -> list[dict[str, object]]:
     app = build_http_app(service, settings(db))
     client = TestClient(app, base_url="http://127.0.0.1:8765", follow_redirects=False)
     client.get(f"/ui/login?ticket={app.dashboard.state.ui.sessions.issue_ticket()}")
-    some = service.store.browse(
-        "default", MemoryQuery(), now=utcnow(), limit=1, offset=0, count_limit=1
-    ).memories[0]
+    some = service.store.browse("default", MemoryQuery(), now=utcnow(), limit=1, count_limit=1).memories[0]
+    deep = deep_cursor(db, 999 * 50)
     day = (utcnow() - timedelta(days=40)).date().isoformat()
     pages = [
         ("overview", "/ui/"),
@@ -124,7 +138,7 @@ def measure(db: Path, rounds: int) -> list[dict[str, object]]:
             "memories, date range",
             f"/ui/memories?from={day}&to={(utcnow() - timedelta(days=30)).date().isoformat()}",
         ),
-        ("memories, page 1000", "/ui/memories?page=1000"),
+        ("memories, page 1000 (keyset)", f"/ui/memories?after={deep}"),
         ("search", "/ui/memories?q=client+email"),
         ("memory", f"/ui/memories/{some.id}"),
         ("delete confirmation", f"/ui/memories/{some.id}/delete"),

@@ -270,12 +270,29 @@ class MemoryQuery:
 
 
 @dataclass(frozen=True, slots=True)
+class BrowseCursor:
+    """A place in the browse order (most recently updated first, then by id, descending): the
+    ``updated_at`` and ``id`` of the memory a page starts or ends at. Pages read from it with an
+    indexed range (keyset paging), so the thousandth page costs what the first does."""
+
+    updated_at: datetime
+    id: str
+
+    @classmethod
+    def of(cls, memory: Memory) -> BrowseCursor:
+        return cls(memory.updated_at, memory.id)
+
+
+@dataclass(frozen=True, slots=True)
 class MemoryPage:
-    """One page of a browse: the memories, and how many match (counted up to ``count_limit``)."""
+    """One page of a browse: the memories, how many match (counted up to ``count_limit``), and
+    whether there are matches newer than its first row and older than its last."""
 
     memories: list[Memory]
     total: int
     total_is_lower_bound: bool = False
+    newer: bool = False
+    older: bool = False
 
 
 @dataclass(frozen=True, slots=True)

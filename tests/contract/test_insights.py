@@ -12,7 +12,7 @@ from contract_helpers import T0, index_of, make_memory, put
 
 from memwarden.audit import open_audit_log
 from memwarden.audit.base import AuditEvent, AuditLog, AuditQuery
-from memwarden.models import MemoryQuery
+from memwarden.models import BrowseCursor, MemoryPage, MemoryQuery
 from memwarden.store.base import Store
 
 MONDAY = "2026-02-23"  # the Monday of T0's week (T0 is Sunday 2026-03-01)
@@ -25,15 +25,12 @@ def audit_log(store: Store, store_url: str) -> Iterator[AuditLog]:
     log.close()
 
 
-def _browse(
-    store: Store, limit: int = 10, offset: int = 0, count_limit: int = 100, **filters: object
-) -> list[str]:
+def _browse(store: Store, limit: int = 10, count_limit: int = 100, **filters: object) -> list[str]:
     page = store.browse(
         "t1",
-        MemoryQuery(**filters),
+        MemoryQuery(**filters),  # type: ignore[arg-type]
         now=T0,
         limit=limit,
-        offset=offset,  # type: ignore[arg-type]
         count_limit=count_limit,
     )
     return [m.content for m in page.memories]
@@ -59,14 +56,64 @@ def test_browse_filters_by_each_field_newest_first(store: Store) -> None:
     ]
 
 
-def test_browse_pages_and_counts_up_to_the_limit(store: Store) -> None:
-    for i in range(7):
-        put(store, f"memory {i}", at=T0 - timedelta(minutes=10 - i))
-    page = store.browse("t1", MemoryQuery(), now=T0, limit=3, offset=3, count_limit=100)
-    assert [m.content for m in page.memories] == ["memory 3", "memory 2", "memory 1"]
-    assert (page.total, page.total_is_lower_bound) == (7, False)
-    capped = store.browse("t1", MemoryQuery(), now=T0, limit=3, offset=0, count_limit=5)
+def _contents(page: MemoryPage) -> list[str]:
+    return [m.content for m in page.memories]
+
+
+@pytest.mark.parametrize("tag", [None, "t"])
+def test_browse_pages_by_keyset_both_ways_and_counts_up_to_the_limit(store: Store, tag: str | None) -> None:
+    at = T0 - timedelta(minutes=10)
+    for i in range(7):  # memories 1 and 2 share their time: the id breaks the tie
+        put(store, f"memory {i}", at=at + timedelta(minutes=i if i != 2 else 1), tags=("t",))
+    query = MemoryQuery(tag=tag)
+    first = store.browse("t1", query, now=T0, limit=3, count_limit=100)
+    assert _contents(first)[:2] == ["memory 6", "memory 5"] and (first.newer, first.older) == (False, True)
+    assert (first.total, first.total_is_lower_bound) == (7, False)
+    second = store.browse(
+        "t1", query, now=T0, limit=3, count_limit=100, after=BrowseCursor.of(first.memories[-1])
+    )
+    third = store.browse(
+        "t1", query, now=T0, limit=3, count_limit=100, after=BrowseCursor.of(second.memories[-1])
+    )
+    seen = _contents(first) + _contents(second) + _contents(third)
+    assert sorted(seen) == [f"memory {i}" for i in range(7)] and seen[-1] == "memory 0"
+    assert (second.newer, second.older, third.newer, third.older) == (True, True, True, False)
+    back = store.browse(
+        "t1", query, now=T0, limit=3, count_limit=100, before=BrowseCursor.of(third.memories[0])
+    )
+    assert _contents(back) == _contents(second) and (back.newer, back.older) == (True, True)
+    top = store.browse(
+        "t1", query, now=T0, limit=3, count_limit=100, before=BrowseCursor.of(second.memories[0])
+    )
+    assert _contents(top) == _contents(first) and (top.newer, top.older) == (False, True)
+    capped = store.browse("t1", query, now=T0, limit=3, count_limit=5)
     assert (capped.total, capped.total_is_lower_bound) == (5, True)
+
+
+def test_the_tag_table_and_counts_follow_every_write_path(store: Store) -> None:
+    """Tags, counts and weeks are kept by triggers: add, update (tags, kind, project, pin,
+    flags), soft delete, import and purge all show in browse and the overview at once."""
+    a = put(store, "alpha", tags=("x", "y"), at=T0 - timedelta(days=1))
+    b = put(store, "beta", tags=("x",), kind="note", at=T0 - timedelta(days=8))
+    gone = put(store, "expiring", tags=("x",), at=T0 - timedelta(hours=3), ttl=timedelta(hours=1))
+    assert _browse(store, tag="x") == ["alpha", "beta"]  # the expired one is left out
+    moved = replace(a, project="q", kind="note", tags=("y", "z"), pinned=True, updated_at=T0)
+    store.update(
+        replace(moved, injection_flags=("instruction_override",)), index_of(moved), expected_version=1
+    )
+    assert _browse(store, tag="x") == ["beta"]
+    assert _browse(store, tag="z", project="q", kind="note", pinned=True, flagged=True) == ["alpha"]
+    assert _browse(store, tag="z", project="p") == [] and _browse(store, tag="y", pinned=False) == []
+    imported = make_memory("imported", tags=("x",), at=T0 - timedelta(minutes=5))
+    store.import_memories([(imported, index_of(imported))])
+    assert _browse(store, tag="x") == ["imported", "beta"]
+    store.soft_delete("t1", b.id, T0)
+    assert _browse(store, tag="x") == ["imported"]
+    assert store.purge_expired(T0) == [gone.id]
+    view = store.overview("t1", now=T0, weeks_since=T0 - timedelta(weeks=4), top=5)
+    assert view.counts == [("p", "fact", 1), ("q", "note", 1)]
+    assert view.added_per_week == [(MONDAY, "p", 1), (MONDAY, "q", 1)]
+    assert _browse(store, tag="x", count_limit=100) == ["imported"]
 
 
 def test_browse_leaves_out_deleted_and_expired_memories(store: Store) -> None:

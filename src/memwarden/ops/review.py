@@ -11,9 +11,11 @@ Pinned memories are never proposed as never-retrieved or stale.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
+from fractions import Fraction
 from typing import Any
 
 from memwarden.errors import InvalidInput
@@ -21,6 +23,7 @@ from memwarden.models import Caller, Memory, format_time
 from memwarden.text.analyzer import Analyzer
 
 DUPLICATE_JACCARD = 0.8
+THRESHOLD = Fraction(str(DUPLICATE_JACCARD))  # exact, for the prefix and size bounds
 NEVER_RETRIEVED_AFTER_DAYS = 7
 MAX_REVIEWED = 50_000
 PREVIEW_CHARS = 120
@@ -35,25 +38,42 @@ def _item(memory: Memory, **extra: Any) -> dict[str, Any]:
     return {"id": memory.id, "project": memory.project, "preview": _preview(memory), **extra}
 
 
-def likely_duplicates(analyzer: Analyzer, memories: list[Memory]) -> list[dict[str, Any]]:
-    """Pairs of memories in one project whose term sets overlap by at least DUPLICATE_JACCARD."""
-    terms = [frozenset(analyzer.terms(f"{m.title} {m.content}")) for m in memories]
-    postings: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for i, (memory, words) in enumerate(zip(memories, terms, strict=True)):
+def likely_duplicates(
+    analyzer: Analyzer, memories: list[Memory], known_terms: Mapping[str, frozenset[str]] | None = None
+) -> list[dict[str, Any]]:
+    """Pairs of memories in one project whose term sets overlap by at least DUPLICATE_JACCARD.
+
+    ``known_terms`` (memory id -> its analyzed terms, as the keyword index holds them) spares
+    re-analyzing those memories; the others are analyzed here."""
+    known = known_terms or {}
+    terms = [known.get(m.id) or frozenset(analyzer.terms(f"{m.title} {m.content}")) for m in memories]
+    # Prefix filtering (exact): with every term set sorted rarest first, two sets whose Jaccard
+    # similarity reaches DUPLICATE_JACCARD share a term among the first
+    # ``len - ceil(DUPLICATE_JACCARD * len) + 1`` of each, so only those terms are indexed and
+    # looked up, and pairs too different in size are skipped before scoring.
+    frequency: dict[str, int] = defaultdict(int)
+    for words in terms:
         for word in words:
+            frequency[word] += 1
+    postings: dict[tuple[str, str], list[int]] = defaultdict(list)
+    prefixes: list[list[str]] = []
+    for i, (memory, words) in enumerate(zip(memories, terms, strict=True)):
+        ordered = sorted(words, key=lambda w: (frequency[w], w))
+        prefix = ordered[: len(ordered) - math.ceil(THRESHOLD * len(ordered)) + 1]
+        prefixes.append(prefix)
+        for word in prefix:
             postings[(memory.project, word)].append(i)
-    # Terms in more than this many memories only make the candidate search quadratic; pairs are
-    # found through their rarer terms, then scored on their full term sets.
-    too_common = max(200, len(memories) // 10)
     pairs: list[dict[str, Any]] = []
     for i, words in enumerate(terms):
         if not words:
             continue
         candidates: set[int] = set()
-        for word in words:
-            posting = postings[(memories[i].project, word)]
-            if len(posting) <= too_common:
-                candidates.update(j for j in posting if j > i)
+        for word in prefixes[i]:
+            candidates.update(
+                j
+                for j in postings[(memories[i].project, word)]
+                if j > i and THRESHOLD * len(words) <= len(terms[j]) <= len(words) / THRESHOLD
+            )
         for j in candidates:
             score = len(words & terms[j]) / len(words | terms[j])
             if score >= DUPLICATE_JACCARD:
@@ -80,8 +100,10 @@ def review_memories(
     limit: object,
     now: datetime,
     purge_grace: timedelta,
+    known_terms: Mapping[str, frozenset[str]] | None = None,
 ) -> dict[str, Any]:
-    """Proposals for the caller's live memories ``stored`` (one tenant, optionally one project)."""
+    """Proposals for the caller's live memories ``stored`` (one tenant, optionally one project);
+    ``known_terms`` as for ``likely_duplicates``."""
     if isinstance(stale_days, bool) or not isinstance(stale_days, int) or not 1 <= stale_days <= 36_500:
         raise InvalidInput("stale_days must be a whole number of days from 1 to 36500", field="stale_days")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
@@ -135,7 +157,7 @@ def review_memories(
                     proposal="check it is still true; update or delete it",
                 )
             )
-    duplicates = likely_duplicates(analyzer, memories)
+    duplicates = likely_duplicates(analyzer, memories, known_terms)
     never.sort(key=lambda item: item["created_at"])
     stale.sort(key=lambda item: item["last_used_at"])
     return {

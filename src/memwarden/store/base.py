@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from memwarden.models import (
+    BrowseCursor,
     Candidate,
     IndexText,
     KeywordQuery,
@@ -97,9 +98,19 @@ class Store(Protocol):
         ...
 
     def browse(
-        self, tenant: str, query: MemoryQuery, *, now: datetime, limit: int, offset: int, count_limit: int
+        self,
+        tenant: str,
+        query: MemoryQuery,
+        *,
+        now: datetime,
+        limit: int,
+        count_limit: int,
+        after: BrowseCursor | None = None,
+        before: BrowseCursor | None = None,
     ) -> MemoryPage:
-        """Live, unexpired memories matching ``query``, most recently updated first, one page.
+        """Live, unexpired memories matching ``query``, most recently updated first (then by id,
+        descending), one page: the first, or the one just older than ``after``, or the one
+        just newer than ``before`` (keyset paging: an indexed range, no OFFSET).
 
         ``total`` counts matches up to ``count_limit`` (``total_is_lower_bound`` when there are
         more), so a page costs the same on a large database as on a small one.

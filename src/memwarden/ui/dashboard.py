@@ -21,7 +21,7 @@ from memwarden.audit.base import AuditLog, AuditQuery, AuditRecord
 from memwarden.audit.chain import VerifyReport, verify_log
 from memwarden.audit.export import write_rows
 from memwarden.errors import InvalidInput, NotFound
-from memwarden.models import Memory, MemoryPage, MemoryQuery, SearchResult, format_time
+from memwarden.models import BrowseCursor, Memory, MemoryPage, MemoryQuery, SearchResult, format_time
 from memwarden.ops.backup import SIDECAR
 from memwarden.ops.review import review_memories
 from memwarden.service import MemoryService
@@ -139,15 +139,18 @@ class Dashboard:
 
     # -- memories ----------------------------------------------------------------------------
 
-    def browse(self, session: Session, query: MemoryQuery, page: int) -> MemoryPage:
+    def browse(
+        self, session: Session, query: MemoryQuery, after: BrowseCursor | None, before: BrowseCursor | None
+    ) -> MemoryPage:
         who = session.caller
         result = self.service.store.browse(
             who.tenant,
             query,
             now=self.service.clock(),
             limit=PAGE_SIZE,
-            offset=(page - 1) * PAGE_SIZE,
             count_limit=COUNT_LIMIT,
+            after=after,
+            before=before,
         )
         self.service.operations.audit(
             "list",
@@ -155,7 +158,7 @@ class Dashboard:
             project=query.project,
             memory_ids=[m.id for m in result.memories],
             result_count=len(result.memories),
-            detail={"via": "ui", "page": page},
+            detail={"via": "ui", "after": after is not None, "before": before is not None},
         )
         return result
 
@@ -200,9 +203,15 @@ class Dashboard:
             MemoryQuery(project=project),
             now=now,
             limit=REVIEW_NEWEST,
-            offset=0,
             count_limit=REVIEW_COUNT_LIMIT,
         )
+        # Their analyzed terms as the keyword index holds them: no re-analysis per page view.
+        indexed = self.service.store.indexed_memories(session.caller.tenant, [m.id for m in newest.memories])
+        known = {
+            c.memory.id: frozenset(f"{c.index.title} {c.index.body}".split())
+            for c in indexed
+            if c.index is not None
+        }
         report = review_memories(
             newest.memories,
             operations.intake.analyzer,
@@ -212,6 +221,7 @@ class Dashboard:
             limit=50,
             now=now,
             purge_grace=operations.options.purge_grace,
+            known_terms=known,
         )
         report["in_scope"] = newest.total
         report["in_scope_is_lower_bound"] = newest.total_is_lower_bound
@@ -220,7 +230,6 @@ class Dashboard:
             MemoryQuery(project=project, flagged=True),
             now=self.service.clock(),
             limit=PAGE_SIZE,
-            offset=0,
             count_limit=1000,
         )
         report["flagged"] = flagged.memories

@@ -10,9 +10,8 @@ from typing import Any
 from memwarden import validation as v
 from memwarden.audit.base import ACTIONS, AuditQuery
 from memwarden.errors import InvalidInput
-from memwarden.models import KINDS, MemoryQuery
+from memwarden.models import KINDS, BrowseCursor, Memory, MemoryQuery, format_time
 
-MAX_PAGE = 1_000_000
 MAX_FIELD_CHARS = 200
 CHOICES = {"": None, "yes": True, "no": False}
 
@@ -67,8 +66,33 @@ def whole(
     return int(value)
 
 
-def memory_query(params: Mapping[str, str]) -> tuple[MemoryQuery, int, str]:
-    """The memories table's filters, page number and search text."""
+def cursor(params: Mapping[str, str], name: str) -> BrowseCursor | None:
+    """A page link's place in the table: ``<updated_at>_<memory id>`` (see ``cursor_text``)."""
+    value = _text(params, name)
+    if value is None:
+        return None
+    stamp, _, ident = value.partition("_")
+    try:
+        at = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        return BrowseCursor(at, v.check_id(ident).upper())
+    except (ValueError, InvalidInput):
+        raise InvalidInput(
+            f"{name} must be a place in the table as the page links give it "
+            f"(2026-03-01T12:00:00.000000Z_<memory id>); got {value[:60]!r}: start again from the first page",
+            field=name,
+        ) from None
+
+
+def cursor_text(memory: Memory) -> str:
+    """The ``after``/``before`` value of a page link starting after or before ``memory``."""
+    return f"{format_time(memory.updated_at)}_{memory.id}"
+
+
+def memory_query(
+    params: Mapping[str, str],
+) -> tuple[MemoryQuery, BrowseCursor | None, BrowseCursor | None, str]:
+    """The memories table's filters, the place to page from (``after`` or ``before``), and
+    the search text."""
     project = _text(params, "project")
     kind = _text(params, "kind")
     if kind is not None and kind not in KINDS:
@@ -87,10 +111,11 @@ def memory_query(params: Mapping[str, str]) -> tuple[MemoryQuery, int, str]:
         created_since=since,
         created_until=until,
     )
-    page = whole(params, "page", "page", default=1, low=1, high=MAX_PAGE)
-    assert page is not None
+    after, before = cursor(params, "after"), cursor(params, "before")
+    if after is not None and before is not None:
+        raise InvalidInput("send after or before, not both: follow one page link", field="before")
     text = v.check_query(params.get("q", ""))
-    return query, page, text.strip()
+    return query, after, before, text.strip()
 
 
 def audit_query(params: Mapping[str, str]) -> tuple[AuditQuery, int | None]:

@@ -10,6 +10,7 @@ import io
 import json
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -61,7 +62,7 @@ async def memories(request: Request, ui: UiContext, session: Session) -> Respons
     params = request.query_params
     values: dict[str, Any] = {"params": params, "projects": projects, "kinds": KINDS, "title": "Memories"}
     try:
-        query, number, text = forms.memory_query(params)
+        query, after, before, text = forms.memory_query(params)
     except InvalidInput as exc:
         return ui.render(
             request, "memories.html", session, status=400, error=exc.message, page=None, result=None, **values
@@ -78,16 +79,17 @@ async def memories(request: Request, ui: UiContext, session: Session) -> Respons
             query=text,
             **values,
         )
-    found = await run_in_threadpool(ui.dashboard.browse, session, query, number)
+    found = await run_in_threadpool(ui.dashboard.browse, session, query, after, before)
+    kept = [(k, val) for k, val in params.multi_items() if k not in ("after", "before")]
+    links = {}
+    if found.memories and found.newer:
+        links["prev"] = urlencode([*kept, ("before", forms.cursor_text(found.memories[0]))])
+    if found.memories and found.older:
+        links["next"] = urlencode([*kept, ("after", forms.cursor_text(found.memories[-1]))])
+    if after is not None or before is not None:
+        links["first"] = urlencode(kept)
     return ui.render(
-        request,
-        "memories.html",
-        session,
-        page=found,
-        number=number,
-        result=None,
-        page_size=PAGE_SIZE,
-        **values,
+        request, "memories.html", session, page=found, links=links, result=None, page_size=PAGE_SIZE, **values
     )
 
 

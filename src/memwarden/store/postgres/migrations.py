@@ -251,6 +251,57 @@ CREATE TRIGGER memories_drop_vectors_on_context AFTER UPDATE OF context ON memor
 DELETE FROM index_state WHERE key = 'analyzer';
 """
 
+# ``memory_tags``: one row per tag of each live memory with the memory's other filter columns,
+# keyed so one tag's memories come out most recently updated first: the dashboard's table
+# filtered by tag reads a range of it (keyset paged) and its count never reads ``memories``.
+# Kept by a trigger on every write (imports, purges and migrations included). The week chart's
+# index holds the project too, so the overview's per-week counts are an index-only scan.
+BROWSE_TAGS = """
+CREATE TABLE memory_tags (
+    tenant TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    updated_at TIMESTAMPTZ NOT NULL,
+    memory_id TEXT NOT NULL,
+    project TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL,
+    expires_at TIMESTAMPTZ,
+    pinned BOOLEAN NOT NULL,
+    flagged BOOLEAN NOT NULL,
+    PRIMARY KEY (tenant, tag, updated_at, memory_id)
+);
+INSERT INTO memory_tags
+    SELECT DISTINCT m.tenant, t.tag, m.updated_at, m.id, m.project, m.kind, m.created_at, m.expires_at,
+           m.pinned, cardinality(m.injection_flags) > 0
+    FROM memories m, unnest(m.tags) AS t(tag) WHERE m.deleted_at IS NULL;
+CREATE FUNCTION memory_tags_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP <> 'INSERT' THEN
+        IF OLD.deleted_at IS NULL AND cardinality(OLD.tags) > 0 THEN
+            DELETE FROM memory_tags WHERE tenant = OLD.tenant AND tag = ANY (OLD.tags)
+                AND updated_at = OLD.updated_at AND memory_id = OLD.id;
+        END IF;
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        IF NEW.deleted_at IS NULL AND cardinality(NEW.tags) > 0 THEN
+            INSERT INTO memory_tags
+                SELECT DISTINCT NEW.tenant, t.tag, NEW.updated_at, NEW.id, NEW.project, NEW.kind, NEW.created_at,
+                       NEW.expires_at, NEW.pinned, cardinality(NEW.injection_flags) > 0
+                FROM unnest(NEW.tags) AS t(tag)
+            ON CONFLICT DO NOTHING;
+        END IF;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER memory_tags_insert_delete AFTER INSERT OR DELETE ON memories
+    FOR EACH ROW EXECUTE FUNCTION memory_tags_sync();
+CREATE TRIGGER memory_tags_update AFTER UPDATE OF tenant, id, tags, updated_at, deleted_at, project, kind,
+    created_at, expires_at, pinned, injection_flags ON memories
+    FOR EACH ROW EXECUTE FUNCTION memory_tags_sync();
+CREATE INDEX memories_created_project ON memories (tenant, created_at) INCLUDE (project) WHERE deleted_at IS NULL;
+DROP INDEX memories_created;
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("0001_initial", INITIAL),
     ("0002_audit_log", AUDIT_LOG),
@@ -259,6 +310,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("0005_vectors", VECTORS),
     ("0006_dashboard", DASHBOARD),
     ("0007_memory_context", MEMORY_CONTEXT),
+    ("0008_browse_tags", BROWSE_TAGS),
 ]
 
 

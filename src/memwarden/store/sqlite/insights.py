@@ -1,6 +1,7 @@
 """SQLiteInsights: the dashboard's reads of the memories table (browse one page, overview).
 
-Every query here is served by an index of migration ``0007_dashboard`` or the ones before it,
+Every query here is served by an index of migration ``0007_dashboard``, the tag and count
+tables of ``0010_browse_tables`` or the indexes before them,
 so a page costs about the same at 100k memories as at 1k; counts stop at a limit instead of
 walking every match.
 """
@@ -13,30 +14,32 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from memwarden.models import MemoryPage, MemoryQuery, StoreOverview, format_time
+from memwarden.models import BrowseCursor, MemoryPage, MemoryQuery, StoreOverview, format_time
 from memwarden.store.sqlite.rows import M_COLUMNS, row_to_memory
 
 
-def browse_filters(query: MemoryQuery, now: datetime) -> tuple[str, list[Any]]:
-    """The WHERE clause (after tenant) of a browse; the flag and pin terms are spelled as in
-    the partial indexes' WHERE clauses so SQLite can use them."""
-    sql, params = " AND (m.expires_at IS NULL OR m.expires_at > ?)", [format_time(now)]
+def browse_filters(query: MemoryQuery, now: datetime, t: str = "m") -> tuple[str, list[Any]]:
+    """The WHERE clause (after tenant, and the tag) of a browse over ``memories`` (``t="m"``)
+    or ``memory_tags`` (``t="t"``, which holds the same filter columns); the flag and pin terms
+    are spelled as in the partial indexes' WHERE clauses so SQLite can use them."""
+    sql, params = f" AND ({t}.expires_at IS NULL OR {t}.expires_at > ?)", [format_time(now)]
+    # Pinned and flagged memories are few: their partial indexes lead, not the project's.
+    rare = t == "m" and (query.pinned or query.flagged)
     for clause, value in (
-        ("m.project = ?", query.project),
-        ("m.kind = ?", query.kind),
-        ("m.created_at >= ?", format_time(query.created_since)),
-        ("m.created_at < ?", format_time(query.created_until)),
+        (f"+{t}.project = ?" if rare else f"{t}.project = ?", query.project),
+        (f"{t}.kind = ?", query.kind),
+        (f"{t}.created_at >= ?", format_time(query.created_since)),
+        (f"{t}.created_at < ?", format_time(query.created_until)),
     ):
         if value is not None:
             sql += f" AND {clause}"
             params.append(value)
-    if query.tag is not None:
-        sql += " AND EXISTS (SELECT 1 FROM json_each(m.tags) WHERE json_each.value = ?)"
-        params.append(query.tag)
     if query.pinned is not None:
-        sql += " AND m.pinned = 1" if query.pinned else " AND m.pinned = 0"
+        sql += f" AND {t}.pinned = 1" if query.pinned else f" AND {t}.pinned = 0"
     if query.flagged is not None:
-        sql += " AND m.injection_flags != '[]'" if query.flagged else " AND m.injection_flags = '[]'"
+        flagged = "m.injection_flags != '[]'" if t == "m" else "t.flagged = 1"
+        unflagged = "m.injection_flags = '[]'" if t == "m" else "t.flagged = 0"
+        sql += f" AND {flagged}" if query.flagged else f" AND {unflagged}"
     return sql, params
 
 
@@ -59,33 +62,68 @@ class SQLiteInsights:
     connection: Callable[[], sqlite3.Connection]
 
     def browse(
-        self, tenant: str, query: MemoryQuery, *, now: datetime, limit: int, offset: int, count_limit: int
+        self,
+        tenant: str,
+        query: MemoryQuery,
+        *,
+        now: datetime,
+        limit: int,
+        count_limit: int,
+        after: BrowseCursor | None = None,
+        before: BrowseCursor | None = None,
     ) -> MemoryPage:
-        where, params = browse_filters(query, now)
-        base = f"FROM memories m WHERE m.tenant = ? AND m.deleted_at IS NULL{where}"
+        if query.tag is None:
+            # the newest-first indexes (memories_recent, memories_project, the pin and flag ones)
+            where, params = browse_filters(query, now)
+            base = f"FROM memories m WHERE m.tenant = ? AND m.deleted_at IS NULL{where}"
+            counted, key, params = base, "m.updated_at, m.id", [tenant, *params]
+        else:
+            # the tag's rows (live memories only), newest first, filtered on their own columns;
+            # only the page's rows are read from memories (CROSS JOIN keeps that order)
+            where, params = browse_filters(query, now, "t")
+            match = f"t.tenant = ? AND t.tag = ?{where}"
+            base = f"FROM memory_tags t CROSS JOIN memories m ON m.id = t.memory_id WHERE {match}"
+            counted, key = f"FROM memory_tags t WHERE {match}", "t.updated_at, t.memory_id"
+            params = [tenant, query.tag, *params]
+        stamp, ident = key.split(", ")
+
+        def page(cursor: BrowseCursor | None, older: bool, size: int) -> list[Any]:
+            sql, values = f"SELECT {M_COLUMNS} {base}", list(params)
+            if cursor is not None:  # a range on the indexed time, then the tie-break by id
+                op = "<" if older else ">"
+                sql += f" AND {stamp} {op}= ? AND ({stamp} {op} ? OR {ident} {op} ?)"
+                at = format_time(cursor.updated_at)
+                values += [at, at, cursor.id]
+            order = "DESC" if older else "ASC"
+            sql += f" ORDER BY {stamp} {order}, {ident} {order} LIMIT ?"
+            return conn.execute(sql, (*values, size)).fetchall()
+
         with read_snapshot(self.connection()) as conn:  # the page and its count agree
-            rows = conn.execute(
-                f"SELECT {M_COLUMNS} {base} ORDER BY m.updated_at DESC, m.id DESC LIMIT ? OFFSET ?",
-                (tenant, *params, limit, offset),
-            ).fetchall()
+            if before is not None:
+                rows = page(before, False, limit + 1)
+                newer, memories = len(rows) > limit, [row_to_memory(r) for r in rows[:limit][::-1]]
+                older = bool(page(BrowseCursor.of(memories[-1]) if memories else before, True, 1))
+            else:
+                rows = page(after, True, limit + 1)
+                older, memories = len(rows) > limit, [row_to_memory(r) for r in rows[:limit]]
+                edge = BrowseCursor.of(memories[0]) if memories else after
+                newer = edge is not None and bool(page(edge, False, 1))
             total = conn.execute(
-                f"SELECT COUNT(*) FROM (SELECT 1 {base} LIMIT ?)", (tenant, *params, count_limit + 1)
+                f"SELECT COUNT(*) FROM (SELECT 1 {counted} LIMIT ?)", (*params, count_limit + 1)
             ).fetchone()[0]
-        return MemoryPage([row_to_memory(r) for r in rows], min(total, count_limit), total > count_limit)
+        return MemoryPage(memories, min(total, count_limit), total > count_limit, newer=newer, older=older)
 
     def overview(self, tenant: str, *, now: datetime, weeks_since: datetime, top: int) -> StoreOverview:
         with read_snapshot(self.connection()) as conn:
+            # Counts kept by the triggers of migration 0010 (a few hundred rows, never a scan).
             counts = conn.execute(
-                "SELECT project, kind, COUNT(*) FROM memories WHERE tenant = ? AND deleted_at IS NULL"
-                " GROUP BY project, kind ORDER BY project, kind",
+                "SELECT project, kind, n FROM memory_counts WHERE tenant = ? AND n > 0 ORDER BY project, kind",
                 (tenant,),
             ).fetchall()
-            # The Monday of each memory's week: step back 6 days, then forward to a Monday.
             weeks = conn.execute(
-                "SELECT date(substr(created_at, 1, 10), '-6 days', 'weekday 1') AS week, project, COUNT(*)"
-                " FROM memories WHERE tenant = ? AND deleted_at IS NULL AND created_at >= ?"
-                " GROUP BY week, project ORDER BY week, project",
-                (tenant, format_time(weeks_since)),
+                "SELECT week, project, n FROM memory_weeks WHERE tenant = ? AND week >= ? AND n > 0"
+                " ORDER BY week, project",
+                (tenant, format_time(weeks_since)[:10]),  # type: ignore[index]
             ).fetchall()
             recalled = conn.execute(
                 f"SELECT {M_COLUMNS} FROM memories m WHERE m.tenant = ? AND m.deleted_at IS NULL"

@@ -373,6 +373,117 @@ def _reused_rowids(conn: sqlite3.Connection) -> None:
     )
 
 
+TAG_COLUMNS = "tenant, tag, updated_at, memory_id, project, kind, created_at, expires_at, pinned, flagged"
+# The Monday of a memory's week (step back 6 days, then forward to a Monday), as text.
+WEEK_OF = "date(substr({t}.created_at, 1, 10), '-6 days', 'weekday 1')"
+
+
+def _browse_tables(conn: sqlite3.Connection) -> None:
+    """Tables the dashboard reads instead of scanning memories, each kept by triggers on
+    ``memories`` (so every write path, imports and purges included, keeps them exact):
+
+    - ``memory_tags``: one row per tag of each live memory, keyed so one tag's memories come out
+      most recently updated first (the memories table filtered by tag, keyset paged), with the
+      memory's other filter columns beside it, so a tag's page and its count never read
+      ``memories`` for rows that do not match;
+    - ``memory_counts``: live memories per tenant, project and kind;
+    - ``memory_weeks``: live memories per tenant, week created (its Monday) and project.
+
+    The counts rows are updated in the writer's transaction; SQLite has one writer at a time,
+    so they add no contention. The newest-first indexes gain ``id`` (the tie-break of keyset
+    paging), ``expires_at`` and ``deleted_at`` (always NULL there, but SQLite only treats an index
+    as covering when it lists every column the query names), so a page and its bounded count
+    read no table rows to skip; ``ANALYZE`` gives the planner their statistics.
+    """
+    old_week, new_week, each_week = (WEEK_OF.format(t=t) for t in ("OLD", "NEW", "m"))
+    untag = (
+        "DELETE FROM memory_tags WHERE tenant = OLD.tenant AND tag IN (SELECT value FROM json_each(OLD.tags))"
+        " AND updated_at = OLD.updated_at AND memory_id = OLD.id;"
+    )
+    tag = (
+        f"INSERT OR IGNORE INTO memory_tags ({TAG_COLUMNS}) SELECT NEW.tenant, value, NEW.updated_at, NEW.id,"
+        " NEW.project, NEW.kind, NEW.created_at, NEW.expires_at, NEW.pinned, NEW.injection_flags != '[]'"
+        " FROM json_each(NEW.tags) WHERE NEW.deleted_at IS NULL;"
+    )
+    uncount = (
+        "UPDATE memory_counts SET n = n - 1 WHERE OLD.deleted_at IS NULL"
+        " AND tenant = OLD.tenant AND project = OLD.project AND kind = OLD.kind;"
+        " UPDATE memory_weeks SET n = n - 1 WHERE OLD.deleted_at IS NULL"
+        f" AND tenant = OLD.tenant AND week = {old_week} AND project = OLD.project;"
+    )
+    count = (
+        "INSERT INTO memory_counts (tenant, project, kind, n)"
+        " SELECT NEW.tenant, NEW.project, NEW.kind, 1 WHERE NEW.deleted_at IS NULL"
+        " ON CONFLICT (tenant, project, kind) DO UPDATE SET n = n + 1;"
+        " INSERT INTO memory_weeks (tenant, week, project, n)"
+        f" SELECT NEW.tenant, {new_week}, NEW.project, 1 WHERE NEW.deleted_at IS NULL"
+        " ON CONFLICT (tenant, week, project) DO UPDATE SET n = n + 1;"
+    )
+    run_script(
+        conn,
+        f"""
+        CREATE TABLE memory_tags (
+            tenant TEXT NOT NULL,
+            tag TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            project TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            expires_at TEXT,
+            pinned INTEGER NOT NULL,
+            flagged INTEGER NOT NULL,
+            PRIMARY KEY (tenant, tag, updated_at, memory_id)
+        ) WITHOUT ROWID;
+        INSERT OR IGNORE INTO memory_tags ({TAG_COLUMNS})
+            SELECT m.tenant, j.value, m.updated_at, m.id, m.project, m.kind, m.created_at, m.expires_at,
+                   m.pinned, m.injection_flags != '[]'
+            FROM memories m, json_each(m.tags) j WHERE m.deleted_at IS NULL AND m.tags != '[]';
+        CREATE TABLE memory_counts (
+            tenant TEXT NOT NULL,
+            project TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            n INTEGER NOT NULL,
+            PRIMARY KEY (tenant, project, kind)
+        ) WITHOUT ROWID;
+        INSERT INTO memory_counts (tenant, project, kind, n)
+            SELECT tenant, project, kind, COUNT(*) FROM memories WHERE deleted_at IS NULL GROUP BY 1, 2, 3;
+        CREATE TABLE memory_weeks (
+            tenant TEXT NOT NULL,
+            week TEXT NOT NULL,
+            project TEXT NOT NULL,
+            n INTEGER NOT NULL,
+            PRIMARY KEY (tenant, week, project)
+        ) WITHOUT ROWID;
+        INSERT INTO memory_weeks (tenant, week, project, n)
+            SELECT m.tenant, {each_week}, m.project, COUNT(*) FROM memories m
+            WHERE m.deleted_at IS NULL GROUP BY 1, 2, 3;
+        DROP INDEX memories_recent;
+        CREATE INDEX memories_recent ON memories(tenant, updated_at, id, expires_at, deleted_at)
+            WHERE deleted_at IS NULL;
+        DROP INDEX memories_project;
+        CREATE INDEX memories_project ON memories(tenant, project, updated_at, id, expires_at, deleted_at)
+            WHERE deleted_at IS NULL;
+        DROP INDEX memories_flagged;
+        CREATE INDEX memories_flagged ON memories(tenant, updated_at, id)
+            WHERE deleted_at IS NULL AND injection_flags != '[]';
+        DROP INDEX memories_pinned;
+        CREATE INDEX memories_pinned ON memories(tenant, updated_at, id) WHERE deleted_at IS NULL AND pinned = 1;
+        CREATE TRIGGER memories_browse_insert AFTER INSERT ON memories WHEN NEW.deleted_at IS NULL
+        BEGIN {tag} {count} END;
+        CREATE TRIGGER memories_browse_tags AFTER UPDATE OF tenant, id, tags, updated_at, deleted_at, project, kind,
+            created_at, expires_at, pinned, injection_flags ON memories
+        BEGIN {untag} {tag} END;
+        CREATE TRIGGER memories_browse_counts AFTER UPDATE OF tenant, project, kind, created_at, deleted_at ON memories
+        BEGIN {uncount} {count} END;
+        CREATE TRIGGER memories_browse_delete AFTER DELETE ON memories
+        BEGIN {untag} {uncount} END;
+        PRAGMA analysis_limit = 1000;
+        ANALYZE;
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Step]] = [
     ("0001_initial", _initial),
     ("0002_audit_log", _audit_log),
@@ -384,6 +495,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     ("0008_vector_removals", _vector_removals),
     ("0009_memory_context", _memory_context),
     ("0010_reused_rowids", _reused_rowids),
+    ("0011_browse_tables", _browse_tables),
 ]
 
 

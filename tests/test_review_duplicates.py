@@ -1,0 +1,63 @@
+"""``likely_duplicates`` finds exactly the pairs an all-pairs Jaccard comparison finds (its prefix
+and size filters only skip pairs that cannot reach the threshold), and reuses known terms."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from itertools import combinations
+
+from memwarden.models import Memory
+from memwarden.ops.review import DUPLICATE_JACCARD, likely_duplicates
+from memwarden.text.analyzer import Analyzer
+
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def _memory(i: int, project: str, content: str) -> Memory:
+    return Memory(
+        id=f"01ARZ3NDEKTSV4RRFFQ69G{i:04d}",
+        tenant="t",
+        project=project,
+        kind="fact",
+        title="",
+        tags=(),
+        content=content,
+        content_hash=str(i),
+        pinned=False,
+        created_at=T0 + timedelta(minutes=i),
+        updated_at=T0 + timedelta(minutes=i),
+    )
+
+
+def test_the_filters_miss_no_pair_an_all_pairs_comparison_finds() -> None:
+    rng = random.Random(3)
+    vocab = [f"word{n}" for n in range(40)]
+    memories = []
+    for i in range(300):
+        if i % 3 and memories:  # a near copy of an earlier one: drop or add a word or two
+            words = set(rng.choice(memories).content.split())
+            for _ in range(rng.randrange(3)):
+                words.symmetric_difference_update({rng.choice(vocab)})
+        else:
+            words = set(rng.sample(vocab, rng.randrange(1, 12)))
+        memories.append(_memory(i, f"p{i % 2}", " ".join(sorted(words)) or "word0"))
+    terms = {m.id: frozenset(m.content.split()) for m in memories}
+    expected = set()
+    for a, b in combinations(memories, 2):
+        if a.project == b.project:
+            x, y = terms[a.id], terms[b.id]
+            if len(x & y) / len(x | y) >= DUPLICATE_JACCARD:
+                expected.add(frozenset((a.id, b.id)))
+    found = likely_duplicates(Analyzer(), memories, terms)
+    assert len(expected) > 20
+    assert {frozenset((p["keep"]["id"], p["candidate"]["id"])) for p in found} == expected
+
+
+def test_known_terms_are_used_and_the_rest_analyzed() -> None:
+    a = _memory(1, "p", "Standup happens at 9:30 every weekday in room Ada")
+    b = _memory(2, "p", "Standup happens at 9:30 every weekday in room Ada Lovelace")
+    analyzer = Analyzer()
+    both = likely_duplicates(analyzer, [a, b], {a.id: frozenset(analyzer.terms(a.content))})
+    assert [(p["keep"]["id"], p["candidate"]["id"]) for p in both] == [(a.id, b.id)]
+    assert likely_duplicates(analyzer, [a, b], {a.id: frozenset({"unrelated"})}) == []
