@@ -184,3 +184,18 @@ def test_daily_counts_follow_appends_with_degrade_reasons(audit_log: AuditLog) -
         ("2026-03-02", "acme", "add", "", 1),
     ]
     assert len(audit_log.daily_counts("2026-03-02", tenant=None)) == 2
+
+
+def test_memory_writes_lists_the_rows_that_wrote_a_memory_by_index(audit_log: AuditLog) -> None:
+    audit_log.append(_event("acme", "add", memory_ids=["M1"], detail={"duplicate": False}), T0)
+    audit_log.append(_event("acme", "search", memory_ids=["M1", "M2"]), T0)  # a read: not listed
+    audit_log.append(_event("acme", "update", memory_ids=["M1"], detail={"version": 2}), T0)
+    audit_log.append(_event("acme", "update", memory_ids=["M2"]), T0)
+    audit_log.append(_event("globex", "update", memory_ids=["M1"]), T0)  # another tenant's M1
+    audit_log.append(_event("acme", "import", memory_ids=["M1", "M3"]), T0)
+    audit_log.append(_event("acme", "delete", memory_ids=["M1"]), T0)
+    rows = audit_log.memory_writes("M1", tenant="acme", limit=10)
+    assert [(r.seq, r.action) for r in rows] == [(7, "delete"), (6, "import"), (3, "update"), (1, "add")]
+    assert [r.seq for r in audit_log.memory_writes("M1", tenant="acme", limit=2)] == [7, 6]
+    assert [r.seq for r in audit_log.memory_writes("M3", tenant="acme", limit=10)] == [6]
+    assert audit_log.memory_writes("M9", tenant="acme", limit=10) == []

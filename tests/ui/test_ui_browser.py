@@ -3,7 +3,7 @@ Playwright) against a real server on a real SQLite file.
 
 Without the browser these tests are skipped on a workstation and FAIL in CI (``CI=true``):
 ``make test`` installs it. Screenshots for docs/ui.md are written only when
-``UI_SCREENSHOTS=DIR`` is set (``python scripts/ui_screenshots.py`` does that).
+``UI_SCREENSHOTS=DIR`` is set: ``UI_SCREENSHOTS=docs/ui pytest tests/ui/test_ui_browser.py``.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def test_every_page_renders_real_data_without_script_errors_or_serious_axe_findi
         ("overview", "/ui/", "Redactions per rule"),
         ("memories", "/ui/memories", "Standup happens at 9:30"),
         ("search", "/ui/memories?q=standup", "Why it ranks here"),
-        ("memory", f"/ui/memories/{ids['pref']}", "The client prefers email"),
+        ("memory", f"/ui/memories/{ids['chat1']}", "Bo agreed and will draft the changelog"),
         ("delete", f"/ui/memories/{ids['pref']}/delete", "Yes, delete it"),
         ("review", "/ui/review", "Merge newer into older"),
         ("audit", "/ui/audit", "Export these rows"),
@@ -142,6 +142,12 @@ def test_every_page_renders_real_data_without_script_errors_or_serious_axe_findi
         shoot(page, name)
         if name == "audit":
             assert page.locator("td", has_text=re.compile("^search$")).count() >= 4
+    page.goto(f"{server.url}/ui/memories/{ids['chat1']}")
+    thread = page.get_by_role("region", name="Thread release-chat")
+    assert thread.get_by_role("listitem").count() == 3 and "Ana proposed" in thread.inner_text()
+    assert page.get_by_text("Ana: let us freeze on Thursday").is_visible()  # its context
+    versions = page.get_by_role("region", name="Versions")
+    assert "This is version 2" in versions.inner_text() and versions.locator("tbody tr").count() == 2
     assert (
         "[REDACTED" in page.goto(f"{server.url}/ui/memories/{ids['secret']}").text()
         or "AKIAIOSFODNN7EXAMPLE" not in page.content()

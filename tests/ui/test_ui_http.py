@@ -217,3 +217,123 @@ def test_the_table_pages_by_links_both_ways_without_offsets(
     assert back is not None and "First page" in page.text
     previous = client.get(back.group(1).replace("&amp;", "&"))
     assert re.findall(r'<td><a href="/ui/memories/([0-9A-Z]{26})"', previous.text) == seen[-2]
+
+
+def test_a_memory_page_shows_context_thread_neighbours_versions_and_hits(
+    client: httpx.Client, served: Any
+) -> None:
+    app, service, ids = served
+    thread = [
+        service.memories.add(
+            f"Message {i} of the planning chat",
+            project="team",
+            thread="planning-chat",
+            context=f"what was said before message {i}",
+            occurred_at=f"2026-02-0{i + 1}T10:00:00Z",
+        ).memory.id
+        for i in range(9)
+    ]
+    service.memories.add("Message in another thread", project="team", thread="other-chat")
+    middle = thread[4]
+    service.memories.update(middle, content="Message 4 of the planning chat, corrected")
+    service.memories.update(middle, pinned=True)
+    service.searcher.search("corrected")
+    csrf = login(client, app)
+    page = client.get(f"/ui/memories/{middle}")
+    assert page.status_code == 200
+    text = page.text
+    assert "what was said before message 4" in text  # the context
+    thread_part = text[text.index('id="thread-h"') : text.index('id="versions-h"')]
+    shown = re.findall(r"Message (\d) of the planning chat", thread_part)
+    assert shown == ["1", "2", "3", "4", "5", "6", "7"]  # 3 either side, in the order they happened
+    assert 'aria-current="page"' in thread_part and "another thread" not in thread_part
+    versions = text[text.index('id="versions-h"') :]
+    assert "This is version 3, recalled 1 time(s)" in versions
+    assert "earlier texts are not stored" in versions
+    rows = re.findall(r"<td>(add|update)</td><td>(\w+)</td><td class=\"num\">(\d*)</td>", versions)
+    assert rows == [("update", "ok", "3"), ("update", "ok", "2"), ("add", "ok", "1")], versions[:1500]
+    # an edit through the page adds a row
+    assert (
+        client.post(
+            f"/ui/memories/{middle}/edit", data={"csrf": csrf, "title": "Corrected", "if_version": "3"}
+        ).status_code
+        == 303
+    )
+    again = client.get(f"/ui/memories/{middle}").text
+    assert re.findall(r"<td>update</td><td>ok</td><td class=\"num\">(\d)</td>", again)[0] == "4"
+    lonely = client.get(f"/ui/memories/{ids['pref']}").text
+    assert 'id="thread-h"' not in lonely and "This is version 1" in lonely
+
+
+def test_every_state_changing_route_needs_the_csrf_token_and_this_origin(
+    client: httpx.Client, served: Any
+) -> None:
+    from memwarden.ui import actions
+
+    app, service, ids = served
+    csrf = login(client, app)
+    before = service.memories.get([ids["pref"], ids["dup_b"]])[0]
+    paths = [path.replace("{memory_id}", ids["pref"]) for path, _ in actions.ROUTES]
+    paths += ["/ui/logout", "/ui/tenant"]
+    form = {
+        "confirm": "yes",
+        "id": ids["dup_b"],
+        "keep": ids["dup_a"],
+        "drop": ids["dup_b"],
+        "content": "forged",
+        "if_version": "1",
+        "tenant": "default",
+    }
+    for path in paths:
+        assert client.post(path, data=form).status_code == 403, path
+        assert client.post(path, data={**form, "csrf": "forged"}).status_code == 403, path
+        foreign = client.post(path, data={**form, "csrf": csrf}, headers={"origin": "http://evil.example"})
+        assert foreign.status_code == 403, path
+        other_port = client.post(
+            path, data={**form, "csrf": csrf}, headers={"origin": "http://127.0.0.1:9999"}
+        )
+        assert other_port.status_code == 403, path
+    assert service.memories.get([ids["pref"], ids["dup_b"]])[0] == before
+    assert client.get("/ui/").status_code == 200  # still logged in: logout was refused too
+
+
+def test_a_foreign_host_is_refused_before_the_dashboard(client: httpx.Client, served: Any) -> None:
+    login(client, served[0])
+    rebound = client.get("/ui/", headers={"host": "evil.example:8765"})
+    assert rebound.status_code in (400, 403, 421) and "Memories per project" not in rebound.text
+    assert client.get("/ui/login", headers={"host": "evil.example"}).status_code in (400, 403, 421)
+
+
+def test_bad_ids_tenants_and_oversized_fields_get_a_message_and_change_nothing(
+    client: httpx.Client, served: Any
+) -> None:
+    app, service, ids = served
+    csrf = login(client, app)
+    before = sorted((m.id, m.version) for m in service.memories.list(limit=100))
+    for path, data, message in [
+        ("/ui/review/delete", {"id": "../../etc"}, "is not a memory id"),
+        ("/ui/review/delete", {}, "is not a memory id"),
+        ("/ui/review/pin", {"id": "x" * 300}, "is not a memory id"),
+        ("/ui/review/merge", {"keep": ids["pref"], "drop": "nope"}, "is not a memory id"),
+        ("/ui/review/merge", {"keep": ids["pref"], "drop": "01ARZ3NDEKTSV4RRFFQ69G5FAV"}, "no memory"),
+        ("/ui/tenant", {"tenant": "globex"}, "you may not view that tenant"),
+        ("/ui/memories/01ARZ3NDEKTSV4RRFFQ69G5FAV/delete", {"confirm": "yes"}, "no memory"),
+        ("/ui/memories/01ARZ3NDEKTSV4RRFFQ69G5FAV/edit", {"content": "x", "if_version": "1"}, "no memory"),
+        (f"/ui/memories/{ids['pref']}/edit", {"tags": "ok, " + "t" * 500, "if_version": "1"}, "tag"),
+        (f"/ui/memories/{ids['pref']}/edit", {"project": "a\x01b", "if_version": "1"}, "project"),
+    ]:
+        r = client.post(path, data={**data, "csrf": csrf})
+        assert r.status_code in (400, 404), (path, data, r.status_code)
+        assert message in r.text.replace("&#39;", "'"), (path, r.text[-800:])
+    for path, message in [
+        ("/ui/memories?q=" + "w" * 5000, "query"),
+        ("/ui/memories?project=" + "p" * 500, "project"),
+        ("/ui/audit?actor=" + "a" * 500, "actor must be"),
+        ("/ui/audit?tenant=%01x", "tenant must be"),
+        ("/ui/audit/export?format=csv&from=nope", "from must be a date"),
+        ("/ui/backups?plan=" + "b" * 300, "no backup named"),
+    ]:
+        r = client.get(path)
+        assert r.status_code in (400, 404), path
+        assert message in r.text.replace("&#39;", "'"), (path, r.text[-800:])
+    assert sorted((m.id, m.version) for m in service.memories.list(limit=100)) == before

@@ -37,6 +37,21 @@ def fill(service: MemoryService) -> dict[str, str]:
     ids["pinned"] = service.memories.add(
         "Release branches are cut on the first Monday", project="team", pinned=True
     ).memory.id
+    for i, (said, context) in enumerate(
+        [
+            ("Ana proposed freezing the release on Thursday", "Who owns the release checklist?"),
+            ("Bo agreed and will draft the changelog", "Ana: let us freeze on Thursday"),
+            ("Cy objected: the migration needs one more day", "Bo: I will draft the changelog"),
+        ]
+    ):
+        ids[f"chat{i}"] = service.memories.add(
+            said,
+            project="team",
+            thread="release-chat",
+            context=context,
+            occurred_at=f"2026-02-0{i + 2}T09:00:00Z",
+        ).memory.id
+    service.memories.update(ids["chat1"], title="Changelog owner")
     for word in ("email", "standup", "deploy", "release"):
         service.searcher.search(word)
     assert service.operations.backups is not None

@@ -357,6 +357,16 @@ def read_page(
     return [AuditRecord(*row) for row in run(sql, params)]
 
 
+# Actions whose audit rows are indexed by memory (``audit_memory_writes``): what changed a memory.
+WRITE_ACTIONS = ("add", "update", "delete", "import", "restore", "purge")
+
+# The newest audit rows that wrote one memory, through ``audit_memory_writes`` (kept by a trigger
+# as rows are appended); rows a prune removed drop out of the join.
+MEMORY_WRITES_SQL = (
+    "SELECT {columns} FROM audit_log WHERE seq IN (SELECT seq FROM audit_memory_writes"
+    " WHERE memory_id = {p} ORDER BY seq DESC LIMIT {p}) AND tenant = {p} ORDER BY seq DESC"
+)
+
 DAILY_COUNTS_SQL = (
     "SELECT day, tenant, action, outcome, degrade_reason, n FROM audit_daily WHERE day >= {p}"
     " {tenant} ORDER BY day, tenant, action, outcome, degrade_reason"
@@ -414,6 +424,11 @@ class AuditLog(Protocol):
 
     def daily_counts(self, since: str, *, tenant: str | None) -> list[DailyCount]:
         """Rows per day from ``since`` (``YYYY-MM-DD``) on, for one tenant or all (None)."""
+        ...
+
+    def memory_writes(self, memory_id: str, *, tenant: str, limit: int) -> list[AuditRecord]:
+        """The newest ``limit`` rows of ``tenant`` that added, updated, deleted, imported,
+        restored or purged this memory (``WRITE_ACTIONS``), newest first, read by an index."""
         ...
 
     def snapshot(self) -> AbstractContextManager[None]:

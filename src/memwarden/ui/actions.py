@@ -37,7 +37,8 @@ async def edit(request: Request, ui: UiContext, session: Session) -> Response:
         changes, version = forms.memory_changes(fields)
         await run_in_threadpool(ui.dashboard.update, session, memory_id, changes, version)
     except MemwardenError as exc:
-        current = await run_in_threadpool(ui.dashboard.memory, session, memory_id)
+        view = await run_in_threadpool(ui.dashboard.memory_view, session, memory_id)
+        current = view.memory
         projects = await run_in_threadpool(ui.dashboard.projects, session)
         conflict = isinstance(exc, Conflict) and "version" in exc.message
         message = (
@@ -55,6 +56,7 @@ async def edit(request: Request, ui: UiContext, session: Session) -> Response:
             status=status,
             error=message,
             memory=current,
+            view=view,
             kinds=KINDS,
             projects=projects,
             draft=fields if conflict else None,

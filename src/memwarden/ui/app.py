@@ -27,7 +27,7 @@ from memwarden.models import Caller, utcnow
 from memwarden.service import MemoryService
 from memwarden.ui import actions, pages, security
 from memwarden.ui.context import Handler, UiContext
-from memwarden.ui.dashboard import Dashboard
+from memwarden.ui.dashboard import THREAD_HOPS, Dashboard
 from memwarden.ui.launcher import LAUNCHER_HEADER
 from memwarden.ui.sessions import Session, SessionStore
 
@@ -204,6 +204,7 @@ def build_ui_app(
     """The dashboard as an ASGI app whose routes start with ``/ui``."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["short_time"] = pages.short_time
+    templates.env.globals["thread_hops"] = THREAD_HOPS
     ui = UiContext(
         Dashboard(service), SessionStore(clock), templates, dict(tokens), operator_digests, operator
     )

@@ -35,6 +35,30 @@ WEEKS = 12
 DAYS = 30
 TOP_RECALLED = 10
 AUDIT_PAGE = 50
+THREAD_HOPS = 3  # a memory's page shows up to this many thread neighbours on each side
+VERSIONS_SHOWN = 20  # and up to this many audit rows that wrote it
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One audit row that wrote a memory, as its page lists it."""
+
+    seq: int
+    at: str
+    actor: str
+    action: str
+    outcome: str
+    version: int | None  # the version an update made (rows from before it was recorded: None)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryView:
+    """A memory's page: the memory, its thread around it (in thread order, itself included;
+    empty when it is in no thread) and the audit rows that wrote it, newest first."""
+
+    memory: Memory
+    thread: list[Memory]
+    writes: list[Write]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +77,25 @@ class Overview:
     most_recalled: list[Memory]
     redactions: dict[str, int]
     last_backup: dict[str, Any] | None
+
+
+def _write(row: AuditRecord) -> Write:
+    try:
+        detail = json.loads(row.detail) if isinstance(row.detail, str) else {}
+    except ValueError:
+        detail = {}
+    detail = detail if isinstance(detail, dict) else {}
+    version = detail.get("version")
+    if row.action == "add" and detail.get("duplicate") is False:
+        version = 1  # an add that stored it (a duplicate add returns the one already there)
+    return Write(
+        int(row.seq),
+        str(row.at),
+        str(row.actor),
+        str(row.action),
+        str(row.outcome),
+        version if isinstance(version, int) and not isinstance(version, bool) else None,
+    )
 
 
 class Dashboard:
@@ -176,6 +219,34 @@ class Dashboard:
                 id=memory_id,
             )
         return found[0]
+
+    def memory_view(self, session: Session, memory_id: str) -> MemoryView:
+        """The memory, up to THREAD_HOPS neighbours on each side of it in its thread (found hop by
+        hop through the thread index, then read in one audited ``get``), and what the audit log
+        knows of its writes (``audit_memory_writes``)."""
+        tenant = session.caller.tenant
+        window, frontier = {memory_id}, [memory_id]
+        for _ in range(THREAD_HOPS):
+            found = self.service.store.thread_neighbours(tenant, frontier)
+            frontier = [n for ids in found.values() for n in ids if n not in window]
+            window.update(frontier)
+            if not frontier:
+                break
+        memories, _ = self.service.memories.get(
+            [memory_id, *sorted(window - {memory_id})], caller=session.caller
+        )
+        memory = next((m for m in memories if m.id == memory_id), None)
+        if memory is None:
+            raise NotFound(
+                f"no memory {memory_id} in tenant {tenant} (deleted, or never stored)", id=memory_id
+            )
+        thread = sorted(
+            (m for m in memories if memory.thread and m.thread == memory.thread),
+            key=lambda m: (m.occurred, m.created_at, m.id),
+        )
+        log = self.audit_log
+        rows = [] if log is None else log.memory_writes(memory_id, tenant=tenant, limit=VERSIONS_SHOWN)
+        return MemoryView(memory, thread, [_write(row) for row in rows])
 
     def update(self, session: Session, memory_id: str, changes: dict[str, Any], if_version: int) -> Memory:
         return self.service.memories.update(

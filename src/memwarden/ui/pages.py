@@ -95,13 +95,15 @@ async def memories(request: Request, ui: UiContext, session: Session) -> Respons
 
 async def memory(request: Request, ui: UiContext, session: Session) -> Response:
     memory_id = forms.memory_id(request.path_params["memory_id"])
-    found = await run_in_threadpool(ui.dashboard.memory, session, memory_id)
+    view = await run_in_threadpool(ui.dashboard.memory_view, session, memory_id)
+    found = view.memory
     projects = await run_in_threadpool(ui.dashboard.projects, session)
     return ui.render(
         request,
         "memory.html",
         session,
         memory=found,
+        view=view,
         kinds=KINDS,
         projects=projects,
         title=found.title or "Memory",

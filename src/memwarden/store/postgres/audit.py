@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from memwarden.audit.base import (
     DAILY_COUNTS_SQL,
+    MEMORY_WRITES_SQL,
     AuditEvent,
     AuditQuery,
     AuditRecord,
@@ -157,6 +158,11 @@ class PostgresAuditLog:
                 return conn.execute(sql, params).fetchall()  # built from constants
 
             return read_page(run, COLUMNS, "%s", query, before_seq=before_seq, limit=limit)
+
+    def memory_writes(self, memory_id: str, *, tenant: str, limit: int) -> list[AuditRecord]:
+        sql = MEMORY_WRITES_SQL.format(columns=COLUMNS, p="%s")
+        with self._connection() as conn:
+            return [AuditRecord(*row) for row in conn.execute(sql, (memory_id, limit, tenant)).fetchall()]
 
     def daily_counts(self, since: str, *, tenant: str | None) -> list[DailyCount]:
         sql = DAILY_COUNTS_SQL.format(p="%s", tenant="" if tenant is None else "AND tenant = %s")

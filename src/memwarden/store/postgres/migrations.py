@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from memwarden.audit.base import WRITE_ACTIONS
+
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg
 
@@ -302,6 +304,36 @@ CREATE INDEX memories_created_project ON memories (tenant, created_at) INCLUDE (
 DROP INDEX memories_created;
 """
 
+# ``audit_memory_writes``: (memory id, seq) of every audit row that wrote a memory (the actions
+# of ``audit.base.WRITE_ACTIONS``), kept by a trigger on append, so a memory's page lists what
+# the log knows of its versions by an index. A malformed ``memory_ids`` never blocks an append.
+_WRITES = ", ".join(f"'{a}'" for a in WRITE_ACTIONS)
+AUDIT_MEMORY_WRITES = f"""
+CREATE TABLE audit_memory_writes (
+    memory_id TEXT NOT NULL,
+    seq BIGINT NOT NULL,
+    PRIMARY KEY (memory_id, seq)
+);
+CREATE FUNCTION audit_memory_ids(ids TEXT) RETURNS SETOF TEXT LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+    RETURN QUERY SELECT jsonb_array_elements_text(ids::jsonb);
+EXCEPTION WHEN others THEN
+    RETURN;
+END $$;
+INSERT INTO audit_memory_writes
+    SELECT DISTINCT audit_memory_ids(memory_ids), seq FROM audit_log
+    WHERE action IN ({_WRITES});
+CREATE FUNCTION audit_memory_writes_add() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO audit_memory_writes SELECT DISTINCT audit_memory_ids(NEW.memory_ids), NEW.seq
+    ON CONFLICT DO NOTHING;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER audit_log_memory_writes AFTER INSERT ON audit_log FOR EACH ROW
+    WHEN (NEW.action IN ({_WRITES}))
+    EXECUTE FUNCTION audit_memory_writes_add();
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("0001_initial", INITIAL),
     ("0002_audit_log", AUDIT_LOG),
@@ -311,6 +343,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("0006_dashboard", DASHBOARD),
     ("0007_memory_context", MEMORY_CONTEXT),
     ("0008_browse_tags", BROWSE_TAGS),
+    ("0009_audit_memory_writes", AUDIT_MEMORY_WRITES),
 ]
 
 

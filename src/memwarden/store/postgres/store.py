@@ -178,7 +178,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 ).fetchone()
                 if row is None:
                     self._explain_missed_update(conn, memory, expected_version)
-                in_write.write_row(conn, [memory.id])
+                in_write.write_row(conn, [memory.id], detail={"version": updated.version})
         except psycopg.errors.UniqueViolation:
             twin = self._twin(memory)
             raise Conflict(

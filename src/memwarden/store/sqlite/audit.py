@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from memwarden.audit.base import (
     DAILY_COUNTS_SQL,
+    MEMORY_WRITES_SQL,
     AuditEvent,
     AuditQuery,
     AuditRecord,
@@ -174,6 +175,10 @@ class SQLiteAuditLog:
 
         with self.snapshot():
             return read_page(run, _COLUMNS, "?", query, before_seq=before_seq, limit=limit)
+
+    def memory_writes(self, memory_id: str, *, tenant: str, limit: int) -> list[AuditRecord]:
+        sql = MEMORY_WRITES_SQL.format(columns=_COLUMNS, p="?")
+        return [AuditRecord(*row) for row in self.connection().execute(sql, (memory_id, limit, tenant))]
 
     def daily_counts(self, since: str, *, tenant: str | None) -> list[DailyCount]:
         sql = DAILY_COUNTS_SQL.format(p="?", tenant="" if tenant is None else "AND tenant = ?")

@@ -484,6 +484,35 @@ def _browse_tables(conn: sqlite3.Connection) -> None:
     )
 
 
+def _audit_memory_writes(conn: sqlite3.Connection) -> None:
+    """``audit_memory_writes``: (memory id, seq) for every audit row that wrote a memory (the
+    actions of ``audit.base.WRITE_ACTIONS``), kept by a trigger as rows are appended, so a
+    memory's page lists what the audit log knows of its versions without scanning the log.
+    The trigger reads ``memory_ids`` only when it is valid JSON: an append never fails on it."""
+    from memwarden.audit.base import WRITE_ACTIONS
+
+    actions = ", ".join(f"'{a}'" for a in WRITE_ACTIONS)
+    run_script(
+        conn,
+        f"""
+        CREATE TABLE audit_memory_writes (
+            memory_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            PRIMARY KEY (memory_id, seq)
+        ) WITHOUT ROWID;
+        INSERT OR IGNORE INTO audit_memory_writes (memory_id, seq)
+            SELECT j.value, a.seq FROM audit_log a, json_each(a.memory_ids) j
+            WHERE a.action IN ({actions}) AND json_valid(a.memory_ids) AND j.type = 'text';
+        CREATE TRIGGER audit_log_memory_writes AFTER INSERT ON audit_log
+            WHEN NEW.action IN ({actions}) AND json_valid(NEW.memory_ids)
+        BEGIN
+            INSERT OR IGNORE INTO audit_memory_writes (memory_id, seq)
+                SELECT value, NEW.seq FROM json_each(NEW.memory_ids) WHERE type = 'text';
+        END;
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Step]] = [
     ("0001_initial", _initial),
     ("0002_audit_log", _audit_log),
@@ -496,6 +525,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     ("0009_memory_context", _memory_context),
     ("0010_reused_rowids", _reused_rowids),
     ("0011_browse_tables", _browse_tables),
+    ("0012_audit_memory_writes", _audit_memory_writes),
 ]
 
 

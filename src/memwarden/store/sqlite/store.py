@@ -293,7 +293,7 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
             )
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
             self._index(conn, row[0], index)
-            in_write.write_row(conn, [memory.id])
+            in_write.write_row(conn, [memory.id], detail={"version": updated.version})
         return updated
 
     def soft_delete(self, tenant: str, memory_id: str, now: datetime) -> Memory | None:
