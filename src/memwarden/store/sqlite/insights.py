@@ -1,7 +1,7 @@
 """SQLiteInsights: the dashboard's reads of the memories table (browse one page, overview).
 
 Every query here is served by an index of migration ``0007_dashboard``, the tag and count
-tables of ``0010_browse_tables`` or the indexes before them,
+tables of ``0011_browse_tables`` or the indexes before them,
 so a page costs about the same at 100k memories as at 1k; counts stop at a limit instead of
 walking every match.
 """
@@ -115,7 +115,7 @@ class SQLiteInsights:
 
     def overview(self, tenant: str, *, now: datetime, weeks_since: datetime, top: int) -> StoreOverview:
         with read_snapshot(self.connection()) as conn:
-            # Counts kept by the triggers of migration 0010 (a few hundred rows, never a scan).
+            # Counts kept by the triggers of migration 0011 (a few hundred rows, never a scan).
             counts = conn.execute(
                 "SELECT project, kind, n FROM memory_counts WHERE tenant = ? AND n > 0 ORDER BY project, kind",
                 (tenant,),
