@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -158,9 +159,13 @@ def fill(url: str, workdir: Path, n: int, rng: random.Random) -> dict[str, float
         conn.execute("VACUUM ANALYZE memories")
         conn.execute("VACUUM ANALYZE memory_vectors")
         size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+        stored = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
+        with_vector = conn.execute("SELECT COUNT(*) FROM memory_vectors").fetchone()[0]
     service.close()
     return {
         "memories": n,
+        "stored": stored,
+        "with_vector": with_vector,
         "store_rows_s": round(rows_s, 1),
         "vectors_copy_and_hnsw_build_s": round(index_s, 1),
         "database_mb": round(size / 1e6, 1),
@@ -297,15 +302,26 @@ def main(argv: list[str] | None = None) -> int:
     if url is None:
         server, url = start_pgserver(workdir)
     try:
-        results: dict[str, Any] = {"machine": "2 shared cores (other engineers' jobs running); medians noisy"}
+        results: dict[str, Any] = {
+            "machine": "2 shared cores (other engineers' jobs running); medians noisy",
+            "load_start": [round(x, 2) for x in os.getloadavg()],
+        }
         results["fill"] = fill(url, workdir, args.memories, rng)
         print(json.dumps(results["fill"]), file=sys.stderr)
+        if results["fill"]["stored"] != args.memories or results["fill"]["with_vector"] != args.memories:
+            print(
+                f"FAILED: the database holds {results['fill']['stored']} memories and "
+                f"{results['fill']['with_vector']} vectors, not {args.memories}",
+                file=sys.stderr,
+            )
+            return 1
         results["search"] = bench_search(url, workdir, args.searches, rng)
         print(json.dumps(results["search"]), file=sys.stderr)
         results["writers"] = {} if args.skip_writers else bench_writers(url, workdir, args.clients, args.adds)
     finally:
         if server is not None:
             server.cleanup()
+    results["load_end"] = [round(x, 2) for x in os.getloadavg()]
     s, w = results["search"], results["writers"]
     print(
         f"\nPostgreSQL backend, {args.memories:,} memories, {DIMENSION}-d vectors (HNSW m=16, ef_construction=64)"
@@ -324,6 +340,9 @@ def main(argv: list[str] | None = None) -> int:
             f"add p50 {r['add']['p50_ms']} ms, errors {r['errors']}, rows {r['rows']} (expected "
             f"{r['expected_rows']}), duplicate rows {r['duplicate_rows']}"
         )
+    print(
+        f"machine load: {results['load_start']} at start, {results['load_end']} at the end (2 cores, shared)"
+    )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     return 0
