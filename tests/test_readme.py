@@ -1,0 +1,150 @@
+"""The README's first screen (everything above "What it does") works as written.
+
+Every command in its blocks is run here, or by the test named for it: the session transcript
+is replayed against a fresh database and must print what the README shows (ids and hashes
+aside); `pip install -e .` runs in a fresh virtual environment and `memwarden demo` and
+`memwarden doctor` run from it; the client commands run against a temporary home.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from memwarden.cli.main import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXT = (ROOT / "README.md").read_text(encoding="utf-8")
+FIRST_SCREEN = TEXT[: TEXT.index("## What it does")]
+MEMWARDEN = str(Path(sys.executable).parent / "memwarden")
+ULID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
+
+
+def blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", FIRST_SCREEN, flags=re.S)
+
+
+def shell_commands() -> list[str]:
+    lines = [line.split("#")[0].strip() for block in blocks("sh") for line in block.splitlines()]
+    return [line for line in lines if line]
+
+
+def session() -> list[tuple[str, str]]:
+    """(command, what the README shows it printing) for each `$ ` line of the transcript."""
+    (block,) = blocks("console")
+    steps: list[tuple[str, list[str]]] = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            steps[-1][1].append(line)
+    return [(command, "\n".join(shown) + "\n") for command, shown in steps]
+
+
+# Where each shell command of the first screen is run (a new command there fails this list).
+RUN_BY = {
+    "make run": "tests/test_first_run.py::test_make_run_stdout_starts_with_the_servers_first_json_rpc_line",
+    "make test": ".ci/run (CI runs it on a fresh clone)",
+    "pip install -e .": "test_pip_install_from_the_checkout_then_demo_and_doctor",
+    "memwarden demo": "test_pip_install_from_the_checkout_then_demo_and_doctor",
+    "memwarden doctor": "test_pip_install_from_the_checkout_then_demo_and_doctor",
+    "memwarden install claude-code": "test_the_client_commands_work_in_a_fresh_home",
+    "memwarden bundle --out memwarden.mcpb": "test_the_client_commands_work_in_a_fresh_home",
+}
+
+
+def test_every_command_of_the_first_screen_is_run_by_a_test() -> None:
+    assert shell_commands() == list(RUN_BY)
+    first_run = (ROOT / "tests" / "test_first_run.py").read_text(encoding="utf-8")
+    assert "def test_make_run_stdout_starts_with_the_servers_first_json_rpc_line" in first_run
+    assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert len(session()) >= 6
+
+
+def normalized(text: str) -> str:
+    """Ids numbered by first appearance; audit head hashes hidden."""
+    seen: dict[str, str] = {}
+    text = ULID.sub(lambda m: seen.setdefault(m.group(0), f"<id{len(seen) + 1}>"), text)
+    return re.sub(r"head [0-9a-f]{16}…", "head <hash>…", text)
+
+
+def newcomer_env(cli_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
+    """A new user's environment: the default embedder, a home and data folder of their own."""
+    env = {k: v for k, v in cli_env.items() if k != "MEMWARDEN_EMBEDDER"}
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"))
+    return env
+
+
+def test_the_session_prints_what_the_readme_shows(cli_env: dict[str, str], tmp_path: Path) -> None:
+    env = newcomer_env(cli_env, tmp_path)
+    shown_all, printed_all = "", ""
+    for command, shown in session():
+        words = shlex.split(command)
+        assert words[0] == "memwarden"
+        done = subprocess.run([MEMWARDEN, *words[1:]], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{command}: {done.stderr}"
+        shown_all += shown
+        printed_all += done.stdout
+    assert normalized(printed_all) == normalized(shown_all)
+
+
+def test_the_client_commands_work_in_a_fresh_home(cli_env: dict[str, str], tmp_path: Path) -> None:
+    env = newcomer_env(cli_env, tmp_path)
+    home = Path(env["HOME"])
+    done = subprocess.run(
+        [MEMWARDEN, "install", "claude-code"], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    config = json.loads((home / ".claude.json").read_text(encoding="utf-8"))
+    assert config["mcpServers"]["memwarden"]["args"] == ["serve"]
+    assert (home / ".claude" / "skills" / "memwarden" / "SKILL.md").is_file()
+
+    done = subprocess.run(
+        [MEMWARDEN, "bundle", "--out", "memwarden.mcpb"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    with zipfile.ZipFile(tmp_path / "memwarden.mcpb") as bundle:
+        assert json.loads(bundle.read("manifest.json"))["name"] == "memwarden"
+
+    (snippet,) = blocks("json")
+    server = json.loads(snippet)["mcpServers"]["memwarden"]
+    assert server["command"] == "memwarden" and build_parser().parse_args(server["args"]).command == "serve"
+
+
+@pytest.mark.slow
+def test_pip_install_from_the_checkout_then_demo_and_doctor(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """`pip install -e .` in a fresh virtual environment, from the checkout, as the README says."""
+    env = newcomer_env(cli_env, tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    bin_dir = venv / "bin"
+    env["PATH"] = str(bin_dir) + os.pathsep + env.get("PATH", "")
+    env.pop("PYTHONPATH", None)
+    install = shlex.split(shell_commands()[2])
+    done = subprocess.run(install, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    demo = subprocess.run(
+        [str(bin_dir / "memwarden"), "demo"], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert demo.returncode == 0, demo.stderr
+    assert "the temporary database is removed" in demo.stdout
+    doctor = subprocess.run(
+        [str(bin_dir / "memwarden"), "doctor"], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert re.search(r"^ok\s+python\s+3\.\d+", doctor.stdout, flags=re.M)
+    assert re.search(r"^ok\s+model\s+.*match their pinned SHA-256", doctor.stdout, flags=re.M)
