@@ -325,3 +325,48 @@ def test_main_flows_work_with_the_keyboard_alone(site: Any, page: Any) -> None:
     page.keyboard.press("Enter")
     page.wait_for_selector("text=Saved.")
     assert any(m.content == "Standup moved to 10:00" for m in service.memories.list(project="team", limit=50))
+
+
+def _tab_to(page: Any, test: str, limit: int = 80) -> None:
+    """Press Tab until ``test`` (a JS expression on document.activeElement ``e``) holds."""
+    for _ in range(limit):
+        if page.evaluate(f"(() => {{ const e = document.activeElement; return !!e && ({test}); }})()"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {test}")
+
+
+def test_delete_review_and_paging_work_with_the_keyboard_alone(
+    site: Any, page: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memwarden.ui import dashboard
+
+    server, service, ids = site
+    monkeypatch.setattr(dashboard, "PAGE_SIZE", 4)
+    page.goto(server.link())
+    page.goto(server.url + "/ui/memories")
+    first = page.locator("tbody a").first.inner_text()
+    _tab_to(page, "e.rel === 'next'")  # the pager, by keyboard
+    page.keyboard.press("Enter")
+    page.wait_for_url("**after=**")
+    assert page.locator("tbody a").first.inner_text() != first
+    _tab_to(page, "e.rel === 'prev'")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**before=**")
+    assert page.locator("tbody a").first.inner_text() == first
+    page.goto(f"{server.url}/ui/memories/{ids['secret']}")
+    _tab_to(page, "e.textContent === 'Delete…'")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/delete")
+    _tab_to(page, "e.id === 'confirm'")
+    page.keyboard.press("Space")  # tick the confirmation
+    page.keyboard.press("Tab")
+    _tab_to(page, "e.textContent === 'Delete'")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("text=Deleted memory")
+    assert service.memories.get([ids["secret"]])[0] == []
+    page.goto(server.url + "/ui/review")
+    _tab_to(page, "e.textContent === 'Keep older, delete newer'")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"text=Deleted memory {ids['dup_b']}")
+    assert service.memories.get([ids["dup_b"]])[0] == [] and service.memories.get([ids["dup_a"]])[0]
