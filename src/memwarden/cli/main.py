@@ -434,12 +434,13 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
         from memwarden.cli.bundle_command import register as register_bundle
 
         register_bundle(command)
-    from memwarden.cli.doctor import register as register_doctor
+        # Not for the core commands either: a cold `memwarden search` need not import them.
+        from memwarden.cli.doctor import register as register_doctor
 
-    register_doctor(command)
-    from memwarden.cli.eval_command import register as register_eval
+        register_doctor(command)
+        from memwarden.cli.eval_command import register as register_eval
 
-    register_eval(command)
+        register_eval(command)
     command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
 
     from memwarden.cli.vault_command import register as register_vault

@@ -19,7 +19,6 @@ query, and proposes the best by recall@5 + MRR.
 from __future__ import annotations
 
 import json
-import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,6 +117,8 @@ class Scores:
         out["mrr"] = mean(self.reciprocal)
         if self.latency_ms:
             ordered = sorted(self.latency_ms)
+            import statistics  # here, not at the top: the cold search path imports this module
+
             out["p50_ms"] = round(statistics.median(ordered), 2)
             out["p95_ms"] = round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 2)
         return out

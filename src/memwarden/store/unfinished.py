@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,6 +20,12 @@ PREFIX = "incomplete:"
 KEYWORD_REINDEX = PREFIX + "reindex-keywords"
 
 
+def _host() -> str:
+    import socket  # here: every store opens through this module, and a cold search needs no sockets
+
+    return socket.gethostname()
+
+
 def marker_value(operation: str, **detail: Any) -> str:
     """The JSON value of a marker row for ``operation`` started now by this process."""
     return json.dumps(
@@ -28,7 +33,7 @@ def marker_value(operation: str, **detail: Any) -> str:
             "operation": operation,
             "started_at": format_time(datetime.now(UTC)),
             "pid": os.getpid(),
-            "host": socket.gethostname(),
+            "host": _host(),
             **detail,
         },
         sort_keys=True,
@@ -38,7 +43,7 @@ def marker_value(operation: str, **detail: Any) -> str:
 def still_running(detail: dict[str, Any]) -> bool:
     """True when the marker's process is alive on this host (its operation is still at work)."""
     pid = detail.get("pid")
-    if detail.get("host") != socket.gethostname() or not isinstance(pid, int) or pid <= 0:
+    if detail.get("host") != _host() or not isinstance(pid, int) or pid <= 0:
         return False
     if pid == os.getpid():
         return True
