@@ -39,7 +39,10 @@ class SQLiteVectors:
 
     def put_vectors(self, space: VectorSpace, items: Sequence[tuple[str, int, bytes]]) -> int:
         stored = 0
-        with self.write() as conn:
+        # Not durable on its own (no fsync): a vector is derived data, and one lost to a power
+        # cut leaves its memory in the embedding queue, which embeds it again. A process crash
+        # loses nothing (WAL); the next durable commit (an add) flushes it to disk as well.
+        with self.write(durable=False) as conn:
             for memory_id, version, blob in items:
                 if len(blob) != space.dimension * 4:
                     raise StorageError(
