@@ -50,7 +50,9 @@ def test_a_healthy_database_reports_ok_with_every_check(service: MemoryService) 
         "vault",
         "operations",
         "clock",
+        "audit_anchor",
     }
+    assert report["checks"]["audit_anchor"] == {"ok": True, "state": "not_configured"}
     assert (
         report["checks"]["keyword_index"]["ok"] is True
         and report["checks"]["keyword_index"]["problem"] is None

@@ -53,7 +53,8 @@ def test_health_reports_a_clock_that_went_back(service: MemoryService) -> None:
 
 
 def test_health_fails_on_an_interrupted_operation_and_says_what_to_do(service: MemoryService) -> None:
-    mark_incomplete(service.store, "migrate", source="old.db")
+    # Left by a process on another host (one of this process would be reported running).
+    mark_incomplete(service.store, "migrate", source="old.db", host="another-host")
     health = service.operations.health()
     assert health["status"] == "failing"
     interrupted = health["checks"]["operations"]["interrupted"]
@@ -64,4 +65,21 @@ def test_health_fails_on_an_interrupted_operation_and_says_what_to_do(service: M
         "ok": True,
         "state": "ok",
         "interrupted": [],
+        "running": [],
     }
+
+
+def test_an_operation_that_failed_in_a_living_process_is_interrupted_not_running(
+    service: MemoryService,
+) -> None:
+    from memwarden.ops.markers import marked
+
+    with pytest.raises(RuntimeError):
+        with marked(service.store, "reindex-embeddings"):  # this process lives on, as a server does
+            raise RuntimeError("the embedder went away")
+    operations = service.operations.health()["checks"]["operations"]
+    assert operations["state"] == "interrupted" and operations["running"] == []
+    assert operations["interrupted"][0]["failed"] == "RuntimeError: the embedder went away"
+    with marked(service.store, "reindex-embeddings"):  # done again: the marker is gone
+        pass
+    assert service.operations.health()["checks"]["operations"]["ok"] is True

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from memwarden.audit.base import AuditLog, AuditQuery
 from memwarden.errors import InvalidInput
 
 DEFAULT_INTERVAL_S = 1.0
@@ -89,3 +90,43 @@ class AnchorFile:
         except InvalidInput:
             return None
         return None if anchored is None else anchored[0]
+
+
+def anchor_problem(log: AuditLog, anchored: tuple[int, str] | None) -> dict[str, Any] | None:
+    """What the database's chain says against the anchored (seq, hash): None when it still holds
+    that row (or nothing was anchored yet), else ``{"kind", "message", "anchor_seq", "head_seq"}``
+    with ``kind`` ``rolled_back`` (the head is behind the anchor) or ``anchor`` (another row there).
+    Two small queries: the head, and the row at the anchored seq."""
+    if anchored is None:
+        return None
+    seq, digest = anchored
+    head = log.head()
+    found = {"anchor_seq": seq, "head_seq": head.seq}
+    if head.seq < seq:
+        return {
+            **found,
+            "kind": "rolled_back",
+            "message": (
+                f"the audit log's head is seq {head.seq}, but the anchor file recorded seq {seq}: the newest "
+                f"{seq - head.seq} acknowledged audit rows are gone, and the memory writes of that time may be "
+                "gone too (a damaged or lost -wal file, a copied or restored file, a rolled-back volume). "
+                "Restore the newest backup if it holds them; to accept the loss, move the anchor file aside "
+                "(the next write starts a new one)"
+            ),
+        }
+    if head.seq == seq:
+        stored: str | None = head.hash
+    else:
+        rows = log.page(AuditQuery(), before_seq=seq + 1, limit=1)
+        stored = str(rows[0].hash) if rows and rows[0].seq == seq else None  # None: pruned since
+    if stored is not None and stored != digest:
+        return {
+            **found,
+            "kind": "anchor",
+            "message": (
+                f"the audit row at seq {seq} is not the one the anchor file recorded: the log was rolled back "
+                "and written again past it, or rewritten. Run `memwarden audit verify --anchor-file FILE`; "
+                "restore the newest backup if it holds the lost rows"
+            ),
+        }
+    return None

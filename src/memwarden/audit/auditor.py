@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from memwarden.audit.anchor import AnchorFile
+from memwarden.audit.anchor import AnchorFile, anchor_problem
 from memwarden.audit.base import AuditEvent, AuditLog, AuditRecord
+from memwarden.errors import InvalidInput
 from memwarden.models import Caller, utcnow
 
 
@@ -38,6 +39,9 @@ class Auditor:
         self.redact = redact
         self.clock = clock
         self.anchor = anchor
+        # Set when the chain lost rows the anchor file recorded: the anchor is then kept, not advanced.
+        self.anchor_problem: dict[str, Any] | None = None
+        self._anchor_checked = False
 
     def event(
         self,
@@ -94,9 +98,31 @@ class Auditor:
         return record
 
     def committed(self, record: AuditRecord) -> None:
-        """A row of this chain was committed: advance the external anchor (if any) to it."""
-        if self.anchor is not None:
+        """A row of this chain was committed: advance the external anchor (if any) to it.
+
+        The first time in this process the anchor is checked against the chain; when the chain
+        lost its newest rows (``anchor_problem``) the anchor file is left as it is, so the loss
+        stays visible to ``audit verify --anchor-file`` and health instead of being written over."""
+        if self.anchor is None:
+            return
+        if self._anchor_checked is False:
+            self._anchor_checked = True
+            self.anchor_problem = self.check_anchor()
+        if self.anchor_problem is None:
             self.anchor.noted(int(record.seq), str(record.hash), str(record.at))
+
+    def check_anchor(self) -> dict[str, Any] | None:
+        """The chain against the anchor file now (``anchor.anchor_problem``); None without one."""
+        if self.anchor is None:
+            return None
+        try:
+            anchored = self.anchor.read()
+        except InvalidInput as exc:
+            return {"kind": "unreadable", "message": exc.message}
+        problem = anchor_problem(self.log, anchored)
+        if problem is not None:
+            self.anchor_problem = problem
+        return problem
 
     def close(self) -> None:
         if self.anchor is not None:

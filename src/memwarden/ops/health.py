@@ -4,8 +4,8 @@ the vector path, the last backup and its verification, vault mirror errors.
 ``status`` is ``ok``, ``degraded`` (memwarden answers, but something needs attention: a backup
 that failed verification, a vector path that is down, vault mirror errors) or ``failing``
 (integrity problems, a keyword index that still cannot be written after a rebuild, or a long
-operation that did not finish, with what to do). A clock jump seen in the newest audit rows
-makes it ``degraded``.
+operation that did not finish, with what to do). A clock jump seen in the newest audit rows,
+or an audit head behind the anchor file (acknowledged rows lost), makes it ``degraded``.
 A keyword index that fails its write probe, or disagrees with the memories table, is rebuilt
 from the memories table on the spot (``repair=False`` only reports).
 """
@@ -116,6 +116,7 @@ def check_health(
     repair: bool = True,
     incomplete: list[dict[str, Any]] | None = None,
     clock: dict[str, Any] | None = None,
+    anchor: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The health report; ``rebuild_keyword_index`` runs when the keyword index fails and
     ``repair`` is on."""
@@ -149,6 +150,8 @@ def check_health(
         # One whose process is alive on this host is running, reported but not a failure.
         "operations": _operations(incomplete or []),
         "clock": clock or {"ok": True, "state": "not_checked"},
+        # The audit head against MEMWARDEN_AUDIT_ANCHOR_FILE: acknowledged rows lost (rolled_back).
+        "audit_anchor": anchor or {"ok": True, "state": "not_checked"},
     }
     if not checks["integrity"]["ok"] or not checks["keyword_index"]["ok"] or not checks["operations"]["ok"]:
         status = "failing"

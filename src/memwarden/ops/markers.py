@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +79,52 @@ def mark_incomplete(store: StateStore, operation: str, **detail: Any) -> None:
 def mark_complete(store: StateStore, operation: str) -> None:
     """``operation`` finished: remove its marker (the last thing it does)."""
     store.delete_state(PREFIX + operation)
+
+
+def mark_failed(store: StateStore, operation: str, reason: str) -> None:
+    """``operation`` stopped (``reason``) in a process that lives on (a server): keep its marker,
+    saying so, so health reports it interrupted rather than running."""
+    found = store.states(PREFIX + operation).get(PREFIX + operation)
+    try:
+        detail = json.loads(found) if found else {}
+    except ValueError:
+        detail = {}
+    detail["failed"] = reason[:300]
+    store.put_state(PREFIX + operation, json.dumps(detail, sort_keys=True))
+
+
+class Marked:
+    """The block of ``marked``: ``fail(reason)`` keeps the marker (noted as failed) at its end."""
+
+    def __init__(self) -> None:
+        self.failed: str | None = None
+
+    def fail(self, reason: str) -> None:
+        self.failed = reason
+
+
+@contextmanager
+def marked(store: StateStore | None, operation: str, **detail: Any) -> Iterator[Marked]:
+    """Mark ``operation`` on ``store`` before the block and unmark it after; when the block
+    raises or calls ``fail`` the marker stays, noted as failed (a kill leaves it as it was).
+    No-op when ``store`` is None."""
+    block = Marked()
+    if store is None:
+        yield block
+        return
+    mark_incomplete(store, operation, **detail)
+    try:
+        yield block
+    except BaseException as exc:
+        try:
+            mark_failed(store, operation, f"{type(exc).__name__}: {exc}")
+        except Exception:  # noqa: BLE001 - the marker stays as it was; the real error matters more
+            pass
+        raise
+    if block.failed is not None:
+        mark_failed(store, operation, block.failed)
+    else:
+        mark_complete(store, operation)
 
 
 def incomplete_operations(store: StateStore, database_file: Path | None = None) -> list[dict[str, Any]]:

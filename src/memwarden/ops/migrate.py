@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from memwarden.audit.base import AuditLog, AuditRecord, ChainHead, CopyTargetLog
 from memwarden.config import Settings
 from memwarden.errors import InvalidInput, StorageError
 from memwarden.models import IndexText, Memory
-from memwarden.ops.markers import incomplete_operations, mark_complete, mark_incomplete
+from memwarden.ops.markers import incomplete_operations, mark_complete, mark_failed, mark_incomplete
 from memwarden.settings_paths import is_postgres_url
 from memwarden.store.base import CopySource, CopyTarget
 from memwarden.store.postgres.connect import redact_url
@@ -99,17 +100,22 @@ def migrate_to_postgres(
         resumed = unfinished is not None
         if not resumed:
             mark_incomplete(dst, "migrate", source=source_url, by=settings.actor)  # first …
-        memories = _copy_memories(src, dst, target, tell, resume=resumed)
-        vectors = _copy_vectors(src, dst, tell, resume=resumed)
-        audit_rows, summary_written = _copy_audit(source_log, target_log, tell, resume=resumed)
-        report = _verify(
-            src,
-            dst,
-            source_log,
-            target_log,
-            verify_database(to_url).to_dict(),
-            summary_written=summary_written,
-        )
+        try:
+            memories = _copy_memories(src, dst, target, tell, resume=resumed)
+            vectors = _copy_vectors(src, dst, tell, resume=resumed)
+            audit_rows, summary_written = _copy_audit(source_log, target_log, tell, resume=resumed)
+            report = _verify(
+                src,
+                dst,
+                source_log,
+                target_log,
+                verify_database(to_url).to_dict(),
+                summary_written=summary_written,
+            )
+        except BaseException as exc:  # the marker stays, noted as failed (health: interrupted)
+            with suppress(Exception):
+                mark_failed(dst, "migrate", f"{type(exc).__name__}: {exc}")
+            raise
         report.update(
             copied={"memories": memories, "vectors": vectors, "audit_rows": audit_rows},
             resumed={"memories": before.get("memories", 0), "audit_rows": before.get("audit_log", 0)}
@@ -118,6 +124,8 @@ def migrate_to_postgres(
             source=source_url,
             target=redact_url(to_url),
         )
+        if not report["ok"]:
+            mark_failed(dst, "migrate", "verification failed: " + "; ".join(report["problems"]))
         if resumed and not report["ok"]:
             report["problems"].append(f"this migrate cannot be resumed: {START_AGAIN}")
         if report["ok"] and summary_written:  # killed after its last row, before the unmark
@@ -128,10 +136,10 @@ def migrate_to_postgres(
                     actor=settings.actor,
                     tenant=settings.tenant,
                     action="import",
-                    result_count=memories,
+                    result_count=report["counts"]["memories"]["target"],
                     detail={
                         "migrated_from": "sqlite",
-                        "memories": memories,
+                        "memories": report["counts"]["memories"]["target"],
                         "vectors": vectors,
                         "audit_rows": audit_rows,
                     },

@@ -22,7 +22,7 @@ from memwarden.errors import ConfigError, Conflict, InvalidInput, MemwardenError
 from memwarden.intake import Intake
 from memwarden.models import Caller, Memory, format_time, parse_time, utcnow
 from memwarden.ops.health import check_health
-from memwarden.ops.markers import incomplete_operations, mark_complete, mark_incomplete
+from memwarden.ops.markers import incomplete_operations, marked
 from memwarden.ops.options import OpsOptions
 from memwarden.ops.review import review_memories
 from memwarden.ops.transfer import read_limited, safe_file_name, tenant_folder_name
@@ -132,9 +132,13 @@ class Operations:
         """Integrity, a real keyword-index write, vectors, backups, vault, operations that did not
         finish, clock jumps in the audit log; repairs the keyword index."""
         try:
-            incomplete, clock = self.incomplete_operations(), self.clock_status()
+            incomplete, clock, anchor = (
+                self.incomplete_operations(),
+                self.clock_status(),
+                self.anchor_status(),
+            )
         except StorageError:  # the database cannot be read at all: check_health says why
-            incomplete, clock = [], None
+            incomplete, clock, anchor = [], None, None
         return check_health(
             self.store,
             rebuild_keyword_index=self.rebuild_keyword_index,
@@ -144,7 +148,18 @@ class Operations:
             repair=repair,
             incomplete=incomplete,
             clock=clock,
+            anchor=anchor,
         )
+
+    def anchor_status(self) -> dict[str, Any]:
+        """The audit chain against MEMWARDEN_AUDIT_ANCHOR_FILE: ``rolled_back`` when the database
+        lost acknowledged rows the anchor recorded (a damaged -wal, a copied-back file)."""
+        if self.auditor is None or self.auditor.anchor is None:
+            return {"ok": True, "state": "not_configured"}
+        problem = self.auditor.check_anchor()
+        if problem is None:
+            return {"ok": True, "state": "ok"}
+        return {"ok": False, "state": problem["kind"], **problem}
 
     def clock_status(self) -> dict[str, Any]:
         """Clock jumps among the newest audit rows (a row stamped before the one ahead of it, or
@@ -261,21 +276,19 @@ class Operations:
         digest = hashlib.sha256(f"{who.tenant}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
         marker = f"import:{digest}" if len(records) > IMPORT_CHUNK else None
         store = self.maintainable("import")
-        if marker is not None and isinstance(store, StateStore):
-            mark_incomplete(store, marker, records=len(records))
-        report = import_records(
-            store,
-            self.intake,
-            found,
-            records,
-            caller=who,
-            now=self.clock(),
-            project=project,
-            progress=progress,
-            operator=who == self.default_caller,
-        )
-        if marker is not None and isinstance(store, StateStore):
-            mark_complete(store, marker)
+        state = store if marker is not None and isinstance(store, StateStore) else None
+        with marked(state, marker or "import", records=len(records)):
+            report = import_records(
+                store,
+                self.intake,
+                found,
+                records,
+                caller=who,
+                now=self.clock(),
+                project=project,
+                progress=progress,
+                operator=who == self.default_caller,
+            )
         result = report.to_dict()
         if self.vectors is not None:
             result["embedded"] = self.vectors.embed_backlog()
@@ -422,20 +435,14 @@ class Operations:
         folders = "\0".join(str(f.root) for f in self.vault.folders)
         marker = "vault-sync:" + hashlib.sha256(f"{self.vault.tenant}\0{folders}".encode()).hexdigest()[:16]
         state = self.store if isinstance(self.store, StateStore) else None
-        if state is not None:
-            mark_incomplete(state, marker, tenant=self.vault.tenant, folders=folders.split("\0"))
-        report = self.vault.sync(memories, progress)
-        if state is not None and report["ok"]:
-            mark_complete(state, marker)
+        with marked(state, marker, tenant=self.vault.tenant, folders=folders.split("\0")) as block:
+            report = self.vault.sync(memories, progress)
+            if not report["ok"]:  # a folder could not be written: that folder is not in sync
+                block.fail("; ".join(str(r["error"]) for r in report["folders"] if r["error"]))
         return report
 
     def reindex_embeddings(self, *, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """``memwarden reindex --embeddings`` (``Searcher.reindex_embeddings``), marked on the
         database until it finished, so a killed or failed run is reported by health."""
-        state = self.store if isinstance(self.store, StateStore) else None
-        if state is not None:
-            mark_incomplete(state, "reindex-embeddings")
-        report = self.searcher.reindex_embeddings(progress=progress)
-        if state is not None:
-            mark_complete(state, "reindex-embeddings")
-        return report
+        with marked(self.store if isinstance(self.store, StateStore) else None, "reindex-embeddings"):
+            return self.searcher.reindex_embeddings(progress=progress)

@@ -41,9 +41,12 @@ def marker_value(operation: str, **detail: Any) -> str:
 
 
 def still_running(detail: dict[str, Any]) -> bool:
-    """True when the marker's process is alive on this host (its operation is still at work)."""
+    """True when the marker's process is alive on this host and did not note a failure (its
+    operation is still at work)."""
     pid = detail.get("pid")
-    if detail.get("host") != _host() or not isinstance(pid, int) or pid <= 0:
+    if detail.get("failed") or detail.get("host") != _host():
+        return False
+    if not isinstance(pid, int) or pid <= 0:
         return False
     if pid == os.getpid():
         return True
