@@ -225,3 +225,35 @@ def test_a_wrong_dimension_from_the_endpoint_is_never_stored(
         assert svc.searcher.vector_status()["with_vector"] == 0
     finally:
         svc.close()
+
+
+class CountingEmbedder(FakeEmbedder):
+    """The fake embedder, counting the queries it embeds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: list[str] = []
+
+    def embed_query(self, text: str, *, timeout: float | None = None):  # type: ignore[no-untyped-def]
+        self.queries.append(text)
+        return super().embed_query(text, timeout=timeout)
+
+
+def test_a_recall_over_two_projects_embeds_its_query_once_with_the_same_hits(settings: Settings) -> None:
+    from memwarden.search.recall import recall
+
+    embedder = CountingEmbedder()
+    svc = _service(settings, embedder, background=False)
+    try:
+        svc.memories.add("The staging database moved to db-stage-3", project="acme")
+        svc.memories.add("Staging deploys need a green build", project="default")
+        embedder.queries.clear()
+        hits = recall(svc, "where is the staging database", ["acme", "default"], 5)
+        assert {h["project"] for h in hits} == {"acme", "default"}
+        assert embedder.queries == ["where is the staging database"]
+        again = svc.searcher.search("where is the staging database", project="acme")
+        assert again.degraded is False and again.hits[0].memory.project == "acme"
+        svc.searcher.search("a different question")
+        assert embedder.queries == ["where is the staging database", "a different question"]
+    finally:
+        svc.close()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -36,6 +37,8 @@ from memwarden.store.base import Store, VectorStore
 logger = logging.getLogger(__name__)
 #: After a wake-up by a write, the embedder waits this long so a burst of adds forms one batch.
 BATCH_PAUSE_S = 0.05
+#: Query vectors kept for reuse (the same text searched again soon, e.g. in two projects).
+RECENT_QUERIES = 32
 State = Literal["off", "loading", "ready", "failed"]
 
 
@@ -93,6 +96,8 @@ class VectorPath:
         self._thread: threading.Thread | None = None
         self._executor: ThreadPoolExecutor | None = None
         self.on_progress: Callable[[int, int], None] | None = None
+        self._recent_queries: OrderedDict[tuple[VectorSpace, str], Any] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -344,7 +349,7 @@ class VectorPath:
         deadline = time.monotonic() + budget
 
         def run() -> list[Candidate]:
-            vector = embedder.embed_query(text, timeout=budget)
+            vector = self._query_vector(text, budget)
             found = self.store.vector_search(
                 tenant,
                 space,
@@ -373,6 +378,23 @@ class VectorPath:
                 return [], "vector_error"
 
         return PendingVectors(wait, waited)
+
+    def _query_vector(self, text: str, budget: float) -> Any:
+        """The query's vector, reused when the same text was embedded moments ago: the prompt
+        hook's recall searches two projects with one query, and a client often repeats one."""
+        assert self.embedder is not None
+        key = (self.embedder.identity, text)
+        with self._recent_lock:
+            vector = self._recent_queries.get(key)
+            if vector is not None:
+                self._recent_queries.move_to_end(key)
+                return vector
+        vector = self.embedder.embed_query(text, timeout=budget)
+        with self._recent_lock:
+            self._recent_queries[key] = vector
+            while len(self._recent_queries) > RECENT_QUERIES:
+                self._recent_queries.popitem(last=False)
+        return vector
 
     def probe(self) -> dict[str, Any]:
         """Embed a short text within the search budget: ``probe_ms``, or ``probe_error``."""
