@@ -1,6 +1,6 @@
 """Adds through MCP with the builtin model on, and how fast the background embeds them.
 
-    nice .venv/bin/python bench/add_speed.py [--adds 500] [--daemon] [--json FILE]
+    nice .venv/bin/python bench/add_speed.py [--adds 500] [--daemon] [--synchronous NORMAL] [--json FILE]
 
 Starts ``memwarden serve`` (stdio, builtin model) on a fresh database, waits until the model is
 warm (a search that is not degraded), then sends ``--adds`` distinct ``memory_add`` calls one
@@ -13,6 +13,8 @@ the machine's load average are printed beside the wall times.
 Without ``--daemon`` the server runs alone (``MEMWARDEN_DAEMON=off``); with it, ``serve`` attaches
 to (starts) a daemon in a private runtime folder, as it does by default for users: the adds then
 cross the relay process and the daemon, and the CPU reported is the daemon's plus the relay's.
+``--synchronous NORMAL`` runs with ``MEMWARDEN_SQLITE_SYNCHRONOUS=NORMAL`` (no fsync per add:
+survives kill -9, not power loss) to show what the default's fsync costs on this disk.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def daemon_pid(db: Path) -> int:
     raise RuntimeError("the memwarden daemon is not running")
 
 
-async def run(adds: int, tmp: Path, daemon: bool = False) -> dict[str, Any]:
+async def run(adds: int, tmp: Path, daemon: bool = False, synchronous: str = "FULL") -> dict[str, Any]:
     from mcp import Client, StdioServerParameters
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
@@ -60,6 +62,7 @@ async def run(adds: int, tmp: Path, daemon: bool = False) -> dict[str, Any]:
         MEMWARDEN_BACKUP_DIR=str(tmp / "backups"),
         MEMWARDEN_TOOLS="all",
         MEMWARDEN_DAEMON="auto" if daemon else "off",
+        MEMWARDEN_SQLITE_SYNCHRONOUS=synchronous,
     )
     if daemon:
         (tmp / "run").mkdir(mode=0o700)
@@ -97,6 +100,7 @@ async def run(adds: int, tmp: Path, daemon: bool = False) -> dict[str, Any]:
         os.kill(pids[1], signal.SIGTERM)  # the daemon this run started
     return {
         "adds": adds,
+        "synchronous": synchronous,
         "path": "daemon (serve relays to it)" if daemon else "serve alone (MEMWARDEN_DAEMON=off)",
         "add_p50_ms": round(statistics.median(times), 2),
         "add_p95_ms": round(percentile(times, 0.95), 2),
@@ -118,12 +122,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--daemon", action="store_true", help="through the daemon, as users run it by default"
     )
+    parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
     parser.add_argument("--json", dest="json_file")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        report = anyio.run(run, args.adds, Path(tmp), args.daemon)
+        report = anyio.run(run, args.adds, Path(tmp), args.daemon, args.synchronous)
     print(
-        f"{report['adds']} memory_add calls through MCP, {report['path']}, builtin model on: p50 {report['add_p50_ms']} ms, "
+        f"{report['adds']} memory_add calls through MCP, {report['path']}, synchronous={report['synchronous']}, builtin model on: p50 {report['add_p50_ms']} ms, "
         f"p95 {report['add_p95_ms']} ms, {report['adds_per_s']} adds/s wall; server CPU "
         f"{report['server_cpu_s_during_adds']} s during the adds"
     )

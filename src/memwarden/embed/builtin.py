@@ -107,9 +107,6 @@ class MiniLMEmbedder:
             options.log_severity_level = 3
             # The arena keeps the largest batch's buffers for ever; without it RSS follows the batch.
             options.enable_cpu_mem_arena = False
-            # Worker threads sleep between runs instead of spinning: on a machine shared with
-            # other work (and with the adds of this process) a spinning worker burns a core.
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             self._session = onnxruntime.InferenceSession(
                 str(model_file), options, providers=["CPUExecutionProvider"]
             )
