@@ -107,7 +107,13 @@ def evaluate_model(
                 for w in weights:
                     rankings[f"fused w={w}"] = ranked(fuse(keyword, vector, kq, vector_weight=w))
                 rankings["fused (default)"] = ranked(
-                    fuse(keyword, vector, kq, vector_weight=service.vectors.fusion_weight(case["q"]))
+                    fuse(
+                        keyword,
+                        vector,
+                        kq,
+                        vector_weight=service.vectors.fusion_weight(case["q"]),
+                        covered_weight=service.vectors.covered_weight(case["q"]),
+                    )
                 )
                 for mode, ranked in rankings.items():
                     keys = [ids[i] for i in ranked]

@@ -57,6 +57,9 @@ class MiniLMEmbedder:
     min_similarity = 0.25
     #: Share of fused relevance from the vector path (bench/hybrid_quality.py, docs/embeddings.md).
     fusion_weight = 0.7
+    #: The vector share when keyword hits cover the whole query (``hybrid.fuse``): fitted on
+    #: LoCoMo conversations, where a higher share pulled in turns of the same topic.
+    covered_fusion_weight = 0.3
 
     def fusion_weight_for(self, query: str) -> float:
         """0 for queries written mostly in CJK script: the model was trained on English, its

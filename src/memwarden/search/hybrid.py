@@ -13,8 +13,17 @@ vector-only (docs/embeddings.md has the table).
   is 1, the weakest 0, whatever the model's cosine range);
 - keyword: bm25 relative to the best keyword hit, times the share of the query's terms the
   memory contains (coverage), so a hit that matched one word of five counts a fifth;
-- relevance = ``vector_weight`` × vector + (1 − ``vector_weight``) × keyword, split into the
-  ``vector`` and ``keyword`` parts that ``why`` shows.
+- relevance = w × vector + (1 − w) × keyword, split into the ``vector`` and ``keyword`` parts
+  that ``why`` shows.
+
+w is ``vector_weight``, or, when ``covered_weight`` is given, falls from ``vector_weight`` towards
+``covered_weight`` as the best keyword hit covers more of the query:
+w = vector_weight − (vector_weight − covered_weight) × best coverage. Where keywords already
+explain the whole question (a conversation turn that repeats its words) a small model's idea of
+"the same topic" mostly pulls in neighbours of the answer; where they explain none of it (a
+paraphrase, another language) the model is all there is. Measured on LoCoMo and on
+bench/hybrid_quality.py (docs/search.md): a flat low weight helped the first and hurt the second,
+the sliding weight keeps both.
 
 The memory ranking (``search/ranking.py``) then adds coverage, recency, usage and pinned.
 """
@@ -43,14 +52,24 @@ def vector_relevance(vector: Sequence[Candidate]) -> dict[str, float]:
     return {c.memory.id: (c.score - low) / spread if spread > 1e-9 else 1.0 for c in vector}
 
 
+def sliding_weight(vector_weight: float, covered_weight: float | None, best_coverage: float) -> float:
+    """The vector share for a query whose best keyword hit has ``best_coverage`` (module docstring)."""
+    if covered_weight is None:
+        return vector_weight
+    return vector_weight - (vector_weight - covered_weight) * min(1.0, max(0.0, best_coverage))
+
+
 def fuse(
     keyword: Sequence[Candidate],
     vector: Sequence[Candidate],
     query: KeywordQuery,
     *,
     vector_weight: float = VECTOR_WEIGHT,
+    covered_weight: float | None = None,
 ) -> list[RankCandidate]:
     """Score fusion (see the module docstring), one candidate per memory."""
+    best_coverage = max((_coverage(query, c) for c in keyword), default=0.0)
+    vector_weight = sliding_weight(vector_weight, covered_weight, best_coverage)
     kw = {
         c.memory.id: (c, rel)
         for c, rel in zip(keyword, relevance_from_scores([c.score for c in keyword]), strict=True)

@@ -268,7 +268,10 @@ class Searcher:
         fused: list[RankCandidate]
         if gathered.nearest and self.vectors is not None:
             weight = self.vectors.fusion_weight(gathered.text, tuning.vector_weight)
-            fused = fuse(gathered.keyword, gathered.nearest, query, vector_weight=weight)
+            covered = self.vectors.covered_weight(gathered.text, tuning.vector_weight)
+            fused = fuse(
+                gathered.keyword, gathered.nearest, query, vector_weight=weight, covered_weight=covered
+            )
         else:
             fused = keyword_candidates(gathered.keyword, query)
         tenant = gathered.who.tenant

@@ -43,11 +43,12 @@ State = Literal["off", "loading", "ready", "failed"]
 
 
 def embedding_text(memory: Memory) -> str:
-    """What is embedded for a memory: its title and its context (when it has them) above its
-    content, each redaction marker as one neutral word (a rule's name would pull the memory
-    toward queries about e-mail or phones). A reply embedded with the message it answers
-    carries the question's meaning too (docs/search.md)."""
-    return unmarked("\n".join(part for part in (memory.title, memory.context, memory.content) if part))
+    """What is embedded for a memory: its title (when it has one) above its content, each
+    redaction marker as one neutral word (a rule's name would pull the memory toward queries
+    about e-mail or phones). The context is not embedded: it reaches search through the keyword
+    index and the thread lift, and embedding it with the content measured worse on LoCoMo (a
+    reply's vector moved towards the question before it, which then ranked both; docs/search.md)."""
+    return unmarked("\n".join(part for part in (memory.title, memory.content) if part))
 
 
 class PendingVectors:
@@ -205,6 +206,15 @@ class VectorPath:
         if weight is not None:
             return weight
         return float(per_query(query)) if per_query is not None else own
+
+    def covered_weight(self, query: str, weight: float | None = None) -> float | None:
+        """The vector share for a query its keyword hits cover completely (``hybrid.fuse``):
+        the model's ``covered_fusion_weight``, or None (a flat weight) when the model has none,
+        when MEMWARDEN_SEARCH_VECTOR_WEIGHT sets the weight, or when the model sits this query out."""
+        covered = getattr(self.embedder, "covered_fusion_weight", None)
+        if weight is not None or covered is None or self.fusion_weight(query) <= 0.0:
+            return None
+        return float(covered)
 
     @property
     def space(self) -> VectorSpace | None:
