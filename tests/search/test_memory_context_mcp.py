@@ -158,3 +158,33 @@ def test_update_changes_context_thread_and_time(service: MemoryService) -> None:
             ] == 1
 
     anyio.run(run)
+
+
+def test_a_reply_ranks_above_the_question_it_answers(service: MemoryService) -> None:
+    """A thread memory that asks a question keeps part of its own text match (threads.py), so
+    the reply that answers it, matching as many words, ranks first; outside a thread nothing
+    changes."""
+    turns = [
+        "Caroline: Melanie, you play any instruments?",
+        "Melanie: Yeah, I play clarinet! Instruments relax me.",
+    ]
+    ids = [
+        service.memories.add(t, project="chat", thread="s1", occurred_at=f"2023-05-08T13:5{i}:00Z").memory.id
+        for i, t in enumerate(turns)
+    ]
+    hits = service.searcher.search("What instruments does Melanie play?", project="chat").hits
+    assert [h.memory.id for h in hits[:2]] == [ids[1], ids[0]]
+    loose = [service.memories.add(t, project="loose").memory.id for t in turns]
+    hits = service.searcher.search("What instruments does Melanie play?", project="loose").hits
+    assert hits[0].memory.id == loose[0]  # no thread: the question's own match counts in full
+
+
+def test_question_marks_of_other_scripts_count(service: MemoryService) -> None:
+    from dataclasses import replace
+
+    from memwarden.search.threads import asks_question
+
+    memory = service.memories.add("a turn of the chat", project="chat", thread="s1").memory
+    for text, asks in (("你会弹乐器吗？", True), ("هل تعزف؟", True), ("Any plans? ", True), ("Sure.", False)):
+        assert asks_question(replace(memory, content=text)) is asks
+    assert asks_question(replace(memory, content="Any plans?", thread="")) is False

@@ -11,6 +11,12 @@ thread, by ``occurred_at``), where strength is what the text match contributes t
 Neighbours of the strongest ``depth`` candidates join the candidates when no retrieval path
 found them, so the answer turn above can be found at all. The weight and depth were fitted on
 LoCoMo (docs/search.md); 0 turns the lift off.
+
+A memory of a thread that itself asks a question (its text ends with a question mark) repeats
+the searcher's words without answering them: once it has lent its strength to its neighbours,
+its own text match counts ``QUESTION_SHARE`` (0.8), so the reply that answers it can rank above
+it. Measured on LoCoMo (fit on three conversations, reported on two): MRR +0.02, recall@5 +0.01.
+The reduction is applied to the relevance and coverage parts, so ``why`` still adds up.
 """
 
 from __future__ import annotations
@@ -18,13 +24,30 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from memwarden.models import Candidate
+from memwarden.models import Candidate, Memory
 from memwarden.search.ranking import RankCandidate, RankingWeights
 
 #: Share of the stronger neighbour's match strength a memory gains (fitted on LoCoMo).
 THREAD_WEIGHT = 0.3
 #: Neighbours of this many of the strongest candidates join the candidates.
 THREAD_DEPTH = 20
+#: Share of its own text match a thread memory that asks a question keeps (fitted on LoCoMo).
+QUESTION_SHARE = 0.8
+QUESTION_MARKS = ("?", "\uff1f", "\u061f")  # ASCII, full-width (CJK), Arabic
+
+
+def asks_question(memory: Memory) -> bool:
+    """True for a memory of a thread whose text ends with a question mark."""
+    return bool(memory.thread) and memory.content.rstrip().endswith(QUESTION_MARKS)
+
+
+def _damped(candidate: RankCandidate) -> RankCandidate:
+    return replace(
+        candidate,
+        relevance=candidate.relevance * QUESTION_SHARE,
+        coverage=candidate.coverage * QUESTION_SHARE,
+        relevance_parts={k: v * QUESTION_SHARE for k, v in candidate.relevance_parts.items()},
+    )
 
 
 def strength(candidate: RankCandidate, weights: RankingWeights) -> float:
@@ -66,10 +89,12 @@ def lift_by_thread(
     lifted: list[RankCandidate] = []
     for memory_id, candidate in by_id.items():
         best = max((power.get(n, 0.0) for n in near.get(memory_id, ())), default=0.0)
+        if asks_question(candidate.memory):
+            candidate = _damped(candidate)
         lifted.append(
             replace(candidate, boost={**candidate.boost, "thread": weight * best}) if best > 0 else candidate
         )
     return lifted
 
 
-__all__ = ["THREAD_DEPTH", "THREAD_WEIGHT", "lift_by_thread", "strength"]
+__all__ = ["QUESTION_SHARE", "THREAD_DEPTH", "THREAD_WEIGHT", "asks_question", "lift_by_thread", "strength"]
