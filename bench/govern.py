@@ -2,8 +2,10 @@
 
     python bench/govern.py [--runs 3000] [--json FILE]
 
-Targets: injection screening recall >= 0.95 on the hostile corpus and false positives <= 1% on
-the benign one; redaction changes <= 1% of the precision corpus (bench/govern_corpora.py, issue
+Every timing row shows wall p50/p95 and the CPU time p50 of the same calls (the machine may
+be shared: CPU time is what the call itself costs). Targets: injection screening recall >= 0.95 on the hostile corpus and false positives <= 1% on
+the benign one, and screening one 200-byte memory (what a write pays) well under 0.5 ms;
+redaction changes <= 1% of the precision corpus (bench/govern_corpora.py, issue
 13); redacting a 1 KiB memory with every built-in rule p50 <= 0.5 ms (ASCII, and text in other
 scripts, which goes through the normalisation map); audit cost <= 0.3 ms per operation. Audit cost is measured on a real SQLite file (WAL, synchronous=FULL
 for memories; no embedder, so vector timing noise stays out): one ``Auditor.record`` append
@@ -55,18 +57,54 @@ def one_kib(text: str) -> str:
     return body.decode("utf-8", "ignore")
 
 
+_CPU: dict[int, list[float]] = {}  # id(wall samples) -> CPU samples of the same calls
+
+
 def time_ms(fn: Any, runs: int) -> list[float]:
-    samples = []
+    """Wall milliseconds of each call; the CPU time of each call is kept beside them."""
+    samples: list[float] = []
+    cpu: list[float] = []
     for i in range(runs):
+        c0 = time.process_time()
         t0 = time.perf_counter()
         fn(i)
         samples.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
+    _CPU[id(samples)] = cpu
     return samples
 
 
 def summary(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
-    return {"p50": round(statistics.median(ordered), 4), "p95": round(ordered[int(0.95 * len(ordered))], 4)}
+    out = {"p50": round(statistics.median(ordered), 4), "p95": round(ordered[int(0.95 * len(ordered))], 4)}
+    cpu = _CPU.get(id(samples))
+    if cpu:
+        out["cpu_p50"] = round(statistics.median(cpu), 4)
+    return out
+
+
+def memories_of_200_bytes(texts: list[str]) -> list[str]:
+    """Benign corpus sentences joined into memories of about 200 bytes (a typical memory)."""
+    out: list[str] = []
+    current = ""
+    for text in texts:
+        current = f"{current} {text}".strip()
+        if len(current.encode("utf-8")) >= 200:
+            out.append(current.encode("utf-8")[:200].decode("utf-8", "ignore"))
+            current = ""
+    return out
+
+
+def bench_screening(runs: int) -> dict[str, Any]:
+    """What injection screening costs one write: ``screen_text`` on a 200-byte memory."""
+    from memwarden.screening import screen_text
+
+    memories = memories_of_200_bytes([text for _, text in benign_corpus()])
+    screen_text(memories[0])  # compile the patterns outside the timing
+    return {
+        "memories": len(memories),
+        "per_write_200b": summary(time_ms(lambda i: screen_text(memories[i % len(memories)]), runs)),
+    }
 
 
 def bench_redaction(runs: int) -> dict[str, Any]:
@@ -201,6 +239,7 @@ def main() -> None:
     corpora = bench_corpora()
     redaction = bench_redaction(args.runs)
     audit = bench_audit(min(args.runs, 1000))
+    screening = bench_screening(min(args.runs, 3000))
     print(f"{'corpus':40} {'cases':>7} {'rate':>8}  target")
     print(f"{'screening recall (hostile)':40} {corpora['hostile']:7} {corpora['recall']:8.4f}  >= 0.95")
     print(
@@ -213,57 +252,54 @@ def main() -> None:
     print(f"screening mean {corpora['screen_ms_mean']:.3f} ms per memory\n")
     rows = [
         (
+            "screen one 200-byte memory (per write)",
+            screening["per_write_200b"],
+            "< 0.5",
+        ),
+        (
             "redact 1 KiB, no matches",
-            redaction["no_matches"]["p50"],
-            redaction["no_matches"]["p95"],
+            redaction["no_matches"],
             "<= 0.5",
         ),
         (
             f"redact 1 KiB, {redaction['matches_in_dirty']} matches",
-            redaction["with_secrets"]["p50"],
-            redaction["with_secrets"]["p95"],
+            redaction["with_secrets"],
             "<= 0.5",
         ),
         (
             f"redact 1 KiB CJK/evasive, {redaction['matches_in_glued']} matches",
-            redaction["glued_and_evasive"]["p50"],
-            redaction["glued_and_evasive"]["p95"],
+            redaction["glued_and_evasive"],
             "<= 0.5",
         ),
         (
             "audit append alone (one row)",
-            audit["append_alone"]["p50"],
-            audit["append_alone"]["p95"],
+            audit["append_alone"],
             "<= 0.3",
         ),
         (
             "audit row inside a search",
-            audit["audit_inside_search"]["p50"],
-            audit["audit_inside_search"]["p95"],
+            audit["audit_inside_search"],
             "<= 0.3",
         ),
         (
             "audit row inside an add",
-            audit["audit_inside_add"]["p50"],
-            audit["audit_inside_add"]["p95"],
+            audit["audit_inside_add"],
             "<= 0.3",
         ),
         (
             "search, audit on (whole call)",
-            audit["search_with_audit"]["p50"],
-            audit["search_with_audit"]["p95"],
+            audit["search_with_audit"],
             "",
         ),
         (
             "search, audit off (whole call)",
-            audit["search_without_audit"]["p50"],
-            audit["search_without_audit"]["p95"],
+            audit["search_without_audit"],
             "",
         ),
     ]
-    print(f"{'measure':40} {'p50 ms':>9} {'p95 ms':>9}  target")
-    for name, p50, p95, target in rows:
-        print(f"{name:40} {p50:9.4f} {p95:9.4f}  {target}")
+    print(f"{'measure':40} {'p50 ms':>9} {'p95 ms':>9} {'CPU p50':>9}  target")
+    for name, times, target in rows:
+        print(f"{name:40} {times['p50']:9.4f} {times['p95']:9.4f} {times.get('cpu_p50', 0):9.4f}  {target}")
     load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
     print(
         f"redaction timing: {redaction['cpu_s']} s CPU in {redaction['wall_s']} s wall; load average {' '.join(load)}"
@@ -272,6 +308,7 @@ def main() -> None:
         "corpora": corpora,
         "redaction": redaction,
         "audit": audit,
+        "screening": screening,
         "python": sys.version.split()[0],
         "loadavg": load,
     }

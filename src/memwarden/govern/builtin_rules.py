@@ -111,6 +111,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         "AWS secret access keys next to their name",
         hints=("secret",),
         ignore_case=True,
+        folded=True,
     ),
     Rule(
         "github_token",
@@ -218,6 +219,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         "NAME=value / NAME: value where NAME says password, pass, secret, token, key or credential",
         hints=("pass", "pwd", "secret", "key", "token", "credential"),
         ignore_case=True,
+        folded=True,
     ),
     Rule(
         "email",
@@ -231,12 +233,15 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         "e-mail addresses",
         hints=("@",),
         trim=NOSPACE_CHARS,
+        scope="email",
     ),
     Rule(
         "cn_resident_id",
         rf"[1-9](?<![{_B}][1-9])\d{{5}}(?:18|19|20)\d{{2}}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{{3}}[\dXx](?![{_B}])",
         "Chinese resident identity numbers (birth date and MOD 11-2 check digit)",
         validator="cn_resident_id",
+        scope="digit_block",
+        min_digits=17,
     ),
     Rule(
         "payment_card",
@@ -244,6 +249,8 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         "payment card numbers (13-19 digits, Luhn; spaces, dashes or dots between)",
         validator="luhn",
         shrink=True,
+        scope="numbers",
+        min_digits=13,
     ),
     Rule(
         "iban",
@@ -251,39 +258,52 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         "IBANs (country length and mod-97)",
         validator="iban",
         shrink=True,
+        scope="iban",
     ),
     Rule(
         "phone_cn",
         rf"(?<![{_B}+])(?:(?:\+|00)86[ -]?)?1[3-9]\d(?:[ -]?\d{{4}}){{2}}(?!\d)",
         "Chinese mobile numbers such as 13800138000",
+        scope="numbers",
+        min_digits=11,
     ),
     Rule(
         "tr_identity",
         rf"[1-9](?<![{_B}][1-9])\d{{10}}(?!\d)",
         "Turkish T.C. Kimlik numbers (two check digits)",
         validator="tr_identity",
+        scope="digit_block",
+        min_digits=11,
     ),
     Rule(
         "phone_us",
         rf"(?<![{_B}+])(?:(?:\+|00)?1[ .-]?)?(?:\([2-9]\d{{2}}\)|[2-9]\d{{2}})[ .-]?[2-9]\d{{2}}[ .-]\d{{4}}(?![{_B}-])",
         "US / NANP phone numbers such as (415) 555-2671",
+        scope="numbers",
+        min_digits=10,
     ),
     Rule(
         "phone_tr",
         rf"(?<![{_B}+])(?:(?:\+|00)90[ -]?\(?|0[ -]?\(?|\((?=5))[2-58]\d{{2}}\)?[ -]?\d{{3}}[ -]?\d{{2}}[ -]?\d{{2}}(?!\d)",
         "Turkish phone numbers (+90, 0 or (5xx) prefix)",
+        scope="numbers",
+        min_digits=10,
     ),
     Rule(
         "us_ssn",
         rf"\d(?<![{_B}-]\d)\d\d([- ])\d{{2}}\1\d{{4}}(?![{_B}-])",
         "US social security numbers (area, group and serial checked)",
         validator="us_ssn",
+        scope="numbers",
+        min_digits=9,
     ),
     Rule(
         "phone_e164",
         rf"\+(?<![{_B}+]\+)[1-9](?:[ -]?\d){{6,14}}(?!\d)",
         "any E.164 number (+ and 7-15 digits)",
         hints=("+",),
+        scope="plus_numbers",
+        min_digits=7,
     ),
     Rule(
         "ipv4",
@@ -292,6 +312,8 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         + rf"(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){{3}}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![{_B}]|\.\d)",
         "IPv4 addresses",
         hints=(".",),
+        scope="dotted_numbers",
+        min_digits=4,
     ),
     Rule(
         "ipv6",
@@ -300,6 +322,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         "IPv6 addresses (checked by the ipaddress module)",
         validator="ipv6",
         hints=(":",),
+        scope="ipv6",
     ),
 )
 

@@ -95,7 +95,8 @@ IBAN_LENGTHS = {
 
 
 _NOT_DIGIT = re.compile(r"\D")
-_LUHN_DOUBLE = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)
+# Each digit in the doubled positions becomes the digit sum of its double (7 → 14 → 5).
+_LUHN_DOUBLED = str.maketrans("0123456789", "0246813579")
 
 
 def digits_of(text: str) -> str:
@@ -107,8 +108,7 @@ def luhn_valid(text: str) -> bool:
     digits = digits_of(text)
     if not 13 <= len(digits) <= 19 or not digits.isascii():
         return False
-    double = _LUHN_DOUBLE
-    total = sum(map(int, digits[-1::-2])) + sum(double[int(c)] for c in digits[-2::-2])
+    total = sum(map(int, digits[-1::-2])) + sum(map(int, digits[-2::-2].translate(_LUHN_DOUBLED)))
     return total % 10 == 0
 
 

@@ -22,12 +22,17 @@ _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\ua
 _URL_RUN = re.compile(rf"(?:[^\W{_NOSPACE}]|[.~+%-])+")
 _URL_CHAR = re.compile(rf"[^\W{_NOSPACE}]|[.~+%-]")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
+# A run is preceded by a character outside base64 (the leading class keeps the scan fast: positions
+# inside words fail at once) or starts the text.
+_B64_RUN = re.compile(r"[^A-Za-z0-9+/=_-]([A-Za-z0-9+/_-]{12,}={0,2})(?![A-Za-z0-9+/=_-])")
+_B64_RUN_AT_START = re.compile(r"[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
 _B64_HINT = re.compile(r"[A-Za-z0-9+/_-]{12}")
 
 
 def _printable(text: str) -> bool:
-    return bool(text) and all(ch.isprintable() or ch in "\n\r\t" for ch in text)
+    if text.isprintable():
+        return bool(text)
+    return all(ch.isprintable() or ch in "\n\r\t" for ch in text)
 
 
 def decode_base64(run: str) -> str | None:
@@ -41,9 +46,16 @@ def decode_base64(run: str) -> str | None:
     padded = body + "=" * (-len(body) % 4)
     try:
         raw = base64.urlsafe_b64decode(padded) if urlsafe else base64.b64decode(padded, validate=True)
-        text = raw.decode("utf-8")
-    except (ValueError, binascii.Error, UnicodeDecodeError):
+    except (ValueError, binascii.Error):
         return None
+    text = raw.decode("utf-8", "replace")  # binary (most runs) raises no exception to catch
+    if "\ufffd" in text:  # binary, or text that holds U+FFFD itself
+        if b"\xef\xbf\xbd" not in raw:
+            return None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
     return text if _printable(text) else None
 
 
@@ -65,13 +77,14 @@ def decoded_runs(text: str) -> Iterator[tuple[int, int, str]]:
             if decoded != run:
                 yield start, end, decoded
     if _B64_HINT.search(text):
-        for match in _B64_RUN.finditer(text):
-            run = match.group()
+        first = _B64_RUN_AT_START.match(text)
+        for match in ([first] if first else []) + list(_B64_RUN.finditer(text)):
+            run = match.group(match.lastindex or 0)
             if run.isdigit() or (run.isalpha() and (run.islower() or run.isupper() or run.istitle())):
                 continue  # an ordinary word or number; base64 of text mixes case (and digits)
             decoded_text = decode_base64(run)
             if decoded_text is not None:
-                yield match.start(), match.end(), decoded_text
+                yield match.start(match.lastindex or 0), match.end(), decoded_text
 
 
 __all__ = ["decode_base64", "decoded_runs"]

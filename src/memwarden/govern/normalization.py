@@ -31,6 +31,19 @@ _CACHE_LIMIT = 50_000
 _cache: dict[str, str] = {}
 
 
+class _Table(dict[int, str]):
+    """``str.translate`` table of ``normalize_char``, filled on first sight of each character."""
+
+    def __missing__(self, code: int) -> str:
+        if len(self) >= _CACHE_LIMIT:
+            self.clear()
+        out = self[code] = normalize_char(chr(code))
+        return out
+
+
+_TABLE = _Table()
+
+
 def normalize_char(ch: str) -> str:
     """What one non-ASCII character becomes (``""`` when it is invisible)."""
     cached = _cache.get(ch)
@@ -103,7 +116,7 @@ class Normalized:
 
 def normalize(text: str) -> Normalized:
     """``text`` in the form every rule sees, with the map back to ``text``."""
-    if text.isascii():
+    if text.isascii() or text.translate(_TABLE) == text:
         return Normalized(text, text)
     parts: list[str] = []
     edits: list[tuple[int, int, int, int]] = []
@@ -111,7 +124,7 @@ def normalize(text: str) -> Normalized:
     length = 0  # normalised length so far
     for run in _NON_ASCII.finditer(text):
         chars = run.group()
-        if "".join(map(normalize_char, chars)) == chars:  # most runs of CJK, Cyrillic … stay as they are
+        if chars.translate(_TABLE) == chars:  # most runs of CJK, Cyrillic … stay as they are
             continue
         for offset, ch in enumerate(chars, start=run.start()):
             out = normalize_char(ch)

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from memwarden.govern.builtin_rules import BUILTIN_RULES, NOSPACE_CHARS
 from memwarden.govern.layers import decoded_runs
 from memwarden.govern.markers import MARKER, marker
-from memwarden.govern.normalization import normalize
+from memwarden.govern.normalization import normalize, normalize_text
 from memwarden.govern.rules import Rule
+from memwarden.govern.scopes import Scopes, fold
 
 MODES = ("enforce", "dry-run", "off")
 # Characters next to a replaced value that no rule's match can begin with (right side) or end
@@ -93,7 +94,11 @@ def _merge(found: list[tuple[int, int, int, str]]) -> list[Finding]:
 class Redactor:
     """Applies an ordered set of rules in one of the three modes."""
 
-    def __init__(self, rules: Iterable[Rule] = BUILTIN_RULES, *, mode: str = "enforce") -> None:
+    def __init__(
+        self, rules: Iterable[Rule] = BUILTIN_RULES, *, mode: str = "enforce", scoped: bool = True
+    ) -> None:
+        """``scoped=False`` searches every rule over the whole text (``govern.scopes`` off): the
+        reference the scoped search is tested against."""
         if mode not in MODES:
             raise ValueError(f"redaction mode must be one of {', '.join(MODES)}, got {mode!r}")
         self.rules = tuple(rules)
@@ -102,6 +107,10 @@ class Redactor:
         self._enforced = tuple((i, r) for i, r in ordered if r.mode == "enforce")
         self._dry = tuple((i, r) for i, r in ordered if r.mode == "dry-run")
         self._grouped = frozenset(rule.name for rule in self.rules if rule.secret_groups)
+        self.scoped = scoped
+        # Every hint once: which are in a text is one pass of substring checks, shared by the rules.
+        self._hints = tuple(dict.fromkeys(h for rule in self.rules for h in rule.hints))
+        self._rule_hints = {rule.name: frozenset(rule.hints) for rule in self.rules}
 
     def find(self, text: str, *, dry_run: bool = False) -> list[Finding]:
         """Non-overlapping findings in ``text``, left to right; overlapping matches are merged.
@@ -119,15 +128,22 @@ class Redactor:
         return _merge([(a, a - b, 0, f.rule) for f in found for a, b in [norm.original_span(f.start, f.end)]])
 
     def _find_normalized(self, text: str, rules: tuple[tuple[int, Rule], ...], depth: int) -> list[Finding]:
-        lower = text.lower()
+        scopes = Scopes(text)
+        lower = scopes.folded
         markers = [m.span() for m in MARKER.finditer(text)] if "[redacted:" in lower else []
         if markers:  # rule names inside markers ("secret", "key") must not wake rules up
-            lower = MARKER.sub(" ", text).lower()
+            lower = fold(MARKER.sub(" ", text))
         found: list[tuple[int, int, int, str]] = []
+        present = {h for h in self._hints if h in lower}
         for priority, rule in rules:
-            if rule.hints and not any(h in lower for h in rule.hints):
+            if rule.hints and present.isdisjoint(self._rule_hints[rule.name]):
                 continue
-            for start, end in rule.spans(text):
+            windows = None
+            if self.scoped and rule.scope != "text":
+                windows = scopes.windows(rule.scope, rule.min_digits)
+                if not windows:
+                    continue
+            for start, end in rule.spans(scopes.folded if rule.folded else text, windows):
                 # A marker is never matched again, nor part of a longer match: that keeps a second
                 # run from finding anything new (idempotence). Text typed to look like a marker
                 # can therefore shield what is glued to it (docs/governance.md, limits).
@@ -137,7 +153,7 @@ class Redactor:
             for start, end, decoded in decoded_runs(text):
                 if markers and _overlaps(start, end, markers):
                     continue
-                inner = self._find_normalized(decoded, rules, depth + 1)
+                inner = self._find_normalized(normalize_text(decoded), rules, depth + 1)
                 if inner:
                     found.append((start, start - end, -1, inner[0].rule))
         return _merge(found)

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from memwarden.govern.checksums import VALIDATORS
+from memwarden.govern.scopes import SCOPES, Window
 
 RULE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 RULE_MODES = ("enforce", "dry-run")
@@ -49,15 +50,26 @@ class Rule:
     # Characters dropped from the start of each match (built-in rules only): lets a pattern keep a
     # fast plain-class prefix and still end at a script written without spaces.
     trim: frozenset[str] = frozenset()
+    # Built-in rules only (``govern.scopes``): the windows of the text that can hold a match, how
+    # many digits a number window needs, and whether the pattern is written in lower case to be
+    # searched case-sensitively in the case-folded text (what ``ignore_case`` would find, faster).
+    scope: str = "text"
+    min_digits: int = 0
+    folded: bool = False
     regex: Any = field(init=False, repr=False, compare=False)
     secret_groups: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.mode not in RULE_MODES:
             raise ValueError(f"mode must be one of {', '.join(RULE_MODES)}")
+        if self.scope not in SCOPES:
+            raise ValueError(f"scope must be one of {', '.join(SCOPES)}")
+        if self.folded and (self.validator or self.timeout is not None):
+            raise ValueError("a folded rule is a built-in rule without a validator")
         compiled: Any
         if self.timeout is None:
-            compiled = re.compile(self.pattern, re.DOTALL | (re.IGNORECASE if self.ignore_case else 0))
+            ignore_case = self.ignore_case and not self.folded
+            compiled = re.compile(self.pattern, re.DOTALL | (re.IGNORECASE if ignore_case else 0))
         else:
             # Patterns from packs are not reviewed here: the regex engine can stop a search that
             # backtracks catastrophically (RuleTimeout) instead of hanging the write. Imported
@@ -72,16 +84,16 @@ class Rule:
             self, "secret_groups", tuple(g for g in compiled.groupindex if g.startswith("secret"))
         )
 
-    def _timed_search(self, deadline: float) -> Callable[[str, int], Any]:
+    def _timed_search(self, deadline: float) -> Callable[[str, int, int], Any]:
         """A search bounded by ``deadline`` for all the searches of one text together."""
         timeout = self.timeout or 0.0
 
-        def search(text: str, pos: int) -> Any:
+        def search(text: str, pos: int, endpos: int) -> Any:
             remaining = deadline - time.monotonic()
             try:
                 if remaining <= 0:
                     raise TimeoutError
-                return self.regex.search(text, pos, timeout=remaining)
+                return self.regex.search(text, pos, endpos, timeout=remaining)
             except TimeoutError:
                 raise RuleTimeout(self.name, timeout) from None
 
@@ -110,27 +122,50 @@ class Rule:
         for i, a in enumerate(cuts):
             for b in cuts[i + 1 :]:
                 lo = a + 1 if a else 0
-                if b - lo > 0 and (lo, b) != (0, len(value)):
+                # A piece shorter than the digits every value holds cannot validate.
+                if b - lo > 0 and b - lo >= self.min_digits and (lo, b) != (0, len(value)):
                     pieces.append((b - lo, lo, b))
         for _, lo, hi in sorted(pieces, reverse=True):
             if self._valid(value[lo:hi]):
                 return start + lo, start + hi
         return None
 
-    def spans(self, text: str) -> Iterator[tuple[int, int]]:
-        """(start, end) of every value this rule redacts in ``text``.
+    def spans(self, text: str, windows: list[Window] | None = None) -> list[tuple[int, int]]:
+        """(start, end) of every value this rule redacts in ``text``, left to right.
 
         A match its validator rejects does not hide a valid value that starts inside it: the
-        search resumes one character after the rejected match's start.
+        search resumes one character after the rejected match's start. With ``windows``
+        (``govern.scopes``) only they are searched; a match must end by its window's ``hi``.
         """
-        pos = 0
+        out: list[tuple[int, int]] = []
+        if windows is None:
+            windows = [(0, len(text), len(text))]
+        plain = self.validator is None and not self.secret_groups and not self.trim and self.timeout is None
+        cursor = 0
+        for lo, hi, endpos in windows:
+            if hi <= cursor:
+                continue
+            if plain:  # every match is a value: the search resumes at its end, as finditer does
+                out.extend(
+                    m.span() for m in self.regex.finditer(text, max(lo, cursor), endpos) if m.end() <= hi
+                )
+            else:
+                self._spans_in(text, max(lo, cursor), hi, endpos, out)
+            if out:
+                cursor = out[-1][1]
+        return out
+
+    def _spans_in(self, text: str, pos: int, hi: int, endpos: int, out: list[tuple[int, int]]) -> None:
         search = (
             self.regex.search if self.timeout is None else self._timed_search(time.monotonic() + self.timeout)
         )
         while True:
-            match = search(text, pos)
+            match = search(text, pos, endpos)
             if match is None:
                 return
+            if match.end() > hi:  # cannot happen for the built-in scopes; never trust a cut match
+                pos = match.start() + 1
+                continue
             found = False
             resume = match.end()
             if self.secret_groups:
@@ -138,7 +173,7 @@ class Rule:
                     start, end = match.span(name)
                     if start >= 0 and end > start and self._valid(match.group(name)):
                         found = True
-                        yield start, end
+                        out.append((start, end))
             else:
                 start, end = match.span()
                 if self.trim:
@@ -146,11 +181,11 @@ class Rule:
                         start += 1
                 if end > start and self._valid(text[start:end]):
                     found = True
-                    yield start, end
+                    out.append((start, end))
                 elif end > start and self.shrink:
                     piece = self._shrunk(text, start, end)
                     if piece is not None:
                         found = True
                         resume = piece[1]
-                        yield piece
+                        out.append(piece)
             pos = resume if found and resume > match.start() else match.start() + 1

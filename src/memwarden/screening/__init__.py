@@ -43,6 +43,7 @@ from memwarden.screening.phrases import (
     ROLE,
     TOOL_CALL,
     compile_union,
+    union,
 )
 from memwarden.screening.views import despaced_view, folded_view, normal_form, plain_view
 
@@ -57,6 +58,10 @@ FLAGS: tuple[str, ...] = (
 _TAG_CHARS = re.compile("[\U000e0020-\U000e007e]")
 _COMPILED: dict[str, re.Pattern[str]] = {}
 _DESPACED: dict[str, re.Pattern[str]] = {}
+# Every pattern of every flag in one alternation (and one for the de-spaced view): most texts
+# match none, and one search per view tells so; only a text that matches something is searched
+# flag by flag.
+_ANY: dict[str, re.Pattern[str]] = {}
 # Screening looks at the first 64 KiB of a text: enough for any instruction meant to be read.
 MAX_SCREENED_CHARS = 65_536
 
@@ -75,6 +80,9 @@ def _patterns() -> tuple[dict[str, re.Pattern[str]], dict[str, re.Pattern[str]]]
             cue=compile_union(CUE),
             exfil=compile_union(EXFIL),
         )
+        every = OVERRIDE + ROLE + TOOL_CALL + HIDDEN + ACTION + CUE + EXFIL
+        _ANY["views"] = re.compile(union(every), re.DOTALL)
+        _ANY["despaced"] = re.compile(union([p for parts in DESPACED.values() for p in parts]), re.DOTALL)
     return _COMPILED, _DESPACED
 
 
@@ -93,6 +101,12 @@ def screen_text(*parts: str) -> tuple[str, ...]:
     folded = folded_view(normal)
     views = (plain,) if folded == plain else (plain, folded)
     despaced = despaced_view(folded)
+    if (
+        not any(_ANY["views"].search(view) for view in views)
+        and (despaced == folded or _ANY["despaced"].search(despaced) is None)
+        and not _TAG_CHARS.search(raw)
+    ):
+        return ()
 
     def hits(name: str) -> bool:
         if any(compiled[name].search(view) for view in views):

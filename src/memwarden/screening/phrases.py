@@ -242,8 +242,18 @@ def unanchored(parts: list[str]) -> list[str]:
     return [p.replace(r"\b", "").replace(r"\s+", r"\s*") for p in parts]
 
 
+def union(parts: list[str]) -> str:
+    """One alternation of ``parts``, the word boundary they start with factored out: at the
+    positions that are no word boundary (most of a text) the alternatives are not tried at all.
+    Whether it matches anywhere is what searching each part would say."""
+    bounded = [p[2:] for p in parts if p.startswith(r"\b")]
+    alternatives = [r"\b(?=\w)(?:" + "|".join(f"(?:{p})" for p in bounded) + ")"] if bounded else []
+    alternatives += [f"(?:{p})" for p in parts if not p.startswith(r"\b")]
+    return "|".join(alternatives)
+
+
 def compile_union(parts: list[str]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in parts), re.DOTALL)
+    return re.compile(union(parts), re.DOTALL)
 
 
 ACTION = _ACTION_EN + _ACTION_OTHER
@@ -278,4 +288,5 @@ __all__ = [
     "TOOL_CALL",
     "compile_union",
     "phrase",
+    "union",
 ]

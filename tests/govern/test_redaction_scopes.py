@@ -1,0 +1,98 @@
+"""Scoped search (govern.scopes) finds exactly what searching every rule over the whole text finds.
+
+The scopes are a speed-up only: each built-in rule searches just the windows of a text that can
+hold one of its values. These tests compare the redactor with scopes on against the same rules
+searching the whole text, on every corpus memwarden has and on generated text where numbers,
+separators, addresses and letters meet.
+"""
+
+from __future__ import annotations
+
+from evasion_cases import build_cases
+from govern_vectors import NEGATIVE, POSITIVE
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bench.govern_corpora import benign_corpus, hostile_corpus, precision_corpus
+from memwarden.govern import OPTIONAL_RULES, Redactor
+from memwarden.govern.builtin_rules import BUILTIN_RULES
+from memwarden.govern.scopes import Scopes, fold
+
+SCOPED = Redactor()
+WHOLE = Redactor(scoped=False)
+
+
+def _same(text: str) -> None:
+    assert SCOPED.find(text) == WHOLE.find(text), text
+    assert SCOPED.redact(text) == WHOLE.redact(text), text
+
+
+def test_every_builtin_number_and_address_rule_has_a_scope() -> None:
+    scoped = {rule.name for rule in BUILTIN_RULES if rule.scope != "text"}
+    assert {"payment_card", "iban", "email", "ipv4", "ipv6", "us_ssn", "phone_us", "tr_identity"} <= scoped
+    assert all(rule.scope == "text" for rule in OPTIONAL_RULES)
+
+
+def test_scoped_search_equals_whole_text_search_on_every_corpus() -> None:
+    texts = [case.text for case in build_cases()]
+    texts += [text for _, text in precision_corpus() + hostile_corpus() + benign_corpus()]
+    texts += [text for _, text, _ in POSITIVE] + [text for _, text in NEGATIVE]
+    assert len(texts) > 3500
+    for text in texts:
+        _same(text)
+
+
+NUMBERISH = st.text(
+    st.sampled_from(list("0123456789 .-()+xX:@abcdefDE/\n_") + ["４", "٣", "\u200b"]), max_size=60
+)
+PIECES = st.sampled_from(
+    [
+        "4111 1111 1111 1111",
+        "4111.1111.1111.1111",
+        "+90 (532) 123 45 67",
+        "(415) 555-2671",
+        "+1 415 555 2671",
+        "13800138000",
+        "+86 138 0013 8000",
+        "10000000146",
+        "11010519491231002X",
+        "123-45-6789",
+        "DE89 3704 0044 0532 0130 00",
+        "GB82 WEST 1234 5698 7654 32",
+        "10.0.0.12",
+        "version 1.2.3.4",
+        "fe80::1ff:fe23:4567:890a",
+        "::ffff:10.0.0.1",
+        "jane.doe@example.org",
+        "mailto:ops@acme.io",
+        "PASSWORD=hunter22",
+        "Api_Key: sk_live_abc",
+        "İ",
+        "ı",
+        "我的手机号是",
+    ]
+)
+MIXED = st.lists(st.one_of(PIECES, NUMBERISH), max_size=10).map("".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(MIXED, st.text(max_size=80)))
+def test_scoped_search_equals_whole_text_search_on_generated_text(text: str) -> None:
+    _same(text)
+
+
+def test_fold_keeps_offsets_and_equates_what_a_case_insensitive_search_equates() -> None:
+    for text in ("İSTANBUL PASSWORD", "parola ıı ſecret", "KEY", "Straße ΣΑΣ", "plain ascii"):
+        assert len(fold(text)) == len(text)
+    assert fold("İSTANBUL PAſſWORD K") == "istanbul password k"
+
+
+def test_number_windows_hold_only_runs_with_enough_digits_and_merge_close_runs() -> None:
+    text = "net 45 on 2026, call +1 415 555 2671 or 13800138000; far away " + "x" * 80 + " 10.0.0.12"
+    scopes = Scopes(text)
+    [(lo, hi, endpos)] = scopes.windows("numbers", 10)
+    assert text[lo:hi] == "+1 415 555 2671 or 13800138000"
+    assert endpos == hi + 2
+    [(lo, hi, _)] = scopes.windows("dotted_numbers", 4)
+    assert text[lo:hi] == "10.0.0.12"
+    assert scopes.windows("digit_block", 17) == []
