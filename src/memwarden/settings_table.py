@@ -9,12 +9,10 @@ disagree. Each setting is ``MEMWARDEN_<NAME>`` in the environment. Standard libr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class SettingSpec:
+class SettingSpec(NamedTuple):
     """One setting: its Python type (str, int, float or bool) and what values it takes."""
 
     name: str

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 
 class PlaceError(OSError):
@@ -28,8 +28,7 @@ def default_transport() -> str:
     return "unix" if os.name != "nt" and hasattr(socket, "AF_UNIX") else "tcp"
 
 
-@dataclass(frozen=True)
-class DaemonPlace:
+class DaemonPlace(NamedTuple):
     """The daemon's folder and the names of its files."""
 
     folder: Path

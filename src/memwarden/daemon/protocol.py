@@ -28,9 +28,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from memwarden.config_hot import is_postgres_url, sqlite_path
 from memwarden.version import __version__
@@ -135,8 +134,7 @@ def hello_frame(
     return frame
 
 
-@dataclass(frozen=True)
-class Hello:
+class Hello(NamedTuple):
     mode: str
     tenant: str
     actor: str
