@@ -299,7 +299,8 @@ def main() -> None:
     ]
     print(f"{'measure':40} {'p50 ms':>9} {'p95 ms':>9} {'CPU p50':>9}  target")
     for name, times, target in rows:
-        print(f"{name:40} {times['p50']:9.4f} {times['p95']:9.4f} {times.get('cpu_p50', 0):9.4f}  {target}")
+        cpu = f"{times['cpu_p50']:9.4f}" if "cpu_p50" in times else f"{'-':>9}"  # rows timed inside calls
+        print(f"{name:40} {times['p50']:9.4f} {times['p95']:9.4f} {cpu}  {target}")
     load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
     print(
         f"redaction timing: {redaction['cpu_s']} s CPU in {redaction['wall_s']} s wall; load average {' '.join(load)}"
