@@ -163,13 +163,17 @@ def test_a_token_of_another_tenant_sees_only_its_tenant(tmp_path: Path, settings
     settings = settings_for(tokens_file=str(tokens))
     service: MemoryService = build_service(settings, ops=True)
     try:
-        fill(service)  # the default tenant's memories
+        ids = fill(service)  # the default tenant's memories
         app = build_http_app(service, settings)
         client = TestClient(app, base_url=HOST, follow_redirects=False)
         if True:
             nonce = re.search(r'name="csrf" value="([^"]+)"', client.get("/ui/login").text).group(1)  # type: ignore[union-attr]
             assert client.post("/ui/login", data={"csrf": nonce, "token": "mwt_bob-token"}).status_code == 303
             assert "No memory matches" in client.get("/ui/memories").text
+            for memory_id in (ids["pref"], ids["chat1"]):  # another tenant's memory, thread, versions
+                other = client.get(f"/ui/memories/{memory_id}")
+                assert other.status_code == 404 and "Ana proposed" not in other.text
+            assert "No memory matches" in client.get("/ui/memories?tag=contact").text
             audit = client.get("/ui/audit?tenant=default").text
             assert "<td>default</td>" not in audit
             assert "backups are for the local operator" in client.get("/ui/backups").text
