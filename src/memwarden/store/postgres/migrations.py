@@ -257,7 +257,7 @@ DELETE FROM index_state WHERE key = 'analyzer';
 # keyed so one tag's memories come out most recently updated first: the dashboard's table
 # filtered by tag reads a range of it (keyset paged) and its count never reads ``memories``.
 # Kept by a trigger on every write (imports, purges and migrations included). The week chart's
-# index holds the project too, so the overview's per-week counts are an index-only scan.
+# index holds the project too, so the overview's per-week counts can be read from the index alone.
 BROWSE_TAGS = """
 CREATE TABLE memory_tags (
     tenant TEXT NOT NULL,
