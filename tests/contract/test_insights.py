@@ -114,6 +114,7 @@ def test_the_tag_table_and_counts_follow_every_write_path(store: Store) -> None:
     assert view.counts == [("p", "fact", 1), ("q", "note", 1)]
     assert view.added_per_week == [(MONDAY, "p", 1), (MONDAY, "q", 1)]
     assert _browse(store, tag="x", count_limit=100) == ["imported"]
+    assert store.projects("t1") == ["p", "q"] and store.projects("nobody") == []
 
 
 def test_browse_leaves_out_deleted_and_expired_memories(store: Store) -> None:

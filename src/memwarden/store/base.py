@@ -117,6 +117,10 @@ class Store(Protocol):
         """
         ...
 
+    def projects(self, tenant: str) -> list[str]:
+        """The projects holding live memories of ``tenant``, sorted (the dashboard's pickers)."""
+        ...
+
     def overview(self, tenant: str, *, now: datetime, weeks_since: datetime, top: int) -> StoreOverview:
         """Counts per project and kind, memories added per week (since ``weeks_since``) per
         project, the ``top`` most recalled memories and redactions per rule, for live memories."""

@@ -257,10 +257,8 @@ class Dashboard:
         self.service.memories.delete(memory_id, caller=session.caller)
 
     def projects(self, session: Session) -> list[str]:
-        # The overview's indexed counts (stats would read every memory's content for its sizes).
-        now = self.service.clock()
-        view = self.service.store.overview(session.caller.tenant, now=now, weeks_since=now, top=0)
-        return sorted({project for project, _, _ in view.counts})
+        # Kept counts on SQLite, an index on PostgreSQL (stats would read every memory's content).
+        return self.service.store.projects(session.caller.tenant)
 
     # -- review ------------------------------------------------------------------------------
 

@@ -93,6 +93,14 @@ class PostgresInsights:
         total = int(row[0]) if row else 0
         return MemoryPage(memories, min(total, count_limit), total > count_limit, newer=newer, older=older)
 
+    def projects(self, tenant: str) -> list[str]:
+        with self.connection() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT project FROM memories WHERE tenant = %s AND deleted_at IS NULL ORDER BY project",
+                (tenant,),
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
     def overview(self, tenant: str, *, now: datetime, weeks_since: datetime, top: int) -> StoreOverview:
         live = "tenant = %s AND deleted_at IS NULL"
         with self.connection() as conn, conn.transaction():

@@ -113,6 +113,13 @@ class SQLiteInsights:
             ).fetchone()[0]
         return MemoryPage(memories, min(total, count_limit), total > count_limit, newer=newer, older=older)
 
+    def projects(self, tenant: str) -> list[str]:
+        rows = self.connection().execute(
+            "SELECT DISTINCT project FROM memory_counts WHERE tenant = ? AND n > 0 ORDER BY project",
+            (tenant,),
+        )
+        return [str(row[0]) for row in rows]
+
     def overview(self, tenant: str, *, now: datetime, weeks_since: datetime, top: int) -> StoreOverview:
         with read_snapshot(self.connection()) as conn:
             # Counts kept by the triggers of migration 0011 (a few hundred rows, never a scan).
