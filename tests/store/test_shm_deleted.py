@@ -1,49 +1,79 @@
-"""The WAL's -shm file deleted under a running service: the service stops reading and writing
-with one line naming the real cause (instead of "file is not a database", stale reads, or commits
-over another process's rows), health says so, and a fresh process sees every row."""
+"""The WAL's -shm file deleted under a running service: every connection of the process is
+reopened once, safely (a helper process holds the database while they close, so no checkpoint
+runs on the stale index), nothing another process wrote is lost, health says what happened;
+when the database file itself is damaged, the reopen fails with one line naming that."""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from memwarden.errors import StorageError
 from memwarden.service import MemoryService
+from memwarden.store.sqlite.shm import mapped_shm_inodes
 
 
-def test_a_deleted_shm_file_is_named_and_nothing_another_process_wrote_is_lost(
+def memwarden(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_a_deleted_shm_file_reopens_every_connection_and_loses_nothing(
     service: MemoryService, cli_env: dict[str, str], db_path: Path
 ) -> None:
     for i in range(20):
         service.memories.add(f"written by the server {i}")
+    old = Path(f"{db_path}-shm").stat().st_ino
     Path(f"{db_path}-shm").unlink()
-    other = subprocess.run(
-        [sys.executable, "-m", "memwarden", "add", "written by another process"],
-        env=cli_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    other = memwarden(cli_env, "add", "written by another process")  # makes a new -shm
     assert other.returncode == 0, other.stderr
-    with pytest.raises(StorageError) as refused:
-        service.memories.add("must not be committed over the other process's rows")
-    assert "-shm was replaced while memwarden had the database open" in refused.value.message
-    assert "restart" in refused.value.message
-    with pytest.raises(StorageError, match="-shm was replaced"):
-        service.searcher.search("written")
+    added = service.memories.add("written by the server after the reopen")
+    assert not added.duplicate
+    found = service.searcher.search("written", limit=50).hits
+    assert len(found) == 22 and "written by another process" in {h.memory.content for h in found}
+    assert old not in mapped_shm_inodes(db_path)  # the stale index is no longer mapped
     health = service.operations.health()
-    assert health["status"] == "failing" and health["checks"]["connections"]["state"] == "shm_replaced"
-    # A fresh process sees every row: the other process's write was not overwritten.
-    listed = subprocess.run(
-        [sys.executable, "-m", "memwarden", "list", "--json", "--limit", "100"],
-        env=cli_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert listed.returncode == 0, listed.stderr
-    assert "written by another process" in listed.stdout and listed.stdout.count("written by") == 21
-    assert "must not be committed" not in listed.stdout
+    connections = health["checks"]["connections"]
+    assert health["status"] == "ok" and connections["state"] == "reopened"
+    assert connections["reopened"][0]["cause"] == "shm_replaced"
+    assert connections["reopened"][0]["connections_reopened"] >= 2  # the store's and the audit log's
+    with closing(sqlite3.connect(db_path)) as conn:  # a fresh reader sees every row, file intact
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == 22
+    assert memwarden(cli_env, "audit", "verify").returncode == 0
+
+
+def test_a_shm_deleted_with_no_other_process_is_rebuilt_from_the_wal(
+    service: MemoryService, db_path: Path
+) -> None:
+    ids = [service.memories.add(f"only this process writes {i}").memory.id for i in range(10)]
+    Path(f"{db_path}-shm").unlink()
+    ids.append(service.memories.add("after the -shm was deleted").memory.id)
+    assert [m.id for m in service.memories.list(limit=50)] and len(service.memories.list(limit=50)) == 11
+    assert service.operations.health()["checks"]["connections"]["reopened"][0]["cause"] == "shm_deleted"
+    with closing(sqlite3.connect(db_path)) as conn:
+        assert {r[0] for r in conn.execute("SELECT id FROM memories")} == set(ids)
+
+
+def test_a_damaged_database_file_is_named_and_not_reopened(service: MemoryService, db_path: Path) -> None:
+    service.memories.add("before the damage")
+    for suffix in ("-shm", "-wal"):  # lost with the main file's first page garbled: not a -shm problem
+        Path(f"{db_path}{suffix}").unlink()
+    with open(db_path, "r+b") as handle:
+        handle.write(b"\x5a" * 4096)
+    with pytest.raises(StorageError) as refused:
+        service.memories.add("must not be written")
+    assert "the database file itself is damaged" in refused.value.message
+    assert "restore a backup" in refused.value.message
+    with pytest.raises(StorageError, match="itself is damaged"):  # every later use says the same
+        service.searcher.search("before")
+    health = service.operations.health()
+    connections = health["checks"]["connections"]
+    assert health["status"] == "failing" and connections["state"] == "failed"
+    assert "itself is damaged" in connections["problem"]

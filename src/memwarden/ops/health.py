@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from memwarden.errors import StorageError
 from memwarden.store.base import MaintainableStore, Store, VectorStoreProbe
 from memwarden.version import __version__
 
@@ -98,12 +99,21 @@ def _operations(marked: list[dict[str, Any]]) -> dict[str, Any]:
     return {"ok": not interrupted, "state": state, "interrupted": interrupted, "running": running}
 
 
-def _shm_problem(store: Store) -> str | None:
-    """SQLite: the WAL's shared-memory file deleted or replaced under this process
-    (``store/sqlite/shm.py``): the real cause of the errors that follow, named before any query."""
+def _connections(store: Store) -> dict[str, Any] | None:
+    """SQLite: what happened to this process's connections when the WAL's shared-memory file was
+    deleted or replaced under them (``store/sqlite/shm.py``): reopened (``ok``), or why they
+    cannot be used (the -shm, or a damaged database file), named before any query. None when
+    nothing happened."""
     watch = getattr(store, "shm", None)
-    problem = getattr(watch, "problem", None)
-    return problem() if callable(problem) else None
+    check = getattr(watch, "check", None)
+    if callable(check):
+        try:
+            check()  # a -shm changed since the last use: reopen now (or fail, named below)
+        except StorageError:
+            pass
+    status = getattr(watch, "status", None)
+    found = status() if callable(status) else None
+    return dict(found) if isinstance(found, dict) else None
 
 
 def check_health(
@@ -121,13 +131,13 @@ def check_health(
     """The health report; ``rebuild_keyword_index`` runs when the keyword index fails and
     ``repair`` is on."""
     started = time.perf_counter()
-    shm = _shm_problem(store)
-    if shm is not None:  # every query would fail or read stale pages: say why, touch nothing
+    connections = _connections(store)
+    if connections is not None and not connections["ok"]:  # say why, touch nothing
         return {
             "status": "failing",
             "version": __version__,
             "backend": store.backend,
-            "checks": {"connections": {"ok": False, "state": "shm_replaced", "problem": shm}},
+            "checks": {"connections": connections},
             "ms": round((time.perf_counter() - started) * 1000, 1),
         }
     if isinstance(store, MaintainableStore):
@@ -153,6 +163,8 @@ def check_health(
         # The audit head against MEMWARDEN_AUDIT_ANCHOR_FILE: acknowledged rows lost (rolled_back).
         "audit_anchor": anchor or {"ok": True, "state": "not_checked"},
     }
+    if connections is not None:  # reopened after the -shm was deleted or replaced: say when and why
+        checks["connections"] = connections
     if not checks["integrity"]["ok"] or not checks["keyword_index"]["ok"] or not checks["operations"]["ok"]:
         status = "failing"
     elif all(check["ok"] for check in checks.values()):

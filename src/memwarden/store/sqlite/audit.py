@@ -37,7 +37,7 @@ from memwarden.audit.base import (
 )
 from memwarden.errors import StorageError
 from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, with_clear_faults
-from memwarden.store.sqlite.shm import ShmWatch
+from memwarden.store.sqlite.shm import watch_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.keys import AuditKey
@@ -62,16 +62,32 @@ class SQLiteAuditLog:
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        self.shm = ShmWatch(self.path)
+        self.shm = watch_for(self.path)
+        self.shm.register(self)
         tables = {
             r[0] for r in self.connection().execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
         if not {"audit_log", "audit_head", "audit_checkpoints"} <= tables:
             raise StorageError(f"{self.path} has no audit log (it predates schema migration 0002_audit_log)")
 
+    def close_connections(self) -> int:
+        """Close every connection of this log (the ``-shm`` recovery, store/sqlite/shm.py)."""
+        with self._lock:
+            closed = len(self._all)
+            for conn in self._all:
+                try:
+                    conn.close()
+                except sqlite3.Error:  # pragma: no cover - closing is best effort
+                    pass
+            self._all.clear()
+        return closed
+
     def connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None and conn not in self._all:  # closed by close_connections
+            conn = None
         if conn is None:
+            self.shm.lock.acquire()  # not while the connections are being reopened
             try:
                 if self.readonly:
                     conn = sqlite3.connect(
@@ -91,13 +107,15 @@ class SQLiteAuditLog:
                     conn.execute("PRAGMA synchronous = NORMAL")
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             except sqlite3.Error as exc:
+                self.shm.lock.release()
                 raise StorageError(f"cannot open the audit log in {self.path}: {exc}") from exc
             self._local.conn = conn
             self.shm.opened()
             with self._lock:
                 self._all.append(conn)
-        elif not self.readonly:
-            self.shm.check()  # refuses once the -shm was deleted or replaced (store/sqlite/shm.py)
+            self.shm.lock.release()
+        elif not self.readonly and self.shm.check():  # every connection was just reopened
+            return self.connection()
         return conn
 
     @contextmanager

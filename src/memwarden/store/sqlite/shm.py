@@ -1,28 +1,73 @@
-"""Noticing a WAL shared-memory file (``-shm``) that was deleted or replaced under open connections.
+"""A WAL shared-memory file (``-shm``) deleted or replaced under open connections: noticed
+before each use, and every connection of the process reopened once, safely.
 
 SQLite connections in WAL mode map ``<database>-shm``, the index of the WAL. If that file is
 deleted while memwarden holds the database open (a cleanup script, a user "fixing" a lock), a
 process that opens the database afterwards creates a new one, and from then on the two disagree
 about which pages are current: memwarden's connections read stale pages, fail with "file is not
-a database", or (worst, measured here) commit over rows the other process wrote, and closing
-them can check the WAL in with the stale index and delete the other process's writes. Reopening
-does not help inside one process: SQLite shares one mapping among all connections of a process
-to a file, and closing the last of them is that destructive checkpoint.
+a database", or commit over rows the other process wrote.
 
-So memwarden refuses instead: each connection remembers the (device, inode) of the ``-shm`` it
-opened with; before a connection is handed out the file is looked up again (one ``stat``, about a
-microsecond), and when it is gone or another file, every read and write fails with one line
-naming the real cause and the fix (restart memwarden), and health reports it, instead of a
-misleading "file is not a database" or silently lost rows.
+So each use of a connection first looks the ``-shm`` up again (one ``stat``, about a
+microsecond). When it is gone or another file, nothing is read or written through the stale
+view; instead, under one lock for the whole process (``ShmWatch.recover``):
+
+1. a helper process opens the database and keeps it open (``_Guard``). It maps the current
+   ``-shm`` (or makes one, rebuilt from the WAL, as any new process would) and holds SQLite's
+   shared lock on the database file;
+2. every connection this process has to the file is closed: those of every store and audit log
+   (they register with the one ``ShmWatch`` of the file). Closing the last connection of a
+   process normally checkpoints the WAL into the database using *its* index, the stale one,
+   which would write wrong pages and delete the WAL; SQLite only does that when it can lock the
+   database exclusively, and the helper's shared lock prevents it;
+3. ``/proc/self/maps`` must then show no mapping of the old ``-shm`` left (SQLite shares one
+   mapping among all connections of a process to a file: a connection memwarden does not know
+   of would keep the stale index alive, and new connections would join it). If one is left,
+   reopening is unsafe: every use keeps failing with the cause and "restart";
+4. the helper closes; connections are opened again on next use and see the current ``-shm``.
+
+One reopen per incident: when the helper cannot read the database (the main file is damaged,
+not the ``-shm``), or the stale mapping stays, the watch fails for good with one line naming the
+cause, and health reports it. ``reopened`` lists what happened for health.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import subprocess
+import sys
 import threading
+import time
+import weakref
 from pathlib import Path
+from typing import Any, Protocol
 
 from memwarden.errors import StorageError
+from memwarden.models import format_time, utcnow
+
+logger = logging.getLogger(__name__)
+
+# The helper: open the database, read it (SQLite then holds its shared lock and maps the -shm),
+# say so, and keep it open until its stdin closes.
+_GUARD = (
+    "import sqlite3, sys\n"
+    "try:\n"
+    "    c = sqlite3.connect(sys.argv[1], timeout=30)\n"
+    "    if not c.execute(\"SELECT count(*) FROM sqlite_master WHERE name = 'memories'\").fetchone()[0]:\n"
+    "        print('error it holds no memwarden tables', flush=True); sys.exit(1)\n"
+    "except sqlite3.Error as e:\n"
+    "    print('error ' + str(e), flush=True); sys.exit(1)\n"
+    "print('ready', flush=True)\n"
+    "sys.stdin.read()\n"
+)
+GUARD_TIMEOUT_S = 60.0
+
+
+class ConnectionOwner(Protocol):
+    """A store or audit log holding connections to the database (``close_connections``
+    closes them all; later uses open new ones)."""
+
+    def close_connections(self) -> int: ...
 
 
 def shm_identity(database: Path) -> tuple[int, int] | None:
@@ -34,37 +79,176 @@ def shm_identity(database: Path) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
+def mapped_shm_inodes(database: Path) -> set[int]:
+    """Inodes of ``<database>-shm`` files this process has mapped (Linux ``/proc/self/maps``)."""
+    name = f"{os.path.realpath(database)}-shm"
+    found = set()
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            for line in maps:
+                parts = line.split(maxsplit=5)
+                if len(parts) == 6 and parts[5].rstrip("\n").removesuffix(" (deleted)") == name:
+                    found.add(int(parts[4]))
+    except OSError:
+        return set()
+    return found
+
+
+class _Guard:
+    """The helper process that holds the database open while this process closes its connections."""
+
+    def __init__(self, database: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _GUARD, str(database)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def wait_ready(self) -> str | None:
+        """None when the helper holds the database; else what it could not do."""
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline().strip()
+        return None if line == "ready" else (line.removeprefix("error ") or "the helper process stopped")
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=GUARD_TIMEOUT_S)
+        except subprocess.TimeoutExpired:  # pragma: no cover - it only waits for its stdin
+            self.process.kill()
+            self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+_WATCHES: dict[str, ShmWatch] = {}
+_WATCHES_LOCK = threading.Lock()
+
+
+def watch_for(database: Path) -> ShmWatch:
+    """The one watch of ``database`` in this process (stores and audit logs share it)."""
+    key = os.path.realpath(database)
+    with _WATCHES_LOCK:
+        watch = _WATCHES.get(key)
+        if watch is None:
+            watch = _WATCHES[key] = ShmWatch(Path(key))
+        return watch
+
+
 class ShmWatch:
-    """The ``-shm`` identity this process's connections were opened with."""
+    """The ``-shm`` identity this process's connections map, and the reopen when it changes."""
 
     def __init__(self, database: Path) -> None:
         self.database = Path(database)
         self._identity: tuple[int, int] | None = None
-        self._lock = threading.Lock()
+        # Held while connections are opened and while they are all reopened (see the docstring).
+        self.lock = threading.RLock()
+        self._owners: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.failure: str | None = None
+        self.reopened: list[dict[str, Any]] = []
+
+    def register(self, owner: ConnectionOwner) -> None:
+        with self.lock:
+            self._owners.add(owner)
 
     def opened(self) -> None:
         """A connection was just opened: remember the ``-shm`` the process maps (first one wins)."""
-        with self._lock:
+        with self.lock:
             if self._identity is None:
                 self._identity = shm_identity(self.database)
 
-    def problem(self) -> str | None:
-        """What happened to the ``-shm``, or None when it is the one the connections map."""
+    def _change(self) -> str | None:
+        """``deleted`` or ``replaced`` when the -shm is not the one the connections map."""
         now = shm_identity(self.database)
         if self._identity is None:  # no -shm when the first connection opened: the first one seen
-            with self._lock:
+            with self.lock:
                 self._identity = self._identity or now
             return None
         if now == self._identity:
             return None
+        return "deleted" if now is None else "replaced"
+
+    def problem(self) -> str | None:
+        """Why this process's connections cannot be used (for health), or None."""
+        if self.failure is not None:
+            return self.failure
+        change = self._change()
+        if change is None:
+            return None
         return (
-            f"the WAL shared-memory file {self.database}-shm was {'deleted' if now is None else 'replaced'} "
-            "while memwarden had the database open (the database file itself is not damaged): restart "
-            "every memwarden process using it; until then this process refuses reads and writes, so "
-            "that nothing another process wrote is overwritten"
+            f"the WAL shared-memory file {self.database}-shm was {change} while memwarden had the database "
+            "open (the database file itself is not damaged); the connections are reopened on next use"
         )
 
-    def check(self) -> None:
+    def check(self) -> bool:
+        """Before a connection is used: True when every connection was just reopened (the
+        caller's connection is closed, open a new one); raises when they cannot be used."""
+        if self.failure is not None:
+            raise StorageError(self.failure)
+        change = self._change()
+        if change is None:
+            return False
+        self.recover(change)
+        return True
+
+    def recover(self, change: str) -> None:
+        """Close every connection of this process to the database, safely (module docstring)."""
+        with self.lock:
+            if self.failure is not None:
+                raise StorageError(self.failure)
+            if self._change() is None:  # another thread reopened them meanwhile
+                return
+            old = self._identity
+            started = time.perf_counter()
+            guard = _Guard(self.database)
+            try:
+                unreadable = guard.wait_ready()
+                if unreadable is not None:
+                    self._fail(
+                        f"the WAL shared-memory file {self.database}-shm was {change} while memwarden had the "
+                        f"database open, and a fresh connection cannot read {self.database} either ({unreadable}): "
+                        "the database file itself is damaged; restore a backup (`memwarden restore`)"
+                    )
+                closed = sum(owner.close_connections() for owner in list(self._owners))
+                if old is not None and old[1] in mapped_shm_inodes(self.database):
+                    self._fail(
+                        f"the WAL shared-memory file {self.database}-shm was {change} while memwarden had the "
+                        "database open, and a connection memwarden does not manage still maps the old one, so "
+                        "reopening is not safe (the database file itself is not damaged): restart every "
+                        "memwarden process using it; until then this process refuses reads and writes"
+                    )
+                self._identity = None  # the next connection opened records the current -shm
+            finally:
+                guard.close()
+            event = {
+                "at": format_time(utcnow()),
+                "cause": f"shm_{change}",
+                "connections_reopened": closed,
+                "ms": round((time.perf_counter() - started) * 1000, 1),
+            }
+            self.reopened.append(event)
+            logger.warning(
+                "the WAL shared-memory file %s-shm was %s under this process: %d connections closed and "
+                "reopened on next use (nothing read or written through the stale index)",
+                self.database,
+                change,
+                closed,
+            )
+
+    def _fail(self, message: str) -> None:
+        self.failure = message
+        logger.error("%s", message)
+        raise StorageError(message)
+
+    def status(self) -> dict[str, Any] | None:
+        """For health: None when nothing happened; else the state and what happened."""
         problem = self.problem()
         if problem is not None:
-            raise StorageError(problem)
+            state = "failed" if self.failure is not None else "shm_replaced"
+            return {"ok": False, "state": state, "problem": problem, "reopened": self.reopened}
+        if self.reopened:
+            return {"ok": True, "state": "reopened", "reopened": self.reopened}
+        return None

@@ -36,7 +36,7 @@ from memwarden.store.sqlite.rows import M_COLUMNS as _M_COLUMNS
 from memwarden.store.sqlite.rows import NCOLUMNS as _NCOLUMNS
 from memwarden.store.sqlite.rows import memory_params as _memory_params
 from memwarden.store.sqlite.rows import row_to_memory as _row_to_memory
-from memwarden.store.sqlite.shm import ShmWatch
+from memwarden.store.sqlite.shm import watch_for
 from memwarden.store.sqlite.threads import SQLiteThreads
 from memwarden.store.sqlite.vector_methods import SQLiteVectors
 from memwarden.store.sqlite.vectors import VectorSpaceIndex
@@ -89,7 +89,8 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        self.shm = ShmWatch(self.path)
+        self.shm = watch_for(self.path)
+        self.shm.register(self)
         try:
             self.applied_migrations = migrations.migrate(self.connection())
         except SQLiteFault:
@@ -100,17 +101,31 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
     # -- connections -------------------------------------------------------------------------
 
     def connection(self) -> sqlite3.Connection:
-        """This thread's connection, opened on first use."""
+        """This thread's connection, opened on first use (and again after ``close_connections``)."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
+        # A deleted or replaced -shm closes every connection of the process first (store/sqlite/shm.py).
+        if conn is not None and not self.shm.check() and conn in self._all:
+            return conn
+        with self.shm.lock:  # not while the connections are being reopened
             conn = self._open()
             self._local.conn = conn
             self.shm.opened()
             with self._lock:
                 self._all.append(conn)
-        else:
-            self.shm.check()  # refuses once the -shm was deleted or replaced (store/sqlite/shm.py)
         return conn
+
+    def close_connections(self) -> int:
+        """Close every connection of this store without a checkpoint or ``PRAGMA optimize``
+        (the ``-shm`` recovery); each thread opens a new one on its next use. How many."""
+        with self._lock:
+            closed = len(self._all)
+            for conn in self._all:
+                try:
+                    conn.close()
+                except sqlite3.Error:  # pragma: no cover - closing is best effort
+                    pass
+            self._all.clear()
+        return closed
 
     def _open(self) -> sqlite3.Connection:
         try:
