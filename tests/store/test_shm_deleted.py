@@ -15,7 +15,7 @@ import pytest
 
 from memwarden.errors import StorageError
 from memwarden.service import MemoryService
-from memwarden.store.sqlite.shm import mapped_shm_inodes
+from memwarden.store.sqlite.shm import shm_mappings
 
 
 def memwarden(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
@@ -29,7 +29,6 @@ def test_a_deleted_shm_file_reopens_every_connection_and_loses_nothing(
 ) -> None:
     for i in range(20):
         service.memories.add(f"written by the server {i}")
-    old = Path(f"{db_path}-shm").stat().st_ino
     Path(f"{db_path}-shm").unlink()
     other = memwarden(cli_env, "add", "written by another process")  # makes a new -shm
     assert other.returncode == 0, other.stderr
@@ -37,7 +36,8 @@ def test_a_deleted_shm_file_reopens_every_connection_and_loses_nothing(
     assert not added.duplicate
     found = service.searcher.search("written", limit=50).hits
     assert len(found) == 22 and "written by another process" in {h.memory.content for h in found}
-    assert old not in mapped_shm_inodes(db_path)  # the stale index is no longer mapped
+    mapped = shm_mappings(db_path)  # the stale index is no longer mapped, the current one is
+    assert mapped and not any(m.endswith("(deleted)") for m in mapped)
     health = service.operations.health()
     connections = health["checks"]["connections"]
     assert health["status"] == "ok" and connections["state"] == "reopened"
@@ -77,3 +77,17 @@ def test_a_damaged_database_file_is_named_and_not_reopened(service: MemoryServic
     connections = health["checks"]["connections"]
     assert health["status"] == "failing" and connections["state"] == "failed"
     assert "itself is damaged" in connections["problem"]
+
+
+def test_a_connection_memwarden_does_not_manage_makes_the_reopen_unsafe_and_it_is_refused(
+    service: MemoryService, db_path: Path
+) -> None:
+    service.memories.add("before")
+    with closing(sqlite3.connect(db_path)) as foreign:  # e.g. a backup copying at that moment
+        foreign.execute("SELECT COUNT(*) FROM memories").fetchone()
+        Path(f"{db_path}-shm").unlink()
+        with pytest.raises(StorageError) as refused:
+            service.memories.add("must not be written through the stale index")
+        assert "reopening is not safe" in refused.value.message and "restart" in refused.value.message
+        health = service.operations.health()
+        assert health["status"] == "failing" and health["checks"]["connections"]["state"] == "failed"

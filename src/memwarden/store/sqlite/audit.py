@@ -70,6 +70,9 @@ class SQLiteAuditLog:
         if not {"audit_log", "audit_head", "audit_checkpoints"} <= tables:
             raise StorageError(f"{self.path} has no audit log (it predates schema migration 0002_audit_log)")
 
+    def open_connections(self) -> int:
+        return len(self._all)
+
     def close_connections(self) -> int:
         """Close every connection of this log (the ``-shm`` recovery, store/sqlite/shm.py)."""
         with self._lock:
@@ -244,3 +247,4 @@ class SQLiteAuditLog:
                     pass
             self._all.clear()
         self._local = threading.local()
+        self.shm.released()

@@ -19,7 +19,7 @@ view; instead, under one lock for the whole process (``ShmWatch.recover``):
    process normally checkpoints the WAL into the database using *its* index, the stale one,
    which would write wrong pages and delete the WAL; SQLite only does that when it can lock the
    database exclusively, and the helper's shared lock prevents it;
-3. ``/proc/self/maps`` must then show no mapping of the old ``-shm`` left (SQLite shares one
+3. ``/proc/self/maps`` must then show no mapping of a ``-shm`` left (SQLite shares one
    mapping among all connections of a process to a file: a connection memwarden does not know
    of would keep the stale index alive, and new connections would join it). If one is left,
    reopening is unsafe: every use keeps failing with the cause and "restart";
@@ -69,6 +69,18 @@ class ConnectionOwner(Protocol):
 
     def close_connections(self) -> int: ...
 
+    def open_connections(self) -> int: ...
+
+
+def _hold(database: Path) -> int | None:
+    """An ``O_PATH`` descriptor of the ``-shm`` (None when there is none). Holding it keeps the
+    file's inode number from being reused by a new ``-shm``, so a replacement is always seen; an
+    ``O_PATH`` descriptor takes part in no locking, and closing it releases none of SQLite's."""
+    try:
+        return os.open(f"{database}-shm", os.O_PATH)
+    except FileNotFoundError:
+        return None
+
 
 def shm_identity(database: Path) -> tuple[int, int] | None:
     """(device, inode) of the database's ``-shm`` file; None when there is none."""
@@ -79,18 +91,19 @@ def shm_identity(database: Path) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-def mapped_shm_inodes(database: Path) -> set[int]:
-    """Inodes of ``<database>-shm`` files this process has mapped (Linux ``/proc/self/maps``)."""
+def shm_mappings(database: Path) -> list[str]:
+    """This process's mappings of ``<database>-shm`` (Linux ``/proc/self/maps``), each its path
+    as the kernel shows it (``… (deleted)`` for a file deleted since it was mapped)."""
     name = f"{os.path.realpath(database)}-shm"
-    found = set()
+    found = []
     try:
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
             for line in maps:
                 parts = line.split(maxsplit=5)
                 if len(parts) == 6 and parts[5].rstrip("\n").removesuffix(" (deleted)") == name:
-                    found.add(int(parts[4]))
+                    found.append(parts[5].rstrip("\n"))
     except OSError:
-        return set()
+        return []
     return found
 
 
@@ -149,6 +162,7 @@ class ShmWatch:
         self._owners: weakref.WeakSet[Any] = weakref.WeakSet()
         self.failure: str | None = None
         self.reopened: list[dict[str, Any]] = []
+        self._held: int | None = None
 
     def register(self, owner: ConnectionOwner) -> None:
         with self.lock:
@@ -158,14 +172,34 @@ class ShmWatch:
         """A connection was just opened: remember the ``-shm`` the process maps (first one wins)."""
         with self.lock:
             if self._identity is None:
-                self._identity = shm_identity(self.database)
+                self._remember()
+
+    def _remember(self) -> None:
+        self._forget()
+        self._held = _hold(self.database)
+        if self._held is not None:
+            info = os.fstat(self._held)
+            self._identity = (info.st_dev, info.st_ino)
+
+    def _forget(self) -> None:
+        if self._held is not None:
+            os.close(self._held)
+        self._held, self._identity = None, None
+
+    def released(self) -> None:
+        """A store or log closed its connections: when none is left open in this process, the
+        next connection may find another ``-shm`` (SQLite removes it with the last close)."""
+        with self.lock:
+            if not any(owner.open_connections() for owner in list(self._owners)):
+                self._forget()
 
     def _change(self) -> str | None:
         """``deleted`` or ``replaced`` when the -shm is not the one the connections map."""
         now = shm_identity(self.database)
         if self._identity is None:  # no -shm when the first connection opened: the first one seen
             with self.lock:
-                self._identity = self._identity or now
+                if self._identity is None and now is not None:
+                    self._remember()
             return None
         if now == self._identity:
             return None
@@ -201,7 +235,6 @@ class ShmWatch:
                 raise StorageError(self.failure)
             if self._change() is None:  # another thread reopened them meanwhile
                 return
-            old = self._identity
             started = time.perf_counter()
             guard = _Guard(self.database)
             try:
@@ -213,14 +246,14 @@ class ShmWatch:
                         "the database file itself is damaged; restore a backup (`memwarden restore`)"
                     )
                 closed = sum(owner.close_connections() for owner in list(self._owners))
-                if old is not None and old[1] in mapped_shm_inodes(self.database):
+                if shm_mappings(self.database):  # every managed connection is closed: none may be left
                     self._fail(
                         f"the WAL shared-memory file {self.database}-shm was {change} while memwarden had the "
                         "database open, and a connection memwarden does not manage still maps the old one, so "
                         "reopening is not safe (the database file itself is not damaged): restart every "
                         "memwarden process using it; until then this process refuses reads and writes"
                     )
-                self._identity = None  # the next connection opened records the current -shm
+                self._forget()  # the next connection opened records the current -shm
             finally:
                 guard.close()
             event = {

@@ -114,6 +114,9 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
                 self._all.append(conn)
         return conn
 
+    def open_connections(self) -> int:
+        return len(self._all)
+
     def close_connections(self) -> int:
         """Close every connection of this store without a checkpoint or ``PRAGMA optimize``
         (the ``-shm`` recovery); each thread opens a new one on its next use. How many."""
@@ -190,6 +193,7 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
                     pass
             self._all.clear()
         self._local = threading.local()
+        self.shm.released()
 
     # -- writes ------------------------------------------------------------------------------
 
