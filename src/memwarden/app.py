@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -246,7 +245,7 @@ def _checked_at_start(settings: Settings, service: MemoryService) -> MemoryServi
         _check_keyword_index(service, store.keyword_index_mismatch)
         _purge_at_start(settings, service)
 
-    threading.Thread(target=whole_table_checks, name="memwarden-start-checks", daemon=True).start()
+    service.in_background(whole_table_checks, name="memwarden-start-checks")
     return service
 
 

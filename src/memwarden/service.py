@@ -11,6 +11,7 @@ and one clock; ``app.build_service`` wires them. This class owns their lifetime.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -52,6 +53,7 @@ class MemoryService:
         self.intake = intake
         self.default_caller = default_caller
         self._clock = clock
+        self._background: list[threading.Thread] = []
         self.auditor = auditor
         self.vectors = vectors
         self.vault = vault
@@ -113,7 +115,18 @@ class MemoryService:
         if self.auditor is not None:  # audit stamps follow it too (time-safety checks compare them)
             self.auditor.clock = clock
 
+    def in_background(self, work: Callable[[], None], *, name: str) -> None:
+        """Run ``work`` in a thread that ``close`` waits for: a thread still reading the store
+        when its connections close crashes the process (a segfault in sqlite3, seen when a
+        server stopped during its start-up checks)."""
+        thread = threading.Thread(target=work, name=name, daemon=True)
+        self._background.append(thread)
+        thread.start()
+
     def close(self) -> None:
+        for thread in self._background:
+            thread.join()
+        self._background.clear()
         if self.vault is not None:
             self.vault.close()  # before the store: pending notes still need their Related search
         if self.vectors is not None:
