@@ -170,6 +170,11 @@ def _check_resumed(env: dict[str, str], pg_url: str, memories: int, audit_rows: 
     found = health["checks"]["operations"]["interrupted"]
     assert health["status"] == "failing" and [m["operation"] for m in found] == ["migrate"], health
     assert "it resumes" in found[0]["advice"] and found[0]["state"] == "interrupted"
+    partial = _run(pg_env, "audit", "verify")  # intact so far, but not the whole chain: says so
+    assert (
+        partial.returncode == 1
+        and "NOT COMPLETE: this database holds an unfinished migrate" in partial.stdout
+    )
     again = _run(env, "migrate", "--to", pg_url, "--json")
     assert again.returncode == 0, again.stderr
     report = json.loads(again.stdout)
@@ -180,6 +185,8 @@ def _check_resumed(env: dict[str, str], pg_url: str, memories: int, audit_rows: 
     assert chain.ok and chain.rows == audit_rows + 1  # the source's rows, then the migrate row
     after = json.loads(_run(pg_env, "health", "--json", "--no-repair").stdout)
     assert after["checks"]["operations"]["ok"] is True and after["checks"]["operations"]["interrupted"] == []
+    verified = _run(pg_env, "audit", "verify", "--json")
+    assert verified.returncode == 0 and json.loads(verified.stdout)["unfinished_migrate"] is None
     done = _run(env, "migrate", "--to", pg_url)  # finished: a third run is an ordinary "not empty"
     assert done.returncode == 1 and "not empty" in done.stderr
     return dict(report)

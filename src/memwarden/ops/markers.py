@@ -135,6 +135,41 @@ def incomplete_operations(store: StateStore, database_file: Path | None = None) 
         marker = restore_marker(database_file)
         if marker.exists():
             rows.append(("incomplete:restore", marker.read_text(encoding="utf-8", errors="replace")))
+    return _described(rows)
+
+
+def markers_read_only(url: str) -> list[dict[str, Any]]:
+    """The markers of the database at ``url``, read without opening a store (no migration runs,
+    a backup file stays as it is); ``audit verify`` names an unfinished migrate with them."""
+    from memwarden.settings_paths import is_postgres_url
+
+    if is_postgres_url(url):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            present = conn.execute("SELECT to_regclass('index_state') IS NOT NULL").fetchone()
+            if not present or not present[0]:
+                return []
+            query = "SELECT key, value FROM index_state WHERE left(key, %s) = %s"
+            return _described([(k, v) for k, v in conn.execute(query, (len(PREFIX), PREFIX)).fetchall()])
+    import sqlite3
+
+    path = Path(url.removeprefix("sqlite:///")).expanduser()
+    if not path.exists():
+        return []
+    conn3 = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        rows = conn3.execute(
+            "SELECT key, value FROM index_state WHERE substr(key, 1, ?) = ?", (len(PREFIX), PREFIX)
+        ).fetchall()
+    except sqlite3.Error:  # no index_state table (not a memwarden database): nothing marked
+        return []
+    finally:
+        conn3.close()
+    return _described([(str(k), str(v)) for k, v in rows])
+
+
+def _described(rows: list[tuple[str, str]]) -> list[dict[str, Any]]:
     found = []
     for key, value in rows:
         operation = str(key)[len(PREFIX) :]
