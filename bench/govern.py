@@ -57,27 +57,28 @@ def one_kib(text: str) -> str:
     return body.decode("utf-8", "ignore")
 
 
-_CPU: dict[int, list[float]] = {}  # id(wall samples) -> CPU samples of the same calls
+class Samples(list[float]):
+    """Wall milliseconds of each call, with the CPU milliseconds of the same calls (``cpu``)."""
+
+    cpu: list[float]
 
 
-def time_ms(fn: Any, runs: int) -> list[float]:
-    """Wall milliseconds of each call; the CPU time of each call is kept beside them."""
-    samples: list[float] = []
-    cpu: list[float] = []
+def time_ms(fn: Any, runs: int) -> Samples:
+    samples = Samples()
+    samples.cpu = []
     for i in range(runs):
         c0 = time.process_time()
         t0 = time.perf_counter()
         fn(i)
         samples.append((time.perf_counter() - t0) * 1000)
-        cpu.append((time.process_time() - c0) * 1000)
-    _CPU[id(samples)] = cpu
+        samples.cpu.append((time.process_time() - c0) * 1000)
     return samples
 
 
 def summary(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
     out = {"p50": round(statistics.median(ordered), 4), "p95": round(ordered[int(0.95 * len(ordered))], 4)}
-    cpu = _CPU.get(id(samples))
+    cpu = getattr(samples, "cpu", None)
     if cpu:
         out["cpu_p50"] = round(statistics.median(cpu), 4)
     return out

@@ -116,7 +116,10 @@ class Normalized:
 
 def normalize(text: str) -> Normalized:
     """``text`` in the form every rule sees, with the map back to ``text``."""
-    if text.isascii() or text.translate(_TABLE) == text:
+    if text.isascii():
+        return Normalized(text, text)
+    distinct = "".join(set(text))  # each character once: a 1 KiB text has a few dozen
+    if distinct.translate(_TABLE) == distinct:
         return Normalized(text, text)
     parts: list[str] = []
     edits: list[tuple[int, int, int, int]] = []

@@ -111,6 +111,12 @@ class Redactor:
         # Every hint once: which are in a text is one pass of substring checks, shared by the rules.
         self._hints = tuple(dict.fromkeys(h for rule in self.rules for h in rule.hints))
         self._rule_hints = {rule.name: frozenset(rule.hints) for rule in self.rules}
+        # One set of windows per scope, for the rule needing the fewest digits: a window with fewer
+        # digits than another rule needs holds none of its values, so sharing it changes nothing.
+        self._scope_digits: dict[str, int] = {}
+        for rule in self.rules:
+            least = self._scope_digits.get(rule.scope, rule.min_digits)
+            self._scope_digits[rule.scope] = min(least, rule.min_digits)
 
     def find(self, text: str, *, dry_run: bool = False) -> list[Finding]:
         """Non-overlapping findings in ``text``, left to right; overlapping matches are merged.
@@ -140,7 +146,7 @@ class Redactor:
                 continue
             windows = None
             if self.scoped and rule.scope != "text":
-                windows = scopes.windows(rule.scope, rule.min_digits)
+                windows = scopes.windows(rule.scope, self._scope_digits[rule.scope])
                 if not windows:
                     continue
             for start, end in rule.spans(scopes.folded if rule.folded else text, windows):
