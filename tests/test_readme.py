@@ -148,3 +148,11 @@ def test_pip_install_from_the_checkout_then_demo_and_doctor(cli_env: dict[str, s
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
     assert re.search(r"^ok\s+python\s+3\.\d+", doctor.stdout, flags=re.M)
     assert re.search(r"^ok\s+model\s+.*match their pinned SHA-256", doctor.stdout, flags=re.M)
+
+
+def test_no_pip_command_reads_as_an_install_from_the_package_index() -> None:
+    """memwarden is not on PyPI: `pip install memwarden…` alone would fail for a newcomer."""
+    for line in TEXT.splitlines():
+        for command in re.findall(r"pip install ([^`]+)`", line):
+            target = shlex.split(command)[-1]
+            assert target.startswith((".", "-e", "dist/")) or "where memwarden is installed" in line, line
