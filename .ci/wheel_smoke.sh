@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The built wheel in a fresh virtual environment, as a user gets it: `memwarden demo`, a real MCP
-# stdio session (initialize, tools/list, memory_add, memory_search) and `memwarden doctor`.
+# stdio session (initialize, tools/list, memory_add, memory_search), `memwarden doctor` and
+# `memwarden bundle`.
 # Usage: .ci/wheel_smoke.sh [PYTHON]  (PYTHON has `build`; default .venv/bin/python)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,4 +44,15 @@ assert proc.wait(timeout=30) == 0
 print("mcp stdio session from the wheel: ok")
 PY
 "$work/venv/bin/memwarden" doctor
+# The Claude Desktop extension, built from the installed wheel (not a checkout).
+"$work/venv/bin/memwarden" bundle --out "$work/memwarden.mcpb"
+"$work/venv/bin/python" - "$work/memwarden.mcpb" <<'PY'
+import json, sys, zipfile
+bundle = zipfile.ZipFile(sys.argv[1])
+manifest = json.loads(bundle.read("manifest.json"))
+assert manifest["name"] == "memwarden" and manifest["server"]["type"] == "uv", manifest
+names = bundle.namelist()
+assert "server/memwarden/cli/main.py" in names and "LICENSE" in names and "pyproject.toml" in names, names[:20]
+print("bundle from the wheel: ok")
+PY
 echo "wheel smoke: ok"
