@@ -211,3 +211,19 @@ def test_bad_output_paths_are_refused_with_a_clear_message_and_nothing_written(
     with pytest.raises(SystemExit) as usage:
         main(["bundle", "--out", str(existing), "--tools", "some"])
     assert usage.value.code == 2
+
+
+def test_a_build_egg_info_without_licences_on_the_path_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build in the checkout leaves src/memwarden.egg-info (no licence files) on the path."""
+    from importlib import metadata
+
+    egg = tmp_path / "path" / "memwarden.egg-info"
+    egg.mkdir(parents=True)
+    (egg / "PKG-INFO").write_text(str(metadata.metadata("memwarden")), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "path"))
+    assert metadata.distribution("memwarden").read_text("licenses/LICENSE") is None
+    assert main(["bundle", "--out", str(tmp_path / "memwarden.mcpb")]) == 0
+    with zipfile.ZipFile(tmp_path / "memwarden.mcpb") as archive:
+        assert archive.read("LICENSE") == (ROOT / "LICENSE").read_bytes()

@@ -162,9 +162,11 @@ def _package_files() -> Iterator[tuple[str, bytes]]:
 
 
 def _licence_files() -> Iterator[tuple[str, bytes]]:
-    dist = metadata.distribution("memwarden")
+    # The installed .dist-info holds them; a checkout may also show a build's memwarden.egg-info
+    # (without them) on the path, so every memwarden distribution found is asked.
     for name in ("LICENSE", "NOTICE"):
-        text = dist.read_text(f"licenses/{name}")
+        texts = (dist.read_text(f"licenses/{name}") for dist in metadata.distributions(name="memwarden"))
+        text = next((found for found in texts if found is not None), None)
         if text is None:
             raise InvalidInput(f"the installed memwarden carries no {name} file: reinstall it", field="out")
         yield name, text.encode("utf-8")
