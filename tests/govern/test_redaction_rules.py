@@ -77,3 +77,26 @@ def test_a_rejected_match_does_not_hide_a_valid_value_inside_it() -> None:
     assert REDACTOR.redact("cards 4111 1111 1111 1111 5500 0000 0000 0004 end").text == (
         "cards [REDACTED:payment_card] [REDACTED:payment_card] end"
     )
+
+
+def test_builtin_rules_compile_on_first_use_with_the_secret_groups_of_their_pattern() -> None:
+    """Built-in rules compile lazily (a cold search must not pay for every pattern); the secret
+    groups read from the pattern's text are the compiled pattern's."""
+    from memwarden.govern import OPTIONAL_RULES
+    from memwarden.govern.rules import Rule
+
+    fresh = Rule(name="fresh", pattern=r"pw=(?P<secret>\w+)")
+    assert "regex" not in vars(fresh)
+    assert fresh.secret_groups == ("secret",)
+    assert fresh.spans("pw=hunter2") == [(3, 10)]
+    assert "regex" in vars(fresh)
+    for rule in (*BUILTIN_RULES, *OPTIONAL_RULES):
+        compiled = rule.regex.groupindex
+        assert rule.secret_groups == tuple(g for g in compiled if g.startswith("secret")), rule.name
+
+
+def test_scripts_without_spaces_are_matched_by_code_point() -> None:
+    from memwarden.govern.builtin_rules import NOSPACE_CHARS
+
+    assert all(c in NOSPACE_CHARS for c in "手机号ใบ한글カナ１")
+    assert not any(c in NOSPACE_CHARS for c in ("a", "1", " ", "é", "", "手机", None))

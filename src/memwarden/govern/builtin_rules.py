@@ -8,7 +8,7 @@ script written without spaces ("手机号是13800138000，请回电") is still a
 
 from __future__ import annotations
 
-from memwarden.govern.rules import Rule
+from memwarden.govern.rules import CodePoints, Rule
 
 # What counts as "part of the same word" next to a value: ASCII letters, digits and underscore.
 _B = "0-9A-Za-z_"
@@ -17,19 +17,15 @@ _NOSPACE = (
     "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
 )
 # Characters of those scripts (Thai, Hangul, kana, CJK ideographs, full-width forms), to trim.
-NOSPACE_CHARS = frozenset(
-    chr(c)
-    for lo, hi in (
-        (0x0E00, 0x0E7F),
-        (0x1100, 0x11FF),
-        (0x3000, 0x30FF),
-        (0x3400, 0x4DBF),
-        (0x4E00, 0x9FFF),
-        (0xAC00, 0xD7AF),
-        (0xF900, 0xFAFF),
-        (0xFF00, 0xFFEF),
-    )
-    for c in range(lo, hi + 1)
+NOSPACE_CHARS = CodePoints(
+    (0x0E00, 0x0E7F),
+    (0x1100, 0x11FF),
+    (0x3000, 0x30FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xAC00, 0xD7AF),
+    (0xF900, 0xFAFF),
+    (0xFF00, 0xFFEF),
 )
 _LABEL = rf"[^\W_{_NOSPACE}](?:[^\W{_NOSPACE}]|-){{0,62}}"
 

@@ -15,8 +15,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import regex
-
 from memwarden.errors import ConfigError
 from memwarden.govern.builtin_rules import BUILTIN_RULES, OPTIONAL_RULES
 from memwarden.govern.checksums import VALIDATORS
@@ -99,6 +97,8 @@ def _build(path: Path, entry: Any, base: Rule | None) -> tuple[Rule, dict[str, l
         raise _problem(path, name, "pattern is missing or empty")
     if fields.get("validator") is not None and fields["validator"] not in VALIDATORS:
         raise _problem(path, name, f"unknown validator {fields['validator']!r}; known: {sorted(VALIDATORS)}")
+    import regex  # only when a pack is read: the engine costs more to import than a cold search
+
     try:
         rule = Rule(**{k: v for k, v in fields.items() if k != "examples"})
     except (re.error, regex.error) as exc:

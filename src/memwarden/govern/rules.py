@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from memwarden.govern.checksums import VALIDATORS
@@ -23,6 +24,28 @@ from memwarden.govern.scopes import SCOPES, Window
 RULE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 RULE_MODES = ("enforce", "dry-run")
 _CUT = re.compile(r"[ .\-]")
+# Named groups of a pattern in Python's syntax whose name starts with ``secret`` (built-in rules).
+_SECRET_GROUP = re.compile(r"\(\?P<(secret\w*)>")
+
+
+class CodePoints(Container[str]):
+    """``char in points``: whether one character's code point lies in one of the inclusive ranges
+    (a set of the 40,000 characters of the scripts written without spaces took 9 ms to build at
+    every cold start). Anything but a single character is not in it."""
+
+    __slots__ = ("_ranges",)
+
+    def __init__(self, *ranges: tuple[int, int]) -> None:
+        self._ranges = ranges
+
+    def __contains__(self, char: object) -> bool:
+        if not isinstance(char, str) or len(char) != 1:
+            return False
+        point = ord(char)
+        return any(lo <= point <= hi for lo, hi in self._ranges)
+
+    def __repr__(self) -> str:
+        return f"CodePoints({', '.join(f'{lo:#06x}-{hi:#06x}' for lo, hi in self._ranges)})"
 
 
 class RuleTimeout(Exception):
@@ -49,14 +72,13 @@ class Rule:
     timeout: float | None = None  # pack rules: seconds one search may take (the ``regex`` engine)
     # Characters dropped from the start of each match (built-in rules only): lets a pattern keep a
     # fast plain-class prefix and still end at a script written without spaces.
-    trim: frozenset[str] = frozenset()
+    trim: Container[str] = frozenset()
     # Built-in rules only (``govern.scopes``): the windows of the text that can hold a match, how
     # many digits a number window needs, and whether the pattern is written in lower case to be
     # searched case-sensitively in the case-folded text (what ``ignore_case`` would find, faster).
     scope: str = "text"
     min_digits: int = 0
     folded: bool = False
-    regex: Any = field(init=False, repr=False, compare=False)
     secret_groups: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -66,22 +88,28 @@ class Rule:
             raise ValueError(f"scope must be one of {', '.join(SCOPES)}")
         if self.folded and (self.validator or self.timeout is not None):
             raise ValueError("a folded rule is a built-in rule without a validator")
-        compiled: Any
+        if self.timeout is None:
+            # Built-in rules compile on first use: a cold CLI search redacts its query for the
+            # audit row, and most rules never see a window of it (``govern.scopes``).
+            groups = tuple(dict.fromkeys(_SECRET_GROUP.findall(self.pattern)))
+        else:
+            # A pack's pattern is compiled (and so checked) when the pack loads.
+            groups = tuple(g for g in self.regex.groupindex if g.startswith("secret"))
+        object.__setattr__(self, "secret_groups", groups)
+
+    @cached_property
+    def regex(self) -> Any:
+        """The compiled pattern: ``re`` for built-in rules, the ``regex`` engine for pack rules."""
         if self.timeout is None:
             ignore_case = self.ignore_case and not self.folded
-            compiled = re.compile(self.pattern, re.DOTALL | (re.IGNORECASE if ignore_case else 0))
-        else:
-            # Patterns from packs are not reviewed here: the regex engine can stop a search that
-            # backtracks catastrophically (RuleTimeout) instead of hanging the write. Imported
-            # here, for pack rules only: it costs more to import than a cold search takes.
-            import regex
+            return re.compile(self.pattern, re.DOTALL | (re.IGNORECASE if ignore_case else 0))
+        # Patterns from packs are not reviewed here: the regex engine can stop a search that
+        # backtracks catastrophically (RuleTimeout) instead of hanging the write. Imported here,
+        # for pack rules only: it costs more to import than a cold search takes.
+        import regex
 
-            compiled = regex.compile(
-                self.pattern, regex.V0 | regex.DOTALL | (regex.IGNORECASE if self.ignore_case else 0)
-            )
-        object.__setattr__(self, "regex", compiled)
-        object.__setattr__(
-            self, "secret_groups", tuple(g for g in compiled.groupindex if g.startswith("secret"))
+        return regex.compile(
+            self.pattern, regex.V0 | regex.DOTALL | (regex.IGNORECASE if self.ignore_case else 0)
         )
 
     def _timed_search(self, deadline: float) -> Callable[[str, int, int], Any]:
