@@ -341,3 +341,29 @@ def test_bad_ids_tenants_and_oversized_fields_get_a_message_and_change_nothing(
         assert r.status_code in (400, 404), path
         assert message in r.text.replace("&#39;", "'"), (path, r.text[-800:])
     assert sorted((m.id, m.version) for m in service.memories.list(limit=100)) == before
+
+
+def test_a_page_says_only_the_dashboards_own_notices(client: httpx.Client, served: Any) -> None:
+    """``?done=`` names one of a fixed set of notices (with checked memory ids): a link from
+    elsewhere cannot make the dashboard show its text."""
+    app, _service, ids = served
+    csrf = login(client, app)
+    saved = client.post(
+        f"/ui/memories/{ids['pref']}/edit",
+        data={"csrf": csrf, "content": "Prefers e-mail", "if_version": "1"},
+    )
+    assert saved.status_code == 303 and saved.headers["location"].endswith("?done=saved")
+    assert '<div class="notice" role="status">Saved.</div>' in client.get(saved.headers["location"]).text
+    planted = "Your session expired: log in again at evil.example"
+    for query in (
+        {"done": planted},
+        {"done": "deleted", "id": planted},
+        {"done": "deleted", "id": "<b>x</b>"},
+        {"done": "merged", "drop": ids["pref"]},  # keep missing
+    ):
+        page = client.get("/ui/memories", params=query)
+        assert page.status_code == 200
+        assert "evil.example" not in page.text and "&lt;b&gt;" not in page.text
+        assert 'role="status"' not in page.text
+    named = client.get("/ui/memories", params={"done": "deleted", "id": ids["pref"].lower()})
+    assert f"Deleted memory {ids['pref'].upper()}." in named.text

@@ -6,7 +6,7 @@ and says why on the page."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
@@ -25,8 +25,10 @@ def _fields(form: FormData) -> dict[str, Any]:
     return {k: v for k, v in form.items() if isinstance(v, str) and k != security.CSRF_FIELD}
 
 
-def _back(path: str, notice: str) -> Response:
-    return security.secure(RedirectResponse(f"{path}?done={quote(notice)}", status_code=303))
+def _back(path: str, notice: str, **ids: str) -> Response:
+    """Back to ``path``, which then says the notice ``context.NOTICES[notice]``."""
+    query = urlencode({"done": notice, **ids})
+    return security.secure(RedirectResponse(f"{path}?{query}", status_code=303))
 
 
 async def edit(request: Request, ui: UiContext, session: Session) -> Response:
@@ -62,7 +64,7 @@ async def edit(request: Request, ui: UiContext, session: Session) -> Response:
             draft=fields if conflict else None,
             title="Memory",
         )
-    return _back(f"/ui/memories/{memory_id}", "Saved.")
+    return _back(f"/ui/memories/{memory_id}", "saved")
 
 
 async def delete(request: Request, ui: UiContext, session: Session) -> Response:
@@ -71,21 +73,21 @@ async def delete(request: Request, ui: UiContext, session: Session) -> Response:
     if form.get("confirm") != "yes":
         raise InvalidInput("deleting needs the confirmation: tick the box and press Delete", field="confirm")
     await run_in_threadpool(ui.dashboard.delete, session, memory_id)
-    return _back("/ui/memories", f"Deleted memory {memory_id}.")
+    return _back("/ui/memories", "deleted", id=memory_id)
 
 
 async def review_delete(request: Request, ui: UiContext, session: Session) -> Response:
     form = await request.form()
     memory_id = forms.memory_id(str(form.get("id", "")))
     await run_in_threadpool(ui.dashboard.delete, session, memory_id)
-    return _back("/ui/review", f"Deleted memory {memory_id}.")
+    return _back("/ui/review", "deleted", id=memory_id)
 
 
 async def review_merge(request: Request, ui: UiContext, session: Session) -> Response:
     form = await request.form()
     keep, drop = forms.memory_id(str(form.get("keep", ""))), forms.memory_id(str(form.get("drop", "")))
     await run_in_threadpool(ui.dashboard.merge, session, keep, drop)
-    return _back("/ui/review", f"Merged {drop} into {keep}.")
+    return _back("/ui/review", "merged", drop=drop, keep=keep)
 
 
 async def review_pin(request: Request, ui: UiContext, session: Session) -> Response:
@@ -94,7 +96,7 @@ async def review_pin(request: Request, ui: UiContext, session: Session) -> Respo
     memory_id = forms.memory_id(str(form.get("id", "")))
     current = await run_in_threadpool(ui.dashboard.memory, session, memory_id)
     await run_in_threadpool(ui.dashboard.update, session, memory_id, {"pinned": True}, current.version)
-    return _back("/ui/review", f"Pinned memory {memory_id}: it will not be proposed again.")
+    return _back("/ui/review", "pinned", id=memory_id)
 
 
 async def verify(request: Request, ui: UiContext, session: Session) -> Response:
@@ -117,7 +119,7 @@ async def verify(request: Request, ui: UiContext, session: Session) -> Response:
 async def deep_health(request: Request, ui: UiContext, session: Session) -> Response:
     report = await run_in_threadpool(ui.dashboard.health, session)
     ui.last_health, ui.last_health_at = report, ui.dashboard.service.clock()
-    return _back("/ui/health", "Deep check done.")
+    return _back("/ui/health", "checked")
 
 
 ROUTES: list[tuple[str, Handler]] = [

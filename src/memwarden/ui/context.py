@@ -17,11 +17,37 @@ from memwarden import __version__
 from memwarden.errors import Conflict, InvalidInput, MemwardenError, NotFound
 from memwarden.govern.identity import Identity
 from memwarden.models import Caller
-from memwarden.ui import security
+from memwarden.ui import forms, security
 from memwarden.ui.dashboard import Dashboard
 from memwarden.ui.sessions import Session, SessionStore
 
 Handler = Callable[[Request, "UiContext", Session], Awaitable[Response]]
+
+
+# What a page says after an action redirected to it (``?done=<code>`` and the ids it names).
+# Only these texts can appear: a link from elsewhere cannot make the dashboard say anything.
+NOTICES = {
+    "saved": "Saved.",
+    "deleted": "Deleted memory {id}.",
+    "merged": "Merged {drop} into {keep}.",
+    "pinned": "Pinned memory {id}: it will not be proposed again.",
+    "checked": "Deep check done.",
+}
+
+
+def notice(params: Any) -> str | None:
+    """The notice named by ``done`` with its memory ids checked; None for anything else."""
+    text = NOTICES.get(params.get("done", ""))
+    if text is None:
+        return None
+    ids = {}
+    for name in ("id", "drop", "keep"):
+        if "{" + name + "}" in text:
+            try:
+                ids[name] = forms.memory_id(params.get(name, ""))
+            except InvalidInput:
+                return None
+    return text.format(**ids)
 
 
 @dataclass
@@ -42,8 +68,7 @@ class UiContext:
         self, request: Request, name: str, session: Session | None, status: int = 200, **values: Any
     ) -> Response:
         values.setdefault("error", None)
-        done = request.query_params.get("done")
-        values.setdefault("notice", done[:200] if done else None)
+        values.setdefault("notice", notice(request.query_params))
         response = self.templates.TemplateResponse(
             request, name, {"session": session, "version": __version__, **values}, status_code=status
         )
