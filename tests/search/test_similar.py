@@ -77,3 +77,38 @@ def test_a_paraphrase_that_keeps_the_specific_words_is_found(service) -> None:  
         "Production backups are encrypted with a quarterly rotated KMS key now", project="ops"
     )
     assert first.memory.id in [s.id for s in again.similar]
+
+
+def test_deleted_expired_and_other_tenants_memories_are_not_similar(service: MemoryService) -> None:
+    from datetime import timedelta
+
+    from memwarden.models import Caller, utcnow
+
+    now = [utcnow()]
+    service.clock = lambda: now[0]
+    text = "The staging cluster rotates its certificates every Sunday night."
+    gone = service.memories.add(text, project="ops").memory
+    service.memories.delete(gone.id)
+    service.memories.add(text.replace("Sunday", "Sunday at midnight"), project="ops", ttl_hours=1)
+    now[0] += timedelta(hours=2)
+    other = Caller(actor="bob", tenant="globex")
+    service.memories.add(text.replace("night", "evening"), project="ops", caller=other)
+    again = service.memories.add(text.replace("every", "each"), project="ops")
+    assert again.similar == []
+
+
+def test_among_many_memories_sharing_the_words_the_near_duplicate_is_found(service: MemoryService) -> None:
+    """The check ranks the newest matches of the project's two most specific words: a near
+    duplicate among hundreds of memories holding those words is still offered."""
+    target = service.memories.add(
+        "Kubernetes certificates for the payments cluster expire on the first Monday of March.",
+        project="ops",
+    ).memory
+    for i in range(300):
+        service.memories.add(
+            f"Kubernetes certificates note {i}: checked by on-call engineer {i}.", project="ops"
+        )
+    again = service.memories.add(
+        "Kubernetes certificates for the payments cluster expire on the first Monday in March.", project="ops"
+    )
+    assert [s.id for s in again.similar] == [target.id]

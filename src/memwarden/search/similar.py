@@ -60,26 +60,16 @@ def find_similar(
     if not query.terms:
         return []
     mine = set(indexed_body.split()) if indexed_body is not None else set(analyzer.terms(memory.content))
-    candidates = store.keyword_search(
-        memory.tenant,
-        query,
-        project=memory.project,
-        tags=(),
-        include_expired=False,
-        now=now,
-        limit=CANDIDATES,
+    candidates = store.near_duplicate_candidates(
+        memory.tenant, query, project=memory.project, now=now, limit=CANDIDATES
     )
     found: list[Similar] = []
-    for candidate in candidates:
-        if candidate.memory.id == memory.id:
+    for memory_id, content, body in candidates:
+        if memory_id == memory.id:
             continue
-        theirs = (
-            set(candidate.index.body.split())
-            if candidate.index
-            else set(analyzer.terms(candidate.memory.content))
-        )
+        theirs = set(body.split()) if body is not None else set(analyzer.terms(content))
         score = jaccard(mine, theirs)
         if score >= SIMILAR_THRESHOLD:
-            found.append(Similar(candidate.memory.id, preview(candidate.memory.content), score))
+            found.append(Similar(memory_id, preview(content), score))
     found.sort(key=lambda s: (-s.score, s.id))
     return found[:MAX_SIMILAR]

@@ -49,6 +49,15 @@ class Store(Protocol):
         """The live memories with these ids, each with its analyzed index text (score 0)."""
         ...
 
+    def near_duplicate_candidates(
+        self, tenant: str, query: KeywordQuery, *, project: str, now: datetime, limit: int
+    ) -> list[tuple[str, str, str | None]]:
+        """(id, content, analyzed content or None) of live memories of ``project`` holding any
+        word of ``query``, most similar first, for the near-duplicate check of every add: only
+        the columns that check reads, so it stays cheap. When the words are common, only the
+        newest matches are ranked (a bound on the add's cost)."""
+        ...
+
     def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
         """Replace the row if its version is still ``expected_version``; bumps the version.
 

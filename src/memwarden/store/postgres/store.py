@@ -308,6 +308,15 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
             params.append(list(tags))
         return sql, params
 
+    def near_duplicate_candidates(
+        self, tenant: str, query: KeywordQuery, *, project: str, now: datetime, limit: int
+    ) -> list[tuple[str, str, str | None]]:
+        found = self.keyword_search(
+            tenant, query, project=project, tags=(), include_expired=False, now=now, limit=limit
+        )
+        # The tsvector's text is not the analyzed body: the caller analyzes the content.
+        return [(c.memory.id, c.memory.content, None) for c in found]
+
     def keyword_search(
         self,
         tenant: str,

@@ -424,6 +424,34 @@ class SQLiteStore(SQLiteVectors, SQLiteThreads, SQLiteMaintenance, SQLiteInsight
             for row in rows[:limit]
         ]
 
+    def near_duplicate_candidates(
+        self, tenant: str, query: KeywordQuery, *, project: str, now: datetime, limit: int
+    ) -> list[tuple[str, str, str | None]]:
+        words = [exact for exact, _ in word_expressions(query)]
+        if not words:
+            return []
+        match = scoped_expression(" OR ".join(words), scope_token(tenant, project))
+        # One statement: the newest COMMON_DOCS matches of the scope (a doclist walk that stops
+        # there), the best ``limit`` of them by bm25, and only the columns the check reads.
+        sql = (
+            "SELECT m.id, m.content, f.body FROM ("
+            f" SELECT rowid, r FROM (SELECT rowid, bm25(memories_fts, {BM25_WEIGHTS}, 0.0) AS r"
+            "  FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?)"
+            "  ORDER BY r LIMIT ?) k"
+            " JOIN memories m ON m.rowid = k.rowid JOIN memories_fts f ON f.rowid = k.rowid"
+            " WHERE +m.tenant = ? AND m.project = ? AND m.deleted_at IS NULL"
+            " AND (m.expires_at IS NULL OR m.expires_at > ?) ORDER BY k.r, m.rowid"
+        )
+        try:
+            rows = (
+                self.connection()
+                .execute(sql, (match, COMMON_DOCS, limit, tenant, project, format_time(now)))
+                .fetchall()
+            )
+        except sqlite3.OperationalError as exc:
+            raise SQLiteFault(f"near-duplicate check failed: {describe_fault(self.path, exc)}") from exc
+        return [(row[0], row[1], row[2] or "") for row in rows]
+
     @staticmethod
     def _count_capped(conn: sqlite3.Connection, match: str, cap: int) -> int:
         return len(
