@@ -46,8 +46,13 @@ def test_the_prompt_hook_finds_by_meaning_through_the_daemon_and_by_keyword_with
     with attach_or_start(place, settings) as client:
         wait_until(lambda: client.call("ping")["vectors"]["state"] == "ready", timeout=120, what="the model")
         client.call("add", {"content": "The customer wants to be reached by email, never by telephone"})
+        # The add does not wait for the model: its vector comes from the background queue.
+        question = "how should I get in touch with the client?"
+        wait_until(
+            lambda: bool(client.call("search", {"query": question})["hits"]), timeout=60, what="the embedding"
+        )
     # No word of the prompt is in the memory: only the vector path can find it.
-    found = prompt_hook("how should I get in touch with the client?", tmp_path)
+    found = prompt_hook(question, tmp_path)
     assert found is not None
     assert "reached by email" in str(found["hookSpecificOutput"])  # type: ignore[index]
     # A keyword the memory holds still works, and without a daemon the database answers alone.
