@@ -19,7 +19,7 @@ from memwarden.models import KeywordQuery
 # token naming the memory's tenant and project (``scope_token``), so a project-scoped search is
 # answered inside the index (``scope : "s…" AND …``) without reading every matching memory row;
 # its bm25 weight is 0, so it never changes the score. ``context`` (migration 0009) holds the
-# analyzed context of a memory, a low-weight field (store.BM25_WEIGHTS).
+# analyzed context of a memory, a low-weight field (keyword_methods.BM25_WEIGHTS).
 FTS_TABLE_SQL = (
     "CREATE VIRTUAL TABLE memories_fts USING fts5("
     "title, tags, body, context, scope, "
