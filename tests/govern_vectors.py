@@ -52,10 +52,14 @@ POSITIVE: list[tuple[str, str, str]] = [
     ("tr_identity", "TCKN: 12345678950", "12345678950"),
     ("us_ssn", "SSN 123-45-6789 on file", "123-45-6789"),
     ("us_ssn", "ssn 078 05 1121", "078 05 1121"),
+    ("us_ssn", "file ssn-123-45-6789", "123-45-6789"),
     ("payment_card", "visa 4111 1111 1111 1111 exp 12/29", "4111 1111 1111 1111"),
     ("payment_card", "mc 5500-0000-0000-0004", "5500-0000-0000-0004"),
     ("payment_card", "amex 378282246310005", "378282246310005"),
     ("payment_card", "card 4111111111111111 12", "4111111111111111"),
+    # Glued to a word by a hyphen or a dot (an identifier a user wrote: "call-…", "ref.…").
+    ("payment_card", "thread call-4111111111111111 ok", "4111111111111111"),
+    ("payment_card", "ref.5500000000000004", "5500000000000004"),
     ("iban", "IBAN DE89 3704 0044 0532 0130 00 is ours", "DE89 3704 0044 0532 0130 00"),
     ("iban", "pay GB82WEST12345698765432", "GB82WEST12345698765432"),
     ("iban", "hesap TR33 0006 1005 1978 6457 8413 26", "TR33 0006 1005 1978 6457 8413 26"),
@@ -128,6 +132,7 @@ NEGATIVE: list[tuple[str, str]] = [
     ("tr_identity", "TCKN 10000000147"),  # wrong check digit
     ("tr_identity", "number 01234567890"),
     ("us_ssn", "SSN 000-12-3456"),
+    ("us_ssn", "part 1-123-45-6789 of a longer number"),
     ("us_ssn", "SSN 666-12-3456"),
     ("us_ssn", "SSN 912-12-3456"),
     ("us_ssn", "SSN 123-00-4567"),

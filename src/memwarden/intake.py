@@ -135,7 +135,7 @@ class Intake:
         if findings:
             rule = findings[0].rule
             raise InvalidInput(
-                f"{what} holds a value redaction rule {rule!r} protects; projects and tags are identifiers, "
+                f"{what} holds a value redaction rule {rule!r} protects; projects, tags and threads are identifiers, "
                 "so they are refused, not rewritten: choose one without it (nothing was stored)",
                 field=field,
                 rule=rule,
@@ -169,10 +169,10 @@ class Intake:
         outcome = self.redact(text)
         return outcome.text, outcome.rules if outcome.applied else ()
 
-    @staticmethod
-    def clean_thread(thread: object | None) -> str:
-        """A checked thread id ("" when none)."""
-        return v.check_thread(thread)
+    def clean_thread(self, thread: object | None) -> str:
+        """A checked thread id ("" when none); refused like a project when a rule matches it."""
+        checked = v.check_thread(thread)
+        return self.clean_identifier("thread", checked) if checked else ""
 
     def clean_project(self, project: object | None) -> str | None:
         """A checked project name, or None when the caller gave none; refused like a tag."""

@@ -94,7 +94,9 @@ class Memories:
         scope = intake.clean_project(project) or DEFAULT_PROJECT
         redactions = tuple(dict.fromkeys((*redactions, *title_rules, *tag_rules, *context_rules)))
         mode = intake.redactor.mode
-        would = () if mode != "dry-run" else intake.would_redact(content, title, tags, project, context)
+        would = (
+            () if mode != "dry-run" else intake.would_redact(content, title, tags, project, context, thread)
+        )
         memory = Memory(
             id=new_id(),
             tenant=who.tenant,

@@ -32,6 +32,9 @@ def _rows(db: Path) -> list[tuple[object, ...]]:
         ("project", "tc-１０００００００１４６", "tr_identity"),
         ("tags", ["ok", "card 4111 1111 1111 1111"], "payment_card"),
         ("tags", ["key AKIA\u200bIOSFODNN7EXAMPLE"], "aws_access_key"),
+        ("thread", "chat-jane.doe@example.org", "email"),
+        ("thread", "call-4111111111111111", "payment_card"),
+        ("thread", "会话13800138000", "phone_cn"),
     ],
 )
 def test_an_identifier_holding_a_protected_value_is_refused_naming_the_rule(
@@ -57,6 +60,8 @@ def test_a_tag_that_is_empty_once_invisible_characters_are_removed_is_refused(
         service.memories.add("fact", tags=["ok", tag])
     with pytest.raises(InvalidInput, match="the project is empty once invisible characters are removed"):
         service.memories.add("fact", project="\u200b\u200b")
+    with pytest.raises(InvalidInput, match="the thread is empty once invisible characters are removed"):
+        service.memories.add("fact", thread="\u200b\u2060")
 
 
 def test_an_import_record_with_a_secret_project_is_refused_and_nothing_is_imported(
@@ -76,6 +81,13 @@ def test_an_import_record_with_a_secret_project_is_refused_and_nothing_is_import
     with pytest.raises(
         InvalidInput,
         match=r"memory #2: the project holds a value redaction rule 'email'.*nothing was imported",
+    ):
+        service.operations.import_text(document)
+    records[1]["project"], records[1]["thread"] = "crm", "chat-jane@acme.io"
+    document = json.dumps({"format": "memwarden.export", "version": 1, "memories": records})
+    with pytest.raises(
+        InvalidInput,
+        match=r"memory #2: the thread holds a value redaction rule 'email'.*nothing was imported",
     ):
         service.operations.import_text(document)
     assert _rows(db_path) == []

@@ -241,7 +241,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "payment_card",
-        rf"[2-6](?<![{_B}.-][2-6])\d(?:[ .-]?\d){{11,17}}(?![{_B}])",
+        rf"[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d(?:[ .-]?\d){{11,17}}(?![{_B}])",
         "payment card numbers (13-19 digits, Luhn; spaces, dashes or dots between)",
         validator="luhn",
         shrink=True,
@@ -287,7 +287,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "us_ssn",
-        rf"\d(?<![{_B}-]\d)\d\d([- ])\d{{2}}\1\d{{4}}(?![{_B}-])",
+        rf"\d(?<![{_B}]\d)(?<![0-9]-\d)\d\d([- ])\d{{2}}\1\d{{4}}(?![{_B}-])",
         "US social security numbers (area, group and serial checked)",
         validator="us_ssn",
         scope="numbers",
