@@ -37,7 +37,7 @@ from memwarden.audit.base import (
 )
 from memwarden.errors import StorageError
 from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, with_clear_faults
-from memwarden.store.sqlite.shm import watch_for
+from memwarden.store.sqlite.shm import close_all, watch_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.keys import AuditKey
@@ -76,14 +76,7 @@ class SQLiteAuditLog:
     def close_connections(self) -> int:
         """Close every connection of this log (the ``-shm`` recovery, store/sqlite/shm.py)."""
         with self._lock:
-            closed = len(self._all)
-            for conn in self._all:
-                try:
-                    conn.close()
-                except sqlite3.Error:  # pragma: no cover - closing is best effort
-                    pass
-            self._all.clear()
-        return closed
+            return close_all(self._all)
 
     def connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
@@ -240,11 +233,6 @@ class SQLiteAuditLog:
 
     def close(self) -> None:
         with self._lock:
-            for conn in self._all:
-                try:
-                    conn.close()
-                except sqlite3.Error:  # pragma: no cover - closing is best effort
-                    pass
-            self._all.clear()
+            close_all(self._all)
         self._local = threading.local()
         self.shm.released()

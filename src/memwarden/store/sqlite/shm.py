@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -70,6 +71,20 @@ class ConnectionOwner(Protocol):
     def close_connections(self) -> int: ...
 
     def open_connections(self) -> int: ...
+
+
+def close_all(connections: list[sqlite3.Connection]) -> int:
+    """Close every connection of an owner (best effort) and forget them; how many there were.
+    The caller holds its lock. No checkpoint and no ``PRAGMA optimize``: after the ``-shm`` was
+    replaced, those would write through the stale index."""
+    closed = len(connections)
+    for conn in connections:
+        try:
+            conn.close()
+        except sqlite3.Error:  # pragma: no cover - closing is best effort
+            pass
+    connections.clear()
+    return closed
 
 
 def _hold(database: Path) -> int | None:

@@ -35,7 +35,7 @@ from memwarden.store.sqlite.rows import M_COLUMNS as _M_COLUMNS
 from memwarden.store.sqlite.rows import NCOLUMNS as _NCOLUMNS
 from memwarden.store.sqlite.rows import memory_params as _memory_params
 from memwarden.store.sqlite.rows import row_to_memory as _row_to_memory
-from memwarden.store.sqlite.shm import watch_for
+from memwarden.store.sqlite.shm import close_all, watch_for
 from memwarden.store.sqlite.threads import SQLiteThreads
 from memwarden.store.sqlite.vector_methods import SQLiteVectors
 from memwarden.store.sqlite.vectors import VectorSpaceIndex
@@ -104,14 +104,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
         """Close every connection of this store without a checkpoint or ``PRAGMA optimize``
         (the ``-shm`` recovery); each thread opens a new one on its next use. How many."""
         with self._lock:
-            closed = len(self._all)
-            for conn in self._all:
-                try:
-                    conn.close()
-                except sqlite3.Error:  # pragma: no cover - closing is best effort
-                    pass
-            self._all.clear()
-        return closed
+            return close_all(self._all)
 
     def _open(self) -> sqlite3.Connection:
         try:
