@@ -334,6 +334,36 @@ CREATE TRIGGER audit_log_memory_writes AFTER INSERT ON audit_log FOR EACH ROW
     EXECUTE FUNCTION audit_memory_writes_add();
 """
 
+# ``embedding_pending``: the background embedder's queue after its first pass over the table. A
+# row is written in the same transaction as every memory that needs a (new) vector: an insert, a
+# change of what is embedded (content, title, project; the same condition that drops its stale
+# vectors), an undelete. The embedder reads the head of the queue and removes the rows whose
+# memory needs nothing (embedded, deleted, failed), so a pass costs what is queued, not the
+# table. No watermark: rows committed out of order are still read. Failed embeddings are found
+# by a partial index.
+EMBEDDING_PENDING = """
+CREATE TABLE embedding_pending (
+    seq BIGSERIAL PRIMARY KEY,
+    memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE
+);
+CREATE INDEX embedding_pending_memory ON embedding_pending (memory_id);
+CREATE FUNCTION memories_queue_embedding() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO embedding_pending (memory_id) VALUES (NEW.id);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER memories_queue_embedding_insert AFTER INSERT ON memories
+    FOR EACH ROW WHEN (NEW.deleted_at IS NULL)
+    EXECUTE FUNCTION memories_queue_embedding();
+CREATE TRIGGER memories_queue_embedding_update AFTER UPDATE OF deleted_at, content_hash, title, project ON memories
+    FOR EACH ROW WHEN (NEW.deleted_at IS NULL AND (OLD.deleted_at IS NOT NULL
+        OR NEW.content_hash IS DISTINCT FROM OLD.content_hash OR NEW.title IS DISTINCT FROM OLD.title
+        OR NEW.project IS DISTINCT FROM OLD.project))
+    EXECUTE FUNCTION memories_queue_embedding();
+CREATE INDEX memories_failed_embeddings ON memories (created_at, id)
+    WHERE embedding_error IS NOT NULL AND deleted_at IS NULL;
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("0001_initial", INITIAL),
     ("0002_audit_log", AUDIT_LOG),
@@ -344,6 +374,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("0007_memory_context", MEMORY_CONTEXT),
     ("0008_browse_tags", BROWSE_TAGS),
     ("0009_audit_memory_writes", AUDIT_MEMORY_WRITES),
+    ("0010_embedding_pending", EMBEDDING_PENDING),
 ]
 
 

@@ -33,6 +33,8 @@ HNSW_EF_CONSTRUCTION = 64
 HNSW_EF_SEARCH = 100
 BUILD_MEMORY = "512MB"
 SPACE_INDEX_LOCK = 0x6D657678  # "mevx": replicas creating a space's index take turns
+# Rows of ``embedding_pending`` the background embedder reads per step.
+QUEUE_HEAD = 500
 
 
 def vector_text(blob: bytes, dimension: int) -> str:
@@ -165,19 +167,46 @@ class PostgresVectors:
         return [row_to_memory(row) for row in rows]
 
     def embedding_queue(self, space: VectorSpace, mark: Any, *, limit: int) -> tuple[list[Memory], Any]:
-        """The next live memories without a vector of ``space`` (``mark`` is unused here: the
-        anti-join runs on the (memory_id, model, dim) key and the planner's statistics, which
-        autovacuum keeps current)."""
+        """The next live memories without a vector of ``space``, and the queue's new state.
+
+        ``mark`` None: the first pass after start, over the table itself (memories written before
+        the queue existed, or every memory when the model changed), until a batch comes back
+        short; then ``"queue"``: the head of ``embedding_pending`` (migration 0010), which every
+        write that needs a vector fills in its own transaction. Rows whose memory needs nothing
+        more are removed as the head is read, so each pass costs what is queued.
+        """
         from memwarden.store.postgres.rows import M_COLUMNS, row_to_memory
 
+        wanted = (space.model_id, space.dimension)
         with self.connection() as conn:
-            rows = conn.execute(
-                f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL AND m.embedding_error IS NULL"
-                " AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = %s"
-                " AND v.dim = %s) ORDER BY m.created_at, m.id LIMIT %s",
-                (space.model_id, space.dimension, limit),
-            ).fetchall()
-        return [row_to_memory(row) for row in rows], mark
+            if mark is None:
+                rows = conn.execute(
+                    f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL AND m.embedding_error IS NULL"
+                    " AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = %s"
+                    " AND v.dim = %s) ORDER BY m.created_at, m.id LIMIT %s",
+                    (*wanted, limit),
+                ).fetchall()
+                return [row_to_memory(row) for row in rows], (None if len(rows) == limit else "queue")
+            while True:
+                head = conn.execute(
+                    "SELECT seq, memory_id FROM embedding_pending ORDER BY seq LIMIT %s", (QUEUE_HEAD,)
+                ).fetchall()
+                if not head:
+                    return [], mark
+                rows = conn.execute(
+                    f"SELECT {M_COLUMNS} FROM memories m WHERE m.id = ANY(%s) AND m.deleted_at IS NULL"
+                    " AND m.embedding_error IS NULL AND NOT EXISTS (SELECT 1 FROM memory_vectors v"
+                    " WHERE v.memory_id = m.id AND v.model = %s AND v.dim = %s)",
+                    ([h[1] for h in head], *wanted),
+                ).fetchall()
+                needed = {row[0] for row in rows}
+                done = [seq for seq, memory_id in head if memory_id not in needed]
+                if done:
+                    conn.execute("DELETE FROM embedding_pending WHERE seq = ANY(%s)", (done,))
+                if rows:
+                    order = {memory_id: i for i, (_, memory_id) in enumerate(head)}
+                    rows.sort(key=lambda row: order[row[0]])
+                    return [row_to_memory(row) for row in rows[:limit]], mark
 
     def failed_embeddings(self, space: VectorSpace, *, limit: int) -> list[Memory]:
         from memwarden.store.postgres.rows import M_COLUMNS, row_to_memory
@@ -186,7 +215,7 @@ class PostgresVectors:
             rows = conn.execute(
                 f"SELECT {M_COLUMNS} FROM memories m WHERE m.embedding_error IS NOT NULL AND m.deleted_at IS NULL"
                 " AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = %s"
-                " AND v.dim = %s) LIMIT %s",
+                " AND v.dim = %s) ORDER BY m.created_at, m.id LIMIT %s",
                 (space.model_id, space.dimension, limit),
             ).fetchall()
         return [row_to_memory(row) for row in rows]
