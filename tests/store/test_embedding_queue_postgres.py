@@ -49,7 +49,7 @@ def test_after_the_first_pass_the_queue_reads_only_queued_memories(service: Any)
     assert _pending(service) == [a.id, b.id]  # queued by the insert, in its transaction
 
     first, mark = store.embedding_queue(SPACE, None, limit=10)  # the pass over the table
-    assert [m.id for m in first] == [a.id, b.id] and mark == "queue"
+    assert sorted(m.id for m in first) == sorted([a.id, b.id]) and mark == ("queue",)
     _embed(service, first)
     assert store.embedding_queue(SPACE, mark, limit=10) == ([], mark)
     assert _pending(service) == []  # embedded: removed from the head as it was read
@@ -78,7 +78,13 @@ def test_after_the_first_pass_the_queue_reads_only_queued_memories(service: Any)
 def test_a_long_queue_is_read_in_order_in_batches(service: Any) -> None:
     store = service.store
     ids = [service.memories.add(f"note number {i}", project="p").memory.id for i in range(12)]
-    _, mark = store.embedding_queue(SPACE, None, limit=100)
+    # The first pass steps through the table (nothing embedded between the steps here).
+    walked: list[str] = []
+    mark = None
+    while mark != ("queue",):
+        batch, mark = store.embedding_queue(SPACE, mark, limit=5)
+        walked += [m.id for m in batch]
+    assert walked == sorted(ids)  # by primary key: ULIDs in the order they were made
     seen: list[str] = []
     while batch := store.embedding_queue(SPACE, mark, limit=5)[0]:
         assert len(batch) <= 5

@@ -241,7 +241,8 @@ def test_store_search_queries_read_by_index(populated: Any) -> None:
         store.record_hits("default", ids, NOW)
         # The background embedder's queue after its first pass (embedding_pending, migration
         # 0010): the head of the queue and the queued memories by id, never the whole table.
-        store.embedding_queue(space, "queue", limit=32)
+        store.embedding_queue(space, ("walk", "de000000000000000000003000"), limit=32)
+        store.embedding_queue(space, ("queue",), limit=32)
         store.failed_embeddings(space, limit=32)
 
     statements = _recorded(run)

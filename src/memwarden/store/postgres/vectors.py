@@ -170,8 +170,8 @@ class PostgresVectors:
         """The next live memories without a vector of ``space``, and the queue's new state.
 
         ``mark`` None: the first pass after start, over the table itself (memories written before
-        the queue existed, or every memory when the model changed), until a batch comes back
-        short; then ``"queue"``: the head of ``embedding_pending`` (migration 0010), which every
+        the queue existed, or every memory when the model changed), step by step until a batch
+        comes back short; then ``("queue",)``: the head of ``embedding_pending`` (migration 0010), which every
         write that needs a vector fills in its own transaction. Rows whose memory needs nothing
         more are removed as the head is read, so each pass costs what is queued.
         """
@@ -179,14 +179,21 @@ class PostgresVectors:
 
         wanted = (space.model_id, space.dimension)
         with self.connection() as conn:
-            if mark is None:
+            if mark is None or mark[0] == "walk":
+                # Keyset over the primary key (ULIDs, in the order they were made): each step
+                # continues after the last one and reads the table once in all. A memory written
+                # meanwhile below that point (an import keeps its ids) is in the queue table.
+                after, params = ("", ()) if mark is None else (" AND m.id > %s", (mark[1],))
                 rows = conn.execute(
                     f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL AND m.embedding_error IS NULL"
                     " AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = %s"
-                    " AND v.dim = %s) ORDER BY m.created_at, m.id LIMIT %s",
-                    (*wanted, limit),
+                    f" AND v.dim = %s){after} ORDER BY m.id LIMIT %s",
+                    (*wanted, *params, limit),
                 ).fetchall()
-                return [row_to_memory(row) for row in rows], (None if len(rows) == limit else "queue")
+                found = [row_to_memory(row) for row in rows]
+                if len(found) < limit:
+                    return found, ("queue",)
+                return found, ("walk", found[-1].id)
             while True:
                 head = conn.execute(
                     "SELECT seq, memory_id FROM embedding_pending ORDER BY seq LIMIT %s", (QUEUE_HEAD,)
