@@ -31,7 +31,9 @@ undone, so invisible characters, homoglyphs and ``1gn0r3`` hide nothing.
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import NamedTuple
 
 from memwarden.screening.phrases import (
     ACTION,
@@ -56,22 +58,29 @@ FLAGS: tuple[str, ...] = (
 )
 # Unicode tag characters spell ASCII invisibly ("ASCII smuggling"); a memory has no use for them.
 _TAG_CHARS = re.compile("[\U000e0020-\U000e007e]")
-_COMPILED: dict[str, re.Pattern[str]] = {}
-_DESPACED: dict[str, re.Pattern[str]] = {}
-# Every pattern of every flag in one alternation (and one for the de-spaced view): most texts
-# match none, and one search per view tells so; only a text that matches something is searched
-# flag by flag.
-_ANY: dict[str, re.Pattern[str]] = {}
 # Screening looks at the first 64 KiB of a text: enough for any instruction meant to be read.
 MAX_SCREENED_CHARS = 65_536
 
 
-def _patterns() -> tuple[dict[str, re.Pattern[str]], dict[str, re.Pattern[str]]]:
-    """The compiled patterns, built on first use: compiling them takes tens of milliseconds,
-    which read-only paths such as the prompt hook (they import the service) should not pay."""
-    if not _COMPILED:
-        _DESPACED.update((name, compile_union(parts)) for name, parts in DESPACED.items())
-        _COMPILED.update(
+class _Patterns(NamedTuple):
+    flags: dict[str, re.Pattern[str]]  # one alternation per flag
+    despaced: dict[str, re.Pattern[str]]  # the flags' patterns for the de-spaced view
+    # Every pattern of every flag in one alternation (and one for the de-spaced view): most
+    # texts match none, and one search per view tells so; only a text that matches something
+    # is searched flag by flag.
+    any_view: re.Pattern[str]
+    any_despaced: re.Pattern[str]
+
+
+@functools.cache
+def _patterns() -> _Patterns:
+    """The compiled patterns, built on first use and published whole (a thread never sees a
+    half-built set: concurrent first writes in a server's worker threads did, and failed):
+    compiling them takes tens of milliseconds, which read-only paths such as the prompt hook
+    (they import the service) should not pay."""
+    every = OVERRIDE + ROLE + TOOL_CALL + HIDDEN + ACTION + CUE + EXFIL
+    return _Patterns(
+        flags=dict(
             instruction_override=compile_union(OVERRIDE),
             role_tag=compile_union(ROLE),
             tool_call=compile_union(TOOL_CALL),
@@ -79,11 +88,11 @@ def _patterns() -> tuple[dict[str, re.Pattern[str]], dict[str, re.Pattern[str]]]
             action=compile_union(ACTION),
             cue=compile_union(CUE),
             exfil=compile_union(EXFIL),
-        )
-        every = OVERRIDE + ROLE + TOOL_CALL + HIDDEN + ACTION + CUE + EXFIL
-        _ANY["views"] = re.compile(union(every), re.DOTALL)
-        _ANY["despaced"] = re.compile(union([p for parts in DESPACED.values() for p in parts]), re.DOTALL)
-    return _COMPILED, _DESPACED
+        ),
+        despaced={name: compile_union(parts) for name, parts in DESPACED.items()},
+        any_view=re.compile(union(every), re.DOTALL),
+        any_despaced=re.compile(union([p for parts in DESPACED.values() for p in parts]), re.DOTALL),
+    )
 
 
 def normalize_for_screening(text: str) -> str:
@@ -95,15 +104,16 @@ def normalize_for_screening(text: str) -> str:
 def screen_text(*parts: str) -> tuple[str, ...]:
     """The injection flags raised by these texts (title, content …), in ``FLAGS`` order."""
     raw = "\n".join(p for p in parts if p)[:MAX_SCREENED_CHARS]
-    compiled, despaced_patterns = _patterns()
+    patterns = _patterns()
+    compiled, despaced_patterns = patterns.flags, patterns.despaced
     normal = normal_form(raw)
     plain = plain_view(raw)
     folded = folded_view(normal)
     views = (plain,) if folded == plain else (plain, folded)
     despaced = despaced_view(folded)
     if (
-        not any(_ANY["views"].search(view) for view in views)
-        and (despaced == folded or _ANY["despaced"].search(despaced) is None)
+        not any(patterns.any_view.search(view) for view in views)
+        and (despaced == folded or patterns.any_despaced.search(despaced) is None)
         and not _TAG_CHARS.search(raw)
     ):
         return ()
