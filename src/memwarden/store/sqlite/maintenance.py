@@ -68,7 +68,7 @@ class SQLiteMaintenance:
     path: Any
     connection: Callable[[], sqlite3.Connection]
     write: Callable[[], AbstractContextManager[sqlite3.Connection]]
-    _index: Callable[[sqlite3.Connection, int | None, IndexText], None]
+    _index: Callable[[sqlite3.Connection, int | None, IndexText, Memory], None]
 
     # -- checks --------------------------------------------------------------------------------
 
@@ -200,7 +200,8 @@ class SQLiteMaintenance:
             for rowid, *rest in conn.execute(
                 f"SELECT rowid, {_COLUMNS} FROM memories WHERE deleted_at IS NULL ORDER BY rowid"
             ).fetchall():
-                self._index(conn, rowid, index_for(_row_to_memory(rest)))
+                memory = _row_to_memory(rest)
+                self._index(conn, rowid, index_for(memory), memory)
                 count += 1
         if orphaned:  # pages left unreachable by _unlink_broken_fts: VACUUM drops them
             try:
@@ -309,6 +310,9 @@ class SQLiteMaintenance:
         for start in range(0, len(entries), IMPORT_BATCH):
             chunk = entries[start : start + IMPORT_BATCH]
             with self.write() as conn:
+                # Indexed after the batch's memories are in: a memory insert fires triggers,
+                # which would make FTS5 write out a segment per row (see ``SQLiteStore._index``).
+                to_index: list[tuple[int | None, IndexText, Memory]] = []
                 for memory, index in chunk:
                     if conn.execute("SELECT 1 FROM memories WHERE id = ?", (memory.id,)).fetchone():
                         outcomes.append("same_id")
@@ -328,8 +332,10 @@ class SQLiteMaintenance:
                         _memory_params(memory),
                     )
                     if memory.deleted_at is None:
-                        self._index(conn, cursor.lastrowid, index)
+                        to_index.append((cursor.lastrowid, index, memory))
                     outcomes.append("inserted")
+                for rowid, index, memory in to_index:
+                    self._index(conn, rowid, index, memory)
                 in_write.write_row(
                     conn,
                     [m.id for (m, _), o in zip(chunk, outcomes[start:], strict=True) if o == "inserted"],

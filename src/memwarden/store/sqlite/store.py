@@ -191,7 +191,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
                 f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * _NCOLUMNS)})",
                 _memory_params(memory),
             )
-            self._index(conn, cursor.lastrowid, index)
+            self._index(conn, cursor.lastrowid, index, memory)
             in_write.write_row(conn, [memory.id], detail={"duplicate": False})
         return memory, False
 
@@ -223,7 +223,8 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
             done = 0
             while batch := cursor.fetchmany(REINDEX_BATCH):
                 for row in batch:
-                    self._index(conn, row[0], index_for(_row_to_memory(row[1:])))
+                    memory = _row_to_memory(row[1:])
+                    self._index(conn, row[0], index_for(memory), memory)
                 done += len(batch)
                 if progress is not None:
                     progress(done, total)
@@ -235,11 +236,26 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
             conn.execute("DELETE FROM index_state WHERE key = ?", (KEYWORD_REINDEX,))
         return int(total)
 
-    def _index(self, conn: sqlite3.Connection, rowid: int | None, index: IndexText) -> None:
+    @staticmethod
+    def _index(conn: sqlite3.Connection, rowid: int | None, index: IndexText, memory: Memory) -> None:
+        """One row of the keyword index, as a plain single-row ``VALUES`` insert.
+
+        FTS5 writes its pending terms out as a new segment whenever a statement opens a
+        savepoint, and an ``INSERT … SELECT`` (or any statement that fires triggers) does: one
+        segment per row, merged again and again, so indexing got slower as the index grew (2 ms
+        per row at 58k memories, against 0.01 ms as ``VALUES`` in the same transaction). Bulk
+        writers therefore insert their memories first and index them after (``import_memories``).
+        """
         conn.execute(
-            f"INSERT INTO memories_fts(rowid, title, tags, body, context, scope)"
-            f" SELECT ?, ?, ?, ?, ?, {SCOPE_FUNCTION}(tenant, project) FROM memories WHERE rowid = ?",
-            (rowid, index.title, index.tags, index.body, index.context, rowid),
+            "INSERT INTO memories_fts(rowid, title, tags, body, context, scope) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                rowid,
+                index.title,
+                index.tags,
+                index.body,
+                index.context,
+                scope_token(memory.tenant, memory.project),
+            ),
         )
 
     def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
@@ -287,7 +303,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
                 ),
             )
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
-            self._index(conn, row[0], index)
+            self._index(conn, row[0], index, updated)
             in_write.write_row(conn, [memory.id], detail={"version": updated.version})
         return updated
 
