@@ -26,7 +26,6 @@ FTS_TABLE_SQL = (
     "tokenize = \"unicode61 remove_diacritics 0 categories 'L* M* N* P* S* Co Cn Cs'\", "
     "prefix = '2 3 4')"
 )
-SCOPE_FUNCTION = "memwarden_scope"
 # A query is cut to this many terms: more only slows the index down.
 MAX_TERMS = 128
 
@@ -84,8 +83,8 @@ def word_expressions(query: KeywordQuery) -> list[tuple[str, str | None]]:
 def scope_token(tenant: str | None, project: str | None) -> str | None:
     """The index token of one tenant+project: ``s`` and 24 hex digits of their SHA-256.
 
-    Registered on every connection as the SQL function ``memwarden_scope``, so the token is
-    computed in the same statement that indexes a memory.
+    Computed here and written with the index row as a plain value (``SQLiteStore._index``
+    says why it is not computed by SQL in an ``INSERT … SELECT``).
     """
     if tenant is None or project is None:
         return None

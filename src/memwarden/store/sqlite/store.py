@@ -26,7 +26,7 @@ from memwarden.models import (
 )
 from memwarden.store.sqlite import migrations
 from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, with_clear_faults
-from memwarden.store.sqlite.fts import SCOPE_FUNCTION, scope_token
+from memwarden.store.sqlite.fts import scope_token
 from memwarden.store.sqlite.insights import SQLiteInsights
 from memwarden.store.sqlite.keyword_methods import SQLiteKeywords
 from memwarden.store.sqlite.maintenance import SQLiteMaintenance
@@ -118,7 +118,6 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
             # Statistics refreshed by ``PRAGMA optimize`` (at close, after bulk imports) read at
             # most this many rows per index, so keeping them current costs milliseconds at 1M.
             conn.execute("PRAGMA analysis_limit = 1000")
-            conn.create_function(SCOPE_FUNCTION, 2, scope_token, deterministic=True)
         except sqlite3.Error as exc:
             raise SQLiteFault(f"cannot open the database: {describe_fault(self.path, exc)}") from exc
         return conn
