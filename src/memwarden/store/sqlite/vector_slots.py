@@ -4,16 +4,19 @@ Slots only ever grow: a vector is appended once and never changed (an edited mem
 slot and its old one becomes a tombstone), so a search can score rows while the background adds
 more, and the HNSW graph over slots ``[0, n)`` stays true for those slots forever.
 
-``SlotMatrix`` holds the float32 rows as a read-only base (a memory-mapped snapshot file, see
-``vector_snapshot.py``) followed by blocks of ``BLOCK_ROWS`` rows in memory: growing never copies
-what is there (the old preallocated matrix was grown by 1.25x and copied: 3.55 GB became
-4.64 GB after one add at 1M). ``SlotColumns`` holds what each slot is (memory rowid, the vector's
+``SlotMatrix`` holds the float32 rows as a read-only base (a snapshot file, see
+``vector_snapshot.py`` and ``FileRows``) followed by blocks of ``BLOCK_ROWS`` rows in memory:
+growing never copies what is there (the old preallocated matrix was grown by 1.25x and copied:
+3.55 GB became 4.64 GB after one add at 1M). ``SlotColumns`` holds what each slot is (memory rowid, the vector's
 ``seq``, tenant and project codes); these are small (24 bytes a slot) and grow by doubling.
 numpy is imported inside methods: opening a store never loads it.
 """
 
 from __future__ import annotations
 
+import mmap
+import os
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,13 +27,67 @@ BLOCK_ROWS = 65_536
 TOMBSTONE = -1
 
 
-class SlotMatrix:
-    """float32 rows by slot: ``base`` (rows ``[0, len(base))``, read-only) then memory blocks."""
+class FileRows:
+    """The float32 rows of a snapshot file: mapped for scans, read with ``pread`` for picks.
 
-    def __init__(self, dim: int, base: Any = None) -> None:
+    A search past the exact size rescores a few hundred rows picked by the HNSW graph, a
+    different few hundred each time. Read through the mapping, every 4 KiB page such a row
+    lies on stayed mapped into the process: after 200 searches at 1M memories 2.0 GB of the
+    1.5 GB matrix file and the graph counted as the server's resident memory (issue 21). Picks
+    are read with ``pread`` instead, so those pages stay in the kernel's page cache, shared and
+    reclaimable, and never in the process. Scans (exact search of a space of at most
+    ``vector_exact_max`` vectors, the background's graph building) go through the mapping;
+    ``release`` unmaps a range the background has finished with.
+    """
+
+    def __init__(self, path: Path, rows: int, dim: int) -> None:
+        import numpy as np
+
+        self.path = path
+        self.rows = rows
+        self.dim = dim
+        self.row_bytes = dim * 4
+        self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        # Closed with this object (an unlinked snapshot file stays readable while it is open).
+        weakref.finalize(self, os.close, self._fd)
+        size = rows * self.row_bytes
+        if os.fstat(self._fd).st_size < size:
+            raise ValueError(f"{path.name} holds fewer than {rows} rows")
+        self._map = mmap.mmap(self._fd, size, access=mmap.ACCESS_READ) if size else None
+        self.array = (
+            np.frombuffer(self._map, dtype=np.float32).reshape(rows, dim)
+            if self._map is not None
+            else np.empty((0, dim), dtype=np.float32)
+        )
+
+    def take(self, slots: Any) -> Any:
+        """The rows of these slots (each ``< rows``), copied in the order given, by ``pread``."""
+        import numpy as np
+
+        fd, width = self._fd, self.row_bytes
+        data = b"".join([os.pread(fd, width, int(slot) * width) for slot in slots])
+        if len(data) != len(slots) * width:
+            raise OSError(f"{self.path.name} was cut short while being read")
+        return np.frombuffer(data, dtype=np.float32).reshape(len(slots), self.dim)
+
+    def release(self, start: int, stop: int) -> None:
+        """Unmap the pages of rows ``[start, stop)`` from this process (the page cache keeps them)."""
+        if self._map is None or not hasattr(mmap, "MADV_DONTNEED"):
+            return
+        page = mmap.PAGESIZE
+        first = (start * self.row_bytes) // page * page
+        end = min(len(self._map), -(-(stop * self.row_bytes) // page) * page)
+        if end > first:
+            self._map.madvise(mmap.MADV_DONTNEED, first, end - first)
+
+
+class SlotMatrix:
+    """float32 rows by slot: ``base`` (rows ``[0, base.rows)``, read-only) then memory blocks."""
+
+    def __init__(self, dim: int, base: FileRows | None = None) -> None:
         self.dim = dim
         self.base = base
-        self.base_rows = 0 if base is None else int(base.shape[0])
+        self.base_rows = 0 if base is None else base.rows
         self.blocks: list[Any] = []
         self.size = self.base_rows
 
@@ -50,13 +107,22 @@ class SlotMatrix:
             self.size += take
         return first
 
-    def segments(self, start: int, stop: int) -> Iterator[tuple[int, Any]]:
-        """``(first slot, rows)`` views covering slots ``[start, stop)`` without copying."""
+    def segments(self, start: int, stop: int, *, transient: bool = False) -> Iterator[tuple[int, Any]]:
+        """``(first slot, rows)`` views covering slots ``[start, stop)`` without copying.
+
+        ``transient``: a one-off pass (the background building a graph or writing a snapshot);
+        the base is walked a block at a time and each block unmapped once the caller is done
+        with it, so the pass leaves no file pages in the process's resident memory."""
         stop = min(stop, self.size)
-        if start < self.base_rows:
+        if start < self.base_rows and self.base is not None:
             end = min(stop, self.base_rows)
-            yield start, self.base[start:end]
-            start = end
+            step = BLOCK_ROWS if transient else end - start
+            while start < end:
+                upto = min(end, start + step)
+                yield start, self.base.array[start:upto]
+                if transient:
+                    self.base.release(start, upto)
+                start = upto
         while start < stop:
             block, offset = divmod(start - self.base_rows, BLOCK_ROWS)
             end = min(stop, start + BLOCK_ROWS - offset)
@@ -70,8 +136,8 @@ class SlotMatrix:
         slots = np.asarray(slots, dtype=np.int64)
         out = np.empty((len(slots), self.dim), dtype=np.float32)
         in_base = slots < self.base_rows
-        if in_base.any():
-            out[in_base] = self.base[slots[in_base]]
+        if in_base.any() and self.base is not None:
+            out[in_base] = self.base.take(slots[in_base])
         rest = np.flatnonzero(~in_base)
         if len(rest):
             block, offset = np.divmod(slots[rest] - self.base_rows, BLOCK_ROWS)

@@ -8,8 +8,8 @@ Re-reading every vector from SQLite and rebuilding the HNSW graph at every start
     <database>.vectors/<space>/slots-<gen>.npz   rowid, seq, tenant and project code per slot
     <database>.vectors/<space>/graph-<gen>.usearch  the HNSW graph over slots [0, graph_size)
 
-A start maps the matrix and the graph read-only (pages load on use; resident memory stays near
-what searches touch) and reads only the rows and removals newer than the snapshot's watermarks.
+A start maps the matrix and the graph read-only (pages load on use; the rows a search rescores
+are read with ``pread``, so they stay in the page cache and out of the process, see ``FileRows``) and reads only the rows and removals newer than the snapshot's watermarks.
 The snapshot is a cache: SQLite stays the truth. It is used only when it still matches the
 database (its newest vector is still there, or its removal is logged), otherwise ignored and
 rewritten; deleting the folder is always safe. One process writes at a time (``flock``);
@@ -28,7 +28,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from memwarden.store.sqlite.vector_slots import SlotColumns, SlotMatrix, SpaceState
+from memwarden.store.sqlite.vector_slots import FileRows, SlotColumns, SlotMatrix, SpaceState
 
 logger = logging.getLogger(__name__)
 
@@ -93,11 +93,7 @@ def load(root: Path, model: str, dim: int, conn: sqlite3.Connection) -> Any:
         if columns.size != rows or not _matches(meta, model, dim, columns, conn):
             logger.info("vector snapshot %s does not match the database; reading vectors from it", folder)
             return None
-        base = (
-            np.memmap(folder / meta["matrix"], dtype=np.float32, mode="r", shape=(rows, dim))
-            if rows
-            else None
-        )
+        base = FileRows(folder / meta["matrix"], rows, dim) if rows else None
         state = SpaceState(dim, SlotMatrix(dim, base), columns, list(meta["names"]))
         state.last_seq, state.last_removal = int(meta["last_seq"]), int(meta["last_removal"])
         if meta.get("graph"):
@@ -188,7 +184,7 @@ def _write(
         matrix_name, matrix_path, start = f"matrix-{gen}.f32", folder / f"matrix-{gen}.f32", 0
     with open(matrix_path, "r+b" if start else "wb") as out:
         out.seek(start * dim * 4)
-        for _, rows in state.matrix.segments(start, size):
+        for _, rows in state.matrix.segments(start, size, transient=True):
             out.write(np.ascontiguousarray(rows, dtype=np.float32).tobytes())
         out.flush()
         os.fsync(out.fileno())
@@ -229,12 +225,8 @@ def _write(
 
 def _map_back(folder: Path, written: dict[str, Any], state: Any, lock: threading.Lock, dim: int) -> None:
     """Serve from the files just written: the matrix rows and the graph leave private memory."""
-    import numpy as np
-
     rows = written["rows"]
-    base = (
-        np.memmap(folder / written["matrix"], dtype=np.float32, mode="r", shape=(rows, dim)) if rows else None
-    )
+    base = FileRows(folder / written["matrix"], rows, dim) if rows else None
     graph = None
     if written["graph"]:
         from usearch.index import Index

@@ -287,7 +287,7 @@ class VectorSpaceIndex:
             extended = Index.restore(str(graph_file), view=False)
         else:
             extended = graph.copy()
-        for first, rows in state.matrix.segments(start, stop):
+        for first, rows in state.matrix.segments(start, stop, transient=True):
             extended.add(np.arange(first, first + len(rows), dtype=np.uint64), rows, threads=2)
         with self._lock:
             state.graph, state.graph_size, state.graph_file = extended, stop, None
