@@ -18,6 +18,7 @@ alone: a wrong date would mislead more than no date.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -202,7 +203,10 @@ def _number(word: str, language: str) -> int | None:
     return _NUMBERS[language].get(word)
 
 
+@functools.cache
 def _patterns(language: str) -> list[tuple[re.Pattern[str], str]]:
+    """The date patterns of one language, compiled whole on first use (a cold CLI search
+    compiles only the languages its text needs)."""
     rules = _RULES[language]
     numbers = "|".join(sorted((re.escape(k) for k in _NUMBERS[language]), key=len, reverse=True))
     units = "|".join(sorted(rules.units, key=len, reverse=True))
@@ -221,14 +225,12 @@ def _patterns(language: str) -> list[tuple[re.Pattern[str], str]]:
     ]
 
 
-_COMPILED = {language: _patterns(language) for language in _RULES}
-
 
 def _spans_in(text: str, start: date, language: str) -> Iterable[tuple[int, Span]]:
     rules = _RULES[language]
     lowered = fold_case_turkish(text) if language == "turkish" else fold_case(text)
     taken: list[tuple[int, int]] = []
-    for pattern, kind in _COMPILED[language]:
+    for pattern, kind in _patterns(language):
         for match in pattern.finditer(lowered):
             if any(a < match.end() and match.start() < b for a, b in taken):
                 continue  # "last week" inside "the day before yesterday" style overlaps

@@ -10,7 +10,6 @@ read-back tells.
 from __future__ import annotations
 
 import logging
-import secrets
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -89,6 +88,8 @@ class SQLiteMaintenance:
         """
         # Each probe has its own rowid: servers starting together must not take each other's
         # probe row for their own (or delete it under each other and "find" a broken index).
+        import secrets
+
         rowid = PROBE_ROWID - secrets.randbelow(1_000_000_000)
         step = "write"
         try:

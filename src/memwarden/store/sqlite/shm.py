@@ -35,7 +35,6 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
-import subprocess
 import sys
 import threading
 import time
@@ -126,6 +125,8 @@ class _Guard:
     """The helper process that holds the database open while this process closes its connections."""
 
     def __init__(self, database: Path) -> None:
+        import subprocess
+
         self.process = subprocess.Popen(
             [sys.executable, "-c", _GUARD, str(database)],
             stdin=subprocess.PIPE,
@@ -141,6 +142,8 @@ class _Guard:
         return None if line == "ready" else (line.removeprefix("error ") or "the helper process stopped")
 
     def close(self) -> None:
+        import subprocess
+
         if self.process.stdin is not None:
             self.process.stdin.close()
         try:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memwarden.audit import in_write
 from memwarden.errors import Conflict
@@ -38,8 +38,10 @@ from memwarden.store.sqlite.rows import row_to_memory as _row_to_memory
 from memwarden.store.sqlite.shm import close_all, watch_for
 from memwarden.store.sqlite.threads import SQLiteThreads
 from memwarden.store.sqlite.vector_methods import SQLiteVectors
-from memwarden.store.sqlite.vectors import VectorSpaceIndex
 from memwarden.store.unfinished import KEYWORD_REINDEX, marker_value
+
+if TYPE_CHECKING:  # pragma: no cover - the vector index loads with the first vector search
+    from memwarden.store.sqlite.vectors import VectorSpaceIndex
 
 BUSY_TIMEOUT_MS = 60_000
 REINDEX_BATCH = 500

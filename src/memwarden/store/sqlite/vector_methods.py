@@ -13,13 +13,14 @@ import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memwarden.errors import StorageError
 from memwarden.models import Candidate, IndexText, Memory, VectorCounts, VectorSpace
 from memwarden.store.sqlite.rows import M_COLUMNS, NCOLUMNS, row_to_memory
-from memwarden.store.sqlite.vector_snapshot import snapshot_dir_for
-from memwarden.store.sqlite.vectors import VectorSpaceIndex
+
+if TYPE_CHECKING:  # pragma: no cover - imported by the first vector search: a keyword-only CLI never loads it
+    from memwarden.store.sqlite.vectors import VectorSpaceIndex
 
 #: Removal-log rows read per queue step.
 QUEUE_REMOVALS = 1_000
@@ -174,6 +175,9 @@ class SQLiteVectors:
         with self._lock:
             index = self._vector_indexes.get(space)
             if index is None:
+                from memwarden.store.sqlite.vector_snapshot import snapshot_dir_for
+                from memwarden.store.sqlite.vectors import VectorSpaceIndex
+
                 snapshots = snapshot_dir_for(self.path) if self.vector_snapshots else None
                 index = VectorSpaceIndex(
                     space.model_id, space.dimension, exact_max=self.vector_exact_max, snapshot_dir=snapshots
