@@ -225,7 +225,6 @@ def _patterns(language: str) -> list[tuple[re.Pattern[str], str]]:
     ]
 
 
-
 def _spans_in(text: str, start: date, language: str) -> Iterable[tuple[int, Span]]:
     rules = _RULES[language]
     lowered = fold_case_turkish(text) if language == "turkish" else fold_case(text)
