@@ -8,8 +8,9 @@ search + fusion + ranking) for distinct queries and reports p50/p95. Embedding 1
 with the model would take most of an hour on 2 shared cores, so the stored vectors are real
 model embeddings of 2,000 distinct texts, each reused with a little noise (renormalised): the
 search work per query is the same as with 100k distinct embeddings. Bulk add is measured for
-real: ``memwarden import`` of 2,000 new memories (batched embedding), and 300 single ``add``
-calls. RSS is measured in a fresh process that opens the filled database like a server
+real: ``memwarden import`` of 2,000 new memories (batched embedding), 300 single ``add``
+calls, and the backfill (``memwarden reindex --embeddings``) of 2,000 memories stored without
+vectors; target (issue 17) >= 400 memories/s for import and backfill on an idle machine. RSS is measured in a fresh process that opens the filled database like a server
 (builtin model loaded, all vectors loaded, a few searches), not in the benchmark process.
 """
 
@@ -164,7 +165,9 @@ def bulk_add(tmp: str, embedder: object) -> dict[str, float]:
     add_s, add_cpu = time.perf_counter() - started, time.process_time() - started_cpu
     status = service.searcher.vector_status(probe=False)
     service.close()
+    backfill = backfill_speed(tmp, embedder)
     return {
+        **backfill,
         "import_per_s": round(report.get("embedded", 0) / import_s, 1) if import_s == import_s else 0.0,
         "import_per_cpu_s": round(report.get("embedded", 0) / import_cpu, 1)
         if import_cpu == import_cpu
@@ -177,12 +180,38 @@ def bulk_add(tmp: str, embedder: object) -> dict[str, float]:
     }
 
 
+def backfill_speed(tmp: str, embedder: object) -> dict[str, float]:
+    """``memwarden reindex --embeddings`` on 2,000 memories stored without vectors (imported with
+    the embedder off), timed alone: the batched backfill of an existing database."""
+    plain = build_service(
+        load_settings(db=f"{tmp}/backfill.db", log_file=f"{tmp}/log", backup_dir=f"{tmp}/b", embedder="none"),
+        background=False,
+    )
+    plain.operations.import_text(json.dumps([{"content": t} for t in memory_texts(2_000, seed=123)]))
+    plain.close()
+    settings = load_settings(
+        db=f"{tmp}/backfill.db", log_file=f"{tmp}/log", backup_dir=f"{tmp}/b", embedder="builtin"
+    )
+    service = build_service(settings, embedder=embedder, background=False)  # type: ignore[arg-type]
+    assert service.vectors is not None and service.vectors.wait_ready(60)
+    started, started_cpu = time.perf_counter(), time.process_time()
+    embedded = service.vectors.backfill()
+    wall, cpu = time.perf_counter() - started, time.process_time() - started_cpu
+    service.close()
+    return {
+        "backfill_embedded": embedded,
+        "backfill_per_s": round(embedded / wall, 1),
+        "backfill_per_cpu_s": round(embedded / cpu, 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--json", dest="json_file")
     args = parser.parse_args(argv)
+    load_start = os.getloadavg()
     embedder = open_builtin()
     started = time.perf_counter()
     embedder.load()
@@ -221,14 +250,17 @@ def main(argv: list[str] | None = None) -> int:
                 "index": "exact" if size <= settings.vector_exact_max else "hnsw",
             }
     bulk = report["bulk"]
+    report["loadavg_start"] = load_start
     report["loadavg_end"] = os.getloadavg()
     print(
-        f"model {report['model']} (load {report['load_s']} s); machine: 2 cores shared with other work, "
-        f"load average at the end {report['loadavg_end']}"
+        f"model {report['model']} (load {report['load_s']} s); machine: {os.cpu_count()} cores, "
+        f"load average {tuple(round(x, 2) for x in load_start)} at the start, "
+        f"{tuple(round(x, 2) for x in report['loadavg_end'])} at the end"  # type: ignore[union-attr]
     )
     print(
         f"bulk: import {bulk['import_per_s']} memories/s wall, {bulk['import_per_cpu_s']} per CPU-second; "  # type: ignore[index]
-        f"single add {bulk['add_per_s']}/s wall, {bulk['add_per_cpu_s']} per CPU-second"
+        f"single add {bulk['add_per_s']}/s wall, {bulk['add_per_cpu_s']} per CPU-second; "  # type: ignore[index]
+        f"backfill {bulk['backfill_per_s']}/s wall, {bulk['backfill_per_cpu_s']} per CPU-second"  # type: ignore[index]
     )  # type: ignore[index]
     print(
         f"{'stored':>10} {'p50 ms':>8} {'p95 ms':>8} {'CPU p50':>8} {'degraded':>9} {'RSS MB':>8} {'index':>6}"

@@ -41,6 +41,19 @@ def test_batching_does_not_change_the_vectors(builtin_embedder: Any) -> None:
     assert np.allclose(together, alone, atol=1e-4)
 
 
+def test_batches_run_side_by_side_keep_each_vector_in_its_texts_place(builtin_embedder: Any) -> None:
+    # 150 texts of many lengths: five batches of 32 (sorted by length) spread over the cores;
+    # every row must still be its own text's vector.
+    texts = [
+        f"note {i}: " + " ".join(["deploy", "cache", "invoice", "backup"][: i % 4 + 1] * (i % 7 + 1))
+        for i in range(150)
+    ]
+    together = builtin_embedder.embed_documents(texts)
+    assert together.shape == (150, 384)
+    for i in (0, 1, 33, 77, 149):
+        assert np.allclose(together[i], builtin_embedder.embed_query(texts[i]), atol=1e-4)
+
+
 def test_an_unknown_builtin_model_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="not a builtin model"):
         open_builtin("gpt-9")

@@ -13,8 +13,9 @@ from typing import Any, Protocol, runtime_checkable
 from memwarden.errors import EmbeddingUnavailable
 from memwarden.models import VectorSpace
 
-#: Texts per provider call on bulk paths (import, reindex, backfill).
-BATCH_SIZE = 32
+#: Texts per provider call on bulk paths (import, reindex, backfill): enough for the builtin
+#: model to run several of its own 32-text batches side by side, one per core.
+BATCH_SIZE = 128
 
 
 @runtime_checkable
