@@ -42,7 +42,7 @@ def test_batching_does_not_change_the_vectors(builtin_embedder: Any) -> None:
 
 
 def test_batches_run_side_by_side_keep_each_vector_in_its_texts_place(builtin_embedder: Any) -> None:
-    # 150 texts of many lengths: five batches of 32 (sorted by length) spread over the cores;
+    # 150 texts of many lengths: batches (sorted by length) spread over the cores;
     # every row must still be its own text's vector.
     texts = [
         f"note {i}: " + " ".join(["deploy", "cache", "invoice", "backup"][: i % 4 + 1] * (i % 7 + 1))
