@@ -64,6 +64,8 @@ class FileRows:
         """The rows of these slots (each ``< rows``), copied in the order given, by ``pread``."""
         import numpy as np
 
+        if not hasattr(os, "pread"):  # Windows: no pread; read through the mapping
+            return self.array[np.asarray(slots, dtype=np.int64)]
         fd, width = self._fd, self.row_bytes
         data = b"".join([os.pread(fd, width, int(slot) * width) for slot in slots])
         if len(data) != len(slots) * width:
