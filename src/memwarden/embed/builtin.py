@@ -111,8 +111,9 @@ class MiniLMEmbedder:
             options = onnxruntime.SessionOptions()
             # One thread per run: this model's matrices are too small to split (a 19-token query
             # took 3.3 ms on two threads, 2.9 ms on one, at a third more CPU; 2,000 texts in
-            # batches of 32 ran at 182 per CPU-second on two threads, 227 on one). Cores are used by running batches
-            # side by side instead (``embed_documents``); a session serves concurrent runs.
+            # batches of 32 ran at 182 per CPU-second on two threads, 227 on one). Cores are
+            # used by running batches side by side (``embed_documents``): a session serves
+            # concurrent runs.
             options.intra_op_num_threads = 1
             options.inter_op_num_threads = 1
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
