@@ -31,6 +31,9 @@ HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 64
 # Candidates the graph walk keeps; at least this, or twice the rows wanted.
 HNSW_EF_SEARCH = 100
+# maintenance_work_mem for an index build memwarden starts, when the server's own is lower. The
+# graph of 1M 384-d vectors needs about 2.3 GB; past what it is given, pgvector builds far slower
+# (docs/scaling.md says what to set for 1M+ memories).
 BUILD_MEMORY = "512MB"
 SPACE_INDEX_LOCK = 0x6D657678  # "mevx": replicas creating a space's index take turns
 # Rows of ``embedding_pending`` the background embedder reads per step.
@@ -44,6 +47,14 @@ def vector_text(blob: bytes, dimension: int) -> str:
     if len(blob) != dimension * 4:
         raise StorageError(f"vector of {len(blob)} bytes does not fit a space of dimension {dimension}")
     return "[" + ",".join(map(str, np.frombuffer(blob, dtype=np.float32).tolist())) + "]"
+
+
+def build_memory_too_low(conn: psycopg.Connection) -> bool:
+    """Whether the session's ``maintenance_work_mem`` is below ``BUILD_MEMORY``, compared in bytes."""
+    row = conn.execute(
+        "SELECT pg_size_bytes(current_setting('maintenance_work_mem')) < pg_size_bytes(%s)", (BUILD_MEMORY,)
+    ).fetchone()
+    return bool(row and row[0])
 
 
 def space_index_name(space: VectorSpace) -> str:
@@ -71,8 +82,13 @@ class PostgresVectors:
             exists = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (name,)).fetchone()
             built = not (exists and exists[0])
             if built:
-                # A build over rows already there (migrate) is far faster when the graph fits in memory.
-                conn.execute(sql.SQL("SET LOCAL maintenance_work_mem = {}").format(sql.Literal(BUILD_MEMORY)))
+                # A build over rows already there (migrate) is far faster when the graph fits in
+                # memory: raise the build's memory to BUILD_MEMORY for this transaction, but never
+                # lower what the server, database or role was given (a DBA sizing it for 1M+ rows).
+                if build_memory_too_low(conn):
+                    conn.execute(
+                        sql.SQL("SET LOCAL maintenance_work_mem = {}").format(sql.Literal(BUILD_MEMORY))
+                    )
                 conn.execute(
                     sql.SQL(
                         "CREATE INDEX {name} ON memory_vectors USING hnsw ((embedding::vector({dim})) vector_cosine_ops)"
