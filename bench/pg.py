@@ -539,10 +539,11 @@ def machine_line(machine: Machine, results: dict[str, Any]) -> str:
         if not others
         else f"{sum(others):.0f} CPU-s in {wall:.0f} s of timed phases, {sum(others) / wall:.2f} cores on average"
     )
+    verdict = {True: "idle", False: "not idle", None: "load unknown"}[machine.idle]
     return (
         f"machine: {machine.cpus} CPUs; load average (1/5/15 min) at start {load(machine.load_start)}, "
-        f"at end {load(machine.load_end)} (the end includes this bench's server and writers); "
-        f"CPU used by other processes: {used}"
+        f"at end {load(machine.load_end)} (the end includes this bench's server and writers): {verdict} "
+        f"by bench/measure.py's rule; CPU used by other processes: {used}"
     )
 
 
