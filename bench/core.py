@@ -9,7 +9,10 @@ p50 <= 5 ms at 100k (issue 2); `memwarden --version` <= 100 ms wall; cold `memwa
 and `memwarden hook prompt` <= 3 times a bare `python` + `sqlite3` FTS5 query on the same
 database (issue 17), measured as a paired run: each round runs the bare query and the command
 back to back (alternating which goes first), so both see the same machine load, and the ratio
-of their medians is printed with the median of the per-round ratios.
+of their medians is printed with the median of the per-round ratios. A third paired row runs the
+bare query after importing the standard-library modules `memwarden search` imports (listed at
+run time with ``-X importtime``): no memwarden code at all, the floor of any CPython program that
+uses them.
 """
 
 from __future__ import annotations
@@ -56,6 +59,33 @@ BARE_QUERY = (
     " (sys.argv[2],)).fetchall()\n"
     "print(rows)\n"
 )
+
+
+def stdlib_floor(command: list[str], env: dict[str, str], stdin: str = "") -> tuple[list[str], str]:
+    """The standard-library modules ``command`` imports that the bare query does not, and the
+    bare query preceded by importing them: what any CPython program using those modules pays
+    before its first line of its own (the floor a memwarden command cannot go under without
+    giving up typing, logging, dataclasses, argparse...)."""
+    import importlib.util
+    import subprocess
+
+    def imported(argv: list[str], text: str = "") -> list[str]:
+        found = subprocess.run(
+            argv, input=text, env={**env, "PYTHONPROFILEIMPORTTIME": "1"}, capture_output=True, text=True
+        ).stderr
+        names = [
+            line.rsplit("|", 1)[1].strip() for line in found.splitlines() if line.startswith("import time:")
+        ]
+        # Attempts that failed (another platform's modules tried in a try/except) are listed too.
+        return [
+            n
+            for n in dict.fromkeys(names)
+            if n.split(".")[0] in sys.stdlib_module_names and importlib.util.find_spec(n) is not None
+        ]
+
+    bare_modules = set(imported([sys.executable, "-c", BARE_QUERY, ":memory:", "x"]))
+    modules = [m for m in imported(command, stdin) if m not in bare_modules]
+    return modules, "".join(f"import {m}\n" for m in modules) + BARE_QUERY
 
 
 def paired(
@@ -179,6 +209,17 @@ def main() -> None:
                     args.cold_runs,
                     size,
                 )
+                modules, floor_code = stdlib_floor([exe, "search", "client email", "--json"], env)
+                floor = paired_rows(
+                    f"bare query after importing the {len(modules)} standard modules memwarden search imports",
+                    [sys.executable, "-c", floor_code, str(db), "client email"],
+                    bare,
+                    env,
+                    args.cold_runs,
+                    size,
+                )[0]
+                floor["note"] = str(floor["note"]).replace("; target <= 3x", "") + ": no memwarden code"
+                rows.append(floor)
                 prompt = json.dumps(
                     {
                         "session_id": "bench",
