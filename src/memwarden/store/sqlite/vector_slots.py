@@ -7,9 +7,9 @@ more, and the HNSW graph over slots ``[0, n)`` stays true for those slots foreve
 ``SlotMatrix`` holds the float32 rows as a read-only base (a snapshot file, see
 ``vector_snapshot.py`` and ``FileRows``) followed by blocks of ``BLOCK_ROWS`` rows in memory:
 growing never copies what is there (the old preallocated matrix was grown by 1.25x and copied:
-3.55 GB became 4.64 GB after one add at 1M). ``SlotColumns`` holds what each slot is (memory rowid, the vector's
-``seq``, tenant and project codes); these are small (24 bytes a slot) and grow by doubling.
-numpy is imported inside methods: opening a store never loads it.
+3.55 GB became 4.64 GB after one add at 1M). ``SlotColumns`` holds what each slot is (memory
+rowid, the vector's ``seq``, tenant and project codes); these are small (24 bytes a slot) and
+grow by doubling. numpy is imported inside methods: opening a store never loads it.
 """
 
 from __future__ import annotations
