@@ -156,11 +156,23 @@ def _harness_env(cli_env: dict[str, str]) -> dict[str, str]:
     return {**cli_env, "PATH": bin_dir + os.pathsep + cli_env.get("PATH", "")}
 
 
+# The SDK starts a stdio server with only HOME, PATH, SHELL, TERM, LOGNAME and USER of the
+# harness's environment, so the documented program, run as it is, used the real home's database
+# and left a daemon running there. The test lets the server also see the test's MEMWARDEN_* and
+# XDG_* settings (its own database, no daemon); the program itself is the document's, unchanged.
+SANDBOX = (
+    "import os, mcp.client.stdio as _stdio\n"
+    "_stdio.DEFAULT_INHERITED_ENV_VARS = (*_stdio.DEFAULT_INHERITED_ENV_VARS,"
+    " *(k for k in os.environ if k.startswith(('MEMWARDEN_', 'XDG_'))))\n"
+)
+
+
 def test_the_stdio_harness_program_runs(cli_env: dict[str, str], tmp_path: Path) -> None:
     program = blocks("python")[0]
+    env = _harness_env({**cli_env, "HOME": str(tmp_path)})
     result = subprocess.run(
-        [sys.executable, "-c", program],
-        env=_harness_env(cli_env),
+        [sys.executable, "-c", SANDBOX + program],
+        env=env,
         capture_output=True,
         text=True,
         timeout=120,
@@ -168,6 +180,8 @@ def test_the_stdio_harness_program_runs(cli_env: dict[str, str], tmp_path: Path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert re.fullmatch(r"[0-9A-Z]{26}", lines[0]) and "The Acme client prefers email." in lines[1]
+    assert Path(cli_env["MEMWARDEN_DB"]).is_file()  # the test's database, not the home's
+    assert not (tmp_path / ".local").exists()
 
 
 def test_the_http_harness_program_runs(http_server: tuple[str, str]) -> None:  # noqa: F811
