@@ -337,18 +337,11 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         # memories holding every query word first (few, and the best); only when they are fewer
         # than ``limit``, memories holding any word. A very broad query thus ranks its newest
         # RANK_POOL matches, never a memory that holds all the words ranked below one that doesn't.
-        # The pool is read and ranked narrow (id and tsvector only) and only the ``limit`` best
-        # rows are read whole, by id: sorting and ranking whole rows cost a third more at 300k
-        # memories (12.2 against 8.1 ms p50, docs/scaling.md). The lateral ``LIMIT 1`` keeps the
-        # whole-row read a lookup by primary key per ranked row, whatever the planner's estimates.
         sql = (
-            f"SELECT {M_COLUMNS}, r.rank, m.search::text FROM ("
-            " SELECT p.id, ts_rank(%s, p.search, q.query, 1) AS rank"
-            " FROM (SELECT m.id, m.search FROM memories m WHERE m.search @@ %s::tsquery AND m.tenant = %s"
-            f" AND m.deleted_at IS NULL{where} ORDER BY m.updated_at DESC LIMIT %s) p,"
-            " (SELECT %s::tsquery AS query) q ORDER BY rank DESC, p.id LIMIT %s"
-            ") r CROSS JOIN LATERAL (SELECT * FROM memories m WHERE m.id = r.id LIMIT 1) m"
-            " ORDER BY r.rank DESC, m.id"
+            f"SELECT {M_COLUMNS}, ts_rank(%s, m.search, q.query, 1) AS rank, m.search::text"
+            " FROM (SELECT * FROM memories m WHERE m.search @@ %s::tsquery AND m.tenant = %s"
+            f" AND m.deleted_at IS NULL{where} ORDER BY m.updated_at DESC LIMIT %s) m,"
+            " (SELECT %s::tsquery AS query) q ORDER BY rank DESC, m.id LIMIT %s"
         )
         found: dict[str, Candidate] = {}
         narrow = tsquery_all_literal(query)
