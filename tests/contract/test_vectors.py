@@ -102,6 +102,23 @@ def test_changing_or_deleting_a_memory_drops_its_vector(store: Any) -> None:
     assert [m.id for m in store.memories_missing_vectors(SPACE, limit=10)] == [a.id]
 
 
+def test_a_backfill_walks_the_missing_vectors_page_after_page_once(store: Any) -> None:
+    made = [put(store, f"memory number {i}") for i in range(7)]
+    store.put_vectors(SPACE, [(made[2].id, 1, unit(1).tobytes()), (made[5].id, 1, unit(1).tobytes())])
+    pages, cursor = [], None
+    while True:
+        page, cursor = store.missing_vectors_page(SPACE, cursor, limit=2)
+        if not page:
+            break
+        pages.append([m.id for m in page])
+    assert all(len(p) <= 2 for p in pages)
+    walked = [i for p in pages for i in p]
+    assert sorted(walked) == sorted(m.id for i, m in enumerate(made) if i not in (2, 5))
+    assert len(walked) == len(set(walked)) == 5  # each once, none with a vector
+    # The pass is over: the cursor stays where it ended.
+    assert store.missing_vectors_page(SPACE, cursor, limit=2) == ([], cursor)
+
+
 def test_counts_missing_and_failures_follow_the_vectors(store: Any) -> None:
     a, b, c = put(store, "one"), put(store, "two"), put(store, "three", tenant="t2")
     store.put_vectors(SPACE, [(a.id, 1, unit(1).tobytes())])

@@ -266,16 +266,13 @@ class VectorPath:
         # Counting is for the progress bar of an explicit reindex only (never in the background).
         total = 0 if self.on_progress is None else self.store.vector_counts(tenant, space).missing
         done = 0
-        seen: set[str] = set()
+        cursor: Any = None
         while not self._stop.is_set() and (limit is None or done < limit):
-            batch = [
-                m
-                for m in self.store.memories_missing_vectors(space, limit=BATCH_SIZE, tenant=tenant)
-                if m.id not in seen
-            ]
+            # One walk over the table, page after page (each page used to start again from the
+            # first row: 2.9 s a page at 1M memories, whatever the batch held).
+            batch, cursor = self.store.missing_vectors_page(space, cursor, limit=BATCH_SIZE, tenant=tenant)
             if not batch:
                 break
-            seen.update(m.id for m in batch)
             error = self._embed_now(space, batch)
             if error is not None:
                 raise EmbeddingUnavailable(error, reason="backfill")

@@ -228,6 +228,14 @@ class VectorStore(Protocol):
         """Live memories (of every tenant unless given) that have no vector in ``space``."""
         ...
 
+    def missing_vectors_page(
+        self, space: VectorSpace, cursor: Any, *, limit: int, tenant: str | None = None
+    ) -> tuple[list[Memory], Any]:
+        """The next ``limit`` of ``memories_missing_vectors`` after ``cursor`` (``None`` at
+        first), and the cursor after them: a backfill walks the table once, in key order, however
+        many batches it embeds (an empty page: done)."""
+        ...
+
     def embedding_queue(self, space: VectorSpace, mark: Any, *, limit: int) -> tuple[list[Memory], Any]:
         """Up to ``limit`` live memories without a vector in ``space`` whose embedding has not
         failed, found from the backend's watermark ``mark`` (``None`` at first), and the next mark.

@@ -170,17 +170,24 @@ class PostgresVectors:
     def memories_missing_vectors(
         self, space: VectorSpace, *, limit: int, tenant: str | None = None
     ) -> list[Memory]:
+        return self.missing_vectors_page(space, None, limit=limit, tenant=tenant)[0]
+
+    def missing_vectors_page(
+        self, space: VectorSpace, cursor: Any, *, limit: int, tenant: str | None = None
+    ) -> tuple[list[Memory], Any]:
+        """The cursor is the last id read: pages continue the walk by primary key."""
         from memwarden.store.postgres.rows import M_COLUMNS, row_to_memory
 
         scope, params = ("", []) if tenant is None else (" AND m.tenant = %s", [tenant])
         with self.connection() as conn:
             rows = conn.execute(
-                f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL{scope} AND NOT EXISTS ("
-                " SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = %s AND v.dim = %s)"
-                " ORDER BY m.created_at, m.id LIMIT %s",
-                (*params, space.model_id, space.dimension, limit),
+                f"SELECT {M_COLUMNS} FROM memories m WHERE m.id > %s AND m.deleted_at IS NULL{scope}"
+                " AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id"
+                " AND v.model = %s AND v.dim = %s) ORDER BY m.id LIMIT %s",
+                (cursor or "", *params, space.model_id, space.dimension, limit),
             ).fetchall()
-        return [row_to_memory(row) for row in rows]
+        found = [row_to_memory(row) for row in rows]
+        return found, (found[-1].id if found else cursor)
 
     def embedding_queue(self, space: VectorSpace, mark: Any, *, limit: int) -> tuple[list[Memory], Any]:
         """The next live memories without a vector of ``space``, and the queue's new state.

@@ -83,14 +83,26 @@ class SQLiteVectors:
     def memories_missing_vectors(
         self, space: VectorSpace, *, limit: int, tenant: str | None = None
     ) -> list[Memory]:
+        return self.missing_vectors_page(space, None, limit=limit, tenant=tenant)[0]
+
+    def missing_vectors_page(
+        self, space: VectorSpace, cursor: Any, *, limit: int, tenant: str | None = None
+    ) -> tuple[list[Memory], Any]:
+        # The cursor is the last rowid read: each page continues the walk by rowid (restarting
+        # from the first row, every page of a backfill read the embedded part again: 2.9 s a
+        # page at 1M memories).
         scope, params = ("", []) if tenant is None else (" AND m.tenant = ?", [tenant])
-        rows = self.connection().execute(
-            f"SELECT {M_COLUMNS} FROM memories m WHERE m.deleted_at IS NULL{scope} AND NOT EXISTS ("
-            " SELECT 1 FROM memory_vectors v WHERE v.memory_rowid = m.rowid AND v.model = ? AND v.dim = ?)"
-            " ORDER BY m.rowid LIMIT ?",
-            (*params, space.model_id, space.dimension, limit),
+        rows = (
+            self.connection()
+            .execute(
+                f"SELECT m.rowid, {M_COLUMNS} FROM memories m WHERE m.rowid > ? AND m.deleted_at IS NULL{scope}"
+                " AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_rowid = m.rowid"
+                " AND v.model = ? AND v.dim = ?) ORDER BY m.rowid LIMIT ?",
+                (cursor or 0, *params, space.model_id, space.dimension, limit),
+            )
+            .fetchall()
         )
-        return [row_to_memory(row) for row in rows]
+        return [row_to_memory(row[1:]) for row in rows], (rows[-1][0] if rows else cursor)
 
     def embedding_queue(self, space: VectorSpace, mark: Any, *, limit: int) -> tuple[list[Memory], Any]:
         """The next live memories without a vector of ``space``, found from the watermark
