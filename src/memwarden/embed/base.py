@@ -14,7 +14,7 @@ from memwarden.errors import EmbeddingUnavailable
 from memwarden.models import VectorSpace
 
 #: Texts per provider call on bulk paths (import, reindex, backfill): enough for the builtin
-#: model to run several of its own 32-text batches side by side, one per core.
+#: model to run several of its own small batches side by side, one per core.
 BATCH_SIZE = 128
 
 

@@ -9,11 +9,12 @@ Re-reading every vector from SQLite and rebuilding the HNSW graph at every start
     <database>.vectors/<space>/graph-<gen>.usearch  the HNSW graph over slots [0, graph_size)
 
 A start maps the matrix and the graph read-only (pages load on use; the rows a search rescores
-are read with ``pread``, so they stay in the page cache and out of the process, see ``FileRows``) and reads only the rows and removals newer than the snapshot's watermarks.
-The snapshot is a cache: SQLite stays the truth. It is used only when it still matches the
-database (its newest vector is still there, or its removal is logged), otherwise ignored and
-rewritten; deleting the folder is always safe. One process writes at a time (``flock``);
-the others keep using what they mapped (on POSIX an unlinked file stays valid while mapped).
+are read with ``pread``, so they stay in the page cache and out of the process, see
+``FileRows``) and reads only the rows and removals newer than the snapshot's watermarks. The
+snapshot is a cache: SQLite stays the truth. It is used only when it still matches the database
+(its newest vector is still there, or its removal is logged), otherwise ignored and rewritten;
+deleting the folder is always safe. One process writes at a time (``flock``); the others keep
+using what they mapped (on POSIX an unlinked file stays valid while mapped).
 """
 
 from __future__ import annotations
