@@ -11,7 +11,7 @@ database (issue 17), measured as a paired run: each round runs the bare query an
 back to back (alternating which goes first), so both see the same machine load, and the ratio
 of their medians is printed with the median of the per-round ratios. A third paired row runs the
 bare query after importing the standard-library modules `memwarden search` imports (listed at
-run time with ``-X importtime``): no memwarden code at all, the floor of any CPython program that
+run time with ``PYTHONPROFILEIMPORTTIME``): no memwarden code at all, the floor of any CPython program that
 uses them.
 """
 

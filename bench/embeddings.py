@@ -4,14 +4,15 @@
 
 For each size N it fills a fresh SQLite file with N memories and their vectors, then runs
 ``MemoryService.search`` (query embedding with the builtin model + keyword search + vector
-search + fusion + ranking) for distinct queries and reports p50/p95. Embedding 100k texts
-with the model would take most of an hour on 2 shared cores, so the stored vectors are real
-model embeddings of 2,000 distinct texts, each reused with a little noise (renormalised): the
-search work per query is the same as with 100k distinct embeddings. Bulk add is measured for
-real: ``memwarden import`` of 2,000 new memories (batched embedding), 300 single ``add``
-calls, and the backfill (``memwarden reindex --embeddings``) of 2,000 memories stored without
-vectors; target (issue 17) >= 400 memories/s for import and backfill on an idle machine. RSS is measured in a fresh process that opens the filled database like a server
-(builtin model loaded, all vectors loaded, a few searches), not in the benchmark process.
+search + fusion + ranking) for distinct queries and reports p50/p95. Embedding 100k texts with
+the model would take most of an hour on 2 shared cores, so the stored vectors are real model
+embeddings of 2,000 distinct texts, each reused with a little noise (renormalised): the search
+work per query is the same as with 100k distinct embeddings. Bulk add is measured for real:
+``memwarden import`` of 2,000 new memories (batched embedding), 300 single ``add`` calls, and
+the backfill (``memwarden reindex --embeddings``) of 2,000 memories stored without vectors;
+target (issue 17) >= 400 memories/s for import and backfill on an idle machine. RSS is measured
+in a fresh process that opens the filled database like a server (builtin model loaded, all
+vectors loaded, a few searches), not in the benchmark process.
 """
 
 from __future__ import annotations
