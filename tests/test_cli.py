@@ -149,6 +149,61 @@ def test_search_imports_no_mcp_numpy_onnxruntime_or_pydantic(cli_env: dict[str, 
     assert "HEAVY []" in result.stdout
 
 
+# What `memwarden search` (and the prompt hook after it) must not import: a search that goes well
+# logs nothing, writes nothing and asks nothing of the terminal (issue 17: cold paths at the floor).
+NOT_ON_THE_SEARCH_PATH = (
+    "logging",  # memwarden.logs imports it on the first log line
+    "shutil",  # argparse's formatter imports it for the terminal width; cli/parser.py gives the width
+    "difflib",  # only for a mistyped command's suggestions
+    "secrets",  # only for `memwarden audit keygen`
+    "concurrent.futures",  # the vector path's thread pool, off without embeddings
+    "memwarden.govern.rules",  # redaction rules, normalisation, screening: the write side
+    "memwarden.govern.normalization",
+    "memwarden.screening",
+    "memwarden.search.evaluation",
+    "memwarden.search.vector_path",
+    "memwarden.ops.options",
+)
+
+
+def test_search_imports_nothing_only_writes_or_logging_need(cli_env: dict[str, str]) -> None:
+    # The database exists first (written by `add` in another process), as a user's would.
+    subprocess.run(
+        [sys.executable, "-m", "memwarden", "add", "the client prefers email"],
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=120,
+        check=True,
+    )
+    code = (
+        "import sys; from memwarden.cli.main import main; code = main(['search', 'client', '--json']);"
+        f"print('LOADED', sorted(m for m in {NOT_ON_THE_SEARCH_PATH!r} if m in sys.modules), code)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert '"via": "process"' in result.stdout and "the client prefers email" in result.stdout
+    assert "LOADED [] 0" in result.stdout
+
+
+def test_help_wraps_to_columns_as_argparse_would(cli_env: dict[str, str]) -> None:
+    """The parser hands argparse the width it would have asked shutil for: $COLUMNS minus 2."""
+    for columns in (50, 120):
+        shown = subprocess.run(
+            [sys.executable, "-m", "memwarden", "search", "--help"],
+            capture_output=True,
+            text=True,
+            env={**cli_env, "COLUMNS": str(columns)},
+            timeout=60,
+        )
+        assert shown.returncode == 0, shown.stderr
+        lines = shown.stdout.split("\n\n", 1)[1].splitlines()  # after the usage block
+        assert max(len(line) for line in lines) <= columns - 2
+        assert max(len(line) for line in lines) > columns - 20  # wrapped to it, not to a default
+
+
 def test_version_answers_without_importing_any_command(cli_env: dict[str, str]) -> None:
     code = (
         "import sys; from memwarden.cli.main import main; main(['--version']);"

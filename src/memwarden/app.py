@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
+
+from memwarden.logs import get_logger
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
@@ -23,9 +24,8 @@ from memwarden.errors import Conflict, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller
 from memwarden.progress import ProgressBar
-from memwarden.search.evaluation import Tuning
 from memwarden.search.ranking import RankingWeights
-from memwarden.search.vector_path import VectorPath
+from memwarden.search.tuning import Tuning
 from memwarden.service import MemoryService
 from memwarden.store import open_store
 from memwarden.store.base import MaintainableStore
@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.vault.mirror import VaultMirror
 
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 
 def build_backups(settings: Settings | HotSettings) -> BackupManager | None:
@@ -102,6 +102,7 @@ def build_service(
     vectors = None
     if vectors_on:
         from memwarden.embed.factory import open_embedder
+        from memwarden.search.vector_path import VectorPath
 
         chosen = embedder if embedder is not None else open_embedder(settings)
         if chosen is not None:
@@ -288,6 +289,8 @@ def _check_keyword_index(service: MemoryService, check: Callable[[], str | None]
 
 def configure_logging(settings: Settings, *, to_stderr: bool = True) -> None:
     """Log to a file in the data directory (and stderr); never memory content or query text."""
+    import logging
+
     handlers: list[logging.Handler] = []
     path = Path(settings.log_path())
     try:

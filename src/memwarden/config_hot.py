@@ -38,6 +38,16 @@ _TRUE = {"1", "true", "yes", "on", "t", "y"}
 _FALSE = {"0", "false", "no", "off", "f", "n"}
 
 
+def terminal_columns() -> int | None:
+    """``$COLUMNS`` when it holds a positive number (the width a terminal program is asked to use,
+    as ``shutil.get_terminal_size`` reads it), else None."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        return None
+    return columns if columns > 0 else None
+
+
 def parse_optional_weight(raw: str) -> float | None:
     """MEMWARDEN_SEARCH_VECTOR_WEIGHT: empty means the model's own weight, else a number 0-1."""
     if not raw.strip():

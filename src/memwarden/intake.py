@@ -4,6 +4,10 @@ Every write (add, update, import, the hook paths) passes its fields through here
 normalisation and redaction first, so that the keyword index, vectors, vault notes, exports,
 audit rows and logs only ever see the redacted text; then injection screening and the analyzed
 text the keyword index stores.
+
+Searches use it too (project names, the index text of a candidate), so the write side's modules
+(redaction rules, normalisation, screening, the audit counters) are imported by the methods that
+use them: `memwarden search` and the prompt hook never load them.
 """
 
 from __future__ import annotations
@@ -14,13 +18,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from memwarden import validation as v
-from memwarden.audit.operations import note_redactions
 from memwarden.errors import InvalidInput
 from memwarden.govern.markers import rules_in_markers, unmarked
-from memwarden.govern.normalization import normalize_text
-from memwarden.govern.rules import RuleTimeout
 from memwarden.models import IndexText, Memory
-from memwarden.screening import screen_text
 from memwarden.text.analyzer import Analyzer
 from memwarden.text.memory_index import memory_index
 
@@ -87,6 +87,9 @@ class Intake:
 
         A pack rule that runs past its time limit refuses the write (nothing is stored).
         """
+        from memwarden.audit.operations import note_redactions
+        from memwarden.govern.rules import RuleTimeout
+
         try:
             outcome = self.redactor.redact(text)
         except RuleTimeout as exc:
@@ -126,6 +129,8 @@ class Intake:
         The error names the field and the rule, never the value. Off and dry-run modes let the
         value through (dry-run reports the rule on the write, as for any field).
         """
+        from memwarden.govern.normalization import normalize_text
+
         what = {"tags": "a tag", "project": "the project"}.get(field, f"the {field}")
         if not normalize_text(value).strip():
             raise InvalidInput(f"{what} is empty once invisible characters are removed", field=field)
@@ -202,6 +207,8 @@ class Intake:
     @staticmethod
     def screened(memory: Memory) -> Memory:
         """The memory with its injection flags: does its text read like instructions to a model?"""
+        from memwarden.screening import screen_text
+
         return replace(memory, injection_flags=screen_text(memory.title, memory.content, *memory.tags))
 
     def index_text(self, memory: Memory) -> IndexText:

@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING
 from memwarden.intake import Intake
 from memwarden.memories import Memories
 from memwarden.models import Caller, utcnow
-from memwarden.ops.options import OpsOptions
-from memwarden.search.evaluation import Tuning
 from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights
 from memwarden.search.searcher import DEFAULT_TUNING, Searcher
+from memwarden.search.tuning import Tuning
 from memwarden.store.base import Store
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
     from memwarden.ops.operations import Operations
+    from memwarden.ops.options import OpsOptions
     from memwarden.search.vector_path import VectorPath
     from memwarden.vault.mirror import VaultMirror
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import secrets
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +75,8 @@ def load_key(path: Path) -> AuditKey:
 
 def write_new_key(path: Path) -> AuditKey:
     """Create ``path`` (mode 0600, never over an existing file) holding a fresh random key."""
+    import secrets  # only here: keygen is rare, and every `memwarden search` imports this module
+
     secret = secrets.token_bytes(KEY_BYTES)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:

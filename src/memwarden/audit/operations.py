@@ -12,19 +12,19 @@ Redaction counts come from ``note_redactions``, which the service's content path
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from memwarden.audit import in_write
 from memwarden.errors import MemwardenError, StorageError
+from memwarden.logs import get_logger
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
     from memwarden.models import Caller
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 Summary = dict[str, Any]
 _redactions: ContextVar[int] = ContextVar("memwarden_redactions", default=0)

@@ -338,10 +338,11 @@ def _command_of(argv: Sequence[str]) -> str | None:
 def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
     import argparse
 
+    from memwarden.cli.parser import Parser
     from memwarden.settings_paths import default_data_dir
 
     default_db = default_data_dir() / "memwarden.db"
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="memwarden",
         description="A governed, local-first memory server for AI agents.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -472,7 +473,6 @@ def _hook_argv(argv: Sequence[str]) -> tuple[str, str | None, str | None] | None
 def _unknown_command(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
     """The one-line answer to a mistyped command, with the closest commands; None when it is known."""
     import argparse
-    import difflib
 
     commands: list[str] = []
     for action in parser._actions:
@@ -485,6 +485,8 @@ def _unknown_command(parser: argparse.ArgumentParser, argv: list[str]) -> str | 
         elif not arg.startswith("-"):
             if arg in commands:
                 return None
+            import difflib
+
             close = difflib.get_close_matches(arg, commands, n=3, cutoff=0.6)
             hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
             return f"memwarden: unknown command {arg!r}{hint} (memwarden --help lists them)"

@@ -13,15 +13,15 @@ is there to ask.
 
 from __future__ import annotations
 
-import logging
 import sys
 from typing import Any
 
 from memwarden.config_hot import default_runtime_dir
 from memwarden.daemon.place import DaemonPlace
 from memwarden.errors import ConfigError
+from memwarden.logs import get_logger
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 
 def daemon_place() -> DaemonPlace:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from memwarden.errors import InvalidInput
+from memwarden.search.tuning import Tuning
 
 DEPTH = 10
 MAX_CASES = 100_000
@@ -128,20 +129,6 @@ class Scores:
         """What fitting maximises: recall@5 + MRR."""
         s = self.summary()
         return float(s["recall@5"] + s["mrr"])
-
-
-@dataclass(frozen=True, slots=True)
-class Tuning:
-    """The search settings a fit may change (None: the model's own default vector weight)."""
-
-    vector_weight: float | None
-    thread_weight: float
-
-    def settings(self) -> dict[str, str]:
-        out = {"MEMWARDEN_SEARCH_THREAD_WEIGHT": f"{self.thread_weight:g}"}
-        if self.vector_weight is not None:
-            out["MEMWARDEN_SEARCH_VECTOR_WEIGHT"] = f"{self.vector_weight:g}"
-        return out
 
 
 VECTOR_GRID = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)

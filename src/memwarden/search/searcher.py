@@ -24,7 +24,6 @@ from memwarden.errors import EmbeddingUnavailable
 from memwarden.intake import Intake
 from memwarden.models import Caller, Candidate, DegradeReason, Hit, KeywordQuery, Memory, SearchResult, utcnow
 from memwarden.search.budget import fit_to_budget
-from memwarden.search.evaluation import Tuning
 from memwarden.search.hybrid import fuse
 from memwarden.search.ranking import (
     DEFAULT_WEIGHTS,
@@ -35,6 +34,7 @@ from memwarden.search.ranking import (
     rank,
 )
 from memwarden.search.threads import THREAD_WEIGHT, lift_by_thread
+from memwarden.search.tuning import Tuning
 from memwarden.store.base import Store, VectorStore
 
 if TYPE_CHECKING:  # pragma: no cover

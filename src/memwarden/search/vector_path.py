@@ -19,7 +19,6 @@ retries it every ``backfill_interval_s``.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -31,10 +30,11 @@ from typing import Any, Literal
 from memwarden.embed.base import BATCH_SIZE, Embedder
 from memwarden.errors import EmbeddingUnavailable, StorageError
 from memwarden.govern.markers import unmarked
+from memwarden.logs import get_logger
 from memwarden.models import Candidate, DegradeReason, Memory, VectorSpace
 from memwarden.store.base import Store, VectorStore
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 #: After a wake-up by a write, the embedder waits this long so a burst of adds forms one batch.
 BATCH_PAUSE_S = 0.05
 #: Query vectors kept for reuse (the same text searched again soon, e.g. in two projects).

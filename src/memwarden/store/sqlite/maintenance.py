@@ -9,7 +9,6 @@ read-back tells.
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -18,9 +17,10 @@ from typing import Any
 
 from memwarden.audit import in_write
 from memwarden.errors import StorageError
+from memwarden.logs import get_logger
 from memwarden.models import IndexText, Memory, VectorSpace, format_time
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 # Rowids no memory ever has (memories get positive rowids), used only by the write probe.
 PROBE_ROWID = -7_000_000_001
 PROBE_TERM = "memwardenhealthprobe"

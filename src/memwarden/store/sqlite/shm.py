@@ -32,7 +32,6 @@ cause, and health reports it. ``reopened`` lists what happened for health.
 
 from __future__ import annotations
 
-import logging
 import os
 import sqlite3
 import sys
@@ -43,9 +42,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memwarden.errors import StorageError
+from memwarden.logs import get_logger
 from memwarden.models import format_time, utcnow
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 # The helper: open the database, read it (SQLite then holds its shared lock and maps the -shm),
 # say so, and keep it open until its stdin closes.

@@ -1,0 +1,39 @@
+"""The CLI's argument parser class: argparse's, without importing :mod:`shutil` on every run.
+
+argparse builds a help formatter for every ``add_argument`` (to check the metavar), and a
+formatter created without a width imports shutil (with bz2, lzma and fnmatch: about 2 ms) to
+ask for the terminal's. ``memwarden search`` and ``memwarden hook prompt`` run before every
+agent turn, so this parser gives its formatters the width up front, found the way
+``shutil.get_terminal_size`` finds it. Subparsers are of the same class (argparse's default
+``parser_class``), so every command's parser has it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import sys
+from typing import Any
+
+from memwarden.config_hot import terminal_columns
+
+
+def help_width() -> int:
+    """The width argparse would wrap help to: ``$COLUMNS``, else the terminal's, else 80; minus 2."""
+    columns = terminal_columns() or 0
+    if not columns:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
+class Parser(argparse.ArgumentParser):
+    """``argparse.ArgumentParser`` whose formatters are told the help width (see the module)."""
+
+    def __init__(self, *args: Any, formatter_class: Any = argparse.HelpFormatter, **kwargs: Any) -> None:
+        super().__init__(
+            *args, formatter_class=functools.partial(formatter_class, width=help_width()), **kwargs
+        )
