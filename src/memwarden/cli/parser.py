@@ -33,7 +33,5 @@ def help_width() -> int:
 class Parser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` whose formatters are told the help width (see the module)."""
 
-    def __init__(self, *args: Any, formatter_class: Any = argparse.HelpFormatter, **kwargs: Any) -> None:
-        super().__init__(
-            *args, formatter_class=functools.partial(formatter_class, width=help_width()), **kwargs
-        )
+    def __init__(self, *, formatter_class: Any = argparse.HelpFormatter, **kwargs: Any) -> None:
+        super().__init__(formatter_class=functools.partial(formatter_class, width=help_width()), **kwargs)
