@@ -91,3 +91,17 @@ def test_word_expressions_never_produce_an_fts5_syntax_error(
         parts = [wide or exact for exact, wide in words]
         _run(scoped_expression(" OR ".join(parts), scope_token(flat[0], "p")))
         _run(scoped_expression(" AND ".join(exact for exact, _ in words), None))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=200))
+def test_ascii_text_splits_as_the_full_word_pattern_splits_it(text: str) -> None:
+    """split_words takes a short pattern for ASCII text (the long Unicode classes are compiled
+    only when non-ASCII text comes): the words must be the ones the full pattern finds."""
+    import re
+
+    from memwarden.text.marks import MARKS
+    from memwarden.text.tokenize import WORD, split_words
+
+    full = re.compile(rf"(?:[^\W_]|[{MARKS}])+")
+    assert list(split_words(text)) == [(WORD, m.group()) for m in full.finditer(text)]

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 
 from memwarden.text.marks import MARKS
 
 # Letters and digits (no underscore: snake_case splits like words) plus combining marks, which
-# Python's \w leaves out and which Indic and Thai words need.
-_WORD = re.compile(rf"(?:[^\W_]|[{MARKS}])+")
+# Python's \w leaves out and which Indic and Thai words need. The same on ASCII text: ASCII
+# letters and digits. The patterns with the long classes below are compiled the first time
+# non-ASCII text comes (about 2 ms: an English `memwarden search` never pays it).
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_WORD = rf"(?:[^\W_]|[{MARKS}])+"
 _CJK_CHARS = (
     "\u1100-\u11ff"  # Hangul Jamo
     "\u3005-\u3007"  # 々 〆 〇
@@ -30,8 +34,11 @@ _CJK_CHARS = (
     "\uf900-\ufaff"  # CJK compatibility ideographs
     "\U00020000-\U0003134f"  # CJK extensions B-G
 )
-_CJK_SPLIT = re.compile(f"([{_CJK_CHARS}]+)")
-_CJK_RUN = re.compile(f"[{_CJK_CHARS}]+")
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 WORD = "word"
 CJK = "cjk"
@@ -42,15 +49,20 @@ def split_words(text: str) -> Iterator[tuple[str, str]]:
 
     A word mixing scripts ("Python3教程") is cut where the CJK run starts and ends.
     """
-    for match in _WORD.finditer(text):
+    if text.isascii():
+        for match in _ASCII_WORD.finditer(text):
+            yield WORD, match.group()
+        return
+    cjk_split, cjk_run = _compiled(f"([{_CJK_CHARS}]+)"), _compiled(f"[{_CJK_CHARS}]+")
+    for match in _compiled(_WORD).finditer(text):
         word = match.group()
         if word.isascii():
             yield WORD, word
             continue
-        for piece in _CJK_SPLIT.split(word):
+        for piece in cjk_split.split(word):
             if not piece:
                 continue
-            yield (CJK if _CJK_RUN.fullmatch(piece) else WORD), piece
+            yield (CJK if cjk_run.fullmatch(piece) else WORD), piece
 
 
 def bigrams(run: str) -> list[str]:
