@@ -40,6 +40,7 @@ _CJK_CHARS = (
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
+
 WORD = "word"
 CJK = "cjk"
 
