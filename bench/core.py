@@ -12,7 +12,9 @@ back to back (alternating which goes first), so both see the same machine load, 
 of their medians is printed with the median of the per-round ratios. A third paired row runs the
 bare query after importing the standard-library modules `memwarden search` imports (listed at
 run time with ``PYTHONPROFILEIMPORTTIME``): no memwarden code at all, the floor of any CPython program that
-uses them.
+uses them. Then the same two commands with the user's daemon up (``MEMWARDEN_DAEMON=auto``, the
+builtin model, every memory embedded first: they search by meaning too), paired the same way;
+``--no-daemon`` skips those rows.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import random
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -131,11 +134,83 @@ def paired_rows(
     ]
 
 
+def daemon_rows(
+    exe: str, env: dict[str, str], bare: list[str], runs: int, size: int, prompt: str
+) -> list[dict[str, object]]:
+    """``memwarden search`` and ``memwarden hook prompt`` with the user's daemon up (the default
+    ``MEMWARDEN_DAEMON=auto``; an MCP client's ``memwarden serve`` starts it), paired with the
+    bare query on the same database. The daemon runs the builtin model and has embedded every
+    memory before the runs, so these commands search by meaning too (the query embedded by the
+    warm model): more work than the bare keyword query does. CPU columns are the command's own
+    process; the daemon's CPU per call is in the note."""
+    import tempfile
+
+    from cpu_clocks import server_cpu_s
+
+    from memwarden.config_hot import load_hot_settings
+    from memwarden.daemon.client import DaemonClient
+    from memwarden.daemon.launch import attach_or_start
+    from memwarden.daemon.place import DaemonPlace
+
+    run = Path(tempfile.mkdtemp(prefix="mwb"))  # short: a Unix socket path holds ~107 bytes
+    daemon_env = {
+        **env,
+        "MEMWARDEN_EMBEDDER": "builtin",
+        "MEMWARDEN_DAEMON": "auto",
+        "XDG_RUNTIME_DIR": str(run),
+        "MEMWARDEN_HOOK_TIMEOUT_MS": "2000",
+    }
+    saved = dict(os.environ)
+    os.environ.update(daemon_env)  # the launcher reads the same settings as the commands
+    rows: list[dict[str, object]] = []
+    try:
+        place = DaemonPlace(run / "memwarden")
+        settings = load_hot_settings()
+        with attach_or_start(place, settings) as client:
+            pid = int(client.info["pid"])
+            deadline = time.monotonic() + 1800
+            while True:  # the backfill would otherwise share the CPU with the commands timed
+                vectors = client.call("ping")["vectors"]
+                if vectors["state"] == "ready" and vectors["missing"] == 0:
+                    break
+                if time.monotonic() > deadline or vectors["state"] == "failed":
+                    raise SystemExit(f"the daemon did not embed the memories: {vectors}")
+                time.sleep(0.5)
+            search = [exe, "search", "client email", "--json"]
+            answer = cold_run(search, daemon_env)[2]
+            if '"via": "daemon"' not in answer:
+                raise SystemExit("memwarden search did not go through the daemon: the rows would be wrong")
+            for name, command, stdin in (
+                ("memwarden search, daemon up", search, ""),
+                ("memwarden hook prompt, daemon up", [exe, "hook", "prompt"], prompt),
+            ):
+                before = server_cpu_s(pid)
+                pair = paired_rows(name, command, bare, daemon_env, runs, size, stdin=stdin)
+                after = server_cpu_s(pid)
+                if before is not None and after is not None:
+                    pair[0]["daemon_cpu_ms_per_call"] = round((after - before) * 1000 / (runs + 1), 1)
+                    pair[0]["note"] = (
+                        f"{pair[0]['note']}; daemon CPU {pair[0]['daemon_cpu_ms_per_call']} ms a call"
+                    )
+                rows += pair
+            with DaemonClient.attach(place, settings) as stopper:
+                stopper.call("stop")
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--cold-runs", type=int, default=15)
+    parser.add_argument(
+        "--no-daemon",
+        action="store_true",
+        help="skip the rows with the daemon up (they embed every memory first)",
+    )
     parser.add_argument("--json", dest="json_out")
     args = parser.parse_args()
     machine = Machine()
@@ -238,6 +313,8 @@ def main() -> None:
                     size,
                     stdin=prompt,
                 )
+                if not args.no_daemon:
+                    rows += daemon_rows(exe, env, bare, args.cold_runs, size, prompt)
         version = [cold_run([exe, "--version"], env)[:2] for _ in range(args.cold_runs)]
         rows.append(
             {
