@@ -9,10 +9,13 @@ with one line naming the path, before anything is created.
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
 
 from memwarden.errors import ConfigError
 from memwarden.settings_paths import is_postgres_url, sqlite_path
+
+if TYPE_CHECKING:  # pragma: no cover
+    import argparse
 
 # Top-level commands that never start a database.
 NEEDS_DATABASE = frozenset(

@@ -14,7 +14,6 @@ Two kinds of service:
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -22,6 +21,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from memwarden.cli.output import emit_json
 
 if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+
     from memwarden.service import MemoryService
 
 T = TypeVar("T")
