@@ -134,6 +134,12 @@ def paired_rows(
     ]
 
 
+def hook_command(exe: str) -> list[str]:
+    """The prompt hook as Claude Code runs it, in a project that holds memories of the fill (the
+    bench's cwd names none: its recall would search two empty projects and render nothing)."""
+    return [exe, "hook", "prompt", "--project", "p1"]
+
+
 def daemon_rows(
     exe: str, env: dict[str, str], bare: list[str], runs: int, size: int, prompt: str
 ) -> list[dict[str, object]]:
@@ -180,9 +186,11 @@ def daemon_rows(
             answer = cold_run(search, daemon_env)[2]
             if '"via": "daemon"' not in answer:
                 raise SystemExit("memwarden search did not go through the daemon: the rows would be wrong")
+            if "additionalContext" not in cold_run(hook_command(exe), daemon_env, prompt)[2]:
+                raise SystemExit("the prompt hook recalled nothing through the daemon")
             for name, command, stdin in (
                 ("memwarden search, daemon up", search, ""),
-                ("memwarden hook prompt, daemon up", [exe, "hook", "prompt"], prompt),
+                ("memwarden hook prompt, daemon up", hook_command(exe), prompt),
             ):
                 before = server_cpu_s(pid)
                 pair = paired_rows(name, command, bare, daemon_env, runs, size, stdin=stdin)
@@ -304,9 +312,11 @@ def main() -> None:
                         "prompt": "What did we decide about the client email?",
                     }
                 )
+                if "additionalContext" not in cold_run(hook_command(exe), env, prompt)[2]:
+                    raise SystemExit("the prompt hook recalled nothing: its row would time an empty answer")
                 rows += paired_rows(
                     "memwarden hook prompt",
-                    [exe, "hook", "prompt"],
+                    hook_command(exe),
                     bare,
                     env,
                     args.cold_runs,
