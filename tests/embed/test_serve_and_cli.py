@@ -100,7 +100,9 @@ def test_reindex_embeds_what_was_written_without_an_embedder(cli_env: dict[str, 
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["embedded"] == 2 and report["missing"] == 0 and report["model"] == "all-MiniLM-L6-v2-int8"
+    assert (
+        report["embedded"] == 2 and report["missing"] == 0 and report["model"] == "all-MiniLM-L6-v2-int8-dq"
+    )
     assert "embedding [" in done.stderr and "2/2" in done.stderr
     again = subprocess.run(
         [*MEMWARDEN, "reindex", "--embeddings", "--json"],
