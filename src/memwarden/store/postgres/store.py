@@ -10,7 +10,7 @@ through every other as soon as it commits.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -21,6 +21,7 @@ from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
 from memwarden.store.postgres import migrations
 from memwarden.store.postgres.connect import open_pool, redact_url
 from memwarden.store.postgres.insights import PostgresInsights
+from memwarden.store.postgres.keyword_plan import DISABLE, KeywordPlanner
 from memwarden.store.postgres.maintenance import PostgresMaintenance
 from memwarden.store.postgres.rows import COLUMNS, M_COLUMNS, NCOLUMNS, memory_params, row_to_memory
 from memwarden.store.postgres.textsearch import (
@@ -63,6 +64,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         self.url = url
         self.pool: ConnectionPool = open_pool(url, pool_size=pool_size)
         self._indexed_spaces: set[Any] = set()
+        self._keyword_planner = KeywordPlanner()
         with self.connection() as conn:
             self.applied_migrations = migrations.migrate(conn)
 
@@ -347,9 +349,24 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         narrow = tsquery_all_literal(query)
         with self.connection() as conn:
             for step in [narrow, expression] if narrow else [expression]:
-                rows = conn.execute(
-                    sql, (RANK_WEIGHTS, step, tenant, *params, RANK_POOL, expression, limit)
-                ).fetchall()
+                # The way to read the pool (keyword_plan.py): chosen here for a search of the
+                # whole tenant; in a project the planner, which knows the project's size, chooses.
+                plan = (
+                    None
+                    if project is not None
+                    else self._keyword_planner.plan(conn, query, every_word=step is narrow, pool=RANK_POOL)
+                )
+                with conn.transaction() if plan is not None else nullcontext():
+                    if plan is not None:
+                        conn.execute(f"SET LOCAL {DISABLE[plan]} = off")
+                    # Never prepared: a prepared statement gets PostgreSQL's generic plan after
+                    # five runs, which cannot see how common the query's words are (it kept the
+                    # GIN bitmap for broad queries too: every match of a common word read).
+                    rows = conn.execute(
+                        sql,
+                        (RANK_WEIGHTS, step, tenant, *params, RANK_POOL, expression, limit),
+                        prepare=False,
+                    ).fetchall()
                 for row in rows:
                     if row[0] not in found:
                         found[row[0]] = Candidate(

@@ -1,0 +1,136 @@
+"""PostgreSQL keyword search: the store, not the planner, picks how a step's pool is read
+(store/postgres/keyword_plan.py), and the way it picks changes no result."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memwarden.app import build_service
+from memwarden.config import Settings
+from memwarden.intake import content_hash
+from memwarden.models import KeywordQuery, Memory
+from memwarden.store.postgres.keyword_plan import KeywordPlanner, LexemeStats, choose, selectivity
+
+pytestmark = pytest.mark.postgres
+
+NOW = datetime(2030, 1, 1, tzinfo=UTC)
+MEMORIES = 3_000
+
+
+def test_a_words_alternatives_count_once_and_different_words_multiply() -> None:
+    stats = LexemeStats({"backup": 0.09, "backu": 0.10, "client": 0.08, "clien": 0.085}, 0.01, 1e6)
+    query = KeywordQuery(
+        ("backup", "backu", "client", "clien"), groups=(("backup", "backu"), ("client", "clien"))
+    )
+    assert selectivity(query, stats, every_word=True) == pytest.approx(0.10 * 0.085)
+    assert selectivity(query, stats, every_word=False) == pytest.approx(1 - 0.90 * 0.915)
+    # A lexeme missing from the statistics is rarer than the rarest listed one.
+    assert selectivity(KeywordQuery(("zebra",)), stats, every_word=False) == pytest.approx(0.005)
+    prefixed = KeywordQuery(("back",), prefix=frozenset({"back"}))
+    assert selectivity(prefixed, stats, every_word=False) == pytest.approx(0.19)
+
+
+def test_narrow_steps_read_the_gin_matches_and_broad_ones_walk_newest_first() -> None:
+    assert choose(0.0085, 1e6, 1000) == "bitmap"  # 8,500 matches against 118,000 rows walked
+    assert choose(0.17, 1e6, 1000) == "walk"  # 5,900 rows walked against 170,000 matches
+    assert choose(0.0, 1e6, 1000) == "bitmap"
+    # A table smaller than the pool: walking it is reading it, compared with its matches.
+    assert choose(0.5, 1_000, 1000) == "walk"
+    assert choose(0.001, 1_000, 1000) == "bitmap"
+
+
+def _memories(count: int) -> Iterator[Memory]:
+    for i in range(count):
+        words = ["deploy" if i % 3 == 0 else "release", "backup" if i % 4 == 0 else "restore", f"w{i % 101}"]
+        if i % 50 == 0:
+            words.append("invoice")
+        content = " ".join(words) + f" note {i}"
+        at = NOW - timedelta(minutes=count - i)
+        yield Memory(
+            id=f"m{i:025d}",
+            tenant="default",
+            project="p",
+            kind="fact",
+            title="",
+            tags=(),
+            content=content,
+            content_hash=content_hash(content),
+            pinned=False,
+            created_at=at,
+            updated_at=at,
+        )
+
+
+@pytest.fixture(scope="module")
+def filled(pg_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    folder: Path = tmp_path_factory.mktemp("pgplan")
+    with pg_server.database() as url:
+        service = build_service(
+            Settings(db=url, log_file=str(folder / "log"), backup_dir=str(folder / "b")), embeddings=False
+        )
+        store: Any = service.store
+        store.import_memories([(m, service.intake.index_text(m)) for m in _memories(MEMORIES)])
+        with store.connection() as conn:
+            conn.execute("VACUUM ANALYZE memories")
+        try:
+            yield service
+        finally:
+            service.close()
+
+
+def test_the_planner_uses_the_columns_statistics(filled: Any) -> None:
+    store, analyzer = filled.store, filled.intake.analyzer
+    planner = KeywordPlanner()
+    with store.connection() as conn:
+        # "invoice" is in one memory in 50 and "deploy" in one in 3: every word, 0.7%: the matches.
+        narrow = analyzer.query("deploy invoice")
+        assert planner.plan(conn, narrow, every_word=True, pool=1000) == "bitmap"
+        # Either word of "deploy backup" is in half of them: walk newest first.
+        assert planner.plan(conn, analyzer.query("deploy backup"), every_word=False, pool=1000) == "walk"
+
+
+def test_a_database_never_analyzed_leaves_the_choice_to_postgresql(pg_url: str, tmp_path: Path) -> None:
+    service = build_service(Settings(db=pg_url, log_file=str(tmp_path / "log")), embeddings=False)
+    try:
+        with service.store.connection() as conn:  # type: ignore[attr-defined]
+            assert KeywordPlanner().plan(conn, KeywordQuery(("deploy",)), every_word=False, pool=10) is None
+    finally:
+        service.close()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["deploy invoice", "deploy backup", "release restore w7", "invoice", "restore w3 w5", "nothing here"],
+)
+def test_results_are_the_same_whichever_way_the_pool_is_read(filled: Any, text: str) -> None:
+    store, analyzer = filled.store, filled.intake.analyzer
+    query = analyzer.query(text)
+
+    def search() -> list[tuple[str, float]]:
+        found = store.keyword_search(
+            "default", query, project=None, tags=(), include_expired=False, now=NOW, limit=50
+        )
+        return [(c.memory.id, round(c.score, 6)) for c in found]
+
+    class Forced(KeywordPlanner):
+        def __init__(self, way: str | None) -> None:
+            super().__init__()
+            self.way = way
+
+        def plan(self, conn: Any, query: KeywordQuery, *, every_word: bool, pool: int) -> Any:
+            return self.way
+
+    chosen = search()
+    results = {}
+    for way in ("walk", "bitmap", None):
+        store._keyword_planner = Forced(way)
+        try:
+            results[way] = search()
+        finally:
+            store._keyword_planner = KeywordPlanner()
+    assert results["walk"] == results["bitmap"] == results[None] == chosen
