@@ -134,3 +134,42 @@ def test_results_are_the_same_whichever_way_the_pool_is_read(filled: Any, text: 
         finally:
             store._keyword_planner = KeywordPlanner()
     assert results["walk"] == results["bitmap"] == results[None] == chosen
+
+
+def test_memories_stored_at_the_same_time_fill_the_pool_newest_id_first(pg_url: str, tmp_path: Path) -> None:
+    """More matches than the pool, all with one ``updated_at``: the pool is the newest ids, so
+    both ways of reading it rank the same memories (the GIN way used to keep any 1,000)."""
+    from memwarden.store.postgres.store import RANK_POOL
+
+    service = build_service(Settings(db=pg_url, log_file=str(tmp_path / "log")), embeddings=False)
+    store: Any = service.store
+    try:
+        tied = [
+            Memory(
+                id=f"t{i:025d}",
+                tenant="default",
+                project="p",
+                kind="fact",
+                title="",
+                tags=(),
+                content=f"deploy {'deploy ' * (i % 7)}note {i}",
+                content_hash=content_hash(f"tied {i}"),
+                pinned=False,
+                created_at=NOW,
+                updated_at=NOW,
+            )
+            for i in range(RANK_POOL + 300)
+        ]
+        store.import_memories([(m, service.intake.index_text(m)) for m in tied])
+        query = service.intake.analyzer.query("deploy")
+        results = {}
+        for way in ("walk", "bitmap"):
+            store._keyword_planner.plan = lambda *a, way=way, **k: way
+            found = store.keyword_search(
+                "default", query, project=None, tags=(), include_expired=False, now=NOW, limit=50
+            )
+            results[way] = [c.memory.id for c in found]
+        assert results["walk"] == results["bitmap"]
+        assert min(results["walk"]) >= tied[300].id  # only the newest RANK_POOL ids were ranked
+    finally:
+        service.close()

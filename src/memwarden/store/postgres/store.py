@@ -342,7 +342,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         sql = (
             f"SELECT {M_COLUMNS}, ts_rank(%s, m.search, q.query, 1) AS rank, m.search::text"
             " FROM (SELECT * FROM memories m WHERE m.search @@ %s::tsquery AND m.tenant = %s"
-            f" AND m.deleted_at IS NULL{where} ORDER BY m.updated_at DESC LIMIT %s) m,"
+            f" AND m.deleted_at IS NULL{where} ORDER BY m.updated_at DESC, m.id DESC LIMIT %s) m,"
             " (SELECT %s::tsquery AS query) q ORDER BY rank DESC, m.id LIMIT %s"
         )
         found: dict[str, Candidate] = {}
