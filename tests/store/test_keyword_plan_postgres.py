@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,13 @@ from memwarden.app import build_service
 from memwarden.config import Settings
 from memwarden.intake import content_hash
 from memwarden.models import KeywordQuery, Memory
-from memwarden.store.postgres.keyword_plan import KeywordPlanner, LexemeStats, choose, selectivity
+from memwarden.store.postgres.keyword_plan import (
+    KeywordPlanner,
+    LexemeStats,
+    choose,
+    selectivity,
+    window_start,
+)
 
 pytestmark = pytest.mark.postgres
 
@@ -171,5 +178,100 @@ def test_memories_stored_at_the_same_time_fill_the_pool_newest_id_first(pg_url: 
             results[way] = [c.memory.id for c in found]
         assert results["walk"] == results["bitmap"]
         assert min(results["walk"]) >= tied[300].id  # only the newest RANK_POOL ids were ranked
+    finally:
+        service.close()
+
+
+class _Windowed(KeywordPlanner):
+    """The GIN way, with the window starting at a given ``updated_at``."""
+
+    def __init__(self, start: datetime | None) -> None:
+        super().__init__()
+        self.start = start
+
+    def plan(self, conn: Any, query: KeywordQuery, *, every_word: bool, pool: int) -> Any:
+        return "bitmap"
+
+    def since(self, query: KeywordQuery, *, every_word: bool, pool: int) -> datetime | None:
+        return self.start
+
+
+def test_a_window_gives_the_pool_it_replaces_and_a_short_one_is_read_again(
+    filled: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, analyzer = filled.store, filled.intake.analyzer
+    query = analyzer.query("release")  # in two memories of three: 2,000 matches, two pools
+    statements: list[str] = []
+    connection = store.connection
+
+    @contextmanager
+    def counted() -> Iterator[Any]:
+        with connection() as conn:
+            execute = conn.execute
+            conn.execute = lambda sql, *a, **k: (statements.append(str(sql)), execute(sql, *a, **k))[1]
+            try:
+                yield conn
+            finally:
+                del conn.execute
+
+    monkeypatch.setattr(store, "connection", counted)
+
+    def search(start: datetime | None) -> list[str]:
+        store._keyword_planner = _Windowed(start)
+        statements.clear()
+        found = store.keyword_search(
+            "default", query, project=None, tags=(), include_expired=False, now=NOW, limit=50
+        )
+        return [c.memory.id for c in found]
+
+    whole = search(None)
+    # The newest 1,600 memories hold about 1,067 matches: a full pool, read once.
+    assert search(NOW - timedelta(minutes=1_600)) == whole
+    assert sum("updated_at >= " in s for s in statements) == 1 and sum("pooled" in s for s in statements) == 1
+    # The newest 100 hold 67: the window is read, then the whole step.
+    assert search(NOW - timedelta(minutes=100)) == whole
+    assert sum("pooled" in s for s in statements) == 2
+
+
+def test_the_window_starts_where_the_histogram_leaves_two_pools_of_expected_matches() -> None:
+    bounds = tuple(NOW - timedelta(days=100 - i) for i in range(101))  # one percent of memories a day
+    stats = LexemeStats({}, 0.01, 1_000_000, bounds)
+    # 10,000 expected matches: two pools of them are in the newest 20% (the last 20 days).
+    assert window_start(0.01, stats, 1000) == NOW - timedelta(days=20)
+    assert window_start(0.002, stats, 1000) is None  # 2,000 matches: read them all
+    assert window_start(0.003, stats, 1000) is None  # 3,000: a window of 67% would gain little
+    assert window_start(0.01, LexemeStats({}, 0.01, 1_000_000), 1000) is None  # no histogram
+
+
+def test_an_existing_database_gains_the_recency_index_and_loses_nothing(pg_url: str, tmp_path: Path) -> None:
+    import psycopg
+
+    from memwarden.store.postgres import migrations
+    from memwarden.store.postgres.rows import COLUMNS, NCOLUMNS, memory_params
+    from memwarden.store.postgres.textsearch import tsvector_literal
+
+    service = build_service(
+        Settings(db=str(tmp_path / "analyzer.db"), log_file=str(tmp_path / "log")), embeddings=False
+    )
+    analyze = service.intake.index_text
+    service.close()
+    before_brin = migrations.MIGRATIONS.index(("0011_recency_brin", migrations.RECENCY_BRIN))
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        migrations.migrate(conn, migrations.MIGRATIONS[:before_brin])  # a database of the release before
+        for memory in _memories(500):
+            conn.execute(
+                f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * NCOLUMNS)}, %s::tsvector)",
+                (*memory_params(memory), tsvector_literal(analyze(memory))),
+            )
+        rows_before = conn.execute("SELECT * FROM memories ORDER BY id").fetchall()
+    service = build_service(Settings(db=pg_url, log_file=str(tmp_path / "log")), embeddings=False)
+    try:
+        with service.store.connection() as conn:  # type: ignore[attr-defined]
+            assert conn.execute("SELECT * FROM memories ORDER BY id").fetchall() == rows_before
+            assert conn.execute("SELECT to_regclass('memories_updated_brin') IS NOT NULL").fetchone()[0]
+            applied = conn.execute("SELECT name FROM schema_migrations ORDER BY version").fetchall()
+        assert [name for (name,) in applied] == [name for name, _ in migrations.MIGRATIONS]
+        hits = service.searcher.search("invoice", limit=50).hits
+        assert len(hits) == 10 and all("invoice" in h.memory.content for h in hits)
     finally:
         service.close()

@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from memwarden.models import KeywordQuery
@@ -39,6 +40,12 @@ Plan = Literal["walk", "bitmap"]
 BITMAP_ROW_COST = 5.0
 #: Statistics are re-read this often (ANALYZE, by autovacuum, changes them slowly).
 STATS_TTL_S = 300.0
+#: A GIN read is windowed (``window_start``) when at least this many pools of matches are
+#: expected; the window holds about WINDOW_MARGIN pools of them, and is not used past this share
+#: of the table (a read that large gains little from it).
+WINDOW_MIN_POOLS = 4
+WINDOW_MARGIN = 2.0
+WINDOW_MAX_FRACTION = 0.5
 #: The SET LOCAL that leaves the planner only the chosen way.
 DISABLE = {"walk": "enable_bitmapscan", "bitmap": "enable_indexscan"}
 
@@ -50,6 +57,9 @@ class LexemeStats:
     frequency: dict[str, float]
     rarest: float  # the lowest frequency listed: a lexeme not listed is rarer
     rows: float  # the table's estimated row count
+    # ``updated_at``'s histogram: bounds splitting the memories into equal shares, oldest first
+    # (empty when most memories share a few times, as the bench's do).
+    recency: tuple[datetime, ...] = ()
 
     def of(self, term: str, prefix: bool) -> float:
         if prefix:
@@ -61,15 +71,19 @@ class LexemeStats:
 def read_stats(conn: psycopg.Connection) -> LexemeStats | None:
     """The statistics ANALYZE gathered on ``memories.search``; None if it has none yet."""
     row = conn.execute(
-        "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, c.reltuples"
+        "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, c.reltuples,"
+        " (SELECT h.histogram_bounds::text::timestamptz[] FROM pg_stats h"
+        " WHERE h.schemaname = current_schema() AND h.tablename = 'memories' AND h.attname = 'updated_at')"
         " FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema()"
         " AND s.tablename = 'memories' AND s.attname = 'search'"
         " WHERE c.oid = 'memories'::regclass"
     ).fetchone()
     if row is None or not row[0] or not row[1] or row[2] is None or row[2] <= 0:
         return None
-    lexemes, freqs, rows = row
-    return LexemeStats(dict(zip(lexemes, freqs, strict=False)), float(freqs[len(lexemes)]), float(rows))
+    lexemes, freqs, rows, bounds = row
+    return LexemeStats(
+        dict(zip(lexemes, freqs, strict=False)), float(freqs[len(lexemes)]), float(rows), tuple(bounds or ())
+    )
 
 
 def _groups(query: KeywordQuery) -> Iterable[tuple[str, ...]]:
@@ -104,6 +118,25 @@ def choose(share: float, rows: float, pool: int) -> Plan:
     return "walk" if walked < share * rows * BITMAP_ROW_COST else "bitmap"
 
 
+def window_start(share: float, stats: LexemeStats, pool: int) -> datetime | None:
+    """Where a step read through the GIN index may start: the ``updated_at`` above which about
+    ``WINDOW_MARGIN`` pools of matches are expected, or None (few matches, or no histogram).
+
+    The step then reads only the matches in pages the BRIN index on ``updated_at`` places in the
+    window (``BitmapAnd``), so the table reads grow with the pool, not with the table. The caller
+    checks that the window held a full pool and reads again without it when it did not: the
+    pool is the same either way.
+    """
+    matches = share * stats.rows
+    if len(stats.recency) < 2 or matches < WINDOW_MIN_POOLS * pool:
+        return None
+    fraction = WINDOW_MARGIN * pool / matches
+    if fraction > WINDOW_MAX_FRACTION:
+        return None
+    last = len(stats.recency) - 1
+    return stats.recency[max(0, min(last, int((1.0 - fraction) * last)))]
+
+
 class KeywordPlanner:
     """Per store: the lexeme statistics, re-read every ``STATS_TTL_S`` seconds."""
 
@@ -120,3 +153,10 @@ class KeywordPlanner:
         if self._stats is None:
             return None
         return choose(selectivity(query, self._stats, every_word=every_word), self._stats.rows, pool)
+
+    def since(self, query: KeywordQuery, *, every_word: bool, pool: int) -> datetime | None:
+        """``window_start`` for a step ``plan`` chose to read through the GIN index."""
+        stats = self._stats
+        if stats is None:
+            return None
+        return window_start(selectivity(query, stats, every_word=every_word), stats, pool)
