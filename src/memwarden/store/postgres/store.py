@@ -390,12 +390,14 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         )
         for start in [since, None] if since is not None else [None]:
             window = "" if start is None else " AND m.updated_at >= %s"
+            # The tsvector's text is made for the ``limit`` rows returned, not for the whole pool
+            # (PostgreSQL computes a SELECT list before the ORDER BY ... LIMIT above it).
             sql = (
-                f"SELECT {M_COLUMNS}, ts_rank(%s, m.search, q.query, 1) AS rank, m.search::text,"
-                " count(*) OVER () AS pooled"
+                f"SELECT {M_COLUMNS}, m.rank, m.search::text, m.pooled FROM ("
+                " SELECT m.*, ts_rank(%s, m.search, q.query, 1) AS rank, count(*) OVER () AS pooled"
                 " FROM (SELECT * FROM memories m WHERE m.search @@ %s::tsquery AND m.tenant = %s"
                 f" AND m.deleted_at IS NULL{where}{window} ORDER BY m.updated_at DESC, m.id DESC LIMIT %s) m,"
-                " (SELECT %s::tsquery AS query) q ORDER BY rank DESC, m.id LIMIT %s"
+                " (SELECT %s::tsquery AS query) q ORDER BY rank DESC, m.id LIMIT %s) m ORDER BY m.rank DESC, m.id"
             )
             bound = [] if start is None else [start]
             with conn.transaction() if plan is not None else nullcontext():
