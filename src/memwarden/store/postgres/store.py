@@ -10,7 +10,7 @@ through every other as soon as it commits.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -21,6 +21,7 @@ from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
 from memwarden.store.postgres import migrations
 from memwarden.store.postgres.connect import open_pool, redact_url
 from memwarden.store.postgres.insights import PostgresInsights
+from memwarden.store.postgres.keyword_plan import DISABLE, KeywordPlanner
 from memwarden.store.postgres.maintenance import PostgresMaintenance
 from memwarden.store.postgres.rows import COLUMNS, M_COLUMNS, NCOLUMNS, memory_params, row_to_memory
 from memwarden.store.postgres.textsearch import (
@@ -63,6 +64,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         self.url = url
         self.pool: ConnectionPool = open_pool(url, pool_size=pool_size)
         self._indexed_spaces: set[Any] = set()
+        self._keyword_planner = KeywordPlanner()
         with self.connection() as conn:
             self.applied_migrations = migrations.migrate(conn)
 
@@ -337,19 +339,20 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         # memories holding every query word first (few, and the best); only when they are fewer
         # than ``limit``, memories holding any word. A very broad query thus ranks its newest
         # RANK_POOL matches, never a memory that holds all the words ranked below one that doesn't.
-        sql = (
-            f"SELECT {M_COLUMNS}, ts_rank(%s, m.search, q.query, 1) AS rank, m.search::text"
-            " FROM (SELECT * FROM memories m WHERE m.search @@ %s::tsquery AND m.tenant = %s"
-            f" AND m.deleted_at IS NULL{where} ORDER BY m.updated_at DESC LIMIT %s) m,"
-            " (SELECT %s::tsquery AS query) q ORDER BY rank DESC, m.id LIMIT %s"
-        )
         found: dict[str, Candidate] = {}
         narrow = tsquery_all_literal(query)
         with self.connection() as conn:
             for step in [narrow, expression] if narrow else [expression]:
-                rows = conn.execute(
-                    sql, (RANK_WEIGHTS, step, tenant, *params, RANK_POOL, expression, limit)
-                ).fetchall()
+                rows = self._keyword_step(
+                    conn,
+                    query,
+                    (step, expression),
+                    tenant,
+                    (where, params),
+                    limit,
+                    every_word=step is narrow,
+                    scoped=project is not None,
+                )
                 for row in rows:
                     if row[0] not in found:
                         found[row[0]] = Candidate(
@@ -358,6 +361,64 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 if len(found) >= limit:
                     break
         return sorted(found.values(), key=lambda c: (-c.score, c.memory.id))[:limit]
+
+    def _keyword_step(
+        self,
+        conn: psycopg.Connection,
+        query: KeywordQuery,
+        tsqueries: tuple[str, str],
+        tenant: str,
+        filters: tuple[str, list[Any]],
+        limit: int,
+        *,
+        every_word: bool,
+        scoped: bool,
+    ) -> list[Any]:
+        """The ``limit`` best of the newest RANK_POOL memories matching the step's tsquery, ranked
+        by the whole query's: rows of M_COLUMNS, the rank, the tsvector's text, the pool's size."""
+        step, expression = tsqueries
+        where, params = filters
+        # The way to read the pool (keyword_plan.py): chosen here for a search of the whole
+        # tenant; in a project the planner, which knows the project's size, chooses.
+        plan = (
+            None if scoped else self._keyword_planner.plan(conn, query, every_word=every_word, pool=RANK_POOL)
+        )
+        since = (
+            self._keyword_planner.since(query, every_word=every_word, pool=RANK_POOL)
+            if plan == "bitmap"
+            else None
+        )
+        for start in [since, None] if since is not None else [None]:
+            window = "" if start is None else " AND m.updated_at >= %s"
+            # The pool is sorted by time as bare row addresses (ctid), and its rows read again by
+            # address (pages just read, in cache): sorting the matches' whole rows cost a third of
+            # the statement at 1M. The tsvector's text is made for the ``limit`` rows returned
+            # only (PostgreSQL computes a SELECT list before the ORDER BY ... LIMIT above it).
+            sql = (
+                f"SELECT {M_COLUMNS}, m.rank, m.search::text, m.pooled FROM ("
+                " SELECT m.*, ts_rank(%s, m.search, q.query, 1) AS rank, count(*) OVER () AS pooled"
+                " FROM (SELECT m.ctid AS tid FROM memories m WHERE m.search @@ %s::tsquery AND m.tenant = %s"
+                f" AND m.deleted_at IS NULL{where}{window} ORDER BY m.updated_at DESC, m.id DESC LIMIT %s) p"
+                " JOIN memories m ON m.ctid = p.tid, (SELECT %s::tsquery AS query) q"
+                " ORDER BY rank DESC, m.id LIMIT %s) m ORDER BY m.rank DESC, m.id"
+            )
+            bound = [] if start is None else [start]
+            with conn.transaction() if plan is not None else nullcontext():
+                if plan is not None:
+                    conn.execute(f"SET LOCAL {DISABLE[plan]} = off")
+                # Never prepared: a prepared statement gets PostgreSQL's generic plan after five
+                # runs, which cannot see how common the query's words are (it kept the GIN bitmap
+                # for broad queries too: every match of a common word read).
+                rows = conn.execute(
+                    sql,
+                    (RANK_WEIGHTS, step, tenant, *params, *bound, RANK_POOL, expression, limit),
+                    prepare=False,
+                ).fetchall()
+            # A window that held a whole pool holds the newest RANK_POOL matches: done. One that
+            # held fewer says nothing of older matches, so the step is read again without it.
+            if start is None or (rows and rows[0][NCOLUMNS + 2] >= RANK_POOL):
+                return rows
+        return rows
 
     def list_memories(
         self,

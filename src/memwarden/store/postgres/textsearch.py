@@ -100,6 +100,9 @@ def parse_tsvector(text: str) -> IndexText:
     the ranking can measure query coverage exactly as on SQLite, whose FTS table keeps the text.
     """
     fields: list[list[tuple[int, str]]] = [[], [], [], []]
+    if "''" not in text and "\\" not in text:
+        _split_plain(text, fields)
+        return _index_text(fields)
     for match in _ENTRY.finditer(text):
         term, slots = match.group(1), match.group(2)
         if "'" in term or "\\" in term:
@@ -113,5 +116,27 @@ def parse_tsvector(text: str) -> IndexText:
                 fields[3].append((int(slot), term))
             else:
                 fields[_FIELD_OF_WEIGHT[last]].append((int(slot[:-1]), term))
+    return _index_text(fields)
+
+
+def _split_plain(text: str, fields: list[list[tuple[int, str]]]) -> None:
+    """``parse_tsvector`` when no lexeme holds a quote or a backslash (nearly always): every
+    quote then opens or closes a lexeme, so splitting on quotes gives lexemes and positions
+    without the regular expression (half the time; the search path parses 50 per query)."""
+    parts = text.split("'")
+    for i in range(1, len(parts) - 1, 2):
+        term, slots = parts[i], parts[i + 1]
+        if not slots.startswith(":"):
+            fields[2].append((0, term))
+            continue
+        for slot in slots[1:].rstrip().split(","):
+            last = slot[-1]
+            if last.isdigit():  # weight D (context) prints as a bare position
+                fields[3].append((int(slot), term))
+            else:
+                fields[_FIELD_OF_WEIGHT[last]].append((int(slot[:-1]), term))
+
+
+def _index_text(fields: list[list[tuple[int, str]]]) -> IndexText:
     title, tags, body, context = (" ".join(term for _, term in sorted(f)) for f in fields)
     return IndexText(title=title, tags=tags, body=body, context=context)
