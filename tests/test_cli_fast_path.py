@@ -88,20 +88,3 @@ def test_the_full_parser_still_answers_what_the_fast_path_leaves(cli_env: dict[s
         )
         assert done.returncode == code, (argv, done.stderr)
         assert words in (done.stderr if code else done.stdout), (argv, done.stderr)
-
-
-def test_a_plain_search_imports_no_argparse(cli_env: dict[str, str]) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "memwarden", "add", "the client prefers email"],
-        capture_output=True, text=True, env=cli_env, timeout=120, check=True,
-    )  # fmt: skip
-    code = (
-        "import sys; from memwarden.cli.main import main; code = main(['search', 'client', '--limit', '3']);"
-        "print('ARGPARSE', 'argparse' in sys.modules, code)"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=cli_env, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    assert "the client prefers email" in done.stdout
-    assert "ARGPARSE False 0" in done.stdout
