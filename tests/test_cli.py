@@ -155,7 +155,7 @@ NOT_ON_THE_SEARCH_PATH = (
     "logging",  # memwarden.logs imports it on the first log line
     "shutil",  # argparse's formatter imports it for the terminal width; cli/parser.py gives the width
     "difflib",  # only for a mistyped command's suggestions
-    "argparse",  # a plain `search QUERY [flags]` is read by cli.main._search_args (test_cli_fast_path.py)
+    "argparse",  # a plain `search QUERY [flags]` is read by cli.argv_shapes (test_cli_fast_path.py)
     "secrets",  # only for `memwarden audit keygen`
     "concurrent.futures",  # the vector path's thread pool, off without embeddings
     "memwarden.govern.rules",  # redaction rules, normalisation, screening: the write side

@@ -1,4 +1,4 @@
-"""`memwarden search` is read without argparse when its shape is plain (cli.main._search_args):
+"""`memwarden search` is read without argparse when its shape is plain (cli.argv_shapes.search_args):
 it must read every such shape exactly as the full parser does, and leave every other shape to it."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from memwarden.cli.main import _search_args, build_parser, cmd_search
+from memwarden.cli.argv_shapes import search_args
+from memwarden.cli.main import build_parser, cmd_search
 
 PLAIN = [
     ["search", "client email"],
@@ -55,7 +56,7 @@ OTHER = [
 
 @pytest.mark.parametrize("argv", PLAIN, ids=lambda a: " ".join(a) or "(none)")
 def test_plain_shapes_read_as_argparse_reads_them(argv: list[str]) -> None:
-    fast = _search_args(argv)
+    fast = search_args(argv, cmd_search)
     assert fast is not None
     parsed = build_parser(core_only=True).parse_args(argv)
     assert vars(fast) == vars(parsed)
@@ -64,7 +65,7 @@ def test_plain_shapes_read_as_argparse_reads_them(argv: list[str]) -> None:
 
 @pytest.mark.parametrize("argv", OTHER, ids=lambda a: " ".join(a) or "(none)")
 def test_other_shapes_go_to_the_full_parser(argv: list[str]) -> None:
-    assert _search_args(argv) is None
+    assert search_args(argv, cmd_search) is None
 
 
 def test_the_full_parser_still_answers_what_the_fast_path_leaves(cli_env: dict[str, str]) -> None:

@@ -450,76 +450,6 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
     return parser
 
 
-def _hook_argv(argv: Sequence[str]) -> tuple[str, str | None, str | None] | None:
-    """(hook, project, db) when ``argv`` is exactly ``[--db DB] hook NAME [--project P]``.
-
-    Claude Code runs ``memwarden hook prompt`` before every message: this path skips building
-    the whole parser (every command's imports) to stay within the hook's time budget. Any
-    other shape, including ``--help``, goes through the full parser.
-    """
-    args = list(argv)
-    db = project = None
-    if len(args) >= 2 and args[0] == "--db":
-        db, args = args[1], args[2:]
-    if len(args) not in (2, 4) or args[0] != "hook" or args[1] not in ("prompt", "session-start", "stop"):
-        return None
-    if len(args) == 4:
-        if args[2] not in ("--project", "--scope"):
-            return None
-        project = args[3]
-    return args[1], project, db
-
-
-# `memwarden search` shapes read without argparse (see _search_args): flags and their kinds.
-_SEARCH_SWITCHES = {"--json": "json", "--hybrid": "hybrid", "--include-expired": "include_expired"}
-_SEARCH_SWITCHES["--include-context"] = "include_context"
-_SEARCH_VALUES = {"--project": "project", "--scope": "project", "--tag": "tag"}
-_SEARCH_NUMBERS = {"--limit": "limit", "--max-tokens": "max_tokens"}
-
-
-def _search_args(argv: Sequence[str]) -> Any | None:
-    """The arguments of ``[--db DB] search [QUERY] [flags]`` when every flag is written out whole
-    and every number is plain digits: what argparse would parse, without importing or building it
-    (about 5 ms of a search that takes 45). Any other shape (``--help``, ``--limit=5``, an
-    abbreviated flag, a value that starts with "-", a second query…) returns None and goes
-    through the full parser, which gives argparse's own answer. ``tests/test_cli_fast_path.py``
-    checks that both read every shape alike."""
-    from types import SimpleNamespace
-
-    args = list(argv)
-    db = None
-    if len(args) >= 2 and args[0] == "--db" and not args[1].startswith("-"):
-        db, args = args[1], args[2:]
-    if not args or args[0] != "search":
-        return None
-    found: dict[str, Any] = dict(
-        command="search", db=db, debug=False, handler=cmd_search, query="", hybrid=False, project=None,
-        tag=None, limit=10, include_expired=False, json=False, max_tokens=None, include_context=False,
-    )  # fmt: skip
-    query_seen = False
-    rest = iter(args[1:])
-    for arg in rest:
-        if arg in _SEARCH_SWITCHES:
-            found[_SEARCH_SWITCHES[arg]] = True
-        elif arg in _SEARCH_VALUES or arg in _SEARCH_NUMBERS:
-            value = next(rest, None)
-            if value is None or value.startswith("-"):
-                return None
-            if arg in _SEARCH_NUMBERS:
-                if not (value.isascii() and value.isdigit()):
-                    return None
-                found[_SEARCH_NUMBERS[arg]] = int(value)
-            elif arg == "--tag":
-                found["tag"] = [*(found["tag"] or []), value]
-            else:
-                found["project"] = value
-        elif arg.startswith("-") or query_seen:
-            return None
-        else:
-            found["query"], query_seen = arg, True
-    return SimpleNamespace(**found)
-
-
 def _unknown_command(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
     """The one-line answer to a mistyped command, with the closest commands; None when it is known."""
     import argparse
@@ -549,12 +479,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Answered before building the parser, which imports every command's module.
         print(f"memwarden {__version__}")
         return 0
-    hook = _hook_argv(given)
+    from memwarden.cli.argv_shapes import hook_argv, search_args
+
+    hook = hook_argv(given)
     if hook is not None:
         from memwarden.hooks.commands import run_hook
 
         return run_hook(hook[0], project=hook[1], db=hook[2])
-    search = _search_args(given)
+    search = search_args(given, cmd_search)
     if search is not None:
         return run_handler(cmd_search, search)
     parser = build_parser(core_only=_command_of(given) in CORE_COMMANDS)
