@@ -26,7 +26,6 @@ import random
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -149,63 +148,30 @@ def daemon_rows(
     memory before the runs, so these commands search by meaning too (the query embedded by the
     warm model): more work than the bare keyword query does. CPU columns are the command's own
     process; the daemon's CPU per call is in the note."""
-    import tempfile
-
     from cpu_clocks import server_cpu_s
+    from daemon_up import warm_daemon
 
-    from memwarden.config_hot import load_hot_settings
-    from memwarden.daemon.client import DaemonClient
-    from memwarden.daemon.launch import attach_or_start
-    from memwarden.daemon.place import DaemonPlace
-
-    run = Path(tempfile.mkdtemp(prefix="mwb"))  # short: a Unix socket path holds ~107 bytes
-    daemon_env = {
-        **env,
-        "MEMWARDEN_EMBEDDER": "builtin",
-        "MEMWARDEN_DAEMON": "auto",
-        "XDG_RUNTIME_DIR": str(run),
-        "MEMWARDEN_HOOK_TIMEOUT_MS": "2000",
-    }
-    saved = dict(os.environ)
-    os.environ.update(daemon_env)  # the launcher reads the same settings as the commands
     rows: list[dict[str, object]] = []
-    try:
-        place = DaemonPlace(run / "memwarden")
-        settings = load_hot_settings()
-        with attach_or_start(place, settings) as client:
-            pid = int(client.info["pid"])
-            deadline = time.monotonic() + 1800
-            while True:  # the backfill would otherwise share the CPU with the commands timed
-                vectors = client.call("ping")["vectors"]
-                if vectors["state"] == "ready" and vectors["missing"] == 0:
-                    break
-                if time.monotonic() > deadline or vectors["state"] == "failed":
-                    raise SystemExit(f"the daemon did not embed the memories: {vectors}")
-                time.sleep(0.5)
-            search = [exe, "search", "client email", "--json"]
-            answer = cold_run(search, daemon_env)[2]
-            if '"via": "daemon"' not in answer:
-                raise SystemExit("memwarden search did not go through the daemon: the rows would be wrong")
-            if "additionalContext" not in cold_run(hook_command(exe), daemon_env, prompt)[2]:
-                raise SystemExit("the prompt hook recalled nothing through the daemon")
-            for name, command, stdin in (
-                ("memwarden search, daemon up", search, ""),
-                ("memwarden hook prompt, daemon up", hook_command(exe), prompt),
-            ):
-                before = server_cpu_s(pid)
-                pair = paired_rows(name, command, bare, daemon_env, runs, size, stdin=stdin)
-                after = server_cpu_s(pid)
-                if before is not None and after is not None:
-                    pair[0]["daemon_cpu_ms_per_call"] = round((after - before) * 1000 / (runs + 1), 1)
-                    pair[0]["note"] = (
-                        f"{pair[0]['note']}; daemon CPU {pair[0]['daemon_cpu_ms_per_call']} ms a call"
-                    )
-                rows += pair
-            with DaemonClient.attach(place, settings) as stopper:
-                stopper.call("stop")
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    with warm_daemon(env) as (daemon_env, pid):
+        search = [exe, "search", "client email", "--json"]
+        answer = cold_run(search, daemon_env)[2]
+        if '"via": "daemon"' not in answer:
+            raise SystemExit("memwarden search did not go through the daemon: the rows would be wrong")
+        if "additionalContext" not in cold_run(hook_command(exe), daemon_env, prompt)[2]:
+            raise SystemExit("the prompt hook recalled nothing through the daemon")
+        for name, command, stdin in (
+            ("memwarden search, daemon up", search, ""),
+            ("memwarden hook prompt, daemon up", hook_command(exe), prompt),
+        ):
+            before = server_cpu_s(pid)
+            pair = paired_rows(name, command, bare, daemon_env, runs, size, stdin=stdin)
+            after = server_cpu_s(pid)
+            if before is not None and after is not None:
+                pair[0]["daemon_cpu_ms_per_call"] = round((after - before) * 1000 / (runs + 1), 1)
+                pair[0]["note"] = (
+                    f"{pair[0]['note']}; daemon CPU {pair[0]['daemon_cpu_ms_per_call']} ms a call"
+                )
+            rows += pair
     return rows
 
 

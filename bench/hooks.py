@@ -93,10 +93,7 @@ def daemon_row(
 
     A database of its own with ``memories`` memories, every one embedded by the daemon before
     the runs start (the backfill would otherwise share the CPU with the hooks being timed)."""
-    from memwarden.config_hot import load_hot_settings
-    from memwarden.daemon.client import DaemonClient
-    from memwarden.daemon.launch import attach_or_start
-    from memwarden.daemon.place import DaemonPlace
+    from daemon_up import warm_daemon
 
     db = tmp / "daemon.db"
     service = build_service(
@@ -108,40 +105,13 @@ def daemon_row(
     for n in range(memories):
         service.memories.add(memory_text(rng, n), project=f"p{n % PROJECTS}")
     service.close()
-    run = Path(tempfile.mkdtemp(prefix="mwb"))  # short: a Unix socket path holds ~107 bytes
-    daemon_env = {
-        **env,
-        "MEMWARDEN_DB": str(db),
-        "MEMWARDEN_LOG_FILE": str(tmp / "daemon.log"),
-        "MEMWARDEN_EMBEDDER": "builtin",
-        "MEMWARDEN_DAEMON": "auto",
-        "XDG_RUNTIME_DIR": str(run),
-        "MEMWARDEN_HOOK_TIMEOUT_MS": "2000",
-    }
-    saved = dict(os.environ)
-    os.environ.update(daemon_env)  # the launcher and the client read the same settings as the hooks
-    try:
-        place = DaemonPlace(run / "memwarden")
-        settings = load_hot_settings()
-        with attach_or_start(place, settings) as client:
-            deadline = time.monotonic() + 900
-            while True:
-                vectors = client.call("ping")["vectors"]
-                if vectors["state"] == "ready" and vectors["missing"] == 0:
-                    break
-                if time.monotonic() > deadline or vectors["state"] == "failed":
-                    raise SystemExit(f"the daemon did not embed the corpus: {vectors}")
-                time.sleep(0.5)
-            cold([exe, "hook", "prompt"], daemon_env, prompts[:5])  # warm the daemon's caches
-            measured = cold([exe, "hook", "prompt"], daemon_env, prompts)
-            if "daemon not used" in (tmp / "daemon.log").read_text(encoding="utf-8"):
-                raise SystemExit("the hook fell back to the database: the daemon row would be wrong")
-            with DaemonClient.attach(place, settings) as stopper:
-                stopper.call("stop")
-        return measured
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    own = {**env, "MEMWARDEN_DB": str(db), "MEMWARDEN_LOG_FILE": str(tmp / "daemon.log")}
+    with warm_daemon(own) as (daemon_env, _):
+        cold([exe, "hook", "prompt"], daemon_env, prompts[:5])  # warm the daemon's caches
+        measured = cold([exe, "hook", "prompt"], daemon_env, prompts)
+        if "daemon not used" in (tmp / "daemon.log").read_text(encoding="utf-8"):
+            raise SystemExit("the hook fell back to the database: the daemon row would be wrong")
+    return measured
 
 
 def main() -> None:

@@ -189,11 +189,8 @@ class _Windowed(KeywordPlanner):
         super().__init__()
         self.start = start
 
-    def plan(self, conn: Any, query: KeywordQuery, *, every_word: bool, pool: int) -> Any:
-        return "bitmap"
-
-    def since(self, query: KeywordQuery, *, every_word: bool, pool: int) -> datetime | None:
-        return self.start
+    def read(self, conn: Any, query: KeywordQuery, *, every_word: bool, pool: int) -> Any:
+        return "bitmap", self.start
 
 
 def test_a_window_gives_the_pool_it_replaces_and_a_short_one_is_read_again(

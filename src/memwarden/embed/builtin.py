@@ -172,14 +172,12 @@ class MiniLMEmbedder:
         return check_dimension(normalize_rows(pooled), 384, len(texts), MINILM)
 
     def embed_documents(self, texts: Sequence[str]) -> Any:
-        if not texts:
-            import numpy as np
+        import numpy as np
 
+        if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         # Sorted by length, the workers' chunks take about the same time.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        import numpy as np
-
         out = np.empty((len(texts), 384), dtype=np.float32)
         chunks = [order[start : start + MINILM_BATCH] for start in range(0, len(order), MINILM_BATCH)]
         workers = min(_threads(), len(chunks))
@@ -187,7 +185,7 @@ class MiniLMEmbedder:
             for chunk in chunks:
                 out[chunk] = self._run([texts[i] for i in chunk])
             return out
-        # onnxruntime and the tokenizer release the GIL: one batch per core at a time.
+        # onnxruntime and the tokenizer release the GIL: one chunk per core at a time.
         from concurrent.futures import ThreadPoolExecutor
 
         self.load()

@@ -34,6 +34,8 @@ _CJK_CHARS = (
     "\uf900-\ufaff"  # CJK compatibility ideographs
     "\U00020000-\U0003134f"  # CJK extensions B-G
 )
+_CJK_SPLIT = f"([{_CJK_CHARS}]+)"
+_CJK_RUN = f"[{_CJK_CHARS}]+"
 
 
 @cache
@@ -54,7 +56,7 @@ def split_words(text: str) -> Iterator[tuple[str, str]]:
         for match in _ASCII_WORD.finditer(text):
             yield WORD, match.group()
         return
-    cjk_split, cjk_run = _compiled(f"([{_CJK_CHARS}]+)"), _compiled(f"[{_CJK_CHARS}]+")
+    cjk_split, cjk_run = _compiled(_CJK_SPLIT), _compiled(_CJK_RUN)
     for match in _compiled(_WORD).finditer(text):
         word = match.group()
         if word.isascii():

@@ -147,16 +147,20 @@ class KeywordPlanner:
     def plan(
         self, conn: psycopg.Connection, query: KeywordQuery, *, every_word: bool, pool: int
     ) -> Plan | None:
+        """The way to read the step's pool; None leaves it to PostgreSQL (no statistics yet)."""
+        return self.read(conn, query, every_word=every_word, pool=pool)[0]
+
+    def read(
+        self, conn: psycopg.Connection, query: KeywordQuery, *, every_word: bool, pool: int
+    ) -> tuple[Plan | None, datetime | None]:
+        """``plan`` and, for a step read through the GIN index, its ``window_start`` (the step's
+        selectivity estimated once for both)."""
         now = time.monotonic()
         if now - self._read_at > STATS_TTL_S:
             self._stats, self._read_at = read_stats(conn), now
-        if self._stats is None:
-            return None
-        return choose(selectivity(query, self._stats, every_word=every_word), self._stats.rows, pool)
-
-    def since(self, query: KeywordQuery, *, every_word: bool, pool: int) -> datetime | None:
-        """``window_start`` for a step ``plan`` chose to read through the GIN index."""
         stats = self._stats
         if stats is None:
-            return None
-        return window_start(selectivity(query, stats, every_word=every_word), stats, pool)
+            return None, None
+        share = selectivity(query, stats, every_word=every_word)
+        chosen = choose(share, stats.rows, pool)
+        return chosen, (window_start(share, stats, pool) if chosen == "bitmap" else None)

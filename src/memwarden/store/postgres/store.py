@@ -380,13 +380,10 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         where, params = filters
         # The way to read the pool (keyword_plan.py): chosen here for a search of the whole
         # tenant; in a project the planner, which knows the project's size, chooses.
-        plan = (
-            None if scoped else self._keyword_planner.plan(conn, query, every_word=every_word, pool=RANK_POOL)
-        )
-        since = (
-            self._keyword_planner.since(query, every_word=every_word, pool=RANK_POOL)
-            if plan == "bitmap"
-            else None
+        plan, since = (
+            (None, None)
+            if scoped
+            else self._keyword_planner.read(conn, query, every_word=every_word, pool=RANK_POOL)
         )
         for start in [since, None] if since is not None else [None]:
             window = "" if start is None else " AND m.updated_at >= %s"
