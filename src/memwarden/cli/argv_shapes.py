@@ -34,8 +34,12 @@ def hook_argv(argv: Sequence[str]) -> tuple[str, str | None, str | None] | None:
 
 
 # `memwarden search` shapes read without argparse (see search_args): flags and their kinds.
-_SEARCH_SWITCHES = {"--json": "json", "--hybrid": "hybrid", "--include-expired": "include_expired"}
-_SEARCH_SWITCHES["--include-context"] = "include_context"
+_SEARCH_SWITCHES = {
+    "--json": "json",
+    "--hybrid": "hybrid",
+    "--include-expired": "include_expired",
+    "--include-context": "include_context",
+}
 _SEARCH_VALUES = {"--project": "project", "--scope": "project", "--tag": "tag"}
 _SEARCH_NUMBERS = {"--limit": "limit", "--max-tokens": "max_tokens"}
 
