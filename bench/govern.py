@@ -122,8 +122,8 @@ def bench_redaction(runs: int) -> dict[str, Any]:
         "no_matches": summary(time_ms(lambda i: redactor.redact(clean), runs)),
         "with_secrets": summary(time_ms(lambda i: redactor.redact(dirty), runs)),
         "glued_and_evasive": summary(time_ms(lambda i: redactor.redact(glued), runs)),
-        "matches_in_dirty": redactor.redact(dirty).count,
-        "matches_in_glued": redactor.redact(glued).count,
+        "matches_in_dirty": redactor.redact(dirty).matches,
+        "matches_in_glued": redactor.redact(glued).matches,
     }
     result["cpu_s"] = round(time.process_time() - cpu, 3)
     result["wall_s"] = round(time.perf_counter() - wall, 3)
@@ -138,7 +138,7 @@ def bench_corpora() -> dict[str, Any]:
     missed = [label for label, text in hostile if not screen_text(text)]
     flagged = [label for label, text in benign if screen_text(text)]
     redactor = Redactor()
-    changed = [text for _, text in precision if redactor.redact(text).count]
+    changed = [text for _, text in precision if redactor.redact(text).matches]
     t0 = time.perf_counter()
     for _, text in benign:
         screen_text(text)

@@ -53,7 +53,6 @@ import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -204,8 +203,7 @@ def fill(
     for i in range(n):
         content = make_memory(rng, pick) + f" #{i}"
         at = now - timedelta(seconds=ages[i]) if ages else now
-        memory = replace(
-            template,
+        memory = template._replace(
             id=str(ULID.from_datetime(at) if ages else ULID()),
             created_at=at,
             updated_at=at,

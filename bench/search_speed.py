@@ -164,7 +164,6 @@ def bench_analyzer(rng: random.Random, n: int) -> dict[str, float]:
 
 
 def build_database(path: Path, n: int, rng: random.Random) -> None:
-    from dataclasses import replace
 
     from memwarden.app import build_service
     from memwarden.config import load_settings
@@ -196,8 +195,7 @@ def build_database(path: Path, n: int, rng: random.Random) -> None:
     batch = []
     for i in range(n):
         content = make_memory(rng, pick) + f" #{i}"
-        memory = replace(
-            template,
+        memory = template._replace(
             id=str(ULID()),
             content=content,
             content_hash=content_hash(content),

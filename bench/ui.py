@@ -19,7 +19,6 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -71,7 +70,7 @@ def build(db: Path, memories: int, audit_rows: int, rng: random.Random) -> None:
             redactions=("email",) if i % 50 == 0 else (),
             injection_flags=("instruction_override",) if i % 1000 == 0 else (),
         )
-        batch.append((replace(memory), service.intake.index_text(memory)))
+        batch.append((memory, service.intake.index_text(memory)))
         if len(batch) == 5000 or i == memories - 1:
             service.store.import_memories(batch)  # type: ignore[attr-defined]
             batch = []

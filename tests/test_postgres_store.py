@@ -160,12 +160,7 @@ def test_bulk_loaded_vectors_are_searchable_through_the_built_index(pg_url: str)
         ids = []
         for i in range(20):
             memory = _memory(f"bulk {i}")
-            memory = Memory(
-                **{
-                    **{f: getattr(memory, f) for f in memory.__slots__},
-                    "id": f"01JD3Z5X9Q2W8E7R6T5Y4V3K{i:02d}",
-                }
-            )
+            memory = memory._replace(id=f"01JD3Z5X9Q2W8E7R6T5Y4V3K{i:02d}")
             store.add(memory, IndexText("", "", f"bulk {i}"))
             ids.append(memory.id)
         vectors = [np.array([1.0, i / 10, 0, 0], dtype=np.float32) for i in range(20)]

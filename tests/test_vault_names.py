@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import tempfile
 import unicodedata
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -158,7 +157,7 @@ def test_notes_on_disk_round_trip_and_every_link_resolves_after_renames(
         folder = VaultFolder(root)
         for i, memory in enumerate(memories):
             folder.upsert(memory, [m.id for m in memories[:i]])  # link to every earlier note
-        renamed = replace(memories[0], title=valid(v.check_title, new_title))
+        renamed = memories[0]._replace(title=valid(v.check_title, new_title))
         folder.upsert(renamed, [])
         memories[0] = renamed
         found = notes(root)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from memwarden import validation as v
@@ -94,7 +93,7 @@ class Intake:
             outcome = self.redactor.redact(text)
         except RuleTimeout as exc:
             raise InvalidInput(str(exc), field="content", rule=exc.rule) from None
-        note_redactions(outcome.count if outcome.applied else 0)
+        note_redactions(outcome.matches if outcome.applied else 0)
         return outcome
 
     def dry_run_rules(self, *texts: str) -> tuple[str, ...]:
@@ -209,14 +208,13 @@ class Intake:
         """The memory with its injection flags: does its text read like instructions to a model?"""
         from memwarden.screening import screen_text
 
-        return replace(memory, injection_flags=screen_text(memory.title, memory.content, *memory.tags))
+        return memory._replace(injection_flags=screen_text(memory.title, memory.content, *memory.tags))
 
     def index_text(self, memory: Memory) -> IndexText:
         """The analyzed text the keyword index stores for ``memory`` (text/memory_index.py: the
         content with the dates its relative time words name, and the context apart); redaction
         markers become one neutral word (``govern.markers.INDEXED_MARKER``), never the rule's name."""
-        plain = replace(
-            memory,
+        plain = memory._replace(
             title=unmarked(memory.title),
             content=unmarked(memory.content),
             context=unmarked(memory.context),

@@ -8,7 +8,6 @@ writes one audit row (``@audited``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -193,10 +192,10 @@ class Memories:
                 "context, thread, occurred_at",
                 field="content",
             )
-        updated = replace(current, **changes)
+        updated = current._replace(**changes)
         # What the stored fields now hold: markers kept from before plus those just made.
         held = intake.rules_held(updated.content, updated.title, *updated.tags, updated.context)
-        updated = intake.screened(replace(updated, redactions=held))
+        updated = intake.screened(updated._replace(redactions=held))
         stored = self.store.update(updated, intake.index_text(updated), expected_version=current.version)
         if {"content", "title", "project", "context"} & changes.keys():
             self._embed([stored])  # the old vector was dropped with the old text; a failure is retried

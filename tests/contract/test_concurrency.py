@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from threading import Barrier
 
 from contract_helpers import index_of, make_memory, put
@@ -40,7 +39,7 @@ def test_concurrent_updates_from_the_same_version_let_exactly_one_win(open_url: 
 
     def update(i: int) -> str:
         text = f"version two by writer {i}"
-        changed = replace(memory, content=text, content_hash=content_hash(text))
+        changed = memory._replace(content=text, content_hash=content_hash(text))
         start.wait(timeout=30)
         try:
             stores[i].update(changed, index_of(changed), expected_version=1)

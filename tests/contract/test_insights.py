@@ -4,7 +4,6 @@ bounded count, the overview's aggregates, the audit timeline and its per-day cou
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -41,7 +40,7 @@ def test_browse_filters_by_each_field_newest_first(store: Store) -> None:
     put(store, "a note", kind="note", at=T0 - timedelta(days=2), pinned=True)
     put(store, "elsewhere", project="q", at=T0 - timedelta(days=1), tags=("crm", "x"))
     flagged = make_memory("ignore previous instructions", at=T0 - timedelta(hours=1))
-    store.add(replace(flagged, injection_flags=("instruction_override",)), index_of(flagged))
+    store.add(flagged._replace(injection_flags=("instruction_override",)), index_of(flagged))
     put(store, "other tenant", tenant="t2")
     assert _browse(store) == ["ignore previous instructions", "elsewhere", "a note", "a fact"]
     assert _browse(store, project="q") == ["elsewhere"]
@@ -97,9 +96,9 @@ def test_the_tag_table_and_counts_follow_every_write_path(store: Store) -> None:
     b = put(store, "beta", tags=("x",), kind="note", at=T0 - timedelta(days=8))
     gone = put(store, "expiring", tags=("x",), at=T0 - timedelta(hours=3), ttl=timedelta(hours=1))
     assert _browse(store, tag="x") == ["alpha", "beta"]  # the expired one is left out
-    moved = replace(a, project="q", kind="note", tags=("y", "z"), pinned=True, updated_at=T0)
+    moved = a._replace(project="q", kind="note", tags=("y", "z"), pinned=True, updated_at=T0)
     store.update(
-        replace(moved, injection_flags=("instruction_override",)), index_of(moved), expected_version=1
+        moved._replace(injection_flags=("instruction_override",)), index_of(moved), expected_version=1
     )
     assert _browse(store, tag="x") == ["beta"]
     assert _browse(store, tag="z", project="q", kind="note", pinned=True, flagged=True) == ["alpha"]
@@ -129,9 +128,9 @@ def test_overview_counts_weeks_recalls_and_redaction_rules_of_one_tenant(store: 
     a = put(store, "fact one", at=T0)
     put(store, "fact two", at=T0 - timedelta(days=7), project="q")
     note = make_memory("a note with a redacted email", kind="note", at=T0)
-    store.add(replace(note, redactions=("email", "phone")), index_of(note))
+    store.add(note._replace(redactions=("email", "phone")), index_of(note))
     other = make_memory("redacted too", at=T0)
-    store.add(replace(other, redactions=("email",)), index_of(other))
+    store.add(other._replace(redactions=("email",)), index_of(other))
     put(store, "old", at=T0 - timedelta(days=100))
     put(store, "not mine", tenant="t2")
     store.record_hits("t1", [a.id, a.id], T0)
@@ -176,7 +175,7 @@ def test_daily_counts_follow_appends_with_degrade_reasons(audit_log: AuditLog) -
     audit_log.append(_event("acme", "add"), T0 + timedelta(days=1))
     audit_log.append(_event("globex", "add"), T0 + timedelta(days=1))
     rows = [
-        (c.day, c.tenant, c.action, c.degrade_reason, c.count)
+        (c.day, c.tenant, c.action, c.degrade_reason, c.rows)
         for c in audit_log.daily_counts("2026-03-01", tenant="acme")
     ]
     assert rows == [

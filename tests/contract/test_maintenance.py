@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -47,9 +46,9 @@ def test_iter_memories_yields_a_tenants_memories_oldest_first_in_batches(store: 
 def test_import_keeps_ids_and_reports_same_id_and_duplicates(store: Any) -> None:
     existing = put(store, "already here")
     fresh = make_memory("imported fact")
-    deleted = replace(make_memory("deleted fact"), deleted_at=T0)
+    deleted = make_memory("deleted fact")._replace(deleted_at=T0)
     twin = make_memory("already here")
-    same = replace(make_memory("other text"), id=existing.id)
+    same = make_memory("other text")._replace(id=existing.id)
     entries = [(m, index_of(m)) for m in (fresh, deleted, twin, same)]
     assert store.import_memories(entries) == ["inserted", "inserted", "duplicate", "same_id"]
     theirs = put(store, "another tenant's", tenant="t2")

@@ -3,7 +3,6 @@ context searchable at a lower weight than content, thread neighbours in thread o
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 
 from contract_helpers import ANALYZER, T0, make_memory, search_ids
@@ -14,7 +13,7 @@ from memwarden.text.memory_index import memory_index
 
 
 def add(store: Store, content: str, **fields: object) -> Memory:
-    memory = replace(make_memory(content), **fields)  # type: ignore[arg-type]
+    memory = make_memory(content)._replace(**fields)  # type: ignore[arg-type]
     stored, duplicate = store.add(memory, memory_index(ANALYZER, memory))
     assert not duplicate
     return stored
@@ -43,7 +42,7 @@ def test_a_word_only_in_the_context_finds_the_memory_below_one_in_the_content(st
 
 def test_updating_context_and_thread_reindexes(store: Store) -> None:
     memory = add(store, "A blue bowl!", context="pottery class")
-    changed = replace(memory, context="ceramics workshop", thread="chat-2")
+    changed = memory._replace(context="ceramics workshop", thread="chat-2")
     store.update(changed, memory_index(ANALYZER, changed), expected_version=memory.version)
     assert search_ids(store, "pottery") == [] and search_ids(store, "ceramics") == [memory.id]
     assert store.get_many("t1", [memory.id])[0].thread == "chat-2"

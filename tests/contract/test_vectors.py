@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -56,7 +55,7 @@ def test_vectors_come_back_with_their_analyzed_text(store: Any) -> None:
     found = store.vector_search(
         "t1", SPACE, unit(1), project=None, tags=(), include_expired=False, now=T0, limit=1
     )
-    assert found[0].index == index_of(m)
+    assert found[0].indexed == index_of(m)
 
 
 def test_vector_search_respects_tenant_project_tags_and_expiry(store: Any) -> None:
@@ -83,7 +82,7 @@ def test_spaces_never_mix_and_a_wrong_size_is_refused(store: Any) -> None:
 
 def test_a_vector_of_an_old_version_or_a_deleted_memory_is_not_stored(store: Any) -> None:
     m = put(store, "first text")
-    changed = replace(m, content="second text", content_hash=content_hash("second text"))
+    changed = m._replace(content="second text", content_hash=content_hash("second text"))
     store.update(changed, index_of(changed), expected_version=1)
     assert store.put_vectors(SPACE, [(m.id, 1, unit(1).tobytes())]) == 0
     gone = put(store, "deleted soon")
@@ -95,7 +94,7 @@ def test_a_vector_of_an_old_version_or_a_deleted_memory_is_not_stored(store: Any
 def test_changing_or_deleting_a_memory_drops_its_vector(store: Any) -> None:
     a, b = put(store, "will change"), put(store, "will go")
     store.put_vectors(SPACE, [(a.id, 1, unit(1).tobytes()), (b.id, 1, unit(1).tobytes())])
-    changed = replace(a, content="changed", content_hash=content_hash("changed"))
+    changed = a._replace(content="changed", content_hash=content_hash("changed"))
     store.update(changed, index_of(changed), expected_version=1)
     store.soft_delete("t1", b.id, T0)
     assert nearest(store, unit(1)) == []

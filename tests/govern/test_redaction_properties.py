@@ -57,7 +57,7 @@ def test_redaction_is_idempotent(text: str) -> None:
     once = REDACTOR.redact(text)
     twice = REDACTOR.redact(once.text)
     assert twice.text == once.text
-    assert twice.count == 0
+    assert twice.matches == 0
 
 
 @FAST

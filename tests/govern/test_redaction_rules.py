@@ -17,7 +17,7 @@ def test_each_rule_redacts_its_positive_vectors(rule: str, text: str, value: str
     assert rule in outcome.rules, outcome.text
     assert value not in outcome.text
     assert f"[REDACTED:{rule}]" in outcome.text
-    assert outcome.redacted and outcome.count >= 1
+    assert outcome.redacted and outcome.matches >= 1
 
 
 @pytest.mark.parametrize(("rule", "text"), NEGATIVE, ids=[f"{r}:{t[:30]}" for r, t in NEGATIVE])
@@ -49,7 +49,7 @@ def test_dry_run_reports_without_changing_and_off_does_nothing() -> None:
     dry = Redactor(mode="dry-run").redact(text)
     assert (dry.text, dry.rules, dry.redacted) == (text, ("email",), False)
     off = Redactor(mode="off").redact(text)
-    assert (off.text, off.rules, off.count) == (text, (), 0)
+    assert (off.text, off.rules, off.matches) == (text, (), 0)
 
 
 def test_an_unknown_mode_is_refused() -> None:
@@ -67,7 +67,7 @@ def test_checksums_accept_known_good_values_and_reject_one_digit_off() -> None:
 def test_markers_are_never_redacted_again() -> None:
     text = "password=[REDACTED:secret_assignment] and [REDACTED:email]"
     assert REDACTOR.redact(text).text == text
-    assert REDACTOR.redact(text).count == 0
+    assert REDACTOR.redact(text).matches == 0
 
 
 def test_a_rejected_match_does_not_hide_a_valid_value_inside_it() -> None:

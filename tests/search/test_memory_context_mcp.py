@@ -180,11 +180,10 @@ def test_a_reply_ranks_above_the_question_it_answers(service: MemoryService) -> 
 
 
 def test_question_marks_of_other_scripts_count(service: MemoryService) -> None:
-    from dataclasses import replace
 
     from memwarden.search.threads import asks_question
 
     memory = service.memories.add("a turn of the chat", project="chat", thread="s1").memory
     for text, asks in (("你会弹乐器吗？", True), ("هل تعزف؟", True), ("Any plans? ", True), ("Sure.", False)):
-        assert asks_question(replace(memory, content=text)) is asks
-    assert asks_question(replace(memory, content="Any plans?", thread="")) is False
+        assert asks_question(memory._replace(content=text)) is asks
+    assert asks_question(memory._replace(content="Any plans?", thread="")) is False

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.keys import AuditKey
@@ -40,8 +40,7 @@ ACTIONS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class AuditEvent:
+class AuditEvent(NamedTuple):
     """One operation to record. ``query`` is turned into SHA-256 + length by the Auditor."""
 
     actor: str
@@ -56,11 +55,10 @@ class AuditEvent:
     query_sha256: str | None = None
     query_len: int | None = None
     query_plain: str | None = None
-    detail: dict[str, Any] = field(default_factory=dict)
+    detail: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
-class AuditRecord:
+class AuditRecord(NamedTuple):
     """A stored row, exactly as read back (fields are not coerced, so tampering shows)."""
 
     seq: Any
@@ -170,7 +168,7 @@ def event_values(seq: int, at: datetime, event: AuditEvent) -> list[Any]:
         event.query_sha256,
         event.query_len,
         event.query_plain,
-        json.dumps(event.detail, ensure_ascii=False, sort_keys=True, separators=(",", ":")),
+        json.dumps(dict(event.detail), ensure_ascii=False, sort_keys=True, separators=(",", ":")),
     ]
 
 
@@ -269,8 +267,7 @@ def records_query(
     return sql + " ORDER BY seq", params
 
 
-@dataclass(frozen=True, slots=True)
-class AuditQuery:
+class AuditQuery(NamedTuple):
     """Filters of the audit timeline (None: any); ``until`` is exclusive."""
 
     actor: str | None = None
@@ -280,8 +277,7 @@ class AuditQuery:
     until: datetime | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class DailyCount:
+class DailyCount(NamedTuple):
     """How many audit rows one day holds for a tenant, action, outcome and degrade reason
     (``""`` unless a degraded search), from the ``audit_daily`` table its trigger keeps."""
 
@@ -290,7 +286,7 @@ class DailyCount:
     action: str
     outcome: str
     degrade_reason: str
-    count: int
+    rows: int
 
 
 def page_query(
@@ -373,16 +369,14 @@ DAILY_COUNTS_SQL = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ChainHead:
+class ChainHead(NamedTuple):
     """The newest row the database has acknowledged (seq 0 and GENESIS when empty)."""
 
     seq: int
     hash: str
 
 
-@dataclass(frozen=True, slots=True)
-class Checkpoint:
+class Checkpoint(NamedTuple):
     """Left by a prune: rows up to ``upto_seq`` were removed; ``upto_hash`` was the last hash."""
 
     upto_seq: int

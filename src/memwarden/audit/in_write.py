@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,16 +27,30 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.models import Caller
 
 
-@dataclass
-class PendingRow:
-    """The operation whose row a store write must carry."""
+def _no_redactions() -> int:
+    return 0
 
-    auditor: Auditor
-    action: str
-    caller: Caller
-    project: str | None = None
-    redactions: Callable[[], int] = lambda: 0
-    rows: list[AuditRecord] = field(default_factory=list)
+
+class PendingRow:
+    """The operation whose row a store write must carry, and the rows written for it (a plain
+    class: a dataclass would cost every cold search about 10 ms of imports and code generation)."""
+
+    __slots__ = ("action", "auditor", "caller", "project", "redactions", "rows")
+
+    def __init__(
+        self,
+        auditor: Auditor,
+        action: str,
+        caller: Caller,
+        project: str | None = None,
+        redactions: Callable[[], int] = _no_redactions,
+    ) -> None:
+        self.auditor = auditor
+        self.action = action
+        self.caller = caller
+        self.project = project
+        self.redactions = redactions
+        self.rows: list[AuditRecord] = []
 
 
 _pending: ContextVar[PendingRow | None] = ContextVar("memwarden_pending_audit_row", default=None)

@@ -14,8 +14,8 @@ import hashlib
 import hmac
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from memwarden.errors import ConfigError, InvalidInput
 
@@ -23,8 +23,7 @@ KEYED_PREFIX = "hmac:"
 KEY_BYTES = 32
 
 
-@dataclass(frozen=True, slots=True)
-class AuditKey:
+class AuditKey(NamedTuple):
     """A chain key and its public id."""
 
     secret: bytes

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _HANGUL_FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
@@ -69,8 +69,7 @@ def _ascii_digit(ch: str) -> str:
     return ch if value is None else chr(48 + value)
 
 
-@dataclass(frozen=True, slots=True)
-class Normalized:
+class Normalized(NamedTuple):
     """Normalised text and the edits that made it, to map offsets back to ``original``.
 
     ``edits`` holds ``(norm_start, norm_end, orig_start, orig_end)`` for every character that
@@ -80,7 +79,8 @@ class Normalized:
     original: str
     text: str
     edits: tuple[tuple[int, int, int, int], ...] = ()
-    _norm_starts: tuple[int, ...] = field(default=(), repr=False)
+    # The normalised start of each edit, for bisecting.
+    norm_starts: tuple[int, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -90,7 +90,7 @@ class Normalized:
         """Original offset of the character at normalised offset ``n``."""
         if not self.edits:
             return n
-        i = bisect_right(self._norm_starts, n) - 1
+        i = bisect_right(self.norm_starts, n) - 1
         if i < 0:
             return n
         _, norm_end, orig_start, orig_end = self.edits[i]
@@ -102,7 +102,7 @@ class Normalized:
         """Original (exclusive) end offset for a normalised (exclusive) end offset ``n``."""
         if not self.edits:
             return n
-        i = bisect_left(self._norm_starts, n) - 1
+        i = bisect_left(self.norm_starts, n) - 1
         if i < 0:
             return n
         _, norm_end, _, orig_end = self.edits[i]

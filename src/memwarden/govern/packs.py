@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -159,7 +158,7 @@ def _enable(path: Path, entry: Any) -> Rule:
         )
     if mode not in RULE_MODES:
         raise _problem(path, str(name), f"mode must be one of {', '.join(RULE_MODES)}")
-    return replace(optional[str(name)], mode=mode)
+    return optional[str(name)].replace(mode=mode)
 
 
 def apply_pack(pack: Any, path: Path, rules: Iterable[Rule] = BUILTIN_RULES) -> list[Rule]:
@@ -188,7 +187,7 @@ def apply_pack(pack: Any, path: Path, rules: Iterable[Rule] = BUILTIN_RULES) -> 
             )
         rule, examples = _build(path, entry, result[str(name)])
         _check_examples(path, rule, examples)
-        result[rule.name] = replace(rule)
+        result[rule.name] = rule
     for entry in pack.get("rules", []):
         rule, examples = _build(path, entry, None)
         if rule.name in result:

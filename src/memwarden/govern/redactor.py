@@ -22,7 +22,7 @@ or base64-decoded form of a run is redacted as the whole encoded run.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from memwarden.govern.builtin_rules import BUILTIN_RULES, NOSPACE_CHARS
 from memwarden.govern.layers import decoded_runs
@@ -40,26 +40,24 @@ _SAFE_AFTER = frozenset(",;!?\"'<>{}|)@")
 _SAFE_BEFORE = frozenset(",;!?\"'<>{}|(=@")
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     start: int
     end: int
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
-class Redaction:
+class Redaction(NamedTuple):
     """The text to store, the rule names that matched (never the values) and how many matches."""
 
     text: str
     rules: tuple[str, ...] = ()
-    count: int = 0
+    matches: int = 0
     applied: bool = False  # False in dry-run and off: ``text`` is the input unchanged
     dry_run: tuple[str, ...] = ()  # rules in dry-run that would have matched (never replaced)
 
     @property
     def redacted(self) -> bool:
-        return self.applied and self.count > 0
+        return self.applied and self.matches > 0
 
 
 _MAX_DEPTH = 2  # base64 inside URL-encoding inside base64 is as deep as the layers look

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Container
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -26,6 +25,21 @@ RULE_MODES = ("enforce", "dry-run")
 _CUT = re.compile(r"[ .\-]")
 # Named groups of a pattern in Python's syntax whose name starts with ``secret`` (built-in rules).
 _SECRET_GROUP = re.compile(r"\(\?P<(secret\w*)>")
+_FIELDS = (
+    "name",
+    "pattern",
+    "description",
+    "validator",
+    "hints",
+    "ignore_case",
+    "shrink",
+    "mode",
+    "timeout",
+    "trim",
+    "scope",
+    "min_digits",
+    "folded",
+)
 
 
 class CodePoints(Container[str]):
@@ -59,29 +73,69 @@ class RuleTimeout(Exception):
         self.rule = rule
 
 
-@dataclass(frozen=True)
 class Rule:
-    name: str
-    pattern: str
-    description: str = ""
-    validator: str | None = None
-    hints: tuple[str, ...] = ()
-    ignore_case: bool = False
-    shrink: bool = False
-    mode: str = "enforce"  # "dry-run": findings are reported, never replaced
-    timeout: float | None = None  # pack rules: seconds one search may take (the ``regex`` engine)
-    # Characters dropped from the start of each match (built-in rules only): lets a pattern keep a
-    # fast plain-class prefix and still end at a script written without spaces.
-    trim: Container[str] = frozenset()
-    # Built-in rules only (``govern.scopes``): the windows of the text that can hold a match, how
-    # many digits a number window needs, and whether the pattern is written in lower case to be
-    # searched case-sensitively in the case-folded text (what ``ignore_case`` would find, faster).
-    scope: str = "text"
-    min_digits: int = 0
-    folded: bool = False
-    secret_groups: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """One redaction rule; treat it as immutable (``replace`` makes a changed copy).
 
-    def __post_init__(self) -> None:
+    A plain class, not a dataclass: the prompt hook builds the redactor on every run, and the
+    dataclasses module alone costs a cold process about 10 ms to import.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        pattern: str,
+        description: str = "",
+        *,
+        validator: str | None = None,
+        hints: tuple[str, ...] = (),
+        ignore_case: bool = False,
+        shrink: bool = False,
+        mode: str = "enforce",
+        timeout: float | None = None,
+        trim: Container[str] = frozenset(),
+        scope: str = "text",
+        min_digits: int = 0,
+        folded: bool = False,
+    ) -> None:
+        self.name = name
+        self.pattern = pattern
+        self.description = description
+        self.validator = validator
+        self.hints = hints
+        self.ignore_case = ignore_case
+        self.shrink = shrink
+        self.mode = mode  # "dry-run": findings are reported, never replaced
+        self.timeout = timeout  # pack rules: seconds one search may take (the ``regex`` engine)
+        # Characters dropped from the start of each match (built-in rules only): lets a pattern
+        # keep a fast plain-class prefix and still end at a script written without spaces.
+        self.trim = trim
+        # Built-in rules only (``govern.scopes``): the windows of the text that can hold a match,
+        # how many digits a number window needs, and whether the pattern is written in lower case
+        # to be searched case-sensitively in the case-folded text (what ``ignore_case`` would
+        # find, faster).
+        self.scope = scope
+        self.min_digits = min_digits
+        self.folded = folded
+        self._check()
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rule) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Rule(name={self.name!r}, pattern={self.pattern!r}, mode={self.mode!r})"
+
+    def replace(self, **changes: Any) -> Rule:
+        """A copy with ``changes`` (checked like a new rule)."""
+        fields = {name: getattr(self, name) for name in _FIELDS} | changes
+        return Rule(**fields)
+
+    def _check(self) -> None:
         if self.mode not in RULE_MODES:
             raise ValueError(f"mode must be one of {', '.join(RULE_MODES)}")
         if self.scope not in SCOPES:
@@ -95,7 +149,7 @@ class Rule:
         else:
             # A pack's pattern is compiled (and so checked) when the pack loads.
             groups = tuple(g for g in self.regex.groupindex if g.startswith("secret"))
-        object.__setattr__(self, "secret_groups", groups)
+        self.secret_groups: tuple[str, ...] = groups
 
     @cached_property
     def regex(self) -> Any:

@@ -41,7 +41,7 @@ RRF_K = 60
 
 
 def _coverage(query: KeywordQuery, candidate: Candidate) -> float:
-    return 0.0 if candidate.index is None else memory_coverage(query, candidate.index)
+    return 0.0 if candidate.indexed is None else memory_coverage(query, candidate.indexed)
 
 
 def vector_relevance(vector: Sequence[Candidate]) -> dict[str, float]:
@@ -80,7 +80,7 @@ def fuse(
     for memory_id in dict.fromkeys([*vec, *kw]):
         base = vec[memory_id] if memory_id in vec else kw[memory_id][0]
         coverage = _coverage(
-            query, base if base.index is not None or memory_id not in kw else kw[memory_id][0]
+            query, base if base.indexed is not None or memory_id not in kw else kw[memory_id][0]
         )
         vector_part = vector_weight * vec_rel.get(memory_id, 0.0)
         keyword_part = (1 - vector_weight) * kw[memory_id][1] * coverage if memory_id in kw else 0.0

@@ -33,18 +33,29 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
+from typing import NamedTuple
 
 from memwarden.models import Candidate, Hit, IndexText, KeywordQuery, Memory
 
 # hit_count at which the usage component reaches 1 (log-scaled below that).
 USAGE_SATURATION = 50
 SECONDS_PER_DAY = 86_400.0
+# The empty, read-only default of a candidate's relevance parts and boosts.
+NO_PARTS: Mapping[str, float] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
-class RankingWeights:
+class _Weights(NamedTuple):
+    relevance: float = 0.5
+    coverage: float = 0.5
+    recency: float = 0.3
+    usage: float = 0.05
+    pinned: float = 0.15
+    half_life_days: float = 90.0
+
+
+class RankingWeights(_Weights):
     """The ranking weights, in one place (see the module docstring and docs/search.md).
 
     Relevance and coverage dominate: text match decides what is about the query. Recency is
@@ -54,27 +65,31 @@ class RankingWeights:
     above its unpinned peers, not above clearly better matches.
     """
 
-    relevance: float = 0.5
-    coverage: float = 0.5
-    recency: float = 0.3
-    usage: float = 0.05
-    pinned: float = 0.15
-    half_life_days: float = 90.0
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
+    def __new__(
+        cls,
+        relevance: float = 0.5,
+        coverage: float = 0.5,
+        recency: float = 0.3,
+        usage: float = 0.05,
+        pinned: float = 0.15,
+        half_life_days: float = 90.0,
+    ) -> RankingWeights:
+        weights = super().__new__(cls, relevance, coverage, recency, usage, pinned, half_life_days)
         for name in ("relevance", "coverage", "recency", "usage", "pinned"):
-            value = getattr(self, name)
+            value = getattr(weights, name)
             if not math.isfinite(value) or value < 0:
                 raise ValueError(f"ranking weight {name} must be a finite number >= 0, got {value!r}")
-        if not math.isfinite(self.half_life_days) or self.half_life_days <= 0:
-            raise ValueError(f"half_life_days must be > 0, got {self.half_life_days!r}")
+        if not math.isfinite(half_life_days) or half_life_days <= 0:
+            raise ValueError(f"half_life_days must be > 0, got {half_life_days!r}")
+        return weights
 
 
 DEFAULT_WEIGHTS = RankingWeights()
 
 
-@dataclass(frozen=True, slots=True)
-class RankCandidate:
+class RankCandidate(NamedTuple):
     """One memory found by one or more retrieval paths, ready to be ranked.
 
     ``relevance`` and ``coverage`` are clamped to [0, 1]. ``relevance_parts``, when given, names
@@ -85,8 +100,8 @@ class RankCandidate:
     memory: Memory
     relevance: float
     coverage: float = 0.0
-    relevance_parts: Mapping[str, float] = field(default_factory=dict)
-    boost: Mapping[str, float] = field(default_factory=dict)
+    relevance_parts: Mapping[str, float] = NO_PARTS
+    boost: Mapping[str, float] = NO_PARTS
 
 
 def relevance_from_scores(scores: Sequence[float]) -> list[float]:
@@ -208,7 +223,7 @@ def keyword_candidates(candidates: Sequence[Candidate], query: KeywordQuery) -> 
     to rank. A candidate without its index text gets coverage 0 (a store should always return it)."""
     relevances = relevance_from_scores([c.score for c in candidates])
     return [
-        RankCandidate(c.memory, rel, 0.0 if c.index is None else memory_coverage(query, c.index))
+        RankCandidate(c.memory, rel, 0.0 if c.indexed is None else memory_coverage(query, c.indexed))
         for c, rel in zip(candidates, relevances, strict=True)
     ]
 

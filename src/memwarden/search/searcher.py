@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memwarden import validation as v
 from memwarden.audit import operations as audit_ops
@@ -50,8 +49,7 @@ _WORD_CHARS = re.compile(r"\W")
 DEFAULT_TUNING = Tuning(vector_weight=None, thread_weight=THREAD_WEIGHT)
 
 
-@dataclass(frozen=True, slots=True)
-class Gathered:
+class Gathered(NamedTuple):
     """What both retrieval paths found for one query, before fusion and ranking."""
 
     who: Caller
@@ -150,7 +148,7 @@ class Searcher:
         path and backend.
         """
         return [
-            c if c.index is not None else replace(c, index=self.intake.index_text(c.memory))
+            c if c.indexed is not None else c._replace(indexed=self.intake.index_text(c.memory))
             for c in candidates
         ]
 
@@ -285,7 +283,7 @@ class Searcher:
             ):
                 return None
             return RankCandidate(
-                memory, 0.0, memory_coverage(query, found.index or self.intake.index_text(memory))
+                memory, 0.0, memory_coverage(query, found.indexed or self.intake.index_text(memory))
             )
 
         fused = lift_by_thread(

@@ -9,7 +9,6 @@ to update one of them instead. Exact duplicates are handled before this (``dupli
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 from memwarden.models import KeywordQuery, Memory, Similar
@@ -45,7 +44,7 @@ def specific_words(query: KeywordQuery, count: int = QUERY_WORDS) -> KeywordQuer
         return query
     keep = set(sorted(groups, key=lambda group: (-max(len(t) for t in group), group))[:count])
     chosen = tuple(group for group in groups if group in keep)
-    return replace(query, terms=tuple(dict.fromkeys(t for group in chosen for t in group)), groups=chosen)
+    return query._replace(terms=tuple(dict.fromkeys(t for group in chosen for t in group)), groups=chosen)
 
 
 def find_similar(

@@ -22,7 +22,6 @@ The reduction is applied to the relevance and coverage parts, so ``why`` still a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from memwarden.models import Candidate, Memory
 from memwarden.search.ranking import RankCandidate, RankingWeights
@@ -42,8 +41,7 @@ def asks_question(memory: Memory) -> bool:
 
 
 def _damped(candidate: RankCandidate) -> RankCandidate:
-    return replace(
-        candidate,
+    return candidate._replace(
         relevance=candidate.relevance * QUESTION_SHARE,
         coverage=candidate.coverage * QUESTION_SHARE,
         relevance_parts={k: v * QUESTION_SHARE for k, v in candidate.relevance_parts.items()},
@@ -92,7 +90,7 @@ def lift_by_thread(
         if asks_question(candidate.memory):
             candidate = _damped(candidate)
         lifted.append(
-            replace(candidate, boost={**candidate.boost, "thread": weight * best}) if best > 0 else candidate
+            candidate._replace(boost={**candidate.boost, "thread": weight * best}) if best > 0 else candidate
         )
     return lifted
 

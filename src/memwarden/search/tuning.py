@@ -6,11 +6,10 @@ to import than a cold search may spend.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Tuning:
+class Tuning(NamedTuple):
     """The search settings a fit may change (None: the model's own default vector weight)."""
 
     vector_weight: float | None

@@ -21,8 +21,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import NamedTuple
 
 from memwarden.text.normalize import fold_case, fold_case_turkish
 
@@ -95,16 +95,14 @@ _WEEKDAYS = {
 MAX_SPANS = 8
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """A resolved period: ``unit`` is day, week, month or year; ``start`` its first day."""
 
     unit: str
     start: date
 
 
-@dataclass(frozen=True, slots=True)
-class _Rules:
+class _Rules(NamedTuple):
     fixed: dict[str, tuple[str, int]]  # phrase -> (unit, offset)
     last: str  # words before a unit or weekday meaning "the previous one"
     this: str

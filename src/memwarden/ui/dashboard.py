@@ -145,12 +145,12 @@ class Dashboard:
             if row.day not in days:
                 continue
             i = days.index(row.day)
-            actions[row.action][i] += row.count
+            actions[row.action][i] += row.rows
             if row.action == "search":
-                searches[i] += row.count
+                searches[i] += row.rows
                 if row.degrade_reason:
-                    degraded[i] += row.count
-                    reasons[row.degrade_reason] += row.count
+                    degraded[i] += row.rows
+                    reasons[row.degrade_reason] += row.rows
         self.service.operations.audit(
             "stats", caller=who, result_count=sum(totals.values()), detail={"via": "ui"}
         )
@@ -277,9 +277,9 @@ class Dashboard:
         # Their analyzed terms as the keyword index holds them: no re-analysis per page view.
         indexed = self.service.store.indexed_memories(session.caller.tenant, [m.id for m in newest.memories])
         known = {
-            c.memory.id: frozenset(f"{c.index.title} {c.index.body}".split())
+            c.memory.id: frozenset(f"{c.indexed.title} {c.indexed.body}".split())
             for c in indexed
-            if c.index is not None
+            if c.indexed is not None
         }
         report = review_memories(
             newest.memories,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -147,7 +146,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
     def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
         import psycopg
 
-        updated = replace(memory, version=expected_version + 1)
+        updated = memory._replace(version=expected_version + 1)
         try:
             with self.write() as conn:
                 row = conn.execute(
@@ -230,7 +229,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
 
     def _soft_delete_row(self, conn: psycopg.Connection, memory: Memory, now: datetime) -> Memory:
         conn.execute("UPDATE memories SET deleted_at = %s, search = NULL WHERE id = %s", (now, memory.id))
-        return replace(memory, deleted_at=now)
+        return memory._replace(deleted_at=now)
 
     def record_hits(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         if not ids:

@@ -11,7 +11,6 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -260,7 +259,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
         )
 
     def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
-        updated = replace(memory, version=expected_version + 1)
+        updated = memory._replace(version=expected_version + 1)
         with self.write() as conn:
             row = conn.execute(
                 "SELECT rowid, version, deleted_at FROM memories WHERE tenant = ? AND id = ?",
@@ -326,7 +325,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
         rowid = conn.execute("SELECT rowid FROM memories WHERE id = ?", (memory.id,)).fetchone()[0]
         conn.execute("UPDATE memories SET deleted_at = ? WHERE rowid = ?", (format_time(now), rowid))
         conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
-        return replace(memory, deleted_at=now)
+        return memory._replace(deleted_at=now)
 
     def record_hits(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         if not ids:
