@@ -11,22 +11,26 @@ UTF-8 text, so ordinary long words and binary blobs (key material, hashes) are l
 
 from __future__ import annotations
 
-import base64
-import binascii
+import functools
 import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
 # Scripts without spaces end a URL-encoded run (a value glued to Chinese text stays alone).
 _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
-_URL_RUN = re.compile(rf"(?:[^\W{_NOSPACE}]|[.~+%-])+")
-_URL_CHAR = re.compile(rf"[^\W{_NOSPACE}]|[.~+%-]")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 # A run is preceded by a character outside base64 (the leading class keeps the scan fast: positions
 # inside words fail at once) or starts the text.
 _B64_RUN = re.compile(r"[^A-Za-z0-9+/=_-]([A-Za-z0-9+/_-]{12,}={0,2})(?![A-Za-z0-9+/=_-])")
 _B64_RUN_AT_START = re.compile(r"[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
 _B64_HINT = re.compile(r"[A-Za-z0-9+/_-]{12}")
+
+
+@functools.cache
+def _url_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A URL-encoded run and one of its characters. Compiled on first use (only a text holding
+    ``%`` needs them): their Unicode classes take a cold prompt hook about 5 ms to compile."""
+    return re.compile(rf"(?:[^\W{_NOSPACE}]|[.~+%-])+"), re.compile(rf"[^\W{_NOSPACE}]|[.~+%-]")
 
 
 def _printable(text: str) -> bool:
@@ -37,6 +41,9 @@ def _printable(text: str) -> bool:
 
 def decode_base64(run: str) -> str | None:
     """The printable UTF-8 text ``run`` decodes to, or None."""
+    import base64  # only for a text that holds a base64-looking run
+    import binascii
+
     body = run.rstrip("=")
     if len(body) % 4 == 1:
         return None
@@ -62,14 +69,15 @@ def decode_base64(run: str) -> str | None:
 def decoded_runs(text: str) -> Iterator[tuple[int, int, str]]:
     """``(start, end, decoded)`` for every URL-encoded or base64 run of ``text``."""
     if "%" in text:
+        url_run, url_char = _url_patterns()
         done = 0
         for percent in _PERCENT.finditer(text):
             if percent.start() < done:
                 continue
             start = percent.start()
-            while start > 0 and _URL_CHAR.match(text, start - 1):
+            while start > 0 and url_char.match(text, start - 1):
                 start -= 1
-            run_match = _URL_RUN.match(text, start)
+            run_match = url_run.match(text, start)
             end = run_match.end() if run_match else percent.end()
             done = end
             run = text[start:end]
