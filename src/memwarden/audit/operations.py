@@ -85,7 +85,10 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
                 return method(self, *args, **kwargs)
             token = _redactions.set(0)
             who = kwargs.get("caller") or self.default_caller
-            project = kwargs.get("project")
+            # A search of several projects (``Searcher.recall``) is recorded under the first one
+            # named, with all of them in its detail.
+            named = [p for p in kwargs.get("projects") or () if isinstance(p, str)]
+            project = kwargs.get("project", named[0] if named else None)
             query = (args[0] if args else kwargs.get("query")) if query_arg else None
             fields: dict[str, Any] = {
                 # The project argument as the caller sent it may hold what a rule protects (the
@@ -93,6 +96,7 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
                 "project": self.intake.redact_text(project) if isinstance(project, str) else None,
                 "query": query if isinstance(query, str) else None,
             }
+            also = {"projects": [self.intake.redact_text(p) for p in named]} if len(named) > 1 else {}
             try:
                 with in_write.expect_row(
                     auditor, action, who, project=fields["project"], redactions=_redactions.get
@@ -108,6 +112,7 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
                         memory_ids=ids,
                         redaction_count=_redactions.get(),
                         **fields,
+                        **({"detail": also} if also else {}),
                     )
                 except MemwardenError:  # the original error matters more; the failure is logged
                     logger.error("could not record a failed %s in the audit log", action)
@@ -118,8 +123,11 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
             in_write.committed(pending)
             if pending.rows and action != "import":
                 return result  # the row committed with the write
+            summary = summarize(result)
+            if also:
+                summary["detail"] = {**summary.get("detail", {}), **also}
             try:
-                auditor.record(action, who, redaction_count=count, **fields, **summarize(result))
+                auditor.record(action, who, redaction_count=count, **fields, **summary)
             except MemwardenError as exc:
                 if pending.rows:  # an import's summary: its batches committed with their own rows
                     logger.error("the summary row of an import could not be written: %s", exc.message)

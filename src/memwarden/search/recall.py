@@ -1,7 +1,7 @@
 """The prompt hook's recall, answered by whoever holds the service (HTTP route, daemon, hook).
 
-Hits for a prompt in each of the session's projects, merged by score, one per memory, best
-first; ``parse_recall_request`` checks the JSON body both transports receive.
+Hits for a prompt over the session's projects, ranked together in one search;
+``parse_recall_request`` checks the JSON body both transports receive.
 """
 
 from __future__ import annotations
@@ -27,14 +27,10 @@ def recall(
     *,
     caller: Caller | None = None,
 ) -> list[dict[str, Any]]:
-    """Hits for ``query`` in each project, merged by score, one per memory, best first."""
-    best: dict[str, dict[str, Any]] = {}
-    for project in projects:
-        for hit in service.searcher.search(query, project=project, limit=limit, caller=caller).hits:
-            found = hit.to_dict()
-            if found["id"] not in best or found["score"] > best[found["id"]]["score"]:
-                best[found["id"]] = found
-    return sorted(best.values(), key=lambda h: h["score"], reverse=True)[:limit]
+    """The best ``limit`` hits for ``query`` over these projects, ranked together (one search,
+    one audit row: ``Searcher.recall``)."""
+    result = service.searcher.recall(query, projects=projects, limit=limit, caller=caller)
+    return [hit.to_dict() for hit in result.hits]
 
 
 def parse_recall_request(body: object) -> tuple[str, list[str | None], int]:

@@ -12,14 +12,14 @@ failing, the hits come from keywords alone and the result says why (``degraded``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memwarden import validation as v
 from memwarden.audit import operations as audit_ops
 from memwarden.audit.operations import audited
-from memwarden.errors import EmbeddingUnavailable
+from memwarden.errors import EmbeddingUnavailable, InvalidInput
 from memwarden.intake import Intake
 from memwarden.models import Caller, Candidate, DegradeReason, Hit, KeywordQuery, Memory, SearchResult, utcnow
 from memwarden.search.budget import fit_to_budget
@@ -58,7 +58,8 @@ class Gathered(NamedTuple):
     keyword: list[Candidate]
     nearest: list[Candidate]
     reason: DegradeReason | None
-    project: str | None
+    # The projects searched (None: every project of the tenant).
+    projects: frozenset[str] | None
     tags: tuple[str, ...]
     include_expired: bool
     now: datetime
@@ -138,6 +139,51 @@ class Searcher:
             omitted=omitted,
             vector_wait_ms=result.vector_wait_ms,
             include_context=bool(include_context),
+        )
+
+    @audited("search", audit_ops.search_summary, query_arg=True)
+    def recall(
+        self,
+        query: object,
+        *,
+        projects: Sequence[object | None],
+        limit: object = 5,
+        caller: Caller | None = None,
+    ) -> SearchResult:
+        """The best ``limit`` hits over several projects (the prompt hook's: the session's and
+        ``default``), as one search: one use counted per hit returned and one audit row (its
+        project the first one named, all of them in its detail: ``audit.operations.audited``).
+
+        Each project is ranked on its own, as ``search`` ranks it, and the hits are merged by
+        score: the session's best match and the user's best standing preference both compete
+        at full strength, whichever project holds more or longer memories. ``None`` among
+        ``projects`` means every project.
+        """
+        who = self._caller(caller)
+        text = v.check_query(query)
+        top = v.check_limit(limit)
+        if not projects:
+            raise InvalidInput("name at least one project (null: every project)", field="projects")
+        scopes = list(dict.fromkeys(self.intake.clean_project(p) for p in projects))
+        if None in scopes:
+            scopes = [None]
+        now = self.clock()
+        found = [
+            self.find(who, text, project=p, tags=(), limit=top, include_expired=False, vector=True, now=now)
+            for p in scopes
+        ]
+        best: dict[str, Hit] = {}
+        for hit in (hit for result in found for hit in result.hits):
+            if hit.memory.id not in best or hit.score > best[hit.memory.id].score:
+                best[hit.memory.id] = hit
+        hits = sorted(best.values(), key=lambda h: h.score, reverse=True)[:top]
+        self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
+        degraded = next((r for r in found if r.degraded), None)
+        return SearchResult(
+            hits=hits,
+            degraded=degraded is not None,
+            degrade_reason=None if degraded is None else degraded.degrade_reason,
+            vector_wait_ms=max(r.vector_wait_ms for r in found),
         )
 
     def _with_index(self, candidates: list[Candidate]) -> list[Candidate]:
@@ -251,7 +297,7 @@ class Searcher:
             self._with_index(candidates),
             self._with_index(nearest),
             reason,
-            project,
+            None if project is None else frozenset((project,)),
             tags,
             include_expired,
             now,
@@ -277,7 +323,7 @@ class Searcher:
         def admit(found: Candidate) -> RankCandidate | None:
             memory = found.memory
             if (
-                (gathered.project is not None and memory.project != gathered.project)
+                (gathered.projects is not None and memory.project not in gathered.projects)
                 or not set(gathered.tags) <= set(memory.tags)
                 or (not gathered.include_expired and memory.is_expired(gathered.now))
             ):
