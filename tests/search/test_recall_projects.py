@@ -33,7 +33,9 @@ def fill(service: MemoryService) -> dict[str, str]:
     add = service.memories.add
     return {
         "email": add("The Acme client prefers email over phone calls", project="acme").memory.id,
-        "invoice": add("Acme invoices go to the client's billing address in English", project="acme").memory.id,
+        "invoice": add(
+            "Acme invoices go to the client's billing address in English", project="acme"
+        ).memory.id,
         "english": add("The user wants answers in British English", project="default").memory.id,
         "client": add("Every client email gets a reply within a day", project="default").memory.id,
         "globex": add("The Globex client prefers phone calls in English", project="globex").memory.id,
@@ -89,12 +91,16 @@ def test_every_project_and_a_repeated_project_are_one_search(service: MemoryServ
     twice = service.searcher.recall("client phone calls", projects=["acme", "acme"], limit=10)
     assert {h.memory.project for h in twice.hits} == {"acme"}
     assert audit_rows(db_path)[-1]["detail"].get("projects") == ["acme", "acme"]
+    rows = audit_rows(db_path)
+    assert rows[-2]["project"] is None  # every project was searched
 
 
 @pytest.mark.parametrize(
     ("projects", "message"),
     [
-        ([], "name at least one project"),
+        ([], "at least one project"),
+        ("acme", "must be a list"),
+        (7, "must be a list"),
         ([""], "project"),
         (["acme", 7], "project"),
         (["x" * 500], "project"),

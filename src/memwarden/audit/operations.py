@@ -69,6 +69,19 @@ def _refused_read(action: str, exc: MemwardenError) -> StorageError:
     )
 
 
+def _projects_of(kwargs: dict[str, Any]) -> tuple[object, list[str]]:
+    """The project an audit row names, and every project of a search of several.
+
+    A search of several projects (``Searcher.recall``'s ``projects``) is recorded under the
+    first one named, all of them in its detail; under none when it covered every project.
+    """
+    raw = kwargs.get("projects")
+    if not isinstance(raw, (list, tuple)):
+        return kwargs.get("project"), []
+    named = [p for p in raw if isinstance(p, str)]
+    return (None if None in raw or not named else named[0]), named
+
+
 def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool = False) -> Callable[[F], F]:
     """Record one audit row per call of the decorated service method.
 
@@ -85,10 +98,7 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
                 return method(self, *args, **kwargs)
             token = _redactions.set(0)
             who = kwargs.get("caller") or self.default_caller
-            # A search of several projects (``Searcher.recall``) is recorded under the first one
-            # named, with all of them in its detail.
-            named = [p for p in kwargs.get("projects") or () if isinstance(p, str)]
-            project = kwargs.get("project", named[0] if named else None)
+            project, named = _projects_of(kwargs)
             query = (args[0] if args else kwargs.get("query")) if query_arg else None
             fields: dict[str, Any] = {
                 # The project argument as the caller sent it may hold what a rule protects (the

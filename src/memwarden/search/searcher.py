@@ -162,8 +162,10 @@ class Searcher:
         who = self._caller(caller)
         text = v.check_query(query)
         top = v.check_limit(limit)
-        if not projects:
-            raise InvalidInput("name at least one project (null: every project)", field="projects")
+        if not isinstance(projects, (list, tuple)) or not projects:
+            raise InvalidInput(
+                "projects must be a list of at least one project (null: every project)", field="projects"
+            )
         scopes = list(dict.fromkeys(self.intake.clean_project(p) for p in projects))
         if None in scopes:
             scopes = [None]
