@@ -7,8 +7,6 @@ here and one typed field in ``config.Settings``; ``tests/test_config.py`` fails 
 disagree. Each setting is ``MEMWARDEN_<NAME>`` in the environment. Standard library only.
 """
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 

@@ -8,8 +8,6 @@ checkpoint) and keep a head (newest seq and hash) that only moves forward. Verif
 Imports no backend.
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -132,7 +130,7 @@ def _json_or_raw(value: Any) -> Any:
     return value
 
 
-def chain_hash(prev_hash: Any, fields: list[Any], key: AuditKey | None = None) -> str:
+def chain_hash(prev_hash: Any, fields: list[Any], key: "AuditKey | None" = None) -> str:
     """SHA-256 over the previous hash and the row's fields as compact, sorted JSON; with a
     ``key``, HMAC-SHA256 over the same bytes, written ``hmac:<key id>:<hex>`` (audit/keys.py)."""
     payload = json.dumps(fields, ensure_ascii=False, separators=(",", ":"), default=str)
@@ -172,7 +170,7 @@ def event_values(seq: int, at: datetime, event: AuditEvent) -> list[Any]:
     ]
 
 
-def prune_event(checkpoint: Checkpoint, previous_upto_seq: int, actor: str, tenant: str) -> AuditEvent:
+def prune_event(checkpoint: "Checkpoint", previous_upto_seq: int, actor: str, tenant: str) -> AuditEvent:
     """The ``prune`` row written in the prune's own transaction: it vouches for the checkpoint
     (``audit verify`` refuses a checkpoint no prune row vouches for)."""
     return AuditEvent(
@@ -210,7 +208,7 @@ def prune_refusal(
 
 def plan_prune(
     fetch: Callable[[str, tuple[Any, ...]], Any], ph: str, before: datetime, at: datetime
-) -> tuple[Checkpoint, int] | None:
+) -> "tuple[Checkpoint, int] | None":
     """What a prune by date removes, read inside the prune's write transaction: the checkpoint
     to record and the previous checkpoint's ``upto_seq`` (0 for none); None when no row is older.
 

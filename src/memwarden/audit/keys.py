@@ -8,8 +8,6 @@ a row, so a wrong key and a forged row are told apart. The key file holds 64 hex
 not be readable by group or others (mode 0600): ``memwarden audit keygen`` writes one.
 """
 
-from __future__ import annotations
-
 import hashlib
 import hmac
 import os

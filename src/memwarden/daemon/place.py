@@ -8,8 +8,6 @@ refused, so no client ever talks to a socket another user controls. Standard lib
 prompt hook imports this.
 """
 
-from __future__ import annotations
-
 import json
 import os
 import stat

@@ -23,8 +23,6 @@ settings (never their values), so it can work in its own process instead.
 Standard library only: the prompt hook imports this module.
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 from collections.abc import Iterable

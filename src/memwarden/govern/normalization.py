@@ -18,8 +18,6 @@ takes a fast path (nothing to map). Normalisation is per character: it never com
 characters, so the map stays exact.
 """
 
-from __future__ import annotations
-
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right

@@ -19,8 +19,6 @@ Two decoding layers look inside encodings (``govern.layers``): a value found in 
 or base64-decoded form of a run is redacted as the whole encoded run.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from typing import NamedTuple
 

@@ -6,8 +6,6 @@ resume, clear, compact), Stop ``stop_hook_active`` (true when a Stop hook alread
 Claude continue in this turn).
 """
 
-from __future__ import annotations
-
 import json
 import re
 from pathlib import Path

@@ -29,8 +29,6 @@ cosine similarity) onto [0, 1] relative to the best candidate; ``query_coverage`
 coverage from analyzed index tokens (``IndexText``), so any backend can compute it the same way.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -75,7 +73,7 @@ class RankingWeights(_Weights):
         usage: float = 0.05,
         pinned: float = 0.15,
         half_life_days: float = 90.0,
-    ) -> RankingWeights:
+    ) -> "RankingWeights":
         weights = super().__new__(cls, relevance, coverage, recency, usage, pinned, half_life_days)
         for name in ("relevance", "coverage", "recency", "usage", "pinned"):
             value = getattr(weights, name)

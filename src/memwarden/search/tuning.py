@@ -4,8 +4,6 @@ Its own module: every search builds one, and the evaluation module it is fitted 
 to import than a cold search may spend.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

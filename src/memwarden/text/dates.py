@@ -16,8 +16,6 @@ Expressions that name no fixed span ("recently", "the other day", "a few weeks a
 alone: a wrong date would mislead more than no date.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from collections.abc import Iterable
