@@ -322,14 +322,14 @@ def test_old_session_state_is_pruned_at_session_start(
     assert stale not in list(folder.iterdir()) and len(list(folder.iterdir())) == 1
 
 
-def test_the_hooks_read_settings_without_pydantic(service: MemoryService, db_path: Path, repo: Path) -> None:
+def test_the_hooks_read_settings_without_pydantic_or_dataclasses(service: MemoryService, db_path: Path, repo: Path) -> None:
     service.memories.add("The Acme client prefers email", project="acme")
     code = (
         "import io, json, sys; from memwarden.cli.main import main; "
         f"sys.stdin = io.StringIO({json.dumps(json.dumps(prompt_payload('email the client', repo)))}); "
         f"main(['--db', {str(db_path)!r}, 'hook', 'prompt']); "
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'pydantic_settings', 'mcp', 'numpy', "
-        "'httpx'}))"
+        "'httpx', 'dataclasses', 'inspect', 'socket'}))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
