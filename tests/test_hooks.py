@@ -322,7 +322,9 @@ def test_old_session_state_is_pruned_at_session_start(
     assert stale not in list(folder.iterdir()) and len(list(folder.iterdir())) == 1
 
 
-def test_the_hooks_read_settings_without_pydantic_or_dataclasses(service: MemoryService, db_path: Path, repo: Path) -> None:
+def test_the_hooks_read_settings_without_pydantic_or_dataclasses(
+    service: MemoryService, db_path: Path, repo: Path
+) -> None:
     service.memories.add("The Acme client prefers email", project="acme")
     code = (
         "import io, json, sys; from memwarden.cli.main import main; "
