@@ -12,8 +12,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from audit_rows import audit_rows
 
-from memwarden.audit import open_audit_log
 from memwarden.hooks.loopback import LoopbackError, loopback_address, post_json
 from tests.test_hooks import prompt_payload, run_cli
 from tests.test_transports import free_port, http_server  # noqa: F401 - the fixture
@@ -51,12 +51,7 @@ def test_recall_route_answers_the_merged_hits_for_the_token(
     assert sorted(h["id"] for h in answer.json()["hits"]) == sorted([acme, general])
     assert all("injection_flags" in h and "score" in h for h in answer.json()["hits"])
     # One search for the caller, however many projects: one audit row naming them all.
-    log = open_audit_log(cli_env["MEMWARDEN_DB"], readonly=True)
-    try:
-        rows = [r.to_dict() for r in log.records()]
-    finally:
-        log.close()
-    searches = [r for r in rows if r["action"] == "search"]
+    searches = [r for r in audit_rows(cli_env["MEMWARDEN_DB"]) if r["action"] == "search"]
     assert len(searches) == 1
     assert searches[0]["project"] == "acme" and searches[0]["detail"]["projects"] == ["acme", "default"]
     assert sorted(searches[0]["memory_ids"]) == sorted([acme, general])

@@ -6,24 +6,16 @@ import hashlib
 import json
 import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
+from audit_rows import audit_rows
 
 from memwarden.app import build_service
-from memwarden.audit import open_audit_log, verify_database
+from memwarden.audit import verify_database
 from memwarden.config import Settings, load_settings
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.models import Caller
 from memwarden.service import MemoryService
-
-
-def rows(db_path: Path) -> list[dict[str, Any]]:
-    log = open_audit_log(str(db_path), readonly=True)
-    try:
-        return [r.to_dict() for r in log.records()]
-    finally:
-        log.close()
 
 
 def test_every_operation_records_one_row_with_its_details(service: MemoryService, db_path: Path) -> None:
@@ -36,7 +28,7 @@ def test_every_operation_records_one_row_with_its_details(service: MemoryService
     service.memories.stats()
     service.operations.export(project="crm")
     service.memories.delete(mid)
-    log = rows(db_path)
+    log = audit_rows(db_path)
     assert [r["action"] for r in log] == [
         "add",
         "search",
@@ -65,7 +57,7 @@ def test_every_operation_records_one_row_with_its_details(service: MemoryService
 def test_import_is_recorded(service: MemoryService, db_path: Path) -> None:
     export = json.dumps(service.operations.export())
     service.operations.import_text(export)
-    assert rows(db_path)[-1]["action"] == "import"
+    assert audit_rows(db_path)[-1]["action"] == "import"
 
 
 def test_the_query_text_is_never_stored_unless_asked(service: MemoryService, db_path: Path) -> None:
@@ -79,7 +71,7 @@ def test_plain_queries_are_stored_redacted_when_opted_in(settings: Settings, db_
         service.searcher.search("who owns jane@acme.io")
     finally:
         service.close()
-    assert rows(db_path)[-1]["query_plain"] == "who owns [REDACTED:email]"
+    assert audit_rows(db_path)[-1]["query_plain"] == "who owns [REDACTED:email]"
 
 
 def test_failures_are_recorded_with_their_error_code(service: MemoryService, db_path: Path) -> None:
@@ -89,7 +81,7 @@ def test_failures_are_recorded_with_their_error_code(service: MemoryService, db_
         service.memories.delete(mine, caller=intruder)
     with pytest.raises(InvalidInput):
         service.searcher.search("x", limit=0)
-    probe, bad = rows(db_path)[-2:]
+    probe, bad = audit_rows(db_path)[-2:]
     assert (probe["action"], probe["outcome"], probe["actor"], probe["tenant"]) == (
         "delete",
         "not_found",
@@ -106,7 +98,7 @@ def test_audit_off_records_nothing(settings: Settings, db_path: Path) -> None:
         service.memories.add("not audited")
     finally:
         service.close()
-    assert rows(db_path) == []
+    assert audit_rows(db_path) == []
 
 
 def test_concurrent_writers_never_fork_the_chain(settings: Settings, db_path: Path) -> None:
@@ -130,5 +122,5 @@ def test_concurrent_writers_never_fork_the_chain(settings: Settings, db_path: Pa
 
 def test_the_service_audit_method_records_outside_operations(service: MemoryService, db_path: Path) -> None:
     service.operations.audit("export", project="crm", result_count=3, detail={"file": "crm.json"})
-    row = rows(db_path)[-1]
+    row = audit_rows(db_path)[-1]
     assert (row["action"], row["result_count"], row["detail"]) == ("export", 3, {"file": "crm.json"})

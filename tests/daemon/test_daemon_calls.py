@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 
 import pytest
+from audit_rows import audit_rows
 from conftest import alive, wait_until
 
-from memwarden.audit import open_audit_log
 from memwarden.config_hot import HotSettings, load_hot_settings
 from memwarden.daemon.client import AttachRefused, DaemonClient
 from memwarden.daemon.launch import attach_or_start
@@ -48,11 +48,7 @@ def test_each_connection_acts_as_the_tenant_and_actor_it_names(
         recalled = acme.call("recall", {"query": "invoices", "projects": [None], "limit": 3})
         assert [h["id"] for h in recalled["hits"]] == [mine["memory"]["id"]]
     # The recall is one audit row, by the connection's actor in its tenant, over every project.
-    log = open_audit_log(load_hot_settings().database_url(), readonly=True)
-    try:
-        rows = [r.to_dict() for r in log.records() if r.actor == "bob"]
-    finally:
-        log.close()
+    rows = [r for r in audit_rows(load_hot_settings().database_url()) if r["actor"] == "bob"]
     assert [r["action"] for r in rows] == ["search", "add", "search"]
     assert (rows[-1]["tenant"], rows[-1]["project"], rows[-1]["memory_ids"]) == (
         "acme",

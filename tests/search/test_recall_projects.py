@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from audit_rows import audit_rows
 
-from memwarden.audit import open_audit_log
 from memwarden.errors import InvalidInput
 from memwarden.search.recall import recall
 from memwarden.service import MemoryService
@@ -19,14 +19,6 @@ from memwarden.service import MemoryService
 pytestmark = pytest.mark.keyword_only
 
 QUERY = "Draft an email to the Acme client, in British English"
-
-
-def audit_rows(db_path: Path) -> list[dict[str, Any]]:
-    log = open_audit_log(str(db_path), readonly=True)
-    try:
-        return [r.to_dict() for r in log.records()]
-    finally:
-        log.close()
 
 
 def fill(service: MemoryService) -> dict[str, str]:
