@@ -63,7 +63,7 @@ def expect_row(
     caller: Caller,
     *,
     project: str | None = None,
-    redactions: Callable[[], int] = lambda: 0,
+    redactions: Callable[[], int] = _no_redactions,
 ) -> Iterator[PendingRow]:
     """Within this block, store writes carry the audit row of ``action`` by ``caller``."""
     pending = PendingRow(auditor, action, caller, project, redactions)

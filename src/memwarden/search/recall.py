@@ -1,7 +1,7 @@
 """The prompt hook's recall, answered by whoever holds the service (HTTP route, daemon, hook).
 
-Hits for a prompt over the session's projects, ranked together in one search;
-``parse_recall_request`` checks the JSON body both transports receive.
+Hits for a prompt over the session's projects, as one search (each project ranked on its own,
+the hits merged by score); ``parse_recall_request`` checks the JSON body both transports receive.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def recall(
     *,
     caller: Caller | None = None,
 ) -> list[dict[str, Any]]:
-    """The best ``limit`` hits for ``query`` over these projects, ranked together (one search,
+    """The best ``limit`` hits for ``query`` over these projects, merged by score (one search,
     one audit row: ``Searcher.recall``)."""
     result = service.searcher.recall(query, projects=projects, limit=limit, caller=caller)
     return [hit.to_dict() for hit in result.hits]

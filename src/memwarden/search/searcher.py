@@ -58,8 +58,7 @@ class Gathered(NamedTuple):
     keyword: list[Candidate]
     nearest: list[Candidate]
     reason: DegradeReason | None
-    # The projects searched (None: every project of the tenant).
-    projects: frozenset[str] | None
+    project: str | None
     tags: tuple[str, ...]
     include_expired: bool
     now: datetime
@@ -299,7 +298,7 @@ class Searcher:
             self._with_index(candidates),
             self._with_index(nearest),
             reason,
-            None if project is None else frozenset((project,)),
+            project,
             tags,
             include_expired,
             now,
@@ -325,7 +324,7 @@ class Searcher:
         def admit(found: Candidate) -> RankCandidate | None:
             memory = found.memory
             if (
-                (gathered.projects is not None and memory.project not in gathered.projects)
+                (gathered.project is not None and memory.project != gathered.project)
                 or not set(gathered.tags) <= set(memory.tags)
                 or (not gathered.include_expired and memory.is_expired(gathered.now))
             ):
