@@ -1,3 +1,3 @@
-from memwarden.cli.main import main
+from memwarden.cli.entry import main
 
 raise SystemExit(main())

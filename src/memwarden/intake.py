@@ -12,11 +12,11 @@ use them: `memwarden search` and the prompt hook never load them.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from memwarden import validation as v
+from memwarden.digests import sha256
 from memwarden.errors import InvalidInput
 from memwarden.govern.markers import rules_in_markers, unmarked
 from memwarden.models import IndexText, Memory
@@ -32,7 +32,7 @@ DEFAULT_MAX_CONTENT_BYTES = 16 * 1024
 
 def content_hash(content: str) -> str:
     """The dedup key of a memory's (already redacted) content."""
-    return hashlib.sha256(content.encode("utf-8")).hexdigest()
+    return sha256(content.encode("utf-8")).hexdigest()
 
 
 def new_id() -> str:

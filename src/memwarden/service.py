@@ -11,7 +11,6 @@ and one clock; ``app.build_service`` wires them. This class owns their lifetime.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -25,6 +24,8 @@ from memwarden.search.tuning import Tuning
 from memwarden.store.base import Store
 
 if TYPE_CHECKING:  # pragma: no cover
+    import threading
+
     from memwarden.audit.auditor import Auditor
     from memwarden.ops.operations import Operations
     from memwarden.ops.options import OpsOptions
@@ -119,6 +120,8 @@ class MemoryService:
         """Run ``work`` in a thread that ``close`` waits for: a thread still reading the store
         when its connections close crashes the process (a segfault in sqlite3, seen when a
         server stopped during its start-up checks)."""
+        import threading  # servers only: a one-shot command starts no thread
+
         thread = threading.Thread(target=work, name=name, daemon=True)
         self._background.append(thread)
         thread.start()

@@ -9,13 +9,13 @@ the audit table.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 from memwarden.audit.anchor import AnchorFile, anchor_problem
 from memwarden.audit.base import AuditEvent, AuditLog, AuditRecord
+from memwarden.digests import sha256
 from memwarden.errors import InvalidInput
 from memwarden.models import Caller, utcnow
 
@@ -60,7 +60,7 @@ class Auditor:
         """The event to record (the query turned into SHA-256 + length, plain text if kept)."""
         digest, length, plain = None, None, None
         if query:
-            digest = hashlib.sha256(query.encode("utf-8", "surrogatepass")).hexdigest()
+            digest = sha256(query.encode("utf-8", "surrogatepass")).hexdigest()
             length = len(query)
             if self.query_plain:
                 plain = self.redact(query) if self.redact is not None else query

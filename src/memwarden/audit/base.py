@@ -8,7 +8,6 @@ checkpoint) and keep a head (newest seq and hash) that only moves forward. Verif
 Imports no backend.
 """
 
-import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.keys import AuditKey
 
+from memwarden.digests import sha256
 from memwarden.models import format_time
 
 GENESIS = "0" * 64
@@ -135,7 +135,7 @@ def chain_hash(prev_hash: Any, fields: list[Any], key: "AuditKey | None" = None)
     ``key``, HMAC-SHA256 over the same bytes, written ``hmac:<key id>:<hex>`` (audit/keys.py)."""
     payload = json.dumps(fields, ensure_ascii=False, separators=(",", ":"), default=str)
     message = f"{prev_hash}\n{payload}".encode("utf-8", "surrogatepass")
-    return hashlib.sha256(message).hexdigest() if key is None else key.sign(message)
+    return sha256(message).hexdigest() if key is None else key.sign(message)
 
 
 Stamp = datetime | Callable[[], datetime]

@@ -8,13 +8,12 @@ a row, so a wrong key and a forged row are told apart. The key file holds 64 hex
 not be readable by group or others (mode 0600): ``memwarden audit keygen`` writes one.
 """
 
-import hashlib
-import hmac
 import os
 import stat
 from pathlib import Path
 from typing import NamedTuple
 
+from memwarden.digests import sha256
 from memwarden.errors import ConfigError, InvalidInput
 
 KEYED_PREFIX = "hmac:"
@@ -29,10 +28,12 @@ class AuditKey(NamedTuple):
 
     @property
     def key_id(self) -> str:
-        return hashlib.sha256(self.secret).hexdigest()[:12]
+        return sha256(self.secret).hexdigest()[:12]
 
     def sign(self, message: bytes) -> str:
-        return f"{KEYED_PREFIX}{self.key_id}:{hmac.new(self.secret, message, hashlib.sha256).hexdigest()}"
+        import hmac  # only with a key: it loads OpenSSL (see memwarden/digests.py)
+
+        return f"{KEYED_PREFIX}{self.key_id}:{hmac.new(self.secret, message, 'sha256').hexdigest()}"
 
 
 def key_id_of(row_hash: object) -> str | None:

@@ -6,6 +6,7 @@ Exit codes: 0 success, 1 a memwarden error (one line on stderr), 2 a usage error
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -489,6 +490,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     search = search_args(given, cmd_search)
     if search is not None:
         return run_handler(cmd_search, search)
+    # Every other command may run long (servers, daemons, imports, re-indexing): the collector
+    # that cli/entry.py turned off for the start goes back on.
+    gc.enable()
     parser = build_parser(core_only=_command_of(given) in CORE_COMMANDS)
     unknown = _unknown_command(parser, given)
     if unknown is not None:

@@ -23,13 +23,13 @@ settings (never their values), so it can work in its own process instead.
 Standard library only: the prompt hook imports this module.
 """
 
-import hashlib
 import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from memwarden.config_hot import is_postgres_url, sqlite_path
+from memwarden.digests import sha256
 from memwarden.version import __version__
 
 PROTOCOL = 1
@@ -108,7 +108,7 @@ def _value(settings: Any, name: str) -> object:
 def fingerprint(settings: Any, names: Iterable[str] = SHARED_SETTINGS) -> dict[str, str]:
     """A short hash of each named setting's effective value (so no value crosses the socket)."""
     return {
-        name: hashlib.sha256(json.dumps(_value(settings, name), default=str).encode("utf-8")).hexdigest()[:16]
+        name: sha256(json.dumps(_value(settings, name), default=str).encode("utf-8")).hexdigest()[:16]
         for name in names
     }
 

@@ -8,13 +8,13 @@ than ``KEEP_DAYS`` are removed at the next session start.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memwarden.digests import sha256
 from memwarden.models import format_time, parse_time
 from memwarden.settings_paths import is_postgres_url, sqlite_path
 
@@ -45,7 +45,7 @@ class SessionState:
         if not session_id:
             raise ValueError("hook input has no session_id")
         self.folder = Path(settings.data_dir()) / "hook-sessions"
-        self.key = hashlib.sha256(session_id.encode("utf-8")).hexdigest()[:32]
+        self.key = sha256(session_id.encode("utf-8")).hexdigest()[:32]
 
     def _path(self, suffix: str) -> Path:
         return self.folder / f"{self.key}.{suffix}"

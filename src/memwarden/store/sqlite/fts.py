@@ -11,8 +11,7 @@ folded terms. Prefix indexes on 2-4 characters keep prefix queries (a lone CJK c
 
 from __future__ import annotations
 
-import hashlib
-
+from memwarden.digests import sha256
 from memwarden.models import KeywordQuery
 
 # The FTS5 table the keyword index lives in (migration 0005_scoped_index). ``scope`` holds one
@@ -88,7 +87,7 @@ def scope_token(tenant: str | None, project: str | None) -> str | None:
     """
     if tenant is None or project is None:
         return None
-    return "s" + hashlib.sha256(f"{tenant}\x00{project}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    return "s" + sha256(f"{tenant}\x00{project}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
 def scoped_expression(expression: str, scope: str | None) -> str:

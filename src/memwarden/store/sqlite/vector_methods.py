@@ -7,9 +7,9 @@ rows written by other processes are picked up.
 
 from __future__ import annotations
 
+import _thread
 import json
 import sqlite3
-import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -32,7 +32,7 @@ class SQLiteVectors:
     vector_exact_max: int
     vector_snapshots: bool
     path: Any
-    _lock: threading.Lock
+    _lock: _thread.LockType
     _vector_indexes: dict[VectorSpace, VectorSpaceIndex]
     connection: Callable[[], sqlite3.Connection]
     write: Callable[..., AbstractContextManager[sqlite3.Connection]]
