@@ -61,3 +61,36 @@ def test_the_prompt_hook_finds_by_meaning_through_the_daemon_and_by_keyword_with
     found = prompt_hook("who prefers email here?", tmp_path)
     assert found is not None and "reached by email" in str(found["hookSpecificOutput"])  # type: ignore[index]
     assert prompt_hook("how should I get in touch with the client?", tmp_path) is None
+
+
+def test_the_prompt_hook_through_the_daemon_imports_neither_the_store_nor_socket_py(
+    place: DaemonPlace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daemon answers the hook, so the hook's process loads no store and no search code, and
+    talks over the Unix socket with the C socket type (socket.py, selectors, hashlib and hmac
+    cost it about 9 ms of imports)."""
+    monkeypatch.setenv("MEMWARDEN_EMBEDDER", "none")
+    with attach_or_start(place, load_hot_settings()) as client:
+        client.call("add", {"content": "The customer wants to be reached by email"})
+    payload = json.dumps(
+        {
+            "session_id": "s1",
+            "cwd": str(tmp_path),
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": "reach by email?",
+        }
+    )
+    code = (
+        "import io, sys\n"
+        f"sys.stdin = io.StringIO({payload!r})\n"
+        "from memwarden.cli.main import main\n"
+        "main(['hook', 'prompt'])\n"
+        "heavy = {'socket', 'selectors', 'hashlib', '_hashlib', 'hmac', 'memwarden.store', 'memwarden.search.searcher'}\n"
+        "print(sorted(heavy & set(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    answer, loaded = done.stdout.strip().splitlines()
+    assert "reached by email" in answer
+    assert loaded == "[]"

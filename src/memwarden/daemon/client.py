@@ -9,8 +9,11 @@ work in their own process; a daemon that answers but refuses this client raises 
 
 from __future__ import annotations
 
+# The C socket type, not the socket module: socket.py builds its enums and imports selectors,
+# about 4 ms of each prompt hook. A Unix-socket client needs nothing more; TCP (Windows)
+# imports socket for create_connection.
+import _socket
 import os
-import socket
 import time
 from typing import Any, Self
 
@@ -54,11 +57,11 @@ def remote_error(error: object) -> MemwardenError:
     return _ERRORS.get(code, MemwardenError)(message)
 
 
-def _connect(place: DaemonPlace, timeout: float) -> tuple[socket.socket, str | None]:
+def _connect(place: DaemonPlace, timeout: float) -> tuple[_socket.socket, str | None]:
     try:
         place.check()
         if os.name != "nt" and place.socket_path.exists():
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
             try:
                 sock.settimeout(timeout)
                 sock.connect(str(place.socket_path))
@@ -66,6 +69,8 @@ def _connect(place: DaemonPlace, timeout: float) -> tuple[socket.socket, str | N
                 sock.close()
                 raise
             return sock, None
+        import socket
+
         port, token = place.read_token()
         return socket.create_connection(("127.0.0.1", port), timeout=timeout), token
     except PlaceError as exc:
@@ -81,7 +86,7 @@ def _connect(place: DaemonPlace, timeout: float) -> tuple[socket.socket, str | N
 class DaemonClient:
     """One connection to the daemon, after a hello it accepted."""
 
-    def __init__(self, sock: socket.socket, info: dict[str, Any], pending: bytearray) -> None:
+    def __init__(self, sock: _socket.socket, info: dict[str, Any], pending: bytearray) -> None:
         self.sock = sock
         self.info = info
         self.pending = pending
@@ -144,7 +149,7 @@ class DaemonClient:
         self.close()
 
 
-def _exchange(sock: socket.socket, pending: bytearray, frame: object, deadline: float) -> Any:
+def _exchange(sock: _socket.socket, pending: bytearray, frame: object, deadline: float) -> Any:
     try:
         sock.settimeout(max(deadline - time.monotonic(), 0.001))
         sock.sendall(encode(frame))

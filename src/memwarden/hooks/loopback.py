@@ -9,8 +9,8 @@ itself instead.
 
 from __future__ import annotations
 
+import _socket  # the type the readers take; post_json imports socket itself
 import json
-import socket
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -51,6 +51,8 @@ def loopback_address(url: str) -> tuple[str, int, str]:
 def post_json(url: str, path: str, body: dict[str, Any], *, token: str | None, timeout: float) -> Any:
     """POST ``body`` to ``url`` + ``path`` and return the decoded JSON of a 200 answer."""
     host, port, prefix = loopback_address(url)
+    import socket  # only with MEMWARDEN_HOOK_SERVER: socket.py costs about 4 ms to import
+
     deadline = time.monotonic() + timeout
     payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
     head = (
@@ -72,7 +74,7 @@ def post_json(url: str, path: str, body: dict[str, Any], *, token: str | None, t
     return _decode(raw)
 
 
-def _read_all(sock: socket.socket, deadline: float) -> bytes:
+def _read_all(sock: _socket.socket, deadline: float) -> bytes:
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -89,7 +91,7 @@ def _read_all(sock: socket.socket, deadline: float) -> bytes:
             raise LoopbackError("answer too large")
 
 
-def read_line(sock: socket.socket, pending: bytearray, deadline: float, limit: int) -> bytes:
+def read_line(sock: _socket.socket, pending: bytearray, deadline: float, limit: int) -> bytes:
     """The next ``\n``-terminated line (without it) by ``deadline``; what follows stays in ``pending``.
 
     The daemon's attach protocol (memwarden.daemon) reads its answers with this, under the same
