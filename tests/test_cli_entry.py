@@ -1,26 +1,33 @@
 """cli/entry.py: the cyclic garbage collector is off while a command starts, and back on for
 every command but ``--version``, ``search`` and the hooks (which end within about 100 ms)."""
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-# Runs the real entry point in a fresh interpreter and reports whether the collector is on
-# once the command has returned.
+# Runs the real entry point in a fresh interpreter and reports, from an atexit handler (the
+# short commands end with os._exit once those handlers ran), whether the collector is on and
+# whether the command returned to the interpreter.
 PROBE = (
-    "import gc, sys\n"
+    "import atexit, gc, sys\n"
     "sys.argv = ['memwarden', *sys.argv[1:]]\n"
+    "state = {'returned': False}\n"
+    "atexit.register(lambda: print('GC', gc.isenabled(), state['returned'], file=sys.stderr))\n"
     "from memwarden.cli.entry import main\n"
     "try:\n"
     "    code = main()\n"
     "except SystemExit as exc:\n"
     "    code = exc.code\n"
-    "print('GC', gc.isenabled(), code, file=sys.stderr)\n"
+    "state['returned'] = True\n"
+    "sys.exit(code)\n"
 )
 
 
-def probe(env: dict[str, str], *args: str, stdin: str = "") -> tuple[bool, int]:
+def probe(env: dict[str, str], *args: str, stdin: str = "") -> tuple[bool, bool, int]:
+    """(collector on, returned to the interpreter, exit code) of one command."""
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *args],
         input=stdin,
@@ -30,8 +37,8 @@ def probe(env: dict[str, str], *args: str, stdin: str = "") -> tuple[bool, int]:
         timeout=120,
     )
     line = next(line for line in done.stderr.splitlines() if line.startswith("GC "))
-    _, enabled, code = line.split()
-    return enabled == "True", int(code)
+    _, enabled, returned = line.split()
+    return enabled == "True", returned == "True", done.returncode
 
 
 @pytest.fixture
@@ -47,16 +54,16 @@ def stored(cli_env: dict[str, str]) -> dict[str, str]:
     return cli_env
 
 
-def test_search_and_version_run_without_the_collector(stored: dict[str, str]) -> None:
-    assert probe(stored, "search", "client", "--json") == (False, 0)
-    assert probe(stored, "--version") == (False, 0)
+def test_search_and_version_run_without_the_collector_and_skip_the_teardown(stored: dict[str, str]) -> None:
+    assert probe(stored, "search", "client", "--json") == (False, False, 0)
+    assert probe(stored, "--version") == (False, False, 0)
 
 
-def test_the_prompt_hook_runs_without_the_collector(stored: dict[str, str]) -> None:
+def test_the_prompt_hook_runs_without_the_collector_and_skips_the_teardown(stored: dict[str, str]) -> None:
     payload = (
         '{"session_id": "s", "cwd": "/tmp", "hook_event_name": "UserPromptSubmit", "prompt": "client email?"}'
     )
-    assert probe(stored, "hook", "prompt", stdin=payload) == (False, 0)
+    assert probe(stored, "hook", "prompt", stdin=payload) == (False, False, 0)
 
 
 @pytest.mark.parametrize(
@@ -71,10 +78,54 @@ def test_the_prompt_hook_runs_without_the_collector(stored: dict[str, str]) -> N
 def test_every_other_command_turns_it_back_on(
     stored: dict[str, str], args: tuple[str, ...], exit_code: int
 ) -> None:
-    assert probe(stored, *args) == (True, exit_code)
+    assert probe(stored, *args) == (True, True, exit_code)
 
 
 def test_importing_the_cli_leaves_the_collector_alone() -> None:
     code = "import gc; import memwarden.cli.main, memwarden.__init__; print(gc.isenabled())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.strip() == "True"
+
+
+def run_cli(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memwarden", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_the_output_and_exit_code_are_whole_after_the_short_exit(stored: dict[str, str]) -> None:
+    # A large answer (more than a pipe buffer, so it is still being flushed at the exit).
+    for n in range(60):
+        assert (
+            run_cli(stored, "add", f"the client prefers email for invoice batch {n} " + "x" * 200).returncode
+            == 0
+        )
+    done = run_cli(stored, "search", "client email invoice", "--limit", "50", "--json")
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["hits"]) == 50
+    assert done.stderr == ""
+    # A failure keeps its message and exit code.
+    missing = run_cli({**stored, "MEMWARDEN_DB": stored["MEMWARDEN_DB"] + ".absent"}, "search", "client")
+    assert missing.returncode == 1
+    assert "no database at" in missing.stderr
+
+
+def test_atexit_handlers_still_run(stored: dict[str, str], tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    code = (
+        "import atexit, sys\n"
+        f"atexit.register(lambda: open({str(marker)!r}, 'w').write('yes'))\n"
+        "sys.argv = ['memwarden', 'search', 'client', '--json']\n"
+        "from memwarden.cli.entry import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=stored, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert marker.read_text() == "yes"
