@@ -37,6 +37,7 @@ from memwarden.store.sqlite.rows import NCOLUMNS as _NCOLUMNS
 from memwarden.store.sqlite.rows import memory_params as _memory_params
 from memwarden.store.sqlite.rows import row_to_memory as _row_to_memory
 from memwarden.store.sqlite.shm import close_all, watch_for
+from memwarden.store.sqlite.statistics import settle as settle_statistics
 from memwarden.store.sqlite.threads import SQLiteThreads
 from memwarden.store.sqlite.vector_methods import SQLiteVectors
 from memwarden.store.unfinished import KEYWORD_REINDEX, marker_value
@@ -166,6 +167,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
                 try:
                     if not conn.in_transaction:
                         conn.execute("PRAGMA optimize")  # what SQLite advises before closing
+                        settle_statistics(conn)  # else the next close analyzes again (statistics.py)
                     conn.close()
                 except sqlite3.Error:  # pragma: no cover - closing is best effort
                     pass
