@@ -173,6 +173,11 @@ NOT_ON_THE_SEARCH_PATH = (
     "hashlib",
     "hmac",
     "_hashlib",
+    # Imported when needed: the migrations when the file's schema is behind, the audit key and
+    # anchor modules when MEMWARDEN_AUDIT_KEY_FILE / _ANCHOR_FILE are set.
+    "memwarden.store.sqlite.migrations",
+    "memwarden.audit.keys",
+    "memwarden.audit.anchor",
 )
 
 

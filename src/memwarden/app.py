@@ -170,13 +170,19 @@ def build_auditor(settings: Settings | HotSettings) -> Auditor | None:
     if not settings.audit:
         return None
     from memwarden.audit import open_audit_log
-    from memwarden.audit.anchor import AnchorFile
     from memwarden.audit.auditor import Auditor
-    from memwarden.audit.keys import load_key
 
-    key = load_key(Path(settings.audit_key_file).expanduser()) if settings.audit_key_file else None
+    key = None
+    if settings.audit_key_file:  # the key and anchor modules are imported only when configured
+        from memwarden.audit.keys import load_key
+
+        key = load_key(Path(settings.audit_key_file).expanduser())
     log = open_audit_log(settings.database_url(), key=key)
-    anchor = AnchorFile(Path(settings.audit_anchor_file).expanduser()) if settings.audit_anchor_file else None
+    anchor = None
+    if settings.audit_anchor_file:
+        from memwarden.audit.anchor import AnchorFile
+
+        anchor = AnchorFile(Path(settings.audit_anchor_file).expanduser())
     redactor: Redactor | None = None
 
     def scrub(query: str) -> str:

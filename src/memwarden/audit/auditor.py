@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memwarden.audit.anchor import AnchorFile, anchor_problem
 from memwarden.audit.base import AuditEvent, AuditLog, AuditRecord
 from memwarden.digests import sha256
 from memwarden.errors import InvalidInput
 from memwarden.models import Caller, utcnow
+
+if TYPE_CHECKING:  # pragma: no cover - imported only with an anchor file (app.build_auditor)
+    from memwarden.audit.anchor import AnchorFile
 
 
 class Auditor:
@@ -119,6 +121,8 @@ class Auditor:
             anchored = self.anchor.read()
         except InvalidInput as exc:
             return {"kind": "unreadable", "message": exc.message}
+        from memwarden.audit.anchor import anchor_problem
+
         problem = anchor_problem(self.log, anchored)
         if problem is not None:
             self.anchor_problem = problem

@@ -25,7 +25,6 @@ from memwarden.models import (
     VectorSpace,
     format_time,
 )
-from memwarden.store.sqlite import migrations
 from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, with_clear_faults
 from memwarden.store.sqlite.fts import scope_token
 from memwarden.store.sqlite.insights import SQLiteInsights
@@ -36,6 +35,7 @@ from memwarden.store.sqlite.rows import M_COLUMNS as _M_COLUMNS
 from memwarden.store.sqlite.rows import NCOLUMNS as _NCOLUMNS
 from memwarden.store.sqlite.rows import memory_params as _memory_params
 from memwarden.store.sqlite.rows import row_to_memory as _row_to_memory
+from memwarden.store.sqlite.schema_version import SCHEMA_VERSION
 from memwarden.store.sqlite.shm import close_all, watch_for
 from memwarden.store.sqlite.statistics import settle as settle_statistics
 from memwarden.store.sqlite.threads import SQLiteThreads
@@ -79,11 +79,21 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
         self.shm = watch_for(self.path)
         self.shm.register(self)
         try:
-            self.applied_migrations = migrations.migrate(self.connection())
+            self.applied_migrations = self._migrate()
         except SQLiteFault:
             raise
         except sqlite3.Error as exc:
             raise SQLiteFault(describe_fault(self.path, exc)) from exc
+
+    def _migrate(self) -> list[str]:
+        """Apply pending schema migrations; the migrations module (27 KB of SQL) is imported only
+        when the file's ``user_version`` is behind this code's."""
+        conn = self.connection()
+        if int(conn.execute("PRAGMA user_version").fetchone()[0]) >= SCHEMA_VERSION:
+            return []
+        from memwarden.store.sqlite import migrations
+
+        return migrations.migrate(conn)
 
     # -- connections -------------------------------------------------------------------------
 
