@@ -331,7 +331,7 @@ def test_the_hooks_read_settings_without_pydantic_or_dataclasses(
         f"sys.stdin = io.StringIO({json.dumps(json.dumps(prompt_payload('email the client', repo)))}); "
         f"main(['--db', {str(db_path)!r}, 'hook', 'prompt']); "
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'pydantic_settings', 'mcp', 'numpy', "
-        "'httpx', 'dataclasses', 'inspect', 'socket', 'hashlib', 'hmac', '_hashlib'}))"
+        "'httpx', 'dataclasses', 'inspect', 'socket', 'hashlib', 'hmac', '_hashlib', 'pathlib', 'urllib'}))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"

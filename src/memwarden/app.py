@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from memwarden.logs import get_logger
@@ -174,12 +173,16 @@ def build_auditor(settings: Settings | HotSettings) -> Auditor | None:
 
     key = None
     if settings.audit_key_file:  # the key and anchor modules are imported only when configured
+        from pathlib import Path
+
         from memwarden.audit.keys import load_key
 
         key = load_key(Path(settings.audit_key_file).expanduser())
     log = open_audit_log(settings.database_url(), key=key)
     anchor = None
     if settings.audit_anchor_file:
+        from pathlib import Path
+
         from memwarden.audit.anchor import AnchorFile
 
         anchor = AnchorFile(Path(settings.audit_anchor_file).expanduser())
@@ -298,7 +301,7 @@ def configure_logging(settings: Settings, *, to_stderr: bool = True) -> None:
     import logging
 
     handlers: list[logging.Handler] = []
-    path = Path(settings.log_path())
+    path = settings.log_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(path, encoding="utf-8"))

@@ -8,15 +8,28 @@ for the daemon's folder: with ``config.py`` and
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memwarden.errors import ConfigError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
+# The functions returning a ``Path`` import pathlib when called: pathlib (with urllib.parse and
+# ipaddress) costs a cold search about 5 ms, and the per-prompt paths use the ``*_name`` ones.
 
 
 def default_data_dir() -> Path:
     """``$XDG_DATA_HOME/memwarden`` or ``~/.local/share/memwarden``."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "memwarden"
+    from pathlib import Path
+
+    return Path(default_data_dir_name())
+
+
+def default_data_dir_name() -> str:
+    """``default_data_dir()`` as a string."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "memwarden")
 
 
 def default_runtime_dir() -> Path:
@@ -26,21 +39,35 @@ def default_runtime_dir() -> Path:
     ``$TMPDIR/memwarden-<uid>`` (macOS sets a per-user TMPDIR), and on Windows the data
     directory's ``run`` folder (under the user's profile, closed to other users by its ACL).
     """
+    from pathlib import Path
+
+    return Path(default_runtime_dir_name())
+
+
+def default_runtime_dir_name() -> str:
+    """``default_runtime_dir()`` as a string."""
     if os.name == "nt":
-        return default_data_dir() / "run"
+        return os.path.join(default_data_dir_name(), "run")
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime:
-        return Path(runtime) / "memwarden"
-    return Path(os.environ.get("TMPDIR") or "/tmp") / f"memwarden-{os.getuid()}"
+        return os.path.join(runtime, "memwarden")
+    return os.path.join(os.environ.get("TMPDIR") or "/tmp", f"memwarden-{os.getuid()}")
 
 
 def sqlite_path(url: str) -> Path:
     """The file behind a SQLite database URL (a plain path, ``sqlite:///relative`` or ``sqlite:////absolute``)."""
+    from pathlib import Path
+
+    return Path(sqlite_file_name(url))
+
+
+def sqlite_file_name(url: str) -> str:
+    """``sqlite_path(url)`` as a string."""
     if url.startswith("sqlite:///"):
-        return Path(url[len("sqlite:///") :])
+        return url[len("sqlite:///") :]
     if url.startswith("sqlite://"):
         raise ConfigError(f"MEMWARDEN_DB={url!r}: use sqlite:///relative/path or sqlite:////absolute/path")
-    return Path(url).expanduser()
+    return os.path.expanduser(url)
 
 
 def is_postgres_url(url: str) -> bool:
@@ -57,10 +84,14 @@ class SettingsPaths:
     export_dir: str
 
     def backup_path(self) -> Path:
+        from pathlib import Path
+
         return Path(self.backup_dir).expanduser() if self.backup_dir else self.data_dir() / "backups"
 
     def export_path(self) -> Path:
         """The only folder MCP tools read imports from and write exports to."""
+        from pathlib import Path
+
         return Path(self.export_dir).expanduser() if self.export_dir else self.data_dir() / "exports"
 
     def sqlite_file(self) -> Path | None:
@@ -70,16 +101,22 @@ class SettingsPaths:
 
     def database_url(self) -> str:
         """The configured database, or the default SQLite file in the data directory."""
-        return self.db or str(default_data_dir() / "memwarden.db")
+        return self.db or os.path.join(default_data_dir_name(), "memwarden.db")
 
     def data_dir(self) -> Path:
         url = self.database_url()
         return default_data_dir() if is_postgres_url(url) else sqlite_path(url).parent
 
     def log_path(self) -> Path:
+        from pathlib import Path
+
         return Path(self.log_file) if self.log_file else self.data_dir() / "memwarden.log"
 
     def vault_folders(self) -> list[Path]:
         """The folders of ``MEMWARDEN_VAULT_DIRS`` (split on the OS path separator), in order."""
-        parts = (part.strip() for part in self.vault_dirs.split(os.pathsep))
-        return list(dict.fromkeys(Path(part).expanduser() for part in parts if part))
+        parts = [part.strip() for part in self.vault_dirs.split(os.pathsep) if part.strip()]
+        if not parts:
+            return []
+        from pathlib import Path
+
+        return list(dict.fromkeys(Path(part).expanduser() for part in parts))

@@ -34,10 +34,10 @@ def open_audit_log(url: str, *, readonly: bool = False, key: AuditKey | None = N
             ) from None
         log: AuditLog = PostgresAuditLog(url, readonly=readonly, key=key)
         return log
-    from memwarden.settings_paths import sqlite_path
+    from memwarden.settings_paths import sqlite_file_name
     from memwarden.store.sqlite.audit import SQLiteAuditLog
 
-    return SQLiteAuditLog(sqlite_path(url), readonly=readonly, key=key)
+    return SQLiteAuditLog(sqlite_file_name(url), readonly=readonly, key=key)
 
 
 def verify_database(

@@ -9,10 +9,11 @@ with one line naming the path, before anything is created.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from memwarden.errors import ConfigError
-from memwarden.settings_paths import is_postgres_url, sqlite_path
+from memwarden.settings_paths import is_postgres_url, sqlite_file_name
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
@@ -60,11 +61,11 @@ def require_existing_database(args: argparse.Namespace) -> None:
     url = settings.database_url()
     if is_postgres_url(url):
         return
-    path = sqlite_path(url)
-    if path.is_file():
+    path = sqlite_file_name(url)
+    if os.path.isfile(path):
         return
     source = "--db" if db else ("MEMWARDEN_DB" if settings.db else "the default location")
-    if path.exists():
+    if os.path.exists(path):
         raise ConfigError(f"{path} (from {source}) is not a database file")
     raise ConfigError(
         f"no database at {path} (from {source}): check the path; "

@@ -11,8 +11,10 @@ prompt hook imports this.
 import json
 import os
 import stat
-from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # pragma: no cover - callers hand in the folder (pathlib costs a cold search ~5 ms)
+    from pathlib import Path
 
 
 class PlaceError(OSError):
@@ -26,22 +28,27 @@ def default_transport() -> str:
     return "unix" if os.name != "nt" and hasattr(socket, "AF_UNIX") else "tcp"
 
 
+SOCKET_FILE = "daemon.sock"
+TOKEN_FILE = "daemon.json"
+LOCK_FILE = "daemon.lock"
+
+
 class DaemonPlace(NamedTuple):
     """The daemon's folder and the names of its files."""
 
-    folder: Path
+    folder: "Path"
 
     @property
-    def socket_path(self) -> Path:
-        return self.folder / "daemon.sock"
+    def socket_path(self) -> "Path":
+        return self.folder / SOCKET_FILE
 
     @property
-    def token_path(self) -> Path:
-        return self.folder / "daemon.json"
+    def token_path(self) -> "Path":
+        return self.folder / TOKEN_FILE
 
     @property
-    def lock_path(self) -> Path:
-        return self.folder / "daemon.lock"
+    def lock_path(self) -> "Path":
+        return self.folder / LOCK_FILE
 
     def prepare(self) -> None:
         """Create the folder (0700) if needed, then check it is private."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from urllib.parse import unquote
 
 # Scripts without spaces end a URL-encoded run (a value glued to Chinese text stays alone).
 _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
@@ -69,6 +68,8 @@ def decode_base64(run: str) -> str | None:
 def decoded_runs(text: str) -> Iterator[tuple[int, int, str]]:
     """``(start, end, decoded)`` for every URL-encoded or base64 run of ``text``."""
     if "%" in text:
+        from urllib.parse import unquote  # only for a text holding "%" (it imports ipaddress)
+
         url_run, url_char = _url_patterns()
         done = 0
         for percent in _PERCENT.finditer(text):

@@ -11,14 +11,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memwarden.errors import ConfigError
 from memwarden.govern.builtin_rules import BUILTIN_RULES, OPTIONAL_RULES
 from memwarden.govern.checksums import VALIDATORS
 from memwarden.govern.redactor import Redactor
 from memwarden.govern.rules import RULE_MODES, RULE_NAME, Rule, RuleTimeout
+
+if TYPE_CHECKING:  # pragma: no cover - a pack's path is made when a pack is loaded
+    from pathlib import Path
 
 PACK_KEYS = {"version", "description", "rules", "override", "disable", "enable"}
 RULE_KEYS = {
@@ -203,6 +205,8 @@ def load_rules(pack_path: str) -> list[Rule]:
     """Built-in rules, changed by the pack at ``pack_path`` when one is given."""
     if not pack_path:
         return list(BUILTIN_RULES)
+    from pathlib import Path
+
     path = Path(pack_path).expanduser()
     try:
         text = path.read_text(encoding="utf-8")

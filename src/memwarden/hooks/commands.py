@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from memwarden.hooks.payload import (
@@ -174,7 +173,7 @@ def log_line(settings: HotSettings | None, hook: str, message: str) -> None:
     """Append one line to the log file (MEMWARDEN_LOG_FILE, else the data directory's)."""
     try:
         if settings is not None:
-            path = Path(settings.log_path())
+            path = settings.log_path()
         else:
             from memwarden.settings_paths import default_data_dir
 

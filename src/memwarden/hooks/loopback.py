@@ -13,7 +13,6 @@ import _socket  # the type the readers take; post_json imports socket itself
 import json
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 MAX_RESPONSE_BYTES = 4 * 1024 * 1024
 
@@ -32,6 +31,8 @@ def _is_loopback(host: str) -> bool:
 
 def loopback_address(url: str) -> tuple[str, int, str]:
     """(host, port, path prefix) of an ``http://`` URL on a loopback address."""
+    from urllib.parse import urlsplit  # only with MEMWARDEN_HOOK_SERVER (it imports ipaddress)
+
     parts = urlsplit(url.strip())
     host = parts.hostname or ""
     if parts.scheme != "http" or not host:

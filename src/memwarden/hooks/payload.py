@@ -7,8 +7,8 @@ Claude continue in this turn).
 """
 
 import json
+import os
 import re
-from pathlib import Path
 from typing import NamedTuple
 
 # A prompt longer than this is searched by its beginning and its end, where people put the
@@ -172,11 +172,19 @@ def project_for(cwd: str, override: str | None = None) -> str | None:
         return override.strip()
     if not cwd:
         return None
-    here = Path(cwd)
-    for folder in (here, *here.parents):
-        if (folder / ".git").exists():
-            return folder.name or None
-    return here.name or None
+    here = folder = os.path.normpath(cwd)  # strings: the prompt hook does not import pathlib
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return _folder_name(folder)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return _folder_name(here)
+        folder = parent
+
+
+def _folder_name(folder: str) -> str | None:
+    name = os.path.basename(folder)
+    return None if name in ("", ".") else name
 
 
 def projects_to_search(project: str | None) -> list[str | None]:

@@ -11,14 +11,15 @@ from __future__ import annotations
 import os
 import time
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memwarden.digests import sha256
 from memwarden.models import format_time, parse_time
-from memwarden.settings_paths import is_postgres_url, sqlite_path
+from memwarden.settings_paths import is_postgres_url, sqlite_file_name
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
     from memwarden.config_hot import HotSettings
     from memwarden.service import MemoryService
 
@@ -32,8 +33,8 @@ def open_existing_service(settings: HotSettings) -> MemoryService:
 
     url = settings.database_url()
     if not is_postgres_url(url):
-        path = sqlite_path(url)
-        if not path.is_file():
+        path = sqlite_file_name(url)  # a string: the prompt hook does not import pathlib
+        if not os.path.isfile(path):
             raise FileNotFoundError(f"no memwarden database at {path}")
     return build_service(settings, embeddings=False)
 
@@ -44,7 +45,7 @@ class SessionState:
     def __init__(self, settings: HotSettings, session_id: str) -> None:
         if not session_id:
             raise ValueError("hook input has no session_id")
-        self.folder = Path(settings.data_dir()) / "hook-sessions"
+        self.folder: Path = settings.data_dir() / "hook-sessions"
         self.key = sha256(session_id.encode("utf-8")).hexdigest()[:32]
 
     def _path(self, suffix: str) -> Path:

@@ -21,7 +21,7 @@ def open_store(
         from memwarden.store.postgres import PostgresStore
 
         return PostgresStore(url, pool_size=pg_pool_size)
-    from memwarden.settings_paths import sqlite_path
+    from memwarden.settings_paths import sqlite_file_name
     from memwarden.store.sqlite import SQLiteStore
 
-    return SQLiteStore(sqlite_path(url), synchronous=synchronous, vector_exact_max=vector_exact_max)
+    return SQLiteStore(sqlite_file_name(url), synchronous=synchronous, vector_exact_max=vector_exact_max)

@@ -12,11 +12,11 @@ from __future__ import annotations
 # _thread, not threading: the same lock and thread-local types without threading's module (1.5 ms
 # of a cold search).
 import _thread
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memwarden.audit.base import (
@@ -55,11 +55,13 @@ _COLUMNS = (
 class SQLiteAuditLog:
     """Append, read, prune and checkpoint the audit chain of one SQLite database file."""
 
-    def __init__(self, path: Path, *, readonly: bool = False, key: AuditKey | None = None) -> None:
-        self.path = Path(path)
+    def __init__(
+        self, path: str | os.PathLike[str], *, readonly: bool = False, key: AuditKey | None = None
+    ) -> None:
+        self.path = os.fspath(path)  # a string, as the store's (store/sqlite/store.py)
         self.readonly = readonly
         self.key = key
-        if not self.path.exists():
+        if not os.path.exists(self.path):
             raise StorageError(f"no database at {self.path}")
         self._local = _thread._local()
         self._all: list[sqlite3.Connection] = []
@@ -88,8 +90,10 @@ class SQLiteAuditLog:
             self.shm.lock.acquire()  # not while the connections are being reopened
             try:
                 if self.readonly:
+                    from pathlib import Path
+
                     conn = sqlite3.connect(
-                        f"{self.path.resolve().as_uri()}?mode=ro",
+                        f"{Path(self.path).resolve().as_uri()}?mode=ro",
                         uri=True,
                         isolation_level=None,
                         check_same_thread=False,

@@ -19,7 +19,6 @@ import functools
 import os
 import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 from types import FunctionType
 from typing import Any, TypeVar
 
@@ -59,29 +58,31 @@ def fault_condition(exc: sqlite3.Error) -> str:
     return "other"
 
 
-def _folder_is_read_only(folder: Path) -> bool:
+def _folder_is_read_only(folder: str) -> bool:
     try:
         return bool(os.statvfs(folder).f_flag & os.ST_RDONLY) or not os.access(folder, os.W_OK)
     except OSError:
         return False
 
 
-def describe_fault(path: Path, exc: sqlite3.Error) -> str:
+def describe_fault(path: str | os.PathLike[str], exc: sqlite3.Error) -> str:
     """One line naming ``path``, the condition behind ``exc`` and what to do about it."""
+    path = os.fspath(path)
+    name = os.path.basename(path)
     code, detail = fault_condition(exc), str(exc)
-    folder = path.parent
+    folder = os.path.dirname(path) or "."
     if code == "full":
         return f"the disk is full ({detail}) at {path}; free space there (acknowledged writes are kept)"
-    if code == "readonly" or (code == "cantopen" and path.exists() and _folder_is_read_only(folder)):
+    if code == "readonly" or (code == "cantopen" and os.path.exists(path) and _folder_is_read_only(folder)):
         if _folder_is_read_only(folder):
             return (
-                f"the folder {folder} is read-only ({detail}): SQLite must create {path.name}-wal and "
-                f"{path.name}-shm beside the database; make the folder writable or set MEMWARDEN_DB to a "
+                f"the folder {folder} is read-only ({detail}): SQLite must create {name}-wal and "
+                f"{name}-shm beside the database; make the folder writable or set MEMWARDEN_DB to a "
                 "writable place"
             )
         return f"{path} is read-only ({detail}): make the file writable by this user, or set MEMWARDEN_DB"
     if code == "cantopen":
-        if not folder.exists():
+        if not os.path.exists(folder):
             return f"cannot open {path} ({detail}): the folder {folder} does not exist"
         return f"cannot open {path} ({detail}): check that the file and its folder exist and are accessible"
     if code == "corrupt":
@@ -94,7 +95,7 @@ def describe_fault(path: Path, exc: sqlite3.Error) -> str:
     return f"the database {path} failed: {detail}"
 
 
-def _wrap(method: Callable[..., Any], path_of: Callable[[Any], Path]) -> Callable[..., Any]:
+def _wrap(method: Callable[..., Any], path_of: Callable[[Any], str]) -> Callable[..., Any]:
     @functools.wraps(method)
     def translated(self: Any, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -113,8 +114,8 @@ def with_clear_faults(path_attribute: str = "path") -> Callable[[C], C]:
     Context managers (``write``) are left alone: the methods running inside them translate."""
 
     def decorate(cls: C) -> C:
-        def path_of(self: Any) -> Path:
-            return Path(getattr(self, path_attribute))
+        def path_of(self: Any) -> str:
+            return str(os.fspath(getattr(self, path_attribute)))
 
         for name in dir(cls):
             # The member as defined (what inspect.getattr_static finds: no descriptor is run).

@@ -10,7 +10,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from memwarden.models import Candidate, IndexText, KeywordQuery, format_time
@@ -41,7 +40,7 @@ PREFIX_BELOW_DOCS = 20
 class SQLiteKeywords:
     """Mixed into ``SQLiteStore``; uses its connections and filters."""
 
-    path: Path
+    path: str
     connection: Callable[[], sqlite3.Connection]
     _filters: Callable[..., tuple[str, list[Any]]]
 

@@ -40,7 +40,6 @@ import sqlite3
 import sys
 import time
 import weakref
-from pathlib import Path
 from typing import Any, Protocol
 
 from memwarden.errors import StorageError
@@ -88,7 +87,7 @@ def close_all(connections: list[sqlite3.Connection]) -> int:
     return closed
 
 
-def _hold(database: Path) -> int | None:
+def _hold(database: str) -> int | None:
     """An ``O_PATH`` descriptor of the ``-shm`` (None when there is none). Holding it keeps the
     file's inode number from being reused by a new ``-shm``, so a replacement is always seen; an
     ``O_PATH`` descriptor takes part in no locking, and closing it releases none of SQLite's."""
@@ -98,7 +97,7 @@ def _hold(database: Path) -> int | None:
         return None
 
 
-def shm_identity(database: Path) -> tuple[int, int] | None:
+def shm_identity(database: str) -> tuple[int, int] | None:
     """(device, inode) of the database's ``-shm`` file; None when there is none."""
     try:
         info = os.stat(f"{database}-shm")
@@ -107,7 +106,7 @@ def shm_identity(database: Path) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-def shm_mappings(database: Path) -> list[str]:
+def shm_mappings(database: str) -> list[str]:
     """This process's mappings of ``<database>-shm`` (Linux ``/proc/self/maps``), each its path
     as the kernel shows it (``… (deleted)`` for a file deleted since it was mapped)."""
     name = f"{os.path.realpath(database)}-shm"
@@ -126,7 +125,7 @@ def shm_mappings(database: Path) -> list[str]:
 class _Guard:
     """The helper process that holds the database open while this process closes its connections."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: str) -> None:
         import subprocess
 
         self.process = subprocess.Popen(
@@ -161,21 +160,21 @@ _WATCHES: dict[str, ShmWatch] = {}
 _WATCHES_LOCK = _thread.allocate_lock()
 
 
-def watch_for(database: Path) -> ShmWatch:
+def watch_for(database: str) -> ShmWatch:
     """The one watch of ``database`` in this process (stores and audit logs share it)."""
     key = os.path.realpath(database)
     with _WATCHES_LOCK:
         watch = _WATCHES.get(key)
         if watch is None:
-            watch = _WATCHES[key] = ShmWatch(Path(key))
+            watch = _WATCHES[key] = ShmWatch(key)
         return watch
 
 
 class ShmWatch:
     """The ``-shm`` identity this process's connections map, and the reopen when it changes."""
 
-    def __init__(self, database: Path) -> None:
-        self.database = Path(database)
+    def __init__(self, database: str) -> None:
+        self.database = os.fspath(database)
         self._identity: tuple[int, int] | None = None
         # Held while connections are opened and while they are all reopened (see the docstring).
         self.lock = _thread.RLock()

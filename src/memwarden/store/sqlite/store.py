@@ -10,11 +10,11 @@ from __future__ import annotations
 # _thread, not threading: the same lock and thread-local types without threading's module (1.5 ms
 # of a cold search).
 import _thread
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memwarden.audit import in_write
@@ -61,18 +61,19 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
 
     def __init__(
         self,
-        path: Path,
+        path: str | os.PathLike[str],
         *,
         synchronous: str = "FULL",
         vector_exact_max: int = 150_000,
         vector_snapshots: bool = True,
     ) -> None:
-        self.path = Path(path)
+        # A string: pathlib costs a cold search about 5 ms to import (settings_paths.py).
+        self.path = os.fspath(path)
         self.synchronous = synchronous
         self.vector_exact_max = vector_exact_max
         self.vector_snapshots = vector_snapshots
         self._vector_indexes: dict[VectorSpace, VectorSpaceIndex] = {}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
         self._local = _thread._local()
         self._all: list[sqlite3.Connection] = []
         self._lock = _thread.allocate_lock()
@@ -444,7 +445,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
         }
 
     def _file_size(self) -> int:
-        return sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists())
+        return sum(os.path.getsize(p) for p in (self.path, f"{self.path}-wal") if os.path.exists(p))
 
     def index_agrees(self) -> bool:
         """True when the keyword index holds exactly the live memories (a consistency check)."""

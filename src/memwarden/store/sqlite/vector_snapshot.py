@@ -38,7 +38,9 @@ BEHIND_MAX = 10_000
 FORMAT = 1
 
 
-def snapshot_dir_for(database: Path) -> Path:
+def snapshot_dir_for(database: str | os.PathLike[str]) -> Path:
+    """``<database>.vectors`` beside the database file (the store gives its path as a string)."""
+    database = Path(database)
     return database.with_name(database.name + ".vectors")
 
 
