@@ -183,6 +183,9 @@ NOT_ON_THE_SEARCH_PATH = (
     "pathlib",
     "urllib.parse",
     "ipaddress",
+    # The write side and the re-index bar are built on first use (service.memories, app._ReindexBar).
+    "memwarden.memories",
+    "memwarden.progress",
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
 from memwarden.logs import get_logger
 
@@ -22,7 +22,6 @@ from memwarden.config_hot import parse_optional_weight
 from memwarden.errors import Conflict, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller
-from memwarden.progress import ProgressBar
 from memwarden.search.ranking import RankingWeights
 from memwarden.search.tuning import Tuning
 from memwarden.service import MemoryService
@@ -48,22 +47,19 @@ def build_backups(settings: Settings | HotSettings) -> BackupManager | None:
     return BackupManager(backend, settings.backup_path(), keep=settings.backup_keep)
 
 
-# Re-indexing fewer memories than this is quick enough to do silently.
-PROGRESS_MIN_MEMORIES = 2_000
+class _ReindexBar:
+    """The ``ReindexProgress`` bar, made when a re-index first reports: the per-prompt paths,
+    whose keyword index is up to date, never import progress.py."""
 
+    def __init__(self) -> None:
+        self.bar: Callable[[int, int], None] | None = None
 
-class ReindexProgress(ProgressBar):
-    """The bar of a long keyword re-index (a migration, or MEMWARDEN_LANGUAGES changed): on
-    stderr (stdout may carry MCP messages), with rate and time left, quiet when stderr is not a
-    terminal and for fewer than PROGRESS_MIN_MEMORIES memories."""
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            from memwarden.progress import ReindexProgress
 
-    def __init__(self, stream: TextIO | None = None, *, show: bool | None = None) -> None:
-        super().__init__(
-            "memwarden: re-indexing memories for search",
-            stream=stream,
-            show=show,
-            min_total=PROGRESS_MIN_MEMORIES,
-        )
+            self.bar = ReindexProgress()
+        self.bar(done, total)
 
 
 def build_service(
@@ -137,7 +133,7 @@ def build_service(
         # Straight to the store (what Operations.ensure_index does): the per-prompt paths never
         # build the operations part (see MemoryService.operations).
         service.store.ensure_index(
-            service.intake.analyzer.fingerprint, service.intake.index_text, progress or ReindexProgress()
+            service.intake.analyzer.fingerprint, service.intake.index_text, progress or _ReindexBar()
         )
     except BaseException:
         service.close()
@@ -159,6 +155,10 @@ def _ops_options(settings: Settings | HotSettings, backups: BackupManager | None
 
 def build_redactor(settings: Settings | HotSettings) -> Redactor:
     """MEMWARDEN_REDACTION and MEMWARDEN_REDACTION_RULES; a broken pack raises ConfigError."""
+    if not settings.redaction_rules:  # the built-in rules: the pack reader is not imported
+        from memwarden.govern.redactor import Redactor
+
+        return Redactor(mode=settings.redaction)
     from memwarden.govern.packs import build_redactor as from_pack
 
     return from_pack(settings.redaction, settings.redaction_rules)

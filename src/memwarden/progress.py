@@ -90,3 +90,21 @@ class ProgressBar:
         self.stream.flush()
         self._drawn_at = now
         self._finished = final
+
+
+# Re-indexing fewer memories than this is quick enough to do silently.
+PROGRESS_MIN_MEMORIES = 2_000
+
+
+class ReindexProgress(ProgressBar):
+    """The bar of a long keyword re-index (a migration, or MEMWARDEN_LANGUAGES changed): on
+    stderr (stdout may carry MCP messages), with rate and time left, quiet when stderr is not a
+    terminal and for fewer than PROGRESS_MIN_MEMORIES memories."""
+
+    def __init__(self, stream: TextIO | None = None, *, show: bool | None = None) -> None:
+        super().__init__(
+            "memwarden: re-indexing memories for search",
+            stream=stream,
+            show=show,
+            min_total=PROGRESS_MIN_MEMORIES,
+        )

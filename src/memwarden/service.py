@@ -16,7 +16,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from memwarden.intake import Intake
-from memwarden.memories import Memories
 from memwarden.models import Caller, utcnow
 from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights
 from memwarden.search.searcher import DEFAULT_TUNING, Searcher
@@ -27,6 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import threading
 
     from memwarden.audit.auditor import Auditor
+    from memwarden.memories import Memories
     from memwarden.ops.operations import Operations
     from memwarden.ops.options import OpsOptions
     from memwarden.search.vector_path import VectorPath
@@ -58,15 +58,7 @@ class MemoryService:
         self.auditor = auditor
         self.vectors = vectors
         self.vault = vault
-        self.memories = Memories(
-            store,
-            intake,
-            default_caller=default_caller,
-            clock=clock,
-            auditor=auditor,
-            vectors=vectors,
-            vault=vault,
-        )
+        self._memories: Memories | None = None
         self.searcher = Searcher(
             store,
             intake,
@@ -81,6 +73,24 @@ class MemoryService:
         self._operations: Operations | None = None
         if vault is not None:
             vault.bind(lambda memory: [m.id for m in self.searcher.related(memory)])
+
+    @property
+    def memories(self) -> Memories:
+        """Add, get, list, update, delete, stats; built on first use: `memwarden search` and the
+        prompt hook never write, and the write side's modules are theirs to import."""
+        if self._memories is None:
+            from memwarden.memories import Memories
+
+            self._memories = Memories(
+                self.store,
+                self.intake,
+                default_caller=self.default_caller,
+                clock=self._clock,
+                auditor=self.auditor,
+                vectors=self.vectors,
+                vault=self.vault,
+            )
+        return self._memories
 
     @property
     def operations(self) -> Operations:
@@ -110,7 +120,9 @@ class MemoryService:
     @clock.setter
     def clock(self, clock: Callable[[], datetime]) -> None:
         self._clock = clock
-        self.memories.clock = self.searcher.clock = clock
+        self.searcher.clock = clock
+        if self._memories is not None:
+            self._memories.clock = clock
         if self._operations is not None:
             self._operations.clock = clock
         if self.auditor is not None:  # audit stamps follow it too (time-safety checks compare them)

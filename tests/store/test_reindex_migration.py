@@ -7,8 +7,9 @@ import io
 import sqlite3
 from pathlib import Path
 
-from memwarden.app import PROGRESS_MIN_MEMORIES, ReindexProgress, build_service
+from memwarden.app import build_service
 from memwarden.config import load_settings
+from memwarden.progress import PROGRESS_MIN_MEMORIES, ReindexProgress
 from memwarden.store.sqlite.migrations import MIGRATIONS, migrate
 
 
