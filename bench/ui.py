@@ -27,10 +27,11 @@ from corpus import memory_text
 
 from memwarden.app import build_service
 from memwarden.audit.base import AuditEvent
+from memwarden.browsing import MemoryQuery
 from memwarden.config import load_settings
 from memwarden.http.app import build_http_app
 from memwarden.intake import content_hash
-from memwarden.models import KINDS, Memory, MemoryQuery, utcnow
+from memwarden.models import KINDS, Memory, utcnow
 
 TOKEN = "mwt_bench-operator-token-0123456789"
 

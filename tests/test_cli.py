@@ -186,6 +186,9 @@ NOT_ON_THE_SEARCH_PATH = (
     # The write side and the re-index bar are built on first use (service.memories, app._ReindexBar).
     "memwarden.memories",
     "memwarden.progress",
+    # The write side's results and the dashboard's browsing values (models split out of models.py).
+    "memwarden.write_results",
+    "memwarden.browsing",
 )
 
 

@@ -16,9 +16,10 @@ from memwarden.audit import operations as audit_ops
 from memwarden.audit.operations import audited
 from memwarden.errors import Conflict, InvalidInput, NotFound
 from memwarden.intake import DEFAULT_PROJECT, Intake, content_hash, new_id
-from memwarden.models import AddResult, Caller, DeleteResult, Memory, utcnow
+from memwarden.models import Caller, Memory, utcnow
 from memwarden.search.similar import find_similar
 from memwarden.store.base import Store
+from memwarden.write_results import AddResult, DeleteResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor

@@ -5,7 +5,6 @@ these classes, and a frozen dataclass costs about 1 ms to create (its methods ar
 source) against about 0.1 ms for a named tuple. Copy one with ``value._replace(field=...)``.
 """
 
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple
 
@@ -166,51 +165,6 @@ class SearchResult(NamedTuple):
         }
 
 
-class Similar(NamedTuple):
-    id: str
-    preview: str
-    score: float
-
-
-class AddResult(NamedTuple):
-    memory: Memory
-    duplicate: bool = False
-    similar: Sequence[Similar] = ()
-    redacted: bool = False
-    redactions: tuple[str, ...] = ()
-    embedding_failed: bool = False
-    # enforce: ``redactions`` were applied; dry-run: they would have been (content stored as sent).
-    redaction_mode: str = "enforce"
-    embedding_error: str | None = None
-    # Rules in dry-run (a pack's ``"mode": "dry-run"``, the optional high_entropy rule) that would
-    # have matched: reported, never applied.
-    redactions_dry_run: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.memory.id,
-            "duplicate": self.duplicate,
-            "version": self.memory.version,
-            "similar": [{"id": s.id, "preview": s.preview, "score": round(s.score, 4)} for s in self.similar],
-            "redacted": self.redacted,
-            "redactions": list(self.redactions),
-            "redaction_mode": self.redaction_mode,
-            "redactions_dry_run": list(self.redactions_dry_run),
-            "embedding_failed": self.embedding_failed,
-            "embedding_error": self.embedding_error,
-            "memory": self.memory.to_dict(),
-        }
-
-
-class DeleteResult(NamedTuple):
-    id: str
-    deleted: bool
-    already_deleted: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "deleted": self.deleted, "already_deleted": self.already_deleted}
-
-
 class VectorSpace(NamedTuple):
     """What a vector belongs to: vectors compare only when model id and dimension are equal."""
 
@@ -245,48 +199,3 @@ class KeywordQuery(NamedTuple):
     # Terms a store may also match as prefixes when the exact term finds few memories (the
     # SQLite store does; a store that ignores this field just matches them exactly).
     prefix_if_rare: frozenset[str] = frozenset()
-
-
-class MemoryQuery(NamedTuple):
-    """Filters for browsing memories page by page (the dashboard's table); None means any."""
-
-    project: str | None = None
-    kind: str | None = None
-    tag: str | None = None
-    pinned: bool | None = None
-    flagged: bool | None = None  # injection screening flagged it (``injection_flags`` not empty)
-    created_since: datetime | None = None
-    created_until: datetime | None = None  # exclusive
-
-
-class BrowseCursor(NamedTuple):
-    """A place in the browse order (most recently updated first, then by id, descending): the
-    ``updated_at`` and ``id`` of the memory a page starts or ends at. Pages read from it with an
-    indexed range (keyset paging), so the thousandth page costs what the first does."""
-
-    updated_at: datetime
-    id: str
-
-    @classmethod
-    def of(cls, memory: Memory) -> "BrowseCursor":
-        return cls(memory.updated_at, memory.id)
-
-
-class MemoryPage(NamedTuple):
-    """One page of a browse: the memories, how many match (counted up to ``count_limit``), and
-    whether there are matches newer than its first row and older than its last."""
-
-    memories: list[Memory]
-    total: int
-    total_is_lower_bound: bool = False
-    newer: bool = False
-    older: bool = False
-
-
-class StoreOverview(NamedTuple):
-    """Aggregates of one tenant's live memories for the dashboard's overview."""
-
-    counts: list[tuple[str, str, int]]  # (project, kind, live memories)
-    added_per_week: list[tuple[str, str, int]]  # (ISO date of the week's Monday, project, added)
-    most_recalled: list[Memory]
-    redactions_per_rule: dict[str, int]  # rule name -> live memories it redacted something in

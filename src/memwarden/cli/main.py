@@ -17,7 +17,8 @@ if TYPE_CHECKING:  # pragma: no cover
     # argparse is imported by build_parser: the hook fast path in main() never needs it.
     import argparse
 
-    from memwarden.models import AddResult, Memory
+    from memwarden.models import Memory
+    from memwarden.write_results import AddResult
 
 Handler = Callable[["argparse.Namespace"], int]
 # How long a command waits for the daemon's answer before doing the work itself.

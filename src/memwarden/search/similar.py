@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memwarden.models import KeywordQuery, Memory, Similar
+from memwarden.models import KeywordQuery, Memory
 from memwarden.store.base import Store
 from memwarden.text.analyzer import Analyzer
+from memwarden.write_results import Similar
 
 SIMILAR_THRESHOLD = 0.6
 MAX_SIMILAR = 5

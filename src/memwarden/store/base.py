@@ -4,20 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from memwarden.models import (
-    BrowseCursor,
-    Candidate,
-    IndexText,
-    KeywordQuery,
-    Memory,
-    MemoryPage,
-    MemoryQuery,
-    StoreOverview,
-    VectorCounts,
-    VectorSpace,
-)
+from memwarden.models import Candidate, IndexText, KeywordQuery, Memory, VectorCounts, VectorSpace
+
+if TYPE_CHECKING:  # pragma: no cover - only browsing builds these (memwarden/browsing.py)
+    from memwarden.browsing import BrowseCursor, MemoryPage, MemoryQuery, StoreOverview
 
 
 @runtime_checkable

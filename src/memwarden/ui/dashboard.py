@@ -20,8 +20,9 @@ from typing import IO, Any
 from memwarden.audit.base import AuditLog, AuditQuery, AuditRecord
 from memwarden.audit.chain import VerifyReport, verify_log
 from memwarden.audit.export import write_rows
+from memwarden.browsing import BrowseCursor, MemoryPage, MemoryQuery
 from memwarden.errors import InvalidInput, NotFound
-from memwarden.models import BrowseCursor, Memory, MemoryPage, MemoryQuery, SearchResult, format_time
+from memwarden.models import Memory, SearchResult, format_time
 from memwarden.ops.backup import SIDECAR
 from memwarden.ops.review import review_memories
 from memwarden.service import MemoryService

@@ -9,8 +9,9 @@ from typing import Any
 
 from memwarden import validation as v
 from memwarden.audit.base import ACTIONS, AuditQuery
+from memwarden.browsing import BrowseCursor, MemoryQuery
 from memwarden.errors import InvalidInput
-from memwarden.models import KINDS, BrowseCursor, Memory, MemoryQuery, format_time
+from memwarden.models import KINDS, Memory, format_time
 
 MAX_FIELD_CHARS = 200
 CHOICES = {"": None, "yes": True, "no": False}

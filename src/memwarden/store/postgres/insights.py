@@ -9,7 +9,8 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memwarden.models import BrowseCursor, Memory, MemoryPage, MemoryQuery, StoreOverview
+from memwarden.browsing import BrowseCursor, MemoryPage, MemoryQuery, StoreOverview
+from memwarden.models import Memory
 
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg

@@ -12,10 +12,13 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memwarden.models import BrowseCursor, MemoryPage, MemoryQuery, StoreOverview, format_time
+from memwarden.models import format_time
 from memwarden.store.sqlite.rows import M_COLUMNS, row_to_memory
+
+if TYPE_CHECKING:  # pragma: no cover - the methods import them: a search builds none (browsing.py)
+    from memwarden.browsing import BrowseCursor, MemoryPage, MemoryQuery, StoreOverview
 
 
 def browse_filters(query: MemoryQuery, now: datetime, t: str = "m") -> tuple[str, list[Any]]:
@@ -72,6 +75,8 @@ class SQLiteInsights:
         after: BrowseCursor | None = None,
         before: BrowseCursor | None = None,
     ) -> MemoryPage:
+        from memwarden.browsing import BrowseCursor, MemoryPage
+
         if query.tag is None:
             # the newest-first indexes (memories_recent, memories_project, the pin and flag ones)
             where, params = browse_filters(query, now)
@@ -121,6 +126,8 @@ class SQLiteInsights:
         return [str(row[0]) for row in rows]
 
     def overview(self, tenant: str, *, now: datetime, weeks_since: datetime, top: int) -> StoreOverview:
+        from memwarden.browsing import StoreOverview
+
         with read_snapshot(self.connection()) as conn:
             # Counts kept by the triggers of migration 0011 (a few hundred rows, never a scan).
             counts = conn.execute(
