@@ -71,3 +71,24 @@ def test_the_project_is_the_repository_holding_cwd(tmp_path: Path) -> None:
     assert project_for(str(outside), "  override ") == "override"
     assert project_for("") is None
     assert project_for("/") is None
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"db": "/srv/m/m.db", "backup_dir": "", "export_dir": ""},
+        {"db": "m.db", "backup_dir": "~/bk", "export_dir": "/x/ex"},
+        {"db": "postgresql://u@h/db", "backup_dir": "", "export_dir": ""},
+        {"db": "", "backup_dir": "", "export_dir": ""},
+    ],
+)
+def test_the_settings_folders_agree(
+    fields: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memwarden.config_hot import load_hot_settings
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    settings = load_hot_settings(**fields)
+    assert Path(settings.data_dir_name()) == settings.data_dir()
+    assert Path(settings.export_dir_name()) == settings.export_path()
+    assert Path(settings.backup_dir_name()) == settings.backup_path()

@@ -86,13 +86,25 @@ class SettingsPaths:
     def backup_path(self) -> Path:
         from pathlib import Path
 
-        return Path(self.backup_dir).expanduser() if self.backup_dir else self.data_dir() / "backups"
+        return Path(self.backup_dir_name())
+
+    def backup_dir_name(self) -> str:
+        """``backup_path()`` as a string."""
+        if self.backup_dir:
+            return os.path.expanduser(self.backup_dir)
+        return os.path.join(self.data_dir_name(), "backups")
 
     def export_path(self) -> Path:
         """The only folder MCP tools read imports from and write exports to."""
         from pathlib import Path
 
-        return Path(self.export_dir).expanduser() if self.export_dir else self.data_dir() / "exports"
+        return Path(self.export_dir_name())
+
+    def export_dir_name(self) -> str:
+        """``export_path()`` as a string."""
+        if self.export_dir:
+            return os.path.expanduser(self.export_dir)
+        return os.path.join(self.data_dir_name(), "exports")
 
     def sqlite_file(self) -> Path | None:
         """The SQLite database file, or None when the database is PostgreSQL."""
@@ -104,8 +116,17 @@ class SettingsPaths:
         return self.db or os.path.join(default_data_dir_name(), "memwarden.db")
 
     def data_dir(self) -> Path:
+        from pathlib import Path
+
+        return Path(self.data_dir_name())
+
+    def data_dir_name(self) -> str:
+        """``data_dir()`` as a string: the default data folder for PostgreSQL, else the folder
+        holding the SQLite file."""
         url = self.database_url()
-        return default_data_dir() if is_postgres_url(url) else sqlite_path(url).parent
+        if is_postgres_url(url):
+            return default_data_dir_name()
+        return os.path.dirname(sqlite_file_name(url)) or "."
 
     def log_path(self) -> Path:
         from pathlib import Path

@@ -17,7 +17,6 @@ import os
 import sys
 from typing import Any
 
-from memwarden.config_hot import default_runtime_dir
 from memwarden.daemon.place import SOCKET_FILE, TOKEN_FILE, DaemonPlace
 from memwarden.errors import ConfigError
 from memwarden.logs import get_logger
@@ -27,7 +26,7 @@ logger = get_logger(__name__)
 
 
 def daemon_place() -> DaemonPlace:
-    return DaemonPlace(default_runtime_dir())
+    return DaemonPlace(default_runtime_dir_name())
 
 
 def _daemon_files_exist() -> bool:

@@ -60,11 +60,11 @@ def remote_error(error: object) -> MemwardenError:
 def _connect(place: DaemonPlace, timeout: float) -> tuple[_socket.socket, str | None]:
     try:
         place.check()
-        if os.name != "nt" and place.socket_path.exists():
+        if os.name != "nt" and os.path.exists(place.socket_file):
             sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
             try:
                 sock.settimeout(timeout)
-                sock.connect(str(place.socket_path))
+                sock.connect(place.socket_file)
             except BaseException:
                 sock.close()
                 raise

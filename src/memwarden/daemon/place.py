@@ -36,23 +36,36 @@ LOCK_FILE = "daemon.lock"
 class DaemonPlace(NamedTuple):
     """The daemon's folder and the names of its files."""
 
-    folder: "Path"
+    # A string from daemon_place() (the prompt hook asking the daemon imports no pathlib), or a
+    # Path; the *_path properties give Paths, socket_file a string.
+    folder: "str | Path"
 
     @property
     def socket_path(self) -> "Path":
-        return self.folder / SOCKET_FILE
+        from pathlib import Path
+
+        return Path(self.folder) / SOCKET_FILE
+
+    @property
+    def socket_file(self) -> str:
+        """``socket_path`` as a string."""
+        return os.path.join(self.folder, SOCKET_FILE)
 
     @property
     def token_path(self) -> "Path":
-        return self.folder / TOKEN_FILE
+        from pathlib import Path
+
+        return Path(self.folder) / TOKEN_FILE
 
     @property
     def lock_path(self) -> "Path":
-        return self.folder / LOCK_FILE
+        from pathlib import Path
+
+        return Path(self.folder) / LOCK_FILE
 
     def prepare(self) -> None:
         """Create the folder (0700) if needed, then check it is private."""
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.makedirs(self.folder, mode=0o700, exist_ok=True)
         self.check()
 
     def check(self) -> None:

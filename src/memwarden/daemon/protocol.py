@@ -24,12 +24,12 @@ Standard library only: the prompt hook imports this module.
 """
 
 import json
+import os
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any, NamedTuple
 
-from memwarden.config_hot import is_postgres_url, sqlite_path
 from memwarden.digests import sha256
+from memwarden.settings_paths import is_postgres_url, sqlite_file_name
 from memwarden.version import __version__
 
 PROTOCOL = 1
@@ -93,13 +93,15 @@ def decode(line: bytes) -> Any:
 
 
 def _value(settings: Any, name: str) -> object:
+    # Strings and os.path.realpath (what Path.resolve does): the prompt hook asking the daemon
+    # imports no pathlib.
     if name == "db":
         url = settings.database_url()
-        return url if is_postgres_url(url) else str(sqlite_path(url).resolve())
+        return url if is_postgres_url(url) else os.path.realpath(sqlite_file_name(url))
     if name == "export_dir":
-        return str(Path(settings.export_path()).resolve())
+        return os.path.realpath(settings.export_dir_name())
     if name == "backup_dir":
-        return str(Path(settings.backup_path()).resolve())
+        return os.path.realpath(settings.backup_dir_name())
     value = getattr(settings, name)
     secret = getattr(value, "get_secret_value", None)
     return secret() if callable(secret) else value
