@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from memwarden.app import build_service
+from memwarden.config import load_settings
+
 # Runs the real entry point in a fresh interpreter and reports, from an atexit handler (the
 # short commands end with os._exit once those handlers ran), whether the collector is on and
 # whether the command returned to the interpreter.
@@ -99,15 +102,15 @@ def run_cli(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.Comp
 
 
 def test_the_output_and_exit_code_are_whole_after_the_short_exit(stored: dict[str, str]) -> None:
-    # A large answer (more than a pipe buffer, so it is still being flushed at the exit).
-    for n in range(60):
-        assert (
-            run_cli(stored, "add", f"the client prefers email for invoice batch {n} " + "x" * 200).returncode
-            == 0
-        )
-    done = run_cli(stored, "search", "client email invoice", "--limit", "50", "--json")
+    # An answer larger than a pipe's buffer (64 KiB), so it is still being written at the exit.
+    service = build_service(load_settings(db=stored["MEMWARDEN_DB"], embedder="none"), embeddings=False)
+    for n in range(100):
+        service.memories.add(f"the client prefers email for invoice batch {n} " + "detail " * 150)
+    service.close()
+    done = run_cli(stored, "search", "client email invoice", "--limit", "100", "--json")
     assert done.returncode == 0, done.stderr
-    assert len(json.loads(done.stdout)["hits"]) == 50
+    assert len(done.stdout) > 65_536
+    assert len(json.loads(done.stdout)["hits"]) == 100
     assert done.stderr == ""
     # A failure keeps its message and exit code.
     missing = run_cli({**stored, "MEMWARDEN_DB": stored["MEMWARDEN_DB"] + ".absent"}, "search", "client")
