@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Any
 
-from memwarden.daemon.place import SOCKET_FILE, TOKEN_FILE, DaemonPlace
+from memwarden.daemon.place import DaemonPlace
 from memwarden.errors import ConfigError
 from memwarden.logs import get_logger
 from memwarden.settings_paths import default_runtime_dir_name
@@ -27,12 +27,6 @@ logger = get_logger(__name__)
 
 def daemon_place() -> DaemonPlace:
     return DaemonPlace(default_runtime_dir_name())
-
-
-def _daemon_files_exist() -> bool:
-    """The daemon's socket or token file is there (strings: no pathlib on a cold search)."""
-    folder = default_runtime_dir_name()
-    return any(os.path.exists(os.path.join(folder, name)) for name in (SOCKET_FILE, TOKEN_FILE))
 
 
 def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
@@ -75,9 +69,11 @@ def call_daemon(
     """
     if settings.daemon == "off":
         return None
-    if settings.daemon == "auto" and not _daemon_files_exist():
-        return None  # no daemon up: answered with two stats, before the socket machinery is imported
     place = daemon_place()
+    if settings.daemon == "auto" and not (
+        os.path.exists(place.socket_file) or os.path.exists(place.token_file)
+    ):
+        return None  # no daemon up: answered with two stats, before the socket machinery is imported
     from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable
 
     try:

@@ -52,6 +52,11 @@ class DaemonPlace(NamedTuple):
         return os.path.join(self.folder, SOCKET_FILE)
 
     @property
+    def token_file(self) -> str:
+        """``token_path`` as a string."""
+        return os.path.join(self.folder, TOKEN_FILE)
+
+    @property
     def token_path(self) -> "Path":
         from pathlib import Path
 
