@@ -12,8 +12,6 @@ With ``config.py`` and ``settings_paths.py``, the only readers of the environmen
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import Any
 
 from memwarden.errors import ConfigError
 from memwarden.settings_paths import (
@@ -24,6 +22,11 @@ from memwarden.settings_paths import (
     sqlite_path,
 )
 from memwarden.settings_table import SETTINGS, SettingSpec
+
+TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Mapping
+    from typing import Any
 
 __all__ = [
     "HotSettings",

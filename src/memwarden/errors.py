@@ -14,7 +14,9 @@ The core never prints or exits; each adapter maps these in one place.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 
 class MemwardenError(Exception):

@@ -9,8 +9,10 @@ help and errors.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable, Sequence
+    from typing import Any
 
 
 def hook_argv(argv: Sequence[str]) -> tuple[str, str | None, str | None] | None:

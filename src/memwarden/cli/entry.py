@@ -19,6 +19,8 @@ Only these two entry points import this module: importing ``memwarden.cli.main``
 MCP bundle) leaves the collector and the exit alone.
 """
 
+from __future__ import annotations
+
 import gc
 
 gc.disable()
@@ -26,7 +28,10 @@ gc.disable()
 import atexit  # noqa: E402 - after the collector is off, as everything imported from here on
 import os  # noqa: E402
 import sys  # noqa: E402
-from typing import NoReturn  # noqa: E402
+
+TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import NoReturn
 
 # What a command whose output pipe closed early exits with (``memwarden search … | head``), as
 # cli.main.run_handler does.
@@ -34,9 +39,18 @@ BROKEN_PIPE = 141
 
 
 def main() -> int:
-    from memwarden.cli.main import main as run_command
+    from memwarden.cli.argv_shapes import hook_argv
 
-    code = run_command()
+    code = None
+    hook = hook_argv(sys.argv[1:])
+    if hook is not None and hook[0] == "prompt":
+        from memwarden.hooks.quick import answer_prompt_hook
+
+        code = answer_prompt_hook(hook[1], hook[2])  # None: no daemon to ask; cli.main runs it
+    if code is None:
+        from memwarden.cli.main import main as run_command
+
+        code = run_command()
     if gc.isenabled() or _other_threads():
         return code  # a long command, or a thread still running: the interpreter's own exit
     exit_without_teardown(code)

@@ -5,14 +5,15 @@ keeps the daemon single, and, on the TCP transport, ``daemon.json`` with the loo
 the token. The folder must belong to this user and be closed to everyone else (mode 0700): a
 folder someone else made or opened (``/tmp/memwarden-1000`` planted by another user, say) is
 refused, so no client ever talks to a socket another user controls. Standard library only: the
-prompt hook imports this.
+prompt hook imports this (without json, typing or pathlib).
 """
 
-import json
+from __future__ import annotations
+
 import os
 import stat
-from typing import TYPE_CHECKING, NamedTuple
 
+TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
 if TYPE_CHECKING:  # pragma: no cover - callers hand in the folder (pathlib costs a cold search ~5 ms)
     from pathlib import Path
 
@@ -33,15 +34,27 @@ TOKEN_FILE = "daemon.json"
 LOCK_FILE = "daemon.lock"
 
 
-class DaemonPlace(NamedTuple):
+class DaemonPlace:
     """The daemon's folder and the names of its files."""
 
-    # A string from daemon_place() (the prompt hook asking the daemon imports no pathlib), or a
-    # Path; the *_path properties give Paths, socket_file a string.
-    folder: "str | Path"
+    __slots__ = ("folder",)
+
+    def __init__(self, folder: str | Path) -> None:
+        # A string from daemon_place() (the prompt hook asking the daemon imports no pathlib), or
+        # a Path; the *_path properties give Paths, socket_file and token_file strings.
+        self.folder = folder
+
+    def __repr__(self) -> str:
+        return f"DaemonPlace({str(self.folder)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DaemonPlace) and os.fspath(self.folder) == os.fspath(other.folder)
+
+    def __hash__(self) -> int:
+        return hash(os.fspath(self.folder))
 
     @property
-    def socket_path(self) -> "Path":
+    def socket_path(self) -> Path:
         from pathlib import Path
 
         return Path(self.folder) / SOCKET_FILE
@@ -57,13 +70,13 @@ class DaemonPlace(NamedTuple):
         return os.path.join(self.folder, TOKEN_FILE)
 
     @property
-    def token_path(self) -> "Path":
+    def token_path(self) -> Path:
         from pathlib import Path
 
         return Path(self.folder) / TOKEN_FILE
 
     @property
-    def lock_path(self) -> "Path":
+    def lock_path(self) -> Path:
         from pathlib import Path
 
         return Path(self.folder) / LOCK_FILE
@@ -97,6 +110,8 @@ class DaemonPlace(NamedTuple):
     def write_token(self, port: int, token: str) -> None:
         """``daemon.json`` for the TCP transport, created 0600 and moved into place whole."""
         partial = self.token_path.with_name(f".daemon.json.{os.getpid()}")
+        import json
+
         fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump({"port": port, "token": token, "pid": os.getpid()}, out)
@@ -104,6 +119,8 @@ class DaemonPlace(NamedTuple):
 
     def read_token(self) -> tuple[int, str]:
         """(port, token) from ``daemon.json``; PlaceError when it is missing, open to others or odd."""
+        import json
+
         try:
             with open(self.token_path, encoding="utf-8") as file:
                 if os.name != "nt":

@@ -20,17 +20,23 @@ vault, and for ``serve`` the export/backup folders) must equal the daemon's: the
 a hash of each value and a client whose values differ is refused, the error naming those
 settings (never their values), so it can work in its own process instead.
 
-Standard library only: the prompt hook imports this module.
+Standard library only, and not even ``json`` or ``typing`` (see ``frames``): the prompt hook
+imports this module.
 """
 
-import json
-import os
-from collections.abc import Iterable
-from typing import Any, NamedTuple
+from __future__ import annotations
 
+import os
+
+from memwarden.daemon.frames import dumps, loads
 from memwarden.digests import sha256
 from memwarden.settings_paths import is_postgres_url, sqlite_file_name
 from memwarden.version import __version__
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterable
+    from typing import Any
 
 PROTOCOL = 1
 MAX_HELLO_BYTES = 64 * 1024
@@ -82,12 +88,12 @@ class ProtocolError(Exception):
 
 
 def encode(frame: object) -> bytes:
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    return dumps(frame).encode("utf-8") + b"\n"
 
 
 def decode(line: bytes) -> Any:
     try:
-        return json.loads(line)
+        return loads(line)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError("bad_frame", f"not a JSON line ({exc}); send one JSON object per line") from None
 
@@ -104,15 +110,13 @@ def _value(settings: Any, name: str) -> object:
         return os.path.realpath(settings.backup_dir_name())
     value = getattr(settings, name)
     secret = getattr(value, "get_secret_value", None)
-    return secret() if callable(secret) else value
+    value = secret() if callable(secret) else value
+    return value if value is None or isinstance(value, (str, int, float)) else str(value)
 
 
 def fingerprint(settings: Any, names: Iterable[str] = SHARED_SETTINGS) -> dict[str, str]:
     """A short hash of each named setting's effective value (so no value crosses the socket)."""
-    return {
-        name: sha256(json.dumps(_value(settings, name), default=str).encode("utf-8")).hexdigest()[:16]
-        for name in names
-    }
+    return {name: sha256(dumps(_value(settings, name)).encode("utf-8")).hexdigest()[:16] for name in names}
 
 
 def hello_frame(
@@ -134,11 +138,16 @@ def hello_frame(
     return frame
 
 
-class Hello(NamedTuple):
-    mode: str
-    tenant: str
-    actor: str
-    tools: str
+class Hello:
+    """A hello the daemon accepted: the connection's mode, caller and tool set."""
+
+    __slots__ = ("actor", "mode", "tenant", "tools")
+
+    def __init__(self, *, mode: str, tenant: str, actor: str, tools: str) -> None:
+        self.mode = mode
+        self.tenant = tenant
+        self.actor = actor
+        self.tools = tools
 
 
 def check_hello(frame: object, *, daemon_settings: dict[str, str], token: str | None) -> Hello:

@@ -14,18 +14,12 @@ line to the log file, without memory content or prompt text.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
-from memwarden.hooks.payload import (
-    is_trivial,
-    parse_hook_input,
-    project_for,
-    projects_to_search,
-    query_from_prompt,
-)
+from memwarden.hooks.payload import parse_hook_input, project_for, projects_to_search
+from memwarden.hooks.prompt import output_text, prompt_answer
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config_hot import HotSettings
@@ -42,15 +36,26 @@ STOP_REASON = (
 )
 
 
-def prompt_hook(raw: str, settings: HotSettings, project: str | None) -> Output:
-    """UserPromptSubmit: the memories that match the user's message, quoted as data."""
-    from memwarden.hooks.render import render_recall
+def prompt_hook(
+    raw: str, settings: HotSettings, project: str | None, *, daemon_unusable: str | None = None
+) -> Output:
+    """UserPromptSubmit: the memories that match the user's message, quoted as data.
 
-    hook = parse_hook_input(raw, "UserPromptSubmit")
-    if is_trivial(hook.prompt):
-        return None
-    query = query_from_prompt(hook.prompt)
-    projects = projects_to_search(project_for(hook.cwd, project))
+    ``daemon_unusable``: the daemon was already asked for this prompt and could not answer (why,
+    for the log line); the database answers without asking it again (see ``hooks.quick``).
+    """
+    return prompt_answer(
+        raw,
+        project,
+        max_tokens=settings.hook_max_tokens,
+        hits=lambda query, projects: _prompt_hits(settings, query, projects, daemon_unusable),
+    )
+
+
+def _prompt_hits(
+    settings: HotSettings, query: str, projects: list[str | None], daemon_unusable: str | None
+) -> list[dict[str, Any]]:
+    """The hits through the loopback server, the daemon or the database, in that order of choice."""
     hits = None
     if settings.hook_server:
         from memwarden.hooks.loopback import LoopbackError
@@ -61,6 +66,8 @@ def prompt_hook(raw: str, settings: HotSettings, project: str | None) -> Output:
         except LoopbackError as exc:
             # The server is optional: when it is off, slow or odd, the database answers instead.
             log_line(settings, "prompt", f"server not used ({exc}); searched the database")
+    elif daemon_unusable is not None:
+        log_line(settings, "prompt", f"daemon not used ({daemon_unusable}); searched the database")
     elif settings.daemon != "off":
         from memwarden.hooks.loopback import LoopbackError
         from memwarden.hooks.recall import recall_from_daemon
@@ -74,10 +81,7 @@ def prompt_hook(raw: str, settings: HotSettings, project: str | None) -> Output:
         from memwarden.hooks.recall import recall_from_database
 
         hits = recall_from_database(settings, query, projects)
-    context = render_recall(hits, max_tokens=settings.hook_max_tokens)
-    if context is None:
-        return None
-    return {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": context}}
+    return hits
 
 
 def session_start_hook(raw: str, settings: HotSettings, project: str | None) -> Output:
@@ -144,19 +148,23 @@ def run_hook(
     db: str | None = None,
     stdin: IO[str] | None = None,
     stdout: IO[str] | None = None,
+    daemon_unusable: str | None = None,
 ) -> int:
-    """Run one hook; always returns 0 (see the module docstring)."""
+    """Run one hook; always returns 0 (see the module docstring). ``daemon_unusable``: see
+    ``prompt_hook``."""
     settings = None
     try:
         from memwarden.config_hot import load_hot_settings
 
         settings = load_hot_settings(**({"db": db} if db else {}))
         raw = (stdin or sys.stdin).read()
-        output = HOOKS[name](raw, settings, project)
+        if name == "prompt":
+            output = prompt_hook(raw, settings, project, daemon_unusable=daemon_unusable)
+        else:
+            output = HOOKS[name](raw, settings, project)
         if output is not None:
-            text = json.dumps(output, ensure_ascii=False)
             out = stdout or sys.stdout
-            out.write(text + "\n")
+            out.write(output_text(output) + "\n")
             out.flush()
     except KeyboardInterrupt:
         pass

@@ -1,0 +1,55 @@
+"""The prompt hook's answer to one hook JSON, whatever searches for it.
+
+``prompt_answer`` is the one implementation of the UserPromptSubmit hook: parse the input, skip
+trivial prompts, choose the query and the projects, render the hits as quoted data. The hook
+process runs it with its own ways of searching (``commands.prompt_hook``: a loopback server,
+the daemon's ``recall`` or the database); the daemon runs it whole for ``hooks.quick``
+(``daemon.calls``: its ``hook_prompt`` call), searching with its own service.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from memwarden.hooks.payload import (
+    is_trivial,
+    parse_hook_input,
+    project_for,
+    projects_to_search,
+    query_from_prompt,
+)
+
+Output = dict[str, Any] | None
+
+
+def prompt_answer(
+    raw: str,
+    project: str | None,
+    *,
+    max_tokens: int,
+    hits: Callable[[str, list[str | None]], list[dict[str, Any]]],
+) -> Output:
+    """The prompt hook's output for the hook JSON ``raw``; ``hits(query, projects)`` searches.
+
+    The one implementation of the prompt hook, wherever it runs: in the hook's own process
+    (``prompt_hook``) or in the daemon, which answers a whole hook for ``hooks.quick``.
+    """
+    from memwarden.hooks.render import render_recall
+
+    hook = parse_hook_input(raw, "UserPromptSubmit")
+    if is_trivial(hook.prompt):
+        return None
+    query = query_from_prompt(hook.prompt)
+    context = render_recall(
+        hits(query, projects_to_search(project_for(hook.cwd, project))), max_tokens=max_tokens
+    )
+    if context is None:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": context}}
+
+
+def output_text(output: dict[str, Any]) -> str:
+    """The line a hook prints for ``output`` (without its newline)."""
+    return json.dumps(output, ensure_ascii=False)
