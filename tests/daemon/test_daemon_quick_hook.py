@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from memwarden.config_hot import HotSettings, load_hot_settings
-from memwarden.daemon.client import DaemonClient
+from memwarden.daemon.client import AttachRefused, DaemonClient
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
 from memwarden.errors import InvalidInput
@@ -202,3 +202,19 @@ def test_a_daemon_that_never_answers_is_asked_once_then_the_database_answers(
     assert len(accepted) == 1
     log = log_text(load_hot_settings())
     assert "prompt hook daemon not used (the daemon did not answer in time); searched the database" in log
+
+
+def test_one_call_with_the_hello_in_the_same_write_answers_or_is_refused_by_name(
+    keyword_daemon: DaemonClient, place: DaemonPlace, settings: HotSettings
+) -> None:
+    added = DaemonClient.call_once(
+        place, settings, "add", {"content": "Deploys go out on Tuesdays"}, timeout=5
+    )
+    found = DaemonClient.call_once(place, settings, "search", {"query": "deploys"}, timeout=5)
+    assert [h["id"] for h in found["hits"]] == [added["memory"]["id"]]
+    with pytest.raises(AttachRefused) as refused:
+        DaemonClient.call_once(place, load_hot_settings(redaction="off"), "ping", {}, timeout=5)
+    assert refused.value.code == "settings_differ" and "MEMWARDEN_REDACTION" in refused.value.reason
+    with pytest.raises(Exception, match="op must be one of"):
+        DaemonClient.call_once(place, settings, "drop_everything", {}, timeout=5)
+    assert keyword_daemon.call("search", {"query": "deploys"})["hits"][0]["id"] == added["memory"]["id"]

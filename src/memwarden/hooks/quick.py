@@ -68,17 +68,18 @@ def answer_prompt_hook(
 
     timeout = settings.hook_timeout_ms / 1000
     try:
-        with DaemonClient.attach(place, settings, timeout=timeout) as client:
-            answer = client.call(
-                "hook_prompt",
-                {
-                    "input": raw,
-                    "project": project,
-                    "limit": settings.hook_limit,
-                    "max_tokens": settings.hook_max_tokens,
-                },
-                timeout=timeout,
-            )
+        answer = DaemonClient.call_once(
+            place,
+            settings,
+            "hook_prompt",
+            {
+                "input": raw,
+                "project": project,
+                "limit": settings.hook_limit,
+                "max_tokens": settings.hook_max_tokens,
+            },
+            timeout=timeout,
+        )
         text = answer.get("text", "") if isinstance(answer, dict) else ""
         if text is None:
             return 0  # nothing to recall for this prompt
