@@ -218,3 +218,25 @@ def test_one_call_with_the_hello_in_the_same_write_answers_or_is_refused_by_name
     with pytest.raises(Exception, match="op must be one of"):
         DaemonClient.call_once(place, settings, "drop_everything", {}, timeout=5)
     assert keyword_daemon.call("search", {"query": "deploys"})["hits"][0]["id"] == added["memory"]["id"]
+
+
+def test_a_socket_left_by_a_killed_daemon_means_no_daemon_and_nothing_is_logged(
+    place: DaemonPlace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMWARDEN_DAEMON", "off")
+    subprocess.run(
+        [sys.executable, "-m", "memwarden", "add", "The customer wants to be reached by email"],
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    place.prepare()
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(place.socket_file)  # bound, never listening: connecting is refused
+    stale.close()
+    try:
+        out, _ = run_entry(hook_input("reach by email?", tmp_path), env={"MEMWARDEN_DAEMON": "auto"})
+    finally:
+        os.unlink(place.socket_file)
+    assert "reached by email" in out
+    assert "daemon" not in log_text(load_hot_settings())

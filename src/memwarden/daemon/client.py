@@ -38,6 +38,11 @@ class DaemonUnavailable(LoopbackError):
     """No daemon answered in time (none running, a stale socket, a private-folder problem)."""
 
 
+class DaemonAbsent(DaemonUnavailable):
+    """Nothing listens where the daemon would (no socket or token file, a socket left by a
+    daemon that was killed, a folder that is not private): no daemon is up, which is normal."""
+
+
 class AttachRefused(DaemonUnavailable):
     """The daemon answered and refused this client; ``code`` says why (``settings_differ``, …)."""
 
@@ -77,11 +82,11 @@ def _connect(place: DaemonPlace, timeout: float) -> tuple[_socket.socket, str | 
         port, token = place.read_token()
         return socket.create_connection(("127.0.0.1", port), timeout=timeout), token
     except PlaceError as exc:
-        raise DaemonUnavailable(str(exc)) from None
+        raise DaemonAbsent(str(exc)) from None
     except TimeoutError:
         raise DaemonUnavailable(f"the daemon did not accept within {timeout * 1000:.0f} ms") from None
     except OSError as exc:
-        raise DaemonUnavailable(
+        raise DaemonAbsent(
             f"no daemon answers in {place.folder} ({exc.strerror or type(exc).__name__})"
         ) from None
 

@@ -41,8 +41,9 @@ def prompt_hook(
 ) -> Output:
     """UserPromptSubmit: the memories that match the user's message, quoted as data.
 
-    ``daemon_unusable``: the daemon was already asked for this prompt and could not answer (why,
-    for the log line); the database answers without asking it again (see ``hooks.quick``).
+    ``daemon_unusable``: the daemon was already asked for this prompt and could not answer; the
+    database answers without asking it again (see ``hooks.quick``), and the log says why (an
+    empty reason: no daemon was there, nothing to log).
     """
     return prompt_answer(
         raw,
@@ -67,7 +68,8 @@ def _prompt_hits(
             # The server is optional: when it is off, slow or odd, the database answers instead.
             log_line(settings, "prompt", f"server not used ({exc}); searched the database")
     elif daemon_unusable is not None:
-        log_line(settings, "prompt", f"daemon not used ({daemon_unusable}); searched the database")
+        if daemon_unusable:
+            log_line(settings, "prompt", f"daemon not used ({daemon_unusable}); searched the database")
     elif settings.daemon != "off":
         from memwarden.hooks.loopback import LoopbackError
         from memwarden.hooks.recall import recall_from_daemon

@@ -16,6 +16,8 @@ with the JSON already read:
 - the daemon refused this client, or answered with a memwarden error (hook input that is not
   JSON, say): the usual way runs whole, so the log line and the output are what they were
   without this path;
+- nothing listens on the daemon's socket (one left by a daemon killed with -9): the usual way
+  searches the database without asking again, and logs nothing (no daemon is up);
 - the daemon did not answer in time, or answered something odd: the usual way searches the
   database without asking the daemon again, and logs why.
 """
@@ -63,7 +65,7 @@ def answer_prompt_hook(
     except (OSError, ValueError):
         return None  # run_hook meets the same stdin and logs the failure
     unusable: str | None = None
-    from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable
+    from memwarden.daemon.client import AttachRefused, DaemonAbsent, DaemonClient, DaemonUnavailable
     from memwarden.errors import MemwardenError
 
     timeout = settings.hook_timeout_ms / 1000
@@ -91,6 +93,8 @@ def answer_prompt_hook(
         unusable = "the daemon's answer has no hook output"
     except AttachRefused:
         pass
+    except DaemonAbsent:
+        unusable = ""  # a socket left by a daemon killed with -9, say: no daemon, nothing to log
     except DaemonUnavailable as exc:
         unusable = str(exc)
     except MemwardenError:
