@@ -9,6 +9,10 @@ every object of every module imported so far: about 7 ms of a cold search's wall
 command runs (servers, daemons, imports and re-indexing run long and may build cycles), so
 only ``--version``, ``search`` and the hooks run without it, to their end.
 
+The hooks start here, without ``cli.main`` (their arguments are read by ``argv_shapes``, as
+``cli.main`` reads them): the prompt hook is first offered to a running daemon
+(``hooks.quick``), then run as usual (``hooks.commands.run_hook``).
+
 Those short commands then end with ``os._exit`` once their output is flushed and the
 ``atexit`` handlers have run (logging's flush, the vault mirror's): the interpreter's own exit
 tears down every module it imported (about 160) and collects once more, which cost a cold search
@@ -41,13 +45,20 @@ BROKEN_PIPE = 141
 def main() -> int:
     from memwarden.cli.argv_shapes import hook_argv
 
-    code = None
     hook = hook_argv(sys.argv[1:])
-    if hook is not None and hook[0] == "prompt":
-        from memwarden.hooks.quick import answer_prompt_hook
+    code = None
+    if hook is not None:
+        # The hooks, as cli.main would run them, without importing it (nor the parser).
+        name, project, db = hook
+        if name == "prompt":
+            from memwarden.hooks.quick import answer_prompt_hook
 
-        code = answer_prompt_hook(hook[1], hook[2])  # None: no daemon to ask; cli.main runs it
-    if code is None:
+            code = answer_prompt_hook(project, db)  # None: no daemon to ask
+        if code is None:
+            from memwarden.hooks.commands import run_hook
+
+            code = run_hook(name, project=project, db=db)
+    else:
         from memwarden.cli.main import main as run_command
 
         code = run_command()
