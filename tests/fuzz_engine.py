@@ -330,6 +330,7 @@ ROUTES = [
     ("GET", "/healthz"),
     ("GET", "/healthz?deep=1"),
     ("POST", "/hooks/recall"),
+    ("POST", "/hooks/prompt"),
     ("POST", "/mcp"),
     ("GET", "/mcp"),
     ("DELETE", "/mcp"),

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from audit_rows import audit_rows
 
-from memwarden.hooks.loopback import LoopbackError, loopback_address, post_json
+from memwarden.hooks.loopback import LoopbackError, loopback_address, plain_loopback_address, post_json
 from tests.test_hooks import prompt_payload, run_cli
 from tests.test_transports import free_port, http_server  # noqa: F401 - the fixture
 
@@ -187,3 +187,155 @@ def test_loopback_addresses_are_accepted() -> None:
     assert loopback_address("http://127.0.0.1:8765") == ("127.0.0.1", 8765, "")
     assert loopback_address("http://localhost:9000/base/") == ("localhost", 9000, "/base")
     assert loopback_address("http://[::1]:8765")[:2] == ("::1", 8765)
+
+
+PROMPT = "/hooks/prompt"
+
+
+def test_prompt_route_answers_the_whole_hook_for_the_token(
+    http_server: tuple[str, str],  # noqa: F811
+    cli_env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    url, token = http_server
+    memory = _add(cli_env, "The Acme client prefers email over phone calls", "acme")
+    _add(cli_env, "The Globex client prefers email too", "globex")
+    auth = {"Authorization": f"Bearer {token}"}
+    hook = json.dumps(prompt_payload("how do I reach them, email?", tmp_path / "acme"))
+    body = {"input": hook, "project": None, "limit": 5, "max_tokens": 600}
+    answer = httpx.post(url + PROMPT, json=body, headers=auth, timeout=10)
+    assert answer.status_code == 200
+    context = json.loads(answer.json()["text"])["hookSpecificOutput"]["additionalContext"]
+    assert memory in context and "Globex" not in context  # the session's project (cwd) and default
+    trivial = {**body, "input": json.dumps(prompt_payload("ok", tmp_path))}
+    assert httpx.post(url + PROMPT, json=trivial, headers=auth, timeout=10).json() == {"text": None}
+    assert httpx.post(url + PROMPT, json=body, timeout=10).status_code == 401
+    searches = [r for r in audit_rows(cli_env["MEMWARDEN_DB"]) if r["action"] == "search"]
+    assert len(searches) == 1 and searches[0]["detail"]["projects"] == ["acme", "default"]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"limit": 5, "max_tokens": 600}, "input"),
+        ({"input": 3, "limit": 5, "max_tokens": 600}, "input"),
+        ({"input": "{", "limit": 5, "max_tokens": 600}, "input"),
+        ({"input": '{"hook_event_name": "Stop"}', "limit": 5, "max_tokens": 600}, "input"),
+        ({"input": "{}", "project": 1, "limit": 5, "max_tokens": 600}, "project"),
+        ({"input": "{}", "limit": 21, "max_tokens": 600}, "limit"),
+        ({"input": "{}", "limit": 5, "max_tokens": 20_001}, "max_tokens"),
+        ({"input": "{}", "limit": 5}, "max_tokens"),
+        ({"input": "{}", "limit": 5, "max_tokens": 600, "tenant": "x"}, "tenant"),
+        ([1], "body"),
+    ],
+)
+def test_prompt_route_rejects_bad_input_with_a_clear_400(
+    http_server: tuple[str, str],  # noqa: F811
+    body: object,
+    field: str,
+) -> None:
+    url, token = http_server
+    answer = httpx.post(url + PROMPT, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == "invalid_input" and answer.json()["field"] == field
+
+
+def test_the_hook_through_the_server_prints_what_the_usual_path_prints_and_imports_almost_nothing(
+    http_server: tuple[str, str],  # noqa: F811
+    cli_env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    url, token = http_server
+    _add(cli_env, "The Acme client prefers email over phone calls", "acme")
+    env = {
+        **cli_env,
+        "MEMWARDEN_DB": str(tmp_path / "elsewhere.db"),  # only the server can answer
+        "MEMWARDEN_HOOK_SERVER": url + "/",
+        "MEMWARDEN_HTTP_TOKEN": token,
+        "MEMWARDEN_HOOK_TIMEOUT_MS": "5000",
+    }
+    stdin = json.dumps(prompt_payload("how do I contact the Acme client, email?", tmp_path / "acme"))
+    heavy = ("typing", "re", "json", "enum", "socket", "urllib.parse", "memwarden.hooks.commands")
+    quick = (
+        "import atexit, sys\n"
+        f"atexit.register(lambda: sys.stderr.write(repr(sorted(m for m in {heavy!r} if m in sys.modules))))\n"
+        "sys.argv = ['memwarden', 'hook', 'prompt']\n"
+        "from memwarden.cli.entry import main\n"
+        "raise SystemExit(main())\n"
+    )
+    usual = "from memwarden.cli.main import main\nmain(['hook', 'prompt'])\n"
+    ran = [
+        subprocess.run(
+            [sys.executable, "-c", code],
+            input=stdin,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        for code in (quick, usual)
+    ]
+    assert ran[0].stderr == "[]"
+    assert "prefers email over phone calls" in ran[0].stdout
+    assert ran[0].stdout == ran[1].stdout
+    log = Path(cli_env["MEMWARDEN_LOG_FILE"])
+    assert "not used" not in (log.read_text(encoding="utf-8") if log.exists() else "")
+
+
+def test_a_hung_server_is_waited_for_once_by_the_hook(
+    silent_server: str, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    memory = _add(cli_env, "The Acme client prefers email over phone calls", "acme")
+    env = {**cli_env, "MEMWARDEN_HOOK_SERVER": silent_server, "MEMWARDEN_HOOK_TIMEOUT_MS": "300"}
+    result = run_cli(env, "prompt", prompt_payload("contact the Acme client by email", tmp_path / "acme"))
+    assert result.returncode == 0 and memory in result.stdout
+    log = Path(cli_env["MEMWARDEN_LOG_FILE"]).read_text(encoding="utf-8").splitlines()
+    assert len(log) == 1 and "server not used (no answer from 127.0.0.1" in log[0]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8765",
+        "http://127.0.0.1:8765/",
+        " http://127.1.2.3/base/ ",
+        "http://127.0.0.1",
+        "http://127.0.0.1@evil.example:8765",
+        "http://evil.example@127.0.0.1:8765",
+        "http://127.0.0.1.evil.example:8765",
+        "http://127.0.0.1:8765@evil.example",
+        "http://127.0.0.1:0",
+        "http://127.0.0.1:65536",
+        "http://127.0.0.1:+80",
+        "http://127.0.0.1:8765?x=1",
+        "http://127.0.0.1:8765#frag",
+        "http://127.0.0.1%2f@evil.example",
+        "http://127.0.0.1\\@evil.example",
+        "http://256.0.0.1",
+        "http://127.0.0.1:8765\t",
+        "http://localhost:8765",
+        "http://[::1]:8765",
+        "HTTP://127.0.0.1:8765",
+        "https://127.0.0.1",
+        "http://10.0.0.5",
+    ],
+)
+def test_the_quick_path_reads_only_plain_loopback_urls_and_reads_them_as_urllib_does(url: str) -> None:
+    plain = plain_loopback_address(url)
+    if plain is None:
+        return  # the usual path reads it (and refuses what is not loopback)
+    assert plain == loopback_address(url)
+    assert plain[0].startswith("127.")
+
+
+def test_plain_loopback_urls_that_the_quick_path_reads() -> None:
+    assert plain_loopback_address("http://127.0.0.1:8765/") == ("127.0.0.1", 8765, "")
+    assert plain_loopback_address(" http://127.1.2.3/base/ ") == ("127.1.2.3", 80, "/base")
+    for other in (
+        "http://localhost:8765",
+        "http://127.0.0.1@evil.example",
+        "http://10.0.0.5",
+        "http://127.0.0.1:0",
+    ):
+        assert plain_loopback_address(other) is None

@@ -141,16 +141,17 @@ def test_hook_input_that_is_not_json_is_logged_by_the_usual_path_and_the_daemon_
 def test_the_hook_prompt_call_names_each_bad_argument(keyword_daemon: DaemonClient, tmp_path: Path) -> None:
     good = {"input": hook_input("reach by email?", tmp_path), "limit": 5, "max_tokens": 600}
     cases = [
-        ({"limit": 5, "max_tokens": 600}, "missing argument input"),
-        ({**good, "input": 3}, "argument input must be str"),
-        ({**good, "limit": 0}, "argument limit must be from 1 to 20"),
-        ({**good, "limit": "5"}, "argument limit must be int"),
-        ({**good, "max_tokens": 10}, "argument max_tokens must be from 50 to 20000"),
-        ({**good, "project": 7}, "argument project must be str or null"),
-        ({**good, "tenant": "other"}, "unknown argument"),
+        ({"limit": 5, "max_tokens": 600}, "input must be a string"),
+        ({**good, "input": 3}, "input must be a string"),
+        ({**good, "limit": 0}, r"limit must be a whole number from 1 to 20 \(MEMWARDEN_HOOK_LIMIT\)"),
+        ({**good, "limit": "5"}, "limit must be a whole number"),
+        ({**good, "limit": True}, "limit must be a whole number"),
+        ({**good, "max_tokens": 10}, "max_tokens must be a whole number from 50 to 20000"),
+        ({**good, "project": 7}, "project must be a string or null"),
+        ({**good, "tenant": "other"}, r"unknown field\(s\) tenant"),
     ]
     for args, message in cases:
-        with pytest.raises(Exception, match=message):
+        with pytest.raises(InvalidInput, match=message):
             keyword_daemon.call("hook_prompt", args)
     with pytest.raises(InvalidInput, match="hook input is not JSON"):
         keyword_daemon.call("hook_prompt", {**good, "input": "{"})

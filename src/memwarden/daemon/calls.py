@@ -14,9 +14,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memwarden.daemon.protocol import ProtocolError
-from memwarden.errors import InvalidInput, MemwardenError
-from memwarden.search.recall import MAX_RECALL, parse_recall_request, recall
-from memwarden.settings_table import BY_NAME
+from memwarden.errors import MemwardenError
+from memwarden.search.recall import parse_recall_request, recall
 from memwarden.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,13 +54,6 @@ ADD_ARGS: dict[str, tuple[type, ...]] = {
     "thread": _OPT_STR,
     "occurred_at": _OPT_STR,
 }
-HOOK_PROMPT_ARGS: dict[str, tuple[type, ...]] = {
-    "input": _STR,
-    "project": _OPT_STR,
-    "limit": _INT,
-    "max_tokens": _INT,
-}
-_HOOK_TOKENS = BY_NAME["hook_max_tokens"]
 
 
 def checked(args: object, spec: dict[str, tuple[type, ...]], required: tuple[str, ...]) -> dict[str, Any]:
@@ -144,28 +136,9 @@ class CallHandler:
 
         The hook process then needs none of the parsing, searching and rendering modules: the
         daemon runs the same ``prompt_answer`` the hook runs in its own process."""
-        from memwarden.hooks.payload import HookInputError
-        from memwarden.hooks.prompt import output_text, prompt_answer
+        from memwarden.hooks.prompt import answer_request, parse_prompt_request
 
-        given = checked(args, HOOK_PROMPT_ARGS, ("input", "limit", "max_tokens"))
-        limit, max_tokens = given["limit"], given["max_tokens"]
-        if not 1 <= limit <= MAX_RECALL:
-            raise ProtocolError("bad_call", f"argument limit must be from 1 to {MAX_RECALL}, not {limit}")
-        low, high = _HOOK_TOKENS.ge, _HOOK_TOKENS.le
-        if low is not None and high is not None and not low <= max_tokens <= high:
-            raise ProtocolError(
-                "bad_call", f"argument max_tokens must be from {low:g} to {high:g}, not {max_tokens}"
-            )
-        try:
-            output = prompt_answer(
-                given["input"],
-                given.get("project"),
-                max_tokens=max_tokens,
-                hits=lambda query, projects: recall(self.service, query, projects, limit, caller=caller),
-            )
-        except HookInputError as exc:
-            raise InvalidInput(str(exc), field="input") from None
-        return {"text": None if output is None else output_text(output)}
+        return answer_request(self.service, parse_prompt_request(args), caller)
 
     def op_stop(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
         checked(args, {}, ())

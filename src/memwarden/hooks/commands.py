@@ -37,28 +37,32 @@ STOP_REASON = (
 
 
 def prompt_hook(
-    raw: str, settings: HotSettings, project: str | None, *, daemon_unusable: str | None = None
+    raw: str, settings: HotSettings, project: str | None, *, unanswered: str | None = None
 ) -> Output:
     """UserPromptSubmit: the memories that match the user's message, quoted as data.
 
-    ``daemon_unusable``: the daemon was already asked for this prompt and could not answer; the
-    database answers without asking it again (see ``hooks.quick``), and the log says why (an
-    empty reason: no daemon was there, nothing to log).
-    """
+    ``unanswered``: the daemon or server (``MEMWARDEN_HOOK_SERVER``) was already asked for this
+    prompt and could not answer; the database answers without asking again (see
+    ``hooks.quick``), and the log says why (an empty reason: no daemon was there, nothing to
+    log)."""
     return prompt_answer(
         raw,
         project,
         max_tokens=settings.hook_max_tokens,
-        hits=lambda query, projects: _prompt_hits(settings, query, projects, daemon_unusable),
+        hits=lambda query, projects: _prompt_hits(settings, query, projects, unanswered),
     )
 
 
 def _prompt_hits(
-    settings: HotSettings, query: str, projects: list[str | None], daemon_unusable: str | None
+    settings: HotSettings, query: str, projects: list[str | None], unanswered: str | None
 ) -> list[dict[str, Any]]:
     """The hits through the loopback server, the daemon or the database, in that order of choice."""
     hits = None
-    if settings.hook_server:
+    if unanswered is not None:
+        if unanswered:  # asked already (hooks.quick): the database answers, and the log says why
+            which = "server" if settings.hook_server else "daemon"
+            log_line(settings, "prompt", f"{which} not used ({unanswered}); searched the database")
+    elif settings.hook_server:
         from memwarden.hooks.loopback import LoopbackError
         from memwarden.hooks.recall import recall_from_server
 
@@ -67,9 +71,6 @@ def _prompt_hits(
         except LoopbackError as exc:
             # The server is optional: when it is off, slow or odd, the database answers instead.
             log_line(settings, "prompt", f"server not used ({exc}); searched the database")
-    elif daemon_unusable is not None:
-        if daemon_unusable:
-            log_line(settings, "prompt", f"daemon not used ({daemon_unusable}); searched the database")
     elif settings.daemon != "off":
         from memwarden.hooks.loopback import LoopbackError
         from memwarden.hooks.recall import recall_from_daemon
@@ -150,9 +151,9 @@ def run_hook(
     db: str | None = None,
     stdin: IO[str] | None = None,
     stdout: IO[str] | None = None,
-    daemon_unusable: str | None = None,
+    unanswered: str | None = None,
 ) -> int:
-    """Run one hook; always returns 0 (see the module docstring). ``daemon_unusable``: see
+    """Run one hook; always returns 0 (see the module docstring). ``unanswered``: see
     ``prompt_hook``."""
     settings = None
     try:
@@ -161,7 +162,7 @@ def run_hook(
         settings = load_hot_settings(**({"db": db} if db else {}))
         raw = (stdin or sys.stdin).read()
         if name == "prompt":
-            output = prompt_hook(raw, settings, project, daemon_unusable=daemon_unusable)
+            output = prompt_hook(raw, settings, project, unanswered=unanswered)
         else:
             output = HOOKS[name](raw, settings, project)
         if output is not None:

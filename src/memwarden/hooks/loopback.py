@@ -1,4 +1,4 @@
-"""POST JSON to a memwarden server on loopback, with a hard deadline, using only ``socket``.
+"""POST JSON to a memwarden server on loopback, with a hard deadline, using only the socket.
 
 ``http.client`` pulls in the ``email`` package, whose import costs more than the prompt hook's
 whole budget with a warm server (docs/hooks.md, bench/hooks.py). The hook needs one request
@@ -17,10 +17,20 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
 MAX_RESPONSE_BYTES = 4 * 1024 * 1024
+# The server route that answers a whole prompt hook (hooks.quick; memwarden.http.app serves it).
+PROMPT_PATH = "/hooks/prompt"
 
 
 class LoopbackError(OSError):
     """The server is not on loopback, did not answer in time, or answered something unexpected."""
+
+
+class HttpStatusError(LoopbackError):
+    """The server answered with an HTTP status other than 200 (``status``)."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__(f"server answered HTTP {status}")
+        self.status = status
 
 
 def _is_loopback(host: str) -> bool:
@@ -51,25 +61,56 @@ def loopback_address(url: str) -> tuple[str, int, str]:
     return host, port, parts.path.rstrip("/")
 
 
+def plain_loopback_address(url: str) -> tuple[str, int, str] | None:
+    """``loopback_address`` of ``http://127.x.y.z[:PORT][/PATH]`` read without ``urllib`` (the prompt
+    hook's quick path, hooks.quick), or None for every other form, which ``loopback_address``
+    then reads: a host name, IPv6, user info, a query, an escape or anything else unusual."""
+    text = url.strip()
+    if not text.startswith("http://"):
+        return None
+    rest = text[len("http://") :]
+    if any(c in rest for c in "@[]?#%\\ \t\r\n"):
+        return None
+    netloc, _, path = rest.partition("/")
+    host, colon, port = netloc.partition(":")
+    parts = host.split(".")
+    if (
+        len(parts) != 4
+        or parts[0] != "127"
+        or not all(p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts)
+    ):
+        return None
+    if colon and not (port.isdigit() and len(port) <= 5 and 0 < int(port) < 65536):
+        return None
+    return host, int(port) if colon else 80, ("/" + path).rstrip("/")
+
+
 def post_json(url: str, path: str, body: dict[str, Any], *, token: str | None, timeout: float) -> Any:
     """POST ``body`` to ``url`` + ``path`` and return the decoded JSON of a 200 answer."""
+    from memwarden.daemon.frames import dumps
+
     host, port, prefix = loopback_address(url)
-    import socket  # only with MEMWARDEN_HOOK_SERVER: socket.py costs about 4 ms to import
+    return post(host, port, prefix + path, dumps(body).encode("utf-8"), token=token, timeout=timeout)
 
+
+def post(host: str, port: int, target: str, payload: bytes, *, token: str | None, timeout: float) -> Any:
+    """POST the JSON ``payload`` to ``target`` on a loopback ``host`` (checked by the caller) and
+    return the decoded JSON of a 200 answer; LoopbackError (HttpStatusError for another status)
+    otherwise, all within ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
-    import json  # only with MEMWARDEN_HOOK_SERVER: json imports re
-
-    payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
     head = (
-        f"POST {prefix}{path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+        f"POST {target} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
         f"Accept: application/json\r\nContent-Length: {len(payload)}\r\nConnection: close\r\n"
     )
     if token:
         head += f"Authorization: Bearer {token}\r\n"
     try:
-        with socket.create_connection((host, port), timeout=timeout) as sock:
+        sock = _connect(host, port, timeout)
+        try:
             sock.sendall(head.encode("latin-1") + b"\r\n" + payload)
             raw = _read_all(sock, deadline)
+        finally:
+            sock.close()
     except TimeoutError:
         raise LoopbackError(f"no answer from {host}:{port} within {timeout * 1000:.0f} ms") from None
     except LoopbackError:
@@ -77,6 +118,23 @@ def post_json(url: str, path: str, body: dict[str, Any], *, token: str | None, t
     except OSError as exc:
         raise LoopbackError(f"cannot reach {host}:{port} ({exc.strerror or type(exc).__name__})") from None
     return _decode(raw)
+
+
+def _connect(host: str, port: int, timeout: float) -> _socket.socket:
+    """A TCP connection to ``host``: an IPv4 address with the C socket type, anything else
+    (``localhost``, IPv6) through ``socket.create_connection`` (socket.py costs about 4 ms)."""
+    if host.replace(".", "").isdigit():
+        sock = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+        try:
+            sock.settimeout(timeout)
+            sock.connect((host, port))
+        except BaseException:
+            sock.close()
+            raise
+        return sock
+    import socket
+
+    return socket.create_connection((host, port), timeout=timeout)
 
 
 def _read_all(sock: _socket.socket, deadline: float) -> bytes:
@@ -133,13 +191,13 @@ def _decode(raw: bytes) -> Any:
         name, _, value = line.partition(":")
         headers[name.strip().lower()] = value.strip()
     if status[1] != "200":
-        raise LoopbackError(f"server answered HTTP {status[1]}")
+        raise HttpStatusError(status[1])
     length = headers.get("content-length")
     if length is None or not length.isdigit() or int(length) != len(body):
         raise LoopbackError("answer without a matching Content-Length")
-    try:
-        import json
+    from memwarden.daemon.frames import loads
 
-        return json.loads(body)
+    try:
+        return loads(body)
     except ValueError:
         raise LoopbackError("answer is not JSON") from None

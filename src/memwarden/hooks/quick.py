@@ -1,25 +1,27 @@
-"""The prompt hook through a running daemon, importing only what the exchange needs.
+"""The prompt hook through a running daemon or server, importing only what the exchange needs.
 
-Claude Code runs ``memwarden hook prompt`` before every message. With the user's daemon up,
-the hook process has little to do: read the hook JSON, say hello, send the JSON on, print the
-line that comes back. The daemon runs the hook itself (``prompt_answer``, the one implementation:
-parse, search, render) with the model it already holds. So this path imports neither the hook's
-own modules nor ``json``, ``re``, ``typing`` or ``enum``: on the 2-core machine of
-bench/hooks.py those cost more CPU than the daemon's whole answer.
+Claude Code runs ``memwarden hook prompt`` before every message. With the user's daemon up (or
+a memwarden HTTP server on loopback named by ``MEMWARDEN_HOOK_SERVER``), the hook process has
+little to do: read the hook JSON, send it on, print the line that comes back. The daemon (its
+``hook_prompt`` call) or the server (``POST /hooks/prompt``) runs the hook itself
+(``hooks.prompt``, the one implementation: parse, search, render) with the model it already
+holds. So this path imports neither the hook's own modules nor ``json``, ``re``, ``typing`` or
+``enum``: on the 2-core machine of bench/hooks.py those cost more CPU than the daemon's whole
+answer.
 
-Whenever the daemon cannot answer, the hook runs the usual way (``hooks.commands.run_hook``)
-with the JSON already read:
+Whenever the daemon or server cannot answer, the hook runs the usual way
+(``hooks.commands.run_hook``) with the JSON already read:
 
-- no daemon (no socket or token file), ``MEMWARDEN_DAEMON=off``, a loopback server configured
-  (``MEMWARDEN_HOOK_SERVER``), settings that do not parse: nothing was asked; the usual way
-  decides, and logs what is wrong;
-- the daemon refused this client, or answered with a memwarden error (hook input that is not
-  JSON, say): the usual way runs whole, so the log line and the output are what they were
-  without this path;
+- no daemon (no socket or token file), ``MEMWARDEN_DAEMON=off``, a server address this path
+  does not read (a host name, IPv6: ``hooks.loopback.plain_loopback_address``), settings that do
+  not parse: nothing was asked; the usual way decides, and logs what is wrong;
+- the daemon refused this client or answered with a memwarden error, the server answered 400
+  (hook input that is not JSON, say) or 404 (a server without the route): the usual way runs
+  whole, so the log line and the output are what they were without this path;
 - nothing listens on the daemon's socket (one left by a daemon killed with -9): the usual way
   searches the database without asking again, and logs nothing (no daemon is up);
-- the daemon did not answer in time, or answered something odd: the usual way searches the
-  database without asking the daemon again, and logs why.
+- the daemon or server did not answer in time, could not be reached (the server) or answered
+  something odd: the usual way searches the database without asking again, and logs why.
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ import sys
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
     from typing import IO
+
+    from memwarden.config_hot import HotSettings
+    from memwarden.daemon.place import DaemonPlace
 
 
 def answer_prompt_hook(
@@ -40,47 +46,53 @@ def answer_prompt_hook(
     stdout: IO[str] | None = None,
 ) -> int | None:
     """The exit code of ``memwarden [--db DB] hook prompt [--project P]`` when this path ran it
-    (always 0, as every hook), or None when the daemon is not there to ask (nothing was read
-    from stdin: the command runs as usual)."""
+    (always 0, as every hook), or None when there is no daemon or readable server address to ask
+    (nothing was read from stdin: the command runs as usual)."""
     from memwarden.config_hot import load_hot_settings
-    from memwarden.daemon.place import DaemonPlace
     from memwarden.errors import ConfigError
     from memwarden.settings_paths import default_runtime_dir_name
 
     try:
         settings = load_hot_settings(**({"db": db} if db else {}))
-        place = DaemonPlace(default_runtime_dir_name())
+        runtime = default_runtime_dir_name()
     except ConfigError:
         return None  # run_hook reads the settings again and logs what is wrong
-    if (
-        settings.daemon == "off"
-        or settings.hook_server
-        or not (os.path.exists(place.socket_file) or os.path.exists(place.token_file))
-    ):
-        return None
+    ask: Callable[[dict[str, object]], object]
+    if settings.hook_server:
+        from memwarden.hooks.loopback import plain_loopback_address
+
+        address = plain_loopback_address(settings.hook_server)
+        if address is None:
+            return None
+        ask, which = _server(settings, address), "server"
+    else:
+        from memwarden.daemon.place import DaemonPlace
+
+        place = DaemonPlace(runtime)
+        if settings.daemon == "off" or not (
+            os.path.exists(place.socket_file) or os.path.exists(place.token_file)
+        ):
+            return None
+        ask, which = _daemon(settings, place), "daemon"
     try:
         raw = (stdin or sys.stdin).read()
     except KeyboardInterrupt:
         return 0
     except (OSError, ValueError):
         return None  # run_hook meets the same stdin and logs the failure
-    unusable: str | None = None
-    from memwarden.daemon.client import AttachRefused, DaemonAbsent, DaemonClient, DaemonUnavailable
+    from memwarden.daemon.client import AttachRefused, DaemonAbsent
     from memwarden.errors import MemwardenError
+    from memwarden.hooks.loopback import HttpStatusError, LoopbackError
 
-    timeout = settings.hook_timeout_ms / 1000
+    unanswered: str | None = None
     try:
-        answer = DaemonClient.call_once(
-            place,
-            settings,
-            "hook_prompt",
+        answer = ask(
             {
                 "input": raw,
                 "project": project,
                 "limit": settings.hook_limit,
                 "max_tokens": settings.hook_max_tokens,
-            },
-            timeout=timeout,
+            }
         )
         text = answer.get("text", "") if isinstance(answer, dict) else ""
         if text is None:
@@ -90,23 +102,53 @@ def answer_prompt_hook(
             out.write(text + "\n")
             out.flush()
             return 0
-        unusable = "the daemon's answer has no hook output"
-    except AttachRefused:
+        unanswered = f"the {which}'s answer has no hook output"
+    except (AttachRefused, MemwardenError):
         pass
     except DaemonAbsent:
-        unusable = ""  # a socket left by a daemon killed with -9, say: no daemon, nothing to log
-    except DaemonUnavailable as exc:
-        unusable = str(exc)
-    except MemwardenError:
-        pass
+        unanswered = ""  # a socket left by a daemon killed with -9, say: no daemon, nothing to log
+    except HttpStatusError as exc:
+        unanswered = None if exc.status in ("400", "404") else str(exc)
+    except LoopbackError as exc:
+        unanswered = str(exc)
     except KeyboardInterrupt:
         return 0
     except Exception as exc:  # noqa: BLE001 - a hook never breaks the session: the usual way runs
-        unusable = f"the exchange with the daemon failed ({type(exc).__name__})"
+        unanswered = f"the exchange with the {which} failed ({type(exc).__name__})"
     from io import StringIO
 
     from memwarden.hooks.commands import run_hook
 
     return run_hook(
-        "prompt", project=project, db=db, stdin=StringIO(raw), stdout=stdout, daemon_unusable=unusable
+        "prompt", project=project, db=db, stdin=StringIO(raw), stdout=stdout, unanswered=unanswered
     )
+
+
+def _daemon(settings: HotSettings, place: DaemonPlace) -> Callable[[dict[str, object]], object]:
+    from memwarden.daemon.client import DaemonClient
+
+    def ask(body: dict[str, object]) -> object:
+        return DaemonClient.call_once(
+            place, settings, "hook_prompt", body, timeout=settings.hook_timeout_ms / 1000
+        )
+
+    return ask
+
+
+def _server(settings: HotSettings, address: tuple[str, int, str]) -> Callable[[dict[str, object]], object]:
+    from memwarden.daemon.frames import dumps
+    from memwarden.hooks.loopback import PROMPT_PATH, post
+
+    host, port, prefix = address
+
+    def ask(body: dict[str, object]) -> object:
+        return post(
+            host,
+            port,
+            prefix + PROMPT_PATH,
+            dumps(body).encode("utf-8"),
+            token=settings.http_token,
+            timeout=settings.hook_timeout_ms / 1000,
+        )
+
+    return ask

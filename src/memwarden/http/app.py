@@ -1,4 +1,4 @@
-"""Build the HTTP server: MCP at /mcp, the hooks' recall at /hooks/recall, /healthz and the
+"""Build the HTTP server: MCP at /mcp, the prompt hook's /hooks/recall and /hooks/prompt, /healthz and the
 dashboard at /ui, all behind the security layer of ``http.guard`` (Host, Origin, bearer token or
 the dashboard's own login, body checks)."""
 
@@ -11,6 +11,7 @@ from starlette.routing import Route
 from memwarden.config import Settings
 from memwarden.errors import ConfigError, InvalidInput, MemwardenError
 from memwarden.govern.identity import Identity, load_tokens_file
+from memwarden.hooks.loopback import PROMPT_PATH
 from memwarden.hooks.recall import RECALL_PATH
 from memwarden.http.auth import BearerAuth, is_loopback, parse_bind, token_digest
 from memwarden.http.guard import FORM, GuardPolicy, HttpGuard, guard_routes
@@ -65,6 +66,28 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
             return JSONResponse(exc.to_dict(), status_code=status)
         return JSONResponse({"hits": hits})
 
+    async def hooks_prompt(request: Request) -> JSONResponse:
+        # A whole prompt hook (memwarden.hooks.quick): the hook JSON in, the line it prints out,
+        # for the caller the token names; the same code as the daemon's hook_prompt call.
+        import anyio.to_thread
+
+        from memwarden.hooks.prompt import answer_request, parse_prompt_request
+
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse(
+                {"error": "invalid_input", "message": "the body is not JSON"}, status_code=400
+            )
+        try:
+            asked = parse_prompt_request(body)
+            caller = request.scope.get(CALLER_SCOPE_KEY)
+            answer = await anyio.to_thread.run_sync(lambda: answer_request(service, asked, caller))
+        except MemwardenError as exc:
+            status = 400 if isinstance(exc, InvalidInput) else 500
+            return JSONResponse(exc.to_dict(), status_code=status)
+        return JSONResponse(answer)
+
     default = Caller(actor=settings.actor, tenant=settings.tenant)
     tokens: dict[str, Identity | Caller] = dict(load_tokens_file(settings.tokens_file))
     if settings.http_token is not None:
@@ -81,6 +104,7 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
         routes=[
             Route("/healthz", health.respond, methods=["GET"]),
             Route(RECALL_PATH, hooks_recall, methods=["POST"]),
+            Route(PROMPT_PATH, hooks_prompt, methods=["POST"]),
         ],
     )
     policy = GuardPolicy.from_settings(settings, bind_host, tokens=bool(tokens))
