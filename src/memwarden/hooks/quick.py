@@ -98,10 +98,7 @@ def answer_prompt_hook(
         if text is None:
             return 0  # nothing to recall for this prompt
         if isinstance(text, str) and text:
-            out = stdout or sys.stdout
-            out.write(text + "\n")
-            out.flush()
-            return 0
+            return _print(text, stdout)
         unanswered = f"the {which}'s answer has no hook output"
     except (AttachRefused, MemwardenError):
         pass
@@ -122,6 +119,16 @@ def answer_prompt_hook(
     return run_hook(
         "prompt", project=project, db=db, stdin=StringIO(raw), stdout=stdout, unanswered=unanswered
     )
+
+
+def _print(text: str, stdout: IO[str] | None) -> int:
+    try:
+        out = stdout or sys.stdout
+        out.write(text + "\n")
+        out.flush()
+    except (OSError, ValueError):
+        pass  # Claude Code stopped reading (or stdout is closed): nowhere to say anything
+    return 0
 
 
 def _daemon(settings: HotSettings, place: DaemonPlace) -> Callable[[dict[str, object]], object]:
