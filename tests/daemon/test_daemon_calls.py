@@ -105,3 +105,47 @@ def test_a_daemon_killed_with_sigkill_is_replaced_on_the_next_start(
     with attach_or_start(place, settings) as client:
         assert client.call("ping")["pid"] != first
         assert len(client.call("search", {"query": "crash"})["hits"]) == 1
+
+
+def test_stopping_with_idle_clients_logs_no_error(place: DaemonPlace, settings: HotSettings) -> None:
+    """anyio wakes a cancelled reader when a client hangs up as the daemon stops; that is not an
+    error worth an ERROR line at every stop (server._quiet_late_wakeups)."""
+    for _ in range(3):
+        with attach_or_start(place, settings) as idle:
+            idle.call("ping")
+            other = DaemonClient.attach(place, settings)
+            with DaemonClient.attach(place, settings) as stopper:
+                pid = stopper.call("ping")["pid"]
+                stopper.call("stop")
+            other.close()
+        wait_until(lambda: not alive(pid), timeout=15, what="the daemon to stop")  # noqa: B023
+    path = settings.log_path()
+    log = path.read_text(encoding="utf-8") if path.exists() else ""
+    assert "InvalidStateError" not in log and "ERROR" not in log
+
+
+def test_only_that_late_wakeup_is_kept_out_of_the_log(caplog: pytest.LogCaptureFixture) -> None:
+    import asyncio
+
+    from memwarden.daemon.server import _quiet_late_wakeups
+
+    loop = asyncio.new_event_loop()
+    try:
+        cancelled, pending = loop.create_future(), loop.create_future()
+        cancelled.cancel()
+        late = loop.call_soon(cancelled.set_result, None)
+        other = loop.call_soon(pending.set_result, None)
+        with caplog.at_level("ERROR", logger="asyncio"):
+            _quiet_late_wakeups(
+                loop, {"message": "late", "exception": asyncio.InvalidStateError(), "handle": late}
+            )
+            assert caplog.records == []
+            _quiet_late_wakeups(
+                loop, {"message": "odd", "exception": asyncio.InvalidStateError(), "handle": other}
+            )
+            _quiet_late_wakeups(loop, {"message": "boom", "exception": ValueError("boom"), "handle": late})
+        assert [r.getMessage().split("\n")[0] for r in caplog.records] == ["odd", "boom"]
+        late.cancel()
+        other.cancel()
+    finally:
+        loop.close()

@@ -9,6 +9,7 @@ no client has been connected for ``MEMWARDEN_DAEMON_IDLE_S`` or when asked to (`
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import secrets
@@ -56,6 +57,28 @@ _GONE = (
 )
 
 
+def _quiet_late_wakeups(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The loop's error handler, without one harmless error anyio's sockets cause at a stop.
+
+    anyio (4.x) waits for a socket to become readable with ``loop.add_reader(sock,
+    future.set_result, None)`` and removes the reader in a callback of that future. When the
+    daemon stops, cancelling a connection that waits to read, and its client closes the socket
+    in the same turn of the loop, the reader's ``set_result`` runs on the cancelled future:
+    asyncio logs an ``InvalidStateError`` at ERROR (once per idle client, at every stop). Nothing
+    was lost (the waiter was cancelled); every other error is logged as asyncio does.
+    """
+    callback = getattr(context.get("handle"), "_callback", None)
+    future = getattr(callback, "__self__", None)
+    if (
+        isinstance(context.get("exception"), asyncio.InvalidStateError)
+        and isinstance(future, asyncio.Future)
+        and getattr(callback, "__name__", "") == "set_result"
+        and future.cancelled()
+    ):
+        return
+    loop.default_exception_handler(context)
+
+
 def peer_uid(stream: SocketStream) -> int | None:
     """The user id of the process at the other end of a Unix socket (Linux), else None."""
     raw: socket.socket = stream.extra(SocketAttribute.raw_socket)
@@ -94,6 +117,7 @@ class Daemon:
     async def run(self) -> None:
         """Listen, serve until idle or stopped, then remove the socket / token file."""
         self._stop = anyio.Event()
+        asyncio.get_running_loop().set_exception_handler(_quiet_late_wakeups)
         if self.transport == "tcp":
             listener: Any = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
             self.place.write_token(listener.extra(SocketAttribute.local_port), self.token or "")
