@@ -136,7 +136,7 @@ class CallHandler:
 
         The hook process then needs none of the parsing, searching and rendering modules: the
         daemon runs the same ``prompt_answer`` the hook runs in its own process."""
-        from memwarden.hooks.prompt import answer_request, parse_prompt_request
+        from memwarden.hooks.prompt_request import answer_request, parse_prompt_request
 
         return answer_request(self.service, parse_prompt_request(args), caller)
 

@@ -13,6 +13,7 @@ pydantic, MCP SDK, numpy or logging (see ``config_hot`` and bench/hooks.py).
     loopback.py  a minimal HTTP client (importing http.client would cost more than the request)
     sessions.py  per-session state for SessionStart/Stop, and the service the hooks read through
     prompt.py    the prompt hook's answer to one hook JSON (run by the hook, or by the daemon)
+    prompt_request.py   a whole prompt hook asked of the daemon or server: checks and answer
     quick.py     the prompt hook through a running daemon, with the fewest imports
     commands.py  the three hook commands and their fail-silent wrapper
     claude_install.py, skill.py   ``memwarden install claude-code`` and the skill it writes

@@ -71,7 +71,7 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
         # for the caller the token names; the same code as the daemon's hook_prompt call.
         import anyio.to_thread
 
-        from memwarden.hooks.prompt import answer_request, parse_prompt_request
+        from memwarden.hooks.prompt_request import answer_request, parse_prompt_request
 
         try:
             body = await request.json()
