@@ -201,17 +201,24 @@ def test_prompt_route_answers_the_whole_hook_for_the_token(
     memory = _add(cli_env, "The Acme client prefers email over phone calls", "acme")
     _add(cli_env, "The Globex client prefers email too", "globex")
     auth = {"Authorization": f"Bearer {token}"}
-    hook = json.dumps(prompt_payload("how do I reach them, email?", tmp_path / "acme"))
-    body = {"input": hook, "project": None, "limit": 5, "max_tokens": 600}
+    # The server never looks at the session's folder (a server must not answer questions about
+    # its own file system): the hook names the project. Here cwd is a repository named "globex"
+    # on this machine, which changes nothing.
+    (tmp_path / "globex" / ".git").mkdir(parents=True)
+    hook = json.dumps(prompt_payload("how do I reach them, email?", tmp_path / "globex"))
+    body = {"input": hook, "project": "acme", "limit": 5, "max_tokens": 600}
     answer = httpx.post(url + PROMPT, json=body, headers=auth, timeout=10)
     assert answer.status_code == 200
     context = json.loads(answer.json()["text"])["hookSpecificOutput"]["additionalContext"]
-    assert memory in context and "Globex" not in context  # the session's project (cwd) and default
+    assert memory in context and "Globex" not in context  # the named project and default
+    everywhere = httpx.post(url + PROMPT, json={**body, "project": None}, headers=auth, timeout=10)
+    assert "Globex" in json.loads(everywhere.json()["text"])["hookSpecificOutput"]["additionalContext"]
     trivial = {**body, "input": json.dumps(prompt_payload("ok", tmp_path))}
     assert httpx.post(url + PROMPT, json=trivial, headers=auth, timeout=10).json() == {"text": None}
     assert httpx.post(url + PROMPT, json=body, timeout=10).status_code == 401
     searches = [r for r in audit_rows(cli_env["MEMWARDEN_DB"]) if r["action"] == "search"]
-    assert len(searches) == 1 and searches[0]["detail"]["projects"] == ["acme", "default"]
+    assert [s["detail"].get("projects") for s in searches] == [["acme", "default"], None]
+    assert searches[1]["project"] is None
 
 
 @pytest.mark.parametrize(

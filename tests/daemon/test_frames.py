@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -72,3 +74,27 @@ def test_the_protocol_names_a_frame_that_is_not_json() -> None:
     }
     with pytest.raises(ProtocolError, match=r"not a JSON line \(Expecting value: line 1 column 1"):
         decode(b"hello\n")
+
+
+def test_a_bad_line_fails_as_in_json_even_before_json_is_imported() -> None:
+    """The scanner names a syntax error with json.decoder's class, which it finds only once json
+    is imported; the quick prompt hook never imports json until then."""
+    code = (
+        "import sys\n"
+        "from memwarden.daemon import frames\n"
+        "assert 'json' not in sys.modules\n"
+        "for bad in ('{not json', '[1,', 'x', '{\"a\": 1} 2'):\n"
+        "    try:\n"
+        "        frames.loads(bad)\n"
+        "    except ValueError as exc:\n"
+        "        print(type(exc).__name__, exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    expected = []
+    for bad in ("{not json", "[1,", "x", '{"a": 1} 2'):
+        with pytest.raises(ValueError) as failed:
+            json.loads(bad)
+        expected.append(f"{type(failed.value).__name__} {failed.value}")
+    assert done.stdout.splitlines() == expected

@@ -76,8 +76,10 @@ def loads(line: bytes | str) -> Any:
             value, end = _scan(text, start)
             if not text[end:].strip(_WHITESPACE):
                 return value
-        except (ValueError, StopIteration, RecursionError):
-            pass  # json.loads says what is wrong, in its own words
+        except Exception:  # noqa: BLE001 - json.loads says what is wrong, in its own words
+            # The scanner reports a syntax error through json.decoder's JSONDecodeError, which it
+            # looks up among the modules already imported: before json is, that is a SystemError.
+            pass
     import json
 
     return json.loads(line)

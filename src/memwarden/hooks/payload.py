@@ -7,9 +7,20 @@ Claude continue in this turn).
 """
 
 import json
-import os
 import re
 from typing import NamedTuple
+
+from memwarden.hooks.projects import project_for, projects_to_search
+
+__all__ = [
+    "HookInput",
+    "HookInputError",
+    "is_trivial",
+    "parse_hook_input",
+    "project_for",
+    "projects_to_search",
+    "query_from_prompt",
+]
 
 # A prompt longer than this is searched by its beginning and its end, where people put the
 # question around a pasted log or file.
@@ -163,36 +174,6 @@ def parse_hook_input(raw: str, event: str) -> HookInput:
         source=_text(data, "source"),
         stop_hook_active=data.get("stop_hook_active") is True,
     )
-
-
-def project_for(cwd: str, override: str | None = None) -> str | None:
-    """The memwarden project of a session: ``override``, else the name of the repository
-    (the nearest folder above ``cwd`` holding ``.git``), else the name of ``cwd``."""
-    if override and override.strip():
-        return override.strip()
-    if not cwd:
-        return None
-    here = folder = os.path.normpath(cwd)  # strings: the prompt hook does not import pathlib
-    while True:
-        if os.path.exists(os.path.join(folder, ".git")):
-            return _folder_name(folder)
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return _folder_name(here)
-        folder = parent
-
-
-def _folder_name(folder: str) -> str | None:
-    name = os.path.basename(folder)
-    return None if name in ("", ".") else name
-
-
-def projects_to_search(project: str | None) -> list[str | None]:
-    """The session's project and ``default`` (facts stored without a project, such as the
-    user's own preferences); every project when the session's is unknown."""
-    if project is None:
-        return [None]
-    return [project] if project == "default" else [project, "default"]
 
 
 def is_trivial(prompt: str) -> bool:

@@ -31,11 +31,15 @@ def prompt_answer(
     *,
     max_tokens: int,
     hits: Callable[[str, list[str | None]], list[dict[str, Any]]],
+    from_cwd: bool = True,
 ) -> Output:
     """The prompt hook's output for the hook JSON ``raw``; ``hits(query, projects)`` searches.
 
     The one implementation of the prompt hook, wherever it runs: in the hook's own process
-    (``prompt_hook``) or in the daemon, which answers a whole hook for ``hooks.quick``.
+    (``prompt_hook``) or in the daemon or server, which answer a whole hook for ``hooks.quick``.
+    ``project`` is ``--project``, and with ``from_cwd`` the session's folder names the project
+    when it is not given (``projects.project_for``); without, ``project`` is the name the hook
+    found itself (None: every project) and no folder is looked at.
     """
     from memwarden.hooks.render import render_recall
 
@@ -43,9 +47,8 @@ def prompt_answer(
     if is_trivial(hook.prompt):
         return None
     query = query_from_prompt(hook.prompt)
-    context = render_recall(
-        hits(query, projects_to_search(project_for(hook.cwd, project))), max_tokens=max_tokens
-    )
+    name = project_for(hook.cwd, project) if from_cwd else (project or "").strip() or None
+    context = render_recall(hits(query, projects_to_search(name)), max_tokens=max_tokens)
     if context is None:
         return None
     return {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": context}}

@@ -33,7 +33,8 @@ class PromptRequest(NamedTuple):
 def parse_prompt_request(body: object) -> PromptRequest:
     """``{"input": str, "project": str | null, "limit": int, "max_tokens": int}`` checked (the
     bounds of MEMWARDEN_HOOK_LIMIT and MEMWARDEN_HOOK_MAX_TOKENS), or InvalidInput naming the
-    field."""
+    field. ``project`` is the session's project as the hook found it (``hooks.projects``; null:
+    every project): the ``cwd`` inside ``input`` is never looked at here."""
     from memwarden.settings_table import BY_NAME
 
     if not isinstance(body, dict):
@@ -79,6 +80,7 @@ def answer_request(service: MemoryService, request: PromptRequest, caller: Calle
         output = prompt_answer(
             request.input,
             request.project,
+            from_cwd=False,  # the hook named the project; this process looks at no folder
             max_tokens=request.max_tokens,
             hits=lambda query, projects: recall(service, query, projects, request.limit, caller=caller),
         )

@@ -2,7 +2,9 @@
 
 Claude Code runs ``memwarden hook prompt`` before every message. With the user's daemon up (or
 a memwarden HTTP server on loopback named by ``MEMWARDEN_HOOK_SERVER``), the hook process has
-little to do: read the hook JSON, send it on, print the line that comes back. The daemon (its
+little to do: read the hook JSON, find the session's project (``hooks.projects``: the folder is
+on this machine, and the answering side never looks at it), send both on, print the line that
+comes back. The daemon (its
 ``hook_prompt`` call) or the server (``POST /hooks/prompt``) runs the hook itself
 (``hooks.prompt``, the one implementation: parse, search, render) with the model it already
 holds. So this path imports neither the hook's own modules nor ``json``, ``re``, ``typing`` or
@@ -80,6 +82,16 @@ def answer_prompt_hook(
         return 0
     except (OSError, ValueError):
         return None  # run_hook meets the same stdin and logs the failure
+    from memwarden.daemon.frames import loads
+    from memwarden.hooks.projects import project_for
+
+    try:  # the project from the session's folder, here: the answering side looks at no folder
+        cwd = loads(raw).get("cwd", "")
+    except (ValueError, AttributeError):
+        cwd = None
+    if not isinstance(cwd, str):
+        # Not the hook's JSON: the usual way says what is wrong with it, in the log.
+        return _usual(project, db, raw, stdout, None)
     from memwarden.daemon.client import AttachRefused, DaemonAbsent
     from memwarden.errors import MemwardenError
     from memwarden.hooks.loopback import HttpStatusError, LoopbackError
@@ -89,7 +101,7 @@ def answer_prompt_hook(
         answer = ask(
             {
                 "input": raw,
-                "project": project,
+                "project": project_for(cwd, project),
                 "limit": settings.hook_limit,
                 "max_tokens": settings.hook_max_tokens,
             }
@@ -112,6 +124,13 @@ def answer_prompt_hook(
         return 0
     except Exception as exc:  # noqa: BLE001 - a hook never breaks the session: the usual way runs
         unanswered = f"the exchange with the {which} failed ({type(exc).__name__})"
+    return _usual(project, db, raw, stdout, unanswered)
+
+
+def _usual(
+    project: str | None, db: str | None, raw: str, stdout: IO[str] | None, unanswered: str | None
+) -> int:
+    """The hook the usual way (``hooks.commands.run_hook``), on the input already read."""
     from io import StringIO
 
     from memwarden.hooks.commands import run_hook
