@@ -85,6 +85,24 @@ def test_a_search_during_loading_waits_a_bounded_time_and_reports_the_wait(setti
         svc.close()
 
 
+def test_the_prompt_hooks_recall_never_waits_for_the_model_to_load(settings: Settings) -> None:
+    """A search waits for a loading model (MEMWARDEN_VECTOR_WARMUP_WAIT_MS); the prompt hook's
+    recall does not: its budget is tens of milliseconds, and its keyword answer is the same."""
+    embedder = FakeEmbedder()
+    embedder.gate = threading.Event()
+    svc = _service(settings, embedder, warmup_wait_ms=20_000)
+    try:
+        svc.memories.add("Deploys happen on Tuesdays")
+        started = time.monotonic()
+        result = svc.searcher.recall("deploys", projects=[None, "default"])
+        assert time.monotonic() - started < 2.0  # a search would wait up to 20 s here
+        assert result.degrade_reason == "warming_up" and result.vector_wait_ms == 0.0
+        assert [h.memory.content for h in result.hits] == ["Deploys happen on Tuesdays"]
+    finally:
+        embedder.gate.set()
+        svc.close()
+
+
 def test_a_search_that_arrives_while_the_model_loads_gets_meaning_once_it_is_ready(
     settings: Settings,
 ) -> None:

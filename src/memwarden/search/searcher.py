@@ -156,7 +156,9 @@ class Searcher:
         Each project is ranked on its own, as ``search`` ranks it, and the hits are merged by
         score: the session's best match and the user's best standing preference both compete
         at full strength, whichever project holds more or longer memories. ``None`` among
-        ``projects`` means every project.
+        ``projects`` means every project. While the model loads, recall answers by keywords at
+        once (``degrade_reason`` warming_up) instead of waiting for it as ``search`` does: a
+        hook's budget is tens of milliseconds.
         """
         who = self._caller(caller)
         text = v.check_query(query)
@@ -170,7 +172,18 @@ class Searcher:
             scopes = [None]
         now = self.clock()
         found = [
-            self.find(who, text, project=p, tags=(), limit=top, include_expired=False, vector=True, now=now)
+            self.find(
+                who,
+                text,
+                project=p,
+                tags=(),
+                limit=top,
+                include_expired=False,
+                vector=True,
+                now=now,
+                # A hook waits tens of milliseconds; a model loads in seconds: keywords meanwhile.
+                wait_for_model=False,
+            )
             for p in scopes
         ]
         best: dict[str, Hit] = {}
@@ -211,9 +224,10 @@ class Searcher:
         vector: bool,
         now: datetime,
         tuning: Tuning | None = None,
+        wait_for_model: bool = True,
     ) -> SearchResult:
         """The retrieval behind ``search`` (checked arguments), with no side effects: no use is
-        counted and no audit row written."""
+        counted and no audit row written. ``wait_for_model``: see ``VectorPath.submit``."""
         if not self.analyzer.query(text).terms and not text.strip():
             recent = self.store.list_memories(
                 who.tenant,
@@ -234,6 +248,7 @@ class Searcher:
             vector=vector,
             now=now,
             limit=limit,
+            wait_for_model=wait_for_model,
         )
         hits = self.score(gathered, limit=limit, tuning=tuning)
         return SearchResult(
@@ -254,6 +269,7 @@ class Searcher:
         vector: bool,
         now: datetime,
         limit: int = 10,
+        wait_for_model: bool = True,
     ) -> Gathered:
         """Keyword and vector candidates of one (non-empty) query."""
         keyword_query = self.analyzer.query(text)
@@ -271,6 +287,7 @@ class Searcher:
                 include_expired=include_expired,
                 now=now,
                 limit=pool,
+                wait_for_model=wait_for_model,
             )
         )
         candidates = (

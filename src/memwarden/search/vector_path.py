@@ -328,11 +328,14 @@ class VectorPath:
         include_expired: bool,
         now: datetime,
         limit: int,
+        wait_for_model: bool = True,
     ) -> PendingVectors:
         """Start the vector search in the background and return the function that waits for it.
 
         The caller runs its keyword search in the meantime, so a hybrid search costs about the
-        slower of the two paths, not their sum. The budget counts from this call.
+        slower of the two paths, not their sum. The budget counts from this call. Without
+        ``wait_for_model`` a search arriving while the model loads does not wait for it (the
+        prompt hook's: its budget is tens of milliseconds, a model loads in seconds).
         """
         import time
 
@@ -340,7 +343,7 @@ class VectorPath:
         if self.embedder is None:
             return PendingVectors(lambda: ([], "no_embedder"))
         waited = 0.0
-        if self.state == "loading" and self.warmup_wait_s > 0:
+        if self.state == "loading" and self.warmup_wait_s > 0 and wait_for_model:
             # A search arriving while the model loads waits for it a bounded time
             # (MEMWARDEN_VECTOR_WARMUP_WAIT_MS) rather than answer keyword-only at once; the
             # result reports the wait (vector_wait_ms), and warming_up when it ran out.
