@@ -4,6 +4,8 @@ the dashboard's own login, body checks)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -42,51 +44,44 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
     """The whole HTTP server behind ``http.guard``: every route gets the security layer."""
     from memwarden.mcp.server import streamable_http_app
 
-    async def hooks_recall(request: Request) -> JSONResponse:
-        # The prompt hook's search (memwarden.hooks.recall), for the caller the token names.
-        # The guard has checked the body already: JSON, bounded in size and depth, UTF-8.
+    async def hook_route(request: Request, answer: Callable[[object, Caller | None], object]) -> JSONResponse:
+        # A hook's JSON body answered in a worker thread for the caller the token names. The
+        # guard has checked the body already (JSON, bounded in size and depth, UTF-8); bad input
+        # is a 400 naming the field, a storage failure a 500.
         import anyio.to_thread
 
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse(
+                {"error": "invalid_input", "message": "the body is not JSON"}, status_code=400
+            )
+        caller = request.scope.get(CALLER_SCOPE_KEY)
+        try:
+            return JSONResponse(await anyio.to_thread.run_sync(lambda: answer(body, caller)))
+        except MemwardenError as exc:
+            status = 400 if isinstance(exc, InvalidInput) else 500
+            return JSONResponse(exc.to_dict(), status_code=status)
+
+    def recall_hits(body: object, caller: Caller | None) -> object:
+        # The prompt hook's search (memwarden.hooks.recall): the hits, rendered by the hook.
         from memwarden.search.recall import parse_recall_request, recall
 
-        try:
-            body = await request.json()
-        except ValueError:
-            return JSONResponse(
-                {"error": "invalid_input", "message": "the body is not JSON"}, status_code=400
-            )
-        try:
-            query, projects, limit = parse_recall_request(body)
-            caller = request.scope.get(CALLER_SCOPE_KEY)
-            hits = await anyio.to_thread.run_sync(
-                lambda: recall(service, query, projects, limit, caller=caller)
-            )
-        except MemwardenError as exc:
-            status = 400 if isinstance(exc, InvalidInput) else 500
-            return JSONResponse(exc.to_dict(), status_code=status)
-        return JSONResponse({"hits": hits})
+        query, projects, limit = parse_recall_request(body)
+        return {"hits": recall(service, query, projects, limit, caller=caller)}
 
-    async def hooks_prompt(request: Request) -> JSONResponse:
-        # A whole prompt hook (memwarden.hooks.quick): the hook JSON in, the line it prints out,
-        # for the caller the token names; the same code as the daemon's hook_prompt call.
-        import anyio.to_thread
-
+    def prompt_text(body: object, caller: Caller | None) -> object:
+        # A whole prompt hook (memwarden.hooks.quick): the hook JSON in, the line it prints out;
+        # the same code as the daemon's hook_prompt call.
         from memwarden.hooks.prompt_request import answer_request, parse_prompt_request
 
-        try:
-            body = await request.json()
-        except ValueError:
-            return JSONResponse(
-                {"error": "invalid_input", "message": "the body is not JSON"}, status_code=400
-            )
-        try:
-            asked = parse_prompt_request(body)
-            caller = request.scope.get(CALLER_SCOPE_KEY)
-            answer = await anyio.to_thread.run_sync(lambda: answer_request(service, asked, caller))
-        except MemwardenError as exc:
-            status = 400 if isinstance(exc, InvalidInput) else 500
-            return JSONResponse(exc.to_dict(), status_code=status)
-        return JSONResponse(answer)
+        return answer_request(service, parse_prompt_request(body), caller)
+
+    async def hooks_recall(request: Request) -> JSONResponse:
+        return await hook_route(request, recall_hits)
+
+    async def hooks_prompt(request: Request) -> JSONResponse:
+        return await hook_route(request, prompt_text)
 
     default = Caller(actor=settings.actor, tenant=settings.tenant)
     tokens: dict[str, Identity | Caller] = dict(load_tokens_file(settings.tokens_file))
