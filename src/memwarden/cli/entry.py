@@ -46,15 +46,14 @@ def main() -> int:
     from memwarden.cli.argv_shapes import hook_argv
 
     hook = hook_argv(sys.argv[1:])
-    code = None
     if hook is not None:
         # The hooks, as cli.main would run them, without importing it (nor the parser).
         name, project, db = hook
         if name == "prompt":
             from memwarden.hooks.quick import answer_prompt_hook
 
-            code = answer_prompt_hook(project, db)  # None: no daemon to ask
-        if code is None:
+            code = answer_prompt_hook(project, db)  # through a daemon or server when one is up
+        else:
             from memwarden.hooks.commands import run_hook
 
             code = run_hook(name, project=project, db=db)

@@ -13,7 +13,6 @@ is there to ask.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
@@ -70,10 +69,8 @@ def call_daemon(
     if settings.daemon == "off":
         return None
     place = daemon_place()
-    if settings.daemon == "auto" and not (
-        os.path.exists(place.socket_file) or os.path.exists(place.token_file)
-    ):
-        return None  # no daemon up: answered with two stats, before the socket machinery is imported
+    if settings.daemon == "auto" and not place.may_be_up():
+        return None  # no daemon up: answered before the socket machinery is imported
     from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable
 
     try:

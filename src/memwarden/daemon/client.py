@@ -27,7 +27,7 @@ from memwarden.errors import (
     PolicyBlocked,
     StorageError,
 )
-from memwarden.hooks.loopback import LoopbackError, read_line
+from memwarden.hooks.loopback import LoopbackError, connected, read_line
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,14 +69,7 @@ def _connect(place: DaemonPlace, timeout: float) -> tuple[_socket.socket, str | 
     try:
         place.check()
         if os.name != "nt" and os.path.exists(place.socket_file):
-            sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-            try:
-                sock.settimeout(timeout)
-                sock.connect(place.socket_file)
-            except BaseException:
-                sock.close()
-                raise
-            return sock, None
+            return connected(_socket.AF_UNIX, place.socket_file, timeout), None
         import socket
 
         port, token = place.read_token()

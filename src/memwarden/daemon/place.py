@@ -81,6 +81,11 @@ class DaemonPlace:
 
         return Path(self.folder) / LOCK_FILE
 
+    def may_be_up(self) -> bool:
+        """Whether a daemon may be listening here: its socket or token file exists (two stats,
+        before any socket machinery is imported; a stale file still answers True)."""
+        return os.path.exists(self.socket_file) or os.path.exists(self.token_file)
+
     def prepare(self) -> None:
         """Create the folder (0700) if needed, then check it is private."""
         os.makedirs(self.folder, mode=0o700, exist_ok=True)

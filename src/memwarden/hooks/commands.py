@@ -152,14 +152,15 @@ def run_hook(
     stdin: IO[str] | None = None,
     stdout: IO[str] | None = None,
     unanswered: str | None = None,
+    settings: HotSettings | None = None,
 ) -> int:
     """Run one hook; always returns 0 (see the module docstring). ``unanswered``: see
-    ``prompt_hook``."""
-    settings = None
+    ``prompt_hook``; ``settings``: already read for this command (``db`` applied)."""
     try:
-        from memwarden.config_hot import load_hot_settings
+        if settings is None:
+            from memwarden.config_hot import load_hot_settings
 
-        settings = load_hot_settings(**({"db": db} if db else {}))
+            settings = load_hot_settings(**({"db": db} if db else {}))
         raw = (stdin or sys.stdin).read()
         if name == "prompt":
             output = prompt_hook(raw, settings, project, unanswered=unanswered)

@@ -124,17 +124,23 @@ def _connect(host: str, port: int, timeout: float) -> _socket.socket:
     """A TCP connection to ``host``: an IPv4 address with the C socket type, anything else
     (``localhost``, IPv6) through ``socket.create_connection`` (socket.py costs about 4 ms)."""
     if host.replace(".", "").isdigit():
-        sock = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
-        try:
-            sock.settimeout(timeout)
-            sock.connect((host, port))
-        except BaseException:
-            sock.close()
-            raise
-        return sock
+        return connected(_socket.AF_INET, (host, port), timeout)
     import socket
 
     return socket.create_connection((host, port), timeout=timeout)
+
+
+def connected(family: int, address: str | tuple[str, int], timeout: float) -> _socket.socket:
+    """A stream socket of the C type connected to ``address`` within ``timeout``, closed again
+    if connecting fails (the daemon client's Unix socket uses this too)."""
+    sock = _socket.socket(family, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(address)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
 
 def _read_all(sock: _socket.socket, deadline: float) -> bytes:

@@ -28,7 +28,6 @@ Whenever the daemon or server cannot answer, the hook runs the usual way
 
 from __future__ import annotations
 
-import os
 import sys
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
@@ -46,10 +45,10 @@ def answer_prompt_hook(
     *,
     stdin: IO[str] | None = None,
     stdout: IO[str] | None = None,
-) -> int | None:
-    """The exit code of ``memwarden [--db DB] hook prompt [--project P]`` when this path ran it
-    (always 0, as every hook), or None when there is no daemon or readable server address to ask
-    (nothing was read from stdin: the command runs as usual)."""
+) -> int:
+    """Run ``memwarden [--db DB] hook prompt [--project P]``: through the daemon or server when
+    there is one to ask, else the usual way, with the settings read once. Always 0, as every
+    hook."""
     from memwarden.config_hot import load_hot_settings
     from memwarden.errors import ConfigError
     from memwarden.settings_paths import default_runtime_dir_name
@@ -57,31 +56,32 @@ def answer_prompt_hook(
     try:
         settings = load_hot_settings(**({"db": db} if db else {}))
         runtime = default_runtime_dir_name()
-    except ConfigError:
-        return None  # run_hook reads the settings again and logs what is wrong
+    except ConfigError:  # run_hook reads the settings again and logs what is wrong
+        return _usual(project, db, None, stdin, stdout, None, None)
     ask: Callable[[dict[str, object]], object]
     if settings.hook_server:
         from memwarden.hooks.loopback import plain_loopback_address
 
         address = plain_loopback_address(settings.hook_server)
-        if address is None:
-            return None
+        if address is None:  # the usual way reads it with urllib (and refuses what is not loopback)
+            return _usual(project, db, None, stdin, stdout, None, settings)
         ask, which = _server(settings, address), "server"
     else:
         from memwarden.daemon.place import DaemonPlace
 
         place = DaemonPlace(runtime)
-        if settings.daemon == "off" or not (
-            os.path.exists(place.socket_file) or os.path.exists(place.token_file)
-        ):
-            return None
+        if settings.daemon == "off" or not place.may_be_up():
+            # No daemon to ask. With "auto" the usual way need not look again (""); with "only"
+            # it says in the log that none is up.
+            unasked = "" if settings.daemon == "auto" else None
+            return _usual(project, db, None, stdin, stdout, unasked, settings)
         ask, which = _daemon(settings, place), "daemon"
     try:
         raw = (stdin or sys.stdin).read()
     except KeyboardInterrupt:
         return 0
-    except (OSError, ValueError):
-        return None  # run_hook meets the same stdin and logs the failure
+    except (OSError, ValueError):  # run_hook meets the same stdin and logs the failure
+        return _usual(project, db, None, stdin, stdout, None, settings)
     from memwarden.daemon.frames import loads
     from memwarden.hooks.projects import project_for
 
@@ -91,7 +91,7 @@ def answer_prompt_hook(
         cwd = None
     if not isinstance(cwd, str):
         # Not the hook's JSON: the usual way says what is wrong with it, in the log.
-        return _usual(project, db, raw, stdout, None)
+        return _usual(project, db, raw, None, stdout, None, settings)
     from memwarden.daemon.client import AttachRefused, DaemonAbsent
     from memwarden.errors import MemwardenError
     from memwarden.hooks.loopback import HttpStatusError, LoopbackError
@@ -124,19 +124,32 @@ def answer_prompt_hook(
         return 0
     except Exception as exc:  # noqa: BLE001 - a hook never breaks the session: the usual way runs
         unanswered = f"the exchange with the {which} failed ({type(exc).__name__})"
-    return _usual(project, db, raw, stdout, unanswered)
+    return _usual(project, db, raw, None, stdout, unanswered, settings)
 
 
 def _usual(
-    project: str | None, db: str | None, raw: str, stdout: IO[str] | None, unanswered: str | None
+    project: str | None,
+    db: str | None,
+    raw: str | None,
+    stdin: IO[str] | None,
+    stdout: IO[str] | None,
+    unanswered: str | None,
+    settings: HotSettings | None,
 ) -> int:
-    """The hook the usual way (``hooks.commands.run_hook``), on the input already read."""
+    """The hook the usual way (``hooks.commands.run_hook``), on the input already read (``raw``)
+    or still to read, with the settings already read (None: run_hook reads and checks them)."""
     from io import StringIO
 
     from memwarden.hooks.commands import run_hook
 
     return run_hook(
-        "prompt", project=project, db=db, stdin=StringIO(raw), stdout=stdout, unanswered=unanswered
+        "prompt",
+        project=project,
+        db=db,
+        stdin=stdin if raw is None else StringIO(raw),
+        stdout=stdout,
+        unanswered=unanswered,
+        settings=settings,
     )
 
 
