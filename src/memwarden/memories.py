@@ -134,7 +134,7 @@ class Memories:
             redactions_dry_run=intake.dry_run_rules(memory.content, memory.title),
         )
 
-    @audited("update", audit_ops.memory_summary)
+    @audited("update", audit_ops.memory_summary, ids_arg="memory_id")
     def update(
         self,
         memory_id: object,
@@ -204,7 +204,7 @@ class Memories:
             self.vault.upserted(stored)
         return stored
 
-    @audited("delete", audit_ops.delete_summary)
+    @audited("delete", audit_ops.delete_summary, ids_arg="memory_id")
     def delete(self, memory_id: object, *, caller: Caller | None = None) -> DeleteResult:
         who = self._caller(caller)
         mid = v.check_id(memory_id)
@@ -227,7 +227,7 @@ class Memories:
             raise NotFound(f"no memory with id {memory_id}", id=memory_id)
         return found[0]
 
-    @audited("get", audit_ops.get_summary)
+    @audited("get", audit_ops.get_summary, ids_arg="ids")
     def get(self, ids: object, *, caller: Caller | None = None) -> tuple[list[Memory], list[str]]:
         """Live memories with these ids, and the ids that are unknown or deleted."""
         who = self._caller(caller)

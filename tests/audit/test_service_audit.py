@@ -124,3 +124,54 @@ def test_the_service_audit_method_records_outside_operations(service: MemoryServ
     service.operations.audit("export", project="crm", result_count=3, detail={"file": "crm.json"})
     row = audit_rows(db_path)[-1]
     assert (row["action"], row["result_count"], row["detail"]) == ("export", 3, {"file": "crm.json"})
+
+
+CARD = "4111111111111111"
+MAIL = "jane.doe@example.org"
+
+
+def _file_bytes(db_path: Path) -> bytes:
+    wal = Path(f"{db_path}-wal")
+    return db_path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+
+
+def test_a_refused_write_records_no_raw_text_of_the_call(service: MemoryService, db_path: Path) -> None:
+    """A write refused after the text arrived (a tag holding a card, a bad kind, a bad import
+    record) records its error code, not the caller's text as if it were ids: the first argument
+    of add and import is content, and the row once held its first 40 characters unredacted."""
+    with pytest.raises(InvalidInput):
+        service.memories.add(f"card {CARD} {MAIL}", tags=[f"x {CARD}"])
+    with pytest.raises(InvalidInput):
+        service.memories.add(f"card {CARD} {MAIL}", kind="not-a-kind")
+    with pytest.raises(InvalidInput):
+        service.operations.import_text(json.dumps([{"memory": f"sk_live_4eC39 {MAIL}", "categories": [f"v {CARD}"]}]))
+    with pytest.raises(InvalidInput):
+        service.operations.import_text(f'{{"content": "sk_live_4eC39 {CARD} {MAIL}"}}\n{{')  # bad JSON
+    rows = audit_rows(db_path)
+    assert [(r["action"], r["outcome"], r["memory_ids"]) for r in rows] == [
+        ("add", "invalid_input", []),
+        ("add", "invalid_input", []),
+        ("import", "invalid_input", []),
+        ("import", "invalid_input", []),
+    ]
+    raw = _file_bytes(db_path)
+    for secret in (CARD, MAIL, "sk_live_4eC39"):
+        assert secret.encode() not in raw
+    assert verify_database(str(db_path)).ok
+
+
+def test_a_malformed_id_is_recorded_redacted(service: MemoryService, db_path: Path) -> None:
+    """Ids of a failed get, update or delete are recorded (probes matter); a value that is no
+    id at all is the caller's text and is redacted like any other."""
+    with pytest.raises(InvalidInput):
+        service.memories.get([MAIL, "01JD3Z5X9Q2W8E7R6T5Y4V3K2M"])
+    with pytest.raises(InvalidInput):
+        service.memories.delete(CARD)
+    with pytest.raises(InvalidInput):
+        service.memories.update(f"{MAIL}", content="x")
+    get, delete, update = audit_rows(db_path)
+    assert get["memory_ids"] == ["[REDACTED:email]", "01JD3Z5X9Q2W8E7R6T5Y4V3K2M"]
+    assert delete["memory_ids"] == ["[REDACTED:payment_card]"]
+    assert update["memory_ids"] == ["[REDACTED:email]"]
+    raw = _file_bytes(db_path)
+    assert CARD.encode() not in raw and MAIL.encode() not in raw

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from memwarden.audit import in_write
 from memwarden.errors import MemwardenError, StorageError
 from memwarden.logs import get_logger
+from memwarden.validation import check_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
@@ -48,11 +49,23 @@ def note_redactions(count: int) -> None:
         _redactions.set(_redactions.get() + count)
 
 
-def _ids_from_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str]:
-    """Ids the caller asked for (recorded on failures, e.g. probing an unknown id)."""
-    raw = args[0] if args else kwargs.get("ids", kwargs.get("memory_id"))
+def _ids_from_call(part: AuditedPart, ids_arg: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str]:
+    """The ids a failed call asked for (a probe for another tenant's ids is recorded).
+
+    Only the method's own ids argument (``ids_arg``, also its first positional one) is read; a
+    value that is not a well-formed id is whatever the caller sent, so it goes into the row the
+    way stored text does: redacted first, then cut to the length of an id and a little more."""
+    raw = args[0] if args else kwargs.get(ids_arg)
     values = raw if isinstance(raw, (list, tuple)) else [raw]
-    return [str(x)[:40] for x in values if isinstance(x, str)][:100]
+    ids = []
+    for value in values[:100]:
+        if not isinstance(value, str):
+            continue
+        try:
+            ids.append(check_id(value))
+        except MemwardenError:
+            ids.append(part.intake.redact_text(value)[:40])
+    return ids
 
 
 # Operations that change stored memories: their row is written in the store's own write
@@ -82,8 +95,14 @@ def _projects_of(kwargs: dict[str, Any]) -> tuple[object, list[str]]:
     return (None if None in raw or not named else named[0]), named
 
 
-def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool = False) -> Callable[[F], F]:
+def audited(
+    action: str, summarize: Callable[[Any], Summary], *, query_arg: bool = False, ids_arg: str | None = None
+) -> Callable[[F], F]:
     """Record one audit row per call of the decorated service method.
+
+    ``ids_arg``: the name of the method's argument that holds memory ids (its first positional
+    one); a failed call records the ids it asked for. A method without one records none: the
+    first argument of ``add`` or ``import`` is the caller's text, never an id.
 
     A write's row commits with the write (the store appends it inside its transaction); when it
     cannot be written the write is refused. A read whose row cannot be written fails closed
@@ -113,7 +132,7 @@ def audited(action: str, summarize: Callable[[Any], Summary], *, query_arg: bool
                 ) as pending:
                     result = method(self, *args, **kwargs)
             except MemwardenError as exc:
-                ids = [] if query_arg else _ids_from_call(args, kwargs)
+                ids = _ids_from_call(self, ids_arg, args, kwargs) if ids_arg else []
                 try:
                     auditor.record(
                         action,
