@@ -144,7 +144,9 @@ def test_a_refused_write_records_no_raw_text_of_the_call(service: MemoryService,
     with pytest.raises(InvalidInput):
         service.memories.add(f"card {CARD} {MAIL}", kind="not-a-kind")
     with pytest.raises(InvalidInput):
-        service.operations.import_text(json.dumps([{"memory": f"sk_live_4eC39 {MAIL}", "categories": [f"v {CARD}"]}]))
+        service.operations.import_text(
+            json.dumps([{"memory": f"sk_live_4eC39 {MAIL}", "categories": [f"v {CARD}"]}])
+        )
     with pytest.raises(InvalidInput):
         service.operations.import_text(f'{{"content": "sk_live_4eC39 {CARD} {MAIL}"}}\n{{')  # bad JSON
     rows = audit_rows(db_path)

@@ -49,7 +49,9 @@ def note_redactions(count: int) -> None:
         _redactions.set(_redactions.get() + count)
 
 
-def _ids_from_call(part: AuditedPart, ids_arg: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str]:
+def _ids_from_call(
+    part: AuditedPart, ids_arg: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> list[str]:
     """The ids a failed call asked for (a probe for another tenant's ids is recorded).
 
     Only the method's own ids argument (``ids_arg``, also its first positional one) is read; a
