@@ -25,6 +25,14 @@ INVISIBLE = [
     "\u200e",
     "\u200f",
     "\u061c",
+    # default-ignorable, but not format characters (categories Mn and Lo): kept before
+    "\ufe0f",
+    "\ufe00",
+    "\u034f",
+    "\u180b",
+    "\u180f",
+    "\u17b4",
+    "\U000e0100",
 ]
 
 
@@ -32,6 +40,20 @@ def test_invisible_characters_are_removed_and_digits_of_every_script_become_asci
     assert normalize("a\u200bb\u00adc\u202ed").text == "abcd"
     assert normalize("４１１１ ١٣٨ ۱۲ ०९ ๑๒").text == "4111 138 12 09 12"
     assert normalize("ｊａｎｅ＠ｅｘａｍｐｌｅ．ｏｒｇ").text == "jane@example.org"
+
+
+def test_every_default_ignorable_character_is_removed_and_every_dash_becomes_a_hyphen() -> None:
+    """Unicode's Default_Ignorable_Code_Point list, whatever each one's category: a reader sees
+    none of them. Dashes (category Pd) and the minus sign read as the hyphen the rules expect."""
+    ignorable = "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f"
+    ignorable += "\u200b\u200f\u202a\u2060\u2064\u2065\u206f\u3164\ufe00\ufe0f\ufeff\uffa0\ufff0"
+    ignorable += "\U0001bca0\U0001d173\U000e0001\U000e0100\U000e01ef\U000e0fff"
+    assert normalize(f"a{ignorable}b").text == "ab"
+    dashes = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d\u2e3a"
+    assert normalize(dashes).text == "-" * len(dashes)
+    assert normalize("\u05be\u301c").text == "--"  # the Hebrew maqaf and the wave dash are dashes too
+    # Letters, marks that are visible and ordinary punctuation are kept.
+    assert normalize("é\u0301中文 ❤ _~").text == "é\u0301中文 ❤ _~"
 
 
 def test_tag_characters_become_the_ascii_they_spell() -> None:
@@ -87,6 +109,14 @@ EVASIONS = {
     "TC kimlik glued to Thai": ("เลขที่10000000146ครับ", "10000000146"),
     "e-mail glued to Chinese": ("联系jane@example.org请回复", "jane@example.org"),
     "card with dots": ("card 4111.1111.1111.1111", "4111.1111"),
+    "variation selectors in a card": ("card 4111\ufe0f1111\ufe0f1111\ufe0f1111", "1111"),
+    "grapheme joiner in an e-mail": ("mail jane.doe@exam\u034fple.org", "jane.doe"),
+    "variation selector in a GitHub token": ("ghp_abcdefghijklmnop\ufe0fqrstuvwxyzABCDEFGHIJ", "qrstuv"),
+    "Mongolian selector in an SSN": ("ssn 123\u180b-45-6789", "6789"),
+    "en dashes in an SSN": ("ssn 123\u201345\u20136789", "6789"),
+    "non-breaking hyphens in an SSN": ("ssn 123\u201145\u20116789", "6789"),
+    "en dash in a US phone": ("call (415) 555\u20132671", "2671"),
+    "minus signs in a card": ("card 4111\u22121111\u22121111\u22121111", "1111"),
 }
 
 

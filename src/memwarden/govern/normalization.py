@@ -6,8 +6,13 @@ override, full-width or Arabic-Indic digits, Unicode "tag" characters that spell
 invisibly. ``normalize`` turns text into the form the rules are written for:
 
 - every character is NFKC-normalised (full-width ``４１１１`` → ``4111``, ``＠`` → ``@``);
-- format characters (Unicode category Cf: zero-width space/joiners, bidi controls, soft hyphen,
-  word joiner, BOM …) and the invisible Hangul fillers are removed;
+- every default-ignorable character is removed: format characters (Unicode category Cf:
+  zero-width space/joiners, bidi controls, soft hyphen, word joiner, BOM …), variation
+  selectors (U+FE00–FE0F, U+180B–180F, U+E0100–E01EF), the combining grapheme joiner
+  (U+034F), the Khmer inherent vowels (U+17B4–17B5), the Hangul fillers and the reserved
+  default-ignorable code points: characters a reader never sees, whatever their category;
+- every dash (Unicode category Pd: en and em dash, U+2010 hyphen, U+2011 non-breaking hyphen …)
+  and the minus sign U+2212 becomes ``-``: ``123–45–6789`` is written the way the rules expect;
 - tag characters U+E0020–E007E become the ASCII they encode (hidden text is made visible);
 - every Unicode decimal digit (Arabic-Indic, Devanagari, Thai …) becomes its ASCII digit.
 
@@ -24,7 +29,20 @@ from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_HANGUL_FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
+#: Default_Ignorable_Code_Point characters outside category Cf (Unicode's DerivedCoreProperties):
+#: invisible, yet category Mn, Lo or unassigned, so the category test alone kept them.
+_IGNORABLE_RANGES = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors (U+180E, a format character, too)
+    (0x2065, 0x2065),  # reserved in the invisible operators' block
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors 1-16
+    (0xFFA0, 0xFFA0),  # half-width Hangul filler
+    (0xFFF0, 0xFFF8),  # reserved before the specials
+    (0xE0000, 0xE0FFF),  # tags (those that spell ASCII are read first), variation selectors 17-256
+)
 _CACHE_LIMIT = 50_000
 _cache: dict[str, str] = {}
 
@@ -50,8 +68,10 @@ def normalize_char(ch: str) -> str:
     code = ord(ch)
     if 0xE0020 <= code <= 0xE007E:
         out = chr(code - 0xE0000)
-    elif unicodedata.category(ch) == "Cf" or ch in _HANGUL_FILLERS or 0xE0000 <= code <= 0xE0FFF:
+    elif unicodedata.category(ch) == "Cf" or _ignorable(code):
         out = ""
+    elif code == 0x2212 or unicodedata.category(ch) == "Pd":
+        out = "-"
     else:
         out = unicodedata.normalize("NFKC", ch)
         if not out.isascii():
@@ -60,6 +80,10 @@ def normalize_char(ch: str) -> str:
         _cache.clear()
     _cache[ch] = out
     return out
+
+
+def _ignorable(code: int) -> bool:
+    return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
 
 
 def _ascii_digit(ch: str) -> str:
