@@ -177,3 +177,19 @@ def test_a_malformed_id_is_recorded_redacted(service: MemoryService, db_path: Pa
     assert update["memory_ids"] == ["[REDACTED:email]"]
     raw = _file_bytes(db_path)
     assert CARD.encode() not in raw and MAIL.encode() not in raw
+
+
+def test_rows_recorded_outside_the_service_are_redacted(service: MemoryService, db_path: Path) -> None:
+    """The dashboard's project filter, a refused file name and an error that quotes either are
+    what a caller typed: the row holds them redacted (the dashboard's Memories page once wrote
+    its ?project= filter into the row as sent)."""
+    service.operations.audit("list", project=MAIL, detail={"via": "ui", "note": [f"card {CARD}"]})
+    with pytest.raises(InvalidInput):
+        service.operations.export_file(f"{MAIL}.json")
+    listed, refused = audit_rows(db_path)
+    assert listed["project"] == "[REDACTED:email]"
+    assert listed["detail"] == {"via": "ui", "note": ["card [REDACTED:payment_card]"]}
+    assert refused["outcome"] == "invalid_input"
+    assert MAIL not in json.dumps(refused["detail"])
+    raw = _file_bytes(db_path)
+    assert CARD.encode() not in raw and MAIL.encode() not in raw

@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from audit_rows import audit_rows
 from starlette.testclient import TestClient
 from ui_helpers import HOST, TOKEN, fill, ticket
 
@@ -367,3 +368,20 @@ def test_a_page_says_only_the_dashboards_own_notices(client: httpx.Client, serve
         assert 'role="status"' not in page.text
     named = client.get("/ui/memories", params={"done": "deleted", "id": ids["pref"].lower()})
     assert f"Deleted memory {ids['pref'].upper()}." in named.text
+
+
+def test_a_project_filter_holding_a_secret_is_recorded_redacted(
+    client: httpx.Client, served: Any, tmp_path: Path
+) -> None:
+    """The Memories page's ?project= filter goes into the list's audit row redacted, as the
+    CLI's `list --project` does; the database file never holds it."""
+    app = served[0]
+    login(client, app)
+    for value in ("jane.doe@example.org", "4111111111111111"):
+        client.get("/ui/memories", params={"project": value})
+    rows = [r for r in audit_rows(tmp_path / "ui.db") if r["action"] == "list"]
+    assert [r["project"] for r in rows[-2:]] == ["[REDACTED:email]", "[REDACTED:payment_card]"]
+    raw = (tmp_path / "ui.db").read_bytes()
+    wal = tmp_path / "ui.db-wal"
+    raw += wal.read_bytes() if wal.exists() else b""
+    assert b"jane.doe@example.org" not in raw and b"4111111111111111" not in raw

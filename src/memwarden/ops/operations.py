@@ -89,21 +89,32 @@ class Operations:
     ) -> None:
         """Record one audit row for an operation done outside the service (backups, restores…).
 
-        ``action`` is one of ``audit.base.ACTIONS``; a no-op when auditing is off.
+        ``action`` is one of ``audit.base.ACTIONS``; a no-op when auditing is off. The project
+        and the detail's text may be what a caller typed (a dashboard filter, a file name, an
+        error quoting either): they are redacted like any stored text.
         """
         if self.auditor is not None:
             self.auditor.record(
                 action,
                 self._caller(caller),
-                project=project,
+                project=None if project is None else self.intake.redact_text(project),
                 memory_ids=memory_ids,
                 result_count=result_count,
                 degraded=degraded,
                 redaction_count=redaction_count,
                 outcome=outcome,
                 query=query,
-                detail=detail,
+                detail=None if detail is None else self._redacted(detail),
             )
+
+    def _redacted(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.intake.redact_text(value)
+        if isinstance(value, dict):
+            return {k: self._redacted(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self._redacted(v) for v in value]
+        return value
 
     # -- health and the keyword index --------------------------------------------------------------
 
@@ -343,7 +354,7 @@ class Operations:
 
     def _failed(self, action: str, caller: Caller | None, exc: MemwardenError, name: object = None) -> None:
         """Record an operation refused before it ran (its error code as the outcome)."""
-        detail: dict[str, Any] = {"error": exc.message[:200]}
+        detail: dict[str, Any] = {"error": self.intake.redact_text(exc.message)[:200]}  # cut once redacted
         if name is not None:
             detail["file"] = name if isinstance(name, str) else None
         try:
