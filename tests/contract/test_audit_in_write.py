@@ -142,10 +142,19 @@ def test_through_the_service_a_write_without_its_row_is_refused_and_reads_fail_c
         service.searcher.search("client")
     assert "the search was refused because its audit row could not be written" in refused.value.message
     assert "MEMWARDEN_AUDIT_READS_FAIL_OPEN" in refused.value.message
+    with pytest.raises(StorageError, match="search was refused"):
+        service.searcher.recall("client", projects=[None])
     with pytest.raises(StorageError, match="get was refused"):
         service.memories.get([kept.id])
+
+    def uses() -> tuple[int, object]:
+        (memory,) = service.store.get_many(kept.tenant, [kept.id])
+        return memory.hit_count, memory.last_used_at
+
+    assert uses() == (0, None)  # a refused search returned nothing, so it used nothing
     assert service.auditor is not None
     service.auditor.reads_fail_open = True  # the documented opt-in
     assert [h.memory.content for h in service.searcher.search("client").hits] == ["the client prefers email"]
+    assert uses()[0] == 1
     assert service.memories.stats()["memories"] == 1
     assert _actions(store_url) == [("add", [kept.id])]

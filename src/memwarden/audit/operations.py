@@ -29,6 +29,7 @@ logger = get_logger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 Summary = dict[str, Any]
 _redactions: ContextVar[int] = ContextVar("memwarden_redactions", default=0)
+_after_row: ContextVar[list[Callable[[], None]] | None] = ContextVar("memwarden_after_row", default=None)
 
 
 class Redacts(Protocol):
@@ -47,6 +48,25 @@ def note_redactions(count: int) -> None:
     """Add ``count`` matches to the redaction count of the operation being audited."""
     if count:
         _redactions.set(_redactions.get() + count)
+
+
+def after_row(effect: Callable[[], None]) -> None:
+    """Run ``effect`` once the audit row of the operation being audited is written: a read's side
+    effect (counting a use of each hit) must not happen when the read is refused because its row
+    could not be written. Outside an audited call (auditing off), it runs at once."""
+    pending = _after_row.get()
+    if pending is None:
+        effect()
+    else:
+        pending.append(effect)
+
+
+def _run_after_row(action: str, effects: list[Callable[[], None]]) -> None:
+    for effect in effects:
+        try:
+            effect()
+        except MemwardenError as exc:  # the read was served and recorded; only its count is lost
+            logger.error("%s: a use could not be counted: %s", action, exc.message)
 
 
 def _ids_from_call(
@@ -118,6 +138,8 @@ def audited(
             if auditor is None:
                 return method(self, *args, **kwargs)
             token = _redactions.set(0)
+            effects: list[Callable[[], None]] = []
+            effects_token = _after_row.set(effects)
             who = kwargs.get("caller") or self.default_caller
             project, named = _projects_of(kwargs)
             query = (args[0] if args else kwargs.get("query")) if query_arg else None
@@ -151,8 +173,10 @@ def audited(
             finally:
                 count = _redactions.get()
                 _redactions.reset(token)
+                _after_row.reset(effects_token)
             in_write.committed(pending)
             if pending.rows and action != "import":
+                _run_after_row(action, effects)
                 return result  # the row committed with the write
             summary = summarize(result)
             if also:
@@ -170,6 +194,7 @@ def audited(
                     action,
                     exc.message,
                 )
+            _run_after_row(action, effects)
             return result
 
         return run  # type: ignore[return-value]

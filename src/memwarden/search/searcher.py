@@ -93,6 +93,13 @@ class Searcher:
     def _caller(self, caller: Caller | None) -> Caller:
         return caller or self.default_caller
 
+    def _count_uses(self, who: Caller, hits: Sequence[Hit], now: datetime) -> None:
+        """One use of each hit returned, counted once the search's audit row is written: a search
+        refused for want of its row returned nothing and uses nothing."""
+        ids = [h.memory.id for h in hits]
+        if ids:
+            audit_ops.after_row(lambda: self.store.record_hits(who.tenant, ids, now))
+
     @audited("search", audit_ops.search_summary, query_arg=True)
     def search(
         self,
@@ -129,7 +136,7 @@ class Searcher:
         hits, tokens, omitted = result.hits, None, 0
         if budget is not None:
             hits, tokens, omitted = fit_to_budget(hits, budget)
-        self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
+        self._count_uses(who, hits, now)
         return SearchResult(
             hits=hits,
             degraded=result.degraded,
@@ -191,7 +198,7 @@ class Searcher:
             if hit.memory.id not in best or hit.score > best[hit.memory.id].score:
                 best[hit.memory.id] = hit
         hits = sorted(best.values(), key=lambda h: h.score, reverse=True)[:top]
-        self.store.record_hits(who.tenant, [h.memory.id for h in hits], now)
+        self._count_uses(who, hits, now)
         degraded = next((r for r in found if r.degraded), None)
         return SearchResult(
             hits=hits,
