@@ -183,6 +183,17 @@ def test_a_missing_database_gives_exit_0_no_output_and_one_log_line(
     assert not (tmp_path / "nowhere" / "memwarden.db").exists()
 
 
+def test_a_hook_failure_is_logged_redacted(tmp_path: Path, cli_env: dict[str, str], repo: Path) -> None:
+    """A failure's message may quote what the hook was given (here the database path, in a
+    folder named by a card number); the log line holds it redacted, as the server's log does."""
+    env = {**cli_env, "MEMWARDEN_DB": str(tmp_path / "4111111111111111" / "memwarden.db")}
+    result = run_cli(env, "prompt", prompt_payload("what do we know about the client", repo))
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    (line,) = Path(env["MEMWARDEN_LOG_FILE"]).read_text(encoding="utf-8").splitlines()
+    assert "no memwarden database at" in line and "[REDACTED:payment_card]" in line
+    assert "4111111111111111" not in line
+
+
 def test_a_broken_database_gives_exit_0_no_output_and_one_log_line(
     tmp_path: Path, cli_env: dict[str, str], repo: Path
 ) -> None:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import anyio
 import httpx
@@ -141,3 +142,30 @@ def test_unknown_route_is_404_and_healthz_needs_no_token(http_server: tuple[str,
     assert httpx.get(f"{base}/healthz").status_code == 200
     assert httpx.get(f"{base}/nope", headers={"authorization": f"Bearer {token}"}).status_code == 404
     assert httpx.get(f"{base}/nope").status_code == 401
+
+
+def test_the_log_file_holds_what_a_caller_sent_only_redacted(
+    cli_env: dict[str, str], tmp_path: object
+) -> None:
+    """At INFO the MCP SDK logs every failed tool call with its message, and memwarden's messages
+    name the bad value a caller sent; the log file gets them redacted (RedactingFilter)."""
+    env = {**cli_env, "MEMWARDEN_LOG_LEVEL": "INFO", "MEMWARDEN_TOOLS": "all"}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "serve"], env=env)
+
+    async def run() -> None:
+        async with Client(params) as client:
+            for name, arguments in [
+                ("memory_get", {"ids": ["jane.doe@example.org"]}),
+                ("memory_delete", {"id": "4111111111111111"}),
+                (
+                    "memory_add",
+                    {"content": "x", "project": "a", "scope": "ghp_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"},
+                ),
+            ]:
+                assert (await client.call_tool(name, arguments)).is_error
+
+    anyio.run(run)
+    log = Path(cli_env["MEMWARDEN_LOG_FILE"]).read_text(encoding="utf-8")
+    assert "failed" in log and "[REDACTED:email]" in log and "[REDACTED:payment_card]" in log
+    for raw in ("jane.doe@example.org", "4111111111111111", "ghp_abcdefghij"):
+        assert raw not in log

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memwarden.logs import get_logger
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 import functools
 
 from memwarden.config_hot import parse_optional_weight
-from memwarden.errors import Conflict, StorageError
+from memwarden.errors import Conflict, MemwardenError, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller
 from memwarden.search.ranking import RankingWeights
@@ -296,8 +296,34 @@ def _check_keyword_index(service: MemoryService, check: Callable[[], str | None]
         logger.warning("start-up keyword index check could not run: %s", exc)
 
 
+class RedactingFilter:
+    """Every log record through memwarden's handlers, redacted by the configured rules.
+
+    memwarden's own messages carry no memory content or query text, but some carry what a
+    caller sent: an error naming a bad value (``'4111…' is not a memory id``), which the MCP SDK
+    logs at INFO for every failed tool call. The message, its arguments merged in, and any
+    traceback text are redacted before a handler writes them."""
+
+    def __init__(self, redactor: Redactor) -> None:
+        self.redactor = redactor
+
+    def filter(self, record: Any) -> bool:
+        message = record.getMessage()
+        redacted = self.redactor.redact(message).text
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        if record.exc_info and not record.exc_text:
+            import logging
+
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redactor.redact(record.exc_text).text
+        return True
+
+
 def configure_logging(settings: Settings, *, to_stderr: bool = True) -> None:
-    """Log to a file in the data directory (and stderr); never memory content or query text."""
+    """Log to a file in the data directory (and stderr); never memory content or query text, and
+    what a caller sent redacted (``RedactingFilter``)."""
     import logging
 
     handlers: list[logging.Handler] = []
@@ -309,6 +335,14 @@ def configure_logging(settings: Settings, *, to_stderr: bool = True) -> None:
         pass
     if to_stderr:
         handlers.append(logging.StreamHandler())
+    try:
+        redacting = RedactingFilter(build_redactor(settings))
+    except MemwardenError:  # a broken rule pack: the server refuses to start on it anyway
+        from memwarden.govern.redactor import Redactor
+
+        redacting = RedactingFilter(Redactor())
+    for handler in handlers:
+        handler.addFilter(redacting)
     logging.basicConfig(
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

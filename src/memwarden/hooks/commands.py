@@ -192,9 +192,25 @@ def log_line(settings: HotSettings | None, hook: str, message: str) -> None:
             path = default_data_dir() / "memwarden.log"
         from datetime import UTC, datetime
 
+        message = _redacted(settings, message)
         path.parent.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S,%f")[:-3]
         with open(path, "a", encoding="utf-8") as log:
             log.write(f"{stamp} WARNING memwarden.hooks: {hook} hook {message}\n")
     except OSError:
         pass  # nowhere to write: stay silent rather than disturb the session
+
+
+def _redacted(settings: HotSettings | None, message: str) -> str:
+    """``message`` through the configured redaction rules: a failure's message may quote what the
+    hook was given (a bad ``--project``, say); the built-in rules when the settings cannot say."""
+    try:
+        if settings is not None:
+            from memwarden.app import build_redactor
+
+            return build_redactor(settings).redact(message).text
+    except Exception:  # noqa: BLE001 - a broken rule pack: the built-in rules still apply
+        pass
+    from memwarden.govern.redactor import Redactor
+
+    return Redactor().redact(message).text
