@@ -292,6 +292,21 @@ def test_mcp_memory_knowledge_graph_jsonl_becomes_memories(service: MemoryServic
     assert service.operations.import_text(text)["inserted"] == 0
 
 
+def test_long_names_are_cut_at_a_word_so_no_part_of_a_secret_survives(
+    service: MemoryService, db_path: Path
+) -> None:
+    """An entity name or type over the title's or tag's length is cut at a space: cut inside a
+    word, a token across the limit kept a part no rule recognises (``ghp_abcdefghijklmnopqrstu``)."""
+    token = "ghp_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"
+    name = "x" * 280 + " " + token
+    entity = {"type": "entity", "name": name, "entityType": "t" * 50 + " " + token, "observations": ["o"]}
+    assert service.operations.import_text(json.dumps(entity) + "\n")["inserted"] == 1
+    (memory,) = service.memories.list(limit=5)
+    assert memory.title == "x" * 280 and memory.tags == ("t" * 50,)
+    assert "[REDACTED:github_token]" in memory.content
+    assert b"ghp_abcdefghij" not in db_path.read_bytes() + Path(f"{db_path}-wal").read_bytes()
+
+
 def test_mem0_export_json_becomes_memories(service: MemoryService) -> None:
     document = {
         "results": [

@@ -28,8 +28,18 @@ from memwarden.ops.transfer import FORMATS, ImportRecord, parse_json
 MAX_TAG = 64
 
 
+def _cut_at_word(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a space, never inside a word: a cut that
+    kept the first 25 characters of a 40-character token would keep a part no redaction rule
+    recognises (the whole value is redacted where it is kept whole: in the content)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit + 1]
+    return head[: head.rindex(" ")].rstrip() if " " in head else ""
+
+
 def _tag(value: object) -> str | None:
-    text = " ".join(str(value).split())[:MAX_TAG]
+    text = _cut_at_word(" ".join(str(value).split()), MAX_TAG)
     return text or None
 
 
@@ -51,7 +61,9 @@ def mcp_memory_records(text: str) -> list[ImportRecord]:
             for observation in observations:
                 if not isinstance(observation, str):
                     raise InvalidInput(f"{where}: observations must be strings", field="observations")
-                records.append(ImportRecord(content=f"{name}: {observation}", title=name[:300], tags=tags))
+                records.append(
+                    ImportRecord(content=f"{name}: {observation}", title=_cut_at_word(name, 300), tags=tags)
+                )
         elif kind == "relation":
             source = field_value(item, "from", where, (str,), required=True)
             target = field_value(item, "to", where, (str,), required=True)
