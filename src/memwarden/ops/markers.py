@@ -51,8 +51,10 @@ ADVICE = {
         "from before the sync and notes of deleted memories may remain; run `memwarden vault sync` again"
     ),
     "restore": (
-        "a restore was interrupted: SQLite copies a backup in one transaction, so the database holds its "
-        "state from before the restore; run `memwarden restore FILE --yes` again"
+        "a restore was interrupted: the database holds either its state from before the restore (the copy "
+        "is one transaction) or the backup's, copied but not yet recorded (no `restore` audit row); run "
+        "`memwarden restore FILE --yes` again to finish and record it (the state it replaced is saved in "
+        "the backup directory, its name ending in -pre-restore)"
     ),
 }
 RESTORE_FILE_SUFFIX = ".restore-incomplete.json"
