@@ -385,3 +385,44 @@ def test_a_project_filter_holding_a_secret_is_recorded_redacted(
     wal = tmp_path / "ui.db-wal"
     raw += wal.read_bytes() if wal.exists() else b""
     assert b"jane.doe@example.org" not in raw and b"4111111111111111" not in raw
+
+
+def test_each_tenant_sees_its_own_health_report_without_paths(
+    tmp_path: Path, settings_for: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Health page shows the last deep check of the session's own tenant (one report was
+    shared by every session: a confined token saw another tenant's counts); a confined session
+    gets the last path component only, as /healthz?deep=1 gives; and the check runs at most once
+    per MEMWARDEN_HTTP_HEALTH_INTERVAL_S per tenant."""
+    tokens = tmp_path / "tokens.json"
+    entry = {"sha256": token_digest("mwt_bob-token"), "actor": "bob", "tenants": ["globex"]}
+    tokens.write_text(json.dumps({"tokens": [entry]}), encoding="utf-8")
+    settings = settings_for(tokens_file=str(tokens), http_token=TOKEN)
+    service: MemoryService = build_service(settings, ops=True)
+    try:
+        fill(service)
+        app = build_http_app(service, settings)
+        operator = TestClient(app, base_url=HOST, follow_redirects=False)
+        csrf = login(operator, app)
+        assert operator.post("/ui/health/check", data={"csrf": csrf}).status_code == 303
+        mine = operator.get("/ui/health").text
+        assert str(tmp_path) in mine  # the local operator sees where things are
+        bob = TestClient(app, base_url=HOST, follow_redirects=False)
+        nonce = re.search(r'name="csrf" value="([^"]+)"', bob.get("/ui/login").text).group(1)  # type: ignore[union-attr]
+        assert bob.post("/ui/login", data={"csrf": nonce, "token": "mwt_bob-token"}).status_code == 303
+        assert "checked" not in bob.get("/ui/health").text  # the operator's report is not his
+        bob_csrf = re.search(r'name="csrf" value="([^"]+)"', bob.get("/ui/").text).group(1)  # type: ignore[union-attr]
+        assert bob.post("/ui/health/check", data={"csrf": bob_csrf}).status_code == 303
+        page = bob.get("/ui/health").text
+        assert "checked" in page and str(tmp_path) not in page
+        from memwarden.ui.dashboard import Dashboard
+
+        runs: list[str] = []
+        real = Dashboard.health
+        monkeypatch.setattr(
+            Dashboard, "health", lambda self, s: runs.append(s.caller.tenant) or real(self, s)
+        )
+        assert bob.post("/ui/health/check", data={"csrf": bob_csrf}).status_code == 303
+        assert runs == []  # within the interval: the last report stands
+    finally:
+        service.close()

@@ -117,8 +117,15 @@ async def verify(request: Request, ui: UiContext, session: Session) -> Response:
 
 
 async def deep_health(request: Request, ui: UiContext, session: Session) -> Response:
-    report = await run_in_threadpool(ui.dashboard.health, session)
-    ui.last_health, ui.last_health_at = report, ui.dashboard.service.clock()
+    """Run the deep check for the session's tenant, at most once per ``health_interval_s`` (it
+    runs the integrity check and a probe write, as ``/healthz?deep=1``, which is limited the
+    same way). Only the local operator sees absolute paths (database, backups, vault)."""
+    tenant = session.caller.tenant
+    now = ui.dashboard.service.clock()
+    last = ui.health_reports.get(tenant)
+    if last is None or (now - last[1]).total_seconds() >= ui.health_interval_s:
+        report = await run_in_threadpool(ui.dashboard.health, session)
+        ui.health_reports[tenant] = (report, ui.dashboard.service.clock())
     return _back("/ui/health", "checked")
 
 

@@ -61,8 +61,10 @@ class UiContext:
     operator_digests: frozenset[str]  # digests of tokens that log in as the local operator
     operator: Caller
     launcher_key: str = field(default_factory=lambda: secrets.token_urlsafe(32))
-    last_health: dict[str, Any] | None = None
-    last_health_at: datetime | None = None
+    #: The last deep health report of each tenant, and when it ran: a session sees its own
+    #: tenant's only, and a tenant's check runs at most once per ``health_interval_s``.
+    health_reports: dict[str, tuple[dict[str, Any], datetime]] = field(default_factory=dict)
+    health_interval_s: float = 10.0
 
     def render(
         self, request: Request, name: str, session: Session | None, status: int = 200, **values: Any

@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 from memwarden.audit.base import ACTIONS
 from memwarden.errors import InvalidInput, MemwardenError
+from memwarden.http.health_route import hide_paths
 from memwarden.models import KINDS, format_time
 from memwarden.ui import forms, security
 from memwarden.ui.context import Handler, UiContext
@@ -167,9 +168,10 @@ async def audit_export(request: Request, ui: UiContext, session: Session) -> Res
 
 
 async def health(request: Request, ui: UiContext, session: Session) -> Response:
-    return ui.render(
-        request, "health.html", session, report=ui.last_health, report_at=ui.last_health_at, title="Health"
-    )
+    report, at = ui.health_reports.get(session.caller.tenant, (None, None))
+    if report is not None and not session.operator:
+        report = hide_paths(report)
+    return ui.render(request, "health.html", session, report=report, report_at=at, title="Health")
 
 
 async def backups(request: Request, ui: UiContext, session: Session) -> Response:
