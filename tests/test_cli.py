@@ -79,7 +79,7 @@ def test_content_can_come_from_stdin(
     [
         (["add", ""], "content is empty"),
         (["add", "   "], "content is empty"),
-        (["add", "\u200b\u200d\ufe0f"], "only invisible characters"),
+        (["add", "\u200b\u200d\ufe0f"], "empty once invisible characters are removed"),
         (["add", "x" * 20000], "over the limit"),
         (["add", "bad ttl", "--ttl-hours", "-3"], "ttl_hours"),
         (["search", "x", "--limit", "0"], "limit must be between"),

@@ -116,7 +116,7 @@ def test_every_tool_works_through_a_client_session(service: MemoryService) -> No
     [
         ("memory_add", {"content": ""}, "content is empty"),
         ("memory_add", {"content": "   \n\t "}, "content is empty"),
-        ("memory_add", {"content": "\u200b\ufe0f \u2060"}, "only invisible characters"),
+        ("memory_add", {"content": "\u200b\ufe0f \u2060"}, "empty once invisible characters are removed"),
         ("memory_add", {"content": "x" * (16 * 1024 + 1)}, "over the limit"),
         ("memory_add", {"content": "nul \x00 byte"}, "NUL"),
         ("memory_add", {"content": "lone \ud800 surrogate"}, ""),

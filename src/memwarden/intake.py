@@ -151,7 +151,9 @@ class Intake:
     def clean_content(self, content: object) -> tuple[str, tuple[str, ...]]:
         """The stored form of content and the redaction rules that fired."""
         return self.clean_text(
-            v.normalize_content(v.check_text("content", content, max_bytes=self.max_content_bytes))
+            v.normalize_content(
+                v.check_visible("content", v.check_text("content", content, max_bytes=self.max_content_bytes))
+            )
         )
 
     def clean_title(self, title: object) -> tuple[str, tuple[str, ...]]:

@@ -41,8 +41,6 @@ def check_text(field: str, value: object, *, max_bytes: int | None = None, allow
         ) from None
     if not allow_empty and not value.strip():
         raise InvalidInput(f"{field} is empty; send some text", field=field)
-    if not allow_empty and not value.isascii() and not _visible(value):
-        raise InvalidInput(f"{field} holds only invisible characters; send some text", field=field)
     if max_bytes is not None and len(encoded) > max_bytes:
         raise InvalidInput(
             f"{field} is {len(encoded)} bytes, over the limit of {max_bytes} "
@@ -53,12 +51,18 @@ def check_text(field: str, value: object, *, max_bytes: int | None = None, allow
     return value
 
 
-def _visible(text: str) -> bool:
-    """Whether ``text`` shows anything: not only spaces and characters a reader never sees
-    (zero-width, bidi, variation selectors … : the normalisation in front of redaction)."""
-    from memwarden.govern.normalization import normalize_text
+def check_visible(field: str, text: str) -> str:
+    """``text``, refused when it shows nothing: only spaces and characters a reader never sees
+    (zero-width, bidi, variation selectors …: what the normalisation in front of redaction
+    removes). Identifiers (project, tags, thread) get the same check in ``Intake``."""
+    if not text.isascii():
+        from memwarden.govern.normalization import normalize_text
 
-    return bool(normalize_text(text).strip())
+        if not normalize_text(text).strip():
+            raise InvalidInput(
+                f"{field} is empty once invisible characters are removed; send some text", field=field
+            )
+    return text
 
 
 def normalize_content(content: str) -> str:
