@@ -60,11 +60,38 @@ _VERSION_WORDS = (
 )
 _NOT_A_VERSION = "".join(f"(?<!{w} )(?<!{w})" for w in _VERSION_WORDS)
 
-_SECRET_KEY = (
-    r"(?:password|passwd|passphrase|pass(?<![a-z]pass)|pwd|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token"
-    r"|access[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key|token|credentials?)"
-)
 _SECRET_NAME = r"[A-Za-z_][A-Za-z0-9_]*?(?:pass|pwd|secret|token|key|credential)[A-Za-z0-9_]*"
+# A quoted value: "…", '…' or a Go raw string `…`.
+_QUOTED = r"\"[^\"\r\n]+\"|'[^'\r\n]+'|`[^`\r\n]+`"
+# A value in code ("=>" in PHP, Ruby and Perl, Go's ":=", a subscript): quoted, or unquoted and
+# looking like a secret (a digit or symbol, 6+ characters), not a variable ($value), a call
+# (hash_password(x)) or an expression (token.trim()).
+_CODE_VALUE = r"[^\s\"'`,;()\[\]{}<>]"
+_CODE_SECRET = (
+    _QUOTED + r"|(?![$@])(?=" + _CODE_VALUE + r"*[\d!#$%&*+/=?@^~-])" + _CODE_VALUE + r"{6,}+(?![(\[])"
+)
+# secret_assignment starts with one of these words (every alternative a literal, so the regex
+# engine scans for their first letters instead of trying every position: 4x faster), then:
+_SECRET_ASSIGNMENT = (
+    r"(?:define\(|setenv\(|password|passwd|passphrase|pass(?<![a-z]pass)|pwd|secret|api[_-]?key|apikey"
+    r"|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key"
+    r"|token|credentials?)(?:"
+    # a call naming the value: define('DB_PASSWORD', '…') (PHP), os.Setenv("API_TOKEN", "…") (Go);
+    rf"(?<=\()[ \t]*[\"']{_SECRET_NAME}[\"'][ \t]*,[ \t]*(?P<secret_arg>{_QUOTED})"
+    # a quoted name in a subscript: config["password"] = …, os.environ['DB_PASSWORD'] = …;
+    rf"|[\w.-]*[\"']\][ \t]*=(?![=>])[ \t]*(?P<secret_sub>{_CODE_SECRET})"
+    # NAME=value, NAME: value, NAME => value, NAME := value ("==" and "=>" are not "=": the value is
+    # what follows the operator, never a piece of it). With ":" the value must look like a secret.
+    r"|[\w.-]*[\"']?[ \t]*"
+    r"(?:=(?![=>])[ \t]*(?P<secret_eq>" + _QUOTED + r"|[^\s\"',;&]+)"
+    r"|(?:=>|:=)[ \t]*(?P<secret_op>" + _CODE_SECRET + ")"
+    r"|:[ \t]*(?P<secret_colon>\"[^\"\r\n]+\"|'[^'\r\n]+'"
+    r"|(?=[^\s\"',;]*[\d_/+=!@#$%^&*~-])[^\s\"',;]{6,}|[^\s\"',;]{16,})))"
+)
+
+# A dot inside a phone number only between groups of two or more digits (+44.20.7946.0958), so
+# "+3.14159265" stays a number.
+_PHONE_DOT = r"\.(?<=\d\d\.)(?=\d\d)"
 
 # Order matters only between rules that match the very same text: the first one names it.
 BUILTIN_RULES: tuple[Rule, ...] = (
@@ -176,7 +203,10 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "url_password",
-        r"://[^\s:/?#@]*:(?P<secret>[^\s/?#]+)@(?=[^\s@/?#])",
+        # The password ends at the last "@" before the host. One without "/", "?" or "#" is tried
+        # first (so "?email=x@y" in the query stays out of it); one holding them ends at the first
+        # "@", and must not start like a port ("host:8080/a@b" is a path, not a password).
+        r"://[^\s:/?#@\[\]]*:(?P<secret>[^\s/?#]+(?=@[^\s@/?#])|(?!\d{1,5}[/?#])[^\s@]+(?=@[^\s@/?#]))@",
         "the password in URLs and URL-style connection strings (user and host stay)",
         hints=("://",),
     ),
@@ -208,11 +238,9 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "secret_assignment",
-        _SECRET_KEY + r"[\w.-]*[\"']?[ \t]*(?:=[ \t]*"
-        r"(?P<secret_eq>\"[^\"\r\n]+\"|'[^'\r\n]+'|[^\s\"',;&]+)"
-        r"|:[ \t]*(?P<secret_colon>\"[^\"\r\n]+\"|'[^'\r\n]+'"
-        r"|(?=[^\s\"',;]*[\d_/+=!@#$%^&*~-])[^\s\"',;]{6,}|[^\s\"',;]{16,}))",
-        "NAME=value / NAME: value where NAME says password, pass, secret, token, key or credential",
+        _SECRET_ASSIGNMENT,
+        "NAME=value / NAME: value / NAME => value / NAME := value / define('NAME', value) where NAME says "
+        "password, pass, secret, token, key or credential",
         hints=("pass", "pwd", "secret", "key", "token", "credential"),
         ignore_case=True,
         folded=True,
@@ -241,8 +269,12 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "payment_card",
-        rf"[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d(?:[ .-]?\d){{11,17}}(?![{_B}])",
-        "payment card numbers (13-19 digits, Luhn; spaces, dashes or dots between)",
+        rf"[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d(?:[ .-]?\d){{11,17}}(?![{_B}])"
+        # Groups (4, then 4-6 …) set apart by the same wider separator: two spaces, " - ", "--".
+        rf"|[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d{{3}}(?P<sep> {{2}}| ?[.-] ?|[.-]{{2}})\d{{4,6}}"
+        rf"(?:(?P=sep)\d{{1,5}}){{1,3}}(?![{_B}])",
+        "payment card numbers (13-19 digits, Luhn; spaces, dashes or dots between, or the same two- or "
+        "three-character separator between groups)",
         validator="luhn",
         shrink=True,
         scope="numbers",
@@ -258,7 +290,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "phone_cn",
-        rf"(?<![{_B}+])(?:(?:\+|00)86[ -]?)?1[3-9]\d(?:[ -]?\d{{4}}){{2}}(?!\d)",
+        rf"(?<![{_B}+])(?:(?:\+|00)86[ -]?)?(?:1[3-9]\d|\(1[3-9]\d\))(?:[ -]?\d{{4}}){{2}}(?!\d)",
         "Chinese mobile numbers such as 13800138000",
         scope="numbers",
         min_digits=11,
@@ -295,8 +327,10 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "phone_e164",
-        rf"\+(?<![{_B}+]\+)[1-9](?:[ -]?\d){{6,14}}(?!\d)",
-        "any E.164 number (+ and 7-15 digits)",
+        rf"\+(?<![{_B}+]\+)[1-9](?:(?:[ -]|{_PHONE_DOT})?\d){{6,14}}(?!\d)"
+        # A trunk prefix or area code in parentheses: +44 (0)20 7946 0958, +44 (20) 7946 0958.
+        rf"|\+(?<![{_B}+]\+)[1-9]\d{{0,2}}[ .-]?\(\d{{1,4}}\)(?:(?:[ -]|{_PHONE_DOT})?\d){{5,12}}(?!\d)",
+        "any E.164 number (+ and 7-15 digits; spaces, dashes, dots between groups, (0) or (20))",
         hints=("+",),
         scope="plus_numbers",
         min_digits=7,

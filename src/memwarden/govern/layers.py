@@ -7,22 +7,41 @@ decoded form of every such run and, when something is found, replaces the whole 
 Both scans are linear: a run is one character class (no nested quantifiers), and decoding is
 done by the standard library in C. A base64 run must be 12+ characters and decode to printable
 UTF-8 text, so ordinary long words and binary blobs (key material, hashes) are left alone.
+
+Base64 glued to a name or a path (``payload=<b64>``, ``/u/<b64>``, ``id-<b64>``, ``x_<b64>``)
+is one run with its prefix, and misaligned it decodes to binary. When a whole run does not decode,
+its segments starting after one of its first 24 separators (``= / + _ -``) and ending at one
+of its last ones or at its end are tried (``_segments``): a start only when its first 12
+characters already decode to text, at most 8 such starts and 6 ends each, so a long binary blob
+costs a few decodes, not one per pair. Runs whose letters are all of one case (``data-retention``,
+``2024-01-15``) are words, not base64 of text, and are skipped.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
 # Scripts without spaces end a URL-encoded run (a value glued to Chinese text stays alone).
 _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-# A run is preceded by a character outside base64 (the leading class keeps the scan fast: positions
-# inside words fail at once) or starts the text.
-_B64_RUN = re.compile(r"[^A-Za-z0-9+/=_-]([A-Za-z0-9+/_-]{12,}={0,2})(?![A-Za-z0-9+/=_-])")
-_B64_RUN_AT_START = re.compile(r"[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
+# A run is every base64 character (padding "=" included) between two others: preceded by a
+# character outside base64 (the leading class keeps the scan fast: positions inside words fail at
+# once) or starting the text.
+_B64_RUN = re.compile(r"[^A-Za-z0-9+/=_-]([A-Za-z0-9+/=_-]{12,})")
+_B64_RUN_AT_START = re.compile(r"[A-Za-z0-9+/=_-]{12,}")
+_B64_WHOLE = re.compile(r"[A-Za-z0-9+/_-]{12,}={0,2}")
 _B64_HINT = re.compile(r"[A-Za-z0-9+/_-]{12}")
+# Where a run is cut into segments: what joins a name, a path or an id to an encoded value.
+_SEPARATOR_CHARS = "=/+_-"
+_B64_SEPARATORS = re.compile(r"[=/+_-]")
+_URLSAFE_TO_STANDARD = str.maketrans("-_", "+/")
+_MIN_B64 = 12
+_MAX_CUTS = 24  # separators of a run after which a segment may start (a prefix holds few)
+_MAX_STARTS = 8  # segment starts whose head decodes to text, per run
+_MAX_ENDS = 6  # ends tried for each such start, longest first
 
 
 @functools.cache
@@ -88,12 +107,84 @@ def decoded_runs(text: str) -> Iterator[tuple[int, int, str]]:
     if _B64_HINT.search(text):
         first = _B64_RUN_AT_START.match(text)
         for match in ([first] if first else []) + list(_B64_RUN.finditer(text)):
-            run = match.group(match.lastindex or 0)
-            if run.isdigit() or (run.isalpha() and (run.islower() or run.isupper() or run.istitle())):
-                continue  # an ordinary word or number; base64 of text mixes case (and digits)
-            decoded_text = decode_base64(run)
+            group = match.lastindex or 0
+            run, offset = match.group(group), match.start(group)
+            if _plain_word(run):
+                continue
+            if _B64_WHOLE.fullmatch(run):
+                decoded_text = decode_base64(run)
+                if decoded_text is not None:
+                    yield offset, offset + len(run), decoded_text
+                    continue
+            for lo, hi, decoded_text in _segments(run):
+                yield offset + lo, offset + hi, decoded_text
+
+
+def _plain_word(run: str) -> bool:
+    """Words and numbers: letters of one case (``data-retention``, ``2024-01-15``, ``README``) or
+    one capitalised word. Base64 of text 12+ characters long mixes upper and lower case."""
+    return run.lower() == run or run.upper() == run or (run.isalpha() and run.istitle())
+
+
+def _head_is_text(head: str) -> bool:
+    """Whether 12 base64 characters decode to the start of printable UTF-8 text (a character cut
+    at the end is allowed): a cheap test before decoding a whole segment."""
+    import binascii
+
+    if _plain_word(head):
+        return False
+    try:
+        raw = binascii.a2b_base64(head.translate(_URLSAFE_TO_STANDARD))
+    except (ValueError, binascii.Error):
+        return False
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.reason != "unexpected end of data" or error.start < len(raw) - 3:
+            return False
+        text = raw[: error.start].decode("utf-8")
+    return _printable(text)
+
+
+def _segments(run: str) -> Iterator[tuple[int, int, str]]:
+    """``(lo, hi, decoded)`` for the segments of ``run`` (which did not decode whole) that decode
+    to text, each the longest from its start; a segment's ``=`` padding is part of it."""
+    cuts = [m.start() for m in itertools.islice(_B64_SEPARATORS.finditer(run), _MAX_CUTS)]
+    if not cuts:
+        return
+    size = len(run)
+    ends = [size]
+    at = size - 1
+    while at >= 0 and len(ends) <= _MAX_ENDS + 2:  # "==" padding is two of them
+        if run[at] in _SEPARATOR_CHARS:
+            ends.append(at)
+        at -= 1
+    covered = 0
+    starts = 0
+    for lo in [0, *(cut + 1 for cut in cuts)]:
+        if lo < covered or size - lo < _MIN_B64:
+            continue
+        head = run[lo : lo + _MIN_B64]
+        if "=" in head or not _head_is_text(head):
+            continue
+        starts += 1
+        if starts > _MAX_STARTS:
+            return
+        tried = 0
+        for hi in ends:
+            if hi - lo < _MIN_B64 or tried >= _MAX_ENDS:
+                break
+            segment = run[lo:hi]
+            if (lo, hi) == (0, size) or "=" in segment or _plain_word(segment):
+                continue
+            tried += 1
+            decoded_text = decode_base64(segment)
             if decoded_text is not None:
-                yield match.start(match.lastindex or 0), match.end(), decoded_text
+                while hi < size and run[hi] == "=" and hi - lo < len(segment) + 2:
+                    hi += 1
+                yield lo, hi, decoded_text
+                covered = hi
+                break
 
 
 __all__ = ["decode_base64", "decoded_runs"]
