@@ -18,6 +18,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import stat
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ from memwarden.audit.base import AuditLog, AuditQuery
 from memwarden.errors import InvalidInput
 
 DEFAULT_INTERVAL_S = 1.0
+# An anchor file holds one small JSON object (about 150 bytes); anything larger is not one.
+MAX_BYTES = 64 * 1024
 
 
 class AnchorFile:
@@ -38,9 +41,12 @@ class AnchorFile:
         self._pending: tuple[int, str, str] | None = None
 
     def read(self) -> tuple[int, str] | None:
-        """The anchored (seq, hash); None when the file does not exist yet."""
+        """The anchored (seq, hash); None when the file does not exist yet. Anything but a
+        regular file of at most ``MAX_BYTES`` is refused before it is read: a FIFO would block
+        and ``/dev/zero`` would never end."""
         try:
-            raw = self.path.read_text(encoding="utf-8")
+            # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         except FileNotFoundError:
             return None
         except OSError as exc:
@@ -48,9 +54,32 @@ class AnchorFile:
                 f"cannot read the anchor file {self.path}: {exc.strerror}", field="anchor_file"
             ) from None
         try:
-            value: Any = json.loads(raw)
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise InvalidInput(
+                    f"the anchor file {self.path} is not a regular file (a FIFO, device or folder): "
+                    "name the JSON file memwarden writes",
+                    field="anchor_file",
+                )
+            if info.st_size > MAX_BYTES:
+                raise InvalidInput(
+                    f"the anchor file {self.path} is too large ({info.st_size} bytes; an anchor file "
+                    f"holds under {MAX_BYTES} bytes): it is not a memwarden anchor file",
+                    field="anchor_file",
+                )
+            data = os.read(fd, MAX_BYTES + 1)  # the file may have grown since fstat
+        except OSError as exc:
+            raise InvalidInput(
+                f"cannot read the anchor file {self.path}: {exc.strerror}", field="anchor_file"
+            ) from None
+        finally:
+            os.close(fd)
+        try:
+            if len(data) > MAX_BYTES:
+                raise ValueError("too large")
+            value: Any = json.loads(data.decode("utf-8"))
             seq, digest = int(value["seq"]), str(value["hash"])
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError):  # UnicodeDecodeError is a ValueError
             raise InvalidInput(
                 f'{self.path} is not a memwarden anchor file (expected {{"seq", "hash"}})',
                 field="anchor_file",

@@ -35,6 +35,10 @@ ACTIONS = (
     "prune",
     "restore",
     "purge",
+    "review",
+    "backup",
+    "vault_sync",
+    "health",
 )
 
 

@@ -9,13 +9,14 @@ recorded, which catches a truncated tail. Works on any ``AuditLog`` (live databa
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from memwarden.audit.base import GENESIS, AuditLog, AuditRecord, ChainHead, Checkpoint, chain_hash
 from memwarden.audit.keys import key_id_of
+from memwarden.errors import StorageError
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.keys import AuditKey
@@ -34,7 +35,8 @@ class ChainProblem:
     position: int
     seq: Any
     # edited | broken_link | missing_rows | bad_seq | missing_start | truncated | beyond_head | anchor
-    # | rolled_back | forged_checkpoint | downgrade | wrong_key (clock_back | clock_ahead: clock_jumps)
+    # | rolled_back | forged_checkpoint | downgrade | wrong_key | unkeyed | unreadable
+    # (clock_back | clock_ahead: clock_jumps; unguarded: guards)
     kind: str
     message: str
 
@@ -51,11 +53,15 @@ class VerifyReport:
     head: ChainHead
     checkpoints: int
     problems: list[ChainProblem] = field(default_factory=list)
-    mode: str = "empty"  # empty | sha256 | hmac-sha256 | mixed (plain rows, then keyed ones)
+    mode: str = "empty"  # empty | sha256 | hmac-sha256 | mixed (plain rows, then keyed ones) | unknown
     keyed_from: int | None = None
     key_ids: list[str] = field(default_factory=list)
     unchecked_keyed_rows: int = 0
     clock_jumps: list[ChainProblem] = field(default_factory=list)
+    # The database's append-only triggers that are missing, disabled or changed (kind
+    # ``unguarded``, seq: the trigger's name). Kept apart from ``problems``: no row is wrong
+    # because of it, but nothing stops the rows from being changed any more.
+    guards: list[ChainProblem] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -71,10 +77,11 @@ class VerifyReport:
             "key_ids": self.key_ids,
             "unchecked_keyed_rows": self.unchecked_keyed_rows,
             "clock_jumps": [p.to_dict() for p in self.clock_jumps],
+            "guards": [p.to_dict() for p in self.guards],
         }
 
     def mode_line(self) -> str:
-        if self.mode in ("empty", "sha256"):
+        if self.mode in ("empty", "sha256", "unknown"):
             return f"mode {self.mode}"
         line = f"mode {self.mode} (keyed from seq {self.keyed_from}, key id {', '.join(self.key_ids)})"
         if self.unchecked_keyed_rows:
@@ -88,7 +95,15 @@ class VerifyReport:
         if self.ok:
             span = f"seq {self.first_seq}..{self.last_seq}" if self.rows else "no rows"
             jumps = f"; {len(self.clock_jumps)} clock jump(s)" if self.clock_jumps else ""
-            return f"audit chain intact: {self.rows} rows ({span}), head {self.head.hash[:16]}…, {self.mode_line()}{jumps}"
+            guards = (
+                f"; but {len(self.guards)} append-only guard(s) of the database are gone or changed"
+                if self.guards
+                else ""
+            )
+            return (
+                f"audit chain intact: {self.rows} rows ({span}), head {self.head.hash[:16]}…, "
+                f"{self.mode_line()}{jumps}{guards}"
+            )
         first = self.problems[0]
         return f"audit chain BROKEN: {len(self.problems)} problem(s); first at position {first.position}: {first.message}"
 
@@ -161,6 +176,24 @@ class _Modes:
         if chain_hash(row.prev_hash, row.hashed_fields(), self.key) != row.hash:
             return _edited(row, position)
         return None
+
+    def unkeyed(self, rows: int) -> ChainProblem | None:
+        """With a key, a chain that holds rows must hold a keyed one: its HMAC covers its seq and
+        ``prev_hash``, so it vouches for every plain row before it, and nobody without the key
+        can move where the keyed rows begin. Without any, the plain rows vouch for nothing."""
+        if self.key is None or rows == 0 or self.keyed_from is not None:
+            return None
+        return ChainProblem(
+            0,
+            None,
+            "unkeyed",
+            f"a chain key is given (key id {self.key.key_id}), but none of its {rows} rows is keyed: "
+            "plain SHA-256 rows can be computed by anyone, so the chain may have been rewritten without "
+            "the key (every keyed row replaced by a plain one). If the key was configured after the "
+            "last write, this is expected: the next write starts the keyed part; check with "
+            "`--anchor-file` or an older `--anchor SEQ:HASH` that the chain was not rewritten before "
+            "trusting it",
+        )
 
     @property
     def mode(self) -> str:
@@ -347,6 +380,9 @@ def verify_records(
             newest_at = stamped
         previous = row
     problems.extend(_checkpoint_problems(checkpoints, prunes))
+    unkeyed = modes.unkeyed(position)
+    if unkeyed is not None:
+        problems.append(unkeyed)
     if not anchor_seen and anchor is not None:
         pruned = next((cp for cp in checkpoints if cp.upto_seq == anchor[0]), None)
         if pruned is not None and pruned.upto_hash != anchor[1]:
@@ -434,9 +470,74 @@ def verify_log(
     key: AuditKey | None = None,
     now: datetime | None = None,
 ) -> VerifyReport:
-    """Verify every row of ``log`` against its chain, checkpoints, head (and an optional anchor)."""
-    with log.snapshot():
-        return verify_records(log.records(), log.head(), log.checkpoints(), anchor, key=key, now=now)
+    """Verify every row of ``log`` against its chain, checkpoints, head (and an optional anchor),
+    and that the database's append-only guards are in place (``guard_problems``, when the
+    backend has it). A log that cannot be read (a damaged page) is a failed verification with
+    kind ``unreadable``, not an exception."""
+    read = 0
+
+    def counted(rows: Iterable[AuditRecord]) -> Iterator[AuditRecord]:
+        nonlocal read
+        for row in rows:
+            read += 1
+            yield row
+
+    try:
+        with log.snapshot():
+            report = verify_records(
+                counted(log.records()), log.head(), log.checkpoints(), anchor, key=key, now=now
+            )
+        guards = _guards(log)
+    except StorageError as exc:
+        return _unreadable(exc, read)
+    if not guards:
+        return report
+    return replace(report, guards=guards)
+
+
+_GUARD_STATES = {
+    "missing": "is missing",
+    "disabled": "is disabled",
+    "changed": "was changed (it is not the trigger memwarden created)",
+}
+
+
+def _guards(log: AuditLog) -> list[ChainProblem]:
+    check = getattr(log, "guard_problems", None)
+    if not callable(check):
+        return []
+    return [
+        ChainProblem(
+            0,
+            name,
+            "unguarded",
+            f"the append-only trigger {name} {_GUARD_STATES.get(state, state)}: the database no longer "
+            "refuses changes to the audit tables, so someone with write access to it removed its "
+            "guard (rows changed since show up as other problems). Restore a backup, or recreate "
+            "the trigger from migration 0002_audit_log",
+        )
+        for name, state in check()
+    ]
+
+
+def _unreadable(exc: StorageError, read: int) -> VerifyReport:
+    return VerifyReport(
+        ok=False,
+        rows=read,
+        first_seq=None,
+        last_seq=None,
+        head=ChainHead(0, ""),
+        checkpoints=0,
+        problems=[
+            ChainProblem(
+                read + 1 if read else 0,
+                None,
+                "unreadable",
+                f"the audit log could not be verified{f' past row {read}' if read else ''}: {exc.message}",
+            )
+        ],
+        mode="unknown",
+    )
 
 
 # A purge or vacuum refuses (without --force) when the clock reads more than this after the

@@ -69,6 +69,14 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
         if anchor is None and args.anchor_file:
             raise InvalidInput(f"the anchor file {args.anchor_file} does not exist", field="anchor_file")
     report = verify_database(settings.database_url(), anchor, key=_audit_key(settings))
+    # The configured anchor file is missing although rows were written: the rollback check
+    # cannot run, so the chain is not reported as verified. Before the first row (a new
+    # database) there is nothing to anchor yet, and that is no failure.
+    anchor_missing = (
+        str(Path(anchor_file).expanduser())
+        if anchor is None and anchor_file and not args.anchor and report.head.seq > 0
+        else None
+    )
     from memwarden.ops.markers import markers_read_only
 
     # A database an unfinished migrate is copying into holds only the rows copied so far.
@@ -78,11 +86,21 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
             {
                 **report.to_dict(),
                 "anchor": None if anchor is None else {"seq": anchor[0], "hash": anchor[1]},
+                "anchor_missing": anchor_missing,
                 "unfinished_migrate": unfinished[0] if unfinished else None,
             }
         )
     else:
-        print(report.summary())
+        if anchor_missing:
+            print(
+                f"audit chain NOT VERIFIED against its anchor: the anchor file {anchor_missing} "
+                f"(MEMWARDEN_AUDIT_ANCHOR_FILE) does not exist, but the chain has rows up to seq "
+                f"{report.head.seq}: lost rows (a rolled-back or replaced database) cannot be detected. "
+                "It was deleted or moved aside, or set after the last write (the next write creates it)"
+            )
+            print(f"  the chain alone: {report.summary()}")
+        else:
+            print(report.summary())
         for marker in unfinished:
             print(
                 f"  NOT COMPLETE: this database holds an unfinished migrate (started {marker.get('started_at')}): "
@@ -95,9 +113,11 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
                 f" (seq {problem.seq})" if problem.seq is not None else ""
             )
             print(f"  {where}: {problem.kind}: {problem.message}")
+        for guard in report.guards:
+            print(f"  GUARD {guard.seq}: {guard.kind}: {guard.message}")
         for jump in report.clock_jumps:
             print(f"  WARNING position {jump.position} (seq {jump.seq}): {jump.kind}: {jump.message}")
-    return 0 if report.ok and not unfinished else 1
+    return 0 if report.ok and not unfinished and not report.guards and not anchor_missing else 1
 
 
 def cmd_audit_keygen(args: argparse.Namespace) -> int:

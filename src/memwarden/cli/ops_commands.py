@@ -23,11 +23,11 @@ def _settings(args: argparse.Namespace) -> Any:
     return load_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
 
 
-def _backups(args: argparse.Namespace) -> Any:
+def _backups(args: argparse.Namespace, settings: Any = None) -> Any:
     from memwarden.app import build_backups
     from memwarden.errors import ConfigError
 
-    backups = build_backups(_settings(args))
+    backups = build_backups(settings or _settings(args))
     if backups is None:
         raise ConfigError("this database backend provides no backups here; use the database's own tools")
     return backups
@@ -39,15 +39,38 @@ def _emit(value: Any) -> None:
     emit_json(value)
 
 
+def _backup_auditor(settings: Any) -> Any:
+    """The audit log a backup is recorded in; None with auditing off or when it cannot be
+    opened (no database yet, one from before the audit log, a bad key file): the backup is
+    taken anyway (a backup is how a damaged database is saved) and the reason is printed."""
+    from memwarden.app import build_auditor
+    from memwarden.errors import MemwardenError
+
+    try:
+        return build_auditor(settings)
+    except MemwardenError as exc:
+        print(f"warning: this backup is not recorded in the audit log: {exc.message}", file=sys.stderr)
+        return None
+
+
 def cmd_backup(args: argparse.Namespace) -> int:
-    backups = _backups(args)
+    settings = _settings(args)
+    backups = _backups(args, settings)
     if args.list:
         kept = [str(p) for p in backups.kept()]
         _emit(
             {"directory": str(backups.directory), "backups": kept, "last": backups.last()}
         ) if args.json else print("\n".join(kept) or "no backups yet")
         return 0
-    record = backups.backup(reason=args.reason, out=Path(args.out) if args.out else None)
+    from memwarden.models import Caller
+
+    backups.auditor = _backup_auditor(settings) if backups.backend.has_data() else None
+    backups.caller = Caller(settings.actor, settings.tenant)
+    try:
+        record = backups.backup(reason=args.reason, out=Path(args.out) if args.out else None)
+    finally:
+        if backups.auditor is not None:
+            backups.auditor.close()
     if args.json:
         _emit(record.to_dict())
     elif record.verified:
@@ -210,23 +233,68 @@ def _print_review(report: dict[str, Any]) -> None:
     print(report["note"])
 
 
+def _export_to_stdout(operations: Any, **options: Any) -> None:
+    """Spool the export to an unnamed temporary file, then copy it to stdout: nothing is printed
+    unless its audit row was written (``export_to`` raises otherwise), and memory stays bounded
+    whatever the size of the export."""
+    import shutil
+    import tempfile
+
+    from memwarden.errors import MemwardenError, StorageError
+
+    spooled = False
+    try:
+        with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool:
+            try:
+                operations.export_to(spool, **options)
+            except MemwardenError:
+                spooled = True  # export_to recorded its own error (or could not record anything)
+                raise
+            spooled = True
+            spool.seek(0)
+            shutil.copyfileobj(spool, sys.stdout)
+    except OSError as exc:
+        if spooled:  # stdout itself failed (a closed pipe): main reports it
+            raise
+        # The temporary folder is full or not writable: refused with a row, nothing printed.
+        error = StorageError(
+            f"cannot spool the export to a temporary file: {exc.strerror or exc}; nothing was printed"
+        )
+        operations.refused("export", error)
+        raise error from exc
+
+
 def cmd_export(args: argparse.Namespace) -> int:
+    from memwarden.errors import MemwardenError
+
+    options = {"project": args.project, "include_deleted": args.include_deleted}
+
     def export(service: Any) -> None:
+        operations = service.operations
         if not args.out or args.out == "-":
-            service.operations.export_to(
-                sys.stdout, project=args.project, include_deleted=args.include_deleted
-            )
+            _export_to_stdout(operations, **options)
             return
         from memwarden.cli.out_files import write_new_file
 
         target = Path(args.out)
-        count = write_new_file(
-            target,
-            lambda handle: service.operations.export_to(
-                handle, project=args.project, include_deleted=args.include_deleted
-            ),
-            what="exports",
-        )
+        recorded = False
+
+        def write(handle: Any) -> int:
+            nonlocal recorded
+            try:
+                count: int = operations.export_to(handle, **options)
+            except MemwardenError:
+                recorded = True  # export_to recorded its own error
+                raise
+            recorded = True
+            return count
+
+        try:
+            count = write_new_file(target, write, what="exports")
+        except MemwardenError as exc:
+            if not recorded:  # refused before the export ran (a file that exists, no such folder…)
+                operations.refused("export", exc, name=args.out)
+            raise
         print(f"exported {count} memories to {target}", file=sys.stderr)
 
     # The export itself is the output (the JSON document, on stdout or in the file).
@@ -235,10 +303,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from memwarden.errors import MemwardenError
     from memwarden.ops.transfer import read_limited
-
-    settings = _settings(args)
-    text = read_limited(Path(args.file), settings.import_max_bytes)
     from memwarden.progress import ProgressBar
 
     progress = (
@@ -246,11 +312,19 @@ def cmd_import(args: argparse.Namespace) -> int:
         if args.no_progress
         else ProgressBar("importing", show=True if args.progress else None, min_total=PROGRESS_FROM)
     )
+
+    def run(service: Any) -> Any:
+        operations = service.operations
+        try:
+            text = read_limited(Path(args.file), operations.options.import_max_bytes)
+        except MemwardenError as exc:  # refused before the import ran: still one audit row
+            operations.refused("import", exc, name=args.file)
+            raise
+        return operations.import_text(text, fmt=args.format, project=args.project, progress=progress)
+
     return run_with_service(
         args,
-        lambda service: service.operations.import_text(
-            text, fmt=args.format, project=args.project, progress=progress
-        ),
+        run,
         text=lambda report: print(
             f"imported {report['inserted']} of {report['records']} records ({report['format']} format); "
             f"skipped {report['skipped_same_id']} already present by id and {report['skipped_duplicate']} "

@@ -21,12 +21,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from memwarden.errors import InvalidInput, StorageError
+from memwarden.errors import InvalidInput, MemwardenError, StorageError
 from memwarden.models import Caller, format_time, parse_time
 from memwarden.ops.markers import mark_file, restore_marker
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.anchor import AnchorFile
+    from memwarden.audit.auditor import Auditor
     from memwarden.audit.keys import AuditKey
 
 logger = logging.getLogger(__name__)
@@ -131,6 +132,10 @@ class BackupManager:
         # (``start_backup_in_background``); its state is shown by health.
         self.startup: dict[str, Any] | None = None
         self._startup_done = threading.Event()
+        # With an auditor, every backup (but the one a restore takes first: the restore row
+        # names it) gets a ``backup`` row naming ``caller``: a backup copies every memory.
+        self.auditor: Auditor | None = None
+        self.caller = Caller("memwarden", "-")
 
     # -- taking ------------------------------------------------------------------------------
 
@@ -139,7 +144,39 @@ class BackupManager:
         return self.directory / f"{PREFIX}{stamp}-{reason}{self.backend.suffix}"
 
     def backup(self, *, reason: str = "manual", out: Path | None = None) -> BackupRecord:
-        """Write a backup (to ``out``, never over an existing file), verify it, record the result."""
+        """Write a backup (to ``out``, never over an existing file), verify it, record the result.
+
+        With ``auditor`` set, one ``backup`` row follows: the file, whether it verified and how
+        many memories it holds, or the error of a backup that could not be written. The row is
+        best effort: a backup is how a damaged database is saved, so it is kept even when its
+        row cannot be written (logged as an error)."""
+        try:
+            record = self._backup(reason, out)
+        except MemwardenError as exc:
+            self._audit(reason, outcome=exc.code, detail={"error": exc.message[:200]})
+            raise
+        self._audit(
+            reason,
+            result_count=int(record.counts.get("memories", 0)),
+            detail={
+                "file": record.path,
+                "reason": reason,
+                "verified": record.verified,
+                "audit": record.audit,
+                "bytes": record.bytes,
+            },
+        )
+        return record
+
+    def _audit(self, reason: str, **fields: Any) -> None:
+        if self.auditor is None or reason == "pre-restore":
+            return
+        try:
+            self.auditor.record("backup", self.caller, **fields)
+        except MemwardenError as exc:
+            logger.error("backup not recorded in the audit log: %s", exc.message)
+
+    def _backup(self, reason: str, out: Path | None) -> BackupRecord:
         if reason not in REASONS:
             raise InvalidInput(f"backup reason must be one of {', '.join(REASONS)}", field="reason")
         self.clean_stale_partials()

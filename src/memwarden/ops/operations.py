@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from memwarden.audit import in_write
 from memwarden.audit import operations as audit_ops
 from memwarden.audit.chain import CLOCK_AHEAD_TOLERANCE, PURGE_CLOCK_JUMP, recent_clock_jumps
 from memwarden.audit.operations import audited
@@ -41,6 +42,23 @@ logger = logging.getLogger(__name__)
 
 # Memories read per page when the vault mirror is synced or fed an import.
 SYNC_PAGE = 500
+# The ids a review or vault sync row names: at most this many (the count of all is in the row).
+AUDIT_IDS_LISTED = 1000
+
+
+def review_summary(report: Any) -> audit_ops.Summary:
+    """The review row: the memories the review showed (each proposal's id; both of a pair)."""
+    shown: dict[str, None] = {}
+    for pair in report["duplicates"]:
+        shown.update({pair["keep"]["id"]: None, pair["candidate"]["id"]: None})
+    for key in ("never_retrieved", "stale", "expired", "flagged"):
+        shown.update({item["id"]: None for item in report[key]})
+    ids = list(shown)
+    return {
+        "memory_ids": ids[:AUDIT_IDS_LISTED],
+        "result_count": len(ids),
+        "detail": {"reviewed": report["reviewed"], "counts": report["counts"]},
+    }
 
 
 class Operations:
@@ -143,14 +161,17 @@ class Operations:
         """Integrity, a real keyword-index write, vectors, backups, vault, operations that did not
         finish, clock jumps in the audit log; repairs the keyword index."""
         try:
-            incomplete, clock, anchor = (
-                self.incomplete_operations(),
-                self.clock_status(),
-                self.anchor_status(),
-            )
+            incomplete = self.incomplete_operations()
         except StorageError:  # the database cannot be read at all: check_health says why
-            incomplete, clock, anchor = [], None, None
-        return check_health(
+            incomplete = []
+        clock: dict[str, Any] | None
+        anchor: dict[str, Any] | None
+        try:
+            clock, anchor = self.clock_status(), self.anchor_status()
+        except StorageError as exc:  # the audit log cannot be read (a damaged page): its checks fail
+            clock = {"ok": False, "state": "unreadable", "message": exc.message}
+            anchor = None if self.auditor is None or self.auditor.anchor is None else dict(clock)
+        report = check_health(
             self.store,
             rebuild_keyword_index=self.rebuild_keyword_index,
             vector_status=lambda: self.searcher.vector_status(caller=caller),
@@ -161,6 +182,18 @@ class Operations:
             clock=clock,
             anchor=anchor,
         )
+        # One ``health`` row per check. Best effort, unlike other reads: health is how a damaged
+        # database (an audit table that refuses rows included) is diagnosed, so it answers
+        # anyway; the lost row is logged as an error.
+        try:
+            self.audit(
+                "health",
+                caller=caller,
+                detail={"status": report.get("status"), "repair": bool(repair)},
+            )
+        except MemwardenError as exc:
+            logger.error("health answered without its audit row: %s", exc.message)
+        return report
 
     def anchor_status(self) -> dict[str, Any]:
         """The audit chain against MEMWARDEN_AUDIT_ANCHOR_FILE: ``rolled_back`` when the database
@@ -204,6 +237,7 @@ class Operations:
                 field="force",
             )
 
+    @audited("review", review_summary)
     def review(
         self,
         *,
@@ -362,6 +396,24 @@ class Operations:
         except MemwardenError:  # the original error matters more; the failure is logged
             logger.error("could not record a failed %s in the audit log", action)
 
+    def refused(
+        self, action: str, exc: MemwardenError, *, name: object = None, caller: Caller | None = None
+    ) -> None:
+        """Record ``action`` refused before it ran (an adapter's own checks: the CLI's
+        ``export --out`` of an existing file, ``import`` of a file it cannot read)."""
+        self._failed(action, caller, exc, name)
+
+    def _record_read(self, what: str, action: str, caller: Caller | None, **fields: Any) -> None:
+        """Write the row of a read before its results leave (fail closed, as ``@audited``)."""
+        try:
+            self.audit(action, caller=caller, **fields)
+        except MemwardenError as exc:
+            if self.auditor is None or not self.auditor.reads_fail_open:
+                raise audit_ops._refused_read(what, exc) from exc  # the message of every refused read
+            logger.error(
+                "%s served without its audit row (MEMWARDEN_AUDIT_READS_FAIL_OPEN): %s", what, exc.message
+            )
+
     def exchange_dir(self, caller: Caller | None = None) -> Path:
         """The folder file exports and imports of ``caller`` use: the exchange folder itself for the
         local operator, ``tenants/<tenant folder>/`` inside it for any other caller, so tenants
@@ -379,26 +431,42 @@ class Operations:
 
     # -- expiry and compaction -----------------------------------------------------------------
 
-    def purge_expired(self, *, force: bool = False) -> list[str]:
+    def purge_expired(self, *, force: bool = False, caller: Caller | None = None) -> list[str]:
         """Remove for good the memories that expired more than the grace period ago; their ids.
 
         Refused (``Conflict``) when the clock reads more than a day after the newest audit row,
-        or ahead of it, unless ``force``: see ``_purge_guard``."""
+        or ahead of it, unless ``force``: see ``_purge_guard``.
+
+        A purge that removed something writes one ``purge`` row in its own transaction (the
+        count, the first ``PURGE_IDS_LISTED`` ids, the cutoff): when the row cannot be written
+        nothing is removed. A purge that found nothing writes no row, so the purge at every
+        server start does not fill the log; a refused or failed purge records its error."""
         try:
             self._purge_guard(force)
         except Conflict as exc:
-            self._failed("purge", None, exc)
+            self._failed("purge", caller, exc)
             raise
         cutoff = self.clock() - self.options.purge_grace
-        purged = self.maintainable("purging expired memories").purge_expired(cutoff)
+        store = self.maintainable("purging expired memories")
+        if self.auditor is None:
+            purged = store.purge_expired(cutoff)
+        else:
+            try:
+                with in_write.expect_row(self.auditor, "purge", self._caller(caller)) as pending:
+                    purged = store.purge_expired(cutoff)
+            except MemwardenError as exc:
+                self._failed("purge", caller, exc)
+                raise
+            in_write.committed(pending)
         if self.vault is not None:
             for memory_id in purged:  # ids of any tenant; a folder only holds the mirrored tenant's
                 self.vault.removed(self.vault.tenant, memory_id)
         return purged
 
-    def vacuum(self, *, force: bool = False) -> dict[str, Any]:
-        """Purge expired memories past the grace period, then compact the database."""
-        purged = self.purge_expired(force=force)
+    def vacuum(self, *, force: bool = False, caller: Caller | None = None) -> dict[str, Any]:
+        """Purge expired memories past the grace period (``purge_expired``: one ``purge`` row
+        when something was removed), then compact the database."""
+        purged = self.purge_expired(force=force, caller=caller)
         return {"purged": len(purged), **self.maintainable("vacuum").vacuum()}
 
     # -- the vault mirror ------------------------------------------------------------------------
@@ -423,17 +491,27 @@ class Operations:
         """Wait (bounded) until every change so far is in the vault folders; False on timeout."""
         return True if self.vault is None else self.vault.flush(timeout)
 
-    def vault_sync(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    def vault_sync(
+        self, progress: Callable[[int, int], None] | None = None, *, caller: Caller | None = None
+    ) -> dict[str, Any]:
         """Rebuild every vault note of the mirrored tenant; remove notes of deleted memories
-        (``progress(done, total)`` as it goes)."""
+        (``progress(done, total)`` as it goes).
+
+        Every note is memory content leaving the database, so the ``vault_sync`` row (how many
+        memories, the first ids, the folders) is written before the first note: when it cannot
+        be written the sync is refused and no folder is touched, like any read (unless
+        MEMWARDEN_AUDIT_READS_FAIL_OPEN)."""
         if self.vault is None:
-            raise ConfigError(
+            exc = ConfigError(
                 "no vault folders are configured: set MEMWARDEN_VAULT_DIRS to one or more folders "
                 "(separated by the OS path separator) and run again"
             )
+            self._failed("vault_sync", caller, exc)
+            raise exc
+        vault = self.vault
         memories: list[Memory] = []
         while page := self.store.list_memories(
-            self.vault.tenant,
+            vault.tenant,
             project=None,
             pinned_only=False,
             include_expired=False,
@@ -442,12 +520,20 @@ class Operations:
             offset=len(memories),
         ):
             memories.extend(page)
+        self._record_read(
+            "vault sync",
+            "vault_sync",
+            caller,
+            memory_ids=[m.id for m in memories[:AUDIT_IDS_LISTED]],
+            result_count=len(memories),
+            detail={"folders": [str(f.root) for f in vault.folders]},
+        )
         # Marked until every folder was rewritten (ops/markers.py): a killed sync is reported by health.
-        folders = "\0".join(str(f.root) for f in self.vault.folders)
-        marker = "vault-sync:" + hashlib.sha256(f"{self.vault.tenant}\0{folders}".encode()).hexdigest()[:16]
+        folders = "\0".join(str(f.root) for f in vault.folders)
+        marker = "vault-sync:" + hashlib.sha256(f"{vault.tenant}\0{folders}".encode()).hexdigest()[:16]
         state = self.store if isinstance(self.store, StateStore) else None
-        with marked(state, marker, tenant=self.vault.tenant, folders=folders.split("\0")) as block:
-            report = self.vault.sync(memories, progress)
+        with marked(state, marker, tenant=vault.tenant, folders=folders.split("\0")) as block:
+            report = vault.sync(memories, progress)
             if not report["ok"]:  # a folder could not be written: that folder is not in sync
                 block.fail("; ".join(str(r["error"]) for r in report["folders"] if r["error"]))
         return report

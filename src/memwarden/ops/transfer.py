@@ -112,8 +112,11 @@ def read_limited(path: Path, max_bytes: int) -> str:
             "split the file or raise the limit",
             field="file",
         )
-    with path.open("rb") as handle:
-        raw = handle.read(max_bytes + 1)
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(max_bytes + 1)
+    except OSError as exc:  # no permission to read it, or it vanished since the size check
+        raise InvalidInput(f"cannot read {path}: {exc.strerror}", field="file") from None
     if len(raw) > max_bytes:  # the file grew after the size check
         raise InvalidInput(f"{path} is over the import limit of {max_bytes} bytes", field="file")
     try:

@@ -209,8 +209,56 @@ class PostgresAuditLog:
             self.append_in(conn, prune_event(checkpoint, previous, actor, tenant), at)
         return checkpoint
 
+    def guard_problems(self) -> list[tuple[str, str]]:
+        """The append-only triggers of migration ``0002_audit_log`` that are gone (``missing``),
+        switched off (``disabled``: ``ALTER TABLE … DISABLE TRIGGER``, or firing only for
+        replicas) or calling another function or another body than memwarden created
+        (``changed``), as (trigger name, state) pairs."""
+        expected = _expected_guards()
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT t.tgname, t.tgenabled, p.proname, p.prosrc FROM pg_trigger t"
+                " JOIN pg_proc p ON p.oid = t.tgfoid WHERE NOT t.tgisinternal AND t.tgrelid IN"
+                " (to_regclass('audit_log'), to_regclass('audit_head'), to_regclass('audit_checkpoints'))"
+            ).fetchall()
+        stored = {str(r[0]): (str(r[1]), str(r[2]), str(r[3])) for r in rows}
+        problems: list[tuple[str, str]] = []
+        for name, (function, body) in expected.items():
+            found = stored.get(name)
+            if found is None:
+                problems.append((name, "missing"))
+            elif found[0] in ("D", "R"):
+                problems.append((name, "disabled"))
+            elif found[1] != function or " ".join(found[2].split()) != body:
+                problems.append((name, "changed"))
+        return problems
+
     def close(self) -> None:
         self.pool.close()
+
+
+_GUARDS: dict[str, tuple[str, str]] = {}
+
+
+def _expected_guards() -> dict[str, tuple[str, str]]:
+    """Trigger name → (function name, function body, whitespace folded), read from the text of
+    migration ``0002_audit_log`` itself."""
+    if not _GUARDS:
+        import re
+
+        from memwarden.store.postgres.migrations import AUDIT_LOG
+
+        bodies = {
+            name: " ".join(body.split())
+            for name, body in re.findall(
+                r"CREATE FUNCTION (\w+)\(\) RETURNS trigger .*?AS \$\$(.*?)\$\$;", AUDIT_LOG, re.S
+            )
+        }
+        for name, function in re.findall(
+            r"CREATE TRIGGER (\w+) .*?EXECUTE FUNCTION (\w+)\(\)", AUDIT_LOG, re.S
+        ):
+            _GUARDS[name] = (function, bodies[function])
+    return _GUARDS
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from memwarden.audit import in_write
 from memwarden.errors import StorageError
-from memwarden.models import IndexText, Memory, VectorSpace
+from memwarden.models import IndexText, Memory, VectorSpace, format_time
 
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg
@@ -22,6 +22,8 @@ if TYPE_CHECKING:  # pragma: no cover
 PROBE_TENANT = "__memwarden_health_probe__"
 PROBE_TERM = "memwardenhealthprobe"
 IMPORT_BATCH = 1000
+# The purge row names at most this many ids and the count of all (as the SQLite store's).
+PURGE_IDS_LISTED = 1000
 
 
 class PostgresMaintenance:
@@ -236,13 +238,29 @@ class PostgresMaintenance:
     # -- maintenance ---------------------------------------------------------------------------
 
     def purge_expired(self, expired_before: datetime) -> list[str]:
-        """Remove, for good, memories whose expiry is older than ``expired_before``; their ids."""
+        """Remove, for good, memories whose expiry is older than ``expired_before``; their ids.
+
+        Under ``in_write.expect_row`` the ``purge`` row commits in the same transaction, only
+        when something was purged; the same row as the SQLite store's (``purge_row`` there)."""
         with self.write() as conn:
             rows = conn.execute(
                 "DELETE FROM memories WHERE expires_at IS NOT NULL AND expires_at <= %s RETURNING id",
                 (expired_before,),
             ).fetchall()
-        return [r[0] for r in rows]
+            purged = [str(r[0]) for r in rows]
+            if purged:
+                ids = sorted(purged)[:PURGE_IDS_LISTED]
+                in_write.write_row(
+                    conn,
+                    ids,
+                    result_count=len(purged),
+                    detail={
+                        "purged": len(purged),
+                        "ids_listed": len(ids),
+                        "expired_before": format_time(expired_before),
+                    },
+                )
+        return purged
 
     def vacuum(self) -> dict[str, int]:
         """VACUUM (ANALYZE) memwarden's tables; database sizes before and after."""

@@ -68,9 +68,13 @@ class SQLiteAuditLog:
         self._lock = _thread.allocate_lock()
         self.shm = watch_for(self.path)
         self.shm.register(self)
-        tables = {
-            r[0] for r in self.connection().execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
+        try:
+            tables = {
+                r[0] for r in self.connection().execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+        except sqlite3.Error as exc:  # a damaged file: say so in words, not "malformed" alone
+            self.close()
+            raise SQLiteFault(f"cannot read the audit log: {describe_fault(self.path, exc)}") from exc
         if not {"audit_log", "audit_head", "audit_checkpoints"} <= tables:
             raise StorageError(f"{self.path} has no audit log (it predates schema migration 0002_audit_log)")
 
@@ -147,11 +151,24 @@ class SQLiteAuditLog:
         if conn.in_transaction:  # already inside one: it is the snapshot
             yield
             return
-        conn.execute("BEGIN")
+        try:
+            conn.execute("BEGIN")
+        except sqlite3.Error as exc:
+            raise SQLiteFault(f"cannot read the audit log: {describe_fault(self.path, exc)}") from exc
         try:
             yield
-        finally:
+        except BaseException:
+            # The block failed (a damaged page, say): end the read quietly so its error, not a
+            # second one from COMMIT, is what the caller sees.
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise
+        try:
             conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise SQLiteFault(f"cannot read the audit log: {describe_fault(self.path, exc)}") from exc
 
     def append(self, event: AuditEvent, at: Stamp) -> AuditRecord:
         with self._write() as conn:
@@ -179,9 +196,31 @@ class SQLiteAuditLog:
         actor: str | None = None,
     ) -> Iterator[AuditRecord]:
         sql, params = records_query(_COLUMNS, "?", since=since, until=until, tenant=tenant, actor=actor)
-        cursor = self.connection().execute(sql, params)
-        for row in cursor:
-            yield AuditRecord(*row)
+        # A generator is not wrapped by with_clear_faults: a damaged page met while iterating
+        # is translated here.
+        try:
+            cursor = self.connection().execute(sql, params)
+            for row in cursor:
+                yield AuditRecord(*row)
+        except sqlite3.Error as exc:
+            raise SQLiteFault(f"cannot read the audit log: {describe_fault(self.path, exc)}") from exc
+
+    def guard_problems(self) -> list[tuple[str, str]]:
+        """The append-only triggers of migration ``0002_audit_log`` that are gone (``missing``) or
+        no longer the ones memwarden created (``changed``), as (trigger name, state) pairs."""
+        expected = _expected_guards()
+        stored = dict(
+            self.connection()
+            .execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name LIKE 'audit%'")
+            .fetchall()
+        )
+        problems: list[tuple[str, str]] = []
+        for name, sql in expected.items():
+            if name not in stored:
+                problems.append((name, "missing"))
+            elif _normal(stored[name]) != sql:
+                problems.append((name, "changed"))
+        return problems
 
     def head(self) -> ChainHead:
         row = self.connection().execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
@@ -242,3 +281,27 @@ class SQLiteAuditLog:
             close_all(self._all)
         self._local = _thread._local()
         self.shm.released()
+
+
+_GUARDS: dict[str, str] = {}
+
+
+def _normal(sql: object) -> str:
+    return " ".join(str(sql).split())
+
+
+def _expected_guards() -> dict[str, str]:
+    """The triggers migration ``0002_audit_log`` creates, by name, as it creates them (run once
+    on an in-memory database, so the check follows the migration's own text)."""
+    if not _GUARDS:
+        from memwarden.store.sqlite.migrations import MIGRATIONS
+
+        step = dict(MIGRATIONS)["0002_audit_log"]
+        conn = sqlite3.connect(":memory:")
+        try:
+            step(conn)
+            rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid")
+            _GUARDS.update({name: _normal(sql) for name, sql in rows})
+        finally:
+            conn.close()
+    return _GUARDS

@@ -25,6 +25,9 @@ logger = get_logger(__name__)
 PROBE_ROWID = -7_000_000_001
 PROBE_TERM = "memwardenhealthprobe"
 IMPORT_BATCH = 1000
+# The purge row names at most this many ids (the lowest, i.e. the oldest memories) and the count
+# of all: 100k expired memories make one row of about 30 KB, not 3 MB.
+PURGE_IDS_LISTED = 1000
 
 
 FTS5_SHADOW_TABLES = ("data", "idx", "content", "docsize", "config")
@@ -351,7 +354,11 @@ class SQLiteMaintenance:
     # -- maintenance ---------------------------------------------------------------------------
 
     def purge_expired(self, expired_before: datetime) -> list[str]:
-        """Remove, for good, memories whose expiry is older than ``expired_before``; their ids."""
+        """Remove, for good, memories whose expiry is older than ``expired_before``; their ids.
+
+        Under ``in_write.expect_row`` the ``purge`` row commits in the same transaction, only
+        when something was purged, so the purge at every server start does not fill the log (the
+        PostgreSQL store writes the same row)."""
         stamp = format_time(expired_before)
         expired = "SELECT rowid, id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?"
         # Found by a read first (a scan of the table: seconds at 1M memories), so the write lock
@@ -363,7 +370,16 @@ class SQLiteMaintenance:
             for rowid, _ in rows:
                 conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
-        return [r[1] for r in rows]
+            purged = [str(r[1]) for r in rows]
+            if purged:
+                ids = sorted(purged)[:PURGE_IDS_LISTED]
+                in_write.write_row(
+                    conn,
+                    ids,
+                    result_count=len(purged),
+                    detail={"purged": len(purged), "ids_listed": len(ids), "expired_before": stamp},
+                )
+        return purged
 
     def vacuum(self) -> dict[str, int]:
         """Merge the keyword index's segments, VACUUM, checkpoint the WAL; sizes before and after."""
