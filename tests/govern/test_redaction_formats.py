@@ -137,7 +137,26 @@ CARDS = [
     ("amex 3782  822463  10005 ok", "amex [REDACTED:payment_card] ok"),
     # What the dash folding of normalisation makes of en dashes and non-breaking hyphens.
     ("card 4111-1111-1111-1111 ok", "card [REDACTED:payment_card] ok"),
+    ("card 4111\t1111\t1111\t1111 ok", "card [REDACTED:payment_card] ok"),
+    ("card\n4111\n1111\n1111\n1111\nok", "card\n[REDACTED:payment_card]\nok"),
+    ("card 4111\r\n1111\r\n1111\r\n1111 ok", "card [REDACTED:payment_card] ok"),
+    ("card 4111 / 1111 / 1111 / 1111 ok", "card [REDACTED:payment_card] ok"),
+    ("card 4111/1111/1111/1111 ok", "card [REDACTED:payment_card] ok"),
+    ("card 4111 · 1111 · 1111 · 1111 ok", "card [REDACTED:payment_card] ok"),
+    ("card 4111·1111·1111·1111 ok", "card [REDACTED:payment_card] ok"),
 ]
+
+IBANS = [
+    ("iban DE89-3704-0044-0532-0130-00 ok", "iban [REDACTED:iban] ok"),
+    ("iban DE89  3704  0044  0532  0130  00 ok", "iban [REDACTED:iban] ok"),
+    ("iban GB82 WEST 1234 5698 7654 32 ok", "iban [REDACTED:iban] ok"),
+]
+
+
+@pytest.mark.parametrize(("text", "stored"), IBANS, ids=[t for t, _ in IBANS])
+def test_ibans_with_dashes_or_double_spaces(text: str, stored: str) -> None:
+    assert REDACTOR.redact(text).text == stored
+    assert WHOLE.redact(text).text == stored
 
 
 @pytest.mark.parametrize(("text", "stored"), CARDS, ids=[t for t, _ in CARDS])
@@ -185,6 +204,9 @@ NEGATIVES = [
     "Totals: +1.5%, +44 (0) and (2024) 12 34.",
     "pi is +3.14159265 roughly, and the delta was +1.2.3",
     "Serial 2024 . 0115 . 0930 from the log.",
+    "Dates 2024/01/15 and 15/01/2024; ratio 1/2/3; path 4111/docs/1111.",
+    "A list:\n2019\n2020\n2021\nand a table 12\t34\t56\t78.",
+    "Parts DE-12-34 and the code AB12-CD34-EF56 are not bank accounts.",
     # URLs without passwords
     "see https://example.com:8443/users/jane/profile and http://localhost:3000/api/v1?x=1",
     "open http://host:8080/a/b@c and https://example.com/path?q=a:b",

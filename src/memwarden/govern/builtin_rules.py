@@ -271,10 +271,10 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         "payment_card",
         rf"[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d(?:[ .-]?\d){{11,17}}(?![{_B}])"
         # Groups (4, then 4-6 …) set apart by the same wider separator: two spaces, " - ", "--".
-        rf"|[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d{{3}}(?P<sep> {{2}}| ?[.-] ?|[.-]{{2}})\d{{4,6}}"
+        rf"|[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d{{3}}(?P<sep> {{2}}| ?[./·-] ?|[.-]{{2}}|\t|\r?\n)\d{{4,6}}"
         rf"(?:(?P=sep)\d{{1,5}}){{1,3}}(?![{_B}])",
-        "payment card numbers (13-19 digits, Luhn; spaces, dashes or dots between, or the same two- or "
-        "three-character separator between groups)",
+        "payment card numbers (13-19 digits, Luhn; spaces, dashes or dots between, or the same separator "
+        "between groups: two spaces, a tab, a line break, ' / ', ' · ', ' - ', '--')",
         validator="luhn",
         shrink=True,
         scope="numbers",
@@ -282,7 +282,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "iban",
-        r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?:[ ]?[A-Za-z0-9]){11,30}(?![A-Za-z0-9])",
+        r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?:(?: {1,2}|-)?[A-Za-z0-9]){11,30}(?![A-Za-z0-9])",
         "IBANs (country length and mod-97)",
         validator="iban",
         shrink=True,

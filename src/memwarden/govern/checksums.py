@@ -114,7 +114,7 @@ def luhn_valid(text: str) -> bool:
 
 def iban_valid(text: str) -> bool:
     """IBAN: a known country, its exact length, and mod-97 of the rearranged number equal to 1."""
-    compact = "".join(text.split()).upper()
+    compact = "".join(text.replace("-", " ").split()).upper()
     if len(compact) < 15 or IBAN_LENGTHS.get(compact[:2]) != len(compact) or not compact.isalnum():
         return False
     if not compact[2:4].isdigit():

@@ -34,12 +34,12 @@ import re
 
 Window = tuple[int, int, int]
 
-_NUMBER_RUN = re.compile(r"[0-9][0-9 .()+-]*")
+_NUMBER_RUN = re.compile(r"[0-9][0-9 .()+\-\t\r\n/·]*")
 _DIGITS = re.compile(r"[0-9]+")
 # Windows of number runs closer than this are searched as one: scanning a few characters costs
 # less than another search call.
 _MERGE_GAP = 48
-_IBAN_TAIL = re.compile(r"(?:[ ]?[A-Za-z0-9])*")
+_IBAN_TAIL = re.compile(r"(?:(?: {1,2}|-)?[A-Za-z0-9])*")
 _NOT_SPACE = re.compile(r"\S*")
 _HEX_RUN = re.compile(r"[0-9A-Fa-f:.]*")
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
