@@ -184,7 +184,7 @@ def test_a_token_of_another_tenant_sees_only_its_tenant(tmp_path: Path, settings
 
 
 def test_the_review_page_reviews_the_newest_memories_and_counts_the_rest(
-    client: httpx.Client, served: Any, monkeypatch: pytest.MonkeyPatch
+    client: httpx.Client, served: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from memwarden.ui import dashboard
 
@@ -196,6 +196,8 @@ def test_the_review_page_reviews_the_newest_memories_and_counts_the_rest(
     page = client.get("/ui/review")
     assert page.status_code == 200
     assert f"2 memories reviewed: the newest of {live} in this scope" in page.text
+    (row,) = [r for r in audit_rows(tmp_path / "ui.db") if r["action"] == "review"]  # as `memwarden review`
+    assert row["outcome"] == "ok" and row["detail"]["via"] == "ui" and row["detail"]["reviewed"] == 2
 
 
 def test_the_table_pages_by_links_both_ways_without_offsets(

@@ -24,6 +24,7 @@ from memwarden.browsing import BrowseCursor, MemoryPage, MemoryQuery
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.models import Memory, SearchResult, format_time
 from memwarden.ops.backup import SIDECAR
+from memwarden.ops.operations import review_summary
 from memwarden.ops.review import review_memories
 from memwarden.service import MemoryService
 from memwarden.ui.sessions import Session
@@ -304,6 +305,17 @@ class Dashboard:
         )
         report["flagged"] = flagged.memories
         report["counts"]["flagged"] = flagged.total
+        # One review row, as `memwarden review` writes (the memories the page shows); when it
+        # cannot be written the page is refused, like every read.
+        summary = review_summary({**report, "flagged": [{"id": m.id} for m in flagged.memories]})
+        self.service.operations.audit(
+            "review",
+            caller=session.caller,
+            project=project,
+            memory_ids=summary["memory_ids"],
+            result_count=summary["result_count"],
+            detail={**summary["detail"], "via": "ui"},
+        )
         return report
 
     def merge(self, session: Session, keep_id: str, drop_id: str) -> Memory:
