@@ -185,6 +185,15 @@ def test_the_audit_log_records_each_callers_actor_and_tenant(server: dict[str, A
     assert verify_database(str(server["tmp"] / "m.db")).ok
 
 
+def test_a_confined_token_gets_health_without_the_servers_paths(server: dict[str, Any]) -> None:
+    """memory_health for a token confined to its tenants names files by their last component
+    only, as /healthz?deep=1 does for anyone but the local operator."""
+    report = call(server["base"], BOB, "memory_health", {"repair": False}).structured_content
+    text = json.dumps(report)
+    assert report["checks"]["backups"]["directory"] == "…/backups"
+    assert str(server["tmp"]) not in text
+
+
 def test_tokens_never_appear_in_logs(server: dict[str, Any]) -> None:
     base = server["base"]
     httpx.post(f"{base}/mcp", json=INIT, headers={**ACCEPT, "authorization": f"Bearer {STRANGER}"})

@@ -15,7 +15,6 @@ keyword index, so it is guarded three ways:
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,26 +24,13 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from memwarden.hidden_paths import hide_paths
 from memwarden.http.auth import BearerAuth
 from memwarden.http.guard import client_is_loopback
 from memwarden.models import Caller
 from memwarden.version import __version__
 
 __all__ = ["DeepHealth", "hide_paths"]
-
-# An absolute POSIX path (at least one component) or a Windows drive path, not inside a word.
-_ABSOLUTE = re.compile(r"(?<![\w.~/-])(?:[A-Za-z]:[\\/]|/)(?:[^\s'\"/\\,;)]+[/\\])*([^\s'\"/\\,;)]+)")
-
-
-def hide_paths(value: Any) -> Any:
-    """``value`` with every absolute path in its strings cut to ``…/<last component>``."""
-    if isinstance(value, str):
-        return _ABSOLUTE.sub(lambda m: f"…/{m.group(1)}", value)
-    if isinstance(value, dict):
-        return {key: hide_paths(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [hide_paths(item) for item in value]
-    return value
 
 
 class DeepHealth:

@@ -15,6 +15,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
+from memwarden.hidden_paths import hide_paths
 from memwarden.mcp import schemas as out
 from memwarden.mcp.calls import call_service, caller_of, project_of, service_of
 from memwarden.mcp.tool_text import described
@@ -23,7 +24,10 @@ from memwarden.mcp.tool_text import described
 async def memory_health(
     ctx: Context, repair: Annotated[bool, described("memory_health", "repair")] = True
 ) -> out.HealthOut:
-    report = await call_service(service_of(ctx).operations.health, repair=repair, caller=caller_of(ctx))
+    service, caller = service_of(ctx), caller_of(ctx)
+    report = await call_service(service.operations.health, repair=repair, caller=caller)
+    if caller is not None and caller != service.default_caller:
+        report = hide_paths(report)  # a confined caller: no absolute paths (as /healthz?deep=1)
     return out.HealthOut.model_validate(report)
 
 

@@ -18,7 +18,7 @@ from starlette.responses import Response
 
 from memwarden.audit.base import ACTIONS
 from memwarden.errors import InvalidInput, MemwardenError
-from memwarden.http.health_route import hide_paths
+from memwarden.hidden_paths import hide_paths
 from memwarden.models import KINDS, format_time
 from memwarden.ui import forms, security
 from memwarden.ui.context import Handler, UiContext
