@@ -252,3 +252,12 @@ DASHED = [
 def test_values_written_with_unicode_dashes_are_redacted_whole(text: str, stored: str) -> None:
     assert normalize_text("\u2013\u2014\u2010\u2011\u2212") == "-----"
     assert REDACTOR.redact(text).text == stored
+
+
+def test_loopback_and_unspecified_addresses_stay_other_addresses_go() -> None:
+    """127.x and 0.0.0.0 name no machine (the log line "no answer from 127.0.0.1:8765" stays
+    useful); any other IPv4 address is redacted as before."""
+    text = "dev on 127.0.0.1:8000, bind 0.0.0.0, db at 10.0.0.5 and 192.168.1.20, 0.0.0.12 too"
+    assert REDACTOR.redact(text).text == (
+        "dev on 127.0.0.1:8000, bind 0.0.0.0, db at [REDACTED:ipv4] and [REDACTED:ipv4], [REDACTED:ipv4] too"
+    )

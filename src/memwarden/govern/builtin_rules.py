@@ -339,8 +339,11 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         "ipv4",
         rf"(?=\d)(?<![{_B}.])"
         + _NOT_A_VERSION
+        # Loopback (127.x) and the unspecified 0.0.0.0 name no machine: a note or a log line
+        # saying "the dev server listens on 127.0.0.1:8000" keeps it.
+        + r"(?!127\.)(?!0\.0\.0\.0(?![\d.]))"
         + rf"(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){{3}}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![{_B}]|\.\d)",
-        "IPv4 addresses",
+        "IPv4 addresses (not loopback 127.x or 0.0.0.0)",
         hints=(".",),
         scope="dotted_numbers",
         min_digits=4,
