@@ -323,7 +323,8 @@ class RedactingFilter:
 
 def configure_logging(settings: Settings, *, to_stderr: bool = True) -> None:
     """Log to a file in the data directory (and stderr); never memory content or query text, and
-    what a caller sent redacted (``RedactingFilter``)."""
+    what a caller sent redacted (``RedactingFilter``). Other libraries' records below INFO are
+    dropped whatever the level: at DEBUG they carry whole messages."""
     import logging
 
     handlers: list[logging.Handler] = []
@@ -341,7 +342,15 @@ def configure_logging(settings: Settings, *, to_stderr: bool = True) -> None:
         from memwarden.govern.redactor import Redactor
 
         redacting = RedactingFilter(Redactor())
+
+    def own_or_info(record: logging.LogRecord) -> bool:
+        # MEMWARDEN_LOG_LEVEL=DEBUG is for memwarden's own messages: other libraries log whole
+        # messages at DEBUG (sse_starlette every event it streams, the MCP SDK, httpx), memory
+        # content included, so their records below INFO never reach a handler.
+        return record.levelno >= logging.INFO or record.name.partition(".")[0] == "memwarden"
+
     for handler in handlers:
+        handler.addFilter(own_or_info)
         handler.addFilter(redacting)
     logging.basicConfig(
         level=settings.log_level,

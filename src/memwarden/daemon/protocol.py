@@ -27,6 +27,7 @@ imports this module.
 from __future__ import annotations
 
 import os
+import sys
 
 from memwarden.daemon.frames import dumps, loads
 from memwarden.digests import sha256
@@ -94,8 +95,20 @@ def encode(frame: object) -> bytes:
 def decode(line: bytes) -> Any:
     try:
         return loads(line)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ProtocolError("bad_frame", f"not a JSON line ({exc}); send one JSON object per line") from None
+    except RecursionError:
+        raise ProtocolError(
+            "bad_frame",
+            "the line is nested too deeply to read (JSON thousands of levels deep); "
+            "send one JSON object per line",
+        ) from None
+    except ValueError as exc:  # UnicodeDecodeError is one
+        if isinstance(exc, UnicodeDecodeError) or hasattr(exc, "pos"):  # json's JSONDecodeError
+            reason = str(exc)
+        else:  # the only other failure of json.loads: a number past int()'s digit limit
+            reason = f"a number in it has more than {sys.get_int_max_str_digits()} digits"
+        raise ProtocolError(
+            "bad_frame", f"not a JSON line ({reason}); send one JSON object per line"
+        ) from None
 
 
 def _value(settings: Any, name: str) -> object:

@@ -8,6 +8,7 @@ Claude continue in this turn).
 
 import json
 import re
+import sys
 from typing import NamedTuple
 
 from memwarden.hooks.projects import project_for, projects_to_search
@@ -159,6 +160,14 @@ def parse_hook_input(raw: str, event: str) -> HookInput:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise HookInputError(f"hook input is not JSON ({exc.msg} at char {exc.pos})") from None
+    except RecursionError:
+        raise HookInputError(
+            "hook input is nested too deeply to read (JSON arrays or objects thousands of levels deep)"
+        ) from None
+    except ValueError:  # the only other failure of json.loads: a number past int()'s digit limit
+        raise HookInputError(
+            f"hook input holds a number of more than {sys.get_int_max_str_digits()} digits, too long to read"
+        ) from None
     if not isinstance(data, dict):
         raise HookInputError("hook input is not a JSON object")
     named = data.get("hook_event_name", event)

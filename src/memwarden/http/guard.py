@@ -14,7 +14,9 @@ and later, passes these checks in this order before its handler runs:
 4. **Body**: a request with a body, and every POST, PUT or PATCH, must be
    ``application/json`` in UTF-8 (the dashboard's forms: ``application/x-www-form-urlencoded``) (415); the body is at most ``MEMWARDEN_HTTP_MAX_BODY_BYTES``
    (413, read no further); it is UTF-8, nests at most ``json_limits.MAX_JSON_DEPTH`` levels and
-   holds no lone surrogate escape (400). The checked body is handed on unchanged.
+   holds no lone surrogate escape (400). The checked body is handed on unchanged. The body must
+   arrive within ``BODY_TIMEOUT_S``, extended by a second for every ``BODY_MIN_RATE`` bytes that
+   came (408, and the connection is closed): a stalled upload cannot hold a connection forever.
 
 Refusals are JSON, ``{"error": code, "message": text}``; a refused request never reaches a
 handler. WebSocket connections are refused (no route uses them).
@@ -43,6 +45,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import anyio
+
 from memwarden.errors import ConfigError
 from memwarden.http.auth import ASGIApp, BearerAuth, Scope, is_loopback
 from memwarden.json_limits import MAX_JSON_DEPTH, json_problem
@@ -50,6 +54,9 @@ from memwarden.json_limits import MAX_JSON_DEPTH, json_problem
 __all__ = ["BodyGuard", "GuardPolicy", "HttpGuard", "guard_routes", "protect"]
 
 logger = logging.getLogger(__name__)
+BODY_TIMEOUT_S = 10.0
+"""Time a request body has to arrive, plus a second per ``BODY_MIN_RATE`` bytes received."""
+BODY_MIN_RATE = 64 * 1024
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
@@ -113,6 +120,7 @@ class GuardPolicy:
     cors_origins: tuple[str, ...] = ()  # as configured, for the CORS answer (browsers send these)
     max_body_bytes: int = 1024 * 1024
     max_json_depth: int = MAX_JSON_DEPTH
+    body_timeout_s: float = BODY_TIMEOUT_S
     # Bound to every interface: a Host naming the address the connection arrived on is the
     # machine itself (a rebinding attacker's page would send its own domain name instead).
     allow_local_address: bool = False
@@ -173,15 +181,12 @@ def _split(value: str) -> Iterable[str]:
     return (part.strip() for part in value.split(",") if part.strip())
 
 
-async def _refuse(send: Any, status: int, error: str, message: str) -> None:
+async def _refuse(send: Any, status: int, error: str, message: str, *, close: bool = False) -> None:
     body = json.dumps({"error": error, "message": message}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-        }
-    )
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:  # the rest of the request was not read: the connection cannot carry another
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -310,8 +315,23 @@ class BodyGuard:
             return
         body = bytearray()
         replay: deque[dict[str, Any]] = deque()
+        deadline = anyio.current_time() + self.policy.body_timeout_s
         while has_body:
-            message = await receive()
+            with anyio.move_on_after(deadline - anyio.current_time()) as waiting:
+                message = await receive()
+            if waiting.cancelled_caught:
+                logger.info("refused an HTTP request whose body did not arrive in time")
+                await _refuse(
+                    send,
+                    408,
+                    "request_timeout",
+                    f"the request body did not arrive in time ({len(body)} bytes came; a body has "
+                    f"{self.policy.body_timeout_s:g} s plus 1 s per {BODY_MIN_RATE // 1024} KiB): "
+                    "send the whole body without pausing",
+                    close=True,
+                )
+                return
+            deadline += len(message.get("body", b"")) / BODY_MIN_RATE
             if message["type"] != "http.request":
                 replay.append(message)
                 break

@@ -136,6 +136,14 @@ def parse_json(text: str, *, what: str = "import data") -> Any:
         ) from None
     except RecursionError:
         raise InvalidInput(f"{what} is nested too deeply to be an export", field="data") from None
+    except ValueError:  # the only other failure of json.loads: a number past int()'s digit limit
+        import sys
+
+        raise InvalidInput(
+            f"{what} holds a number of more than {sys.get_int_max_str_digits()} digits, which is no "
+            "value an export holds",
+            field="data",
+        ) from None
 
 
 # -- writing ------------------------------------------------------------------------------------

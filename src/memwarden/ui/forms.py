@@ -60,7 +60,13 @@ def whole(
     value = _text(params, name)
     if value is None:
         return default
-    if not value.isdigit() or not low <= int(value) <= high:
+    # ASCII digits only ("²" is a digit to isdigit, not to int), and no longer than the bound:
+    # int() refuses more than 4,300 digits with a ValueError.
+    if (
+        not (value.isascii() and value.isdigit())
+        or len(value) > len(str(high))
+        or not low <= int(value) <= high
+    ):
         raise InvalidInput(
             f"{label} must be a whole number from {low} to {high}; got {value[:40]!r}", field=name
         )
