@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from audit_rows import audit_rows
 
 from memwarden.app import build_backups, build_server_service, build_service
 from memwarden.config import Settings, load_settings
@@ -93,7 +94,7 @@ def test_a_damaged_backup_fails_verification(service: MemoryService, tmp_path: P
 
 
 def test_server_start_takes_a_backup_before_migrating_and_keeps_only_the_newest(
-    settings: Settings, tmp_path: Path
+    settings: Settings, tmp_path: Path, db_path: Path
 ) -> None:
     seed = build_service(settings)
     seed.memories.add("seed memory")
@@ -112,6 +113,9 @@ def test_server_start_takes_a_backup_before_migrating_and_keeps_only_the_newest(
     assert not any(Path(p).exists() for p in taken[:2])
     assert all(p.with_name(p.name + SIDECAR).exists() for p in kept)
     assert json.loads((tmp_path / "backups" / LAST).read_text())["reason"] == "start"
+    # Each start-up backup is recorded as `memwarden backup` is: one backup row each.
+    rows = [r for r in audit_rows(db_path) if r["action"] == "backup"]
+    assert len(rows) == 5 and all(r["outcome"] == "ok" for r in rows)
 
 
 def test_no_start_backup_for_a_new_database_or_with_keep_zero(settings: Settings, tmp_path: Path) -> None:

@@ -221,6 +221,9 @@ def build_server_service(settings: Settings) -> MemoryService:
     if backups is not None and not backups.backend.needs_migration():
         had_data = backups.backend.has_data()  # opening a new database creates it: nothing to keep
         service = build_service(settings, ops=True, backups=backups)
+        # The start-up backup is recorded like `memwarden backup` (one backup row); a backup
+        # taken before a pending migration (below) cannot be: the log is not open yet.
+        backups.auditor, backups.caller = service.auditor, service.default_caller
         backups.start_backup_in_background(needed=had_data)
         return _checked_at_start(settings, service)
     record = None
