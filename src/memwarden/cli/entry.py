@@ -19,6 +19,9 @@ tears down every module it imported (about 160) and collects once more, which co
 another 14 ms. Their database connections are closed by then (``cli.runner`` closes the
 service), and nothing else is open. A command that left a thread running exits the usual way.
 
+Before anything else, the process umask becomes at least 077, so every file and folder a
+command creates is private to the user, whatever the shell's umask.
+
 Only these two entry points import this module: importing ``memwarden.cli.main`` (tests, the
 MCP bundle) leaves the collector and the exit alone.
 """
@@ -43,6 +46,11 @@ BROKEN_PIPE = 141
 
 
 def main() -> int:
+    if os.name != "nt":
+        # Everything memwarden creates (data folder, database and its -wal/-shm, log, backups,
+        # exports, runtime folder, vault notes) is the user's alone: a home folder others may
+        # enter (0755) must not expose it. A stricter umask the user set is kept.
+        os.umask(os.umask(0o077) | 0o077)
     from memwarden.cli.argv_shapes import hook_argv
 
     hook = hook_argv(sys.argv[1:])

@@ -71,7 +71,7 @@ def call_daemon(
     place = daemon_place()
     if settings.daemon == "auto" and not place.may_be_up():
         return None  # no daemon up: answered before the socket machinery is imported
-    from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable
+    from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonForeign, DaemonUnavailable
 
     try:
         if settings.daemon == "only" and start:
@@ -86,6 +86,14 @@ def call_daemon(
         if settings.daemon == "only":
             raise ConfigError(f"MEMWARDEN_DAEMON=only: {exc}") from None
         logger.info("daemon not used: %s", exc)
+        return None
+    except DaemonForeign as exc:
+        if settings.daemon == "only":
+            raise ConfigError(f"MEMWARDEN_DAEMON=only: {exc}") from None
+        # When: daemon.json names a port another user now holds (the daemon was killed). Why:
+        # the token and the request must not reach them. What the caller sees: this line on
+        # stderr (logging is not set up yet for these commands) and the work done in-process.
+        logger.warning("not using the memwarden daemon: %s; working in this process", exc)
         return None
     except DaemonUnavailable as exc:
         if settings.daemon == "only":

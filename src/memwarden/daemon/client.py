@@ -43,6 +43,11 @@ class DaemonAbsent(DaemonUnavailable):
     daemon that was killed, a folder that is not private): no daemon is up, which is normal."""
 
 
+class DaemonForeign(DaemonUnavailable):
+    """The daemon's TCP port is held by another user's process (a daemon killed with -9 left
+    ``daemon.json`` behind and someone else took its port): nothing was sent to it."""
+
+
 class AttachRefused(DaemonUnavailable):
     """The daemon answered and refused this client; ``code`` says why (``settings_differ``, …)."""
 
@@ -73,7 +78,7 @@ def _connect(place: DaemonPlace, timeout: float) -> tuple[_socket.socket, str | 
         import socket
 
         port, token = place.read_token()
-        return socket.create_connection(("127.0.0.1", port), timeout=timeout), token
+        sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     except PlaceError as exc:
         raise DaemonAbsent(str(exc)) from None
     except TimeoutError:
@@ -82,6 +87,14 @@ def _connect(place: DaemonPlace, timeout: float) -> tuple[_socket.socket, str | 
         raise DaemonAbsent(
             f"no daemon answers in {place.folder} ({exc.strerror or type(exc).__name__})"
         ) from None
+    # A port is anyone's to take once the daemon is gone: check its owner before the token goes.
+    from memwarden.peer import foreign_server
+
+    reason = foreign_server(sock, "the daemon token or any request")
+    if reason is not None:
+        sock.close()
+        raise DaemonForeign(f"the memwarden daemon's {reason}")
+    return sock, token
 
 
 class DaemonClient:

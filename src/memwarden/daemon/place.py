@@ -103,8 +103,9 @@ class DaemonPlace:
             raise PlaceError(f"{self.folder} is not a folder; memwarden will not use it for its daemon")
         if info.st_uid != os.getuid():
             raise PlaceError(
-                f"{self.folder} belongs to user id {info.st_uid}, not {os.getuid()}; "
-                "memwarden will not use it for its daemon"
+                f"{self.folder} belongs to user id {info.st_uid}, not {os.getuid()} (another user "
+                "created it first); memwarden will not use it for its daemon: set XDG_RUNTIME_DIR "
+                "(or TMPDIR) to a folder of your own (mode 700)"
             )
         if info.st_mode & 0o077:
             raise PlaceError(

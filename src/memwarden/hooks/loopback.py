@@ -5,6 +5,10 @@ whole budget with a warm server (docs/hooks.md, bench/hooks.py). The hook needs 
 shape, so this module speaks just that: one HTTP/1.1 POST, ``Connection: close``, a
 ``Content-Length`` body back. Anything else is an error, and the hook searches the database
 itself instead.
+
+A loopback port is anyone's to take while memwarden's server is down, so before it sends the
+token or the prompt, ``post`` checks that the server's socket belongs to this user (or root;
+``memwarden.peer``, Linux only) and otherwise raises ``ForeignServer`` without sending a byte.
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ PROMPT_PATH = "/hooks/prompt"
 
 class LoopbackError(OSError):
     """The server is not on loopback, did not answer in time, or answered something unexpected."""
+
+
+class ForeignServer(LoopbackError):
+    """The port is held by another user's process: nothing was sent to it."""
 
 
 class HttpStatusError(LoopbackError):
@@ -107,6 +115,7 @@ def post(host: str, port: int, target: str, payload: bytes, *, token: str | None
     try:
         sock = _connect(host, port, timeout)
         try:
+            refuse_foreign(sock, "the prompt or the token")
             sock.sendall(head.encode("latin-1") + b"\r\n" + payload)
             raw = _read_all(sock, deadline)
         finally:
@@ -118,6 +127,15 @@ def post(host: str, port: int, target: str, payload: bytes, *, token: str | None
     except OSError as exc:
         raise LoopbackError(f"cannot reach {host}:{port} ({exc.strerror or type(exc).__name__})") from None
     return _decode(raw)
+
+
+def refuse_foreign(sock: _socket.socket, what: str) -> None:
+    """ForeignServer when another user holds the other end of ``sock`` (memwarden.peer)."""
+    from memwarden.peer import foreign_server
+
+    reason = foreign_server(sock, what)
+    if reason is not None:
+        raise ForeignServer(reason)
 
 
 def _connect(host: str, port: int, timeout: float) -> _socket.socket:

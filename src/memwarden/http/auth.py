@@ -5,6 +5,12 @@ configured (``MEMWARDEN_HTTP_TOKEN`` and/or ``MEMWARDEN_TOKENS_FILE``). Tokens a
 SHA-256 digest in constant time and never logged. The token's identity picks the tenant: its
 first, or the one named by ``X-Memwarden-Tenant`` when the token lists it (403 otherwise). The
 resolved caller is put in the ASGI scope for the MCP tools to read.
+
+Without tokens (the loopback default), every path, ``/healthz`` included, answers only the
+server's own user (and root): another user of the machine connecting to the port gets 403 and
+a message saying to configure a token. Who connects is read from the kernel (``memwarden.peer``,
+Linux only); where it cannot be told (macOS, Windows, an in-process test client) the request
+is served as before.
 """
 
 from __future__ import annotations
@@ -13,12 +19,14 @@ import hmac
 import ipaddress
 import json
 import logging
+import os
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from memwarden.errors import ConfigError
 from memwarden.govern.identity import Identity, token_digest
 from memwarden.models import CALLER_SCOPE_KEY, Caller
+from memwarden.peer import client_owner, describe, trusted
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
@@ -91,6 +99,19 @@ class BearerAuth:
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if self.app is None:
             raise RuntimeError("BearerAuth has no application to pass requests to (see guard.protect)")
+        if scope["type"] == "http" and not self.tokens:
+            uid = client_owner(scope)
+            if not trusted(uid):
+                logger.warning("refused an HTTP request from %s: this server has no token", describe(uid))
+                await self._refuse(
+                    send,
+                    403,
+                    "forbidden",
+                    f"this memwarden server has no token, so it answers only the user running it "
+                    f"(user id {os.getuid()}), not {describe(uid)}: configure MEMWARDEN_HTTP_TOKEN "
+                    "(or MEMWARDEN_TOKENS_FILE) on the server and send Authorization: Bearer <token>",
+                )
+                return
         if scope["type"] != "http" or scope.get("path") in OPEN_PATHS:
             await self.app(scope, receive, send)
             return

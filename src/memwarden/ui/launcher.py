@@ -63,9 +63,23 @@ def _private_folder(folder: Path) -> None:
     if os.name == "nt":
         return
     info = os.lstat(folder)
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+    if not stat.S_ISDIR(info.st_mode):
         raise ConfigError(
-            f"{folder} is not a folder private to this user (mode {stat.S_IMODE(info.st_mode):o}); "
+            f"{folder} is not a folder; memwarden will not keep a launcher key there: remove it, "
+            "or set XDG_RUNTIME_DIR to a folder of your own (mode 700)"
+        )
+    if info.st_uid != os.getuid():
+        # Without XDG_RUNTIME_DIR the folder is $TMPDIR/memwarden-<uid>, in a folder every user
+        # may write to: someone else can make it first. chmod would not help (it is theirs).
+        raise ConfigError(
+            f"{folder} belongs to user id {info.st_uid}, not to this user (user id {os.getuid()}): "
+            "another user created it first, so memwarden will not keep a launcher key there; "
+            "set XDG_RUNTIME_DIR (or TMPDIR) to a folder of your own (mode 700), or have root "
+            f"remove {folder}"
+        )
+    if info.st_mode & 0o077:
+        raise ConfigError(
+            f"{folder} is open to other users (mode {stat.S_IMODE(info.st_mode):o}); "
             f"memwarden will not keep a launcher key there: run chmod 700 {folder}"
         )
 

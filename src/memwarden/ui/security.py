@@ -1,6 +1,8 @@
-"""The dashboard's own checks on top of the HTTP security layer: who is logged in, the CSRF
-token of every state-changing request, same-origin POSTs, and the response headers (a
-Content-Security-Policy that allows no inline script, no framing, no referrer, no caching)."""
+"""The dashboard's own checks on top of the HTTP security layer: who is logged in (and, on
+Linux, that the request comes from the local user the session belongs to: browsers send a
+127.0.0.1 cookie to every port, another user's server included), the CSRF token of every
+state-changing request, same-origin POSTs, and the response headers (a Content-Security-Policy
+that allows no inline script, no framing, no referrer, no caching)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from urllib.parse import urlsplit
 from starlette.requests import Request
 from starlette.responses import Response
 
+from memwarden.peer import client_owner
 from memwarden.ui.sessions import Session, SessionStore, csrf_matches
 
 COOKIE = "memwarden_session"
@@ -51,7 +54,16 @@ def same_origin(request: Request) -> bool:
 
 
 def session_of(request: Request, sessions: SessionStore) -> Session | None:
-    return sessions.get(request.cookies.get(COOKIE))
+    """The session of this request's cookie, if it is live and this request's local user is
+    the one it belongs to (``SessionStore.get``)."""
+    sid = request.cookies.get(COOKIE)
+    return sessions.get(sid, peer_uid=client_owner(request.scope)) if sid else None
+
+
+def login_uid(request: Request) -> int | None:
+    """The local user logging in with this request (for ``SessionStore.start(peer_uid=...)``)."""
+    uid = client_owner(request.scope)
+    return None if uid is None or uid < 0 else uid
 
 
 async def csrf_ok(request: Request, session: Session) -> bool:

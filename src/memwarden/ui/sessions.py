@@ -9,6 +9,12 @@
 - A **session** is a random id in an HttpOnly, SameSite=Strict cookie; it ends after
   ``IDLE`` without a request, after ``LIFETIME`` in any case, and at logout. Each session has
   its own CSRF token, which every state-changing request must send back.
+- A session belongs to the **local user** whose browser logged in over loopback: cookies are
+  not kept apart by port, so a browser sends this cookie to every server on 127.0.0.1, another
+  user's included. Each request's connection names its user (``memwarden.peer``, Linux); the
+  session remembers the first one (at login when the caller passes it, else on first use), and
+  a request from another user ends it (the cookie has leaked) and is asked to log in again.
+  Where the user cannot be told (macOS, Windows, in-process tests) nothing changes.
 
 Tickets, session ids and CSRF tokens are stored only as SHA-256 digests; a restart logs
 everyone out.
@@ -49,6 +55,7 @@ class Session:
     csrf: str
     started: datetime
     seen: datetime
+    peer_uid: int | None = None  # the local user the session belongs to (None: not known yet)
 
 
 class SessionStore:
@@ -84,19 +91,28 @@ class SessionStore:
             expires = self._tickets.pop(_digest(ticket), None)
         return expires is not None and expires > self.clock()
 
-    def start(self, caller: Caller, tenants: tuple[str, ...], *, operator: bool) -> tuple[str, Session]:
-        """A new session: its id (for the cookie) and the session (with its CSRF token)."""
+    def start(
+        self, caller: Caller, tenants: tuple[str, ...], *, operator: bool, peer_uid: int | None = None
+    ) -> tuple[str, Session]:
+        """A new session: its id (for the cookie) and the session (with its CSRF token).
+        ``peer_uid``: the local user who logged in (``peer.client_owner``), when known."""
         sid = secrets.token_urlsafe(32)
         now = self.clock()
-        session = Session(caller, tenants, operator, secrets.token_urlsafe(32), now, now)
+        if peer_uid is not None and peer_uid < 0:
+            peer_uid = None  # no process held the login's connection: bind on first use
+        session = Session(caller, tenants, operator, secrets.token_urlsafe(32), now, now, peer_uid)
         with self._lock:
             if len(self._sessions) >= MAX_SESSIONS:
                 self._sessions.pop(min(self._sessions, key=lambda d: self._sessions[d].seen))
             self._sessions[_digest(sid)] = session
         return sid, session
 
-    def get(self, sid: str | None) -> Session | None:
-        """The live session for this cookie value (its idle clock restarts), else None."""
+    def get(self, sid: str | None, *, peer_uid: int | None = None) -> Session | None:
+        """The live session for this cookie value (its idle clock restarts), else None.
+
+        ``peer_uid``: the local user sending it (None: cannot be told). A session is bound to
+        the first user that uses it; another user's request ends it (its cookie has leaked), and
+        a connection no process holds (``peer.NOT_LISTED``) is refused."""
         if not sid:
             return None
         key, now = _digest(sid), self.clock()
@@ -107,6 +123,13 @@ class SessionStore:
             if now - session.seen > self.idle or now - session.started > self.lifetime:
                 del self._sessions[key]
                 return None
+            if peer_uid is not None and peer_uid < 0:
+                return None
+            if peer_uid is not None and session.peer_uid is not None and peer_uid != session.peer_uid:
+                del self._sessions[key]
+                return None
+            if peer_uid is not None and session.peer_uid is None:
+                session = replace(session, peer_uid=peer_uid)
             session = replace(session, seen=now)
             self._sessions[key] = session
         return session

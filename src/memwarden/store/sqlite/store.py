@@ -73,7 +73,12 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
         self.vector_exact_max = vector_exact_max
         self.vector_snapshots = vector_snapshots
         self._vector_indexes: dict[VectorSpace, VectorSpaceIndex] = {}
-        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
+        # The file holds every tenant's memories: its folder is created 0700 and the file 0600
+        # whatever the umask of the process (a daemon or bundle started outside the CLI, which
+        # sets 077); SQLite gives the -wal and -shm files the database's own mode.
+        os.makedirs(os.path.dirname(self.path) or ".", mode=0o700, exist_ok=True)
+        if not os.path.exists(self.path):
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
         self._local = _thread._local()
         self._all: list[sqlite3.Connection] = []
         self._lock = _thread.allocate_lock()
