@@ -12,6 +12,11 @@ from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import os
+
+    # As every memwarden command (cli/entry.py): what the daemon creates (its log, backups, the
+    # database) is private to the user; a stricter umask is kept.
+    os.umask(os.umask(0o077) | 0o077)
     parser = argparse.ArgumentParser(prog="python -m memwarden.daemon", description=__doc__)
     parser.add_argument("--db", help="database (overrides MEMWARDEN_DB); - reads it from standard input")
     parser.add_argument(

@@ -123,7 +123,13 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
     )
     policy = GuardPolicy.from_settings(settings, bind_host, tokens=bool(tokens))
     http_token = None if settings.http_token is None else settings.http_token.get_secret_value()
-    dashboard = dashboard_app(service, tokens=tokens, http_token=http_token, operator=default)
+    dashboard = dashboard_app(
+        service,
+        tokens=tokens,
+        http_token=http_token,
+        operator=default,
+        health_interval_s=settings.http_health_interval_s,
+    )
     # One outer layer (Host, Origin) for everything; the API behind the bearer check and JSON
     # bodies, the dashboard behind its own login with HTML form bodies.
     return HttpGuard(

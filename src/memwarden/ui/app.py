@@ -97,7 +97,9 @@ async def login_page(request: Request) -> Response:
                 status=401,
                 error="This login link was already used or has expired: run `memwarden ui` again.",
             )
-        sid, _ = ui.sessions.start(ui.operator, (ui.operator.tenant,), operator=True)
+        sid, _ = ui.sessions.start(
+            ui.operator, (ui.operator.tenant,), operator=True, peer_uid=security.login_uid(request)
+        )
         response = RedirectResponse("/ui/", status_code=303)
         security.set_session_cookie(response, sid, secure_only=request.url.scheme == "https")
         return security.secure(response)
@@ -155,7 +157,10 @@ async def login_submit(request: Request) -> Response:
     digest = token_digest(str(token).strip())
     operator = digest in ui.operator_digests
     sid, _ = ui.sessions.start(
-        Caller(identity.actor, identity.tenants[0]), identity.tenants, operator=operator
+        Caller(identity.actor, identity.tenants[0]),
+        identity.tenants,
+        operator=operator,
+        peer_uid=security.login_uid(request),
     )
     response = RedirectResponse("/ui/", status_code=303)
     security.set_session_cookie(response, sid, secure_only=request.url.scheme == "https")
@@ -200,14 +205,17 @@ def build_ui_app(
     operator_digests: frozenset[str],
     operator: Caller,
     clock: Callable[[], datetime] = utcnow,
+    health_interval_s: float = 10.0,
 ) -> Starlette:
-    """The dashboard as an ASGI app whose routes start with ``/ui``."""
+    """The dashboard as an ASGI app whose routes start with ``/ui``; a tenant's deep health check
+    runs at most once per ``health_interval_s`` (MEMWARDEN_HTTP_HEALTH_INTERVAL_S)."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["short_time"] = pages.short_time
     templates.env.globals["thread_hops"] = THREAD_HOPS
     ui = UiContext(
         Dashboard(service), SessionStore(clock), templates, dict(tokens), operator_digests, operator
     )
+    ui.health_interval_s = health_interval_s
     routes = [
         Route("/ui/login", login_page, methods=["GET"]),
         Route("/ui/login", login_submit, methods=["POST"]),

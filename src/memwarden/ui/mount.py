@@ -38,7 +38,12 @@ class DashboardDispatch:
 
 
 def dashboard_app(
-    service: MemoryService, *, tokens: dict[str, Identity | Caller], http_token: str | None, operator: Caller
+    service: MemoryService,
+    *,
+    tokens: dict[str, Identity | Caller],
+    http_token: str | None,
+    operator: Caller,
+    health_interval_s: float = 10.0,
 ) -> Any:
     """The dashboard for this server's tokens: ``http_token`` (MEMWARDEN_HTTP_TOKEN) logs in as
     the local operator, every token of MEMWARDEN_TOKENS_FILE as its own actor and tenants."""
@@ -47,4 +52,10 @@ def dashboard_app(
         for digest, who in tokens.items()
     }
     operators = frozenset({token_digest(http_token)} if http_token else set())
-    return build_ui_app(service, tokens=identities, operator_digests=operators, operator=operator)
+    return build_ui_app(
+        service,
+        tokens=identities,
+        operator_digests=operators,
+        operator=operator,
+        health_interval_s=health_interval_s,
+    )
