@@ -194,6 +194,25 @@ def test_a_confined_token_gets_health_without_the_servers_paths(server: dict[str
     assert str(server["tmp"]) not in text
 
 
+def test_an_mcp_session_answers_only_the_token_that_opened_it(server: dict[str, Any]) -> None:
+    """A session id is a name, not a credential: another token sending alice's session id (it is
+    logged at INFO) is answered as for an unknown session, and cannot end it with DELETE."""
+    base = server["base"]
+    alice = {**ACCEPT, "authorization": f"Bearer {ALICE}"}
+    opened = httpx.post(f"{base}/mcp", json=INIT, headers=alice)
+    assert opened.status_code == 200
+    sid = opened.headers["mcp-session-id"]
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+    bob = {**ACCEPT, "authorization": f"Bearer {BOB}", "mcp-session-id": sid}
+    assert httpx.post(f"{base}/mcp", json=listing, headers=bob).status_code == 404
+    assert httpx.delete(f"{base}/mcp", headers=bob).status_code == 404
+    mine = {**alice, "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18"}
+    assert httpx.post(f"{base}/mcp", json=initialized, headers=mine).status_code == 202
+    assert httpx.post(f"{base}/mcp", json=listing, headers=mine).status_code == 200  # still hers
+    assert httpx.delete(f"{base}/mcp", headers=mine).status_code == 200
+
+
 def test_tokens_never_appear_in_logs(server: dict[str, Any]) -> None:
     base = server["base"]
     httpx.post(f"{base}/mcp", json=INIT, headers={**ACCEPT, "authorization": f"Bearer {STRANGER}"})

@@ -23,6 +23,7 @@ from memwarden.hooks.recall import RECALL_PATH
 from memwarden.http.auth import BearerAuth, is_loopback, parse_bind, token_digest
 from memwarden.http.guard import FORM, GuardPolicy, HttpGuard, guard_routes
 from memwarden.http.health_route import DeepHealth
+from memwarden.http.session_binding import SessionBinding
 from memwarden.models import CALLER_SCOPE_KEY, Caller
 from memwarden.service import MemoryService
 from memwarden.ui.mount import DashboardDispatch, dashboard_app
@@ -133,7 +134,9 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
     # One outer layer (Host, Origin) for everything; the API behind the bearer check and JSON
     # bodies, the dashboard behind its own login with HTML form bodies.
     return HttpGuard(
-        DashboardDispatch(guard_routes(app, policy, auth), guard_routes(dashboard, policy, media=FORM)),
+        DashboardDispatch(
+            guard_routes(SessionBinding(app), policy, auth), guard_routes(dashboard, policy, media=FORM)
+        ),
         policy,
     )
 
