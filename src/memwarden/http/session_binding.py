@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import MutableMapping
 from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -48,7 +49,7 @@ class SessionBinding:
             await _not_found(send)
             return
 
-        async def record(message: dict[str, Any]) -> None:
+        async def record(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start" and sent is None:
                 named = next(
                     (
