@@ -221,10 +221,11 @@ def build_server_service(settings: Settings) -> MemoryService:
     if backups is not None and not backups.backend.needs_migration():
         had_data = backups.backend.has_data()  # opening a new database creates it: nothing to keep
         service = build_service(settings, ops=True, backups=backups)
-        # The start-up backup is recorded like `memwarden backup` (one backup row); a backup
-        # taken before a pending migration (below) cannot be: the log is not open yet.
-        backups.auditor, backups.caller = service.auditor, service.default_caller
-        backups.start_backup_in_background(needed=had_data)
+        # The start-up backup is recorded like `memwarden backup` (one backup row), through an
+        # audit log of its own thread; a backup taken before a pending migration (below) is not:
+        # the log is not open yet.
+        backups.caller = service.default_caller
+        backups.start_backup_in_background(needed=had_data, open_auditor=lambda: build_auditor(settings))
         return _checked_at_start(settings, service)
     record = None
     try:

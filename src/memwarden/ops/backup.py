@@ -16,6 +16,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -143,7 +144,9 @@ class BackupManager:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
         return self.directory / f"{PREFIX}{stamp}-{reason}{self.backend.suffix}"
 
-    def backup(self, *, reason: str = "manual", out: Path | None = None) -> BackupRecord:
+    def backup(
+        self, *, reason: str = "manual", out: Path | None = None, auditor: Auditor | None = None
+    ) -> BackupRecord:
         """Write a backup (to ``out``, never over an existing file), verify it, record the result.
 
         With ``auditor`` set, one ``backup`` row follows: the file, whether it verified and how
@@ -153,10 +156,11 @@ class BackupManager:
         try:
             record = self._backup(reason, out)
         except MemwardenError as exc:
-            self._audit(reason, outcome=exc.code, detail={"error": exc.message[:200]})
+            self._audit(reason, auditor, outcome=exc.code, detail={"error": exc.message[:200]})
             raise
         self._audit(
             reason,
+            auditor,
             result_count=int(record.counts.get("memories", 0)),
             detail={
                 "file": record.path,
@@ -168,11 +172,13 @@ class BackupManager:
         )
         return record
 
-    def _audit(self, reason: str, **fields: Any) -> None:
-        if self.auditor is None or reason == "pre-restore":
+    def _audit(self, reason: str, auditor: Auditor | None, **fields: Any) -> None:
+        """The backup row, in ``auditor`` (a thread's own) or the manager's; best effort."""
+        log = auditor or self.auditor
+        if log is None or reason == "pre-restore":
             return
         try:
-            self.auditor.record("backup", self.caller, **fields)
+            log.record("backup", self.caller, **fields)
         except MemwardenError as exc:
             logger.error("backup not recorded in the audit log: %s", exc.message)
 
@@ -239,18 +245,24 @@ class BackupManager:
             logger.warning("removed %d partial backup files left by killed processes", len(removed))
         return removed
 
-    def start_backup(self) -> BackupRecord | None:
+    def start_backup(self, auditor: Auditor | None = None) -> BackupRecord | None:
         """The backup taken when a server starts, before migrations; None when there is nothing
         to back up yet or automatic backups are off (``MEMWARDEN_BACKUP_KEEP=0``)."""
         self.clean_stale_partials()
         if self.keep == 0 or not self.backend.automatic or not self.backend.has_data():
             return None
-        return self.backup(reason="start")
+        return self.backup(reason="start", auditor=auditor)
 
-    def start_backup_in_background(self, *, needed: bool = True) -> None:
+    def start_backup_in_background(
+        self, *, needed: bool = True, open_auditor: Callable[[], Auditor | None] | None = None
+    ) -> None:
         """Take the start-up backup in a thread, so a server answers at once whatever the size of
         its database (a verified backup of 1M memories took 110 s before the first answer,
-        issue 21). Only when no migration is pending: a migration waits for its backup."""
+        issue 21). Only when no migration is pending: a migration waits for its backup.
+
+        ``open_auditor`` gives the thread an audit log of its own for the backup's row, closed
+        when it is done: the server's may be closed under it (a server that stops while its
+        start-up backup runs; sharing it crashed SQLite)."""
         if not needed:
             self.startup = {"state": "not_needed"}
             self._startup_done.set()
@@ -258,8 +270,13 @@ class BackupManager:
         self.startup = {"state": "running", "started_at": format_time(datetime.now(UTC))}
 
         def run() -> None:
+            auditor = None
             try:
-                record = self.start_backup()
+                auditor = open_auditor() if open_auditor is not None else None
+            except MemwardenError as exc:
+                logger.error("the start-up backup is not recorded in the audit log: %s", exc.message)
+            try:
+                record = self.start_backup(auditor)
             except StorageError as exc:
                 logger.error("start-up backup failed (%s); see memwarden health", exc.message)
                 self.startup = {"state": "failed", "error": exc.message}
@@ -277,6 +294,8 @@ class BackupManager:
                             "start-up backup %s failed verification; see memwarden health", record.path
                         )
             finally:
+                if auditor is not None:
+                    auditor.close()
                 self._startup_done.set()
 
         threading.Thread(target=run, name="memwarden-start-backup", daemon=True).start()
