@@ -119,3 +119,22 @@ def transaction_rows() -> Iterator[None]:
         if pending is not None:
             del pending.rows[mark:]
         raise
+
+
+#: How many ids a ``purge`` row lists (the lowest, i.e. the oldest memories); the count is always
+#: whole: 100k expired memories make one row of about 30 KB, not 3 MB.
+PURGE_IDS_LISTED = 1000
+
+
+def write_purge_row(conn: object, purged: Sequence[str], expired_before: str | None) -> None:
+    """A purge's row on ``conn``, inside the purge's transaction, when it removed anything: the
+    count, the first ``PURGE_IDS_LISTED`` ids in id order, the cutoff (one shape for every store)."""
+    if not purged:
+        return
+    ids = sorted(purged)[:PURGE_IDS_LISTED]
+    write_row(
+        conn,
+        ids,
+        result_count=len(purged),
+        detail={"purged": len(purged), "ids_listed": len(ids), "expired_before": expired_before},
+    )

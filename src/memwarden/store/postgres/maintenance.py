@@ -22,8 +22,6 @@ if TYPE_CHECKING:  # pragma: no cover
 PROBE_TENANT = "__memwarden_health_probe__"
 PROBE_TERM = "memwardenhealthprobe"
 IMPORT_BATCH = 1000
-# The purge row names at most this many ids and the count of all (as the SQLite store's).
-PURGE_IDS_LISTED = 1000
 
 
 class PostgresMaintenance:
@@ -248,18 +246,7 @@ class PostgresMaintenance:
                 (expired_before,),
             ).fetchall()
             purged = [str(r[0]) for r in rows]
-            if purged:
-                ids = sorted(purged)[:PURGE_IDS_LISTED]
-                in_write.write_row(
-                    conn,
-                    ids,
-                    result_count=len(purged),
-                    detail={
-                        "purged": len(purged),
-                        "ids_listed": len(ids),
-                        "expired_before": format_time(expired_before),
-                    },
-                )
+            in_write.write_purge_row(conn, purged, format_time(expired_before))
         return purged
 
     def vacuum(self) -> dict[str, int]:

@@ -25,9 +25,6 @@ logger = get_logger(__name__)
 PROBE_ROWID = -7_000_000_001
 PROBE_TERM = "memwardenhealthprobe"
 IMPORT_BATCH = 1000
-# The purge row names at most this many ids (the lowest, i.e. the oldest memories) and the count
-# of all: 100k expired memories make one row of about 30 KB, not 3 MB.
-PURGE_IDS_LISTED = 1000
 
 
 FTS5_SHADOW_TABLES = ("data", "idx", "content", "docsize", "config")
@@ -371,14 +368,7 @@ class SQLiteMaintenance:
                 conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
             purged = [str(r[1]) for r in rows]
-            if purged:
-                ids = sorted(purged)[:PURGE_IDS_LISTED]
-                in_write.write_row(
-                    conn,
-                    ids,
-                    result_count=len(purged),
-                    detail={"purged": len(purged), "ids_listed": len(ids), "expired_before": stamp},
-                )
+            in_write.write_purge_row(conn, purged, stamp)
         return purged
 
     def vacuum(self) -> dict[str, int]:
