@@ -3,8 +3,10 @@ other test off the daemon)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import socket
 import tempfile
 import time
 from collections.abc import Iterator
@@ -78,3 +80,22 @@ def client(place: DaemonPlace, settings: HotSettings) -> Iterator[DaemonClient]:
     connection = attach_or_start(place, settings)
     yield connection
     connection.close()
+
+
+def raw_exchange(place: DaemonPlace, *lines: bytes) -> list[dict[str, object]]:
+    """Send raw bytes as one client and read every answer line until the daemon closes or goes quiet."""
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(15)
+        sock.connect(str(place.socket_path))
+        answers = []
+        for line in lines:
+            sock.sendall(line)
+            answer = b""
+            while not answer.endswith(b"\n"):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            if answer:
+                answers.append(json.loads(answer))
+        return answers

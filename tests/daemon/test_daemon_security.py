@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import raw_exchange
 
 from memwarden import __version__
 from memwarden.config_hot import HotSettings, load_hot_settings
@@ -27,25 +28,6 @@ as_root = pytest.mark.skipif(
     not hasattr(os, "getuid") or os.getuid() != 0 or OTHER_PYTHON is None,
     reason="switching to another user needs root and a system python3",
 )
-
-
-def raw_exchange(place: DaemonPlace, *lines: bytes) -> list[dict[str, object]]:
-    """Send raw bytes as one client and read every answer line until the daemon closes or goes quiet."""
-    with socket.socket(socket.AF_UNIX) as sock:
-        sock.settimeout(15)
-        sock.connect(str(place.socket_path))
-        answers = []
-        for line in lines:
-            sock.sendall(line)
-            answer = b""
-            while not answer.endswith(b"\n"):
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-            if answer:
-                answers.append(json.loads(answer))
-        return answers
 
 
 def good_hello(settings: HotSettings) -> bytes:
