@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from memwarden.http.app import HEAD_TIMEOUT_S
+from memwarden.http.connections import HEAD_TIMEOUT_S
 from memwarden.http.guard import BODY_TIMEOUT_S
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX open-file limits")
