@@ -1,6 +1,10 @@
 """Governance: screening and redaction rates on the labelled corpora, redaction speed, audit cost.
 
-    python bench/govern.py [--runs 3000] [--json FILE]
+    python bench/govern.py [--runs 3000] [--json FILE] [--data DIR]
+
+First the public dev corpora (bench/govern_public.py: secrets, PII and injection rows nobody here
+wrote, through the real write path, per corpus and family; skipped with a note when ``--data``
+is missing), then the project's own corpora below.
 
 Every timing row shows wall p50/p95 and the CPU time p50 of the same calls (the machine may
 be shared: CPU time is what the call itself costs). Targets: injection screening recall >= 0.95 on the hostile corpus and false positives <= 1% on
@@ -26,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from govern_corpora import benign_corpus, hostile_corpus, precision_corpus  # bench/ is on sys.path
+from govern_public import DEFAULT_DATA, MissingData, family_lines, summary_lines
+from govern_public import score as score_public
 
 from memwarden.app import build_service
 from memwarden.config import load_settings
@@ -236,12 +242,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3000)
     parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the public corpora")
     args = parser.parse_args()
+    try:
+        public: dict[str, Any] | None = score_public(data=args.data)
+    except MissingData as exc:
+        print(f"public corpora skipped: {exc}\n")
+        public = None
     corpora = bench_corpora()
     redaction = bench_redaction(args.runs)
     audit = bench_audit(min(args.runs, 1000))
     screening = bench_screening(min(args.runs, 3000))
-    print(f"{'corpus':40} {'cases':>7} {'rate':>8}  target")
+    if public is not None:
+        for result in public.values():
+            print("\n".join(family_lines(result, 8)))
+        print("\n".join(summary_lines(public)))
+        print("targets: secrets and PII recall >= 0.97; ordinary sentences (PII keep rows) changed <= 0.01\n")
+    print(f"{'own corpus':40} {'cases':>7} {'rate':>8}  target")
     print(f"{'screening recall (hostile)':40} {corpora['hostile']:7} {corpora['recall']:8.4f}  >= 0.95")
     print(
         f"{'screening false positives (benign)':40} {corpora['benign']:7} {corpora['false_positive_rate']:8.4f}  <= 0.01"
@@ -308,6 +325,7 @@ def main() -> None:
     )
     result = {
         "corpora": corpora,
+        "public": public,
         "redaction": redaction,
         "audit": audit,
         "screening": screening,
