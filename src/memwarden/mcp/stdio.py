@@ -1,4 +1,4 @@
-"""MCP over stdio where every request gets an answer.
+"""MCP over stdio, and over the daemon's connections, where every request gets an answer.
 
 The SDK's stdio reader (``mcp.server.stdio``) hands a line it cannot parse to the session as
 an exception, and the session drops it: a request holding a lone surrogate escape
@@ -11,6 +11,10 @@ and answers such a line itself, as JSON-RPC 2.0 asks:
 - the line is JSON but not a JSON-RPC message: ``-32600`` (invalid request), same ``id`` rule;
 - an answer the server cannot encode (it would not be UTF-8 JSON) is replaced by a ``-32603``
   error for the same ``id``.
+
+``answering_lines`` is that reader over any line transport: ``memwarden serve`` in its own process
+(``answering_stdio``) and the daemon's MCP connections (``mcp/stream.py``, which the relay of
+``MEMWARDEN_DAEMON=auto`` feeds byte for byte) share it, so bad input is answered alike on each.
 
 A malformed *response* (a line with ``result`` or ``error`` and no ``method``) is logged, not
 answered. The server keeps serving after every one of these. As in the SDK, while it serves,
@@ -26,7 +30,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, BinaryIO
 
@@ -38,7 +42,7 @@ from mcp.shared.message import SessionMessage
 
 from memwarden.json_limits import json_problem, read_request_id
 
-__all__ = ["answering_stdio", "run_answering_stdio"]
+__all__ = ["answering_lines", "answering_stdio", "run_answering_stdio"]
 
 logger = logging.getLogger(__name__)
 Id = str | int | None
@@ -115,16 +119,15 @@ class _Wire:
             os.close(saved)
 
 
+Streams = tuple[ContextReceiveStream[SessionMessage | Exception], ContextSendStream[SessionMessage]]
+
+
 @asynccontextmanager
-async def answering_stdio(
-    reader: BinaryIO | None = None, writer: BinaryIO | None = None
-) -> AsyncIterator[
-    tuple[ContextReceiveStream[SessionMessage | Exception], ContextSendStream[SessionMessage]]
-]:
-    """Streams for ``Server.run``; answers unparseable lines itself (see the module docstring)."""
-    wire = _Wire() if reader is None or writer is None else None
-    source = anyio.wrap_file(reader or (wire.reader if wire else sys.stdin.buffer))
-    sink = anyio.wrap_file(writer or (wire.writer if wire else sys.stdout.buffer))
+async def answering_lines(
+    lines: AsyncIterable[bytes], write: Callable[[bytes], Awaitable[None]]
+) -> AsyncIterator[Streams]:
+    """Streams for ``Server.run`` over any line transport (stdio, a daemon connection): each
+    line is triaged as the module docstring says, each answer written as one UTF-8 line."""
     read_send, read_stream = create_context_streams[SessionMessage | Exception](0)
     write_stream, write_receive = create_context_streams[SessionMessage](0)
     answers = write_stream.clone()
@@ -132,7 +135,7 @@ async def answering_stdio(
     async def read_lines() -> None:
         try:
             async with read_send, answers:
-                async for line in source:
+                async for line in lines:
                     if not line.strip():
                         continue
                     triaged = triage(line)
@@ -146,16 +149,32 @@ async def answering_stdio(
         try:
             async with write_receive:
                 async for message in write_receive:
-                    await sink.write(_encode(message))
-                    await sink.flush()
+                    await write(_encode(message))
         except anyio.ClosedResourceError:
             await anyio.lowlevel.checkpoint()
 
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(read_lines)
+        tasks.start_soon(write_lines)
+        yield read_stream, write_stream
+
+
+@asynccontextmanager
+async def answering_stdio(
+    reader: BinaryIO | None = None, writer: BinaryIO | None = None
+) -> AsyncIterator[Streams]:
+    """Streams for ``Server.run`` over stdin/stdout (or the given files); see ``answering_lines``."""
+    wire = _Wire() if reader is None or writer is None else None
+    source = anyio.wrap_file(reader or (wire.reader if wire else sys.stdin.buffer))
+    sink = anyio.wrap_file(writer or (wire.writer if wire else sys.stdout.buffer))
+
+    async def write(data: bytes) -> None:
+        await sink.write(data)
+        await sink.flush()
+
     try:
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(read_lines)
-            tasks.start_soon(write_lines)
-            yield read_stream, write_stream
+        async with answering_lines(source, write) as streams:
+            yield streams
     finally:
         if wire is not None:
             wire.restore()
