@@ -132,7 +132,7 @@ def test_notes_carry_frontmatter_heading_content_and_a_pinned_callout(
             "tags": ["a:b", "#hash", "two words"],
             "project": "p: x #1",
         },
-        {"title": "--- looks like a fence ---", "tags": ["---"], "project": "line\nbreak"},
+        {"title": "--- looks like a fence ---", "tags": ["---"], "project": "line break"},
         {"title": "", "tags": ["İstanbul", "日本語", "emoji🙂"], "project": "Ünïcödé/nested"},
         {"title": "[[not a link]] | pipe ^ caret", "tags": ["2024"], "project": "default"},
     ]

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from memwarden import validation as v
 from memwarden.errors import InvalidInput
+from memwarden.identifiers import escape_identifier
 from memwarden.intake import content_hash
 from memwarden.models import Memory
 from memwarden.vault.folder import VaultFolder
@@ -69,11 +70,12 @@ SPECIALS = [
 ANY_CHAR = st.characters(blacklist_categories=("Cs",))
 PIECE = st.one_of(st.sampled_from(SPECIALS), st.text(ANY_CHAR, max_size=6))
 TEXT = st.lists(PIECE, max_size=12).map("".join)
-# What a tag or project may hold (one line, no control characters, not blank; the rest is free).
+# What a tag or project may hold (the identifier policy, identifiers.py: a refused character
+# becomes its stand-in; not blank; the rest is free).
 LINE = (
     st.lists(PIECE, min_size=1, max_size=8)
     .map("".join)
-    .map(lambda s: re.sub(r"[\x00-\x1f\x7f]", "", s))
+    .map(escape_identifier)
     .filter(lambda s: s.strip() and len(s) <= 64)
 )
 _WINDOWS_FORBIDDEN = re.compile(r'[<>:"/\\|?*\x00-\x1f]')

@@ -18,17 +18,19 @@ markup becomes a look-alike that is not markup, an invisible character becomes i
 written out (``[U+200B]``), so a hidden trick shows. It is not injective (``a<b`` and ``a‹b``
 meet); the store migration reports what it rewrote.
 
-Standard library only: the prompt hook's quick path validates projects through here.
+Standard library only, and not ``functools`` either: the prompt hook names a session's
+project through here (``hooks.projects``).
 """
 
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
 
-from memwarden.digests import sha256
 from memwarden.errors import InvalidInput
 
+MAX_PROJECT_CHARS = 100
+MAX_TAG_CHARS = 64
+MAX_THREAD_CHARS = 200
 MARKUP = "<>&\"'`"
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # Readable stand-ins for the markup characters; none of them folds (NFKC) back to markup.
@@ -44,7 +46,6 @@ _CONTROL_NAMES = {
 }
 
 
-@lru_cache(maxsize=8192)
 def is_refused(ch: str) -> bool:
     """Whether the single character ``ch`` may not appear in an identifier."""
     if ch in MARKUP:
@@ -117,6 +118,8 @@ def escape_identifier(value: str, *, max_chars: int | None = None) -> str:
         if value and not any(unicodedata.category(c)[0] in "LNPS" for c in escaped):
             escaped = "".join(f"[U+{ord(ch):04X}]" for ch in value)
     if max_chars is not None and len(escaped) > max_chars:
+        from memwarden.digests import sha256
+
         digest = sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
         escaped = escaped[: max(0, max_chars - 9)].rstrip() + "~" + digest
     return escaped

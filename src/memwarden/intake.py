@@ -19,6 +19,7 @@ from memwarden import validation as v
 from memwarden.digests import sha256
 from memwarden.errors import InvalidInput
 from memwarden.govern.markers import rules_in_markers, unmarked
+from memwarden.identifiers import check_identifier
 from memwarden.models import IndexText, Memory
 from memwarden.text.analyzer import Analyzer
 from memwarden.text.memory_index import memory_index
@@ -121,21 +122,23 @@ class Intake:
         return outcome.text, outcome.rules if outcome.applied else ()
 
     def clean_identifier(self, field: str, value: str) -> str:
-        """An identifier, already validated: refused when it is blank once invisible characters are
-        removed, or when a redaction rule matches it (an identifier is never rewritten: a
-        rewritten project or tag would merge with others or stop matching its filters).
+        """An identifier, already shape-checked: refused when it is blank once invisible
+        characters are removed, when a redaction rule matches it (an identifier is never
+        rewritten: a rewritten project or tag would merge with others or stop matching its
+        filters), or when it holds a character the identifier policy refuses
+        (``identifiers.check_identifier``: control characters, line breaks, markup).
 
-        The error names the field and the rule, never the value. Off and dry-run modes let the
-        value through (dry-run reports the rule on the write, as for any field).
+        The policy is checked last so that a secret hidden behind an invisible character is
+        named by its rule. The error names the field and the rule or character, never the value.
+        Off and dry-run modes skip the rule check only (dry-run reports the rule on the write, as
+        for any field).
         """
         from memwarden.govern.normalization import normalize_text
 
         what = {"tags": "a tag", "project": "the project"}.get(field, f"the {field}")
         if not normalize_text(value).strip():
             raise InvalidInput(f"{what} is empty once invisible characters are removed", field=field)
-        if self.redactor.mode != "enforce":
-            return value
-        findings = self.redactor.find(value)
+        findings = self.redactor.find(value) if self.redactor.mode == "enforce" else ()
         if findings:
             rule = findings[0].rule
             raise InvalidInput(
@@ -144,7 +147,7 @@ class Intake:
                 field=field,
                 rule=rule,
             )
-        return value
+        return check_identifier(field, value)
 
     # -- the fields of a memory ----------------------------------------------------------------
 
@@ -164,7 +167,8 @@ class Intake:
         """The checked tags (duplicates dropped); a tag a redaction rule matches, or that is blank
         once invisible characters are removed, is refused. The second item is kept for callers
         that merge rule names: no tag is ever rewritten, so it is always empty."""
-        return tuple(self.clean_identifier("tags", tag) for tag in v.check_tags(tags)), ()
+        checked = v.check_tags(tags, characters=False)
+        return tuple(self.clean_identifier("tags", tag) for tag in checked), ()
 
     def clean_context(self, context: object | None) -> tuple[str, tuple[str, ...]]:
         """The stored form of a context ("" when none; the content's byte limit) and the rules
@@ -177,12 +181,14 @@ class Intake:
 
     def clean_thread(self, thread: object | None) -> str:
         """A checked thread id ("" when none); refused like a project when a rule matches it."""
-        checked = v.check_thread(thread)
+        checked = v.check_thread(thread, characters=False)
         return self.clean_identifier("thread", checked) if checked else ""
 
     def clean_project(self, project: object | None) -> str | None:
         """A checked project name, or None when the caller gave none; refused like a tag."""
-        return None if project is None else self.clean_identifier("project", v.check_project(project))
+        if project is None:
+            return None
+        return self.clean_identifier("project", v.check_project(project, characters=False))
 
     def clean_kind(self, kind: object) -> str:
         """One of the fixed kinds (nothing a caller invents reaches storage)."""

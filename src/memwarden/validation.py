@@ -8,22 +8,19 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from memwarden.errors import InvalidInput
+from memwarden.identifiers import MAX_PROJECT_CHARS, MAX_TAG_CHARS, MAX_THREAD_CHARS, check_identifier
 from memwarden.models import KINDS
 
 MAX_LIMIT = 100
 MAX_TAGS = 32
-MAX_TAG_CHARS = 64
 MAX_TITLE_CHARS = 300
-MAX_PROJECT_CHARS = 100
 MAX_QUERY_CHARS = 4000
 MAX_IDS = 100
 MAX_TTL_HOURS = 24 * 365 * 100
-MAX_THREAD_CHARS = 200
 # occurred_at may lie this far ahead of the clock (a plan for next week, clocks out of step);
 # further out is more likely a typo or a unit mix-up than a memory.
 MAX_FUTURE = timedelta(days=366)
 EARLIEST_OCCURRED = datetime(1, 1, 2, tzinfo=UTC)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _ID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
 
 
@@ -71,16 +68,27 @@ def normalize_content(content: str) -> str:
     return text.strip()
 
 
-def check_project(value: object) -> str:
+# Identifiers (project, kind, tags, thread): the character policy is identifiers.py's; the
+# lengths and shapes are checked here. ``characters=False`` leaves the policy to the caller:
+# Intake checks it after its redaction check, so an identifier hiding a secret behind an
+# invisible character is refused naming the rule that protects it.
+
+
+def _policy(field: str, value: str, characters: bool) -> str:
+    return check_identifier(field, value) if characters else value
+
+
+def check_project(value: object, *, characters: bool = True) -> str:
     project = check_text("project", value).strip()
-    if len(project) > MAX_PROJECT_CHARS or _CONTROL.search(project):
-        raise InvalidInput(f"project must be 1-{MAX_PROJECT_CHARS} printable characters", field="project")
-    return project
+    if len(project) > MAX_PROJECT_CHARS:
+        raise InvalidInput(f"project must be 1-{MAX_PROJECT_CHARS} characters", field="project")
+    return _policy("project", project, characters)
 
 
 def check_kind(value: object) -> str:
     if value not in KINDS:
-        raise InvalidInput(f"kind must be one of {', '.join(KINDS)}; got {value!r}", field="kind")
+        shown = repr(value)[:40] if isinstance(value, str) else type(value).__name__
+        raise InvalidInput(f"kind must be one of {', '.join(KINDS)}; got {shown}", field="kind")
     return str(value)
 
 
@@ -91,7 +99,7 @@ def check_title(value: object) -> str:
     return title
 
 
-def check_tags(value: object) -> tuple[str, ...]:
+def check_tags(value: object, *, characters: bool = True) -> tuple[str, ...]:
     if value is None:
         return ()
     if isinstance(value, str) or not isinstance(value, Iterable):
@@ -99,8 +107,9 @@ def check_tags(value: object) -> tuple[str, ...]:
     tags: list[str] = []
     for raw in value:
         tag = check_text("tags", raw).strip()
-        if len(tag) > MAX_TAG_CHARS or _CONTROL.search(tag) or "\n" in tag:
-            raise InvalidInput(f"each tag must be 1-{MAX_TAG_CHARS} characters on one line", field="tags")
+        if len(tag) > MAX_TAG_CHARS:
+            raise InvalidInput(f"each tag must be 1-{MAX_TAG_CHARS} characters", field="tags")
+        tag = _policy("tags", tag, characters)
         if tag not in tags:
             tags.append(tag)
     if len(tags) > MAX_TAGS:
@@ -181,18 +190,14 @@ def check_context(value: object, *, max_bytes: int) -> str:
     return normalize_content(text)
 
 
-def check_thread(value: object) -> str:
+def check_thread(value: object, *, characters: bool = True) -> str:
     """Optional id grouping memories of one conversation, session or task: "" when absent."""
     if value is None:
         return ""
     thread = check_text("thread", value, allow_empty=True).strip()
-    if len(thread) > MAX_THREAD_CHARS or _CONTROL.search(thread) or "\n" in thread or "\t" in thread:
-        raise InvalidInput(
-            f"thread must be at most {MAX_THREAD_CHARS} printable characters on one line "
-            "(no control characters)",
-            field="thread",
-        )
-    return thread
+    if len(thread) > MAX_THREAD_CHARS:
+        raise InvalidInput(f"thread must be at most {MAX_THREAD_CHARS} characters", field="thread")
+    return _policy("thread", thread, characters)
 
 
 def check_occurred_at(value: object, *, now: datetime) -> datetime | None:

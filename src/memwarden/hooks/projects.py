@@ -3,7 +3,7 @@
 Read from the session's folder (``cwd`` in the hook input) on the machine the hook runs on, by
 the hook's own process: the daemon and the HTTP server are sent the name, never the folder to
 look at (a server must not answer questions about its own file system). Standard library
-(``os``) only: the prompt hook's quick path (``hooks.quick``) imports this.
+(``os``) and ``identifiers`` only: the prompt hook's quick path (``hooks.quick``) imports this.
 """
 
 from __future__ import annotations
@@ -29,8 +29,12 @@ def project_for(cwd: str, override: str | None = None) -> str | None:
 
 
 def _folder_name(folder: str) -> str | None:
+    """The folder's name as a project name: a folder may be called what no project may
+    (``Bob's notes``, ``R&D``, a line break), so it goes through ``escape_identifier``."""
+    from memwarden.identifiers import MAX_PROJECT_CHARS, escape_identifier
+
     name = os.path.basename(folder)
-    return None if name in ("", ".") else name
+    return None if name in ("", ".") else escape_identifier(name, max_chars=MAX_PROJECT_CHARS)
 
 
 def projects_to_search(project: str | None) -> list[str | None]:
