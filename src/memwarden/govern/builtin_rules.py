@@ -8,57 +8,12 @@ script written without spaces ("手机号是13800138000，请回电") is still a
 
 from __future__ import annotations
 
-from memwarden.govern.rules import CodePoints, Rule
+from memwarden.govern.pii_rules import NOSPACE_CHARS as NOSPACE_CHARS  # the redactor imports it here
+from memwarden.govern.pii_rules import PII_RULES
+from memwarden.govern.rules import Rule
 
 # What counts as "part of the same word" next to a value: ASCII letters, digits and underscore.
 _B = "0-9A-Za-z_"
-# Scripts written without spaces: an e-mail address glued to them ends where they start.
-_NOSPACE = (
-    "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-)
-# Characters of those scripts (Thai, Hangul, kana, CJK ideographs, full-width forms), to trim.
-NOSPACE_CHARS = CodePoints(
-    (0x0E00, 0x0E7F),
-    (0x1100, 0x11FF),
-    (0x3000, 0x30FF),
-    (0x3400, 0x4DBF),
-    (0x4E00, 0x9FFF),
-    (0xAC00, 0xD7AF),
-    (0xF900, 0xFAFF),
-    (0xFF00, 0xFFEF),
-)
-_LABEL = rf"[^\W_{_NOSPACE}](?:[^\W{_NOSPACE}]|-){{0,62}}"
-
-# Four dotted numbers right after a word that names a version are a version, not an address.
-_VERSION_WORDS = (
-    "version",
-    "Version",
-    "VERSION",
-    "build",
-    "Build",
-    "release",
-    "Release",
-    "firmware",
-    "Firmware",
-    "versión",
-    "Versión",
-    "versão",
-    "Versão",
-    "versione",
-    "Versione",
-    "versie",
-    "Versie",
-    "sürüm",
-    "Sürüm",
-    "версия",
-    "Версия",
-    "版本",
-    "バージョン",
-    "버전",
-    "ver.",
-    "Ver.",
-)
-_NOT_A_VERSION = "".join(f"(?<!{w} )(?<!{w})" for w in _VERSION_WORDS)
 
 _SECRET_NAME = r"[A-Za-z_][A-Za-z0-9_]*?(?:pass|pwd|secret|token|key|credential)[A-Za-z0-9_]*"
 # A quoted value: "…", '…' or a Go raw string `…`.
@@ -89,9 +44,6 @@ _SECRET_ASSIGNMENT = (
     r"|(?=[^\s\"',;]*[\d_/+=!@#$%^&*~-])[^\s\"',;]{6,}|[^\s\"',;]{16,})))"
 )
 
-# A dot inside a phone number only between groups of two or more digits (+44.20.7946.0958), so
-# "+3.14159265" stays a number.
-_PHONE_DOT = r"\.(?<=\d\d\.)(?=\d\d)"
 
 # Order matters only between rules that match the very same text: the first one names it.
 BUILTIN_RULES: tuple[Rule, ...] = (
@@ -245,119 +197,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         ignore_case=True,
         folded=True,
     ),
-    Rule(
-        "email",
-        # The local part may start inside a run of Chinese, Japanese … (the boundary looks at ASCII
-        # only); the run is trimmed off the match, so an address glued to such text is found whole.
-        r"[\w.%+-](?:(?<=mailto:.)|(?<![0-9A-Za-z_.%+:@-].))[\w.%+-]{0,63}@"
-        + _LABEL
-        + r"(?:\."
-        + _LABEL
-        + rf")*\.[^\W\d_{_NOSPACE}]{{2,24}}",
-        "e-mail addresses",
-        hints=("@",),
-        trim=NOSPACE_CHARS,
-        scope="email",
-    ),
-    Rule(
-        "cn_resident_id",
-        rf"[1-9](?<![{_B}][1-9])\d{{5}}(?:18|19|20)\d{{2}}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{{3}}[\dXx](?![{_B}])",
-        "Chinese resident identity numbers (birth date and MOD 11-2 check digit)",
-        validator="cn_resident_id",
-        scope="digit_block",
-        min_digits=17,
-    ),
-    Rule(
-        "payment_card",
-        rf"[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d(?:[ .-]?\d){{11,17}}(?![{_B}])"
-        # Groups (4, then 4-6 …) set apart by the same wider separator: two spaces, " - ", "--".
-        rf"|[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d{{3}}(?P<sep> {{2}}| ?[./·-] ?|[.-]{{2}}|\t|\r?\n)\d{{4,6}}"
-        rf"(?:(?P=sep)\d{{1,5}}){{1,3}}(?![{_B}])",
-        "payment card numbers (13-19 digits, Luhn; spaces, dashes or dots between, or the same separator "
-        "between groups: two spaces, a tab, a line break, ' / ', ' · ', ' - ', '--')",
-        validator="luhn",
-        shrink=True,
-        scope="numbers",
-        min_digits=13,
-    ),
-    Rule(
-        "iban",
-        r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?:(?: {1,2}|-)?[A-Za-z0-9]){11,30}(?![A-Za-z0-9])",
-        "IBANs (country length and mod-97)",
-        validator="iban",
-        shrink=True,
-        scope="iban",
-    ),
-    Rule(
-        "phone_cn",
-        rf"(?<![{_B}+])(?:(?:\+|00)86[ -]?)?(?:1[3-9]\d|\(1[3-9]\d\))(?:[ -]?\d{{4}}){{2}}(?!\d)",
-        "Chinese mobile numbers such as 13800138000",
-        scope="numbers",
-        min_digits=11,
-    ),
-    Rule(
-        "tr_identity",
-        rf"[1-9](?<![{_B}][1-9])\d{{10}}(?!\d)",
-        "Turkish T.C. Kimlik numbers (two check digits)",
-        validator="tr_identity",
-        scope="digit_block",
-        min_digits=11,
-    ),
-    Rule(
-        "phone_us",
-        rf"(?<![{_B}+])(?:(?:\+|00)?1[ .-]?)?(?:\([2-9]\d{{2}}\)|[2-9]\d{{2}})[ .-]?[2-9]\d{{2}}[ .-]\d{{4}}(?![{_B}-])",
-        "US / NANP phone numbers such as (415) 555-2671",
-        scope="numbers",
-        min_digits=10,
-    ),
-    Rule(
-        "phone_tr",
-        rf"(?<![{_B}+])(?:(?:\+|00)90[ -]?\(?|0[ -]?\(?|\((?=5))[2-58]\d{{2}}\)?[ -]?\d{{3}}[ -]?\d{{2}}[ -]?\d{{2}}(?!\d)",
-        "Turkish phone numbers (+90, 0 or (5xx) prefix)",
-        scope="numbers",
-        min_digits=10,
-    ),
-    Rule(
-        "us_ssn",
-        rf"\d(?<![{_B}]\d)(?<![0-9]-\d)\d\d([- ])\d{{2}}\1\d{{4}}(?![{_B}-])",
-        "US social security numbers (area, group and serial checked)",
-        validator="us_ssn",
-        scope="numbers",
-        min_digits=9,
-    ),
-    Rule(
-        "phone_e164",
-        rf"\+(?<![{_B}+]\+)[1-9](?:(?:[ -]|{_PHONE_DOT})?\d){{6,14}}(?!\d)"
-        # A trunk prefix or area code in parentheses: +44 (0)20 7946 0958, +44 (20) 7946 0958.
-        rf"|\+(?<![{_B}+]\+)[1-9]\d{{0,2}}[ .-]?\(\d{{1,4}}\)(?:(?:[ -]|{_PHONE_DOT})?\d){{5,12}}(?!\d)",
-        "any E.164 number (+ and 7-15 digits; spaces, dashes, dots between groups, (0) or (20))",
-        hints=("+",),
-        scope="plus_numbers",
-        min_digits=7,
-    ),
-    Rule(
-        "ipv4",
-        rf"(?=\d)(?<![{_B}.])"
-        + _NOT_A_VERSION
-        # Loopback (127.x) and the unspecified 0.0.0.0 name no machine: a note or a log line
-        # saying "the dev server listens on 127.0.0.1:8000" keeps it.
-        + r"(?!127\.)(?!0\.0\.0\.0(?![\d.]))"
-        + rf"(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){{3}}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![{_B}]|\.\d)",
-        "IPv4 addresses (not loopback 127.x or 0.0.0.0)",
-        hints=(".",),
-        scope="dotted_numbers",
-        min_digits=4,
-    ),
-    Rule(
-        "ipv6",
-        rf"(?<![{_B}:.])(?=[0-9A-Fa-f:.]*[0-9A-Fa-f])(?:[0-9A-Fa-f]{{0,4}}:){{2,7}}"
-        rf"(?:(?:\d{{1,3}}\.){{3}}\d{{1,3}}|[0-9A-Fa-f]{{1,4}})?(?![{_B}:]|\.\d)",
-        "IPv6 addresses (checked by the ipaddress module)",
-        validator="ipv6",
-        hints=(":",),
-        scope="ipv6",
-    ),
-)
+) + PII_RULES  # personal data (govern/pii_rules.py)
 
 # Rules a pack turns on with ``"enable"``; they run in dry-run (reported, not replaced) unless the
 # pack says ``{"name": …, "mode": "enforce"}``.
