@@ -2,7 +2,10 @@
 
 Reuses the loopback server that serves this database when one runs, else starts
 ``memwarden serve --http 127.0.0.1:<free port>`` in the background; then opens the browser on
-a one-time login link (``--no-browser`` only prints it). See ``memwarden.ui.launcher``.
+a one-time login. The link itself never goes on the browser's command line, which every local
+user can read in ``/proc``: the browser gets the path of a private (0600) file that sends it on,
+removed once the link was used (``--no-browser`` only prints the link). See
+``memwarden.ui.launcher``.
 """
 
 from __future__ import annotations
@@ -19,19 +22,35 @@ def cmd_ui(args: argparse.Namespace) -> int:
 
     from memwarden.config import load_settings
     from memwarden.errors import InvalidInput
-    from memwarden.ui.launcher import launch
+    from memwarden.ui.launcher import launch, open_in_browser
 
     if args.port is not None and not 0 < args.port < 65536:
         raise InvalidInput(
             f"--port {args.port} is not a port: give 1-65535, or leave it out for a free one", field="port"
         )
     settings = load_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
-    link, reused = launch(settings.database_url(), port=args.port)
-    how = "reusing the running server" if reused else "started a server in the background"
-    print(f"dashboard ({how}): {link}")
-    print("the link works once, within 5 minutes", file=sys.stderr)
-    if not args.no_browser and not webbrowser.open(link):
-        print("no browser could be opened: open the link above yourself", file=sys.stderr)
+    login = launch(settings.database_url(), port=args.port)
+    how = "reusing the running server" if login.reused else "started a server in the background"
+    if args.no_browser:
+        print(f"dashboard ({how}): {login.link}")
+        print("the link works once, within 5 minutes", file=sys.stderr)
+        return 0
+    print(f"dashboard ({how}): {login.server.url}/ui/")
+    print("opening it in the browser, logged in once through a private file ...", file=sys.stderr, flush=True)
+
+    def slow() -> None:
+        print(
+            "the browser has not used the login yet; if it cannot open the file, open this link "
+            f"instead (it works once, within 5 minutes): {login.link}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    if not open_in_browser(login, webbrowser.open, slow=slow):
+        print(
+            f"no browser could be opened: open this link yourself (it works once, within 5 minutes): {login.link}",
+            file=sys.stderr,
+        )
     return 0
 
 

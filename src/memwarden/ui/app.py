@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -90,6 +91,16 @@ async def login_page(request: Request) -> Response:
     ui: UiContext = request.app.state.ui
     ticket = request.query_params.get("ticket")
     if ticket is not None:
+        if not security.own_user(request):
+            # A one-time link logs in as the operator: it is for the user running the server
+            # (who ran `memwarden ui`), whether or not tokens are configured. Not spent here.
+            return _login_form(
+                request,
+                ui,
+                status=403,
+                error="This login link is for the user who runs the memwarden server: "
+                "open it as that user, or log in with a token.",
+            )
         if not ui.sessions.redeem_ticket(ticket):
             return _login_form(
                 request,
@@ -188,14 +199,31 @@ async def switch_tenant(request: Request, ui: UiContext, session: Session) -> Re
     return security.secure(RedirectResponse("/ui/", status_code=303))
 
 
+def _from_launcher(request: Request, ui: UiContext) -> bool:
+    sent = request.headers.get(LAUNCHER_HEADER, "")
+    return bool(sent) and secrets.compare_digest(sent, ui.launcher_key)
+
+
+LAUNCHER_ONLY = {"error": "forbidden", "message": "a launcher key is needed"}
+
+
 async def issue_ticket(request: Request) -> Response:
     """A fresh one-time login link for ``memwarden ui`` reusing this server (it holds the
     launcher key, written 0600 in the user's state folder); nobody else can ask."""
     ui: UiContext = request.app.state.ui
-    sent = request.headers.get(LAUNCHER_HEADER, "")
-    if not sent or not secrets.compare_digest(sent, ui.launcher_key):
-        return JSONResponse({"error": "forbidden", "message": "a launcher key is needed"}, status_code=403)
+    if not _from_launcher(request, ui):
+        return JSONResponse(LAUNCHER_ONLY, status_code=403)
     return JSONResponse({"ticket": ui.sessions.issue_ticket()})
+
+
+async def ticket_pending(request: Request) -> Response:
+    """Whether the ticket of the form can still be redeemed: ``memwarden ui`` removes the login
+    file holding it once the browser has used it (launcher key needed, as for a ticket)."""
+    ui: UiContext = request.app.state.ui
+    if not _from_launcher(request, ui):
+        return JSONResponse(LAUNCHER_ONLY, status_code=403)
+    ticket = (await request.form()).get("ticket")
+    return JSONResponse({"pending": isinstance(ticket, str) and ui.sessions.ticket_pending(ticket)})
 
 
 def build_ui_app(
@@ -210,7 +238,11 @@ def build_ui_app(
     """The dashboard as an ASGI app whose routes start with ``/ui``; a tenant's deep health check
     runs at most once per ``health_interval_s`` (MEMWARDEN_HTTP_HEALTH_INTERVAL_S)."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    # Every value reaches the page escaped: set here rather than left to Starlette's default
+    # (autoescaping chosen by file extension), so a template of another name cannot lose it.
+    templates.env.autoescape = True
     templates.env.filters["short_time"] = pages.short_time
+    templates.env.filters["segment"] = security.path_segment
     templates.env.globals["thread_hops"] = THREAD_HOPS
     ui = UiContext(
         Dashboard(service), SessionStore(clock), templates, dict(tokens), operator_digests, operator
@@ -222,10 +254,14 @@ def build_ui_app(
         Route("/ui/logout", action(logout), methods=["POST"]),
         Route("/ui/tenant", action(switch_tenant), methods=["POST"]),
         Route("/ui/ticket", issue_ticket, methods=["POST"]),
+        Route("/ui/ticket/pending", ticket_pending, methods=["POST"]),
         *[Route(path, page(handler), methods=["GET"]) for path, handler in pages.ROUTES],
         *[Route(path, action(handler), methods=["POST"]) for path, handler in actions.ROUTES],
         Mount("/ui/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    app = Starlette(routes=routes)
+    # Without any token the one-time link is the only way in, and the server answers only its
+    # own user: the same check as the API's, in front of every dashboard route.
+    middleware = [] if tokens else [Middleware(security.OwnUserOnly, sessions=ui.sessions)]
+    app = Starlette(routes=routes, middleware=middleware)
     app.state.ui = ui
     return app

@@ -10,14 +10,22 @@ at start when no token is configured, since that link is then the only way in.
 
 ``launch`` reuses the server of the file when it answers, else starts ``memwarden serve
 --http`` on a free loopback port in the background (its stderr goes to ``ui-<database>.log``
-in the same folder, 0600) and waits for it to publish. Standard library only.
+in the same folder, 0600) and waits for it to publish.
+
+The link never goes on a command line (``/proc/<pid>/cmdline`` is readable by every local
+user): ``open_in_browser`` writes it into a 0600 HTML file in the same private folder that sends
+the browser on (``<meta http-equiv="refresh">``), opens that file's path, and removes the file
+once the server says the ticket was used (``POST /ui/ticket/pending``), or after the ticket's
+five minutes. Standard library only.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import os
+import secrets
 import signal
 import socket
 import stat
@@ -26,8 +34,9 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +47,13 @@ from memwarden.settings_paths import default_runtime_dir, is_postgres_url, sqlit
 
 LAUNCHER_HEADER = "x-memwarden-launcher"
 START_TIMEOUT_S = 60.0
+TICKET_LIFE_S = 300.0  # sessions.TICKET_TTL: how long a login file can be of any use
+LOGIN_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
+<meta http-equiv="refresh" content="0; url={link}"><title>memwarden: opening the dashboard</title></head>
+<body><p>Opening the memwarden dashboard&hellip; If nothing happens, <a href="{link}">open it here</a>
+(the link works once, within 5 minutes).</p></body></html>
+"""
 
 
 @dataclass(frozen=True)
@@ -47,6 +63,20 @@ class Published:
     url: str  # http://127.0.0.1:PORT
     key: str
     pid: int
+
+
+@dataclass(frozen=True)
+class Login:
+    """A one-time login to a running dashboard: its server, the ticket, and whether the server
+    was reused (True) or started (False)."""
+
+    server: Published
+    ticket: str
+    reused: bool
+
+    @property
+    def link(self) -> str:
+        return f"{self.server.url}/ui/login?ticket={self.ticket}"
 
 
 def state_path(database: str, folder: Path | None = None) -> Path:
@@ -165,18 +195,75 @@ def _is_loopback(host: str) -> bool:
     return host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
 
 
-def ask_ticket(server: Published, timeout: float = 5.0) -> str | None:
-    """A fresh one-time ticket from a running server, or None when it does not answer."""
+def _ask(server: Published, path: str, form: dict[str, str], timeout: float) -> dict[str, object] | None:
+    """POST ``form`` to ``path`` with the launcher key; the JSON answer, or None."""
     request = urllib.request.Request(
-        f"{server.url}/ui/ticket", data=b"", method="POST", headers={LAUNCHER_HEADER: server.key}
+        f"{server.url}{path}",
+        data=urllib.parse.urlencode(form).encode(),
+        method="POST",
+        headers={LAUNCHER_HEADER: server.key, "content-type": "application/x-www-form-urlencoded"},
     )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             body = json.loads(answer.read())
     except (OSError, ValueError):
         return None
-    ticket = body.get("ticket") if isinstance(body, dict) else None
+    return body if isinstance(body, dict) else None
+
+
+def ask_ticket(server: Published, timeout: float = 5.0) -> str | None:
+    """A fresh one-time ticket from a running server, or None when it does not answer."""
+    ticket = (_ask(server, "/ui/ticket", {}, timeout) or {}).get("ticket")
     return ticket if isinstance(ticket, str) else None
+
+
+def ticket_pending(login: Login, timeout: float = 5.0) -> bool | None:
+    """Whether the server would still take ``login``'s ticket; None when it does not answer."""
+    answer = _ask(login.server, "/ui/ticket/pending", {"ticket": login.ticket}, timeout)
+    pending = None if answer is None else answer.get("pending")
+    return pending if isinstance(pending, bool) else None
+
+
+def write_login_file(link: str, folder: Path | None = None) -> Path:
+    """A new HTML file, 0600 in the private runtime folder, that sends a browser to ``link``."""
+    folder = folder or default_runtime_dir()
+    _private_folder(folder)
+    path = folder / f"ui-login-{secrets.token_hex(8)}.html"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(LOGIN_PAGE.format(link=html.escape(link, quote=True)))
+    return path
+
+
+def open_in_browser(
+    login: Login,
+    opener: Callable[[str], bool],
+    *,
+    folder: Path | None = None,
+    timeout: float = TICKET_LIFE_S,
+    poll: float = 0.25,
+    slow: Callable[[], None] | None = None,
+    slow_after: float = 15.0,
+) -> bool:
+    """Open ``login`` in the browser through a login file (``write_login_file``): ``opener``
+    (``webbrowser.open``) gets the file's ``file://`` address, never the link. Waits until the
+    server says the ticket was used (or expired, or the server is gone), at most ``timeout``,
+    then removes the file; ``slow`` is called once if that takes over ``slow_after`` seconds.
+    False when ``opener`` could not open a browser (the file is removed at once)."""
+    path = write_login_file(login.link, folder)
+    try:
+        if not opener(path.as_uri()):
+            return False
+        started = time.monotonic()
+        while time.monotonic() - started < timeout and ticket_pending(login):
+            if slow is not None and time.monotonic() - started >= slow_after:
+                slow()
+                slow = None
+            time.sleep(poll)
+        return True
+    finally:
+        path.unlink(missing_ok=True)
 
 
 def free_port() -> int:
@@ -202,15 +289,15 @@ def start_server(database: str, port: int, log: Path) -> subprocess.Popen[bytes]
         os.close(fd)
 
 
-def launch(database: str, *, port: int | None = None, timeout: float = START_TIMEOUT_S) -> tuple[str, bool]:
-    """A one-time login link to the dashboard of ``database``, and whether the server was
-    reused (True) or started (False)."""
+def launch(database: str, *, port: int | None = None, timeout: float = START_TIMEOUT_S) -> Login:
+    """A one-time login to the dashboard of ``database``, on the server that serves it (reused)
+    or on one started now."""
     path = state_path(database)
     current = read_state(path)
     if current is not None:
         ticket = ask_ticket(current)
         if ticket is not None:
-            return f"{current.url}/ui/login?ticket={ticket}", True
+            return Login(current, ticket, reused=True)
     log = path.with_suffix(".log")
     process = start_server(database, port or free_port(), log)
     deadline = time.monotonic() + timeout
@@ -223,7 +310,7 @@ def launch(database: str, *, port: int | None = None, timeout: float = START_TIM
         if server is not None and server.pid == process.pid:
             ticket = ask_ticket(server)
             if ticket is not None:
-                return f"{server.url}/ui/login?ticket={ticket}", False
+                return Login(server, ticket, reused=False)
         time.sleep(0.1)
     process.terminate()
     raise ConfigError(f"the dashboard server did not answer within {timeout:.0f} s; its log: {log}")

@@ -7,7 +7,6 @@ template; bad query parameters raise ``InvalidInput``, shown on the page with st
 from __future__ import annotations
 
 import io
-import json
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -36,18 +35,18 @@ def short_time(value: datetime | str | None) -> str:
     return text[:16].replace("T", " ")
 
 
-def chart_data(overview: Any) -> str:
-    """The overview's series as JSON for ``static/app.js`` (read from a data block, never run)."""
-    return json.dumps(
-        {
-            "weeks": overview.weeks,
-            "added": overview.added,
-            "days": overview.days,
-            "searches": overview.searches,
-            "degraded": overview.degraded,
-            "actions": overview.actions,
-        }
-    )
+def chart_data(overview: Any) -> dict[str, Any]:
+    """The overview's series for ``static/app.js``. The template writes them with ``|tojson``
+    into a ``<script type="application/json">`` block (read with JSON.parse, never run), which
+    escapes ``<``, ``>``, ``&`` and ``'``: a project or action named ``</script>…`` stays data."""
+    return {
+        "weeks": overview.weeks,
+        "added": overview.added,
+        "days": overview.days,
+        "searches": overview.searches,
+        "degraded": overview.degraded,
+        "actions": overview.actions,
+    }
 
 
 async def overview(request: Request, ui: UiContext, session: Session) -> Response:

@@ -91,6 +91,13 @@ class SessionStore:
             expires = self._tickets.pop(_digest(ticket), None)
         return expires is not None and expires > self.clock()
 
+    def ticket_pending(self, ticket: str) -> bool:
+        """Whether ``ticket`` can still be redeemed (issued, not used, not expired): what
+        ``memwarden ui`` waits on before it removes the login file holding it."""
+        with self._lock:
+            expires = self._tickets.get(_digest(ticket))
+        return expires is not None and expires > self.clock()
+
     def start(
         self, caller: Caller, tenants: tuple[str, ...], *, operator: bool, peer_uid: int | None = None
     ) -> tuple[str, Session]:
@@ -100,7 +107,10 @@ class SessionStore:
         now = self.clock()
         if peer_uid is not None and peer_uid < 0:
             peer_uid = None  # no process held the login's connection: bind on first use
-        session = Session(caller, tenants, operator, secrets.token_urlsafe(32), now, now, peer_uid)
+        # Writes made in the session record the dashboard as their route (Memory.source).
+        session = Session(
+            caller.via("dashboard"), tenants, operator, secrets.token_urlsafe(32), now, now, peer_uid
+        )
         with self._lock:
             if len(self._sessions) >= MAX_SESSIONS:
                 self._sessions.pop(min(self._sessions, key=lambda d: self._sessions[d].seen))
@@ -141,7 +151,7 @@ class SessionStore:
             session = self._sessions.get(key)
             if session is None or tenant not in session.tenants:
                 return None
-            session = replace(session, caller=Caller(session.caller.actor, tenant))
+            session = replace(session, caller=session.caller._replace(tenant=tenant))
             self._sessions[key] = session
         return session
 
