@@ -169,3 +169,22 @@ def test_memwarden_review_lists_flagged_memories(service: MemoryService, setting
     assert [(i["id"], i["injection_flags"]) for i in report["flagged"]] == [
         (flagged.id, ["instruction_override", "tool_command"])
     ]
+
+
+@pytest.mark.parametrize("blank", ["\u2028", "\u2029", "\u0085", "\u1680", "\u2800", "\u00a0", "\u3000"])
+def test_a_tag_holding_a_value_split_by_any_blank_is_refused(
+    service: MemoryService, db_path: Path, blank: str
+) -> None:
+    """The normalisation folds every Unicode blank before the rules (the analyzer splits on them,
+    so an unrefused tag would put the ASCII digits in the keyword index)."""
+    before = _rows(db_path)
+    for value, rule in (
+        (blank.join(["4111", "1111", "1111", "1111"]), "payment_card"),
+        (blank.join(["+44", "20", "7946", "0958"]), "phone_e164"),
+        (blank.join(["138", "0013", "8000"]), "phone_cn"),
+    ):
+        with pytest.raises(InvalidInput, match=f"redaction rule '{rule}'"):
+            service.memories.add("New fact", tags=["ok", f"id {value}"])
+        with pytest.raises(InvalidInput, match=f"redaction rule '{rule}'"):
+            service.memories.add("New fact", project=f"crm {value}")
+    assert _rows(db_path) == before

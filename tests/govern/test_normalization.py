@@ -142,3 +142,49 @@ def test_sixteen_kib_of_zero_width_characters_is_redacted_quickly() -> None:
     assert time.process_time() - started < 2.0  # bounded, not a hang (typically ~10 ms)
     padded = "\u200b" * 8192 + "jane@example.org" + "\u200b" * 8192
     assert "jane" not in REDACTOR.redact(padded).text
+
+
+# Every blank a reader sees as a gap: Unicode spaces and separators (Zs, Zl, Zp), next line, the
+# ASCII vertical tab, form feed and information separators, and the braille blank.
+BLANKS = [
+    "\u00a0",
+    "\u1680",
+    "\u2000",
+    "\u2007",
+    "\u200a",
+    "\u2028",
+    "\u2029",
+    "\u202f",
+    "\u205f",
+    "\u3000",
+    "\u0085",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\x1f",
+    "\u2800",
+]
+NUMBERS_IN_GROUPS = {
+    "payment_card": ["4111", "1111", "1111", "1111"],
+    "us_ssn": ["123", "45", "6789"],
+    "phone_e164": ["+44", "20", "7946", "0958"],
+    "iban": ["DE89", "3704", "0044", "0532", "0130", "00"],
+    "phone_cn": ["138", "0013", "8000"],
+}
+
+
+def test_every_blank_becomes_a_space_and_maps_back_to_itself() -> None:
+    text = "a" + "b".join(BLANKS) + "c"
+    norm = normalize(text)
+    assert norm.text == "a" + "b".join(" " * len(BLANKS)) + "c"
+    assert norm.original_span(0, len(norm.text)) == (0, len(text))
+    assert normalize("tab\tline\ncr\r").text == "tab\tline\ncr\r"  # rules tell these apart
+
+
+def test_a_value_whose_groups_are_set_apart_by_any_blank_is_redacted_whole() -> None:
+    for blank in BLANKS:
+        for rule, groups in NUMBERS_IN_GROUPS.items():
+            value = blank.join(groups)
+            out = REDACTOR.redact(f"note {value} end")
+            assert out.text == f"note [REDACTED:{rule}] end", (repr(blank), rule, out.text)
+            assert REDACTOR.redact(out.text).text == out.text

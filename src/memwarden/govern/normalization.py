@@ -14,7 +14,13 @@ invisibly. ``normalize`` turns text into the form the rules are written for:
 - every dash (Unicode category Pd: en and em dash, U+2010 hyphen, U+2011 non-breaking hyphen …)
   and the minus sign U+2212 becomes ``-``: ``123–45–6789`` is written the way the rules expect;
 - tag characters U+E0020–E007E become the ASCII they encode (hidden text is made visible);
-- every Unicode decimal digit (Arabic-Indic, Devanagari, Thai …) becomes its ASCII digit.
+- every Unicode decimal digit (Arabic-Indic, Devanagari, Thai …) becomes its ASCII digit;
+- every other blank becomes an ASCII space: the Unicode spaces and separators (categories Zs,
+  Zl, Zp: no-break spaces, U+1680 ogham space, U+2028 line and U+2029 paragraph separators),
+  U+0085 next line, the ASCII vertical tab, form feed and information separators (U+001C–001F),
+  and the braille blank U+2800. A reader (and the keyword analyzer) sees a gap between two digit
+  groups; the rules must see the space they are written for, or ``4111\u20281111 …`` is no card.
+  Tab, line feed and carriage return stay: rules tell them apart from a space.
 
 It keeps a map from offsets in the normalised text back to the original, so a rule that
 matches ``4111111111111111`` in the normalised text replaces the original span, invisible
@@ -28,7 +34,11 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+# Characters that may change: everything outside ASCII, and the ASCII blanks below.
+_NON_ASCII = re.compile(r"[^\x00-\x0a\x0d-\x1b\x20-\x7f]+")
+#: Blanks that are not the ASCII space, tab, line feed or carriage return: they become " ".
+_ASCII_BLANKS = "\x0b\x0c\x1c\x1d\x1e\x1f"
+_OTHER_BLANKS = frozenset(_ASCII_BLANKS + "\x85\u2800")
 #: Default_Ignorable_Code_Point characters outside category Cf (Unicode's DerivedCoreProperties):
 #: invisible, yet category Mn, Lo or unassigned, so the category test alone kept them.
 _IGNORABLE_RANGES = (
@@ -72,6 +82,8 @@ def normalize_char(ch: str) -> str:
         out = ""
     elif code == 0x2212 or unicodedata.category(ch) == "Pd":
         out = "-"
+    elif ch in _OTHER_BLANKS or unicodedata.category(ch) in ("Zs", "Zl", "Zp"):
+        out = " "
     else:
         out = unicodedata.normalize("NFKC", ch)
         if not out.isascii():
@@ -138,7 +150,7 @@ class Normalized(NamedTuple):
 
 def normalize(text: str) -> Normalized:
     """``text`` in the form every rule sees, with the map back to ``text``."""
-    if text.isascii():
+    if text.isascii() and not any(blank in text for blank in _ASCII_BLANKS):
         return Normalized(text, text)
     distinct = "".join(set(text))  # each character once: a 1 KiB text has a few dozen
     if distinct.translate(_TABLE) == distinct:
