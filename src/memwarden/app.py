@@ -71,6 +71,7 @@ def build_service(
     embeddings: bool = True,
     background: bool = True,
     embedder: Embedder | None = None,
+    source: str = "unknown",
 ) -> MemoryService:
     """The service for these settings: store, analyzer, vector path and the default caller.
 
@@ -84,7 +85,9 @@ def build_service(
     model, no embedder settings read). ``background=True`` (servers) loads the model in a thread
     once ``service.start_background()`` is called (the MCP lifespan does) or on first use, and
     answers degraded until it is warm; ``False`` (one-shot CLI commands) loads it on first use. ``embedder``
-    replaces the configured provider (tests pass the fake one).
+    replaces the configured provider (tests pass the fake one). ``source`` is the route of the
+    default caller (``models.SOURCES``), which its writes record: the CLI passes ``cli``; servers
+    mark each request's caller with its own route (mcp/calls.py, the dashboard's sessions).
     """
     vectors_on = embeddings and (embedder is not None or settings.embedder != "none")
     exact_max = settings.vector_exact_max if vectors_on else 150_000
@@ -121,7 +124,7 @@ def build_service(
     service = MemoryService(
         store,
         intake,
-        default_caller=Caller(actor=settings.actor, tenant=settings.tenant),
+        default_caller=Caller(actor=settings.actor, tenant=settings.tenant).via(source),
         ranking=RankingWeights(half_life_days=settings.recency_half_life_days),
         tuning=Tuning(parse_optional_weight(settings.search_vector_weight), settings.search_thread_weight),
         ops=_ops_options(settings, backups) if ops else None,

@@ -31,6 +31,14 @@ def _expiry(now: datetime, ttl_hours: float | None) -> datetime | None:
     return None if ttl_hours is None else now + timedelta(hours=ttl_hours)
 
 
+# The fields screening reads: an update of any of them screens the memory again (so a cleared
+# flag stays cleared through a pin or a move, and comes back only with new text).
+SCREENED_FIELDS = frozenset({"content", "title", "tags", "context", "thread"})
+# The fields a model reads as the memory: an update of any of them makes the updater the
+# memory's provenance (``source``, ``actor``); a pin or a new expiry does not.
+AUTHORED_FIELDS = SCREENED_FIELDS | {"project", "kind"}
+
+
 class Memories:
     """The caller's memories, one at a time. ``caller`` on each method is who is calling;
     adapters serving several users (HTTP) pass it per request, the rest get ``default_caller``."""
@@ -114,6 +122,8 @@ class Memories:
             context=clean_context,
             thread=clean_thread,
             occurred_at=occurred,
+            source=who.source,
+            actor=who.actor,
         )
         memory = intake.screened(memory)
         index = intake.index_text(memory)
@@ -193,16 +203,40 @@ class Memories:
                 "context, thread, occurred_at",
                 field="content",
             )
+        if AUTHORED_FIELDS & changes.keys():
+            changes.update(source=who.source, actor=who.actor)
         updated = current._replace(**changes)
         # What the stored fields now hold: markers kept from before plus those just made.
         held = intake.rules_held(updated.content, updated.title, *updated.tags, updated.context)
-        updated = intake.screened(updated._replace(redactions=held))
+        updated = updated._replace(redactions=held)
+        if SCREENED_FIELDS & changes.keys():
+            updated = intake.screened(updated)
         stored = self.store.update(updated, intake.index_text(updated), expected_version=current.version)
         if {"content", "title", "project", "context"} & changes.keys():
             self._embed([stored])  # the old vector was dropped with the old text; a failure is retried
         if self.vault is not None:
             self.vault.upserted(stored)
         return stored
+
+    @audited("update", audit_ops.memory_summary, ids_arg="memory_id")
+    def clear_flags(self, memory_id: object, *, caller: Caller | None = None) -> Memory:
+        """Clear a live memory's injection flags: the user read it and vouches for it.
+
+        The memory stays as it is otherwise (its version moves on); the audit row, written in
+        the same transaction, names the flags cleared. The flags stay cleared through reads,
+        pins and moves; an update of what screening reads screens the memory again. A memory
+        without flags is returned unchanged (the call is still recorded)."""
+        who = self._caller(caller)
+        current = self.get_live(who, v.check_id(memory_id))
+        if not current.injection_flags:
+            return current
+        cleared = current._replace(injection_flags=(), updated_at=self.clock())
+        return self.store.update(
+            cleared,
+            self.intake.index_text(cleared),
+            expected_version=current.version,
+            audit_detail={"cleared_flags": list(current.injection_flags)},
+        )
 
     @audited("delete", audit_ops.delete_summary, ids_arg="memory_id")
     def delete(self, memory_id: object, *, caller: Caller | None = None) -> DeleteResult:
@@ -265,7 +299,7 @@ class Memories:
             "tenant": who.tenant,
             **self.store.stats(who.tenant, self.intake.clean_project(project), self.clock()),
         }
-        if who != self.default_caller:
+        if not who.same_party(self.default_caller):
             # The database is shared by every tenant: its size tells one tenant about the others.
             stats.pop("database_bytes", None)
         return stats

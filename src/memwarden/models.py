@@ -32,11 +32,31 @@ def parse_time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
+# The routes a memory can be written through (``Memory.source``): the CLI, the dashboard, an MCP
+# client (stdio, Streamable HTTP or the daemon's MCP relay alike), an import file, a hook; and
+# ``unknown`` for rows stored before provenance was recorded, or by a caller that named no route.
+SOURCES: tuple[str, ...] = ("cli", "dashboard", "mcp", "import", "hook", "unknown")
+
+
 class Caller(NamedTuple):
-    """Who is calling: the actor (a person or agent) and the tenant it acts in."""
+    """Who is calling: the actor (a person or agent), the tenant it acts in, and the route
+    (``SOURCES``) the call came through, which a write records as the memory's ``source``.
+
+    Compare callers with ``same_party``: the route is not part of who the caller is."""
 
     actor: str
     tenant: str
+    source: str = "unknown"
+
+    def same_party(self, other: "Caller | None") -> bool:
+        """The same actor in the same tenant, whatever route either call came through."""
+        return other is not None and self.actor == other.actor and self.tenant == other.tenant
+
+    def via(self, source: str) -> "Caller":
+        """This caller, coming through ``source`` (one of ``SOURCES``)."""
+        if source not in SOURCES:
+            raise ValueError(f"unknown source {source!r}; one of {', '.join(SOURCES)}")
+        return self._replace(source=source)
 
 
 class Memory(NamedTuple):
@@ -66,6 +86,11 @@ class Memory(NamedTuple):
     thread: str = ""
     # When the remembered thing happened; None means when it was stored (``occurred``).
     occurred_at: datetime | None = None
+    # Provenance: the route (``SOURCES``) and actor of the write that gave the memory its text
+    # (the add, the import, or the last update that changed a text field); "unknown" and "" for
+    # rows written before provenance was recorded whose audit rows do not say.
+    source: str = "unknown"
+    actor: str = ""
 
     @property
     def occurred(self) -> datetime:
@@ -98,6 +123,8 @@ class Memory(NamedTuple):
             "injection_flags": list(self.injection_flags),
             "thread": self.thread,
             "occurred_at": format_time(self.occurred),
+            "source": self.source,
+            "actor": self.actor,
             **extra,
         }
 

@@ -36,7 +36,7 @@ def open_existing_service(settings: HotSettings) -> MemoryService:
         path = sqlite_file_name(url)  # a string: the prompt hook does not import pathlib
         if not os.path.isfile(path):
             raise FileNotFoundError(f"no memwarden database at {path}")
-    return build_service(settings, embeddings=False)
+    return build_service(settings, embeddings=False, source="hook")
 
 
 class SessionState:

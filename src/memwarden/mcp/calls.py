@@ -38,16 +38,18 @@ def service_of(ctx: Context) -> MemoryService:
 CONNECTION_CALLER: ContextVar[Caller | None] = ContextVar("memwarden_connection_caller", default=None)
 
 
-def caller_of(ctx: Context) -> Caller | None:
-    """The HTTP layer's authenticated caller for this request, or the daemon connection's;
-    None means the default caller."""
+def caller_of(ctx: Context) -> Caller:
+    """The HTTP layer's authenticated caller for this request, or the daemon connection's, or
+    the service's default caller (plain stdio); marked as coming through MCP, the route its
+    writes record (``Memory.source``)."""
     request = ctx.request_context.request
     scope = getattr(request, "scope", None)
     if isinstance(scope, dict):
         caller = scope.get(CALLER_SCOPE_KEY)
         if isinstance(caller, Caller):
-            return caller
-    return CONNECTION_CALLER.get()
+            return caller.via("mcp")
+    connection = CONNECTION_CALLER.get()
+    return (connection or service_of(ctx).default_caller).via("mcp")
 
 
 def project_of(project: str | None, scope: str | None) -> str | None:

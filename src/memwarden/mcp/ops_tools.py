@@ -26,7 +26,7 @@ async def memory_health(
 ) -> out.HealthOut:
     service, caller = service_of(ctx), caller_of(ctx)
     report = await call_service(service.operations.health, repair=repair, caller=caller)
-    if caller is not None and caller != service.default_caller:
+    if not caller.same_party(service.default_caller):
         report = hide_paths(report)  # a confined caller: no absolute paths (as /healthz?deep=1)
     return out.HealthOut.model_validate(report)
 

@@ -113,6 +113,10 @@ def _build(
         context=context,
         thread=intake.clean_thread(record.thread),
         occurred_at=v.check_occurred_at(record.occurred_at, now=now) or created,
+        # Provenance is what this database saw: an import by this caller. A file's own
+        # ``source``/``actor`` are claims its writer made, so they are not carried over.
+        source="import",
+        actor=who.actor,
     )
     memory = intake.screened(memory)  # imported text is screened like any other write
     return memory, intake.index_text(memory), bool(redactions)

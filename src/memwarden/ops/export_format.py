@@ -75,6 +75,16 @@ class ExportedMemory(BaseModel):
     occurred_at: Time | None = Field(
         default=None, description="When the remembered thing happened; null means created_at"
     )
+    source: str | None = Field(
+        default=None,
+        description="The route that wrote the memory where it was exported (cli, dashboard, mcp, import, "
+        "hook, unknown); informational: an imported memory's source is import",
+    )
+    actor: str | None = Field(
+        default=None,
+        description="Who wrote the memory where it was exported; informational: an imported memory's "
+        "actor is the importing caller",
+    )
 
     @field_validator("id")
     @classmethod

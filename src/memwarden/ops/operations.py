@@ -335,7 +335,7 @@ class Operations:
                 now=self.clock(),
                 project=project,
                 progress=progress,
-                operator=who == self.default_caller,
+                operator=who.same_party(self.default_caller),
             )
         result = report.to_dict()
         if self.vectors is not None:
@@ -427,7 +427,7 @@ class Operations:
             )
         who = self._caller(caller)
         folder = self.options.exchange_dir
-        if who != self.default_caller:
+        if not who.same_party(self.default_caller):
             folder = folder / "tenants" / tenant_folder_name(who.tenant)
         folder.mkdir(parents=True, exist_ok=True)
         return folder

@@ -12,7 +12,7 @@ Pinned memories are never proposed as never-retrieved or stale.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from fractions import Fraction
@@ -134,6 +134,8 @@ def review_memories(
                 _item(
                     memory,
                     injection_flags=list(memory.injection_flags),
+                    source=memory.source,
+                    actor=memory.actor,
                     proposal="it reads like instructions to a model and the hooks leave it out: "
                     "delete it, or rewrite it as a plain fact",
                 )
@@ -176,6 +178,8 @@ def review_memories(
         "stale": stale[:limit],
         "expired": expired[:limit],
         "flagged": flagged[:limit],
+        # Where the flagged memories came from (Memory.source): the screening report's grouping.
+        "flagged_by_source": dict(sorted(Counter(item["source"] for item in flagged).items())),
         "reviewed": len(memories) + len(expired),
         "note": "proposals only: nothing was changed or deleted",
     }

@@ -47,6 +47,8 @@ EXPORT_FIELDS = (
     "context",
     "thread",
     "occurred_at",
+    "source",
+    "actor",
 )
 
 

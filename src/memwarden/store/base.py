@@ -50,8 +50,16 @@ class Store(Protocol):
         newest matches are ranked (a bound on the add's cost)."""
         ...
 
-    def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
+    def update(
+        self,
+        memory: Memory,
+        index: IndexText,
+        *,
+        expected_version: int,
+        audit_detail: dict[str, Any] | None = None,
+    ) -> Memory:
         """Replace the row if its version is still ``expected_version``; bumps the version.
+        ``audit_detail`` is added to the detail of the audit row written with the change.
 
         Raises Conflict on a stale version or when the new content duplicates another memory.
         """

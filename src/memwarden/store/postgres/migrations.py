@@ -8,6 +8,7 @@ schema current). PostgreSQL DDL is transactional: a failing step leaves nothing 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from memwarden.audit.base import WRITE_ACTIONS
@@ -375,6 +376,59 @@ CREATE INDEX memories_updated_brin ON memories USING brin (updated_at)
     WITH (pages_per_range = 16, autosummarize = on);
 """
 
+# Memories gain ``source`` (the route that wrote them) and ``actor``. Rows already stored get what
+# the database can vouch for: the first ``add`` or ``import`` audit row naming the memory gives the
+# actor, and ``import`` as the source when it was an import; the route of an add was never
+# recorded, so those stay ``unknown`` (as do rows without such an audit row).
+PROVENANCE = """
+ALTER TABLE memories ADD COLUMN source TEXT NOT NULL DEFAULT 'unknown';
+ALTER TABLE memories ADD COLUMN actor TEXT NOT NULL DEFAULT '';
+UPDATE memories m SET
+    source = CASE w.action WHEN 'import' THEN 'import' ELSE 'unknown' END,
+    actor = w.actor
+FROM (
+    SELECT DISTINCT ON (amw.memory_id) amw.memory_id, a.action, a.actor, a.tenant
+    FROM audit_memory_writes amw JOIN audit_log a ON a.seq = amw.seq
+    WHERE a.action IN ('add', 'import') AND a.outcome = 'ok'
+    ORDER BY amw.memory_id, a.seq
+) AS w
+WHERE w.memory_id = m.id AND w.tenant = m.tenant;
+"""
+
+
+class PythonStep(str):
+    """A step that needs Python (it reads rows to decide what to write): its text is a comment
+    naming it, so readers of the scripts' SQL (audit_guards reads the triggers each one makes)
+    see a step that creates nothing; ``migrate`` runs ``run`` instead."""
+
+    run: Callable[[psycopg.Connection], None]
+
+    def __new__(cls, run: Callable[[psycopg.Connection], None]) -> PythonStep:
+        step = super().__new__(cls, f"-- {run.__module__}.{run.__name__}")
+        step.run = run
+        return step
+
+
+def _safe_identifiers(conn: psycopg.Connection) -> None:
+    """Projects, kinds, tags and threads the character policy refuses are rewritten
+    (``store/identifier_rewrite.py``); the analyzer fingerprint is cleared so ``ensure_index``
+    writes every ``search`` tsvector again, and a rewritten project drops the memory's vectors
+    (the existing trigger) and queues it for embedding."""
+    from memwarden.store.identifier_rewrite import IdentifierRow, log_report, plan_rewrites
+
+    rows = conn.execute("SELECT id, tenant, project, kind, tags, thread FROM memories").fetchall()
+    report = plan_rewrites(IdentifierRow(r[0], r[1], r[2], r[3], tuple(r[4]), r[5]) for r in rows)
+    if not report.rewrites:
+        return
+    with conn.cursor() as cursor:
+        cursor.executemany(
+            "UPDATE memories SET project = %s, kind = %s, tags = %s, thread = %s WHERE id = %s",
+            [(r.project, r.kind, list(r.tags), r.thread, r.key) for r in report.rewrites],
+        )
+    conn.execute("DELETE FROM index_state WHERE key = 'analyzer'")
+    log_report("0013_safe_identifiers", report)
+
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("0001_initial", INITIAL),
     ("0002_audit_log", AUDIT_LOG),
@@ -387,6 +441,8 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("0009_audit_memory_writes", AUDIT_MEMORY_WRITES),
     ("0010_embedding_pending", EMBEDDING_PENDING),
     ("0011_recency_brin", RECENCY_BRIN),
+    ("0012_provenance", PROVENANCE),
+    ("0013_safe_identifiers", PythonStep(_safe_identifiers)),
 ]
 
 
@@ -422,7 +478,10 @@ def migrate(conn: psycopg.Connection, migrations: list[tuple[str, str]] | None =
         for number, (name, script) in enumerate(steps, start=1):
             if number <= version:
                 continue
-            conn.execute(script)
+            if isinstance(script, PythonStep):
+                script.run(conn)
+            else:
+                conn.execute(script)
             conn.execute("INSERT INTO schema_migrations (version, name) VALUES (%s, %s)", (number, name))
             applied.append(name)
     return applied

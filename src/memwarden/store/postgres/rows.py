@@ -10,7 +10,7 @@ from memwarden.models import Memory
 COLUMNS = (
     "id, tenant, project, kind, title, tags, content, content_hash, pinned, created_at, updated_at, "
     "expires_at, deleted_at, version, hit_count, last_used_at, redactions, injection_flags, context, thread, "
-    "occurred_at"
+    "occurred_at, source, actor"
 )
 NCOLUMNS = len(COLUMNS.split(","))
 M_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
@@ -39,6 +39,8 @@ def row_to_memory(row: Sequence[Any]) -> Memory:
         context=row[18],
         thread=row[19],
         occurred_at=row[20],
+        source=row[21],
+        actor=row[22],
     )
 
 
@@ -65,4 +67,6 @@ def memory_params(m: Memory) -> tuple[Any, ...]:
         m.context,
         m.thread,
         m.occurred_at,
+        m.source,
+        m.actor,
     )

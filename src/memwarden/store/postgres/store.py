@@ -143,7 +143,14 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
             in_write.write_row(conn, [memory.id], detail={"duplicate": False})
             return memory, False
 
-    def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
+    def update(
+        self,
+        memory: Memory,
+        index: IndexText,
+        *,
+        expected_version: int,
+        audit_detail: dict[str, Any] | None = None,
+    ) -> Memory:
         import psycopg
 
         updated = memory._replace(version=expected_version + 1)
@@ -153,7 +160,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                     "UPDATE memories SET project = %s, kind = %s, title = %s, tags = %s, content = %s,"
                     " content_hash = %s, pinned = %s, updated_at = %s, expires_at = %s, version = %s,"
                     " redactions = %s, injection_flags = %s, context = %s, thread = %s, occurred_at = %s,"
-                    " search = %s::tsvector"
+                    " source = %s, actor = %s, search = %s::tsvector"
                     " WHERE tenant = %s AND id = %s AND version = %s AND deleted_at IS NULL RETURNING id",
                     (
                         updated.project,
@@ -171,6 +178,8 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                         updated.context,
                         updated.thread,
                         updated.occurred_at,
+                        updated.source,
+                        updated.actor,
                         tsvector_literal(index),
                         memory.tenant,
                         memory.id,
@@ -179,7 +188,9 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 ).fetchone()
                 if row is None:
                     self._explain_missed_update(conn, memory, expected_version)
-                in_write.write_row(conn, [memory.id], detail={"version": updated.version})
+                in_write.write_row(
+                    conn, [memory.id], detail={"version": updated.version, **(audit_detail or {})}
+                )
         except psycopg.errors.UniqueViolation:
             twin = self._twin(memory)
             raise Conflict(

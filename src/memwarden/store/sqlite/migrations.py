@@ -12,6 +12,8 @@ import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from memwarden.store.sqlite import upgrade_steps
+
 Step = Callable[[sqlite3.Connection], None]
 
 
@@ -526,6 +528,8 @@ MIGRATIONS: list[tuple[str, Step]] = [
     ("0010_reused_rowids", _reused_rowids),
     ("0011_browse_tables", _browse_tables),
     ("0012_audit_memory_writes", _audit_memory_writes),
+    ("0013_provenance", upgrade_steps.provenance),
+    ("0014_safe_identifiers", upgrade_steps.safe_identifiers),
 ]
 
 

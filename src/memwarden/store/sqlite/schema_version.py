@@ -4,4 +4,4 @@ A file of its own so that opening an up-to-date database does not import the mig
 (tests/store/test_schema_version.py keeps the two equal).
 """
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 14

@@ -278,7 +278,14 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
             ),
         )
 
-    def update(self, memory: Memory, index: IndexText, *, expected_version: int) -> Memory:
+    def update(
+        self,
+        memory: Memory,
+        index: IndexText,
+        *,
+        expected_version: int,
+        audit_detail: dict[str, Any] | None = None,
+    ) -> Memory:
         updated = memory._replace(version=expected_version + 1)
         with self.write() as conn:
             row = conn.execute(
@@ -310,7 +317,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
             conn.execute(
                 "UPDATE memories SET project = ?, kind = ?, title = ?, tags = ?, content = ?, content_hash = ?,"
                 " pinned = ?, updated_at = ?, expires_at = ?, version = ?, redactions = ?, injection_flags = ?,"
-                " context = ?, thread = ?, occurred_at = ? WHERE rowid = ?",
+                " context = ?, thread = ?, occurred_at = ?, source = ?, actor = ? WHERE rowid = ?",
                 (
                     *params[2:9],
                     params[10],
@@ -318,13 +325,13 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
                     params[13],
                     params[16],
                     params[17],
-                    *params[18:21],
+                    *params[18:23],
                     row[0],
                 ),
             )
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
             self._index(conn, row[0], index, updated)
-            in_write.write_row(conn, [memory.id], detail={"version": updated.version})
+            in_write.write_row(conn, [memory.id], detail={"version": updated.version, **(audit_detail or {})})
         return updated
 
     def soft_delete(self, tenant: str, memory_id: str, now: datetime) -> Memory | None:
