@@ -72,6 +72,19 @@ class Settings(SettingsPaths, BaseSettings):
     )
     http_max_body_bytes: int = _field("http_max_body_bytes")
     http_health_interval_s: float = _field("http_health_interval_s")
+    http_sessions_per_caller: int = _field(
+        "http_sessions_per_caller", description="Open MCP sessions one caller may hold over HTTP"
+    )
+    http_session_idle_s: float = _field(
+        "http_session_idle_s", description="An MCP session over HTTP unused this long is closed"
+    )
+    rate_writes_per_minute: int = _field(
+        "rate_writes_per_minute", description="Writes one actor may make a minute in a server; 0: no limit"
+    )
+    rate_searches_per_minute: int = _field(
+        "rate_searches_per_minute",
+        description="Searches one actor may make a minute in a server; 0: no limit",
+    )
     vault_dirs: str = _field("vault_dirs")
     backup_dir: str = _field("backup_dir")
     backup_keep: int = _field("backup_keep")

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from memwarden.daemon.protocol import ProtocolError
 from memwarden.errors import MemwardenError
+from memwarden.rate_limits import SEARCH, WRITE
 from memwarden.search.recall import parse_recall_request, recall
 from memwarden.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.models import Caller
+    from memwarden.rate_limits import ActorRateLimits
     from memwarden.service import MemoryService
 
 logger = logging.getLogger(__name__)
@@ -77,10 +79,18 @@ def checked(args: object, spec: dict[str, tuple[type, ...]], required: tuple[str
 class CallHandler:
     """Turns one request line into one answer frame, for one connection's caller."""
 
-    def __init__(self, service: MemoryService, *, started: float, clients: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        service: MemoryService,
+        *,
+        started: float,
+        clients: Callable[[], int],
+        limits: ActorRateLimits | None = None,
+    ) -> None:
         self.service = service
         self.started = started
         self.clients = clients
+        self.limits = limits
 
     @staticmethod
     def request_id(frame: object) -> object:
@@ -100,7 +110,11 @@ class CallHandler:
         return op, args
 
     def run(self, op: str, args: dict[str, Any], caller: Caller) -> Any:
-        """The result of one checked call (runs in a worker thread: the service blocks)."""
+        """The result of one checked call (runs in a worker thread: the service blocks); a call
+        past the actor's rate limit raises ``RateLimited`` before anything runs."""
+        kind = RATE_LIMITED_OPS.get(op)
+        if kind is not None and self.limits is not None:
+            self.limits.take(caller.actor, kind)
         return getattr(self, f"op_{op}")(args, caller)
 
     def op_ping(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
@@ -146,6 +160,7 @@ class CallHandler:
 
 
 OPS = ("ping", "search", "add", "recall", "hook_prompt", "stop")
+RATE_LIMITED_OPS = {"add": WRITE, "search": SEARCH, "recall": SEARCH, "hook_prompt": SEARCH}
 
 
 def error_frame(request_id: object, exc: BaseException) -> dict[str, Any]:

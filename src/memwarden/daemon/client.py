@@ -67,7 +67,12 @@ def remote_error(error: object) -> MemwardenError:
     """The daemon's ``{"code", "message"}`` as the memwarden error the same call raises in-process."""
     code = str(error.get("code", "error")) if isinstance(error, dict) else "error"
     message = str(error.get("message", "the daemon failed")) if isinstance(error, dict) else str(error)
-    return _ERRORS.get(code, MemwardenError)(message)
+    known = _ERRORS.get(code)
+    if known is not None:
+        return known(message)
+    error = MemwardenError(message)
+    error.code = code  # rate_limited and others raised only by a server: the caller can tell them apart
+    return error
 
 
 def _connect(place: DaemonPlace, timeout: float) -> tuple[_socket.socket, str | None]:

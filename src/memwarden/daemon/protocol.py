@@ -69,8 +69,16 @@ SHARED_SETTINGS = (
     "vault_dirs",
 )
 # Must match too, but only ``serve`` knows them (they need the full settings): the MCP tools
-# export to, import from and back up into these.
-SERVER_SETTINGS = ("export_dir", "import_max_bytes", "purge_grace_days", "backup_dir", "backup_keep")
+# export to, import from and back up into these, and are rate limited by these.
+SERVER_SETTINGS = (
+    "export_dir",
+    "import_max_bytes",
+    "purge_grace_days",
+    "backup_dir",
+    "backup_keep",
+    "rate_writes_per_minute",
+    "rate_searches_per_minute",
+)
 
 
 class ProtocolError(Exception):

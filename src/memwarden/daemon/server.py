@@ -39,6 +39,7 @@ from memwarden.daemon.protocol import (
     fingerprint,
 )
 from memwarden.models import Caller
+from memwarden.rate_limits import ActorRateLimits
 from memwarden.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -110,7 +111,11 @@ class Daemon:
         self.started = time.monotonic()
         self.last_active = self.started
         self.clients = 0
-        self.calls = CallHandler(service, started=self.started, clients=lambda: self.clients)
+        # One allowance per actor for everything this daemon serves: calls and MCP sessions.
+        self.limits = ActorRateLimits.from_settings(settings)
+        self.calls = CallHandler(
+            service, started=self.started, clients=lambda: self.clients, limits=self.limits
+        )
         self._stop: anyio.Event | None = None
         self._mcp: Any = None  # memwarden.mcp.stream.StreamServers, built for the first MCP client
 
@@ -203,7 +208,7 @@ class Daemon:
             if self._mcp is None:
                 from memwarden.mcp.stream import StreamServers  # the MCP SDK: only for MCP clients
 
-                self._mcp = StreamServers(self.service)
+                self._mcp = StreamServers(self.service, limits=self.limits)
             await self._mcp.serve(reader, stream, tools=hello.tools, caller=caller)
             return
         await self._serve_calls(reader, stream, caller)

@@ -27,6 +27,7 @@ from memwarden.http.guard import FORM, GuardPolicy, HttpGuard, guard_routes
 from memwarden.http.health_route import DeepHealth
 from memwarden.http.session_binding import SessionBinding
 from memwarden.models import CALLER_SCOPE_KEY, Caller
+from memwarden.rate_limits import SEARCH, ActorRateLimits, RateLimited
 from memwarden.service import MemoryService
 from memwarden.ui.mount import DashboardDispatch, dashboard_app
 
@@ -52,19 +53,28 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
     """The whole HTTP server behind ``http.guard``: every route gets the security layer."""
     from memwarden.mcp.server import streamable_http_app
 
+    limits = ActorRateLimits.from_settings(settings)
+
     async def hook_route(request: Request, answer: Callable[[object, Caller | None], object]) -> JSONResponse:
         # A hook's JSON body answered in a worker thread for the caller the token names. The
         # guard has checked the body already (JSON, bounded in size and depth, UTF-8); bad input
-        # is a 400 naming the field, a storage failure a 500.
+        # is a 400 naming the field, a storage failure a 500, a caller past its search rate a
+        # 429 whose Retry-After says when to try again.
         import anyio.to_thread
 
+        caller = request.scope.get(CALLER_SCOPE_KEY)
+        try:
+            limits.take((caller or default).actor, SEARCH)
+        except RateLimited as exc:
+            return JSONResponse(
+                exc.to_dict(), status_code=429, headers={"retry-after": str(exc.fields["retry_after_s"])}
+            )
         try:
             body = await request.json()
         except ValueError:
             return JSONResponse(
                 {"error": "invalid_input", "message": "the body is not JSON"}, status_code=400
             )
-        caller = request.scope.get(CALLER_SCOPE_KEY)
         try:
             return JSONResponse(await anyio.to_thread.run_sync(lambda: answer(body, caller)))
         except MemwardenError as exc:
@@ -109,6 +119,8 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
             Route(RECALL_PATH, hooks_recall, methods=["POST"]),
             Route(PROMPT_PATH, hooks_prompt, methods=["POST"]),
         ],
+        session_idle_s=settings.http_session_idle_s,
+        limits=limits,
     )
     policy = GuardPolicy.from_settings(settings, bind_host, tokens=bool(tokens))
     http_token = None if settings.http_token is None else settings.http_token.get_secret_value()
@@ -123,7 +135,17 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
     # bodies, the dashboard behind its own login with HTML form bodies.
     return HttpGuard(
         DashboardDispatch(
-            guard_routes(SessionBinding(app), policy, auth), guard_routes(dashboard, policy, media=FORM)
+            guard_routes(
+                SessionBinding(
+                    app,
+                    sessions=app.state.mcp_sessions,
+                    per_caller=settings.http_sessions_per_caller,
+                    per_local_user=not tokens,
+                ),
+                policy,
+                auth,
+            ),
+            guard_routes(dashboard, policy, media=FORM),
         ),
         policy,
     )

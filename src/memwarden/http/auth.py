@@ -32,9 +32,12 @@ Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
 OPEN_PATHS = frozenset({"/healthz"})
 TENANT_HEADER = b"x-memwarden-tenant"
+#: Without tokens, the user id of the process connecting (``peer.client_owner``; None when unknown):
+#: ``session_binding`` gives each local user its own room for MCP sessions.
+PEER_UID_SCOPE_KEY = "memwarden.peer_uid"
 logger = logging.getLogger(__name__)
 
-__all__ = ["BearerAuth", "is_loopback", "parse_bind", "token_digest"]
+__all__ = ["PEER_UID_SCOPE_KEY", "BearerAuth", "is_loopback", "parse_bind", "token_digest"]
 
 
 def parse_bind(address: str) -> tuple[str, int]:
@@ -101,6 +104,7 @@ class BearerAuth:
             raise RuntimeError("BearerAuth has no application to pass requests to (see guard.protect)")
         if scope["type"] == "http" and not self.tokens:
             uid = client_owner(scope)
+            scope[PEER_UID_SCOPE_KEY] = uid
             if not trusted(uid):
                 logger.warning("refused an HTTP request from %s: this server has no token", describe(uid))
                 await self._refuse(

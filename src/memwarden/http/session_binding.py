@@ -1,53 +1,96 @@
-"""MCP sessions belong to the caller that opened them.
+"""MCP sessions belong to the caller that opened them, and no caller can use up the others' room.
 
 The Streamable HTTP transport names a session by the ``mcp-session-id`` its first answer sets;
-the SDK takes any request that carries a known id as part of that session. Without a binding,
-a caller holding another token (another actor) who learns a session id (it is logged at INFO)
-could send requests into it or end it with ``DELETE``. ``SessionBinding`` sits behind the
-bearer check: it records which actor a session was opened by, from the answer that named it,
-and answers ``404`` (as for an unknown session, telling nothing) to a request of any other
-actor carrying that id. A server without tokens has one caller, so nothing changes there.
+the SDK takes any request that carries a known id as part of that session. ``SessionBinding``
+sits behind the bearer check and does two things with the sessions it sees opened:
+
+- **Binding.** It records which caller opened each session, from the answer that named it, and
+  answers ``404`` (as for an unknown session, telling nothing) to a request of any other caller
+  carrying that id: another token (another actor) that learns a session id (it is logged at
+  INFO) can neither send requests into it nor end it with ``DELETE``.
+- **Room per caller.** The SDK's own cap counts every session of the server: one token opening
+  sessions in a loop filled all 10,000 slots and every other tenant's ``initialize`` then got
+  503 until the sessions idled out. That cap is off (``mcp.server.streamable_http_app``); here
+  each caller holds at most ``MEMWARDEN_HTTP_SESSIONS_PER_CALLER`` open sessions, and opening one
+  more ends that caller's least recently used session, never anyone else's: a client that leaks
+  sessions hurts only itself. A caller is the token's actor; on a server without tokens, the
+  local user connecting (each user id its own room). Sessions also end after
+  ``MEMWARDEN_HTTP_SESSION_IDLE_S`` without a request (the SDK's idle timeout). Past
+  ``MAX_SESSIONS`` in all (many actors at their caps), the caller holding the most sessions loses
+  its least recently used one. Sessions ended for room are logged once a minute per caller.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections import OrderedDict
 from collections.abc import MutableMapping
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from memwarden.http.auth import PEER_UID_SCOPE_KEY
 from memwarden.models import CALLER_SCOPE_KEY
+from memwarden.rate_limits import OncePerInterval
 
+__all__ = ["MAX_SESSIONS", "OpenSessions", "SessionBinding"]
+
+logger = logging.getLogger(__name__)
 SESSION_HEADER = b"mcp-session-id"
-#: Sessions remembered; the oldest binding is dropped past this (the SDK ends idle sessions
-#: long before a server sees this many).
+#: Open sessions of all callers together; past it the biggest holder loses its oldest.
 MAX_SESSIONS = 10_000
 
 
+class OpenSessions(Protocol):
+    """The transport's open sessions (``mcp.server.McpSessions``)."""
+
+    def is_open(self, session_id: str) -> bool: ...
+
+    async def end(self, session_id: str) -> None: ...
+
+
 class SessionBinding:
-    """ASGI middleware: a request may use an MCP session only as the actor that opened it."""
+    """ASGI middleware: a session is used only by the caller that opened it, within its room."""
 
-    def __init__(self, app: ASGIApp, *, max_sessions: int = MAX_SESSIONS) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        sessions: OpenSessions | None = None,
+        per_caller: int = 32,
+        per_local_user: bool = False,
+        max_sessions: int = MAX_SESSIONS,
+    ) -> None:
         self.app = app
+        self.sessions = sessions
+        self.per_caller = per_caller
+        self.per_local_user = per_local_user
         self.max_sessions = max_sessions
-        self.owners: OrderedDict[str, str] = OrderedDict()
+        self.owners: OrderedDict[str, str] = OrderedDict()  # least recently used first
+        self.held: dict[str, OrderedDict[str, None]] = {}  # caller → its sessions, same order
+        self._ended = OncePerInterval(logger)
 
-    @staticmethod
-    def _actor(scope: Scope) -> str:
+    def _caller(self, scope: Scope) -> str:
         caller = scope.get(CALLER_SCOPE_KEY)
-        return "" if caller is None else f"{caller.actor}"
+        actor = "" if caller is None else f"{caller.actor}"
+        if self.per_local_user:
+            return f"{actor} (user id {scope.get(PEER_UID_SCOPE_KEY)})"
+        return actor
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         sent = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == SESSION_HEADER), None)
-        actor = self._actor(scope)
-        if sent is not None and sent in self.owners and self.owners[sent] != actor:
-            await _not_found(send)
-            return
+        caller = self._caller(scope)
+        if sent is not None and sent in self.owners:
+            if self.owners[sent] != caller:
+                await _not_found(send)
+                return
+            self.owners.move_to_end(sent)
+            self.held[caller].move_to_end(sent)
+        opened: list[str] = []
 
         async def record(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start" and sent is None:
@@ -60,14 +103,59 @@ class SessionBinding:
                     None,
                 )
                 if named is not None and named not in self.owners:
-                    self.owners[named] = actor
-                    while len(self.owners) > self.max_sessions:
-                        self.owners.popitem(last=False)
+                    self.owners[named] = caller
+                    self.held.setdefault(caller, OrderedDict())[named] = None
+                    opened.append(named)
             await send(message)
 
         await self.app(scope, receive, record)
-        if scope.get("method") == "DELETE" and sent is not None:
-            self.owners.pop(sent, None)
+        if scope.get("method") == "DELETE" and sent is not None and self.owners.get(sent) == caller:
+            self._forget(sent)
+        if opened:
+            await self._make_room(caller, keep=opened[0])
+
+    def _forget(self, session_id: str) -> None:
+        caller = self.owners.pop(session_id, None)
+        if caller is not None:
+            mine = self.held.get(caller)
+            if mine is not None:
+                mine.pop(session_id, None)
+                if not mine:
+                    del self.held[caller]
+
+    async def _make_room(self, caller: str, *, keep: str) -> None:
+        """After ``caller`` opened ``keep``: end its least recently used sessions past its room,
+        then, past the server's total, the biggest holder's."""
+        mine = self.held.get(caller, OrderedDict())
+        if len(mine) > self.per_caller:
+            for session_id in [s for s in mine if self.sessions is not None and not self.sessions.is_open(s)]:
+                self._forget(session_id)  # ended by the transport (idle, closed) since last seen
+        while len(self.held.get(caller, ())) > self.per_caller:
+            oldest = next(s for s in self.held[caller] if s != keep)
+            await self._end(oldest, caller, f"MEMWARDEN_HTTP_SESSIONS_PER_CALLER={self.per_caller}")
+        if len(self.owners) > self.max_sessions:
+            for session_id in [
+                s for s in self.owners if self.sessions is not None and not self.sessions.is_open(s)
+            ]:
+                self._forget(session_id)
+        while len(self.owners) > self.max_sessions:
+            biggest = max(self.held, key=lambda who: len(self.held[who]))
+            theirs = next((s for s in self.held[biggest] if s != keep), None)
+            if theirs is None:  # every caller holds one session at most: nothing to take back
+                return
+            await self._end(theirs, biggest, f"{self.max_sessions} sessions in all")
+
+    async def _end(self, session_id: str, caller: str, limit: str) -> None:
+        self._forget(session_id)
+        if self.sessions is not None:
+            await self.sessions.end(session_id)
+        self._ended.warn(
+            caller,
+            "caller %r opened more MCP sessions than it may hold (%s): its least recently used "
+            "sessions are being closed (%d in the last minute)",
+            caller,
+            limit,
+        )
 
 
 async def _not_found(send: Send) -> None:
@@ -80,6 +168,3 @@ async def _not_found(send: Send) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
-
-
-__all__ = ["SessionBinding"]

@@ -8,31 +8,58 @@ read it from the request context, never from a module global.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 from memwarden.mcp.arguments import explain_argument_errors
+from memwarden.mcp.calls import caller_of
 from memwarden.mcp.guidance import add_guidance
 from memwarden.mcp.memory_tools import ECHO_TOOL, MEMORY_TOOLS
 from memwarden.mcp.ops_tools import OPS_TOOLS
 from memwarden.mcp.stdio import run_answering_stdio
 from memwarden.mcp.tool_text import INSTRUCTIONS, TOOLS
+from memwarden.rate_limits import SEARCH, WRITE, RateLimited
 from memwarden.service import MemoryService
+from memwarden.settings_table import BY_NAME
 from memwarden.version import __version__
 
-__all__ = ["CORE_TOOLS", "INSTRUCTIONS", "TOOL_NAMES", "create_server", "run_stdio", "streamable_http_app"]
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.rate_limits import ActorRateLimits
+
+__all__ = [
+    "CORE_TOOLS",
+    "INSTRUCTIONS",
+    "TOOL_NAMES",
+    "McpSessions",
+    "create_server",
+    "run_stdio",
+    "streamable_http_app",
+]
 
 CORE_TOOLS = ("memory_add", "memory_search", "memory_update", "memory_delete")
 _TOOLS: list[tuple[str, Callable[..., Any], ToolAnnotations]] = [*MEMORY_TOOLS, *OPS_TOOLS, ECHO_TOOL]
 TOOL_NAMES = tuple(name for name, _, _ in _TOOLS)
+#: The tools each actor's rate limits count (``memwarden.rate_limits``); the others are cheap reads.
+RATE_LIMITED_TOOLS = {
+    "memory_add": WRITE,
+    "memory_update": WRITE,
+    "memory_delete": WRITE,
+    "memory_import": WRITE,
+    "memory_search": SEARCH,
+}
 
 
-def create_server(service: MemoryService, *, tools: str = "core") -> MCPServer:
-    """An MCPServer exposing the ``core`` or ``all`` tool profile over ``service``."""
+def create_server(
+    service: MemoryService, *, tools: str = "core", limits: ActorRateLimits | None = None
+) -> MCPServer:
+    """An MCPServer exposing the ``core`` or ``all`` tool profile over ``service``; with
+    ``limits``, each actor's writes and searches are rate limited (a server of many clients)."""
 
     @asynccontextmanager
     async def lifespan(_: MCPServer) -> AsyncIterator[MemoryService]:
@@ -62,25 +89,87 @@ def create_server(service: MemoryService, *, tools: str = "core") -> MCPServer:
         )
     add_guidance(server, [name for name, _, _ in offered])
     explain_argument_errors(server)
+    if limits is not None:
+        limit_tool_rates(server, limits, default_actor=service.default_caller.actor)
     return server
 
 
-def streamable_http_app(service: MemoryService, *, tools: str, routes: list[Any] | None = None) -> Any:
-    """The Starlette app serving MCP at ``/mcp``, plus extra Starlette routes (``/healthz``)."""
+def limit_tool_rates(server: MCPServer, limits: ActorRateLimits, *, default_actor: str) -> None:
+    """Each rate-limited tool takes one call of its kind from the caller's allowance first; past
+    it, the call is a tool error naming the limit and when to retry, and nothing runs."""
+    for name, tool in list(server._tool_manager._tools.items()):
+        kind = RATE_LIMITED_TOOLS.get(name)
+        if kind is None or tool.context_kwarg is None:
+            continue
+        server._tool_manager._tools[name] = tool.model_copy(
+            update={"fn": _rate_limited(tool.fn, kind, limits, tool.context_kwarg, default_actor)}
+        )
+
+
+def _rate_limited(
+    fn: Callable[..., Any], kind: str, limits: ActorRateLimits, context_kwarg: str, default_actor: str
+) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    async def limited(**kwargs: Any) -> Any:
+        caller = caller_of(kwargs[context_kwarg])
+        try:
+            limits.take(default_actor if caller is None else caller.actor, kind)
+        except RateLimited as exc:
+            raise ToolError(f"{exc.code}: {exc.message}") from None
+        return await fn(**kwargs)
+
+    return limited
+
+
+def streamable_http_app(
+    service: MemoryService,
+    *,
+    tools: str,
+    routes: list[Any] | None = None,
+    session_idle_s: float = BY_NAME["http_session_idle_s"].default,
+    limits: ActorRateLimits | None = None,
+) -> Any:
+    """The Starlette app serving MCP at ``/mcp``, plus extra Starlette routes (``/healthz``).
+
+    ``app.state.mcp_sessions`` (``McpSessions``) lets ``http.session_binding`` see and end the
+    open sessions: it caps them per caller, so the SDK's own server-wide cap is off (at that cap
+    it refused every caller's ``initialize``, whoever had opened the sessions)."""
     from mcp.server.transport_security import TransportSecuritySettings
 
-    server = create_server(service, tools=tools)
+    server = create_server(service, tools=tools, limits=limits)
     # Host and Origin are checked for every route by memwarden.http.guard, with the configured
     # allowlists; the SDK's own loopback-only check would refuse those (421) behind it.
     app = server.streamable_http_app(
         streamable_http_path="/mcp",
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        session_idle_timeout=session_idle_s,
+        max_sessions=None,
     )
     for route in routes or []:
         app.router.routes.append(route)
+    app.state.mcp_sessions = McpSessions(server.session_manager)
     return app
 
 
-def run_stdio(service: MemoryService, *, tools: str) -> None:
+class McpSessions:
+    """The open Streamable HTTP sessions of the SDK's session manager: which are open, end one.
+
+    Two internals of the SDK's ``StreamableHTTPSessionManager`` (``_server_instances`` and
+    ``_discard_session``, what its own ``DELETE`` handling runs), which is why ``mcp`` is pinned
+    below 3 (as for ``mcp/stdio.py``)."""
+
+    def __init__(self, manager: Any) -> None:
+        self.manager = manager
+
+    def is_open(self, session_id: str) -> bool:
+        return session_id in self.manager._server_instances
+
+    async def end(self, session_id: str) -> None:
+        transport = self.manager._server_instances.get(session_id)
+        if transport is not None:
+            await self.manager._discard_session(session_id, transport)
+
+
+def run_stdio(service: MemoryService, *, tools: str, limits: ActorRateLimits | None = None) -> None:
     """Serve MCP over stdin/stdout until the client closes the stream; every request is answered."""
-    run_answering_stdio(create_server(service, tools=tools))
+    run_answering_stdio(create_server(service, tools=tools, limits=limits))

@@ -1,0 +1,181 @@
+"""Rate limits per actor on writes and searches (issue 33): a clear error naming the limit and
+when to retry, nothing stored on a refused write, and other actors unaffected."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from starlette.testclient import TestClient
+
+from memwarden.app import build_service
+from memwarden.config import Settings, load_settings
+from memwarden.hooks.recall import RECALL_PATH
+from memwarden.http.app import build_http_app
+from memwarden.mcp.server import create_server
+from memwarden.rate_limits import SEARCH, WRITE, ActorRateLimits, RateLimited
+from memwarden.service import MemoryService
+
+BASE = "http://127.0.0.1:8765"
+TOKENS = {"alice": "alice-token-0123456789", "bob": "bob-token-0123456789"}
+ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+
+def _memories(db: str) -> int:
+    with closing(sqlite3.connect(db)) as conn:
+        return int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+
+
+def test_a_real_mcp_session_past_its_write_limit_gets_a_tool_error_and_nothing_is_stored(
+    service: MemoryService, settings: Settings
+) -> None:
+    limits = ActorRateLimits(writes_per_minute=3, searches_per_minute=2)
+
+    async def run() -> None:
+        async with Client(create_server(service, tools="all", limits=limits)) as client:
+            for n in range(3):
+                assert not (await client.call_tool("memory_add", {"content": f"note number {n}"})).is_error
+            refused = await client.call_tool("memory_add", {"content": "one too many"})
+            assert refused.is_error
+            text = refused.content[0].text  # type: ignore[union-attr]
+            assert text.startswith("rate_limited: ") and "MEMWARDEN_RATE_WRITES_PER_MINUTE" in text
+            assert "more than 3 writes in a minute" in text
+            wait = re.search(r"retry in (\d+) s", text)
+            assert wait is not None and 1 <= int(wait.group(1)) <= 20
+            for _ in range(2):
+                assert not (await client.call_tool("memory_search", {"query": "note"})).is_error
+            searched = await client.call_tool("memory_search", {"query": "note"})
+            assert searched.is_error and "MEMWARDEN_RATE_SEARCHES_PER_MINUTE" in searched.content[0].text  # type: ignore[union-attr]
+            # reads that are neither writes nor searches are not counted
+            assert not (await client.call_tool("memory_list", {})).is_error
+
+    anyio.run(run)
+    assert _memories(settings.db) == 3
+
+
+def test_buckets_refill_at_the_per_minute_rate_and_zero_means_no_limit() -> None:
+    now = [1000.0]
+    limits = ActorRateLimits(writes_per_minute=60, searches_per_minute=0, clock=lambda: now[0])
+    for _ in range(60):
+        limits.take("a", WRITE)
+    with pytest.raises(RateLimited) as refused:
+        limits.take("a", WRITE)
+    assert refused.value.fields == {"limit": "MEMWARDEN_RATE_WRITES_PER_MINUTE", "retry_after_s": 1}
+    limits.take("b", WRITE)  # another actor has its own allowance
+    now[0] += 1.0
+    limits.take("a", WRITE)  # one a second comes back
+    with pytest.raises(RateLimited):
+        limits.take("a", WRITE)
+    for _ in range(10_000):
+        limits.take("a", SEARCH)
+
+
+def _tokens_file(folder: Path) -> Path:
+    path = folder / "tokens.json"
+    entries = [
+        {"sha256": hashlib.sha256(token.encode()).hexdigest(), "actor": actor, "tenants": ["shared"]}
+        for actor, token in TOKENS.items()
+    ]
+    path.write_text(json.dumps({"tokens": entries}), encoding="utf-8")
+    path.chmod(0o600)
+    return path
+
+
+@pytest.fixture
+def limited_app(settings: Settings, tmp_path: Path) -> Iterator[tuple[TestClient, Settings]]:
+    configured = load_settings(
+        **{
+            **settings.model_dump(),
+            "tokens_file": str(_tokens_file(tmp_path)),
+            "rate_writes_per_minute": 2,
+            "rate_searches_per_minute": 2,
+        }
+    )
+    service = build_service(configured, embeddings=False)
+    try:
+        with TestClient(build_http_app(service, configured), base_url=BASE) as client:
+            yield client, configured
+    finally:
+        service.close()
+
+
+def _auth(actor: str, session: str | None = None) -> dict[str, str]:
+    headers = {**ACCEPT, "authorization": f"Bearer {TOKENS[actor]}"}
+    if session:
+        headers |= {"mcp-session-id": session, "mcp-protocol-version": "2025-06-18"}
+    return headers
+
+
+def _tool(
+    client: TestClient, actor: str, session: str, name: str, arguments: dict[str, Any]
+) -> dict[str, Any]:
+    call = {
+        "jsonrpc": "2.0",
+        "id": 5,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": arguments},
+    }
+    answer = client.post("/mcp", json=call, headers=_auth(actor, session))
+    assert answer.status_code == 200, answer.text
+    data = next(line for line in answer.text.splitlines() if line.startswith("data: "))
+    return dict(json.loads(data.removeprefix("data: "))["result"])
+
+
+def _session(client: TestClient, actor: str) -> str:
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    answer = client.post("/mcp", json=init, headers=_auth(actor))
+    session = str(answer.headers["mcp-session-id"])
+    client.post(
+        "/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=_auth(actor, session)
+    )
+    return session
+
+
+def test_over_http_each_actor_has_its_own_allowance_across_its_sessions(
+    limited_app: tuple[TestClient, Settings],
+) -> None:
+    client, settings = limited_app
+    first, second = _session(client, "alice"), _session(client, "alice")
+    assert not _tool(client, "alice", first, "memory_add", {"content": "alpha fact"})["isError"]
+    assert not _tool(client, "alice", second, "memory_add", {"content": "beta fact"})["isError"]
+    refused = _tool(client, "alice", first, "memory_add", {"content": "gamma fact"})
+    assert refused["isError"] and "rate_limited" in refused["content"][0]["text"]
+    bob = _session(client, "bob")
+    assert not _tool(client, "bob", bob, "memory_add", {"content": "bob's own fact"})["isError"]
+    assert _memories(settings.db) == 3
+
+
+def test_a_hook_route_past_the_search_limit_is_429_with_retry_after(
+    limited_app: tuple[TestClient, Settings],
+) -> None:
+    client, _ = limited_app
+    body = {"query": "deploy checklist", "limit": 3}
+    for _ in range(2):
+        assert client.post(RECALL_PATH, json=body, headers=_auth("alice")).status_code == 200
+    refused = client.post(RECALL_PATH, json=body, headers=_auth("alice"))
+    assert refused.status_code == 429
+    answer = refused.json()
+    assert answer["error"] == "rate_limited" and answer["limit"] == "MEMWARDEN_RATE_SEARCHES_PER_MINUTE"
+    assert 1 <= answer["retry_after_s"] <= 30 and refused.headers["retry-after"] == str(
+        answer["retry_after_s"]
+    )
+    assert f"retry in {answer['retry_after_s']} s" in answer["message"]
+    assert client.post(RECALL_PATH, json=body, headers=_auth("bob")).status_code == 200
