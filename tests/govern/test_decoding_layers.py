@@ -50,3 +50,42 @@ def test_ordinary_base64_and_percent_text_is_left_alone() -> None:
     assert REDACTOR.redact(text).text == text
     assert decode_base64("internationalization") is None
     assert list(decoded_runs("hello %zz world")) == []
+
+
+ENCODED_AT_SIGNS = {
+    "decimal reference": "jane&#64;example.org",
+    "hex reference": "jane&#x40;example&#x2E;org",
+    "named reference": "jane&commat;example&period;org",
+    "JSON escape": "jane\\u0040example.org",
+    "long escape": "jane\\U00000040example.org",
+    "hex escape": "jane\\x40example\\x2eorg",
+    "quoted-printable": "jane=40example.org",
+}
+
+
+def test_html_references_backslash_escapes_and_quoted_printable_are_decoded() -> None:
+    for name, encoded in ENCODED_AT_SIGNS.items():
+        for text in (f"mail {encoded} today", f'<a href="mailto:{encoded}">x</a>', f'{{"to": "{encoded}"}}'):
+            out = REDACTOR.redact(text)
+            assert encoded not in out.text and "[REDACTED:email]" in out.text, (name, out.text)
+            assert "jane" not in out.text and REDACTOR.redact(out.text).text == out.text, name
+
+
+def test_every_character_of_a_value_may_be_encoded() -> None:
+    card = "4111 1111 1111 1111"
+    for encoded in (
+        "".join(f"&#{ord(c)};" for c in card),
+        "".join(f"\\u{ord(c):04x}" for c in card),
+        "".join(f"={ord(c):02X}" for c in card),
+    ):
+        assert REDACTOR.redact(f"card {encoded} end").text == "card [REDACTED:payment_card] end"
+    assert REDACTOR.redact("pw password=3Dhunter22 end").redacted  # "=3D" is "=" in quoted-printable
+
+
+def test_ordinary_entities_escapes_and_equals_signs_are_left_alone() -> None:
+    text = (
+        "Tom &amp; Jerry &copy; 2024, a=1&b=2&lang=en, path C:\\new\\table, color=FF0000, "
+        'JSON "caf\\u00e9 \\u2014 ok", x\\x41y, mail=3D unsubscribe'
+    )
+    assert REDACTOR.redact(text).text == text
+    assert list(decoded_runs("no escapes here = fine & dandy")) == []

@@ -1,8 +1,15 @@
-"""Decoding layers: the runs of a text that are URL-encoded or base64, with what they decode to.
+"""Decoding layers: the runs of a text that are encoded, with what they decode to.
 
 A secret survives a regular expression when it is written ``jane.doe%40example.org``,
-``password%3Dhunter2`` or ``cGFzc3dvcmQ9aHVudGVyMg==``. The redactor runs its rules on the
-decoded form of every such run and, when something is found, replaces the whole encoded run.
+``password%3Dhunter2``, ``cGFzc3dvcmQ9aHVudGVyMg==``, ``jane&#64;example.org``,
+``jane&commat;example.org``, ``jane\\u0040example.org``, ``jane\\x40example.org`` or, in
+quoted-printable, ``jane=40example.org``. The redactor runs its rules on the decoded form of
+every such run and, when something is found, replaces the whole encoded run.
+
+Encodings: URL (percent) encoding, base64, HTML character references (numeric and named, as
+``html.unescape`` knows them), ``\\u`` / ``\\U`` / ``\\x`` escapes (JSON, JavaScript, Python, C) and
+quoted-printable ``=XX`` bytes (UTF-8). For the last three a run is the stretch of text without
+blanks, quotes or angle brackets around an escape (``_escaped_runs``).
 
 Both scans are linear: a run is one character class (no nested quantifiers), and decoding is
 done by the standard library in C. A base64 run must be 12+ characters and decode to printable
@@ -22,7 +29,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 # Scripts without spaces end a URL-encoded run (a value glued to Chinese text stays alone).
 _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
@@ -42,6 +49,13 @@ _MIN_B64 = 12
 _MAX_CUTS = 24  # separators of a run after which a segment may start (a prefix holds few)
 _MAX_STARTS = 8  # segment starts whose head decodes to text, per run
 _MAX_ENDS = 6  # ends tried for each such start, longest first
+# HTML character references, backslash escapes and quoted-printable bytes; a run around one of
+# them is what lies between blanks, quotes and angle brackets (markup and string delimiters).
+_HTML_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?")
+_BACKSLASH_ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2}))")
+_QUOTED_PRINTABLE = re.compile(r"(?:=[0-9A-F]{2})+")
+_ESCAPED_RUN_CHAR = re.compile(r"[^\s\"'<>`]")
+_ESCAPED_RUN = re.compile(r"[^\s\"'<>`]+")
 
 
 @functools.cache
@@ -84,8 +98,53 @@ def decode_base64(run: str) -> str | None:
     return text if _printable(text) else None
 
 
+def _unescape_backslashes(run: str) -> str:
+    def char(match: re.Match[str]) -> str:
+        code = int(match.group(match.lastindex or 1), 16)
+        return chr(code) if code <= 0x10FFFF else match.group()
+
+    return _BACKSLASH_ESCAPE.sub(char, run)
+
+
+def _decode_quoted_printable(run: str) -> str:
+    """``=XX`` bytes as UTF-8 (what a mail body's ``=40`` or ``=C3=A9`` stands for)."""
+    return _QUOTED_PRINTABLE.sub(
+        lambda m: bytes.fromhex(m.group().replace("=", "")).decode("utf-8", "replace"), run
+    )
+
+
+def _escaped_runs(
+    text: str, escape: re.Pattern[str], decode: Callable[[str], str]
+) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, decoded)`` for each run of ``text`` around an ``escape`` whose decoded form
+    differs. Linear: each run is scanned once, and escapes inside a run already done are skipped."""
+    done = 0
+    for found in escape.finditer(text):
+        if found.start() < done:
+            continue
+        start = found.start()
+        while start > 0 and _ESCAPED_RUN_CHAR.match(text, start - 1):
+            start -= 1
+        run_match = _ESCAPED_RUN.match(text, start)
+        end = max(run_match.end() if run_match else found.end(), found.end())
+        done = end
+        run = text[start:end]
+        decoded = decode(run)
+        if decoded != run:
+            yield start, end, decoded
+
+
 def decoded_runs(text: str) -> Iterator[tuple[int, int, str]]:
-    """``(start, end, decoded)`` for every URL-encoded or base64 run of ``text``."""
+    """``(start, end, decoded)`` for every encoded run of ``text`` (URL, base64, HTML references,
+    backslash escapes, quoted-printable)."""
+    if "&" in text and _HTML_REFERENCE.search(text):
+        from html import unescape  # only for a text holding a character reference
+
+        yield from _escaped_runs(text, _HTML_REFERENCE, unescape)
+    if "\\" in text:
+        yield from _escaped_runs(text, _BACKSLASH_ESCAPE, _unescape_backslashes)
+    if "=" in text:
+        yield from _escaped_runs(text, _QUOTED_PRINTABLE, _decode_quoted_printable)
     if "%" in text:
         from urllib.parse import unquote  # only for a text holding "%" (it imports ipaddress)
 
