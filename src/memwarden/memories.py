@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memwarden import validation as v
 from memwarden.audit import operations as audit_ops
@@ -25,6 +25,22 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
     from memwarden.search.vector_path import VectorPath
     from memwarden.vault.mirror import VaultMirror
+
+
+class FlagsCleared(NamedTuple):
+    """What ``clear_flags`` did: the memory as stored now, and the flags it cleared."""
+
+    memory: Memory
+    cleared: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"memory": self.memory.to_dict(), "cleared_flags": list(self.cleared)}
+
+
+def _cleared_summary(result: FlagsCleared) -> dict[str, Any]:
+    """The audit row of a clear that changed nothing (the memory had no flags); a clear that did
+    change it is recorded in the write's own transaction, naming the flags cleared."""
+    return {"memory_ids": [result.memory.id], "result_count": 0, "detail": {"cleared_flags": []}}
 
 
 def _expiry(now: datetime, ttl_hours: float | None) -> datetime | None:
@@ -218,8 +234,8 @@ class Memories:
             self.vault.upserted(stored)
         return stored
 
-    @audited("update", audit_ops.memory_summary, ids_arg="memory_id")
-    def clear_flags(self, memory_id: object, *, caller: Caller | None = None) -> Memory:
+    @audited("update", _cleared_summary, ids_arg="memory_id")
+    def clear_flags(self, memory_id: object, *, caller: Caller | None = None) -> FlagsCleared:
         """Clear a live memory's injection flags: the user read it and vouches for it.
 
         The memory stays as it is otherwise (its version moves on); the audit row, written in
@@ -229,14 +245,15 @@ class Memories:
         who = self._caller(caller)
         current = self.get_live(who, v.check_id(memory_id))
         if not current.injection_flags:
-            return current
+            return FlagsCleared(current, ())
         cleared = current._replace(injection_flags=(), updated_at=self.clock())
-        return self.store.update(
+        stored = self.store.update(
             cleared,
             self.intake.index_text(cleared),
             expected_version=current.version,
             audit_detail={"cleared_flags": list(current.injection_flags)},
         )
+        return FlagsCleared(stored, current.injection_flags)
 
     @audited("delete", audit_ops.delete_summary, ids_arg="memory_id")
     def delete(self, memory_id: object, *, caller: Caller | None = None) -> DeleteResult:

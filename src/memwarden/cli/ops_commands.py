@@ -200,6 +200,13 @@ def cmd_health(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
+    if args.clear_flag is not None:
+        return run_with_service(
+            args,
+            lambda service: service.memories.clear_flags(args.clear_flag),
+            text=_print_cleared,
+            as_json=lambda result: result.to_dict(),
+        )
     return run_with_service(
         args,
         lambda service: service.operations.review(
@@ -207,6 +214,16 @@ def cmd_review(args: argparse.Namespace) -> int:
         ),
         text=_print_review,
         kind="ops",
+    )
+
+
+def _print_cleared(result: Any) -> None:
+    if not result.cleared:
+        print(f"{result.memory.id} has no flags: nothing to clear")
+        return
+    print(
+        f"cleared {', '.join(result.cleared)} from {result.memory.id} (version {result.memory.version}); "
+        "the hooks recall it again, and an update of its text screens it again"
     )
 
 
@@ -378,6 +395,11 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     )
     p.add_argument(
         "--limit", type=int, default=50, help="at most this many proposals of each kind (default 50)"
+    )
+    p.add_argument(
+        "--clear-flag",
+        metavar="ID",
+        help="clear the injection flags of memory ID instead (you vouch for it; audited)",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
