@@ -20,6 +20,7 @@ from mcp.types import ToolAnnotations
 from memwarden.mcp.arguments import explain_argument_errors
 from memwarden.mcp.calls import caller_of
 from memwarden.mcp.guidance import add_guidance
+from memwarden.mcp.http_triage import JsonRpcTriage
 from memwarden.mcp.memory_tools import ECHO_TOOL, MEMORY_TOOLS
 from memwarden.mcp.ops_tools import OPS_TOOLS
 from memwarden.mcp.stdio import run_answering_stdio
@@ -148,7 +149,7 @@ def streamable_http_app(
     for route in routes or []:
         app.router.routes.append(route)
     app.state.mcp_sessions = McpSessions(server.session_manager)
-    return app
+    return JsonRpcTriage(app)  # bad JSON-RPC answered as stdio answers it (mcp/http_triage.py)
 
 
 class McpSessions:
