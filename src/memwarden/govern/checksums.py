@@ -171,13 +171,15 @@ def jwt_valid(text: str) -> bool:
 
 
 def ipv6_valid(text: str) -> bool:
+    """An IPv6 address naming a machine: loopback ``::1`` and the unspecified ``::`` name none
+    (as 127.x and 0.0.0.0 for IPv4)."""
     import ipaddress
 
     try:
-        ipaddress.IPv6Address(text)
+        address = ipaddress.IPv6Address(text)
     except ValueError:
         return False
-    return True
+    return not (address.is_loopback or address.is_unspecified)
 
 
 def mixed_case_digits(text: str) -> bool:

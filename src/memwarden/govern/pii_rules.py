@@ -8,6 +8,8 @@ other script written without spaces ("手机号是13800138000，请回电") is s
 
 from __future__ import annotations
 
+import re
+
 from memwarden.govern.rules import CodePoints, Rule
 
 # What counts as "part of the same word" next to a value: ASCII letters, digits and underscore.
@@ -58,7 +60,59 @@ _VERSION_WORDS = (
     "ver.",
     "Ver.",
 )
-_NOT_A_VERSION = "".join(f"(?<!{w} )(?<!{w})" for w in _VERSION_WORDS)
+# Four dotted numbers naming a section of a document ("Chapter 3.2.1.4", "Abschnitt 4.7.9.3",
+# "第6.10.2.5节", "8.9.6.3 bölümüne", "6.7.8.11절") are a section number, not an address.
+_SECTION_WORDS = (
+    "section",
+    "Section",
+    "SECTION",
+    "sec.",
+    "Sec.",
+    "chapter",
+    "Chapter",
+    "clause",
+    "Clause",
+    "paragraph",
+    "Paragraph",
+    "§",
+    "Abschnitt",
+    "Kapitel",
+    "Absatz",
+    "sección",
+    "Sección",
+    "capítulo",
+    "Capítulo",
+    "apartado",
+    "chapitre",
+    "Chapitre",
+    "sezione",
+    "Sezione",
+    "capitolo",
+    "Capitolo",
+    "secção",
+    "Secção",
+    "seção",
+    "Seção",
+    "hoofdstuk",
+    "Hoofdstuk",
+    "sectie",
+    "Sectie",
+    "artikel",
+    "Artikel",
+    "rozdział",
+    "Rozdział",
+    "раздел",
+    "Раздел",
+    "глава",
+    "Глава",
+    "пункт",
+    "Пункт",
+    "القسم",
+    "الفصل",
+    "第",
+)
+_SECTION_AFTER = r"(?![ \t]?(?:bölüm|Bölüm|kısım|madde|节|節|章|条|項|절|장|항|조))"
+_NOT_A_VERSION = "".join(f"(?<!{re.escape(w)} )(?<!{re.escape(w)})" for w in _VERSION_WORDS + _SECTION_WORDS)
 
 # A dot inside a phone number only between groups of two or more digits (+44.20.7946.0958), so
 # "+3.14159265" stays a number.
@@ -163,8 +217,12 @@ PII_RULES: tuple[Rule, ...] = (
         # Loopback (127.x) and the unspecified 0.0.0.0 name no machine: a note or a log line
         # saying "the dev server listens on 127.0.0.1:8000" keeps it.
         + r"(?!127\.)(?!0\.0\.0\.0(?![\d.]))"
-        + rf"(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){{3}}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![{_B}]|\.\d)",
-        "IPv4 addresses (not loopback 127.x or 0.0.0.0)",
+        # A network in CIDR notation (10.0.0.0/8, 192.168.1.0/24) is a range, not a machine; a
+        # host with its prefix length (10.1.2.3/24) is still an address.
+        + r"(?!(?:\d{1,3}\.){3}0/\d)"
+        + rf"(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){{3}}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![{_B}]|\.\d)"
+        + _SECTION_AFTER,
+        "IPv4 addresses (not loopback 127.x, 0.0.0.0, networks such as 10.0.0.0/8 or section numbers)",
         hints=(".",),
         scope="dotted_numbers",
         min_digits=4,
@@ -172,8 +230,11 @@ PII_RULES: tuple[Rule, ...] = (
     Rule(
         "ipv6",
         rf"(?<![{_B}:.])(?=[0-9A-Fa-f:.]*[0-9A-Fa-f])(?:[0-9A-Fa-f]{{0,4}}:){{2,7}}"
-        rf"(?:(?:\d{{1,3}}\.){{3}}\d{{1,3}}|[0-9A-Fa-f]{{1,4}})?(?![{_B}:]|\.\d)",
-        "IPv6 addresses (checked by the ipaddress module)",
+        rf"(?:(?:\d{{1,3}}\.){{3}}\d{{1,3}}|[0-9A-Fa-f]{{1,4}})?(?![{_B}:]|\.\d)"
+        # A network ending in "::" with a prefix length (2001:db8::/32) is a range, not a machine.
+        r"(?<!:(?=/\d))",
+        "IPv6 addresses (checked by the ipaddress module; not loopback ::1, :: or a network such as "
+        "2001:db8::/32)",
         validator="ipv6",
         hints=(":",),
         scope="ipv6",
