@@ -519,7 +519,10 @@ def run_handler(handler: Handler, args: argparse.Namespace) -> int:
         from memwarden.cli.existing_db import require_existing_database
 
         require_existing_database(args)  # before a read command could create an empty database
-        return handler(args)
+        from memwarden.cli.output import TerminalSafeStdout
+
+        with TerminalSafeStdout():  # stored text cannot drive the terminal (cli/output.py)
+            return handler(args)
     except MemwardenError as exc:
         from memwarden.errors import about_an_id
 

@@ -207,13 +207,45 @@ def cmd_review(args: argparse.Namespace) -> int:
             text=_print_cleared,
             as_json=lambda result: result.to_dict(),
         )
-    return run_with_service(
-        args,
-        lambda service: service.operations.review(
+
+    def review(service: Any) -> dict[str, Any]:
+        report: dict[str, Any] = service.operations.review(
             project=args.project, stale_days=args.stale_days, limit=args.limit
-        ),
-        text=_print_review,
-        kind="ops",
+        )
+        return _flagged_only(report) if args.flagged else report
+
+    return run_with_service(args, review, text=_print_flagged if args.flagged else _print_review, kind="ops")
+
+
+def _flagged_only(report: dict[str, Any]) -> dict[str, Any]:
+    """The review's flagged part (``review --flagged``): what the hooks leave out, and why."""
+    keys = ("tenant", "project", "flagged", "flagged_by_source", "reviewed", "note")
+    return {**{key: report[key] for key in keys if key in report}, "count": report["counts"]["flagged"]}
+
+
+def _print_flagged(report: dict[str, Any]) -> None:
+    from memwarden.cli.output import one_line
+
+    count = report["count"]
+    print(
+        f"{count} memor{'y' if count == 1 else 'ies'} flagged as instructions to a model "
+        f"(of {report['reviewed']} reviewed): the hooks leave them out; they stay stored"
+    )
+    for item in report["flagged"]:
+        actor = f" by {item['actor']}" if item.get("actor") else ""
+        print(f"{item['id']}  {item['project']}  written through {item.get('source', 'unknown')}{actor}")
+        for flag, reason in zip(
+            item["injection_flags"], item.get("reasons", item["injection_flags"]), strict=False
+        ):
+            print(f"    {flag}: {reason}" if reason != flag else f"    {flag}")
+        if item.get("title"):
+            print(f"    title: {one_line(item['title'], 200)}")
+        print(f"    {one_line(item.get('content', item['preview']), 400)}")
+    if len(report["flagged"]) < count:
+        print(f"({count - len(report['flagged'])} more: raise --limit)")
+    print(
+        "Delete a memory that is not yours, rewrite one that is a plain fact, or clear the flag of a "
+        "standing instruction you gave (memwarden review --clear-flag ID); " + report["note"]
     )
 
 
@@ -395,6 +427,11 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     )
     p.add_argument(
         "--limit", type=int, default=50, help="at most this many proposals of each kind (default 50)"
+    )
+    p.add_argument(
+        "--flagged",
+        action="store_true",
+        help="only the memories flagged as instructions to a model (the hooks leave them out), in full",
     )
     p.add_argument(
         "--clear-flag",

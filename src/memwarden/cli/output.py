@@ -1,14 +1,74 @@
-"""How the CLI prints: JSON with --json (a stable contract), short readable lines otherwise."""
+"""How the CLI prints: JSON with --json (a stable contract), short readable lines otherwise; and
+the one guard between stored text and the operator's terminal.
+
+Stored text may hold terminal control sequences (a memory written by an agent that summarised a
+hostile page, an import, a foreign writer): ESC sequences that erase lines or set the window
+title, OSC 52 that writes the clipboard, C1 controls that some terminals obey like ESC. Every
+command runs with ``TerminalSafeStdout`` (``main.run_handler``), so whatever it prints reaches
+the terminal with each C0 control other than newline and tab, DEL, and each C1 control written
+as a ``\\uXXXX`` escape. That is also how JSON writes such a character inside a string, so JSON
+output stays valid JSON that decodes to the same values; byte streams (``sys.stdout.buffer``:
+the MCP stdio server) are left alone.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from types import TracebackType
+from typing import Any, TextIO, cast
+
+# C0 controls but newline and tab, DEL, and the C1 controls.
+_CONTROL_ESCAPES = str.maketrans(
+    {c: f"\\u{c:04x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A)}
+)
+
+
+def for_terminal(text: str) -> str:
+    """``text`` with every control character a terminal could act on written as an escape."""
+    return text.translate(_CONTROL_ESCAPES)
+
+
+class _TerminalSafe:
+    """A text stream that writes through ``for_terminal``; everything else is the stream's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(for_terminal(text))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class TerminalSafeStdout:
+    """Within the block, text written to ``sys.stdout`` goes through ``for_terminal``.
+
+    A class, not ``contextlib.contextmanager``: ``memwarden search`` runs in it, and its cold
+    start imports nothing it does not need."""
+
+    def __enter__(self) -> None:
+        self._original: TextIO | None = None
+        if not isinstance(sys.stdout, _TerminalSafe):  # not already guarded
+            self._original = sys.stdout
+            sys.stdout = cast(TextIO, _TerminalSafe(sys.stdout))
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self._original is not None and isinstance(sys.stdout, _TerminalSafe):
+            sys.stdout = self._original
 
 
 def emit_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+    """``value`` as indented JSON; C1 controls escaped too (``json`` escapes only C0)."""
+    sys.stdout.write(for_terminal(json.dumps(value, ensure_ascii=False, indent=2)) + "\n")
 
 
 def one_line(text: str, width: int = 100) -> str:

@@ -34,6 +34,14 @@ def _preview(memory: Memory) -> str:
     return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
 
 
+def _flag_reason(flag: str) -> str:
+    """The one-line reason screening gives for ``flag`` (the flag itself for one it does not know)."""
+    from memwarden import screening
+
+    reasons: dict[str, str] = getattr(screening, "FLAG_REASONS", {})
+    return reasons.get(flag, flag)
+
+
 def _item(memory: Memory, **extra: Any) -> dict[str, Any]:
     return {"id": memory.id, "project": memory.project, "preview": _preview(memory), **extra}
 
@@ -134,10 +142,14 @@ def review_memories(
                 _item(
                     memory,
                     injection_flags=list(memory.injection_flags),
+                    reasons=[_flag_reason(flag) for flag in memory.injection_flags],
                     source=memory.source,
                     actor=memory.actor,
+                    title=memory.title,
+                    content=memory.content,
                     proposal="it reads like instructions to a model and the hooks leave it out: "
-                    "delete it, or rewrite it as a plain fact",
+                    "delete it, rewrite it as a plain fact, or clear its flag if it is a standing "
+                    "instruction of yours",
                 )
             )
         if memory.pinned:
