@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from govern_vectors import NEGATIVE, POSITIVE
+from govern_vectors import NEGATIVE as RULE_NEGATIVE
+from govern_vectors import POSITIVE as RULE_POSITIVE
+from secret_vectors import SECRET_NEGATIVE, SECRET_POSITIVE
 
 from memwarden.govern import BUILTIN_RULES, Redactor
 from memwarden.govern.checksums import cn_resident_id_valid, iban_valid, luhn_valid, tr_identity_valid
+from memwarden.govern.secret_tokens import TOKEN_FORMATS
 
 REDACTOR = Redactor()
+POSITIVE = RULE_POSITIVE + SECRET_POSITIVE
+NEGATIVE = RULE_NEGATIVE + SECRET_NEGATIVE
 
 
 @pytest.mark.parametrize(("rule", "text", "value"), POSITIVE, ids=[f"{r}:{t[:30]}" for r, t, _ in POSITIVE])
@@ -26,9 +31,12 @@ def test_each_rule_leaves_its_negative_vectors_alone(rule: str, text: str) -> No
 
 
 def test_every_builtin_rule_has_positive_and_negative_vectors() -> None:
+    """Every rule here, or (the vendor token table) in tests/govern/test_secret_tokens.py, which
+    draws tokens of every table row from its own pattern."""
     names = {rule.name for rule in BUILTIN_RULES}
-    assert names == {r for r, _, _ in POSITIVE}
-    assert names == {r for r, _ in NEGATIVE}
+    tokens = {row[0] for row in TOKEN_FORMATS}
+    assert names == {r for r, _, _ in POSITIVE} | tokens
+    assert names == {r for r, _ in NEGATIVE} | tokens
 
 
 def test_business_words_around_a_match_survive() -> None:

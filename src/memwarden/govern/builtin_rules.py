@@ -8,42 +8,20 @@ script written without spaces ("手机号是13800138000，请回电") is still a
 
 from __future__ import annotations
 
+from memwarden.govern.credential_rules import CREDENTIAL_RULES
 from memwarden.govern.pii_rules import NOSPACE_CHARS as NOSPACE_CHARS  # the redactor imports it here
 from memwarden.govern.pii_rules import PII_RULES
 from memwarden.govern.rules import Rule
+from memwarden.govern.secret_assignment import (
+    ENV_SECRET,
+    ENV_SECRET_HINTS,
+    SECRET_ASSIGNMENT,
+    SECRET_ASSIGNMENT_HINTS,
+)
+from memwarden.govern.secret_tokens import TOKEN_RULES
 
 # What counts as "part of the same word" next to a value: ASCII letters, digits and underscore.
 _B = "0-9A-Za-z_"
-
-_SECRET_NAME = r"[A-Za-z_][A-Za-z0-9_]*?(?:pass|pwd|secret|token|key|credential)[A-Za-z0-9_]*"
-# A quoted value: "…", '…' or a Go raw string `…`.
-_QUOTED = r"\"[^\"\r\n]+\"|'[^'\r\n]+'|`[^`\r\n]+`"
-# A value in code ("=>" in PHP, Ruby and Perl, Go's ":=", a subscript): quoted, or unquoted and
-# looking like a secret (a digit or symbol, 6+ characters), not a variable ($value), a call
-# (hash_password(x)) or an expression (token.trim()).
-_CODE_VALUE = r"[^\s\"'`,;()\[\]{}<>]"
-_CODE_SECRET = (
-    _QUOTED + r"|(?![$@])(?=" + _CODE_VALUE + r"*[\d!#$%&*+/=?@^~-])" + _CODE_VALUE + r"{6,}+(?![(\[])"
-)
-# secret_assignment starts with one of these words (every alternative a literal, so the regex
-# engine scans for their first letters instead of trying every position: 4x faster), then:
-_SECRET_ASSIGNMENT = (
-    r"(?:define\(|setenv\(|password|passwd|passphrase|pass(?<![a-z]pass)|pwd|secret|api[_-]?key|apikey"
-    r"|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key"
-    r"|token|credentials?)(?:"
-    # a call naming the value: define('DB_PASSWORD', '…') (PHP), os.Setenv("API_TOKEN", "…") (Go);
-    rf"(?<=\()[ \t]*[\"']{_SECRET_NAME}[\"'][ \t]*,[ \t]*(?P<secret_arg>{_QUOTED})"
-    # a quoted name in a subscript: config["password"] = …, os.environ['DB_PASSWORD'] = …;
-    rf"|[\w.-]*[\"']\][ \t]*=(?![=>])[ \t]*(?P<secret_sub>{_CODE_SECRET})"
-    # NAME=value, NAME: value, NAME => value, NAME := value ("==" and "=>" are not "=": the value is
-    # what follows the operator, never a piece of it). With ":" the value must look like a secret.
-    r"|[\w.-]*[\"']?[ \t]*"
-    r"(?:=(?![=>])[ \t]*(?P<secret_eq>" + _QUOTED + r"|[^\s\"',;&]+)"
-    r"|(?:=>|:=)[ \t]*(?P<secret_op>" + _CODE_SECRET + ")"
-    r"|:[ \t]*(?P<secret_colon>\"[^\"\r\n]+\"|'[^'\r\n]+'"
-    r"|(?=[^\s\"',;]*[\d_/+=!@#$%^&*~-])[^\s\"',;]{6,}|[^\s\"',;]{16,})))"
-)
-
 
 # Order matters only between rules that match the very same text: the first one names it.
 BUILTIN_RULES: tuple[Rule, ...] = (
@@ -56,8 +34,8 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "jwt",
-        rf"eyJ(?<![{_B}-]eyJ)[A-Za-z0-9_-]{{5,}}\.eyJ[A-Za-z0-9_-]{{5,}}\.[A-Za-z0-9_-]*(?![{_B}-])",
-        "JSON Web Tokens (header must decode to JSON with an alg)",
+        rf"eyJ(?<![{_B}-]eyJ)[A-Za-z0-9_-]{{5,}}\.eyJ[A-Za-z0-9_-]{{5,}}(?:\.[A-Za-z0-9_-]*)?(?![{_B}-])",
+        "JSON Web Tokens, unsigned ones without the last dot too (header must decode to JSON with an alg)",
         validator="jwt",
         hints=("eyj",),
     ),
@@ -162,41 +140,25 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         "the password in URLs and URL-style connection strings (user and host stay)",
         hints=("://",),
     ),
+    *TOKEN_RULES,  # vendor token formats (govern/secret_tokens.py)
     Rule(
         "env_secret",
-        rf"(?:(?i:export|setx?|env|\$env:)(?<![{_B}]export)(?<![{_B}]set)(?<![{_B}]setx)(?<![{_B}]env)"
-        rf"[ \t]*(?<=[ \t:])(?i:{_SECRET_NAME})"
-        rf"|[A-Z](?<![{_B}][A-Z])[A-Z0-9_]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*)"
-        r"[\"']?[ \t]*[=:][ \t]*(?P<secret>\"[^\"\r\n]+\"|'[^'\r\n]+'|[^\s\"';&|,]{2,})",
+        ENV_SECRET,
         "environment-style secrets: export DB_PASS=…, set API_TOKEN=…, $env:KEY=…, STRIPE_KEY=…, "
-        "SECRET_KEY: … (a variable name saying pass, pwd, secret, token, key or credential)",
-        # The shell forms name their command; the upper-case form's name joins words with "_" (a
-        # plain PASSWORD= or TOKEN= is secret_assignment's).
-        hints=(
-            "export",
-            "set",
-            "$env:",
-            "_pass",
-            "_pwd",
-            "_secret",
-            "_token",
-            "_key",
-            "_credential",
-            "secret_",
-            "token_",
-            "pass_",
-            "key_",
-        ),
+        "SECRET_KEY: … (a variable name saying pass, pwd, secret, token, key or credential); a line "
+        "that is only NAME=value keeps its value to the end of the line",
+        hints=ENV_SECRET_HINTS,
     ),
     Rule(
         "secret_assignment",
-        _SECRET_ASSIGNMENT,
-        "NAME=value / NAME: value / NAME => value / NAME := value / define('NAME', value) where NAME says "
-        "password, pass, secret, token, key or credential",
-        hints=("pass", "pwd", "secret", "key", "token", "credential"),
+        SECRET_ASSIGNMENT,
+        "NAME=value / NAME: value / NAME => value / NAME := value / NAME ?= value / define('NAME', value) "
+        '/ setProperty("NAME", value) where NAME says password, pass, secret, token, key or credential',
+        hints=SECRET_ASSIGNMENT_HINTS,
         ignore_case=True,
         folded=True,
     ),
+    *CREDENTIAL_RULES,  # headers, command lines, credential files, XML (govern/credential_rules.py)
 ) + PII_RULES  # personal data (govern/pii_rules.py)
 
 # Rules a pack turns on with ``"enable"``; they run in dry-run (reported, not replaced) unless the

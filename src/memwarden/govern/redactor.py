@@ -16,13 +16,15 @@ what it would have matched is reported in ``Redaction.dry_run`` and never replac
 Rules run on the normalised text (``govern.normalization``), and each finding is mapped back to the
 original span, so invisible characters and look-alike digits inside a value are replaced with it.
 Two decoding layers look inside encodings (``govern.layers``): a value found in the URL-decoded
-or base64-decoded form of a run is redacted as the whole encoded run.
+or base64-decoded form of a run is redacted as the whole encoded run, and so is a base64 run that
+decodes to ``user:password`` (``basic_auth``: HTTP Basic credentials, docker's ``auth``).
 """
 
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from memwarden.govern.builtin_rules import BUILTIN_RULES, NOSPACE_CHARS
+from memwarden.govern.credential_rules import is_credential_pair
 from memwarden.govern.layers import decoded_runs
 from memwarden.govern.markers import MARKER, marker
 from memwarden.govern.normalization import normalize, normalize_text
@@ -103,10 +105,13 @@ class Redactor:
         self._enforced = tuple((i, r) for i, r in ordered if r.mode == "enforce")
         self._dry = tuple((i, r) for i, r in ordered if r.mode == "dry-run")
         self._grouped = frozenset(rule.name for rule in self.rules if rule.secret_groups)
+        # Base64 of user:password is found (as ``basic_auth``) by the rules' run having that rule.
+        self._pairs = frozenset(i for i, rule in ordered if rule.name == "basic_auth")
         self.scoped = scoped
         # Every hint once: which are in a text is one pass of substring checks, shared by the rules.
         self._hints = tuple(dict.fromkeys(h for rule in self.rules for h in rule.hints))
-        self._rule_hints = {rule.name: frozenset(rule.hints) for rule in self.rules}
+        # By position: several rules may share a name (the vendor token table names a family).
+        self._rule_hints = tuple(frozenset(rule.hints) for rule in self.rules)
         # One set of windows per scope, for the rule needing the fewest digits: a window with fewer
         # digits than another rule needs holds none of its values, so sharing it changes nothing.
         self._scope_digits: dict[str, int] = {}
@@ -138,7 +143,7 @@ class Redactor:
         found: list[tuple[int, int, int, str]] = []
         present = {h for h in self._hints if h in lower}
         for priority, rule in rules:
-            if rule.hints and present.isdisjoint(self._rule_hints[rule.name]):
+            if rule.hints and present.isdisjoint(self._rule_hints[priority]):
                 continue
             windows = None
             if self.scoped and rule.scope != "text":
@@ -158,6 +163,8 @@ class Redactor:
                 inner = self._find_normalized(normalize_text(decoded), rules, depth + 1)
                 if inner:
                     found.append((start, start - end, -1, inner[0].rule))
+                elif is_credential_pair(decoded) and any(i in self._pairs for i, _ in rules):
+                    found.append((start, start - end, -1, "basic_auth"))
         return _merge(found)
 
     def _replace(self, text: str, findings: list[Finding]) -> str:

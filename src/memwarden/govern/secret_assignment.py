@@ -1,0 +1,116 @@
+"""Secrets named by their key: ``NAME=value`` in the many syntaxes configs, shells and code use.
+
+Two built-in rules live here:
+
+- ``secret_assignment``: a name saying password, pass, pwd, secret, token, credential or one of
+  the ``*_key`` words, then any assignment operator (``=``, ``:``, ``=>``, ``:=``, Make's
+  ``::=`` / ``:::=`` / ``?=`` / ``+=``, PHP's ``.=``, a typed declaration such as Go's
+  ``var apiToken string = …``), a quoted subscript (``config["password"] = …``) or a call naming
+  the value (``define('DB_PASSWORD', …)``, ``System.setProperty("API_TOKEN", …)``);
+- ``env_secret``: shell and environment forms (``export DB_PASS=…``, ``$env:KEY=…``,
+  ``STRIPE_KEY=…``), where a line that is only ``NAME=value`` keeps its value to the end of
+  the line (dotenv files allow spaces in unquoted values).
+
+Where a value ends is the hard part: a password may hold ``&``, ``;``, ``'`` and ``,``
+(``password=Tr0ub4dor&3``, ``password=p@ss;word!x``, ``password=it's-s3cret``). An unquoted value
+runs to whitespace; a separator (``& ; ,``) inside it ends it only when the next key of a query
+string or connection string follows (``&user=``, ``;Database=``), and closing punctuation at its
+very end (``.`` ``,`` ``:`` ``)`` a quote, not ``!``) is the sentence's, not the value's. A quoted value runs to
+its closing quote: a quote followed by a letter or digit (``'it's-s3cret'``) is inside it.
+"""
+
+from __future__ import annotations
+
+# A name holding one of the words of ``secret_assignment`` (calls and subscripts name the value).
+SECRET_NAME = r"[\w.-]*?(?:pass|pwd|secret|token|key|credential)[\w.-]*"
+# Quoted values. A closing quote is one not followed by a letter or digit.
+_DQ = r"\"(?:[^\"\\\r\n]|\\[^\r\n])+\""
+_SQ = r"'(?:[^'\r\n]|'(?=[A-Za-z0-9]))+'"
+_BQ = r"`[^`\r\n]+`"
+QUOTED = f"{_DQ}|{_SQ}|{_BQ}"
+# An unquoted value: not a variable or expansion ($VAR, ${VAR}, $(cmd), %VAR%), running to
+# whitespace, a double quote, a backtick, an escaped line break (\n inside a JSON string) or
+# a closing tag; "& ; ," end it before another key's "name="; it does not end on punctuation.
+_UNQ_TAIL = (
+    r"(?:[^\s\"`,;&<\\]|\\(?![nrt])|<(?!/)|[,;&](?![A-Za-z_][\w.-]*=)(?=\S))*"
+    r"(?<![.,;:)\]}>'\"])"
+)
+UNQUOTED = r"(?![$%][({A-Za-z_])[^\s\"'`,;&<\\]" + _UNQ_TAIL
+# A value in code ("=>" in PHP, Ruby and Perl, Go's ":=", a subscript): quoted, or unquoted and
+# looking like a secret (a digit or symbol, 6+ characters), not a variable ($value), a call
+# (hash_password(x)) or an expression (token.trim()).
+_CODE_VALUE = r"[^\s\"'`,;()\[\]{}<>]"
+CODE_SECRET = (
+    QUOTED + r"|(?![$@])(?=" + _CODE_VALUE + r"*[\d!#$%&*+/=?@^~-])" + _CODE_VALUE + r"{6,}+(?![(\[])"
+)
+# After ":" (YAML, JSON, HTTP headers) an unquoted value must look like a secret: 6+ characters
+# with a digit or symbol, or 16+ characters.
+_COLON_SECRET = (
+    r"(?=[^\s\"'`]{6})(?=[^\s\"'`]*?[\d_/+=!@#$%^&*~-])" + UNQUOTED + r"|(?=[^\s\"'`,;]{16})" + UNQUOTED
+)
+# A quoted argument that looks like a secret: no whitespace, 6+ characters, a digit or symbol.
+_SECRET_ARG = r"(?P<q>[\"'])(?=[^\"'\s]*[\d!#$%&*+/=?@^~-])[^\"'\s]{6,}(?P=q)"
+# Words that end in "pass" and name no password.
+_NOT_PASS = "".join(
+    f"(?<!{w})" for w in ("bypass", "compass", "surpass", "trespass", "overpass", "underpass", "impass")
+)
+
+# secret_assignment starts with one of these words (every alternative a literal, so the regex
+# engine scans for their first letters instead of trying every position), written in lower case:
+# the rule searches the case-folded text (``Rule.folded``).
+_WORDS = (
+    r"define\(|setenv\(|\((?=[ \t]*[\"']" + SECRET_NAME + r"[\"'][ \t]*,)|password|passwd|passphrase"
+    r"|pass" + _NOT_PASS + r"|pwd|secret|token|credentials?|api[_-]?key|apikey"
+    r"|(?:access|private|license|encryption|signing|master|consumer|account|shared|webhook|sas)[_-]?key"
+    # the signature of a signed URL: Azure SAS "&sig=", S3 and GCS "X-Amz-Signature=".
+    r"|[?&](?:sig|signature|x-amz-signature|x-goog-signature)(?==)"
+)
+# A type between the name and "=": Go's "var apiToken string = …", Rust's "&str", "[]byte".
+_TYPE = r"(?:[ \t]+(?:string|str|&str|&'static str|\[\]byte|char\s*\*))?"
+SECRET_ASSIGNMENT = (
+    r"(?:" + _WORDS + r")(?:"
+    # define('DB_PASSWORD', '…') (PHP), os.Setenv("API_TOKEN", "…") (Go): any quoted value;
+    rf"(?<=define\(|setenv\()[ \t]*[\"']{SECRET_NAME}[\"'][ \t]*,[ \t]*(?P<secret_arg>{QUOTED})"
+    # any other call naming the value, System.setProperty("API_TOKEN", "…"): a value like a secret;
+    rf"|(?<=\()[ \t]*[\"']{SECRET_NAME}[\"'][ \t]*,[ \t]*(?P<secret_call>{_SECRET_ARG})"
+    # a quoted name in a subscript: config["password"] = …, os.environ['DB_PASSWORD'] = …;
+    rf"|[\w.-]*[\"']\][ \t]*=(?![=>])[ \t]*(?P<secret_sub>{CODE_SECRET})"
+    # NAME=value and the other operators ("==" and "=>" are not "=": the value is what follows
+    # the operator, never a piece of it). With ":" the value must look like a secret.
+    r"|[\w.-]*[\"']?" + _TYPE + r"[ \t]*"
+    r"(?:=(?![=>])[ \t]*(?P<secret_eq>" + QUOTED + "|" + UNQUOTED + r")"
+    r"|(?:=>|:{1,3}=|[?+.]=)[ \t]*(?P<secret_op>" + CODE_SECRET + ")"
+    r"|:[ \t]*(?P<secret_colon>" + _DQ + "|" + _SQ + "|" + _COLON_SECRET + ")))"
+)
+SECRET_ASSIGNMENT_HINTS = ("pass", "pwd", "secret", "key", "token", "credential", "sig")
+
+# What counts as "part of the same word" next to a value: ASCII letters, digits and underscore.
+_B = "0-9A-Za-z_"
+_ENV_NAME = r"[A-Za-z_][A-Za-z0-9_]*?(?:pass|pwd|secret|token|key|credentials?)[A-Za-z0-9_]*"
+ENV_SECRET = (
+    # A line that is only NAME=value (upper-case name, "export " allowed): the value runs to the
+    # end of the line.
+    r"(?<![^\n])[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*"
+    r"[ \t]*=[ \t]*(?P<secret_line>(?![\"'$%])[^\s][^\r\n]*?)[ \t]*(?=\r?\n|$)"
+    rf"|(?:(?i:export|setx?|env|\$env:)(?<![{_B}]export)(?<![{_B}]set)(?<![{_B}]setx)(?<![{_B}]env)"
+    rf"[ \t]*(?<=[ \t:])(?i:{_ENV_NAME})"
+    rf"|[A-Z](?<![{_B}][A-Z])[A-Z0-9_-]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*)"
+    r"[\"']?[ \t]*[=:][ \t]*(?P<secret>" + QUOTED + "|" + UNQUOTED + ")"
+)
+# The shell forms name their command; the upper-case form's name joins words with "_" (a plain
+# PASSWORD= or TOKEN= is secret_assignment's).
+ENV_SECRET_HINTS = (
+    "export",
+    "set",
+    "$env:",
+    "_pass",
+    "_pwd",
+    "_secret",
+    "_token",
+    "_key",
+    "_credential",
+    "secret_",
+    "token_",
+    "pass_",
+    "key_",
+)
