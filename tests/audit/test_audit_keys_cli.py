@@ -40,8 +40,9 @@ def test_verify_reports_a_keyed_chain_and_refuses_a_readable_key(
     for i in range(3):
         log.append(AuditEvent(actor="a", tenant="t", action="get", result_count=i), datetime.now(UTC))
     log.close()
-    without = run(cli_env, "audit", "verify")
-    assert without.returncode == 0 and "NOT checked" in without.stdout
+    without = run(cli_env, "audit", "verify")  # keyed rows, no key: nothing is vouched for
+    assert without.returncode == 1 and "NOT VERIFIED" in without.stdout and "NOT checked" in without.stdout
+    assert json.loads(run(cli_env, "audit", "verify", "--json").stdout)["state"] == "not_verified"
     env = {**cli_env, "MEMWARDEN_AUDIT_KEY_FILE": str(tmp_path / "audit.key")}
     keyed = run(env, "audit", "verify", "--json")
     report = json.loads(keyed.stdout)

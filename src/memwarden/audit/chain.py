@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from memwarden.audit.base import GENESIS, AuditLog, AuditRecord, ChainHead, Checkpoint, chain_hash
+from memwarden.audit.guards import describe, problem_kind
 from memwarden.audit.keys import key_id_of
 from memwarden.errors import StorageError
 
@@ -36,7 +37,7 @@ class ChainProblem:
     seq: Any
     # edited | broken_link | missing_rows | bad_seq | missing_start | truncated | beyond_head | anchor
     # | rolled_back | forged_checkpoint | downgrade | wrong_key | unkeyed | unreadable
-    # (clock_back | clock_ahead: clock_jumps; unguarded: guards)
+    # (clock_back | clock_ahead: clock_jumps; unguarded | foreign: guards)
     kind: str
     message: str
 
@@ -59,8 +60,9 @@ class VerifyReport:
     unchecked_keyed_rows: int = 0
     clock_jumps: list[ChainProblem] = field(default_factory=list)
     # The database's append-only triggers that are missing, disabled or changed (kind
-    # ``unguarded``, seq: the trigger's name). Kept apart from ``problems``: no row is wrong
-    # because of it, but nothing stops the rows from being changed any more.
+    # ``unguarded``), and triggers, rules, views or policies memwarden did not create (kind
+    # ``foreign``); seq: the object's name. Kept apart from ``problems`` (no row is shown wrong
+    # by them) but not from ``ok``: rows dropped or hidden by them leave no trace in the chain.
     guards: list[ChainProblem] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -78,34 +80,56 @@ class VerifyReport:
             "unchecked_keyed_rows": self.unchecked_keyed_rows,
             "clock_jumps": [p.to_dict() for p in self.clock_jumps],
             "guards": [p.to_dict() for p in self.guards],
+            "verified": self.verified,
+            "state": self.state,
         }
 
     def mode_line(self) -> str:
         if self.mode in ("empty", "sha256", "unknown"):
             return f"mode {self.mode}"
-        line = f"mode {self.mode} (keyed from seq {self.keyed_from}, key id {', '.join(self.key_ids)})"
-        if self.unchecked_keyed_rows:
-            line += (
-                f"; the content of {self.unchecked_keyed_rows} keyed rows was NOT checked: give the key "
-                "(MEMWARDEN_AUDIT_KEY_FILE)"
-            )
-        return line
+        return f"mode {self.mode} (keyed from seq {self.keyed_from}, key id {', '.join(self.key_ids)})"
+
+    @property
+    def verified(self) -> bool:
+        """Intact, and every row's content checked (no keyed row left unchecked for want of the key)."""
+        return self.ok and not self.unchecked_keyed_rows
+
+    @property
+    def state(self) -> str:
+        """``intact``, ``broken`` (a row or link is wrong) or ``not_verified`` (the rows that are
+        there link up, but the database's guards are not memwarden's, or keyed rows were not
+        checked for want of the key)."""
+        return "broken" if self.problems else "intact" if self.verified else "not_verified"
 
     def summary(self) -> str:
-        if self.ok:
-            span = f"seq {self.first_seq}..{self.last_seq}" if self.rows else "no rows"
-            jumps = f"; {len(self.clock_jumps)} clock jump(s)" if self.clock_jumps else ""
-            guards = (
-                f"; but {len(self.guards)} append-only guard(s) of the database are gone or changed"
-                if self.guards
-                else ""
+        span = f"seq {self.first_seq}..{self.last_seq}" if self.rows else "no rows"
+        if self.problems:
+            first = self.problems[0]
+            return (
+                f"audit chain BROKEN: {len(self.problems)} problem(s); first at position {first.position}: "
+                f"{first.message}"
             )
+        jumps = f"; {len(self.clock_jumps)} clock jump(s)" if self.clock_jumps else ""
+        if self.state == "intact":
             return (
                 f"audit chain intact: {self.rows} rows ({span}), head {self.head.hash[:16]}…, "
-                f"{self.mode_line()}{jumps}{guards}"
+                f"{self.mode_line()}{jumps}"
             )
-        first = self.problems[0]
-        return f"audit chain BROKEN: {len(self.problems)} problem(s); first at position {first.position}: {first.message}"
+        why = []
+        if self.guards:
+            why.append(
+                f"{len(self.guards)} append-only guard(s) of the database are gone, changed or not "
+                "memwarden's (a foreign trigger, rule, view or policy can drop or hide rows without a trace)"
+            )
+        if self.unchecked_keyed_rows:
+            why.append(
+                f"the content of {self.unchecked_keyed_rows} keyed rows was NOT checked: give the key "
+                "(MEMWARDEN_AUDIT_KEY_FILE)"
+            )
+        return (
+            f"audit chain NOT VERIFIED: {'; and '.join(why)}. The {self.rows} rows present ({span}) link "
+            f"up, head {self.head.hash[:16]}…, {self.mode_line()}{jumps}"
+        )
 
 
 def _start_anchor(first: AuditRecord, checkpoints: list[Checkpoint]) -> tuple[str | None, str | None]:
@@ -473,7 +497,10 @@ def verify_log(
     """Verify every row of ``log`` against its chain, checkpoints, head (and an optional anchor),
     and that the database's append-only guards are in place (``guard_problems``, when the
     backend has it). A log that cannot be read (a damaged page) is a failed verification with
-    kind ``unreadable``, not an exception."""
+    kind ``unreadable``, not an exception. Without ``key``, a log opened with one (the
+    service's own) is checked with it."""
+    if key is None:
+        key = getattr(log, "key", None)
     read = 0
 
     def counted(rows: Iterable[AuditRecord]) -> Iterator[AuditRecord]:
@@ -492,32 +519,15 @@ def verify_log(
         return _unreadable(exc, read)
     if not guards:
         return report
-    return replace(report, guards=guards)
-
-
-_GUARD_STATES = {
-    "missing": "is missing",
-    "disabled": "is disabled",
-    "changed": "was changed (it is not the trigger memwarden created)",
-}
+    return replace(report, ok=False, guards=guards)
 
 
 def _guards(log: AuditLog) -> list[ChainProblem]:
+    """What the backend finds around its tables (``audit/guards.py``), as problems."""
     check = getattr(log, "guard_problems", None)
     if not callable(check):
         return []
-    return [
-        ChainProblem(
-            0,
-            name,
-            "unguarded",
-            f"the append-only trigger {name} {_GUARD_STATES.get(state, state)}: the database no longer "
-            "refuses changes to the audit tables, so someone with write access to it removed its "
-            "guard (rows changed since show up as other problems). Restore a backup, or recreate "
-            "the trigger from migration 0002_audit_log",
-        )
-        for name, state in check()
-    ]
+    return [ChainProblem(0, f.name, problem_kind(f), describe(f)) for f in check()]
 
 
 def _unreadable(exc: StorageError, read: int) -> VerifyReport:

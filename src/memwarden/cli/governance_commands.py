@@ -62,8 +62,9 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
                 "--anchor must be SEQ:HASH, e.g. 1200:<hash> from an earlier verify", field="anchor"
             )
         anchor = (int(seq), digest.lower())
-    # The configured anchor belongs to the live database, not to a backup opened with --db.
-    anchor_file = args.anchor_file or ("" if getattr(args, "db", None) else settings.audit_anchor_file)
+    # The configured anchor belongs to the live database: --db naming that same database checks
+    # it too; --db naming another one (a backup) does not.
+    anchor_file = args.anchor_file or (settings.audit_anchor_file if _is_live(args, settings) else "")
     if anchor is None and anchor_file:
         anchor = AnchorFile(Path(anchor_file).expanduser()).read()
         if anchor is None and args.anchor_file:
@@ -101,6 +102,12 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
             print(f"  the chain alone: {report.summary()}")
         else:
             print(report.summary())
+        if anchor is None and not anchor_missing and report.rows and not report.problems:
+            print(
+                "  no anchor given: the rows present are checked, but the newest rows could have been cut "
+                "and the head moved back (or the file replaced by an older copy) without a trace; "
+                "--anchor-file or MEMWARDEN_AUDIT_ANCHOR_FILE checks that (docs/governance.md)"
+            )
         for marker in unfinished:
             print(
                 f"  NOT COMPLETE: this database holds an unfinished migrate (started {marker.get('started_at')}): "
@@ -117,7 +124,26 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
             print(f"  GUARD {guard.seq}: {guard.kind}: {guard.message}")
         for jump in report.clock_jumps:
             print(f"  WARNING position {jump.position} (seq {jump.seq}): {jump.kind}: {jump.message}")
-    return 0 if report.ok and not unfinished and not report.guards and not anchor_missing else 1
+    # Verified means checked: guards that are not memwarden's, or keyed rows left unchecked for
+    # want of the key, are not a pass (``VerifyReport.state``).
+    return 0 if report.verified and not unfinished and not anchor_missing else 1
+
+
+def _is_live(args: argparse.Namespace, settings: Any) -> bool:
+    """Whether this command's database is the one memwarden uses without --db (the database
+    whose anchor MEMWARDEN_AUDIT_ANCHOR_FILE keeps): no --db, or --db naming the same file or URL."""
+    if not getattr(args, "db", None):
+        return True
+    from memwarden.config import load_settings
+    from memwarden.settings_paths import is_postgres_url, sqlite_file_name
+
+    chosen, live = settings.database_url(), load_settings().database_url()
+    if is_postgres_url(chosen) or is_postgres_url(live):
+        return bool(chosen == live)
+    try:
+        return Path(sqlite_file_name(chosen)).resolve() == Path(sqlite_file_name(live)).resolve()
+    except OSError:
+        return False
 
 
 def cmd_audit_keygen(args: argparse.Namespace) -> int:
@@ -159,9 +185,22 @@ def cmd_audit_export(args: argparse.Namespace) -> int:
     out = None if args.out == "-" else Path(args.out)
     if out is not None:
         check_new_file(out, what="audit exports")
+    from memwarden.app import build_redactor
+
+    redactor = build_redactor(settings)
     log = open_audit_log(settings.database_url())
     try:
-        filters = {"from": args.since, "to": args.until, "tenant": args.tenant, "actor": args.actor}
+        # The filters are echoed in the file and in the export's own audit row: redacted there like
+        # any stored text (an actor filter may be an e-mail); the query itself uses them as given.
+        filters = {
+            name: None if value is None else redactor.redact(value).text
+            for name, value in {
+                "from": args.since,
+                "to": args.until,
+                "tenant": args.tenant,
+                "actor": args.actor,
+            }.items()
+        }
         count = write_audit_export(
             log,
             out,

@@ -5,7 +5,8 @@ the vector path, the last backup and its verification, vault mirror errors.
 that failed verification, a vector path that is down, vault mirror errors) or ``failing``
 (integrity problems, a keyword index that still cannot be written after a rebuild, or a long
 operation that did not finish, with what to do). A clock jump seen in the newest audit rows,
-or an audit head behind the anchor file (acknowledged rows lost), makes it ``degraded``.
+an audit head behind the anchor file (acknowledged rows lost), or a trigger, rule, view or
+policy on memwarden's tables that it did not create (``audit_guards``) makes it ``degraded``.
 A keyword index that fails its write probe, or disagrees with the memories table, is rebuilt
 from the memories table on the spot (``repair=False`` only reports).
 """
@@ -116,6 +117,29 @@ def _connections(store: Store) -> dict[str, Any] | None:
     return dict(found) if isinstance(found, dict) else None
 
 
+def _audit_guards(store: Store) -> dict[str, Any]:
+    """Triggers, views, rules and policies around memwarden's tables that it did not create, and
+    its own audit triggers gone or changed (``audit/guards.py``): each can drop or hide rows
+    without a trace in the chain. Read from the store's own connection."""
+    from memwarden.audit.guards import as_problems
+
+    try:
+        if store.backend == "sqlite":
+            from memwarden.store.sqlite.audit_guards import schema_findings
+
+            findings = schema_findings(getattr(store, "connection")())  # noqa: B009 - not in the protocol
+        elif store.backend == "postgresql":
+            from memwarden.store.postgres.audit_guards import schema_findings as postgres_findings
+
+            with getattr(store, "connection")() as conn:  # noqa: B009 - not in the protocol
+                findings = postgres_findings(conn)
+        else:
+            return {"ok": True, "state": "not_available"}
+    except Exception as exc:  # noqa: BLE001 - an unreadable catalog is a finding, not a crash
+        return {"ok": False, "state": "unreadable", "message": str(exc)}
+    return {"ok": not findings, "state": "changed" if findings else "ok", "findings": as_problems(findings)}
+
+
 def check_health(
     store: Store,
     *,
@@ -162,6 +186,8 @@ def check_health(
         "clock": clock or {"ok": True, "state": "not_checked"},
         # The audit head against MEMWARDEN_AUDIT_ANCHOR_FILE: acknowledged rows lost (rolled_back).
         "audit_anchor": anchor or {"ok": True, "state": "not_checked"},
+        # Foreign triggers, rules, views or policies on the audit and memory tables.
+        "audit_guards": _audit_guards(store),
     }
     if connections is not None:  # reopened after the -shm was deleted or replaced: say when and why
         checks["connections"] = connections

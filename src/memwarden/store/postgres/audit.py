@@ -7,7 +7,8 @@ with ``synchronous_commit = off``, the counterpart of the SQLite log's ``synchro
 crash of memwarden loses nothing, and the row reaches disk with the next synchronous commit
 (any memory write) or within PostgreSQL's WAL writer delay (200 ms by default); a crash of the
 database server itself in that window can lose the newest audit rows, never reorder or fork
-them. The database's triggers keep the tables append-only.
+them. The database's triggers keep the tables append-only; each append reads its row and the
+head back before it commits (``audit/guards.py``).
 
 ``append_in(conn, …)`` appends on a connection the caller holds in a transaction: the store uses
 it so the audit row of a memory write commits in the same (synchronous) transaction.
@@ -39,7 +40,9 @@ from memwarden.audit.base import (
     records_query,
     stamp_time,
 )
+from memwarden.audit.guards import GuardFinding, landed_problem
 from memwarden.errors import StorageError
+from memwarden.store.postgres.audit_guards import schema_findings
 from memwarden.store.postgres.connect import open_pool, redact_url
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -115,10 +118,16 @@ class PostgresAuditLog:
         assert head is not None
         values = event_values(int(head[0]) + 1, stamp_time(at), event)
         digest = chain_hash(head[1], values, self.key)
-        conn.execute(
-            f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})", (*values, head[1], digest)
-        )
-        return AuditRecord(*[*values, head[1], digest])
+        row = (*values, head[1], digest)
+        conn.execute(f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})", row)
+        # A foreign trigger or rule can skip the INSERT without an error: the row must be there,
+        # as written, and the head must name it, or the write (and its transaction) fails.
+        stored = conn.execute(f"SELECT {COLUMNS} FROM audit_log WHERE seq = %s", (values[0],)).fetchone()
+        moved = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
+        problem = landed_problem(row, stored, moved)
+        if problem is not None:
+            raise StorageError(problem)
+        return AuditRecord(*row)
 
     def append_records(self, records: list[AuditRecord]) -> None:
         """Copy stored rows verbatim (``memwarden migrate``); the triggers check each continues the chain."""
@@ -127,6 +136,15 @@ class PostgresAuditLog:
                 f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})",
                 [(*r.hashed_fields(), r.prev_hash, r.hash) for r in records],
             )
+            if records:  # the last copied row must be stored and be the head (see append_in)
+                last = records[-1]
+                stored = cur.execute(
+                    f"SELECT {COLUMNS} FROM audit_log WHERE seq = %s", (last.seq,)
+                ).fetchone()
+                moved = cur.execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
+                problem = landed_problem((*last.hashed_fields(), last.prev_hash, last.hash), stored, moved)
+                if problem is not None:
+                    raise StorageError(problem)
 
     def records(
         self,
@@ -209,56 +227,14 @@ class PostgresAuditLog:
             self.append_in(conn, prune_event(checkpoint, previous, actor, tenant), at)
         return checkpoint
 
-    def guard_problems(self) -> list[tuple[str, str]]:
-        """The append-only triggers of migration ``0002_audit_log`` that are gone (``missing``),
-        switched off (``disabled``: ``ALTER TABLE … DISABLE TRIGGER``, or firing only for
-        replicas) or calling another function or another body than memwarden created
-        (``changed``), as (trigger name, state) pairs."""
-        expected = _expected_guards()
+    def guard_problems(self) -> list[GuardFinding]:
+        """Memwarden's triggers that are gone, disabled or changed, and every trigger, rule,
+        policy and view it did not create (``store/postgres/audit_guards.py``)."""
         with self._connection() as conn:
-            rows = conn.execute(
-                "SELECT t.tgname, t.tgenabled, p.proname, p.prosrc FROM pg_trigger t"
-                " JOIN pg_proc p ON p.oid = t.tgfoid WHERE NOT t.tgisinternal AND t.tgrelid IN"
-                " (to_regclass('audit_log'), to_regclass('audit_head'), to_regclass('audit_checkpoints'))"
-            ).fetchall()
-        stored = {str(r[0]): (str(r[1]), str(r[2]), str(r[3])) for r in rows}
-        problems: list[tuple[str, str]] = []
-        for name, (function, body) in expected.items():
-            found = stored.get(name)
-            if found is None:
-                problems.append((name, "missing"))
-            elif found[0] in ("D", "R"):
-                problems.append((name, "disabled"))
-            elif found[1] != function or " ".join(found[2].split()) != body:
-                problems.append((name, "changed"))
-        return problems
+            return schema_findings(conn)
 
     def close(self) -> None:
         self.pool.close()
-
-
-_GUARDS: dict[str, tuple[str, str]] = {}
-
-
-def _expected_guards() -> dict[str, tuple[str, str]]:
-    """Trigger name → (function name, function body, whitespace folded), read from the text of
-    migration ``0002_audit_log`` itself."""
-    if not _GUARDS:
-        import re
-
-        from memwarden.store.postgres.migrations import AUDIT_LOG
-
-        bodies = {
-            name: " ".join(body.split())
-            for name, body in re.findall(
-                r"CREATE FUNCTION (\w+)\(\) RETURNS trigger .*?AS \$\$(.*?)\$\$;", AUDIT_LOG, re.S
-            )
-        }
-        for name, function in re.findall(
-            r"CREATE TRIGGER (\w+) .*?EXECUTE FUNCTION (\w+)\(\)", AUDIT_LOG, re.S
-        ):
-            _GUARDS[name] = (function, bodies[function])
-    return _GUARDS
 
 
 @contextmanager

@@ -4,7 +4,8 @@ Appends run in ``BEGIN IMMEDIATE`` on connections of their own with ``synchronou
 WAL mode a commit then costs no fsync, so recording a read adds tens of microseconds instead of
 milliseconds. The row survives a crash of the process at once; against power loss it becomes
 durable with the next fsync of the WAL (any memory write at ``synchronous=FULL``, or a
-checkpoint). The triggers of migration ``0002_audit_log`` keep the table append-only.
+checkpoint). The triggers of migration ``0002_audit_log`` keep the table append-only; each
+append reads its row and the head back before it commits (``audit/guards.py``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ from memwarden.audit.base import (
     records_query,
     stamp_time,
 )
+from memwarden.audit.guards import GuardFinding, landed_problem
 from memwarden.errors import StorageError
+from memwarden.store.sqlite.audit_guards import schema_findings
 from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, with_clear_faults
 from memwarden.store.sqlite.shm import close_all, watch_for
 
@@ -179,13 +182,19 @@ class SQLiteAuditLog:
         seq, prev = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
         values = event_values(seq + 1, stamp_time(at), event)
         digest = chain_hash(prev, values, self.key)
+        row = (*values, prev, digest)
         try:
-            conn.execute(
-                f"INSERT INTO audit_log ({_COLUMNS}) VALUES ({', '.join('?' * 17)})", (*values, prev, digest)
-            )
+            conn.execute(f"INSERT INTO audit_log ({_COLUMNS}) VALUES ({', '.join('?' * 17)})", row)
+            stored = conn.execute(f"SELECT {_COLUMNS} FROM audit_log WHERE seq = ?", (seq + 1,)).fetchone()
+            head = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
         except sqlite3.Error as exc:
             raise SQLiteFault(f"cannot write the audit row: {describe_fault(self.path, exc)}") from exc
-        return AuditRecord(*[*values, prev, digest])
+        # A foreign trigger can skip the INSERT without an error: the row must be there, as
+        # written, and the head must name it, or the write (and its transaction) fails.
+        problem = landed_problem(row, stored, head)
+        if problem is not None:
+            raise StorageError(problem)
+        return AuditRecord(*row)
 
     def records(
         self,
@@ -205,22 +214,10 @@ class SQLiteAuditLog:
         except sqlite3.Error as exc:
             raise SQLiteFault(f"cannot read the audit log: {describe_fault(self.path, exc)}") from exc
 
-    def guard_problems(self) -> list[tuple[str, str]]:
-        """The append-only triggers of migration ``0002_audit_log`` that are gone (``missing``) or
-        no longer the ones memwarden created (``changed``), as (trigger name, state) pairs."""
-        expected = _expected_guards()
-        stored = dict(
-            self.connection()
-            .execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name LIKE 'audit%'")
-            .fetchall()
-        )
-        problems: list[tuple[str, str]] = []
-        for name, sql in expected.items():
-            if name not in stored:
-                problems.append((name, "missing"))
-            elif _normal(stored[name]) != sql:
-                problems.append((name, "changed"))
-        return problems
+    def guard_problems(self) -> list[GuardFinding]:
+        """Memwarden's audit triggers that are gone or changed, and every trigger or view it did
+        not create (``store/sqlite/audit_guards.py``)."""
+        return schema_findings(self.connection())
 
     def head(self) -> ChainHead:
         row = self.connection().execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
@@ -281,27 +278,3 @@ class SQLiteAuditLog:
             close_all(self._all)
         self._local = _thread._local()
         self.shm.released()
-
-
-_GUARDS: dict[str, str] = {}
-
-
-def _normal(sql: object) -> str:
-    return " ".join(str(sql).split())
-
-
-def _expected_guards() -> dict[str, str]:
-    """The triggers migration ``0002_audit_log`` creates, by name, as it creates them (run once
-    on an in-memory database, so the check follows the migration's own text)."""
-    if not _GUARDS:
-        from memwarden.store.sqlite.migrations import MIGRATIONS
-
-        step = dict(MIGRATIONS)["0002_audit_log"]
-        conn = sqlite3.connect(":memory:")
-        try:
-            step(conn)
-            rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid")
-            _GUARDS.update({name: _normal(sql) for name, sql in rows})
-        finally:
-            conn.close()
-    return _GUARDS

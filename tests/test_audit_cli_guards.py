@@ -1,0 +1,111 @@
+"""`memwarden audit verify` and `memwarden health` as real subprocesses on a real SQLite file: a
+foreign trigger that drops chosen rows, keyed rows edited and checked without the key, the
+newest rows cut with the head moved back (caught only by the anchor, also with `--db` naming
+the live database), and what the command says when no anchor is given."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+
+def run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def _behind_memwardens_back(path: Path, *statements: str) -> None:
+    """Run SQL with the audit triggers dropped, then recreate them exactly as they were (the
+    guards then look untouched)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        saved = conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'audit%'"
+        ).fetchall()
+        for name, _ in saved:
+            conn.execute(f"DROP TRIGGER {name}")
+        for statement in statements:
+            conn.execute(statement)
+        for _, sql in saved:
+            conn.execute(sql)
+    finally:
+        conn.close()
+
+
+def _cut_newest(path: Path, rows: int) -> None:
+    conn = sqlite3.connect(path)
+    try:
+        (head,) = conn.execute("SELECT seq FROM audit_head").fetchone()
+        (new_hash,) = conn.execute("SELECT hash FROM audit_log WHERE seq = ?", (head - rows,)).fetchone()
+    finally:
+        conn.close()
+    _behind_memwardens_back(
+        path,
+        f"DELETE FROM audit_log WHERE seq > {head - rows}",
+        f"UPDATE audit_head SET seq = {head - rows}, hash = '{new_hash}'",
+    )
+
+
+def test_a_foreign_trigger_that_drops_rows_fails_the_add_and_verify_names_it(
+    cli_env: dict[str, str], db_path: Path
+) -> None:
+    assert run(cli_env, "add", "an ordinary fact").returncode == 0
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    conn.execute(
+        "CREATE TRIGGER quiet BEFORE INSERT ON audit_log WHEN NEW.action = 'add' BEGIN SELECT RAISE(IGNORE); END"
+    )
+    conn.close()
+    refused = run(cli_env, "add", "a fact whose row would vanish")
+    assert refused.returncode == 1 and "was not stored" in refused.stderr
+    listed = json.loads(run(cli_env, "list", "--json").stdout)
+    assert "a fact whose row would vanish" not in json.dumps(listed)
+    done = run(cli_env, "audit", "verify")
+    assert done.returncode == 1, done.stdout
+    assert done.stdout.startswith("audit chain NOT VERIFIED") and "GUARD quiet: foreign" in done.stdout
+    report = json.loads(run(cli_env, "audit", "verify", "--json").stdout)
+    assert report["ok"] is False and report["state"] == "not_verified" and report["problems"] == []
+    health = json.loads(run(cli_env, "health", "--json", "--no-repair").stdout)
+    assert health["status"] == "degraded"
+    assert [f["name"] for f in health["checks"]["audit_guards"]["findings"]] == ["quiet"]
+
+
+def test_a_keyed_row_edited_is_not_verified_without_the_key_and_broken_with_it(
+    cli_env: dict[str, str], db_path: Path, tmp_path: Path
+) -> None:
+    keyed = {**cli_env, "MEMWARDEN_AUDIT_KEY_FILE": str(tmp_path / "keys" / "audit.key")}
+    assert run(keyed, "audit", "keygen").returncode == 0
+    for i in range(3):
+        assert run(keyed, "add", f"keyed fact {i}").returncode == 0
+    _behind_memwardens_back(db_path, "UPDATE audit_log SET actor = 'mallory' WHERE seq = 2")
+    without = run(cli_env, "audit", "verify")
+    assert without.returncode == 1 and without.stdout.startswith("audit chain NOT VERIFIED")
+    assert "keyed rows was NOT checked" in without.stdout and "intact" not in without.stdout
+    with_key = run(keyed, "audit", "verify")
+    assert with_key.returncode == 1 and "BROKEN" in with_key.stdout and "edited" in with_key.stdout
+
+
+def test_the_newest_rows_cut_verify_without_an_anchor_and_fail_with_it_also_by_db(
+    cli_env: dict[str, str], db_path: Path, tmp_path: Path
+) -> None:
+    anchor = tmp_path / "anchor" / "audit.json"
+    anchored = {**cli_env, "MEMWARDEN_AUDIT_ANCHOR_FILE": str(anchor)}
+    for i in range(4):
+        assert run(anchored, "add", f"anchored fact {i}").returncode == 0
+    assert run(anchored, "audit", "verify").returncode == 0
+    copy = tmp_path / "copy.db"
+    _cut_newest(db_path, 2)
+    shutil.copyfile(db_path, copy)
+    alone = run(cli_env, "audit", "verify")  # what holds without an anchor (docs/governance.md)
+    assert alone.returncode == 0 and alone.stdout.startswith("audit chain intact")
+    assert "no anchor given" in alone.stdout and "head moved back" in alone.stdout
+    for argv in (("audit", "verify"), ("--db", str(db_path), "audit", "verify")):
+        caught = run(anchored, *argv)
+        assert caught.returncode == 1, (argv, caught.stdout)
+        assert "rolled_back" in caught.stdout
+    other = run(anchored, "--db", str(copy), "audit", "verify")  # another file: not this anchor's
+    assert other.returncode == 0 and "no anchor given" in other.stdout
