@@ -12,38 +12,60 @@
   "created_at", "updated_at", "expires_at"}``.
 
 Foreign ids are not ULIDs, so imported memories get new ids; a re-import is still a no-op
-because exact duplicates (same project and content) are skipped.
+because exact duplicates (same project and content) are skipped. A value that fits is passed on whole (the import
+path checks and redacts it); a longer tag or entity title is redacted whole before it is cut
+to fit (``_fit``), never cut first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from memwarden.errors import InvalidInput
+from memwarden.identifiers import MAX_TAG_CHARS
 from memwarden.models import KINDS
 from memwarden.ops.export_format import memwarden_records
 from memwarden.ops.record_fields import field_value, time_value
 from memwarden.ops.transfer import FORMATS, ImportRecord, parse_json
+from memwarden.validation import MAX_TITLE_CHARS
 
-MAX_TAG = 64
+MAX_TAG = MAX_TAG_CHARS
 
 
-def _cut_at_word(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters at a space, never inside a word: a cut that
-    kept the first 25 characters of a 40-character token would keep a part no redaction rule
-    recognises (the whole value is redacted where it is kept whole: in the content)."""
+Redact = Callable[[str], str]
+
+
+def builtin_redact(text: str) -> str:
+    """The built-in rules (the default when the caller passes no redactor of its own)."""
+    from memwarden.govern.redactor import Redactor
+
+    return Redactor().redact(text).text
+
+
+def _fit(text: str, limit: int, redact: Redact) -> str:
+    """``text`` (whitespace folded) within ``limit`` characters. A longer one is redacted whole
+    first and then cut at a space: cut first, a value written in groups (a card, an IBAN)
+    would keep groups no rule recognises any more; redacted first, its placeholder has no space
+    and is kept or dropped whole. What is kept is redacted again, with the rest, downstream."""
+    text = " ".join(text.split())
     if len(text) <= limit:
-        return text
-    head = text[: limit + 1]
+        return text  # whole: the import path checks and redacts it as it is
+    head = redact(text)[: limit + 1]
     return head[: head.rindex(" ")].rstrip() if " " in head else ""
 
 
-def _tag(value: object) -> str | None:
-    text = _cut_at_word(" ".join(str(value).split()), MAX_TAG)
+def _tag(value: object, redact: Redact) -> str | None:
+    """A foreign category or type as a tag. One over a tag's length keeps the words before the
+    first thing redaction finds in the whole value, cut at a space (a tag holds no placeholder);
+    one that fits is passed whole, and refused downstream when a rule matches it."""
+    text = " ".join(str(value).split())
+    if len(text) > MAX_TAG:
+        text = _fit(redact(text).split("[REDACTED:", 1)[0], MAX_TAG, redact)
     return text or None
 
 
-def mcp_memory_records(text: str) -> list[ImportRecord]:
+def mcp_memory_records(text: str, redact: Redact = builtin_redact) -> list[ImportRecord]:
     records: list[ImportRecord] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -57,12 +79,14 @@ def mcp_memory_records(text: str) -> list[ImportRecord]:
             name = field_value(item, "name", where, (str,), required=True)
             entity_type = field_value(item, "entityType", where, (str,), default="")
             observations = field_value(item, "observations", where, (list,), default=[])
-            tags = tuple(t for t in (_tag(entity_type),) if t)
+            tags = tuple(t for t in (_tag(entity_type, redact),) if t)
             for observation in observations:
                 if not isinstance(observation, str):
                     raise InvalidInput(f"{where}: observations must be strings", field="observations")
                 records.append(
-                    ImportRecord(content=f"{name}: {observation}", title=_cut_at_word(name, 300), tags=tags)
+                    ImportRecord(
+                        content=f"{name}: {observation}", title=_fit(name, MAX_TITLE_CHARS, redact), tags=tags
+                    )
                 )
         elif kind == "relation":
             source = field_value(item, "from", where, (str,), required=True)
@@ -86,7 +110,7 @@ def _items(document: Any, keys: tuple[str, ...], what: str) -> list[Any]:
     )
 
 
-def mem0_records(document: Any) -> list[ImportRecord]:
+def mem0_records(document: Any, redact: Redact = builtin_redact) -> list[ImportRecord]:
     records = []
     for number, item in enumerate(_items(document, ("results", "memories"), "mem0"), start=1):
         where = f"memory #{number}"
@@ -94,8 +118,8 @@ def mem0_records(document: Any) -> list[ImportRecord]:
             raise InvalidInput(f"{where} is not an object", field="data")
         metadata = field_value(item, "metadata", where, (dict,), default={})
         categories = field_value(item, "categories", where, (list,), default=[])
-        tags = [t for t in (_tag(c) for c in categories) if t]
-        if isinstance(metadata.get("type"), str) and (tag := _tag(metadata["type"])):
+        tags = [t for t in (_tag(c, redact) for c in categories) if t]
+        if isinstance(metadata.get("type"), str) and (tag := _tag(metadata["type"], redact)):
             tags.append(tag)
         created = time_value(item, "created_at", where)
         records.append(
@@ -109,7 +133,7 @@ def mem0_records(document: Any) -> list[ImportRecord]:
     return records
 
 
-def memorry_records(document: Any) -> list[ImportRecord]:
+def memorry_records(document: Any, redact: Redact = builtin_redact) -> list[ImportRecord]:
     records = []
     for number, item in enumerate(_items(document, ("memories", "items"), "memorry"), start=1):
         where = f"memory #{number}"
@@ -130,7 +154,7 @@ def memorry_records(document: Any) -> list[ImportRecord]:
                 project=project,
                 kind=kind if kind in KINDS else "note",
                 title=field_value(item, "title", where, (str,), default=""),
-                tags=tuple(t for t in (_tag(x) for x in tags) if t),
+                tags=tuple(t for t in (_tag(x, redact) for x in tags) if t),
                 pinned=field_value(item, "pinned", where, (bool,), default=False),
                 created_at=created,
                 updated_at=time_value(item, "updated_at", where) or created,
@@ -164,24 +188,28 @@ def _detect(document: Any) -> str:
     )
 
 
-def read_records(text: str, fmt: str = "auto") -> tuple[str, list[ImportRecord]]:
-    """Parse an import file's text as ``fmt`` (or the detected format): (format, records)."""
+def read_records(
+    text: str, fmt: str = "auto", *, redact: Redact = builtin_redact
+) -> tuple[str, list[ImportRecord]]:
+    """Parse an import file's text as ``fmt`` (or the detected format): (format, records).
+    ``redact`` (the caller's redactor; the built-in rules by default) sees every over-long value
+    whole before it is cut to fit."""
     if fmt not in FORMATS:
         raise InvalidInput(f"unknown import format {fmt!r}; use {', '.join(FORMATS)}", field="format")
     if fmt == "mcp-memory":
-        return fmt, mcp_memory_records(text)
+        return fmt, mcp_memory_records(text, redact)
     try:
         document = parse_json(text)
     except InvalidInput:
         first = next((line for line in text.splitlines() if line.strip()), "")
         if fmt == "auto" and first.lstrip().startswith("{") and '"type"' in first:
-            return "mcp-memory", mcp_memory_records(text)  # JSON Lines: one object per line
+            return "mcp-memory", mcp_memory_records(text, redact)  # JSON Lines: one object per line
         raise
     chosen = _detect(document) if fmt == "auto" else fmt
     if chosen == "mcp-memory":
-        return chosen, mcp_memory_records(text)
+        return chosen, mcp_memory_records(text, redact)
     if chosen == "memwarden":
         return chosen, memwarden_records(document)
     if chosen == "mem0":
-        return chosen, mem0_records(document)
-    return chosen, memorry_records(document)
+        return chosen, mem0_records(document, redact)
+    return chosen, memorry_records(document, redact)

@@ -1,0 +1,116 @@
+"""Values echoed back into files, rows and logs are redacted whole, before any cut: the filters of
+`audit export`, a refused `occurred_at`, and over-long titles and tags of imported files (a
+real SQLite file, the real command in a subprocess)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memwarden.audit import open_audit_log
+from memwarden.audit.base import AuditEvent
+from memwarden.errors import InvalidInput
+from memwarden.service import MemoryService
+from memwarden.store.sqlite import SQLiteStore
+from memwarden.validation import check_occurred_at
+
+EMAIL = "alice.smith@example.com"
+CARD = "4111 1111 1111 1111"  # the test number of every card network, written in groups
+IBAN = "DE89 3704 0044 0532 0130 00"  # the example IBAN of the German registry entry
+
+
+def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memwarden", *args], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_audit_export_keeps_its_filters_out_of_the_file_and_its_own_row(
+    cli_env: dict[str, str], db_path: Path, tmp_path: Path
+) -> None:
+    SQLiteStore(db_path).close()
+    log = open_audit_log(str(db_path))
+    try:
+        for actor in (EMAIL, "bob"):
+            log.append(AuditEvent(actor=actor, tenant="acme", action="get"), datetime.now(UTC))
+    finally:
+        log.close()
+    out = tmp_path / "audit.json"
+    done = run(cli_env, "audit", "export", "--actor", EMAIL, "--tenant", "acme", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    exported = json.loads(out.read_text(encoding="utf-8"))
+    assert exported["count"] == 1 and exported["records"][0]["actor"] == EMAIL  # the filter applied
+    assert exported["filters"] == {"from": None, "to": None, "tenant": "acme", "actor": "[REDACTED:email]"}
+    log = open_audit_log(str(db_path), readonly=True)
+    try:
+        own = list(log.records())[-1]
+    finally:
+        log.close()
+    assert own.action == "export" and "example.com" not in str(own.detail)
+    assert json.loads(own.detail)["actor"] == "[REDACTED:email]"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        f"{EMAIL} wrote this, not a date at all",
+        f"on 2024-01-01 the card {CARD} was charged",
+        "x" * 35 + EMAIL,  # the old cut at 40 kept "alice"
+    ],
+)
+def test_a_refused_occurred_at_echoes_no_part_of_its_value(value: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        check_occurred_at(value, now=datetime.now(UTC))
+    message = refused.value.message
+    assert "occurred_at" in message and "ISO 8601" in message and f"{len(value)} characters" in message
+    for part in ("alice", "example", "4111", "1111", "xxxx"):
+        assert part not in message
+
+
+def test_a_refused_occurred_at_reaches_no_log_or_row(service: MemoryService, settings: object) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        service.memories.add("met the supplier", occurred_at="x" * 35 + EMAIL)
+    assert "alice" not in str(refused.value)
+    log_file = Path(str(getattr(settings, "log_file")))  # noqa: B009
+    assert not log_file.exists() or "alice" not in log_file.read_text(encoding="utf-8")
+
+
+def test_over_long_imported_titles_and_tags_are_redacted_before_they_are_cut(
+    service: MemoryService, db_path: Path
+) -> None:
+    entity = {
+        "type": "entity",
+        "name": "x" * 285 + " card " + CARD,  # cut first at 300, "4111 1111" would stay
+        "entityType": "t" * 50 + " iban " + IBAN,  # cut first at 64, "DE89 3704" would stay
+        "observations": ["paid the invoice"],
+    }
+    report = service.operations.import_text(json.dumps(entity) + "\n")
+    assert report["inserted"] == 1
+    (memory,) = service.memories.list(limit=5)
+    assert memory.title == "x" * 285 + " card"
+    assert memory.tags == ("t" * 50 + " iban",)
+    assert "[REDACTED:payment_card]" in memory.content
+    stored = db_path.read_bytes() + Path(f"{db_path}-wal").read_bytes()
+    for group in (b"4111", b"3704", b"DE89", b"0532"):
+        assert group not in stored
+
+
+def test_imported_values_that_fit_are_checked_whole(service: MemoryService) -> None:
+    """A tag that fits is not cut or rewritten: a rule that matches it refuses it downstream."""
+    from memwarden.ops.importers import read_records
+
+    _, records = read_records(
+        json.dumps({"type": "entity", "name": "Dana", "entityType": f"card {CARD}", "observations": ["o"]})
+    )
+    assert records[0].tags == (f"card {CARD}",)
+    with pytest.raises(InvalidInput):
+        service.operations.import_text(
+            json.dumps(
+                {"type": "entity", "name": "Dana", "entityType": f"card {CARD}", "observations": ["o"]}
+            )
+        )
