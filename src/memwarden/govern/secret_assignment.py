@@ -65,6 +65,26 @@ _WORDS = (
     # the signature of a signed URL: Azure SAS "&sig=", S3 and GCS "X-Amz-Signature=".
     r"|[?&](?:sig|signature|x-amz-signature|x-goog-signature)(?==)"
 )
+# Names that say where a secret is or what it is called, not what it is: credentialsId,
+# access_token_url, TokenFile, SECRET_NAME, passwordVariable (written folded, lower case).
+_NOT_VALUE_NAME = "".join(
+    f"(?<!{w})"
+    for w in (
+        "id",
+        "ids",
+        "name",
+        "url",
+        "uri",
+        "file",
+        "path",
+        "type",
+        "variable",
+        "field",
+        "length",
+        "ref",
+        "header",
+    )
+)
 # A type between the name and "=": Go's "var apiToken string = …", Rust's "&str", "[]byte".
 _TYPE = r"(?:[ \t]+(?:string|str|&str|&'static str|\[\]byte|char\s*\*))?"
 SECRET_ASSIGNMENT = (
@@ -77,7 +97,7 @@ SECRET_ASSIGNMENT = (
     rf"|[\w.-]*[\"']\][ \t]*=(?![=>])[ \t]*(?P<secret_sub>{CODE_SECRET})"
     # NAME=value and the other operators ("==" and "=>" are not "=": the value is what follows
     # the operator, never a piece of it). With ":" the value must look like a secret.
-    r"|[\w.-]*[\"']?" + _TYPE + r"[ \t]*"
+    r"|[\w.-]*" + _NOT_VALUE_NAME + r"[\"']?" + _TYPE + r"[ \t]*"
     r"(?:=(?![=>])[ \t]*(?P<secret_eq>" + QUOTED + "|" + UNQUOTED + r")"
     r"|(?:=>|:{1,3}=|[?+.]=)[ \t]*(?P<secret_op>" + CODE_SECRET + ")"
     r"|:[ \t]*(?P<secret_colon>" + _DQ + "|" + _SQ + "|" + _COLON_SECRET + ")))"
@@ -91,10 +111,13 @@ ENV_SECRET = (
     # A line that is only NAME=value (upper-case name, "export " allowed): the value runs to the
     # end of the line.
     r"(?<![^\n])[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*"
-    r"[ \t]*=[ \t]*(?P<secret_line>(?![\"'$%])[^\s][^\r\n]*?)[ \t]*(?=\r?\n|$)"
+    + _NOT_VALUE_NAME.upper()
+    + r"[ \t]*=[ \t]*(?P<secret_line>(?![\"'$%])[^\s][^\r\n]*?)[ \t]*(?=\r?\n|$)"
     rf"|(?:(?i:export|setx?|env|\$env:)(?<![{_B}]export)(?<![{_B}]set)(?<![{_B}]setx)(?<![{_B}]env)"
     rf"[ \t]*(?<=[ \t:])(?i:{_ENV_NAME})"
-    rf"|[A-Z](?<![{_B}][A-Z])[A-Z0-9_-]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*)"
+    rf"|[A-Z](?<![{_B}][A-Z])[A-Z0-9_-]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*"
+    + _NOT_VALUE_NAME.upper()
+    + ")"
     r"[\"']?[ \t]*[=:][ \t]*(?P<secret>" + QUOTED + "|" + UNQUOTED + ")"
 )
 # The shell forms name their command; the upper-case form's name joins words with "_" (a plain
