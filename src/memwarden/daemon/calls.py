@@ -136,8 +136,9 @@ class CallHandler:
 
     def op_add(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
         given = checked(args, ADD_ARGS, ("content",))
+        # Only `memwarden add` sends this call (hooks never add): the CLI is the route it records.
         result: dict[str, Any] = self.service.memories.add(
-            given.pop("content"), caller=caller, **given
+            given.pop("content"), caller=caller.via("cli"), **given
         ).to_dict()
         return result
 
