@@ -27,6 +27,11 @@ os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="mwrun")
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="mwdata")
 for _folder in (os.environ["XDG_RUNTIME_DIR"], os.environ["XDG_DATA_HOME"]):
     atexit.register(shutil.rmtree, _folder, ignore_errors=True)
+# Nothing a test imports calls home or writes into ~/.cache (onnxruntime's telemetry, read when
+# it is imported), as in memwarden's own processes.
+from memwarden.vendor_env import quiet_vendor_libraries  # noqa: E402
+
+quiet_vendor_libraries()
 
 from memwarden.app import build_service  # noqa: E402
 from memwarden.config import Settings, load_settings  # noqa: E402

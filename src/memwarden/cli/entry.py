@@ -20,7 +20,8 @@ another 14 ms. Their database connections are closed by then (``cli.runner`` clo
 service), and nothing else is open. A command that left a thread running exits the usual way.
 
 Before anything else, the process umask becomes at least 077, so every file and folder a
-command creates is private to the user, whatever the shell's umask.
+command creates is private to the user, whatever the shell's umask, and the switches that keep
+third-party libraries from calling home are set (``vendor_env.py``).
 
 Only these two entry points import this module: importing ``memwarden.cli.main`` (tests, the
 MCP bundle) leaves the collector and the exit alone.
@@ -51,6 +52,12 @@ def main() -> int:
         # exports, runtime folder, vault notes) is the user's alone: a home folder others may
         # enter (0755) must not expose it. A stricter umask the user set is kept.
         os.umask(os.umask(0o077) | 0o077)
+    # Third-party libraries that call home or write into ~/.cache unless told not to, told so
+    # before any command can import them (vendor_env.py); the server, the daemon and the
+    # child that prepares the model inherit it.
+    from memwarden.vendor_env import quiet_vendor_libraries
+
+    quiet_vendor_libraries()
     from memwarden.cli.argv_shapes import hook_argv
 
     hook = hook_argv(sys.argv[1:])

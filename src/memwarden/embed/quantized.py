@@ -115,8 +115,13 @@ def convert(source: Path, out: Path) -> None:
     graph optimisations, written out), then quantize every MatMul with a weight dynamically."""
     import logging
 
+    from memwarden.vendor_env import quiet_onnxruntime_logger, quiet_vendor_libraries
+
+    quiet_vendor_libraries()  # this child process imports onnxruntime: it writes telemetry files
     import onnxruntime
     from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quiet_onnxruntime_logger(onnxruntime)
 
     # The quantizer suggests its pre-processing step on the root logger; it has nothing to add here.
     logging.getLogger().setLevel(logging.ERROR)
