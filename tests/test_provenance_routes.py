@@ -150,3 +150,51 @@ def test_an_import_records_import_and_the_importer_not_the_file(tmp_path: Path) 
     finally:
         source.close()
         target.close()
+
+
+def test_mcp_over_stdio_and_streamable_http_both_record_mcp(cli_env: dict[str, str]) -> None:
+    from mcp import Client, StdioServerParameters
+    from mcp.client.streamable_http import streamable_http_client
+
+    from tests.test_transports import free_port, wait_for_http
+
+    async def add_and_find(client: Client, content: str) -> dict[str, Any]:
+        added = await client.call_tool("memory_add", {"content": content})
+        assert not added.is_error, added.content
+        found = await client.call_tool("memory_search", {"query": content})
+        return dict(found.structured_content["hits"][0])
+
+    async def over_stdio() -> dict[str, Any]:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "serve"], env=cli_env)
+        async with Client(params) as client:
+            return await add_and_find(client, "stdio provenance check")
+
+    assert anyio.run(over_stdio)["source"] == "mcp"
+
+    port, token = free_port(), "provenance-token-0123456789"
+    env = {**cli_env, "MEMWARDEN_HTTP_TOKEN": token}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+    async def over_http() -> dict[str, Any]:
+        import httpx
+
+        async with (
+            httpx.AsyncClient(headers={"authorization": f"Bearer {token}"}) as http,
+            Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client,
+        ):
+            return await add_and_find(client, "http provenance check")
+
+    try:
+        wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
+        assert anyio.run(over_http)["source"] == "mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        if process.stderr:
+            process.stderr.close()
