@@ -170,6 +170,9 @@ def test_hostile_identifiers_are_escaped_on_upgrade_and_nothing_is_lost(
     hits = service.searcher.search("tuesdays reminder", project=hostile.project).hits
     assert [h.memory.id for h in hits] == [hostile.id]
     assert [h.memory.id for h in service.searcher.search("tuesdays", tags=["plain"]).hits] == [hostile.id]
+    # Tables keyed by project (the dashboard's pickers and counts) follow the rewrite.
+    projects = service.store.projects("default")
+    assert hostile.project in projects and all(first_refused(p) is None for p in projects)
     # The two projects that escape alike stay two projects, each keeping its memory.
     twin_a, twin_b = found[IDS["twin_a"]], found[IDS["twin_b"]]
     assert (
