@@ -47,14 +47,15 @@ def describe(finding: GuardFinding) -> str:
     name, table = finding.name, finding.table
     if finding.state == "missing":
         return (
-            f"the append-only trigger {name} on {table} is missing: the database no longer refuses "
-            "changes to the audit tables (rows changed since show up as other problems). Restore a "
-            "backup, or recreate the trigger from memwarden's migrations"
+            f"memwarden's trigger {name} on {table} is missing: the audit tables are no longer guarded "
+            "as memwarden set them up (without the append-only triggers the database no longer refuses "
+            "changes; rows changed since show up as other problems). Restore a backup, or recreate the "
+            "trigger from memwarden's migrations"
         )
     if finding.state == "disabled":
         return (
-            f"the append-only trigger {name} on {table} is disabled (ALTER TABLE … DISABLE TRIGGER, or "
-            f"it fires only for replicas): the database no longer refuses changes to {table}. "
+            f"memwarden's trigger {name} on {table} is disabled (ALTER TABLE … DISABLE TRIGGER, or it "
+            f"fires only for replicas): it no longer runs on writes to {table}. "
             f"Run ALTER TABLE {table} ENABLE TRIGGER {name}"
         )
     if finding.state == "changed":
