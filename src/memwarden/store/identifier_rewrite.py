@@ -125,6 +125,6 @@ def log_report(step: str, report: RewriteReport) -> None:
         len(report.rewrites),
     )
     for field, old, new, n in report.values[:LOGGED_VALUES]:
-        logger.warning("  %s %r -> %r (%d memories)", field, old, new, n)
+        logger.warning("  %s %r -> %r (%d memor%s)", field, old, new, n, "y" if n == 1 else "ies")
     if len(report.values) > LOGGED_VALUES:
         logger.warning("  … and %d more values", len(report.values) - LOGGED_VALUES)
