@@ -56,6 +56,9 @@ def test_the_cli_records_cli_and_its_actor_and_clears_a_flag(tmp_path: Path) -> 
     assert (shown["source"], shown["actor"]) == ("cli", "carol")
     assert shown["injection_flags"], "the hostile text is flagged"
     version = shown["version"]
+    flagged = json.loads(_cli(db, "review", "--flagged", "--json").stdout)
+    assert flagged["flagged_by_source"] == {"cli": 1} and flagged["flagged"][0]["source"] == "cli"
+    assert "written through: cli 1" in _cli(db, "review", "--flagged").stdout
 
     cleared = json.loads(_cli(db, "review", "--clear-flag", memory_id, "--json").stdout)
     assert cleared["cleared_flags"] == shown["injection_flags"]

@@ -231,6 +231,10 @@ def _print_flagged(report: dict[str, Any]) -> None:
         f"{count} memor{'y' if count == 1 else 'ies'} flagged as instructions to a model "
         f"(of {report['reviewed']} reviewed): the hooks leave them out; they stay stored"
     )
+    # Where they came from (Memory.source): an import or an agent writing hostile text shows here.
+    if report.get("flagged_by_source"):
+        by_source = ", ".join(f"{source} {n}" for source, n in report["flagged_by_source"].items())
+        print(f"written through: {by_source}")
     for item in report["flagged"]:
         actor = f" by {item['actor']}" if item.get("actor") else ""
         print(f"{item['id']}  {item['project']}  written through {item.get('source', 'unknown')}{actor}")
