@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from memwarden.models import Memory
 from memwarden.vault.frontmatter import render_frontmatter
+from memwarden.vault.inert_markdown import inert_line, inert_markdown
 from memwarden.vault.naming import display_title
 
 RELATED_HEADING = "## Related"
@@ -39,13 +40,15 @@ def footer(memory_id: str) -> str:
 
 
 def render_body(memory: Memory) -> str:
-    """``# title`` and the content; a pinned memory's content sits in an important callout."""
-    lines = [f"# {display_title(memory)}", ""]
+    """``# title`` and the content, both inert in Obsidian (``inert_markdown``: no embeds, HTML
+    or code a plugin runs); a pinned memory's content sits in an important callout."""
+    content = inert_markdown(memory.content)
+    lines = [f"# {inert_line(display_title(memory))}", ""]
     if memory.pinned:
         lines.append(PINNED_CALLOUT)
-        lines.extend(f"> {line}" if line else ">" for line in memory.content.split("\n"))
+        lines.extend(f"> {line}" if line else ">" for line in content.split("\n"))
     else:
-        lines.append(memory.content)
+        lines.append(content)
     return "\n".join(lines) + "\n"
 
 
