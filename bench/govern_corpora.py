@@ -183,11 +183,130 @@ _THINGS = [
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
 
 
+# Standing preferences: what a user asks their assistant to remember. Legitimate memory, even when
+# it addresses the model, says "always" or "never", or names a dangerous command it forbids.
+_PREF_WHO = [
+    "Claude",
+    "The assistant",
+    "The agent",
+    "Copilot",
+    "The AI",
+    "Our coding agent",
+    "The bot",
+    "You",
+]
+_PREF_RULE = [
+    "should always run the linter before proposing a commit",
+    "must never deploy on Fridays",
+    "should never force-push to shared branches",
+    "must ask before deleting any files in this repository",
+    "should answer in French when the user writes in French",
+    "should keep replies short and use bullet points",
+    "must not run database migrations against production",
+    "should prefer pnpm over npm in this monorepo",
+    "must never commit secrets; use the vault instead",
+    "should write tests before fixing a bug",
+    "should always open a pull request instead of pushing to main",
+    "should use British spelling in documentation",
+    "must never use `rm -rf` outside the build directory",
+    "should explain shell commands before running them",
+    "should never pipe curl output to a shell; download and review scripts first",
+    "must remember that the user is colour-blind and avoid red/green contrasts",
+    "should format dates as YYYY-MM-DD",
+    "should use tabs, not spaces, in Go files",
+]
+_PREF_PLAIN = [
+    "Always use type hints in new Python modules.",
+    "Never store API keys in the repository; they live in the secrets manager.",
+    "Prefer composition over inheritance in the billing code.",
+    "Ask before running anything that touches the production cluster.",
+    "Use `git pull --rebase` on feature branches.",
+    "Never delete the staging database without asking the on-call engineer.",
+    "When writing SQL, always use parameterised queries.",
+    "Keep the answers in German for this user.",
+    "You are an expert in Kotlin and Jetpack Compose; keep examples idiomatic.",
+    "Respond with code first and explanation after.",
+    "Note for the assistant: the user prefers metric units.",
+    "Reminder to the agent: the CI runs only on Linux, so avoid macOS-only commands.",
+    "The user wants the assistant to always cite the file path it changed.",
+    "Benutze immer die Sie-Form in Antworten an diesen Kunden.",
+    "Le projet utilise des espaces insécables avant les deux-points ; respecte-le.",
+    "Responde siempre en español a este usuario.",
+    "Bu kullanıcıya her zaman Türkçe yanıt ver.",
+    "Всегда запускай тесты перед коммитом.",
+    "请始终用中文回答这位用户。",
+    "このプロジェクトでは常にpnpmを使ってください。",
+]
+# Texts about security, prompts and the shell: discussed, not aimed at the reader.
+_ABOUT = [
+    "The pentest found a prompt injection in the support bot: a ticket told it to ignore its instructions.",
+    "Our threat model covers agents that pipe `curl | sh` from untrusted docs.",
+    "Jailbreak prompts such as DAN ask the model to pretend it has no rules; the red team tracks them.",
+    "`rm -rf node_modules` fixes most of the lockfile mismatches on CI.",
+    "Force pushes to main are blocked by branch protection since March.",
+    "The incident review noted that the attacker exfiltrated tokens through a webhook.",
+    "The system prompt of the triage bot was updated to mention the new SLA.",
+    "Rotate the deploy keys every 90 days; the runbook is in ops/keys.md.",
+]
+
+
+# To-do lines and reminders: short imperatives a user keeps for themselves, not for a model.
+_TODO_HEAD = ["Todo:", "TODO", "Reminder:", "Next step:", "Action item:", "Note to self:", "Follow-up:"]
+_TODO_VERB = [
+    "wire",
+    "pay",
+    "call",
+    "email",
+    "send",
+    "renew",
+    "delete",
+    "push",
+    "deploy",
+    "merge",
+    "cancel",
+    "book",
+]
+_TODO_WHAT = [
+    "the deposit to the landlord",
+    "the old staging backups",
+    "the release branch",
+    "the invoice for October",
+    "the hotfix",
+    "the domain before it expires",
+    "Mehmet about the contract",
+    "the unused feature flags",
+    "the quarterly report to finance",
+]
+_TODO_WHEN = ["now", "today", "tomorrow", "before Friday", "after the demo", "this week", "asap", ""]
+
+
+def todo_corpus() -> list[tuple[str, str]]:
+    """``(label, text)``: to-do lines, every head with a rotating verb, object and time."""
+    rng = random.Random(29)
+    return [
+        (
+            "todo/template",
+            f"{head} {rng.choice(_TODO_VERB)} {rng.choice(_TODO_WHAT)} {rng.choice(_TODO_WHEN)}".strip(),
+        )
+        for head in _TODO_HEAD
+        for _ in range(8)
+    ]
+
+
+def preference_corpus() -> list[tuple[str, str]]:
+    """``(label, text)``: standing preferences and texts about security, prompts and shell."""
+    cases = [("preference/template", f"{who} {rule}.") for who in _PREF_WHO for rule in _PREF_RULE]
+    cases += [("preference/written", text) for text in _PREF_PLAIN]
+    cases += [("about/written", text) for text in _ABOUT]
+    return cases
+
+
 def benign_corpus(size: int = 1200) -> list[tuple[str, str]]:
-    """``(label, text)``: every benign line, then templated notes about commands, prompts and
-    security and everyday notes, up to ``size``."""
+    """``(label, text)``: every benign line, standing preferences and texts about security, then
+    templated notes about commands, prompts and security and everyday notes, up to ``size``."""
     rng = random.Random(17)
     cases = [(f"{section}/written", line) for section, line in read_lines("screening_benign.txt")]
+    cases += preference_corpus() + todo_corpus()
     while len(cases) < size:
         kind = rng.randrange(3)
         if kind == 0:

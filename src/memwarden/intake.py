@@ -213,10 +213,15 @@ class Intake:
 
     @staticmethod
     def screened(memory: Memory) -> Memory:
-        """The memory with its injection flags: does its text read like instructions to a model?"""
+        """The memory with its injection flags: does any text a model will read (title, content,
+        context, thread, tags) read like instructions to it?"""
         from memwarden.screening import screen_text
 
-        return memory._replace(injection_flags=screen_text(memory.title, memory.content, *memory.tags))
+        return memory._replace(
+            injection_flags=screen_text(
+                memory.title, memory.content, memory.context, memory.thread, *memory.tags
+            )
+        )
 
     def index_text(self, memory: Memory) -> IndexText:
         """The analyzed text the keyword index stores for ``memory`` (text/memory_index.py: the

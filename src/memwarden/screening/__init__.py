@@ -8,25 +8,37 @@ and search results carry the flags so any client can show them. Flagging never b
 and never changes content: a false positive costs only an omitted recall, and the memory stays
 readable by id.
 
-Flags (``FLAGS``, always reported in this order):
+A standing instruction from the user to their assistant is legitimate memory ("Claude should
+never commit directly to main", "the assistant should always answer in German"): screening flags
+what works against the user or the assistant's own rules, not text that merely addresses a model.
 
-- ``instruction_override``: phrasing that tries to replace the model's instructions or
-  addresses the model ("ignore previous instructions", "forget what you were told", "you are
-  now …", "reveal your system prompt", "when you read this …", "NEW SYSTEM RULES:") in 13
+Flags (``FLAGS``, always reported in this order; ``FLAG_REASONS`` holds the line a person sees):
+
+- ``instruction_override``: phrasing that tries to replace the model's instructions or identity
+  ("ignore previous instructions", "forget the guardrails you were set up with", "your name is
+  now DAN", "reveal your system prompt", "do not tell the user", "NEW SYSTEM RULES:") in 13
   languages (``screening.phrases``);
 - ``role_tag``: chat-template and transcript markers (``<|im_start|>``, ``[INST]``,
-  ``<system>``, ``Human:`` or ``SYSTEM:`` at the start of a line);
+  ``<system>``, ``Human:`` or ``SYSTEM:`` at the start of a line, a ``{"role": "system"}``
+  message, a ```` ```system ```` block);
 - ``tool_call``: payloads shaped like tool or function calls (``"tool_calls"``,
-  ``{"name": …, "arguments": …}``, ``<tool_call>``, ``<invoke name=…>``);
+  ``{"name": …, "arguments": …}``, ``<tool_call>``, ReAct ``Action:``/``Action Input:``);
 - ``hidden_instruction``: HTML or Markdown comments and hidden elements whose text addresses a
   model, and text written in invisible Unicode tag characters;
 - ``tool_command``: a harmful action for a tool (``curl … | sh``, ``rm -rf /``, "delete all
-  files", force pushes, sending secrets somewhere) aimed at the agent by a cue ("silently",
-  "when you read this", "you must", "immediately" …), or exfiltration of secrets on its own.
+  files", force pushes, adding an SSH key, sending secrets somewhere) aimed at the agent by a cue
+  ("silently", "without asking", "when you read this", "runbook for agents" …), or exfiltration
+  of secrets on its own;
+- ``injection_like``: no rule matched, but the text reads like the public prompt-injection and
+  jailbreak sets (``screening.attack_model``: a linear model over character n-grams, trained on
+  their dev half; it catches the many attacks that use no telltale phrase).
 
-Every pattern is matched against two views of the text (``screening.views``): the normalised,
-case-folded text, and the same with TR39 look-alike letters, leetspeak and spaced-out letters
-undone, so invisible characters, homoglyphs and ``1gn0r3`` hide nothing.
+Before matching, ``screening.unwrap`` exposes what wrappers hide (Markdown link titles and alt
+text, role-named code fences, JSON and YAML chat messages, HTML attributes and ``<details>``,
+base64 and URL-encoded runs), and every pattern is matched against views of the text
+(``screening.views``): the normalised, case-folded text; the same with TR39 look-alike letters
+and leetspeak undone; and with spaced-out letters and hyphen-split words joined, so invisible
+characters, homoglyphs, small capitals and ``1gn0r3`` hide nothing.
 """
 
 from __future__ import annotations
@@ -47,6 +59,7 @@ from memwarden.screening.phrases import (
     compile_union,
     union,
 )
+from memwarden.screening.unwrap import exposed_text
 from memwarden.screening.views import despaced_view, folded_view, normal_form, plain_view
 
 FLAGS: tuple[str, ...] = (
@@ -55,11 +68,30 @@ FLAGS: tuple[str, ...] = (
     "tool_call",
     "hidden_instruction",
     "tool_command",
+    "injection_like",
 )
+#: One line per flag, for the hooks, ``memwarden review --flagged`` and the dashboard.
+FLAG_REASONS: dict[str, str] = {
+    "instruction_override": "tries to override the assistant's instructions, identity or loyalty to the user",
+    "role_tag": "carries a chat role marker (system/assistant turn) that could pass for a real message",
+    "tool_call": "is shaped like a tool or function call an agent might execute",
+    "hidden_instruction": "hides text addressed to a model (comment, hidden element, invisible characters)",
+    "tool_command": "tells an agent to do something harmful with its tools (delete, push, exfiltrate, run a download)",
+    "injection_like": "reads like known prompt-injection or jailbreak text (statistical model, no single phrase)",
+}
 # Unicode tag characters spell ASCII invisibly ("ASCII smuggling"); a memory has no use for them.
 _TAG_CHARS = re.compile("[\U000e0020-\U000e007e]")
+# A prohibition just before an action (at most two words between, no punctuation): the text forbids
+# the action rather than asking for it. "Do not ask, just delete …" is no prohibition of "delete".
+_NEGATED = re.compile(
+    r"(?:\b(?:never|not|no|don'?t|doesn'?t|won'?t|mustn'?t|shouldn'?t|can'?t|cannot|avoid|forbid(?:den)?|nicht|nie|niemals|keine?"
+    r"|jamais|ne|pas|nunca|mai|non|nooit|niet|geen|asla|никогда|не)\b|不要|不得|禁止|绝不|決して|절대)"
+    r"\s*(?:[\w`'\"-]+\s+){0,2}[`'\"]?$"
+)
 # Screening looks at the first 64 KiB of a text: enough for any instruction meant to be read.
 MAX_SCREENED_CHARS = 65_536
+# A part of a memory this long (characters) is also scored by the model on its own.
+_SCORED_ALONE = 40
 
 
 class _Patterns(NamedTuple):
@@ -101,9 +133,32 @@ def normalize_for_screening(text: str) -> str:
     return plain_view(text)
 
 
+def model_view(text: str) -> str:
+    """What ``screening.attack_model`` scores: the plain view of ``text`` with its wrappers exposed."""
+    return plain_view(exposed_text(text))
+
+
 def screen_text(*parts: str) -> tuple[str, ...]:
-    """The injection flags raised by these texts (title, content …), in ``FLAGS`` order."""
-    raw = "\n".join(p for p in parts if p)[:MAX_SCREENED_CHARS]
+    """The injection flags raised by these texts (title, content, context …), in ``FLAGS`` order."""
+    joined = "\n".join(p for p in parts if p)[:MAX_SCREENED_CHARS]
+    exposed = exposed_text(joined)
+    found = rule_flags(exposed)
+    if not found and joined:
+        from memwarden.screening.attack_model import attack_model, attack_score
+
+        model = attack_model()
+        # The parts together, then each longer part alone: a hostile context must not be diluted by
+        # a long benign content (a tag or a short title alone says too little to score).
+        alone = [p[:MAX_SCREENED_CHARS] for p in parts if len(p) >= _SCORED_ALONE]
+        texts = [exposed, *(exposed_text(p) for p in alone)] if len(alone) > 1 else [exposed]
+        if any(attack_score(plain_view(t), model) > model.threshold for t in texts):
+            found = ("injection_like",)
+    return found
+
+
+def rule_flags(raw: str) -> tuple[str, ...]:
+    """The flags the phrase rules alone raise on ``raw`` (pass it through ``unwrap.exposed_text``
+    first, as ``screen_text`` does)."""
     patterns = _patterns()
     compiled, despaced_patterns = patterns.flags, patterns.despaced
     normal = normal_form(raw)
@@ -118,20 +173,40 @@ def screen_text(*parts: str) -> tuple[str, ...]:
     ):
         return ()
 
+    searched = (*views, despaced) if despaced != folded else views
+
     def hits(name: str) -> bool:
         if any(compiled[name].search(view) for view in views):
             return True
         extra = despaced_patterns.get(name)
         return extra is not None and despaced != folded and extra.search(despaced) is not None
 
+    def acts() -> bool:
+        """An action that is not forbidden: "never force-push to main" is a preference."""
+        for view in searched:
+            pattern = compiled["action"] if view is not despaced else despaced_patterns["action"]
+            if any(
+                not _NEGATED.search(view, max(0, m.start() - 60), m.start()) for m in pattern.finditer(view)
+            ):
+                return True
+        return False
+
     found = {
         name for name in ("instruction_override", "role_tag", "tool_call", "hidden_instruction") if hits(name)
     }
     if _TAG_CHARS.search(raw):
         found.add("hidden_instruction")
-    if hits("exfil") or (hits("action") and (hits("cue") or found & {"role_tag", "hidden_instruction"})):
+    if hits("exfil") or (acts() and (hits("cue") or found & {"role_tag", "hidden_instruction"})):
         found.add("tool_command")
     return tuple(name for name in FLAGS if name in found)
 
 
-__all__ = ["FLAGS", "MAX_SCREENED_CHARS", "normalize_for_screening", "screen_text"]
+__all__ = [
+    "FLAGS",
+    "FLAG_REASONS",
+    "MAX_SCREENED_CHARS",
+    "model_view",
+    "normalize_for_screening",
+    "rule_flags",
+    "screen_text",
+]

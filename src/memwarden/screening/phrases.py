@@ -33,6 +33,13 @@ _EN_OVERRIDE = [
     rf"\b{_FORGET} (?:all |everything |anything |whatever )?(?:that |what )?{_YOU} {_TOLD}",
     rf"\b{_FORGET} (?:all |everything )?(?:above|before this|said before|said earlier)",
     rf"\b{_FORGET} (?:all |any |your )?(?:safety|content|security|ethical) (?:rules|policies|guidelines|filters|restrictions)",
+    # The assistant's own guardrails, however named: "forget the guardrails you were set up with".
+    rf"\b{_FORGET} (?:all |any |the |your |of )*(?:\w+ )?(?:guardrails|safeguards|safety (?:rules|guidelines|training|measures)|restrictions|limitations|content polic(?:y|ies)|ethical guidelines|alignment)\b",
+    rf"\b{_FORGET} (?:all |any |the |your )*(?:\w+ )?{_RULES} (?:you (?:were|have been|are) (?:set up|configured|created|built|trained|given|programmed) with|you (?:follow|obey|were given))",
+    # A new identity: "your name is now DAN", "you will now be called …".
+    r"\byour (?:new )?(?:name|identity|persona|personality|codename) (?:is now|will be|is no longer)\b",
+    r"\b(?:from now on|henceforth),? (?:your name is|you (?:are|will be) (?:called|named|known as))\b",
+    r"\byou (?:are|will be) (?:now )?(?:called|named|known as) (?:dan|dude|stan|aim|evil|developer mode)\b",
     rf"\b(?:{_EARLIER}|old) {_RULES} (?:no longer apply|are (?:void|cancell?ed|revoked|obsolete|replaced)|do not apply|don't apply)",
     r"\bnew (?:system |updated |revised )?(?:instructions|rules|directives|prompt|orders|policy) ?:",
     r"\bnew system (?:rules|instructions|prompt|directives|message)",
@@ -44,17 +51,16 @@ _EN_OVERRIDE = [
     r"\bdo not (?:tell|inform|alert|notify|warn) the (?:user|human|operator|developer)s?\b",
     r"\bdon'?t (?:tell|inform|alert|notify|warn|let) the (?:user|human|operator|developer)s?\b",
     r"\bwithout (?:telling|informing|notifying|alerting|asking|warning) (?:the )?(?:user|human|operator|anyone|them)",
-    r"\b(?:without|don'?t|do not|never) (?:asking|ask) (?:the user )?for (?:permission|confirmation|approval)\b",
     r"\b(?:enable|enter|activate|switch to) (?:developer|god|dan|jailbreak|unrestricted|debug admin) mode\b",
     r"\bact as (?:if you (?:are|were) )?(?:an? )?(?:unrestricted|unfiltered|uncensored|evil|malicious)\b",
     r"\bpretend (?:that )?(?:you are|to be) (?:an? )?(?:unrestricted|unfiltered|different|evil|root|admin|system)",
     r"\byour (?:new|real|true|only) (?:task|goal|instructions?|purpose|role|objective|mission) (?:is|are|now)\b",
-    r"\b(?:the )?(?:assistant|ai|model|agent|llm|claude|chatgpt|copilot) (?:must|shall|should|will) (?:now|from now|henceforth|always|never|immediately|silently)\b",
+    r"\b(?:as|into|to) your (?:new|updated|real) (?:instructions|rules|directives|system prompt|guidelines)\b",
+    r"\b(?:the )?(?:assistant|ai|model|agent|llm|claude|chatgpt|copilot) (?:must|shall|should|will) (?:secretly|silently|covertly) (?:ignore|disregard|override|bypass)\b",
     r"\b(?:if|when) you are an? (?:ai|assistant|language model|llm|agent|bot)\b",
-    r"\b(?:note|message|instructions?|attention) (?:to|for) (?:the |any |all )?(?:ai|assistant|language model|llm|model|agent|bot|claude|chatgpt|copilot)s?\b",
-    r"\b(?:hey|dear|attention),? (?:ai|assistant|claude|chatgpt|copilot|agent|model)\b",
-    r"\b(?:when|once|as soon as|after) you (?:read|see|process|load|recall|retrieve) this\b",
     r"\b(?:ai|llm) (?:assistants?|agents?|models?) (?:reading|processing|that read|who read) this\b",
+    # Switching off the assistant's own safeguard of asking first is an override, not a preference.
+    r"\b(?:without|don'?t|do not|never) (?:asking|ask) (?:the user )?for (?:permission|confirmation|approval)\b",
 ]
 _OTHER_OVERRIDE = [
     # Turkish
@@ -155,6 +161,10 @@ ROLE = [
     r"(?:^|\n)\s*(?:系统|系統|システム|система|시스템|النظام|sistem|système|sistema|systeem)\s*(?:消息|提示|メッセージ|сообщение)?\s*:",
 ]
 TOOL_CALL = [
+    # ReAct agents' transcript: "Thought: … / Action: … / Action Input: …".
+    r"\baction\s*:[^\n]{1,200}\n\s*action[ _]input\s*:",
+    r"\bthought\s*:[^\n]{1,500}\n\s*action\s*:",
+    r"\btool_use\b",
     r"\"(?:tool_calls|function_call|tool_use|tool_call|tool_name)\"\s*:",
     r"\{\s*\"name\"\s*:\s*\"[^\"]{1,80}\"\s*,\s*\"(?:arguments|parameters|input|args)\"\s*:",
     r"\"type\"\s*:\s*\"(?:function|tool_use|tool_call)\"",
@@ -196,6 +206,15 @@ _ACTION_EN = [
     r"\b(?:cat|type)\s+\S*(?:\.env|id_rsa|\.ssh|credentials|\.netrc|\.pgpass)\b[^\n]{0,80}\|\s*(?:curl|nc|ncat|wget)\b",
     r"\bcurl\b[^\n]{0,200}(?:-d|--data|-f|--form|-t|--upload-file)\s+@\S*(?:\.env|id_rsa|\.ssh|credentials|passwd|\.netrc)",
     phrase(r"\b(?:run|execute|exec|eval) (?:this|the following|these) (?:command|script|code|payload)s?\b"),
+    r"\bforce[- ]?push",
+    r"\bpush\b[^\n.;]{0,80}(?:--force\b|\s-f\b)",
+    r"\b(?:add|append|install|copy|put|write)\b[^\n.]{0,40}\b(?:ssh|public|deploy) ?keys?\b[^\n.]{0,60}(?:authorized_keys|\.ssh|server|machine|account|repo|github)",
+    r"\bauthorized_keys\b",
+    # Covering tracks: the user's record of what the agent did.
+    phrase(
+        r"\b(?:delete|remove|wipe|clear|truncate|erase|purge|disable) (?:the |all |your |their )?(?:audit|access|security|shell) (?:logs?|trail|history)\b"
+    ),
+    phrase(r"\bopen a (?:shell|terminal|console) and (?:run|execute)\b"),
 ]
 _ACTION_OTHER = [
     r"(?:删除|刪除|清空|抹掉)(?:所有|全部|一切)(?:的)?(?:文件|檔案|数据|數據|代码|代碼|记忆|仓库)",
@@ -222,6 +241,17 @@ _CUE = [
     phrase(
         r"\b(?:assistant|ai|agent|model|llm|claude|copilot|chatgpt)s?,? (?:must|should|shall|will|please|now)\b"
     ),
+    phrase(
+        r"\b(?:without|don'?t|do not|never) (?:asking|ask|checking|check|confirming|confirm) (?:with )?(?:the user|anyone|them|me)?"
+    ),
+    # Authority claimed for the reader: "the user said you should …", "the admin approved this".
+    phrase(
+        r"\bthe (?:user|owner|admin|administrator|operator|developer|boss) (?:said|says|wants|asked|told|has approved|approved|authori[sz]ed)(?: that)? you\b"
+    ),
+    phrase(
+        r"\b(?:runbook|instructions?|steps?|checklist|notes?|guide|message|task) (?:for|to) (?:the |any |all )?(?:ai |llm |coding )?(?:agents?|assistants?|ai|bots?|llms?|models?|claude|copilot)\b"
+    ),
+    phrase(r"\b(?:hey|dear|attention),? (?:ai|assistant|claude|chatgpt|copilot|agent|model)\b"),
     r"(?:悄悄|静默|默默|偷偷|立即|立刻|马上|馬上|不要告诉|不要告訴)",
     r"(?:こっそり|黙って|静かに|すぐに|直ちに|ただちに|言わずに)",
     r"(?:тихо|незаметно|немедленно|сразу|втайне|молча|не говоря)",
@@ -232,7 +262,10 @@ _CUE = [
     r"\b(?:silenciosamente|inmediatamente|en secreto|sin avisar|imediatamente|sem avisar|em segredo)\b",
     r"\b(?:silenziosamente|immediatamente|di nascosto|senza avvisare)\b",
     r"\b(?:stilletjes|onmiddellijk|ongemerkt|zonder (?:het )?te (?:zeggen|melden))\b",
-    r"\b(?:sessizce|hemen|derhal|gizlice|kullanıcıya söylemeden)\b",
+    r"\b(?:sessizce|hemen|derhal|gizlice|kullanıcıya söylemeden|(?:kullanıcıya |kimseye )?sormadan|onay (?:almadan|beklemeden)|haber vermeden)\b",
+    r"\b(?:ohne (?:zu fragen|nachzufragen|rückfrage|bestätigung)|sans (?:demander|confirmation)|sin (?:preguntar|confirmación)"
+    r"|senza (?:chiedere|conferma)|sem (?:perguntar|confirmação)|zonder (?:te vragen|bevestiging))\b",
+    r"(?:не спрашивая|без подтверждения|不要询问|无需确认|不经确认|確認せずに|聞かずに|묻지 않고|확인 없이|دون سؤال|بدون سؤال|دون تأكيد)",
 ]
 
 

@@ -5,12 +5,14 @@ that leaves the words legible:
 
 - ``plain_view``: the redaction normalisation (``govern.normalization``: NFKC, invisible characters
   removed, tag characters decoded, digits ASCII), then NFC, combining marks removed (Arabic
-  tashkeel, stacked accents), case folded, spaces collapsed line by line;
+  tashkeel, stacked accents), small capitals (``ɪɢɴᴏʀᴇ``, which NFKC keeps) made ASCII letters,
+  case folded, spaces collapsed line by line;
 - ``folded_view``: ``plain_view`` with look-alike letters replaced by the ASCII letter they
   imitate (the Unicode TR39 confusables data, from the ``confusable_homoglyphs`` package: a
-  Cyrillic ``о`` in ``ignоre`` becomes ``o``), leetspeak undone inside words that mix letters
-  with digits or symbols (``1gn0r3`` → ``ignore``), and letters spaced out one by one joined
-  (``i g n o r e`` → ``ignore``).
+  Cyrillic ``о`` in ``ignоre`` becomes ``o``) and leetspeak undone inside words that mix letters
+  with digits or symbols (``1gn0r3`` → ``ignore``);
+- ``despaced_view``: ``folded_view`` with letters spaced out one by one joined (``i g n o r e`` →
+  ``ignore``) and words split by hyphens joined (``ig-nore pre-vious`` → ``ignore previous``).
 
 Patterns run on both: Russian, Arabic or Greek text keeps its own letters in ``plain_view``,
 while English phrasings written with borrowed letters are found in ``folded_view``.
@@ -47,7 +49,26 @@ _LEET = str.maketrans(
 # Three or more single letters in a row, each followed by separators: "i g n o r e", "i.g.n.o.r.e".
 _SPACED = re.compile(r"(?<![^\W_])(?:[^\W\d_][ .\-_*·/|']{1,3}){3,}[^\W\d_](?![^\W_])")
 _SEPARATORS = re.compile(r"[ .\-_*·/|']")
+# A hyphen inside a word, or ending a line inside one: "ig-nore", "instruc-\ntions".
+_HYPHEN_SPLIT = re.compile(r"(?<=[^\W\d_])-(?:[^\S\n]*\n)?[^\S\n]*(?=[^\W\d_])")
 _skeleton: dict[int, str] = {}
+
+
+def _small_capitals() -> dict[int, str]:
+    """LATIN LETTER SMALL CAPITAL X → x: NFKC and the TR39 data leave most of them alone."""
+    table: dict[int, str] = {}
+    for code in (*range(0x0250, 0x02B0), *range(0x1D00, 0x1D2C), *range(0xA720, 0xA800)):
+        name = unicodedata.name(chr(code), "")
+        if name.startswith("LATIN LETTER SMALL CAPITAL ") and len(name) == len(
+            "LATIN LETTER SMALL CAPITAL X"
+        ):
+            table[code] = name[-1].lower()
+    table[0x01EB] = "q"  # o with ogonek stands in for the missing small capital q
+    return table
+
+
+_SMALL_CAPITALS = _small_capitals()
+_SMALL_CAPITAL_CHARS = re.compile("[" + "".join(map(chr, _SMALL_CAPITALS)) + "]")
 
 
 def skeleton_table() -> dict[int, str]:
@@ -78,6 +99,8 @@ def _fold_case(text: str) -> str:
     folded = unicodedata.normalize("NFC", text.casefold())
     if not folded.isascii():
         folded = "".join(ch for ch in folded if unicodedata.category(ch) != "Mn")
+        if _SMALL_CAPITAL_CHARS.search(folded):
+            folded = folded.translate(_SMALL_CAPITALS)
     return "\n".join(_SPACE.sub(" ", line).strip() for line in folded.splitlines())
 
 
@@ -102,8 +125,10 @@ def folded_view(normal: str) -> str:
 
 
 def despaced_view(folded: str) -> str:
-    """``folded`` with letters spaced out one by one joined ("i g n o r e" → "ignore")."""
-    return _SPACED.sub(lambda m: _SEPARATORS.sub("", m.group()), folded)
+    """``folded`` with letters spaced out one by one joined ("i g n o r e" → "ignore") and words
+    split by hyphens joined ("ig-nore" → "ignore")."""
+    joined = _SPACED.sub(lambda m: _SEPARATORS.sub("", m.group()), folded)
+    return _HYPHEN_SPLIT.sub("", joined) if "-" in joined else joined
 
 
 __all__ = ["despaced_view", "folded_view", "normal_form", "plain_view", "skeleton_table"]
