@@ -3,6 +3,7 @@ a flagged memory and near-duplicates, served by the real HTTP app (``build_http_
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from starlette.testclient import TestClient
-from ui_helpers import HOST, TOKEN, fill
+from ui_helpers import CHROMIUM, HOST, TOKEN, WAIT_MS, fill
 
 from memwarden.app import build_service
 from memwarden.config import load_settings
@@ -46,3 +47,20 @@ def served(settings_for: Any) -> Iterator[tuple[Any, MemoryService, dict[str, st
 @pytest.fixture
 def client(served: tuple[Any, MemoryService, dict[str, str]]) -> Iterator[httpx.Client]:
     yield TestClient(served[0], base_url=HOST, follow_redirects=False)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium through Playwright; skipped on a workstation without it, a failure in
+    CI (``CI=true``), where ``make test`` installs it."""
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is missing: apt-get install -y chromium (make test does)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as play:
+        launched = play.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], timeout=WAIT_MS)
+        yield launched
+        launched.close()

@@ -1,13 +1,18 @@
-"""Shared by the dashboard tests: the test token, a filled database, one-time links."""
+"""Shared by the dashboard tests: the test token, a filled database, one-time links, a real
+server in a thread for the browser tests."""
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 from memwarden.service import MemoryService
 
 TOKEN = "mwt_operator-token-for-tests-0123456789"
 HOST = "http://127.0.0.1:8765"
+CHROMIUM = "/usr/bin/chromium"
+WAIT_MS = 15_000
 
 
 def fill(service: MemoryService, *, backup: bool = True) -> dict[str, str]:
@@ -62,3 +67,30 @@ def fill(service: MemoryService, *, backup: bool = True) -> dict[str, str]:
 
 def ticket(app: Any) -> str:
     return str(app.dashboard.state.ui.sessions.issue_ticket())
+
+
+class Server:
+    """The app on a real loopback port (uvicorn in a thread), for a real browser."""
+
+    def __init__(self, app: Any) -> None:
+        import uvicorn
+
+        self.app = app
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+
+    def link(self) -> str:
+        return f"{self.url}/ui/login?ticket={ticket(self.app)}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)

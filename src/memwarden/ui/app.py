@@ -111,7 +111,12 @@ async def login_page(request: Request) -> Response:
         sid, _ = ui.sessions.start(
             ui.operator, (ui.operator.tenant,), operator=True, peer_uid=security.login_uid(request)
         )
-        response = RedirectResponse("/ui/", status_code=303)
+        response: Response = RedirectResponse("/ui/", status_code=303)
+        if request.headers.get("sec-fetch-site") == "cross-site":
+            # Opened from another site (`memwarden ui`'s login file is a file:// page): the
+            # browser would send the SameSite=Strict cookie on no redirect of that navigation,
+            # so a page of this origin moves on to the overview instead.
+            response = ui.render(request, "opening.html", None)
         security.set_session_cookie(response, sid, secure_only=request.url.scheme == "https")
         return security.secure(response)
     notice = "Your session ended; log in again." if request.query_params.get("expired") else None
