@@ -51,8 +51,10 @@ def test_a_healthy_database_reports_ok_with_every_check(service: MemoryService) 
         "operations",
         "clock",
         "audit_anchor",
+        "audit_guards",
     }
     assert report["checks"]["audit_anchor"] == {"ok": True, "state": "not_configured"}
+    assert report["checks"]["audit_guards"] == {"ok": True, "state": "ok", "findings": []}
     assert (
         report["checks"]["keyword_index"]["ok"] is True
         and report["checks"]["keyword_index"]["problem"] is None
