@@ -33,6 +33,7 @@ IDS = {
     "hostile": "01J00000000000000000000004",
     "twin_a": "01J00000000000000000000005",
     "twin_b": "01J00000000000000000000006",
+    "only_a_tag": "01J00000000000000000000007",
 }
 
 
@@ -54,6 +55,15 @@ def _memories() -> list[dict[str, Any]]:
         # Two projects that escape alike, each holding the same content: never merged.
         {**base, "id": IDS["twin_a"], "project": "x<y", "content": "the same words twice"},
         {**base, "id": IDS["twin_b"], "project": "x\u2039y", "content": "the same words twice"},
+        # Only a tag is refused (a quote, stored escaped in SQLite's JSON), and a DEL in the thread.
+        {
+            **base,
+            "id": IDS["only_a_tag"],
+            "tags": ['say "hi"'],
+            "thread": "t\x7f",
+            "project": "crm",
+            "content": "a memory whose only problem is a tag",
+        },
     ]
     return rows
 
@@ -170,6 +180,9 @@ def test_hostile_identifiers_are_escaped_on_upgrade_and_nothing_is_lost(
     hits = service.searcher.search("tuesdays reminder", project=hostile.project).hits
     assert [h.memory.id for h in hits] == [hostile.id]
     assert [h.memory.id for h in service.searcher.search("tuesdays", tags=["plain"]).hits] == [hostile.id]
+    only_a_tag = found[IDS["only_a_tag"]]
+    assert (only_a_tag.project, only_a_tag.tags) == ("crm", ("say \u201dhi\u201d",))
+    assert first_refused(only_a_tag.thread) is None and only_a_tag.thread.startswith("t")
     # Tables keyed by project (the dashboard's pickers and counts) follow the rewrite.
     projects = service.store.projects("default")
     assert hostile.project in projects and all(first_refused(p) is None for p in projects)

@@ -19,7 +19,10 @@ NAMES = st.text(
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.lists(st.tuples(st.sampled_from(["t1", "t2"]), NAMES, st.lists(NAMES, max_size=3), NAMES), max_size=12)
+    st.lists(
+        st.tuples(st.sampled_from(["t1", "t2"]), NAMES, st.lists(NAMES, max_size=3, unique=True), NAMES),
+        max_size=12,
+    )
 )
 def test_rewritten_identifiers_are_allowed_and_groups_stay_apart(
     rows: list[tuple[str, str, list[str], str]],

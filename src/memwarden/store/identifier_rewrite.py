@@ -70,12 +70,17 @@ def _unique(escaped: str, original: str, taken: set[str], limit: int) -> str:
     return escaped[: max(0, limit - len(suffix))].rstrip() + suffix
 
 
-def _grouping_names(rows: Sequence[IdentifierRow], field: str, limit: int) -> dict[tuple[str, str], str]:
+def _grouping_names(
+    rows: Sequence[IdentifierRow], field: str, limit: int, known: Iterable[tuple[str, str]]
+) -> dict[tuple[str, str], str]:
     """(tenant, old) → new for every refused project or thread value, kept apart from every
-    other name of the tenant (see the module docstring)."""
+    other name of the tenant (see the module docstring); ``known`` adds (tenant, name) of rows
+    the backend did not pass."""
     names: dict[str, set[str]] = {}
     for row in rows:
         names.setdefault(row.tenant, set()).add(getattr(row, field))
+    for tenant, name in known:
+        names.setdefault(tenant, set()).add(name)
     mapping: dict[tuple[str, str], str] = {}
     for tenant, values in names.items():
         taken = {value for value in values if first_refused(value) is None}
@@ -86,16 +91,25 @@ def _grouping_names(rows: Sequence[IdentifierRow], field: str, limit: int) -> di
     return mapping
 
 
-def plan_rewrites(rows: Iterable[IdentifierRow]) -> RewriteReport:
-    """The rows whose identifiers the policy refuses, with their allowed values."""
+def plan_rewrites(
+    rows: Iterable[IdentifierRow],
+    *,
+    projects: Iterable[tuple[str, str]] = (),
+    threads: Iterable[tuple[str, str]] = (),
+) -> RewriteReport:
+    """The rows whose identifiers the policy refuses, with their allowed values.
+
+    A backend may pass only the rows that can hold a refused value (its SQL finds those far
+    faster than Python reads every row); it then passes every stored (tenant, project) and
+    (tenant, thread) as ``projects`` and ``threads``, so a new name never takes one in use."""
     every = list(rows)
-    projects = _grouping_names(every, "project", MAX_PROJECT_CHARS)
-    threads = _grouping_names(every, "thread", MAX_THREAD_CHARS)
+    project_names = _grouping_names(every, "project", MAX_PROJECT_CHARS, projects)
+    thread_names = _grouping_names(every, "thread", MAX_THREAD_CHARS, threads)
     counts: dict[tuple[str, str, str], int] = {}
     rewrites: list[Rewrite] = []
     for row in every:
-        project = projects.get((row.tenant, row.project), row.project)
-        thread = threads.get((row.tenant, row.thread), row.thread)
+        project = project_names.get((row.tenant, row.project), row.project)
+        thread = thread_names.get((row.tenant, row.thread), row.thread)
         kind = escape_identifier(row.kind)
         tags = tuple(dict.fromkeys(escape_identifier(tag, max_chars=MAX_TAG_CHARS) for tag in row.tags))
         if (project, kind, tags, thread) == (row.project, row.kind, row.tags, row.thread):

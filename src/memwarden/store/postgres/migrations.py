@@ -416,8 +416,25 @@ def _safe_identifiers(conn: psycopg.Connection) -> None:
     (the existing trigger) and queues it for embedding."""
     from memwarden.store.identifier_rewrite import IdentifierRow, log_report, plan_rewrites
 
-    rows = conn.execute("SELECT id, tenant, project, kind, tags, thread FROM memories").fetchall()
-    report = plan_rewrites(IdentifierRow(r[0], r[1], r[2], r[3], tuple(r[4]), r[5]) for r in rows)
+    # Only rows that may hold a refused character (non-ASCII, a control character, markup) are
+    # read into Python; every stored name is passed so a new one never takes a name in use.
+    suspect = "(octet_length({c}) <> char_length({c}) OR {c} ~ '[[:cntrl:]<>&\"''`]')"
+    where = " OR ".join(
+        [
+            *(suspect.format(c=c) for c in ("project", "kind", "thread")),
+            f"EXISTS (SELECT 1 FROM unnest(tags) AS t(v) WHERE {suspect.format(c='v')})",
+        ]
+    )
+    rows = conn.execute(
+        f"SELECT id, tenant, project, kind, tags, thread FROM memories WHERE {where}"
+    ).fetchall()
+    if not rows:
+        return
+    report = plan_rewrites(
+        (IdentifierRow(r[0], r[1], r[2], r[3], tuple(r[4]), r[5]) for r in rows),
+        projects=[(r[0], r[1]) for r in conn.execute("SELECT DISTINCT tenant, project FROM memories")],
+        threads=[(r[0], r[1]) for r in conn.execute("SELECT DISTINCT tenant, thread FROM memories")],
+    )
     if not report.rewrites:
         return
     with conn.cursor() as cursor:

@@ -39,14 +39,27 @@ def provenance(conn: sqlite3.Connection) -> None:
     )
 
 
+# A value that may hold a refused character: anything outside printable ASCII, or markup. The
+# tags column is JSON text, where a control character or a quote is written with a backslash.
+_SUSPECT = "({c} GLOB '*[^ -~]*' OR {c} GLOB '*[<>&\"''`]*')"
+_SUSPECT_TAGS = "(tags GLOB '*[^ -~]*' OR tags GLOB '*[<>&''`\\]*')"
+
+
 def safe_identifiers(conn: sqlite3.Connection) -> None:
-    rows = (
+    suspect = " OR ".join([*(_SUSPECT.format(c=c) for c in ("project", "kind", "thread")), _SUSPECT_TAGS])
+    rows = [
         IdentifierRow(rowid, tenant, project, kind, tuple(json.loads(tags)), thread)
         for rowid, tenant, project, kind, tags, thread in conn.execute(
-            "SELECT rowid, tenant, project, kind, tags, thread FROM memories"
+            f"SELECT rowid, tenant, project, kind, tags, thread FROM memories WHERE {suspect}"
         )
+    ]
+    if not rows:
+        return
+    report = plan_rewrites(
+        rows,
+        projects=conn.execute("SELECT DISTINCT tenant, project FROM memories").fetchall(),
+        threads=conn.execute("SELECT DISTINCT tenant, thread FROM memories").fetchall(),
     )
-    report = plan_rewrites(rows)
     if not report.rewrites:
         return
     conn.executemany(
