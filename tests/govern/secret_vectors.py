@@ -32,7 +32,7 @@ SECRET_POSITIVE: list[tuple[str, str, str]] = [
     ("basic_auth", f"the header was Basic {_PAIR_B64} yesterday", _PAIR_B64),
     ("basic_auth", f"kind: Secret\ndata:\n  creds: {_PAIR_B64}", _PAIR_B64),
     (
-        "private_key",
+        "putty_private_key",
         "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\nAAAAIB0xQ\nPrivate-MAC: 5a3f",
         "AAAAIB0xQ",
     ),
@@ -64,7 +64,7 @@ SECRET_NEGATIVE: list[tuple[str, str]] = [
     ("credential_file", "the default password is changeme; at 10:30:00:12 the job ran"),
     ("secret_element", "<password></password> and <tokenizer>bert</tokenizer>"),
     ("basic_auth", '{"auth": "", "authenticated": true}'),
-    ("private_key", "PuTTY is an SSH client for Windows"),
+    ("putty_private_key", "PuTTY is an SSH client for Windows"),
     ("huggingface_token", "the hf_hub_download helper and shf_ZqXwVuTsRqPoNmLkJiHgFeDcBaZyXwVuTs"),
     ("digitalocean_token", "dop_v1_short"),
     ("shopify_token", "shpat_notatoken"),

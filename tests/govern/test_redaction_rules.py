@@ -39,6 +39,14 @@ def test_every_builtin_rule_has_positive_and_negative_vectors() -> None:
     assert names == {r for r, _ in NEGATIVE} | tokens
 
 
+def test_every_secret_rule_has_its_own_name() -> None:
+    """Packs address rules by name (override, disable): two rules of one name would leave one."""
+    from memwarden.govern.pii_rules import PII_RULES
+
+    names = [rule.name for rule in BUILTIN_RULES if rule not in PII_RULES]
+    assert len(names) == len(set(names)), sorted(n for n in set(names) if names.count(n) > 1)
+
+
 def test_business_words_around_a_match_survive() -> None:
     outcome = REDACTOR.redact("The Acme renewal contact is jane@acme.io, call +44 20 7946 0958 before Friday")
     assert (

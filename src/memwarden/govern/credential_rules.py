@@ -91,7 +91,7 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
         folded=True,
     ),
     Rule(
-        "private_key",
+        "putty_private_key",
         # PuTTY's .ppk: the header line to the MAC line (or the end of the text when it is cut).
         r"PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)",
         "PuTTY private key files (.ppk), also cut before the MAC line",

@@ -20,6 +20,7 @@ or base64-decoded form of a run is redacted as the whole encoded run, and so is 
 decodes to ``user:password`` (``basic_auth``: HTTP Basic credentials, docker's ``auth``).
 """
 
+import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -59,6 +60,15 @@ class Redaction(NamedTuple):
     def redacted(self) -> bool:
         return self.applied and self.matches > 0
 
+
+# Where a standalone token (``Rule.standalone``) can be, in the case-folded text: a run of 10+ of
+# the characters any token format of the table is written with (``govern.secret_tokens``). Hints
+# of 3 characters or fewer ("sk", "ap0", ".") are looked for only in the runs holding a digit or
+# "_" (random bodies do; words of prose, "yapılacak" or "background", do not).
+_TOKEN_CHARS = r"a-z0-9_.~|%:+/=\\-"
+_TOKEN_RUN = re.compile(rf"(?<![{_TOKEN_CHARS}])[{_TOKEN_CHARS}]{{10,}}")
+_DIGIT_OR_UNDERSCORE = re.compile(r"[0-9_]")
+_SHORT_HINT = 3
 
 _MAX_DEPTH = 2  # base64 inside URL-encoding inside base64 is as deep as the layers look
 
@@ -109,7 +119,13 @@ class Redactor:
         self._pairs = frozenset(i for i, rule in ordered if rule.name == "basic_auth")
         self.scoped = scoped
         # Every hint once: which are in a text is one pass of substring checks, shared by the rules.
-        self._hints = tuple(dict.fromkeys(h for rule in self.rules for h in rule.hints))
+        # The hints of standalone token formats are looked for only in the token-like runs.
+        self._hints = tuple(
+            dict.fromkeys(h for rule in self.rules if not rule.standalone for h in rule.hints)
+        )
+        token_hints = tuple(dict.fromkeys(h for rule in self.rules if rule.standalone for h in rule.hints))
+        self._token_hints = tuple(h for h in token_hints if len(h) > _SHORT_HINT)
+        self._short_token_hints = tuple(h for h in token_hints if len(h) <= _SHORT_HINT)
         # By position: several rules may share a name (the vendor token table names a family).
         self._rule_hints = tuple(frozenset(rule.hints) for rule in self.rules)
         # One set of windows per scope, for the rule needing the fewest digits: a window with fewer
@@ -142,6 +158,14 @@ class Redactor:
             lower = fold(MARKER.sub(" ", text))
         found: list[tuple[int, int, int, str]] = []
         present = {h for h in self._hints if h in lower}
+        if self._token_hints or self._short_token_hints:
+            runs = _TOKEN_RUN.findall(lower)
+            if runs:
+                joined = " ".join(runs)
+                present.update(h for h in self._token_hints if h in joined)
+                mixed = " ".join(run for run in runs if _DIGIT_OR_UNDERSCORE.search(run))
+                if mixed:
+                    present.update(h for h in self._short_token_hints if h in mixed)
         for priority, rule in rules:
             if rule.hints and present.isdisjoint(self._rule_hints[priority]):
                 continue
@@ -182,6 +206,10 @@ class Redactor:
         for f in findings:
             before = text[f.start - 1] if f.start > 0 else " "
             after = text[f.end] if f.end < end else " "
+            if after == "." and (f.end + 1 == end or text[f.end + 1].isspace()):
+                # A sentence's full stop after the value (password=hunter2.): no rule's match
+                # begins with "." followed by whitespace.
+                after = " "
             # A secret group's left neighbour is its own rule's syntax ("user:", "password="), which
             # no other rule's match can end with.
             left_safe = (

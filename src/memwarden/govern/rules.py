@@ -39,6 +39,7 @@ _FIELDS = (
     "scope",
     "min_digits",
     "folded",
+    "standalone",
 )
 
 
@@ -96,6 +97,7 @@ class Rule:
         scope: str = "text",
         min_digits: int = 0,
         folded: bool = False,
+        standalone: bool = False,
     ) -> None:
         self.name = name
         self.pattern = pattern
@@ -116,6 +118,10 @@ class Rule:
         self.scope = scope
         self.min_digits = min_digits
         self.folded = folded
+        # Built-in token formats (``govern.secret_tokens``): a value of 10+ characters standing
+        # alone, so its hints are looked for only in the text's token-like runs (the redactor
+        # scans those once per text; a text of words needs no check of the table's prefixes).
+        self.standalone = standalone
         self._check()
 
     def _key(self) -> tuple[Any, ...]:

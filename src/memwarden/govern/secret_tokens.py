@@ -7,7 +7,8 @@ alone (no letter, digit or ``_`` glued before it or after it). Each row becomes 
 hint is its prefix (``Rule.hints``), so a text without the prefix costs one substring check.
 
 Tokens without a fixed prefix (Discord, Telegram, Mailchimp, Azure AD client secrets, Facebook
-app tokens) have a shape distinctive enough on its own and a hint from inside it. Formats named
+app tokens) have a shape distinctive enough on its own and a hint from inside it. Every row's name
+is unique among the built-in rules: packs address rules by name. Formats named
 only by the key they are assigned to (``adafruitToken = …``) are ``secret_assignment``'s.
 """
 
@@ -29,13 +30,18 @@ _URLSAFE = "[0-9A-Za-z_-]"
 # (the prefix itself when empty).
 TOKEN_FORMATS: tuple[tuple[str, str, str, str], ...] = (
     ("huggingface_token", "hf_", _ALNUM + "{30,40}", ""),
-    ("huggingface_token", "api_org_", _ALNUM + "{30,40}", ""),
+    ("huggingface_org_token", "api_org_", _ALNUM + "{30,40}", ""),
     ("age_secret_key", "AGE-SECRET-KEY-1", "[02-9AC-HJ-NP-Z]{58}", "age-secret-key-1"),
     ("digitalocean_token", "do[opr]_v1_", _HEX + "{64}", "_v1_"),
     ("shopify_token", "shp(?:at|ca|pa|ss)_", _HEXU + "{32}", "shp"),
     ("sendgrid_key", r"SG\.", _URLSAFE + r"{22}\." + _URLSAFE + "{43}", "sg."),
     ("sendinblue_key", "xkeysib-", _HEX + "{64}-" + _ALNUM + "{16}", ""),
-    ("twilio_key", "(?:SK|AC)", _HEXU + "{32}", "sk|ac"),
+    (
+        "twilio_key",
+        "(?:SK|AC)",
+        _HEXU + "{32}",
+        "|".join(p + c for p in ("sk", "ac") for c in "0123456789abcdef"),
+    ),
     ("atlassian_token", "ATATT3", "[A-Za-z0-9_=-]{150,200}", "atatt3"),
     ("sentry_token", "sntry[su]_", "[A-Za-z0-9_=+/-]{40,300}", "sntry"),
     ("planetscale_token", "pscale_(?:tkn|oauth|pw)_", "[A-Za-z0-9=._-]{32,64}", "pscale_"),
@@ -50,7 +56,7 @@ TOKEN_FORMATS: tuple[tuple[str, str, str, str], ...] = (
     ("notion_token", "ntn_", r"\d{11}" + _ALNUM + "{35}", ""),
     ("perplexity_key", "pplx-", _ALNUM + "{48}", ""),
     ("grafana_token", "(?:glc_|glsa_)", "[A-Za-z0-9+/_=]{32,400}", "glc_|glsa_"),
-    ("grafana_token", "eyJrIjoi", "[A-Za-z0-9+/]{70,400}={0,2}", "eyjrijoi"),
+    ("grafana_api_key", "eyJrIjoi", "[A-Za-z0-9+/]{70,400}={0,2}", "eyjrijoi"),
     ("vault_token", r"hv[sbr]\.", "[A-Za-z0-9_-]{24,200}", "hvs.|hvb.|hvr."),
     ("doppler_token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.", "[A-Za-z0-9]{40,44}", "dp."),
     ("facebook_token", "EAA[MC]", _ALNUM + "{80,}", "eaa"),
@@ -74,10 +80,15 @@ TOKEN_FORMATS: tuple[tuple[str, str, str, str], ...] = (
     ("postman_token", "PMAK-", _HEX + "{24}-" + _HEX + "{34}", ""),
     ("readme_token", "rdme_", "[a-z0-9]{70}", ""),
     ("dropbox_token", r"sl\.", "[A-Za-z0-9_=-]{130,160}", "sl."),
-    ("artifactory_token", "(?:AKCp|AKC|AP[0-9A-F])", _ALNUM + "{8,}", "akc|ap"),
+    (
+        "artifactory_token",
+        "(?:AKCp|AKC|AP[0-9A-F])",
+        _ALNUM + "{8,}",
+        "akc|" + "|".join("ap" + c for c in "0123456789abcdef"),
+    ),
     ("aws_bedrock_key", "(?:bedrock-api-key-|ABSK)", "[A-Za-z0-9+/]{24,300}={0,2}", "bedrock-api-key-|absk"),
-    ("gitlab_token", "GR1348941", "[A-Za-z0-9_-]{20}", "gr1348941"),
-    ("gitlab_token", "_gitlab_session=", _HEX + "{32}", ""),
+    ("gitlab_runner_token", "GR1348941", "[A-Za-z0-9_-]{20}", "gr1348941"),
+    ("gitlab_session", "_gitlab_session=", _HEX + "{32}", ""),
     ("docker_hub_token", "dckr_pat_", "[A-Za-z0-9_-]{27}", ""),
     ("nvidia_key", "nvapi-", "[A-Za-z0-9_-]{64}", ""),
     ("replicate_token", "r8_", _ALNUM + "{37}", ""),
@@ -88,20 +99,20 @@ TOKEN_FORMATS: tuple[tuple[str, str, str, str], ...] = (
     ("langsmith_key", "lsv2_(?:pt|sk)_", _HEX + "{32}_" + _HEX + "{10}", "lsv2_"),
     ("supabase_key", "sbp_", _HEX + "{40}", ""),
     ("heroku_key", "HRKU-", "[A-Za-z0-9_-]{60}", ""),
-    ("slack_token", "xox[abprs]-", r"\d{8,13}-[A-Za-z0-9]{12,40}", "xox"),
+    ("slack_legacy_token", "xox[abprs]-", r"\d{8,13}-[A-Za-z0-9]{12,40}", "xox"),
     ("nuget_key", "oy2", "[a-z0-9]{43}", ""),
-    ("aws_access_key", "A3T", "[A-Z0-9]{17}", "a3t"),
-    ("openai_key", "sk-(?:or-v1-|ant-(?:admin01|api03)-)", "[A-Za-z0-9_-]{40,}", "sk-"),
+    ("aws_key_id", "A3T", "[A-Z0-9]{17}", "a3t"),
+    ("llm_api_key", "sk-(?:or-v1-|ant-(?:admin01|api03)-)", "[A-Za-z0-9_-]{40,}", "sk-"),
     ("azure_ad_secret", "", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}", "q~"),
     ("discord_token", "", r"[MNO][A-Za-z\d_-]{23,25}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,38}", "."),
     ("telegram_token", "", r"\d{5,16}:A[A-Za-z0-9_-]{34}", ":a"),
     ("mailchimp_key", "", _HEX + r"{32}-us\d{1,2}", "-us"),
-    ("facebook_token", "", r"\d{15,16}(?:\||%7[Cc])[A-Za-z0-9_-]{27}", ""),
-    ("jwt", "", r"eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]+){4}", "eyj"),
+    ("facebook_app_token", "", r"\d{15,16}(?:\||%7[Cc])[A-Za-z0-9_-]{27}", ""),
+    ("jwe", "", r"eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]+){4}", "eyj"),
 )
 
 # Hints for the rows without a prefix that name no substring of their own.
-_SHAPE_HINTS: dict[str, tuple[str, ...]] = {"facebook_token": ("|", "%7c")}
+_SHAPE_HINTS: dict[str, tuple[str, ...]] = {"facebook_app_token": ("|", "%7c")}
 
 
 def _rule(name: str, prefix: str, body: str, hint: str) -> Rule:
@@ -117,6 +128,7 @@ def _rule(name: str, prefix: str, body: str, hint: str) -> Rule:
         f"{head}{body}(?![{_B}])",
         f"{name.replace('_', ' ')} ({prefix or 'shape'}: public scanner rule sets)",
         hints=hints,
+        standalone=True,
     )
 
 
