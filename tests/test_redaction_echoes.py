@@ -114,3 +114,22 @@ def test_imported_values_that_fit_are_checked_whole(service: MemoryService) -> N
                 {"type": "entity", "name": "Dana", "entityType": f"card {CARD}", "observations": ["o"]}
             )
         )
+
+
+def test_every_audit_export_redacts_the_filters_it_echoes(db_path: Path) -> None:
+    """``write_rows`` is what the dashboard's export calls too: its echo is redacted by default."""
+    import io
+
+    from memwarden.audit.export import write_rows
+
+    SQLiteStore(db_path).close()
+    log = open_audit_log(str(db_path))
+    try:
+        log.append(AuditEvent(actor=EMAIL, tenant="acme", action="get"), datetime.now(UTC))
+        out = io.StringIO()
+        assert write_rows(out, log, "json", {"actor": EMAIL, "tenant": "acme"}, actor=EMAIL) == 1
+    finally:
+        log.close()
+    exported = json.loads(out.getvalue())
+    assert exported["filters"] == {"actor": "[REDACTED:email]", "tenant": "acme"}
+    assert exported["records"][0]["actor"] == EMAIL

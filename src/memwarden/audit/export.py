@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
@@ -45,11 +46,27 @@ def _csv_row(record: AuditRecord) -> list[Any]:
     ]
 
 
+def _builtin_redact(text: str) -> str:
+    from memwarden.govern.redactor import Redactor
+
+    return Redactor().redact(text).text
+
+
 def write_rows(
-    out: IO[str], log: AuditLog, fmt: str, filters: dict[str, Any], *, action: str | None = None, **query: Any
+    out: IO[str],
+    log: AuditLog,
+    fmt: str,
+    filters: dict[str, Any],
+    *,
+    action: str | None = None,
+    redact: Callable[[str], str] = _builtin_redact,
+    **query: Any,
 ) -> int:
     """Write the export of the rows ``log.records(**query)`` yields (of one ``action`` if given)
-    to an open text stream, from one snapshot; the row count."""
+    to an open text stream, from one snapshot; the row count. The ``filters`` echoed in a JSON
+    export are redacted (``redact``: the caller's redactor, the built-in rules by default): an
+    actor filter may be an e-mail address; the rows are selected with the values as given."""
+    filters = {k: redact(v) if isinstance(v, str) else v for k, v in filters.items()}
     count = 0
     with log.snapshot():
         head = log.head()
@@ -90,15 +107,16 @@ def write_audit_export(
     tenant: str | None,
     actor: str | None,
     filters: dict[str, Any],
+    redact: Callable[[str], str] = _builtin_redact,
 ) -> int:
     """Write the matching rows to ``out`` (a new file; None: standard output); the row count."""
     query: dict[str, Any] = {"since": since, "until": until, "tenant": tenant, "actor": actor}
     if out is None:
-        return write_rows(sys.stdout, log, fmt, filters, **query)
+        return write_rows(sys.stdout, log, fmt, filters, redact=redact, **query)
     tmp = out.with_name(out.name + ".partial")
     try:
         with tmp.open("x", encoding="utf-8", newline="") as handle:
-            count = write_rows(handle, log, fmt, filters, **query)
+            count = write_rows(handle, log, fmt, filters, redact=redact, **query)
         tmp.replace(out)
     finally:
         tmp.unlink(missing_ok=True)

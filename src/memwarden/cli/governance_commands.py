@@ -210,6 +210,7 @@ def cmd_audit_export(args: argparse.Namespace) -> int:
             tenant=args.tenant,
             actor=args.actor,
             filters=filters,
+            redact=lambda text: str(redactor.redact(text).text),
         )
         from memwarden.audit.auditor import Auditor
 
