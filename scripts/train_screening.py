@@ -72,7 +72,7 @@ class Row:
         self.grams = ngrams(model_view(text), MAX_N)
 
 
-def load_rows(data: Path, seed: int = 5) -> list[Row]:
+def load_rows(data: Path, xquad_per_language: int = 40, seed: int = 5) -> list[Row]:
     rng = random.Random(seed)
     rows = [
         Row(r["text"], r["expect"] == "flag", r["family"], r["lang"], r["id"])
@@ -85,7 +85,8 @@ def load_rows(data: Path, seed: int = 5) -> list[Row]:
         ]
         sentences = [s for c in contexts for s in _SENTENCE_END.split(c.strip()) if 20 < len(s) < 400]
         rows += [
-            Row(s, False, "extra:xquad", lang, s) for s in rng.sample(sentences, min(150, len(sentences)))
+            Row(s, False, "extra:xquad", lang, s)
+            for s in rng.sample(sentences, min(xquad_per_language, len(sentences)))
         ]
     for r in map(json.loads, (data / "governance-dev" / "pii.jsonl").open(encoding="utf-8")):
         if rng.random() < 0.4:
@@ -225,10 +226,13 @@ def main() -> None:
     parser.add_argument("--target-fp", type=float, default=0.015, help="benign dev rows flagged, out of fold")
     parser.add_argument("--prune", type=float, default=0.2, help="drop weights smaller than this")
     parser.add_argument("--json", type=Path, help="write the evaluation tables here")
+    parser.add_argument(
+        "--xquad-per-language", type=int, default=40, help="benign XQuAD sentences per language (0: none)"
+    )
     args = parser.parse_args()
 
     started = time.perf_counter()
-    rows = load_rows(args.data)
+    rows = load_rows(args.data, args.xquad_per_language)
     print(
         f"{len(rows)} rows ({sum(r.hostile for r in rows)} hostile), features in {time.perf_counter() - started:.1f} s"
     )

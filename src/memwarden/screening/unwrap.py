@@ -15,6 +15,7 @@ URL runs come from redaction's own decoder (``govern.layers.decoded_runs``).
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -52,8 +53,11 @@ _YAML_ROLE = re.compile(rf"(?im)^[ \t-]*role\s*:\s*[\"']?({_ROLES})[\"']?\s*$")
 _YAML_CONTENT = re.compile(
     r"(?im)^[ \t-]*(?:content|text|message|prompt|instructions?)\s*:\s*[|>]?[-+]?\s*(.*)$"
 )
-# How far from a role key its content may be (characters), in JSON and YAML.
+# How far from a role key its content may be (characters), in JSON and YAML, and how many role
+# keys are read: a conversation pasted whole shows its shape in the first few, and the cap keeps
+# a text made of thousands of role keys from costing a search each.
 _NEAR = 600
+_MAX_ROLES = 32
 
 
 def _json_string(literal: str) -> str:
@@ -72,7 +76,7 @@ def _role_lines(text: str) -> list[str]:
     """``role: content`` for each role key of JSON or YAML chat messages in ``text``."""
     lines: list[str] = []
     if '"role"' in text or "'role'" in text:
-        for match in _JSON_ROLE.finditer(text):
+        for match in itertools.islice(_JSON_ROLE.finditer(text), _MAX_ROLES):
             lo, hi = max(0, match.start() - _NEAR), match.end() + _NEAR
             content = _JSON_CONTENT.search(text, match.end(), hi) or _JSON_CONTENT.search(
                 text, lo, match.start()
@@ -80,7 +84,7 @@ def _role_lines(text: str) -> list[str]:
             body = _json_string(content.group(1)) if content else ""
             lines.append(f"{match.group(1).lower()}: {body}")
     if "role" in text:
-        for match in _YAML_ROLE.finditer(text):
+        for match in itertools.islice(_YAML_ROLE.finditer(text), _MAX_ROLES):
             content = _YAML_CONTENT.search(text, match.end(), match.end() + _NEAR)
             if content is None:
                 content = _YAML_CONTENT.search(text, max(0, match.start() - _NEAR), match.start())

@@ -27,8 +27,11 @@ import unicodedata
 from memwarden.govern.normalization import normalize_text
 
 _SPACE = re.compile(r"[^\S\n]+")
-# A word with leet digits or symbols in it ("1gn0r3", "7h3", and plain numbers such as "17").
-_LEET_WORD = re.compile(r"(?=[a-z0-9@$!|+]*[a-z0-9])[a-z0-9@$!|+]*[0-9@$!|+][a-z0-9@$!|+]*")
+# A word with leet digits or symbols in it ("1gn0r3", "7h3", and plain numbers such as "17"),
+# matched from its first character only: each word is scanned once, so a long run of letters
+# costs its length, not its length squared.
+_LEET_WORD = re.compile(r"(?<![a-z0-9@$!|+])[a-z]*[0-9@$!|+][a-z0-9@$!|+]*")
+_ALNUM = re.compile(r"[a-z0-9]")
 _LEET = str.maketrans(
     {
         "0": "o",
@@ -121,7 +124,12 @@ def folded_view(normal: str) -> str:
     imitates nothing.
     """
     text = normal if normal.isascii() else normal.translate(skeleton_table())
-    return _LEET_WORD.sub(lambda m: m.group().translate(_LEET), _fold_case(text))
+    return _LEET_WORD.sub(_unleet, _fold_case(text))
+
+
+def _unleet(match: re.Match[str]) -> str:
+    word = match.group()
+    return word.translate(_LEET) if _ALNUM.search(word) else word  # "!!!" alone is punctuation
 
 
 def despaced_view(folded: str) -> str:
