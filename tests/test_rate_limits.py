@@ -179,3 +179,23 @@ def test_a_hook_route_past_the_search_limit_is_429_with_retry_after(
     )
     assert f"retry in {answer['retry_after_s']} s" in answer["message"]
     assert client.post(RECALL_PATH, json=body, headers=_auth("bob")).status_code == 200
+
+
+def test_a_stdio_server_in_its_own_process_applies_the_same_limits(cli_env: dict[str, str]) -> None:
+    import sys
+
+    from mcp import StdioServerParameters
+
+    env = {**cli_env, "MEMWARDEN_DAEMON": "off", "MEMWARDEN_RATE_WRITES_PER_MINUTE": "2"}
+
+    async def run() -> None:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "serve"], env=env)
+        async with Client(params) as client:
+            for n in range(2):
+                assert not (await client.call_tool("memory_add", {"content": f"stdio note {n}"})).is_error
+            refused = await client.call_tool("memory_add", {"content": "stdio one too many"})
+            assert refused.is_error
+            assert "MEMWARDEN_RATE_WRITES_PER_MINUTE" in refused.content[0].text  # type: ignore[union-attr]
+
+    anyio.run(run)
+    assert _memories(cli_env["MEMWARDEN_DB"]) == 2

@@ -265,11 +265,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             service.close()
         return 0
     from memwarden.mcp.server import run_stdio
+    from memwarden.rate_limits import ActorRateLimits
 
     service = build_server_service(settings)
     try:
         announce(service, settings, address=None)
-        run_stdio(service, tools=settings.tools)
+        run_stdio(service, tools=settings.tools, limits=ActorRateLimits.from_settings(settings))
     finally:
         service.close()
     return 0
