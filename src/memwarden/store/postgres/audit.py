@@ -55,6 +55,11 @@ COLUMNS = (
     "redaction_count, query_sha256, query_len, query_plain, detail, prev_hash, hash"
 )
 RECORDS_BATCH = 2000
+_LANDED = (
+    "SELECT h.seq, h.hash, "
+    + ", ".join(f"a.{c}" for c in COLUMNS.split(", "))
+    + " FROM audit_head h LEFT JOIN audit_log a ON a.seq = %s WHERE h.id = 1"
+)
 
 
 class PostgresAuditLog:
@@ -122,9 +127,11 @@ class PostgresAuditLog:
         conn.execute(f"INSERT INTO audit_log ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})", row)
         # A foreign trigger or rule can skip the INSERT without an error: the row must be there,
         # as written, and the head must name it, or the write (and its transaction) fails.
-        stored = conn.execute(f"SELECT {COLUMNS} FROM audit_log WHERE seq = %s", (values[0],)).fetchone()
-        moved = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
-        problem = landed_problem(row, stored, moved)
+        # One round trip: the head, and the row beside it (NULLs when it is not there).
+        both = conn.execute(_LANDED, (values[0],)).fetchone()
+        assert both is not None
+        stored = None if both[2] is None else tuple(both[2:])
+        problem = landed_problem(row, stored, both[:2])
         if problem is not None:
             raise StorageError(problem)
         return AuditRecord(*row)
