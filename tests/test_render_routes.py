@@ -134,6 +134,38 @@ def test_the_mcp_recall_prompt_and_pinned_resource_keep_hostile_fields_quoted(
         reopened.close()
 
 
+def test_mcp_tool_results_carry_hostile_fields_as_escaped_json(
+    service: MemoryService, db_path: Path, settings: Any
+) -> None:
+    """memory_search (with context), memory_get and memory_list: the text a model reads is the
+    structured result's JSON, with no tag bracket or line break inside a string."""
+    recalled, pinned, _ = hostile_store(service, db_path)
+    from memwarden.app import build_service
+
+    reopened = build_service(settings, embeddings=False)
+
+    async def run() -> None:
+        async with mcp_client(reopened) as client:
+            found = await client.call_tool("memory_search", {"query": "ledger", "include_context": True})
+            listed = await client.call_tool("memory_list", {"limit": 10})
+            ids = [hit["id"] for hit in found.structured_content["hits"]]  # type: ignore[index]
+            got = await client.call_tool("memory_get", {"ids": ids, "include_context": True})
+            for result in (found, listed, got):
+                assert not result.is_error
+                text = str(result.content[0].text)  # type: ignore[union-attr]
+                assert json.loads(text) == result.structured_content
+                assert not set(text) & {"<", ">", "\x85", "\u2028", "\u2029", "\r"}
+            shown = {m["title"]: m for m in got.structured_content["memories"]}  # type: ignore[index]
+            for values in (recalled, pinned):
+                for field, value in values.items():
+                    assert shown[values["title"]][field] == value, field
+
+    try:
+        anyio.run(run)
+    finally:
+        reopened.close()
+
+
 @pytest.mark.parametrize(
     "field", ["content", "title", "context", "project", "thread", "actor", "source", "kind"]
 )

@@ -61,6 +61,12 @@ def quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False).translate(_ESCAPES)
 
 
+def json_for_model(value: object) -> str:
+    """``value`` as indented JSON a model reads (an MCP tool's text result): the same JSON
+    value, with ``<``, ``>`` and every line break inside its strings escaped as in ``quote``."""
+    return json.dumps(value, ensure_ascii=False, indent=2).translate(_ESCAPES)
+
+
 def _shown(value: object) -> bool:
     return value not in (None, "", [], "unknown")
 

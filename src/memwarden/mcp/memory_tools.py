@@ -10,10 +10,11 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, ToolAnnotations
 
 from memwarden.mcp import schemas as out
 from memwarden.mcp.calls import call_service, caller_of, ids_of, project_of, service_of, tags_of
+from memwarden.mcp.data_results import data_result
 from memwarden.mcp.tool_text import described
 
 TagList = list[str] | str | None
@@ -32,7 +33,7 @@ async def memory_add(
     context: Annotated[str | None, described("memory_add", "context")] = None,
     thread: Annotated[str | None, described("memory_add", "thread")] = None,
     occurred_at: Annotated[str | None, described("memory_add", "occurred_at")] = None,
-) -> out.AddOut:
+) -> Annotated[CallToolResult, out.AddOut]:
     result = await call_service(
         service_of(ctx).memories.add,
         content,
@@ -47,7 +48,7 @@ async def memory_add(
         occurred_at=occurred_at,
         caller=caller_of(ctx),
     )
-    return out.AddOut.model_validate(result.to_dict())
+    return data_result(out.AddOut.model_validate(result.to_dict()))
 
 
 async def memory_search(
@@ -60,7 +61,7 @@ async def memory_search(
     include_expired: Annotated[bool, described("memory_search", "include_expired")] = False,
     max_tokens: Annotated[int | None, described("memory_search", "max_tokens")] = None,
     include_context: Annotated[bool, described("memory_search", "include_context")] = False,
-) -> out.SearchOut:
+) -> Annotated[CallToolResult, out.SearchOut]:
     result = await call_service(
         service_of(ctx).searcher.search,
         query,
@@ -72,7 +73,7 @@ async def memory_search(
         include_context=include_context,
         caller=caller_of(ctx),
     )
-    return out.SearchOut.model_validate(result.to_dict())
+    return data_result(out.SearchOut.model_validate(result.to_dict()))
 
 
 async def memory_update(
@@ -90,7 +91,7 @@ async def memory_update(
     thread: Annotated[str | None, described("memory_update", "thread")] = None,
     occurred_at: Annotated[str | None, described("memory_update", "occurred_at")] = None,
     if_version: Annotated[int | None, described("memory_update", "if_version")] = None,
-) -> out.UpdateOut:
+) -> Annotated[CallToolResult, out.UpdateOut]:
     memory = await call_service(
         service_of(ctx).memories.update,
         id,
@@ -107,7 +108,7 @@ async def memory_update(
         if_version=if_version,
         caller=caller_of(ctx),
     )
-    return out.UpdateOut(memory=out.MemoryOut.model_validate(memory.to_dict()))
+    return data_result(out.UpdateOut(memory=out.MemoryOut.model_validate(memory.to_dict())))
 
 
 async def memory_delete(id: Annotated[str, described("memory_delete", "id")], ctx: Context) -> out.DeleteOut:
@@ -119,11 +120,15 @@ async def memory_get(
     ids: Annotated[list[str] | str, described("memory_get", "ids")],
     ctx: Context,
     include_context: Annotated[bool, described("memory_get", "include_context")] = False,
-) -> out.GetOut:
+) -> Annotated[CallToolResult, out.GetOut]:
     found, missing = await call_service(service_of(ctx).memories.get, ids_of(ids), caller=caller_of(ctx))
-    return out.GetOut(
-        memories=[out.MemoryOut.model_validate(m.to_dict(include_context=include_context)) for m in found],
-        missing=missing,
+    return data_result(
+        out.GetOut(
+            memories=[
+                out.MemoryOut.model_validate(m.to_dict(include_context=include_context)) for m in found
+            ],
+            missing=missing,
+        )
     )
 
 
@@ -135,7 +140,7 @@ async def memory_list(
     pinned: Annotated[bool, described("memory_list", "pinned")] = False,
     limit: Annotated[int, described("memory_list", "limit")] = 20,
     include_expired: Annotated[bool, described("memory_list", "include_expired")] = False,
-) -> out.ListOut:
+) -> Annotated[CallToolResult, out.ListOut]:
     memories = await call_service(
         service_of(ctx).memories.list,
         project=project_of(project, scope),
@@ -145,8 +150,10 @@ async def memory_list(
         include_expired=include_expired,
         caller=caller_of(ctx),
     )
-    return out.ListOut(
-        memories=[out.MemoryOut.model_validate(m.to_dict()) for m in memories], count=len(memories)
+    return data_result(
+        out.ListOut(
+            memories=[out.MemoryOut.model_validate(m.to_dict()) for m in memories], count=len(memories)
+        )
     )
 
 
