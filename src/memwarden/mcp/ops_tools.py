@@ -13,11 +13,12 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, ToolAnnotations
 
 from memwarden.hidden_paths import hide_paths
 from memwarden.mcp import schemas as out
 from memwarden.mcp.calls import call_service, caller_of, project_of, service_of
+from memwarden.mcp.data_results import data_result
 from memwarden.mcp.tool_text import described
 
 
@@ -37,7 +38,7 @@ async def memory_review(
     scope: Annotated[str | None, described("memory_review", "scope")] = None,
     stale_days: Annotated[int, described("memory_review", "stale_days")] = 90,
     limit: Annotated[int, described("memory_review", "limit")] = 50,
-) -> out.ReviewOut:
+) -> Annotated[CallToolResult, out.ReviewOut]:
     report = await call_service(
         service_of(ctx).operations.review,
         project=project_of(project, scope),
@@ -45,7 +46,7 @@ async def memory_review(
         limit=limit,
         caller=caller_of(ctx),
     )
-    return out.ReviewOut.model_validate(report)
+    return data_result(out.ReviewOut.model_validate(report))  # previews of stored text: escaped
 
 
 async def memory_export(
