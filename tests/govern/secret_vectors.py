@@ -11,6 +11,16 @@ import base64
 _PAIR_B64 = base64.b64encode(b"deploy:Wq8-zt!kV2").decode()
 
 SECRET_POSITIVE: list[tuple[str, str, str]] = [
+    (
+        "webhook_url",
+        "post to https://acme.webhook.office.com/webhookb2/0f9e8d7c-1b2a-4c3d-9e8f-7a6b5c4d3e2f@1a2b/IncomingWebhook/9f8e7d6c",
+        "0f9e8d7c-1b2a-4c3d-9e8f-7a6b5c4d3e2f@1a2b/IncomingWebhook/9f8e7d6c",
+    ),
+    (
+        "webhook_url",
+        "alerts go to https://discord.com/api/webhooks/123456789012345678/Zq8xW7vU6tS5rQ4pO3nM2lK1jI0hG",
+        "123456789012345678/Zq8xW7vU6tS5rQ4pO3nM2lK1jI0hG",
+    ),
     ("auth_header", "curl -H 'Authorization: Bearer 9fQk2LmZ7xTq4WbN8vRc'", "9fQk2LmZ7xTq4WbN8vRc"),
     ("auth_header", 'headers = {"Authorization": "Token 7d1e0c4b9a2f"}', "7d1e0c4b9a2f"),
     ("auth_header", "send it with bearer Zx81kQ0pLm3nB7vC5xW2", "Zx81kQ0pLm3nB7vC5xW2"),
@@ -57,6 +67,7 @@ SECRET_POSITIVE: list[tuple[str, str, str]] = [
 ]
 
 SECRET_NEGATIVE: list[tuple[str, str]] = [
+    ("webhook_url", "see https://learn.microsoft.com/webhooks and discord.com/api/webhooks docs"),
     ("auth_header", "Authorization: Bearer $TOKEN is read from the environment"),
     ("auth_header", "the bearer bonds matured in 1999"),
     ("command_credential", "docker run -u 1000:1000 image; mysql -p shop; app --password-file ./pw"),

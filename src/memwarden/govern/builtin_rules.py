@@ -94,7 +94,7 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         "slack_token",
         rf"(?P<secret_token>x(?<![{_B}]x)(?:ox[abposre](?:\.xox[abposre])?|app)-\d{{1,13}}"
         rf"(?:-[A-Za-z0-9]{{2,64}}){{2,4}})(?![{_B}-])"
-        r"|hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>T[A-Z0-9]{6,}/[A-Za-z0-9/]{12,})",
+        r"|hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9+/]{20,})",
         "Slack bot, user, app and config tokens (xoxb-…, xoxp-…, xapp-…) and webhook URLs",
         hints=("xox", "xapp-", "hooks.slack.com"),
     ),

@@ -91,6 +91,14 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
         folded=True,
     ),
     Rule(
+        "webhook_url",
+        # Incoming-webhook URLs carry their secret in the path: Microsoft Teams, Discord.
+        r"\.webhook\.office\.com/webhookb2/(?P<secret>[^\s\"'<>]{20,})"
+        r"|discord(?:app)?\.com/api/webhooks/(?P<secret_discord>\d{5,}/[A-Za-z0-9_-]{20,})",
+        "incoming-webhook URLs (Microsoft Teams, Discord): the path after the host",
+        hints=("webhook.office.com", "/api/webhooks/"),
+    ),
+    Rule(
         "putty_private_key",
         # PuTTY's .ppk: the header line to the MAC line (or the end of the text when it is cut).
         r"PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)",

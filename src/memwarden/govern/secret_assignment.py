@@ -60,7 +60,7 @@ _NOT_PASS = "".join(
 # the rule searches the case-folded text (``Rule.folded``).
 _WORDS = (
     r"define\(|setenv\(|\((?=[ \t]*[\"']" + SECRET_NAME + r"[\"'][ \t]*,)|password|passwd|passphrase"
-    r"|pass" + _NOT_PASS + r"|pwd|secret|token|credentials?|api[_-]?key|apikey"
+    r"|pass" + _NOT_PASS + r"|pwd|pw(?<=[_.-]pw)(?![a-z])|secret|token|credentials?|api[_-]?key|apikey"
     r"|(?:access|private|license|encryption|signing|master|consumer|account|shared|webhook|sas)[_-]?key"
     # the signature of a signed URL: Azure SAS "&sig=", S3 and GCS "X-Amz-Signature=".
     r"|[?&](?:sig|signature|x-amz-signature|x-goog-signature)(?==)"
@@ -102,7 +102,7 @@ SECRET_ASSIGNMENT = (
     r"|(?:=>|:{1,3}=|[?+.]=)[ \t]*(?P<secret_op>" + CODE_SECRET + ")"
     r"|:[ \t]*(?P<secret_colon>" + _DQ + "|" + _SQ + "|" + _COLON_SECRET + ")))"
 )
-SECRET_ASSIGNMENT_HINTS = ("pass", "pwd", "secret", "key", "token", "credential", "sig")
+SECRET_ASSIGNMENT_HINTS = ("pass", "pwd", "_pw", ".pw", "-pw", "secret", "key", "token", "credential", "sig")
 
 # What counts as "part of the same word" next to a value: ASCII letters, digits and underscore.
 _B = "0-9A-Za-z_"
