@@ -46,6 +46,8 @@ def hook(env: dict[str, str], name: str, cwd: str = "/", prompt: str = PROMPT) -
         timeout=60,
     )
     assert done.returncode == 0 and done.stderr == "", done.stderr
+    # The printed line holds no C1 control or Unicode line separator raw (a terminal showing it).
+    assert not [c for c in done.stdout if "\x80" <= c <= "\x9f" or c in "\u2028\u2029"]
     return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
 
 

@@ -54,6 +54,12 @@ def prompt_answer(
     return {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": context}}
 
 
+# JSON escapes C0 controls itself; C1 controls and the Unicode line separators it leaves raw, and
+# a terminal showing the hook's output (Claude Code's verbose mode, a user running the hook by
+# hand) could act on C1 or break lines at them. Escaped, the line is the same JSON value.
+_RAW_IN_JSON = str.maketrans({c: f"\\u{c:04x}" for c in (*range(0x80, 0xA0), 0x2028, 0x2029)})
+
+
 def output_text(output: dict[str, Any]) -> str:
     """The line a hook prints for ``output`` (without its newline)."""
-    return json.dumps(output, ensure_ascii=False)
+    return json.dumps(output, ensure_ascii=False).translate(_RAW_IN_JSON)
