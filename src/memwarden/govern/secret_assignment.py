@@ -102,7 +102,19 @@ SECRET_ASSIGNMENT = (
     r"|(?:=>|:{1,3}=|[?+.]=)[ \t]*(?P<secret_op>" + CODE_SECRET + ")"
     r"|:[ \t]*(?P<secret_colon>" + _DQ + "|" + _SQ + "|" + _COLON_SECRET + ")))"
 )
-SECRET_ASSIGNMENT_HINTS = ("pass", "pwd", "_pw", ".pw", "-pw", "secret", "key", "token", "credential", "sig")
+SECRET_ASSIGNMENT_HINTS = (
+    "pass",
+    "pwd",
+    "_pw",
+    ".pw",
+    "-pw",
+    "secret",
+    "key",
+    "token",
+    "credential",
+    "sig=",
+    "signature=",
+)
 
 # What counts as "part of the same word" next to a value: ASCII letters, digits and underscore.
 _B = "0-9A-Za-z_"
