@@ -428,3 +428,23 @@ def test_each_tenant_sees_its_own_health_report_without_paths(
         assert runs == []  # within the interval: the last report stands
     finally:
         service.close()
+
+
+def test_the_overview_chart_data_escapes_markup_and_line_separators(
+    client: httpx.Client, served: Any, tmp_path: Path
+) -> None:
+    # The attack of issue 33: a project name closing the JSON data block, written straight
+    # into the file (as an older version or a foreign writer could).
+    import sqlite3
+
+    app, _, ids = served
+    hostile = f"</script><form hx-post=/ui/memories/{ids['pref']}/delete hx-trigger=load>\u2028&'"
+    with sqlite3.connect(tmp_path / "ui.db") as conn:
+        conn.execute("UPDATE memories SET project = ? WHERE id = ?", (hostile, ids["dup_a"]))
+    login(client, app)
+    page = client.get("/ui/").text
+    block = page.split('<script type="application/json" id="chart-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in block and ">" not in block and "&" not in block and "\u2028" not in block
+    assert "\\u003c/script\\u003e\\u003cform" in block and "\\u2028\\u0026\\u0027" in block
+    assert json.loads(block)["added"][hostile]  # the same name, as data
+    assert "<form hx-post" not in page and "&lt;/script&gt;&lt;form hx-post=" in page
