@@ -191,3 +191,60 @@ def test_the_flood_against_a_real_server_is_logged_once_and_a_real_client_of_ano
     assert len(lines) == 1, lines
     assert "'alice'" in lines[0] and "MEMWARDEN_HTTP_SESSIONS_PER_CALLER=4" in lines[0]
     assert "Too many open sessions" not in log.read_text(encoding="utf-8")
+
+
+def test_two_tokens_of_one_actor_name_cannot_use_end_or_crowd_out_each_others_sessions(
+    settings: Settings, tmp_path: Path
+) -> None:
+    # Attack round 2 (issue 33): sessions were keyed by the actor's name, so the holder of a
+    # second token with the same actor (here in another tenant) could ping and DELETE the first
+    # token's session, and opening sessions ended it.
+    twins = {"acme": "twin-acme-token-0123456789", "globex": "twin-globex-token-0123456789"}
+    path = tmp_path / "twins.json"
+    entries = [
+        {"sha256": hashlib.sha256(token.encode()).hexdigest(), "actor": "ci-bot", "tenants": [tenant]}
+        for tenant, token in twins.items()
+    ]
+    path.write_text(json.dumps({"tokens": entries}), encoding="utf-8")
+    configured = load_settings(
+        **{**settings.model_dump(), "tokens_file": str(path), "http_sessions_per_caller": 2}
+    )
+    service = build_service(configured, embeddings=False)
+
+    def headers(tenant: str, session: str | None = None, scheme: str = "Bearer") -> dict[str, str]:
+        found = {**ACCEPT, "authorization": f"{scheme} {twins[tenant]}"}
+        if session is not None:
+            found |= {"mcp-session-id": session, "mcp-protocol-version": "2025-06-18"}
+        return found
+
+    def opened(client: TestClient, tenant: str) -> str:
+        answer = client.post("/mcp", json=INIT, headers=headers(tenant))
+        assert answer.status_code == 200, answer.text
+        return str(answer.headers["mcp-session-id"])
+
+    def ping(client: TestClient, tenant: str, session: str, scheme: str = "Bearer") -> int:
+        return int(
+            client.post(
+                "/mcp",
+                json={"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                headers=headers(tenant, session, scheme),
+            ).status_code
+        )
+
+    try:
+        with TestClient(build_http_app(service, configured), base_url=BASE) as client:
+            acme = opened(client, "acme")
+            client.post(
+                "/mcp",
+                json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                headers=headers("acme", acme),
+            )
+            assert ping(client, "acme", acme) == 200
+            assert ping(client, "acme", acme, scheme="bearer") == 200  # the same token, spelled otherwise
+            assert ping(client, "globex", acme) == 404
+            assert client.delete("/mcp", headers=headers("globex", acme)).status_code == 404
+            for _ in range(5):
+                opened(client, "globex")
+            assert ping(client, "acme", acme) == 200
+    finally:
+        service.close()

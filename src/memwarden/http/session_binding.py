@@ -18,6 +18,12 @@ sits behind the bearer check and does two things with the sessions it sees opene
   ``MEMWARDEN_HTTP_SESSION_IDLE_S`` without a request (the SDK's idle timeout). Past
   ``MAX_SESSIONS`` in all (many actors at their caps), the caller holding the most sessions loses
   its least recently used one. Sessions ended for room are logged once a minute per caller.
+
+A caller is its credential, not only its actor's name: a tokens file may give two tokens the same
+actor (a bot in two tenants, a token and its replacement), and keyed by the name alone the holder
+of one could send requests into, ``DELETE`` or crowd out the other's sessions. With tokens, a
+caller is the actor and the SHA-256 of the bearer token it sent (as ``http.auth`` compares it, so
+spelling the header differently is the same caller); the log names only the actor.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from typing import Any, Protocol
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from memwarden.http.auth import PEER_UID_SCOPE_KEY
+from memwarden.http.auth import PEER_UID_SCOPE_KEY, token_digest
 from memwarden.models import CALLER_SCOPE_KEY
 from memwarden.rate_limits import OncePerInterval
 
@@ -38,6 +44,7 @@ __all__ = ["MAX_SESSIONS", "OpenSessions", "SessionBinding"]
 
 logger = logging.getLogger(__name__)
 SESSION_HEADER = b"mcp-session-id"
+AUTHORIZATION_HEADER = b"authorization"
 #: Open sessions of all callers together; past it the biggest holder loses its oldest.
 MAX_SESSIONS = 10_000
 
@@ -72,11 +79,16 @@ class SessionBinding:
         self._ended = OncePerInterval(logger)
 
     def _caller(self, scope: Scope) -> str:
+        """Who owns the sessions this request opens: shown as the log shows it, then (after a NUL,
+        which no actor name holds) the credential that tells two callers of one name apart."""
         caller = scope.get(CALLER_SCOPE_KEY)
         actor = "" if caller is None else f"{caller.actor}"
         if self.per_local_user:
             return f"{actor} (user id {scope.get(PEER_UID_SCOPE_KEY)})"
-        return actor
+        header = next((v for k, v in scope.get("headers", []) if k == AUTHORIZATION_HEADER), b"")
+        bearer = header.decode("latin-1")
+        token = bearer[7:].strip() if bearer[:7].lower() == "bearer " else bearer
+        return f"{actor}\0{token_digest(token)}"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -153,7 +165,7 @@ class SessionBinding:
             caller,
             "caller %r opened more MCP sessions than it may hold (%s): its least recently used "
             "sessions are being closed (%d in the last minute)",
-            caller,
+            caller.split("\0", 1)[0],
             limit,
         )
 
