@@ -46,6 +46,14 @@ POSITIVE: list[tuple[str, str, str]] = [
     ("phone_us", "office (415) 555-2671", "(415) 555-2671"),
     ("phone_us", "office 415-555-2671 ext", "415-555-2671"),
     ("phone_us", "office +1 415 555 2671", "+1 415 555 2671"),
+    ("phone", "Rappelle-moi au 06 12 34 56 78 demain", "06 12 34 56 78"),
+    ("phone", "dial 0044 20 7946 0958 from abroad", "0044 20 7946 0958"),
+    ("phone", "Ruf mich unter 030/1234567 an", "030/1234567"),
+    ("id_number", "My ID number is K12Z34567, thanks", "K12Z34567"),
+    ("national_id", "codice fiscale RSSMRA85T10A562S in the file", "RSSMRA85T10A562S"),
+    ("national_id", "NI number AB 12 34 56 C", "AB 12 34 56 C"),
+    ("email_spelled", "write to jane [at] example [dot] org", "jane [at] example [dot] org"),
+    ("id_number", "护照号码E12345678，明年到期", "E12345678"),
     ("cn_resident_id", "身份证 11010519491231002X 已登记", "11010519491231002X"),
     ("cn_resident_id", "id 320106198503151236", "320106198503151236"),
     ("tr_identity", "T.C. Kimlik No 10000000146", "10000000146"),
@@ -127,6 +135,13 @@ NEGATIVE: list[tuple[str, str]] = [
     ("phone_tr", "code 012 345 67 89"),
     ("phone_us", "released 2024-11-29"),
     ("phone_us", "call 555-1234 at the desk"),
+    ("phone", "order #48213977 shipped 2024-01-15"),
+    ("phone", "version 3.4.2.8861, build 20251230.13, unix time 1600986323"),
+    ("id_number", "the passport office is in room 1204"),
+    ("id_number", "set uid 1000, see RFC 4122"),
+    ("national_id", "code RSSMRA85T10A562X with a wrong check letter"),
+    ("national_id", "order 12345678 shipped"),
+    ("email_spelled", "write to jane at example dot org"),
     ("cn_resident_id", "id 110105194912310021"),  # wrong check digit
     ("cn_resident_id", "id 11010519491331002X"),  # month 13
     ("tr_identity", "TCKN 10000000147"),  # wrong check digit

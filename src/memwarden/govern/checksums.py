@@ -91,6 +91,19 @@ IBAN_LENGTHS = {
     "VA": 22,
     "VG": 24,
     "XK": 20,
+    # Added to the SWIFT registry since 2020.
+    "BI": 27,
+    "DJ": 27,
+    "FK": 18,
+    "HN": 28,
+    "LY": 25,
+    "MN": 20,
+    "NI": 28,
+    "OM": 23,
+    "RU": 33,
+    "SD": 18,
+    "SO": 23,
+    "YE": 30,
 }
 
 
@@ -104,21 +117,30 @@ def digits_of(text: str) -> str:
 
 
 def luhn_valid(text: str) -> bool:
-    """Payment cards: 13-19 digits passing the Luhn check."""
+    """Payment cards: 13-19 digits passing the Luhn check; 12 for Maestro (IIN 50, 56-69)."""
     digits = digits_of(text)
-    if not 13 <= len(digits) <= 19 or not digits.isascii():
+    if not 12 <= len(digits) <= 19 or not digits.isascii():
+        return False
+    if len(digits) == 12 and not (digits[:2] == "50" or "56" <= digits[:2] <= "69"):
         return False
     total = sum(map(int, digits[-1::-2])) + sum(map(int, digits[-2::-2].translate(_LUHN_DOUBLED)))
     return total % 10 == 0
 
 
 def iban_valid(text: str) -> bool:
-    """IBAN: a known country, its exact length, and mod-97 of the rearranged number equal to 1."""
-    compact = "".join(text.replace("-", " ").split()).upper()
-    if len(compact) < 15 or IBAN_LENGTHS.get(compact[:2]) != len(compact) or not compact.isalnum():
+    """IBAN: mod-97 of the rearranged number equal to 1, and the registry's length for its country.
+    Countries outside the registry (Thailand, the Philippines, Argentina …) have IBAN-style account
+    numbers too, and a copied IBAN may miss a character: any length of 14-34 is accepted when the
+    value is written in capitals with at least 8 digits (a lower-case word with a lucky checksum
+    is not one)."""
+    compact = "".join(text.replace("-", " ").split())
+    if len(compact) < 14 or len(compact) > 34 or not compact.isalnum() or not compact[2:4].isdigit():
         return False
-    if not compact[2:4].isdigit():
+    if IBAN_LENGTHS.get(compact[:2].upper()) != len(compact) and not (
+        compact.isupper() and sum(ch.isdigit() for ch in compact) >= 8
+    ):
         return False
+    compact = compact.upper()
     rearranged = compact[4:] + compact[:4]
     number = "".join(str(int(ch, 36)) for ch in rearranged)
     return int(number) % 97 == 1
@@ -219,6 +241,57 @@ def high_entropy(text: str) -> bool:
     return mixed_case_digits(text) and shannon_bits(text) >= 4.0
 
 
+_DATE_OR_TIME = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|\d{1,2}[:.]\d{2}")
+
+
+def id_like(text: str) -> bool:
+    """The value after a word naming an identity number: 6 digits or more, or 4 and a letter; at
+    most 32 characters; not a date or a time ("passport valid until 2031-05-01"), so "the passport
+    office is in room 1204" keeps its room."""
+    digits = sum(ch.isdigit() for ch in text)
+    letters = any(ch.isalpha() for ch in text)
+    return (
+        (digits >= 6 or (digits >= 4 and letters)) and len(text) <= 32 and not _DATE_OR_TIME.fullmatch(text)
+    )
+
+
+# National ids whose shape alone sets them apart from ordinary numbers, each with the
+# python-stdnum module that checks it (imported on first use: ``stdnum.util`` imports pydoc, ssl
+# and inspect, too much for a cold prompt hook that meets no such shape).
+_NATIONAL_ID_SHAPES = (
+    (re.compile(r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]"), "stdnum.it.codicefiscale"),
+    (re.compile(r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[0-9A-Z]\d"), "stdnum.mx.curp"),
+    (re.compile(r"[A-ZÑ&]{4}\d{6}[A-Z0-9]{3}"), "stdnum.mx.rfc"),
+    (re.compile(r"\d{8}-?[A-Z]"), "stdnum.es.dni"),
+    (re.compile(r"[XYZ]-?\d{7}-?[A-Z]"), "stdnum.es.nie"),
+    (re.compile(r"[A-Z]{5}\d{4}[A-Z]"), "stdnum.in_.pan"),
+    (re.compile(r"[2-9]\d{3} \d{4} \d{4}"), "stdnum.in_.aadhaar"),
+    (re.compile(r"\d{3}\.\d{3}\.\d{3}-\d{2}"), "stdnum.br.cpf"),
+    (re.compile(r"\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}"), "stdnum.br.cnpj"),
+    (re.compile(r"[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}"), "stdnum.fr.nir"),
+    (re.compile(r"\d{6}-[1-8]\d{6}"), "stdnum.kr.rrn"),
+    (re.compile(r"\d{5}-\d{7}-\d"), "stdnum.pk.cnic"),
+    (re.compile(r"\d{6}[-+A]\d{3}[0-9A-Y]"), "stdnum.fi.hetu"),
+    (re.compile(r"\d{6}[-+]\d{4}"), "stdnum.se.personnummer"),
+)
+# UK National Insurance number: two prefix letters (not D F I Q U V; the second not O; not the
+# unused pairs), six digits, a suffix A-D. No check digit: the format is the check.
+_NINO = re.compile(r"(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]")
+
+
+def national_id_valid(text: str) -> bool:
+    """A national id of one of ``_NATIONAL_ID_SHAPES`` whose check digits agree (python-stdnum),
+    or a UK National Insurance number."""
+    if _NINO.fullmatch(text):
+        return True
+    from importlib import import_module
+
+    for shape, module in _NATIONAL_ID_SHAPES:
+        if shape.fullmatch(text) and import_module(module).is_valid(text):
+            return True
+    return False
+
+
 # Names a rule pack may use for ``"validator"``.
 VALIDATORS = {
     "luhn": luhn_valid,
@@ -231,4 +304,6 @@ VALIDATORS = {
     "mixed_case_digits": mixed_case_digits,
     "pypi_macaroon": pypi_macaroon_valid,
     "high_entropy": high_entropy,
+    "id_like": id_like,
+    "national_id": national_id_valid,
 }

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from memwarden.govern.pii_national_ids import ID_RULES
+from memwarden.govern.pii_phones import PhoneRule
 from memwarden.govern.rules import CodePoints, Rule
 
 # What counts as "part of the same word" next to a value: ASCII letters, digits and underscore.
@@ -29,6 +31,10 @@ NOSPACE_CHARS = CodePoints(
     (0xF900, 0xFAFF),
     (0xFF00, 0xFFEF),
 )
+# A spelled-out "@" and ".", in brackets, with or without spaces around (lower case: the rule
+# searches the case-folded text).
+_SPELLED_AT = r"[ \t]?[\[({<][ \t]?(?:at|@)[ \t]?[\])}>][ \t]?"
+_SPELLED_DOT = r"(?:[ \t]?[\[({<][ \t]?(?:dot|\.)[ \t]?[\])}>][ \t]?|\.)"
 _LABEL = rf"[^\W_{_NOSPACE}](?:[^\W{_NOSPACE}]|-){{0,62}}"
 
 # Four dotted numbers right after a word that names a version are a version, not an address.
@@ -135,6 +141,16 @@ PII_RULES: tuple[Rule, ...] = (
         scope="email",
     ),
     Rule(
+        "email_spelled",
+        # jane [at] example [dot] org, jane(at)example(dot)org, jane {at} example.org: the "at" in
+        # brackets (a plain "jane at example dot org" is a sentence, and stays).
+        rf"(?<![\w.%+-])[\w.%+-]{{1,64}}{_SPELLED_AT}{_LABEL}(?:{_SPELLED_DOT}{_LABEL}){{0,8}}"
+        rf"{_SPELLED_DOT}[^\W\d_{_NOSPACE}]{{2,24}}(?!\w)",
+        "e-mail addresses with the at sign spelled out in brackets: jane [at] example [dot] org",
+        hints=("at]", "at)", "at}", "at>", "@]", "@)", "@}", "@>"),
+        folded=True,
+    ),
+    Rule(
         "cn_resident_id",
         rf"[1-9](?<![{_B}][1-9])\d{{5}}(?:18|19|20)\d{{2}}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{{3}}[\dXx](?![{_B}])",
         "Chinese resident identity numbers (birth date and MOD 11-2 check digit)",
@@ -144,21 +160,22 @@ PII_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "payment_card",
-        rf"[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d(?:[ .-]?\d){{11,17}}(?![{_B}])"
+        rf"[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d(?:[ .-]?\d){{10,17}}(?![{_B}])"
         # Groups (4, then 4-6 …) set apart by the same wider separator: two spaces, " - ", "--".
         rf"|[2-6](?<![{_B}][2-6])(?<![0-9][.-][2-6])\d{{3}}(?P<sep> {{2}}| ?[./·-] ?|[.-]{{2}}|\t|\r?\n)\d{{4,6}}"
         rf"(?:(?P=sep)\d{{1,5}}){{1,3}}(?![{_B}])",
-        "payment card numbers (13-19 digits, Luhn; spaces, dashes or dots between, or the same separator "
+        "payment card numbers (13-19 digits, 12 for Maestro, Luhn; spaces, dashes or dots between, or the same separator "
         "between groups: two spaces, a tab, a line break, ' / ', ' · ', ' - ', '--')",
         validator="luhn",
         shrink=True,
         scope="numbers",
-        min_digits=13,
+        min_digits=12,
     ),
     Rule(
         "iban",
-        r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?:(?: {1,2}|-)?[A-Za-z0-9]){11,30}(?![A-Za-z0-9])",
-        "IBANs (country length and mod-97)",
+        r"[A-Za-z](?<![A-Za-z0-9][A-Za-z])[A-Za-z]\d{2}(?:(?: {1,2}|-)?[A-Za-z0-9]){10,30}(?![A-Za-z0-9])",
+        "IBANs (mod-97; the registry's length for its countries, and IBAN-style account numbers of "
+        "other countries written in capitals)",
         validator="iban",
         shrink=True,
         scope="iban",
@@ -239,4 +256,7 @@ PII_RULES: tuple[Rule, ...] = (
         hints=(":",),
         scope="ipv6",
     ),
+    # Last: a number another rule names keeps that rule's name.
+    PhoneRule(),
+    *ID_RULES,
 )
