@@ -55,11 +55,55 @@ def test_a_real_mcp_session_past_its_write_limit_gets_a_tool_error_and_nothing_i
                 assert not (await client.call_tool("memory_search", {"query": "note"})).is_error
             searched = await client.call_tool("memory_search", {"query": "note"})
             assert searched.is_error and "MEMWARDEN_RATE_SEARCHES_PER_MINUTE" in searched.content[0].text  # type: ignore[union-attr]
-            # reads that are neither writes nor searches are not counted
-            assert not (await client.call_tool("memory_list", {})).is_error
+            # every other read of stored memories counts as a search (attack round 2: memory_review
+            # scans a whole tenant and was uncounted); the wiring check echo is not counted
+            for read, arguments in [
+                ("memory_list", {}),
+                ("memory_get", {"ids": ["01J0000000000000000000000A"]}),
+                ("memory_stats", {}),
+                ("memory_review", {}),
+                ("memory_export", {}),
+                ("memory_health", {"repair": False}),
+            ]:
+                refused_read = await client.call_tool(read, arguments)
+                assert refused_read.is_error, read
+                assert "MEMWARDEN_RATE_SEARCHES_PER_MINUTE" in refused_read.content[0].text, read  # type: ignore[union-attr]
+                assert "more than 2 searches and reads in a minute" in refused_read.content[0].text  # type: ignore[union-attr]
+            assert not (await client.call_tool("echo", {"message": "hi"})).is_error
 
     anyio.run(run)
     assert _memories(settings.db) == 3
+
+
+def test_an_import_of_many_records_costs_one_write_per_record(
+    service: MemoryService, settings: Settings
+) -> None:
+    # Attack round 2 (issue 33): memory_import took one write from the allowance whatever it
+    # held, so 3 imports of 2,000 records each wrote 6,000 memories under a limit of 10 a minute.
+    now = [1000.0]
+    limits = ActorRateLimits(writes_per_minute=5, searches_per_minute=100, clock=lambda: now[0])
+    records = [{"content": f"imported fact {n} about the deploy window"} for n in range(30)]
+
+    async def run() -> None:
+        async with Client(create_server(service, tools="all", limits=limits)) as client:
+            imported = await client.call_tool("memory_import", {"data": records})
+            assert not imported.is_error, imported
+            assert imported.structured_content is not None and imported.structured_content["records"] == 30
+            for call, arguments in [
+                ("memory_import", {"data": [{"content": "one more imported fact"}]}),
+                ("memory_add", {"content": "an added fact"}),
+            ]:
+                refused = await client.call_tool(call, arguments)
+                assert refused.is_error, call
+                text = refused.content[0].text  # type: ignore[union-attr]
+                wait = re.search(r"retry in (\d+) s", text)
+                # 30 records at 5 a minute: the allowance is 25 below zero, back to one in 312 s
+                assert wait is not None and 300 <= int(wait.group(1)) <= 320, text
+            now[0] += 320.0
+            assert not (await client.call_tool("memory_add", {"content": "an added fact"})).is_error
+
+    anyio.run(run)
+    assert _memories(settings.db) == 31
 
 
 def test_buckets_refill_at_the_per_minute_rate_and_zero_means_no_limit() -> None:

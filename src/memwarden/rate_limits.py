@@ -4,8 +4,11 @@ The HTTP server and the daemon serve every client through one process: one actor
 writes (each one redacted, indexed, embedded and audited) or searches would slow every other
 actor down. Each actor gets a token bucket per kind of call: it holds at most a minute's
 allowance (``MEMWARDEN_RATE_WRITES_PER_MINUTE``, ``MEMWARDEN_RATE_SEARCHES_PER_MINUTE``; 0 turns a
-limit off), a call takes one token, and tokens come back at the per-minute rate. A call with no
-token left raises ``RateLimited``, whose message names the setting and when to retry; each
+limit off), a call takes one token, and tokens come back at the per-minute rate. A call that
+does the work of many (an import of many records) is charged the rest once it has run
+(``charge``): the bucket may go below zero, and the actor's next calls of that kind wait until it
+has refilled, so batching writes into one call saves nothing. A call with no token left raises
+``RateLimited``, whose message names the setting and when to retry; each
 adapter answers it in its own terms (an MCP tool error, HTTP 429 with ``Retry-After``, the
 daemon's error frame the CLI prints). The defaults are far above what an agent does in a
 conversation; bulk loading belongs to ``memwarden import``.
@@ -31,6 +34,8 @@ logger = logging.getLogger(__name__)
 WRITE = "write"
 SEARCH = "search"
 _SETTING = {WRITE: "MEMWARDEN_RATE_WRITES_PER_MINUTE", SEARCH: "MEMWARDEN_RATE_SEARCHES_PER_MINUTE"}
+#: What the messages call the calls of each kind (reads of stored memories count as searches).
+_CALLS = {WRITE: "writes", SEARCH: "searches and reads"}
 #: Buckets kept before full ones are dropped (a full bucket is the same as a new one).
 MAX_BUCKETS = 10_000
 
@@ -111,18 +116,30 @@ class ActorRateLimits:
         setting = _SETTING[kind]
         self._refusals.warn(
             f"{kind}:{actor}",
-            "actor %r reached its limit of %d %ss a minute (%s); refused %d call(s) in the last minute",
+            "actor %r reached its limit of %d %s a minute (%s); refused %d call(s) in the last minute",
             actor,
             allowance,
-            kind,
+            _CALLS[kind],
             setting,
         )
         raise RateLimited(
-            f"actor {actor!r} made more than {allowance} {kind}s in a minute (rate limit {setting}); "
+            f"actor {actor!r} made more than {allowance} {_CALLS[kind]} in a minute (rate limit {setting}); "
             f"retry in {retry_after} s",
             limit=setting,
             retry_after_s=retry_after,
         )
+
+    def charge(self, actor: str, kind: str, count: int) -> None:
+        """Spend ``count`` more of ``actor``'s ``kind`` calls for work already done, never refusing:
+        the bucket may go below zero, and later calls wait until it has refilled."""
+        allowance = self.per_minute[kind]
+        if allowance <= 0 or count <= 0:
+            return
+        now = self.clock()
+        with self._lock:
+            tokens, then = self._buckets.get((actor, kind), (float(allowance), now))
+            tokens = min(float(allowance), tokens + (now - then) * allowance / 60.0)
+            self._buckets[(actor, kind)] = (tokens - count, now)
 
     def _forget_full(self, now: float) -> None:
         """Drop buckets that have refilled: they behave exactly as a missing one."""

@@ -46,14 +46,26 @@ __all__ = [
 CORE_TOOLS = ("memory_add", "memory_search", "memory_update", "memory_delete")
 _TOOLS: list[tuple[str, Callable[..., Any], ToolAnnotations]] = [*MEMORY_TOOLS, *OPS_TOOLS, ECHO_TOOL]
 TOOL_NAMES = tuple(name for name, _, _ in _TOOLS)
-#: The tools each actor's rate limits count (``memwarden.rate_limits``); the others are cheap reads.
+#: The tools each actor's rate limits count (``memwarden.rate_limits``): every tool that reaches the
+#: store. Reads other than searches count as searches: each writes an audit row, and some scan a
+#: whole tenant (memory_review, memory_export, memory_health's integrity check), so uncounted they
+#: let one actor keep the server busy for every other.
 RATE_LIMITED_TOOLS = {
     "memory_add": WRITE,
     "memory_update": WRITE,
     "memory_delete": WRITE,
     "memory_import": WRITE,
     "memory_search": SEARCH,
+    "memory_get": SEARCH,
+    "memory_list": SEARCH,
+    "memory_stats": SEARCH,
+    "memory_review": SEARCH,
+    "memory_export": SEARCH,
+    "memory_health": SEARCH,
 }
+#: Tools that write many memories in one call: one write per record read, the first taken before
+#: the call, the rest charged after it (only then is the count known).
+PER_RECORD_TOOLS = frozenset({"memory_import"})
 
 
 def create_server(
@@ -102,22 +114,33 @@ def limit_tool_rates(server: MCPServer, limits: ActorRateLimits, *, default_acto
         kind = RATE_LIMITED_TOOLS.get(name)
         if kind is None or tool.context_kwarg is None:
             continue
-        server._tool_manager._tools[name] = tool.model_copy(
-            update={"fn": _rate_limited(tool.fn, kind, limits, tool.context_kwarg, default_actor)}
+        limited = _rate_limited(
+            tool.fn, kind, limits, tool.context_kwarg, default_actor, per_record=name in PER_RECORD_TOOLS
         )
+        server._tool_manager._tools[name] = tool.model_copy(update={"fn": limited})
 
 
 def _rate_limited(
-    fn: Callable[..., Any], kind: str, limits: ActorRateLimits, context_kwarg: str, default_actor: str
+    fn: Callable[..., Any],
+    kind: str,
+    limits: ActorRateLimits,
+    context_kwarg: str,
+    default_actor: str,
+    *,
+    per_record: bool = False,
 ) -> Callable[..., Any]:
     @functools.wraps(fn)
     async def limited(**kwargs: Any) -> Any:
         caller = caller_of(kwargs[context_kwarg])
+        actor = default_actor if caller is None else caller.actor
         try:
-            limits.take(default_actor if caller is None else caller.actor, kind)
+            limits.take(actor, kind)
         except RateLimited as exc:
             raise ToolError(f"{exc.code}: {exc.message}") from None
-        return await fn(**kwargs)
+        result = await fn(**kwargs)
+        if per_record:
+            limits.charge(actor, kind, int(getattr(result, "records", 1)) - 1)
+        return result
 
     return limited
 
