@@ -44,6 +44,7 @@ from memwarden.ops.backup import SIDECAR
 
 pytestmark = pytest.mark.browser
 CARRIERS = 6  # memories whose content, context and thread hold a sixth of the corpus each
+PROBE_PAGES = (1, 100, 271)  # probes whose own page is opened (every field of one value, provenance too)
 SEARCHABLE = 60  # probes written through the service (in the keyword index); the rest are copies
 PROBE = "hostile probe {n} about the quarterly release checklist and the deployment window"
 FOREIGN_IDS = [
@@ -185,6 +186,7 @@ class Site:
     db: Path
     values: list[str]
     carriers: list[str]
+    probes: list[str]
     snapshot: list[tuple[Any, ...]] = field(default_factory=list)
 
 
@@ -238,6 +240,13 @@ def _write_hostile_memories(db: Path, probes: list[str], carriers: list[str], va
                     memory_id,
                 ),
             )
+        # The provenance columns too (an older schema has none: nothing to write there).
+        if {"actor", "source"} <= {row[1] for row in conn.execute("PRAGMA table_info(memories)")}:
+            for i, memory_id in enumerate(probes):
+                conn.execute(
+                    "UPDATE memories SET actor = ?, source = ? WHERE id = ?",
+                    (values[i], values[-1 - i], memory_id),
+                )
         for c, memory_id in enumerate(carriers):
             share = values[c::CARRIERS]
             conn.execute(
@@ -341,7 +350,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     _write_hostile_backup_record(folder / "backups", values)
     server = Server(build_http_app(service, settings))
     try:
-        yield Site(server, db, values, carriers, _memory_rows(db))
+        yield Site(server, db, values, carriers, probes, _memory_rows(db))
     finally:
         server.stop()
         service.close()
@@ -404,6 +413,7 @@ def _pages(site: Site) -> list[tuple[str, str, bool]]:
         ("login page", "/ui/login", True),
     ]
     pages += [(f"memory {c}", f"/ui/memories/{memory_id}", True) for c, memory_id in enumerate(site.carriers)]
+    pages += [(f"memory probe {i}", f"/ui/memories/{site.probes[i]}", True) for i in PROBE_PAGES]
     pages += [
         (f"delete {c}", f"/ui/memories/{memory_id}/delete", True) for c, memory_id in enumerate(site.carriers)
     ]
@@ -479,6 +489,8 @@ def test_no_hostile_stored_value_runs_requests_or_becomes_markup_on_any_page(
     assert set().union(*(shown[f"delete {c}"] for c in range(CARRIERS))) == everything
     assert set().union(*(s for n, s in shown.items() if n.startswith("audit page"))) == everything
     assert shown["backups"] >= set(range(40))
+    for i in PROBE_PAGES:  # its value in every field, the actor and source columns' values too
+        assert shown[f"memory probe {i}"] >= {i, (i + 1) % len(site.values), len(site.values) - 1 - i}
     assert len(shown["search"]) >= 10 and len(shown["review"]) >= 10
     # Nothing was deleted or changed, and the session was not logged out.
     assert _memory_rows(site.db) == site.snapshot

@@ -28,6 +28,7 @@ from memwarden.ops.operations import review_summary
 from memwarden.ops.review import review_memories
 from memwarden.service import MemoryService
 from memwarden.ui.sessions import Session
+from memwarden.validation import check_id
 
 PAGE_SIZE = 50
 REVIEW_NEWEST = 250  # the review page reviews the newest this many memories of its scope
@@ -98,6 +99,14 @@ def _write(row: AuditRecord) -> Write:
         str(row.outcome),
         version if isinstance(version, int) and not isinstance(version, bool) else None,
     )
+
+
+def _readable_id(memory_id: str) -> bool:
+    try:
+        check_id(memory_id)
+    except InvalidInput:
+        return False
+    return True
 
 
 class Dashboard:
@@ -234,9 +243,10 @@ class Dashboard:
             window.update(frontier)
             if not frontier:
                 break
-        memories, _ = self.service.memories.get(
-            [memory_id, *sorted(window - {memory_id})], caller=session.caller
-        )
+        # A neighbour under an id memwarden never writes (a foreign writer's row) cannot be read
+        # by id, nor opened: left out, rather than the whole page refused.
+        neighbours = sorted(n for n in window - {memory_id} if _readable_id(n))
+        memories, _ = self.service.memories.get([memory_id, *neighbours], caller=session.caller)
         memory = next((m for m in memories if m.id == memory_id), None)
         if memory is None:
             raise NotFound(
