@@ -99,6 +99,15 @@ async def review_pin(request: Request, ui: UiContext, session: Session) -> Respo
     return _back("/ui/review", "pinned", id=memory_id)
 
 
+async def review_clear_flags(request: Request, ui: UiContext, session: Session) -> Response:
+    """Clear a flagged memory's injection flags: the user read it and vouches for it (audited,
+    undone by the next change of its text, which is screened again)."""
+    form = await request.form()
+    memory_id = forms.memory_id(str(form.get("id", "")))
+    await run_in_threadpool(ui.dashboard.clear_flags, session, memory_id)
+    return _back("/ui/review", "cleared", id=memory_id)
+
+
 async def verify(request: Request, ui: UiContext, session: Session) -> Response:
     if not session.operator:
         raise InvalidInput("verifying the whole chain is for the local operator")
@@ -135,6 +144,7 @@ ROUTES: list[tuple[str, Handler]] = [
     ("/ui/review/delete", review_delete),
     ("/ui/review/merge", review_merge),
     ("/ui/review/pin", review_pin),
+    ("/ui/review/clear-flags", review_clear_flags),
     ("/ui/audit/verify", verify),
     ("/ui/health/check", deep_health),
 ]

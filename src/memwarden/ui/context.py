@@ -31,6 +31,7 @@ NOTICES = {
     "deleted": "Deleted memory {id}.",
     "merged": "Merged {drop} into {keep}.",
     "pinned": "Pinned memory {id}: it will not be proposed again.",
+    "cleared": "Cleared the flags of memory {id}: the hooks recall it again until its text changes.",
     "checked": "Deep check done.",
 }
 

@@ -268,6 +268,9 @@ class Dashboard:
     def delete(self, session: Session, memory_id: str) -> None:
         self.service.memories.delete(memory_id, caller=session.caller)
 
+    def clear_flags(self, session: Session, memory_id: str) -> None:
+        self.service.memories.clear_flags(memory_id, caller=session.caller)
+
     def projects(self, session: Session) -> list[str]:
         # Kept counts on SQLite, an index on PostgreSQL (stats would read every memory's content).
         return self.service.store.projects(session.caller.tenant)
