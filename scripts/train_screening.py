@@ -45,6 +45,9 @@ from memwarden.screening import model_view  # noqa: E402
 from memwarden.screening.attack_model import WEIGHTS_FILE, known_ngrams, ngrams  # noqa: E402
 
 MAX_N = 5
+# 1- and 2-grams are two fifths of a text's n-grams and add little the longer ones do not see;
+# leaving them out keeps scoring well under a tenth of a millisecond per memory.
+MIN_N = 3
 PUBLIC_SOURCES = (
     "bipia",
     "cyberseceval",
@@ -69,7 +72,7 @@ class Row:
         self.source = family.split(":")[0]
         # Not the corpus' own split salt ("split:"): every dev row is even under it.
         self.fold = int(hashlib.sha256(f"fold:{key}".encode()).hexdigest(), 16) % 2
-        self.grams = ngrams(model_view(text), MAX_N)
+        self.grams = ngrams(model_view(text), MAX_N, MIN_N)
 
 
 def load_rows(data: Path, xquad_per_language: int = 40, seed: int = 5) -> list[Row]:
@@ -256,6 +259,7 @@ def main() -> None:
         "trained_on": "governance-dev injection (public dev half), XQuAD/PII/LoCoMo benign sentences, "
         "bench/govern_corpora.py",
         "max_n": MAX_N,
+        "min_n": MIN_N,
         "features": "distinct n-grams, unit length",
         "bias": model.bias,
         "threshold": round(threshold, 4),

@@ -60,7 +60,7 @@ from memwarden.screening.phrases import (
     union,
 )
 from memwarden.screening.unwrap import exposed_text
-from memwarden.screening.views import despaced_view, folded_view, normal_form, plain_view
+from memwarden.screening.views import despaced_view, folded_view, normal_form, plain_view, unhyphenated_view
 
 FLAGS: tuple[str, ...] = (
     "instruction_override",
@@ -142,7 +142,8 @@ def screen_text(*parts: str) -> tuple[str, ...]:
     """The injection flags raised by these texts (title, content, context …), in ``FLAGS`` order."""
     joined = "\n".join(p for p in parts if p)[:MAX_SCREENED_CHARS]
     exposed = exposed_text(joined)
-    found = rule_flags(exposed)
+    plain = plain_view(exposed)
+    found = rule_flags(exposed, plain)
     if not found and joined:
         from memwarden.screening.attack_model import attack_model, attack_score
 
@@ -150,21 +151,22 @@ def screen_text(*parts: str) -> tuple[str, ...]:
         # The parts together, then each longer part alone: a hostile context must not be diluted by
         # a long benign content (a tag or a short title alone says too little to score).
         alone = [p[:MAX_SCREENED_CHARS] for p in parts if len(p) >= _SCORED_ALONE]
-        texts = [exposed, *(exposed_text(p) for p in alone)] if len(alone) > 1 else [exposed]
-        if any(attack_score(plain_view(t), model) > model.threshold for t in texts):
+        views = [plain, *(model_view(p) for p in alone)] if len(alone) > 1 else [plain]
+        if any(attack_score(view, model) > model.threshold for view in views):
             found = ("injection_like",)
     return found
 
 
-def rule_flags(raw: str) -> tuple[str, ...]:
+def rule_flags(raw: str, plain: str | None = None) -> tuple[str, ...]:
     """The flags the phrase rules alone raise on ``raw`` (pass it through ``unwrap.exposed_text``
-    first, as ``screen_text`` does)."""
+    first, as ``screen_text`` does); ``plain`` is its ``plain_view`` when the caller has it."""
     patterns = _patterns()
     compiled, despaced_patterns = patterns.flags, patterns.despaced
     normal = normal_form(raw)
-    plain = plain_view(raw)
+    plain = plain_view(raw) if plain is None else plain
     folded = folded_view(normal)
-    views = (plain,) if folded == plain else (plain, folded)
+    unhyphenated = unhyphenated_view(folded)
+    views = tuple(dict.fromkeys((plain, folded, unhyphenated)))  # each distinct view once
     despaced = despaced_view(folded)
     if (
         not any(patterns.any_view.search(view) for view in views)

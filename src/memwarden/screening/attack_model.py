@@ -33,6 +33,7 @@ class AttackModel(NamedTuple):
     bias: float
     threshold: float
     max_n: int
+    min_n: int
 
 
 @functools.cache
@@ -44,14 +45,19 @@ def attack_model() -> AttackModel:
         bias=float(raw["bias"]),
         threshold=float(raw["threshold"]),
         max_n=int(raw["max_n"]),
+        min_n=int(raw.get("min_n", 1)),
     )
 
 
-def ngrams(view: str, max_n: int) -> set[str]:
-    """The distinct 1- to ``max_n``-character n-grams of ``view`` padded with a space at each end."""
+def ngrams(view: str, max_n: int, min_n: int = 1) -> set[str]:
+    """The distinct ``min_n``- to ``max_n``-character n-grams of ``view`` padded with a space at
+    each end (joined from shifted copies: the loop runs in C, not once per n-gram in Python)."""
     padded = f" {view[:MAX_MODEL_CHARS]} "
-    size = len(padded)
-    return {padded[i : i + n] for n in range(1, max_n + 1) for i in range(size - n + 1)}
+    grams: set[str] = set()
+    for n in range(min_n, max_n + 1):
+        # The shifted copies differ in length on purpose: zip stops at the shortest.
+        grams.update(map("".join, zip(*(padded[k:] for k in range(n)), strict=False)))
+    return grams
 
 
 def known_ngrams(grams: set[str], vocabulary: dict[str, float] | dict[str, int]) -> set[str]:
@@ -65,7 +71,7 @@ def attack_score(view: str, model: AttackModel | None = None) -> float:
     ``model.threshold`` screening flags it."""
     model = model or attack_model()
     weights = model.weights
-    known = known_ngrams(ngrams(view, model.max_n), weights)
+    known = known_ngrams(ngrams(view, model.max_n, model.min_n), weights)
     if not known:
         return model.bias
     return model.bias + sum(map(weights.__getitem__, known)) / math.sqrt(len(known))

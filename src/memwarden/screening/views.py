@@ -12,7 +12,9 @@ that leaves the words legible:
   Cyrillic ``о`` in ``ignоre`` becomes ``o``) and leetspeak undone inside words that mix letters
   with digits or symbols (``1gn0r3`` → ``ignore``);
 - ``despaced_view``: ``folded_view`` with letters spaced out one by one joined (``i g n o r e`` →
-  ``ignore``) and words split by hyphens joined (``ig-nore pre-vious`` → ``ignore previous``).
+  ``ignore``), matched by the English patterns with every space optional;
+- ``unhyphenated_view``: ``folded_view`` with words split by hyphens joined (``ig-nore pre-vious``
+  → ``ignore previous``), matched by every pattern like the first two.
 
 Patterns run on both: Russian, Arabic or Greek text keeps its own letters in ``plain_view``,
 while English phrasings written with borrowed letters are found in ``folded_view``.
@@ -133,10 +135,14 @@ def _unleet(match: re.Match[str]) -> str:
 
 
 def despaced_view(folded: str) -> str:
-    """``folded`` with letters spaced out one by one joined ("i g n o r e" → "ignore") and words
-    split by hyphens joined ("ig-nore" → "ignore")."""
-    joined = _SPACED.sub(lambda m: _SEPARATORS.sub("", m.group()), folded)
-    return _HYPHEN_SPLIT.sub("", joined) if "-" in joined else joined
+    """``folded`` with letters spaced out one by one joined ("i g n o r e" → "ignore")."""
+    return _SPACED.sub(lambda m: _SEPARATORS.sub("", m.group()), folded)
 
 
-__all__ = ["despaced_view", "folded_view", "normal_form", "plain_view", "skeleton_table"]
+def unhyphenated_view(folded: str) -> str:
+    """``folded`` with words split by hyphens joined ("ig-nore pre-vious" → "ignore previous");
+    the same text when it has no hyphen."""
+    return _HYPHEN_SPLIT.sub("", folded) if "-" in folded else folded
+
+
+__all__ = ["despaced_view", "folded_view", "normal_form", "plain_view", "skeleton_table", "unhyphenated_view"]
