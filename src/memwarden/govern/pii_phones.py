@@ -301,10 +301,16 @@ def _numbers_inside(judge: _Judge, groups: list[re.Match[str]], lo: int, hi: int
     total = [0]  # digits in groups[:k]
     for group in groups:
         total.append(total[-1] + group.end() - group.start())
+    # Without a word about calling nearby, only a piece starting with 0 (trunk or international
+    # prefix) or made of 2-4 digit groups can be a number (``_Judge.is_phone``): skip the others.
+    words = judge.words_between(groups[0].start(), groups[-1].end(), lo, hi)
+    sizes = [group.end() - group.start() for group in groups]
     i = 0
     while i < len(groups):
         for j in range(min(len(groups), i + 15), i, -1):
             if not 6 <= total[j] - total[i] <= 15:  # no number holds that many digits
+                continue
+            if not (words or groups[i].group()[0] == "0" or (j - i >= 3 and _groupable(sizes[i:j]))):
                 continue
             if judge.is_phone(groups[i].start(), groups[j - 1].end(), lo, hi):
                 found.append((groups[i].start(), groups[j - 1].end()))
@@ -313,6 +319,10 @@ def _numbers_inside(judge: _Judge, groups: list[re.Match[str]], lo: int, hi: int
         else:
             i += 1
     return found
+
+
+def _groupable(sizes: list[int]) -> bool:
+    return all(2 <= size <= 4 for size in sizes) and any(size != 4 for size in sizes)
 
 
 class _Judge:
@@ -324,6 +334,15 @@ class _Judge:
         self.regions: tuple[str, ...] | None = None
         self.words: list[tuple[int, int]] | None = None  # of the current window
 
+    def words_between(self, start: int, end: int, lo: int, hi: int) -> bool:
+        """Whether a word about calling stands near ``text[start:end]`` (inside window ``lo:hi``)."""
+        if self.words is None:
+            self.words = _phone_words(self.text, lo, hi)
+        return any(
+            start - _CONTEXT_BEFORE <= w_end and w_start <= end + _CONTEXT_AFTER
+            for w_start, w_end in self.words
+        )
+
     def is_phone(self, start: int, end: int, lo: int, hi: int) -> bool:
         candidate = self.text[start:end]
         groups = _GROUP.findall(candidate)
@@ -332,12 +351,7 @@ class _Judge:
             return False
         if candidate[0] == "+" or candidate.startswith("(+") or candidate.startswith("00"):
             return digits >= 7 and international_possible(candidate)
-        if self.words is None:
-            self.words = _phone_words(self.text, lo, hi)
-        if any(
-            start - _CONTEXT_BEFORE <= w_end and w_start <= end + _CONTEXT_AFTER
-            for w_start, w_end in self.words
-        ):
+        if self.words_between(start, end, lo, hi):
             return True
         if digits < 8:
             return False
