@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -59,6 +60,10 @@ SUITE: list[tuple[str, bytes, Any, Any]] = [
     ("no jsonrpc field", b'{"id": 10, "method": "ping"}', 10, -32600),
     ("batch array", b'[{"jsonrpc": "2.0", "id": 11, "method": "ping"}]', None, -32600),
     ("unknown method", b'{"jsonrpc": "2.0", "id": 12, "method": "memory/forget_everything"}', 12, -32601),
+    # Attack round 2: the SDK read these as notifications and answered nothing (the client waited)
+    ("id null", b'{"jsonrpc": "2.0", "id": null, "method": "ping"}', None, -32600),
+    ("id a fraction", b'{"jsonrpc": "2.0", "id": 13.5, "method": "ping"}', None, -32600),
+    ("id a boolean", b'{"jsonrpc": "2.0", "id": true, "method": "ping"}', None, -32600),
 ]
 # HTTP refuses these before any JSON-RPC parser runs (http/guard.py), with the security
 # layer's own answer: status and error code.
@@ -183,3 +188,79 @@ def test_http_mcp_answers_the_malformed_suite_with_the_same_codes(cli_env: dict[
     finally:
         process.terminate()
         process.wait(timeout=15)
+
+
+MALFORMED_RESPONSES = 300
+
+
+@pytest.mark.parametrize("mode", ["off", "auto", "only"])
+def test_a_last_line_without_newline_is_answered_and_responses_sent_to_the_server_are_not_logged_each(
+    place: DaemonPlace, mode: str, tmp_path: Path
+) -> None:
+    # Attack round 2 (issue 33): through the daemon a last request without its newline was dropped
+    # (stdio answered it), and each malformed response a client sent wrote one warning to the log
+    # and to stderr.
+    log = tmp_path / "serve.log"
+    env = {
+        **os.environ,
+        "MEMWARDEN_EMBEDDER": "none",
+        "MEMWARDEN_DAEMON": mode,
+        "MEMWARDEN_LOG_FILE": str(log),
+    }
+    peer = StdioPeer(env)
+    assert peer.process.stdin is not None and peer.process.stderr is not None
+    stderr = b""
+    try:
+        peer.send(json.dumps(INIT).encode())
+        assert peer.answer()["id"] == 1
+        peer.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        peer.send(b"\n".join(b'{"id": %d, "result": 5}' % n for n in range(MALFORMED_RESPONSES)))
+        peer.send(b'{"jsonrpc": "2.0", "id": 98, "method": "ping"}')
+        assert peer.answer() == {"jsonrpc": "2.0", "id": 98, "result": {}}
+        peer.process.stdin.write(b'{"jsonrpc": "2.0", "id": 99, "method": "ping"}')
+        peer.process.stdin.close()
+        assert peer.answer() == {"jsonrpc": "2.0", "id": 99, "result": {}}
+        assert peer.process.wait(timeout=30) == 0
+    finally:
+        if peer.process.poll() is None:
+            peer.process.kill()
+            peer.process.wait(timeout=10)
+        stderr = peer.process.stderr.read()
+        for stream in (peer.process.stdout, peer.process.stderr):
+            if stream is not None:
+                stream.close()
+    daemon_logs = list(place.socket_path.parent.glob("*.log"))
+    written = b"".join(path.read_bytes() for path in [log, *daemon_logs] if path.exists()) + stderr
+    assert 1 <= written.count(b"malformed JSON-RPC response") <= 4, written[-2000:]
+
+
+def test_http_answers_a_malformed_response_with_400_and_logs_it_once_a_minute(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    port = free_port()
+    log = tmp_path / "http.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
+        env={**cli_env, "MEMWARDEN_LOG_FILE": str(log)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    try:
+        wait_for_http(f"{base}/healthz", process)
+        with httpx.Client(base_url=base, timeout=ANSWER_TIMEOUT) as client:
+            opened = client.post("/mcp", content=json.dumps(INIT), headers=headers)
+            session = {
+                **headers,
+                "mcp-session-id": opened.headers["mcp-session-id"],
+                "mcp-protocol-version": "2025-06-18",
+            }
+            for n in range(50):
+                answer = client.post("/mcp", content=b'{"id": %d, "result": 5}' % n, headers=session)
+                assert answer.status_code == 400
+                assert answer.json()["id"] is None and answer.json()["error"]["code"] == -32600
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+    assert log.read_text(encoding="utf-8").count("malformed JSON-RPC response") == 1

@@ -5,7 +5,9 @@ Over Streamable HTTP the SDK answers a body it cannot read with its own words: n
 "1.0"``, a method that is not a string, a batch array) ``-32602`` with pydantic's validation text.
 ``JsonRpcTriage`` runs each POST body through ``mcp.stdio.triage`` first, so ``/mcp`` answers
 such a body exactly as stdio and the daemon answer the same line (``-32700`` / ``-32600`` with
-the ``id`` read from the text), with HTTP status 400. Everything else goes on unchanged. Bodies
+the ``id`` read from the text), with HTTP status 400. A malformed JSON-RPC *response*, which stdio
+drops (it cannot answer one), gets 400 with ``-32600`` and ``id`` null here, where an answer is
+possible; the SDK gave ``-32602`` with pydantic's text. Everything else goes on unchanged. Bodies
 that are not UTF-8, nest too deep or hold a lone surrogate never get here: the HTTP security layer
 refuses them first (``400 invalid_input``, ``http/guard.py``).
 """
@@ -14,9 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from memwarden.mcp.stdio import triage
+from mcp_types import INVALID_REQUEST
+
+from memwarden.mcp.stdio import jsonrpc_error, triage
 
 __all__ = ["JsonRpcTriage"]
+
+DROPPED_RESPONSE = (
+    "Invalid Request: a JSON-RPC response (result or error) without a valid jsonrpc and id; dropped"
+)
 
 
 class JsonRpcTriage:
@@ -47,6 +55,8 @@ class JsonRpcTriage:
             if not message.get("more_body", False):
                 break
         triaged = triage(bytes(body)) if body.strip() else None
+        if body.strip() and triaged is None:  # a malformed response, dropped (and counted) by triage
+            triaged = True, jsonrpc_error(None, INVALID_REQUEST, DROPPED_RESPONSE)
         if triaged is not None and triaged[0]:
             answer = triaged[1].message.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
             headers = [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]

@@ -9,6 +9,8 @@ and answers such a line itself, as JSON-RPC 2.0 asks:
 - the line is too deep, holds a lone surrogate, is not UTF-8 or not JSON: ``-32700`` (parse
   error) with the request's ``id`` when one can be read from the text, ``null`` otherwise;
 - the line is JSON but not a JSON-RPC message: ``-32600`` (invalid request), same ``id`` rule;
+  so is a request whose ``id`` is ``null``, a fraction or a boolean (MCP allows a string or an
+  integer): the SDK would read it as a notification and answer nothing, and the client would wait;
 - an answer the server cannot encode (it would not be UTF-8 JSON) is replaced by a ``-32603``
   error for the same ``id``.
 
@@ -16,8 +18,9 @@ and answers such a line itself, as JSON-RPC 2.0 asks:
 (``answering_stdio``) and the daemon's MCP connections (``mcp/stream.py``, which the relay of
 ``MEMWARDEN_DAEMON=auto`` feeds byte for byte) share it, so bad input is answered alike on each.
 
-A malformed *response* (a line with ``result`` or ``error`` and no ``method``) is logged, not
-answered. The server keeps serving after every one of these. As in the SDK, while it serves,
+A malformed *response* (a line with ``result`` or ``error`` and no ``method``) is dropped, not
+answered (HTTP, which can answer, says 400), and logged once a minute with a count: one warning
+per line let any client fill the log and the stderr pipe its host reads. The server keeps serving after every one of these. As in the SDK, while it serves,
 file descriptor 0 reads the null device and 1 writes to stderr, so a stray ``print`` or child
 process cannot corrupt the wire. This module uses two SDK internals (``_lowlevel_server`` and
 ``create_context_streams``, the SDK's own stdio transport is built on the same two), which is why
@@ -41,14 +44,16 @@ from mcp.shared._context_streams import ContextReceiveStream, ContextSendStream,
 from mcp.shared.message import SessionMessage
 
 from memwarden.json_limits import json_problem, read_request_id
+from memwarden.rate_limits import OncePerInterval
 
 __all__ = ["answering_lines", "answering_stdio", "run_answering_stdio"]
 
 logger = logging.getLogger(__name__)
 Id = str | int | None
+_dropped_responses = OncePerInterval(logger)
 
 
-def _error(request_id: Id, code: int, message: str) -> SessionMessage:
+def jsonrpc_error(request_id: Id, code: int, message: str) -> SessionMessage:
     return SessionMessage(
         types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
     )
@@ -64,28 +69,44 @@ def triage(line: bytes) -> tuple[bool, SessionMessage] | None:
         except UnicodeDecodeError as exc:
             problem = f"the line is not UTF-8 text (byte {exc.start})"
     if problem is not None:
-        return True, _error(read_request_id(line), types.PARSE_ERROR, f"Parse error: {problem}")
+        return True, jsonrpc_error(read_request_id(line), types.PARSE_ERROR, f"Parse error: {problem}")
     try:
-        return False, SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except ValueError:
         pass
+    else:
+        if not isinstance(message, types.JSONRPCNotification) or not _has_id(line):
+            return False, SessionMessage(message)
     try:
         parsed = json.loads(line)
     except ValueError as exc:
-        return True, _error(
+        return True, jsonrpc_error(
             read_request_id(line), types.PARSE_ERROR, f"Parse error: the line is not JSON ({exc})"
         )
     request_id = parsed.get("id") if isinstance(parsed, dict) else None
     if not isinstance(request_id, str | int) or isinstance(request_id, bool):
         request_id = None
     if isinstance(parsed, dict) and "method" not in parsed and ("result" in parsed or "error" in parsed):
-        logger.warning("dropped a malformed JSON-RPC response from the client (id %r)", request_id)
+        _dropped_responses.warn(
+            "response",
+            "dropped a malformed JSON-RPC response from a client (id %r); %d in the last minute",
+            request_id,
+        )
         return None
-    return True, _error(
+    return True, jsonrpc_error(
         request_id,
         types.INVALID_REQUEST,
         "Invalid Request: not a JSON-RPC 2.0 message (jsonrpc, id, method, params)",
     )
+
+
+def _has_id(line: bytes) -> bool:
+    """Whether a line the SDK read as a notification carries an ``id`` (one it could not take)."""
+    try:
+        parsed = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(parsed, dict) and "id" in parsed
 
 
 def _encode(message: SessionMessage) -> bytes:
@@ -96,7 +117,9 @@ def _encode(message: SessionMessage) -> bytes:
         logger.error(
             "an answer could not be encoded as UTF-8 JSON (%s); sending an error instead", type(exc).__name__
         )
-        fallback = _error(request_id, types.INTERNAL_ERROR, "the answer could not be encoded as UTF-8 JSON")
+        fallback = jsonrpc_error(
+            request_id, types.INTERNAL_ERROR, "the answer could not be encoded as UTF-8 JSON"
+        )
         return (fallback.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode("utf-8")
 
 
@@ -119,6 +142,34 @@ class _Wire:
             os.close(saved)
 
 
+#: How long the server keeps its read side open, after the client closed its own, for the answers
+#: to requests already sent.
+DRAIN_S = 60.0
+
+
+class _PendingRequests:
+    """The ids of requests passed to the server and not answered yet."""
+
+    def __init__(self) -> None:
+        self.ids: set[Id] = set()
+        self._none_left = anyio.Event()
+
+    def sent(self, message: SessionMessage) -> None:
+        if isinstance(message.message, types.JSONRPCRequest):
+            self.ids.add(message.message.id)
+
+    def answered(self, message: SessionMessage) -> None:
+        if isinstance(message.message, types.JSONRPCResponse | types.JSONRPCError):
+            self.ids.discard(message.message.id)
+            if not self.ids:
+                self._none_left.set()
+                self._none_left = anyio.Event()
+
+    async def drained(self) -> None:
+        if self.ids:
+            await self._none_left.wait()
+
+
 Streams = tuple[ContextReceiveStream[SessionMessage | Exception], ContextSendStream[SessionMessage]]
 
 
@@ -131,6 +182,7 @@ async def answering_lines(
     read_send, read_stream = create_context_streams[SessionMessage | Exception](0)
     write_stream, write_receive = create_context_streams[SessionMessage](0)
     answers = write_stream.clone()
+    pending = _PendingRequests()
 
     async def read_lines() -> None:
         try:
@@ -141,7 +193,14 @@ async def answering_lines(
                     triaged = triage(line)
                     if triaged is not None:
                         answer_now, message = triaged
+                        if not answer_now:
+                            pending.sent(message)
                         await (answers if answer_now else read_send).send(message)
+                # The client closed its side: the server stops once its read stream closes, and a
+                # request still running then is cancelled unanswered. Wait (bounded) for the
+                # answers first, so a last request is answered however soon the end follows it.
+                with anyio.move_on_after(DRAIN_S):
+                    await pending.drained()
         except anyio.ClosedResourceError:
             await anyio.lowlevel.checkpoint()
 
@@ -150,6 +209,7 @@ async def answering_lines(
             async with write_receive:
                 async for message in write_receive:
                     await write(_encode(message))
+                    pending.answered(message)
         except anyio.ClosedResourceError:
             await anyio.lowlevel.checkpoint()
 

@@ -29,17 +29,27 @@ MAX_LINE_BYTES = 1024 * 1024 * 1024  # like stdio: the import tool takes whole f
 class LineReceiver(Protocol):
     async def receive_until(self, delimiter: bytes, max_bytes: int) -> bytes: ...
 
+    @property
+    def buffer(self) -> bytes: ...
+
 
 class ByteSender(Protocol):
     async def send(self, item: bytes) -> None: ...
 
 
 async def _lines(receiver: LineReceiver) -> AsyncIterator[bytes]:
-    """The connection's incoming lines, as raw bytes (the reader decides what is valid)."""
+    """The connection's incoming lines, as raw bytes (the reader decides what is valid).
+
+    A last line the client closed its side after without a newline is a line too, as stdio's
+    reader takes it: dropped here, the same request went unanswered only through the daemon."""
     while True:
         try:
             line = await receiver.receive_until(b"\n", MAX_LINE_BYTES)
-        except (anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError):
+        except anyio.IncompleteRead:
+            if receiver.buffer.strip():
+                yield receiver.buffer
+            return
+        except (anyio.EndOfStream, anyio.BrokenResourceError):
             return
         yield line
 
