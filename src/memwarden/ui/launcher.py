@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import html
+import http.client
 import json
+import logging
 import os
 import secrets
 import signal
@@ -33,9 +35,7 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -43,7 +43,10 @@ from pathlib import Path
 from typing import TextIO
 
 from memwarden.errors import ConfigError
+from memwarden.peer import foreign_server
 from memwarden.settings_paths import default_runtime_dir, is_postgres_url, sqlite_path
+
+logger = logging.getLogger(__name__)
 
 LAUNCHER_HEADER = "x-memwarden-launcher"
 START_TIMEOUT_S = 60.0
@@ -196,18 +199,37 @@ def _is_loopback(host: str) -> bool:
 
 
 def _ask(server: Published, path: str, form: dict[str, str], timeout: float) -> dict[str, object] | None:
-    """POST ``form`` to ``path`` with the launcher key; the JSON answer, or None."""
-    request = urllib.request.Request(
-        f"{server.url}{path}",
-        data=urllib.parse.urlencode(form).encode(),
-        method="POST",
-        headers={LAUNCHER_HEADER: server.key, "content-type": "application/x-www-form-urlencoded"},
-    )
+    """POST ``form`` to ``path`` with the launcher key; the JSON answer, or None.
+
+    The key goes only to a server of this user (``peer.foreign_server``): a server that died
+    without removing its state file leaves its port free, and another local user listening
+    there would otherwise get the key and hand ``memwarden ui`` a link to a page of theirs,
+    same-site with every dashboard on this host. Such a port counts as no answer (a new server
+    is started), with a warning naming who holds it."""
+    parts = urllib.parse.urlsplit(server.url)
+    if parts.scheme != "http" or not parts.hostname or not _is_loopback(parts.hostname):
+        return None  # a state file names loopback servers only (``published``)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=timeout)
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
-            body = json.loads(answer.read())
-    except (OSError, ValueError):
+        connection.connect()
+        reason = foreign_server(connection.sock, "the launcher key")
+        if reason is not None:
+            logger.warning("not reusing the dashboard server of the state file: %s", reason)
+            return None
+        connection.request(
+            "POST",
+            path,
+            body=urllib.parse.urlencode(form).encode(),
+            headers={LAUNCHER_HEADER: server.key, "content-type": "application/x-www-form-urlencoded"},
+        )
+        answer = connection.getresponse()
+        if answer.status != 200:
+            return None
+        body = json.loads(answer.read())
+    except (OSError, ValueError, http.client.HTTPException):
         return None
+    finally:
+        connection.close()
     return body if isinstance(body, dict) else None
 
 
