@@ -106,6 +106,25 @@ def test_an_import_of_many_records_costs_one_write_per_record(
     assert _memories(settings.db) == 31
 
 
+def test_the_recall_prompt_and_the_pinned_resource_count_as_searches(service: MemoryService) -> None:
+    # Attack round 2 (issue 33): the recall prompt runs a search and the pinned resource reads
+    # memories; neither was counted, so a client past its search limit went on searching there.
+    from mcp.shared.exceptions import MCPError
+
+    limits = ActorRateLimits(writes_per_minute=100, searches_per_minute=1)
+
+    async def run() -> None:
+        async with Client(create_server(service, tools="all", limits=limits)) as client:
+            assert not (await client.call_tool("memory_search", {"query": "deploy"})).is_error
+            with pytest.raises(MCPError, match=r"rate_limited: .*MEMWARDEN_RATE_SEARCHES_PER_MINUTE"):
+                await client.get_prompt("recall", {"task": "fix the deploy script"})
+            with pytest.raises(MCPError, match=r"rate_limited: .*MEMWARDEN_RATE_SEARCHES_PER_MINUTE"):
+                await client.read_resource("memwarden://projects/infra/pinned")
+            assert (await client.read_resource("memwarden://guide")).contents  # no memories read
+
+    anyio.run(run)
+
+
 def test_buckets_refill_at_the_per_minute_rate_and_zero_means_no_limit() -> None:
     now = [1000.0]
     limits = ActorRateLimits(writes_per_minute=60, searches_per_minute=0, clock=lambda: now[0])

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
 from mcp.types import ToolAnnotations
 
 from memwarden.mcp.arguments import explain_argument_errors
 from memwarden.mcp.calls import caller_of
-from memwarden.mcp.guidance import add_guidance
+from memwarden.mcp.guidance import PINNED_URI, add_guidance
 from memwarden.mcp.http_triage import JsonRpcTriage
 from memwarden.mcp.memory_tools import ECHO_TOOL, MEMORY_TOOLS
 from memwarden.mcp.ops_tools import OPS_TOOLS
@@ -66,6 +67,12 @@ RATE_LIMITED_TOOLS = {
 #: Tools that write many memories in one call: one write per record read, the first taken before
 #: the call, the rest charged after it (only then is the count known).
 PER_RECORD_TOOLS = frozenset({"memory_import"})
+#: The prompt and the resource template that read stored memories, counted as searches: uncounted,
+#: the recall prompt was a search past the limit.
+RATE_LIMITED_PROMPTS = frozenset({"recall"})
+RATE_LIMITED_RESOURCES = frozenset({PINNED_URI})
+#: The JSON-RPC error code of a prompt or resource read past its limit (the server-error range).
+RATE_LIMITED_CODE = -32000
 
 
 def create_server(
@@ -108,16 +115,42 @@ def create_server(
 
 
 def limit_tool_rates(server: MCPServer, limits: ActorRateLimits, *, default_actor: str) -> None:
-    """Each rate-limited tool takes one call of its kind from the caller's allowance first; past
-    it, the call is a tool error naming the limit and when to retry, and nothing runs."""
+    """Each rate-limited tool, prompt and resource takes one call of its kind from the caller's
+    allowance first; past it, the call is a tool error (a protocol error for prompts and resources)
+    naming the limit and when to retry, and nothing runs."""
     for name, tool in list(server._tool_manager._tools.items()):
         kind = RATE_LIMITED_TOOLS.get(name)
         if kind is None or tool.context_kwarg is None:
             continue
         limited = _rate_limited(
-            tool.fn, kind, limits, tool.context_kwarg, default_actor, per_record=name in PER_RECORD_TOOLS
+            tool.fn,
+            kind,
+            limits,
+            tool.context_kwarg,
+            default_actor,
+            refuse=_tool_error,
+            per_record=name in PER_RECORD_TOOLS,
         )
         server._tool_manager._tools[name] = tool.model_copy(update={"fn": limited})
+    readers: list[tuple[dict[str, Any], frozenset[str]]] = [
+        (server._prompt_manager._prompts, RATE_LIMITED_PROMPTS),
+        (server._resource_manager._templates, RATE_LIMITED_RESOURCES),
+    ]
+    for registry, names in readers:
+        for name, entry in list(registry.items()):
+            if name in names and entry.context_kwarg is not None:
+                limited = _rate_limited(
+                    entry.fn, SEARCH, limits, entry.context_kwarg, default_actor, refuse=_protocol_error
+                )
+                registry[name] = entry.model_copy(update={"fn": limited})
+
+
+def _tool_error(exc: RateLimited) -> Exception:
+    return ToolError(f"{exc.code}: {exc.message}")
+
+
+def _protocol_error(exc: RateLimited) -> Exception:
+    return MCPError(RATE_LIMITED_CODE, f"{exc.code}: {exc.message}")
 
 
 def _rate_limited(
@@ -127,6 +160,7 @@ def _rate_limited(
     context_kwarg: str,
     default_actor: str,
     *,
+    refuse: Callable[[RateLimited], Exception],
     per_record: bool = False,
 ) -> Callable[..., Any]:
     @functools.wraps(fn)
@@ -136,7 +170,7 @@ def _rate_limited(
         try:
             limits.take(actor, kind)
         except RateLimited as exc:
-            raise ToolError(f"{exc.code}: {exc.message}") from None
+            raise refuse(exc) from None
         result = await fn(**kwargs)
         if per_record:
             limits.charge(actor, kind, int(getattr(result, "records", 1)) - 1)
