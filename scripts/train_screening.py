@@ -45,9 +45,8 @@ from memwarden.screening import model_view  # noqa: E402
 from memwarden.screening.attack_model import WEIGHTS_FILE, known_ngrams, ngrams  # noqa: E402
 
 MAX_N = 5
-# 1- and 2-grams are two fifths of a text's n-grams and add little the longer ones do not see;
-# leaving them out keeps scoring well under a tenth of a millisecond per memory.
-MIN_N = 3
+# Leaving out 1- and 2-grams (MIN_N = 3) made scoring a quarter faster and cost held-out recall.
+MIN_N = 1
 PUBLIC_SOURCES = (
     "bipia",
     "cyberseceval",
@@ -135,7 +134,7 @@ def fit(rows: list[Row], l2: float, iterations: int, min_df: int = 2) -> Model:
     for row in rows:
         known = known_ngrams(row.grams, vocabulary)
         indices += [vocabulary[g] for g in known]
-        values += [1 / len(known) ** 0.5] * len(known)
+        values += [1 / max(len(known), 1) ** 0.5] * len(known)
         lengths.append(len(known))
     ind, val = np.array(indices), np.array(values)
     owner = np.repeat(np.arange(len(rows)), lengths)
