@@ -317,7 +317,7 @@ class Operations:
         from memwarden.ops.exchange import import_records
         from memwarden.ops.importers import read_records
 
-        found, records = read_records(text, fmt)
+        found, records = read_records(text, fmt, redact=self.intake.redact_text)
         who = self._caller(caller)
         # An import of several batches marks the database until its last batch is in (ops/markers.py);
         # the mark is named after the tenant and the file, so running the same import again clears it.

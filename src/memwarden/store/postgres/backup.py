@@ -200,6 +200,7 @@ class PostgresBackupBackend:
             report = verify_database(scratch_url)
             audit = "verified" if report.ok else "broken"
             problems.extend(f"audit chain: {p.message}" for p in report.problems[:5])
+            problems.extend(f"guards: {p.message}" for p in report.guards[:5])
         except StorageError as exc:
             problems.append(exc.message)
         finally:

@@ -100,6 +100,7 @@ def audit_chain_problems(conn: sqlite3.Connection, path: Path) -> tuple[str, lis
     except StorageError as exc:
         return "broken", [exc.message]
     problems = [f"position {p.position}: {p.message}" for p in report.problems]
+    problems.extend(f"guards: {p.message}" for p in report.guards)
     return ("verified" if report.ok else "broken"), problems
 
 
