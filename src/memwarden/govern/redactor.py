@@ -99,6 +99,20 @@ def _merge(found: list[tuple[int, int, int, str]]) -> list[Finding]:
     return merged
 
 
+def _split_standalone(
+    group: tuple[tuple[int, Rule], ...],
+) -> tuple[tuple[tuple[int, Rule], ...], dict[str, tuple[int, ...]]]:
+    """``(priority, rule)`` entries: the rules that are not standalone, and the priorities of the
+    standalone ones by hint."""
+    by_hint: dict[str, list[int]] = {}
+    for priority, rule in group:
+        if rule.standalone:
+            for hint in rule.hints:
+                by_hint.setdefault(hint, []).append(priority)
+    general = tuple(entry for entry in group if not entry[1].standalone)
+    return general, {hint: tuple(priorities) for hint, priorities in by_hint.items()}
+
+
 class Redactor:
     """Applies an ordered set of rules in one of the three modes."""
 
@@ -126,6 +140,9 @@ class Redactor:
         token_hints = tuple(dict.fromkeys(h for rule in self.rules if rule.standalone for h in rule.hints))
         self._token_hints = tuple(h for h in token_hints if len(h) > _SHORT_HINT)
         self._short_token_hints = tuple(h for h in token_hints if len(h) <= _SHORT_HINT)
+        # Per set of rules (enforced, dry-run): the other rules in order, and the standalone ones
+        # by hint, so a text costs a loop over only the token rows whose prefix it holds.
+        self._split = {id(group): _split_standalone(group) for group in (self._enforced, self._dry)}
         # By position: several rules may share a name (the vendor token table names a family).
         self._rule_hints = tuple(frozenset(rule.hints) for rule in self.rules)
         # One set of windows per scope, for the rule needing the fewest digits: a window with fewer
@@ -158,15 +175,22 @@ class Redactor:
             lower = fold(MARKER.sub(" ", text))
         found: list[tuple[int, int, int, str]] = []
         present = {h for h in self._hints if h in lower}
-        if self._token_hints or self._short_token_hints:
+        general, by_hint = self._split[id(rules)]
+        tokens: set[int] = set()
+        if by_hint:
             runs = _TOKEN_RUN.findall(lower)
             if runs:
                 joined = " ".join(runs)
-                present.update(h for h in self._token_hints if h in joined)
+                hits = [h for h in self._token_hints if h in joined]
                 mixed = " ".join(run for run in runs if _DIGIT_OR_UNDERSCORE.search(run))
                 if mixed:
-                    present.update(h for h in self._short_token_hints if h in mixed)
-        for priority, rule in rules:
+                    hits.extend(h for h in self._short_token_hints if h in mixed)
+                present.update(hits)
+                for hint in hits:
+                    tokens.update(by_hint.get(hint, ()))
+        if tokens:
+            general = (*general, *((i, self.rules[i]) for i in sorted(tokens)))
+        for priority, rule in general:
             if rule.hints and present.isdisjoint(self._rule_hints[priority]):
                 continue
             windows = None
