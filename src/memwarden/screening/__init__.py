@@ -164,9 +164,11 @@ def rule_flags(raw: str, plain: str | None = None) -> tuple[str, ...]:
     compiled, despaced_patterns = patterns.flags, patterns.despaced
     normal = normal_form(raw)
     plain = plain_view(raw) if plain is None else plain
-    folded = folded_view(normal)
-    unhyphenated = unhyphenated_view(folded)
-    views = tuple(dict.fromkeys((plain, folded, unhyphenated)))  # each distinct view once
+    # Look-alikes, leetspeak and hyphen-split words undone in one view: a third view would cost a
+    # search of every pattern for each of the many memories that hold a hyphenated word, while the
+    # few patterns that spell a hyphen inside a word ("system-reminder") still see the plain view.
+    folded = unhyphenated_view(folded_view(normal))
+    views = (plain,) if folded == plain else (plain, folded)
     despaced = despaced_view(folded)
     if (
         not any(patterns.any_view.search(view) for view in views)

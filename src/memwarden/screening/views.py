@@ -14,7 +14,7 @@ that leaves the words legible:
 - ``despaced_view``: ``folded_view`` with letters spaced out one by one joined (``i g n o r e`` →
   ``ignore``), matched by the English patterns with every space optional;
 - ``unhyphenated_view``: ``folded_view`` with words split by hyphens joined (``ig-nore pre-vious``
-  → ``ignore previous``), matched by every pattern like the first two.
+  → ``ignore previous``); screening matches its patterns against this form of the folded view.
 
 Patterns run on both: Russian, Arabic or Greek text keeps its own letters in ``plain_view``,
 while English phrasings written with borrowed letters are found in ``folded_view``.
