@@ -266,7 +266,9 @@ def build_ui_app(
     ]
     # Without any token the one-time link is the only way in, and the server answers only its
     # own user: the same check as the API's, in front of every dashboard route.
-    middleware = [] if tokens else [Middleware(security.OwnUserOnly, sessions=ui.sessions)]
+    middleware = [Middleware(security.SecureHeaders)]
+    if not tokens:
+        middleware.append(Middleware(security.OwnUserOnly, sessions=ui.sessions))
     app = Starlette(routes=routes, middleware=middleware)
     app.state.ui = ui
     return app

@@ -13,7 +13,7 @@ from urllib.parse import quote, urlsplit
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memwarden.peer import client_owner, describe, trusted
 from memwarden.ui.sessions import Session, SessionStore, csrf_matches
@@ -122,6 +122,36 @@ class OwnUserOnly:
                 await secure(refusal)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+class SecureHeaders:
+    """The headers of ``secure`` on every dashboard response, those no handler builds included:
+    Starlette's own 404 and 405 answers and the static files went out without them (no
+    ``nosniff``, no CSP, no framing rule). A header a response already sets is kept. Static files
+    may be cached (they hold no data), so they get every header but ``cache-control``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        static = str(scope.get("path", "")).startswith("/ui/static/")
+        wanted = [
+            (k.encode(), v.encode()) for k, v in HEADERS.items() if not (static and k == "cache-control")
+        ]
+
+        async def send_secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [
+                    *message.get("headers", []),
+                    *[(k, v) for k, v in wanted if k not in have],
+                ]
+            await send(message)
+
+        await self.app(scope, receive, send_secured)
 
 
 async def csrf_ok(request: Request, session: Session) -> bool:
