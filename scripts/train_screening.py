@@ -16,7 +16,7 @@ Training data, read at run time and never copied into the repository:
 Evaluation (``--evaluate``, and before every write): two-fold cross-validation split by a hash of
 the row id (a fold predicts the graded hidden half, which was split the same way), and
 leave-one-source-out (train without a whole source, score it: what an attack set nobody has seen
-would meet). The threshold is chosen on the out-of-fold scores of the hash split so that at most
+would meet), each also with the phrase rules in front as ``screen_text`` runs them. The threshold is chosen on the out-of-fold scores of the hash split so that at most
 ``--target-fp`` of the benign dev rows are flagged; the shipped model is then fitted on everything.
 
 Needs numpy (training only; scoring in the package is plain Python).
@@ -28,6 +28,7 @@ import argparse
 import collections
 import hashlib
 import json
+import math
 import random
 import re
 import sys
@@ -41,8 +42,9 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from bench.corpus import memory_text  # noqa: E402
 from bench.govern_corpora import benign_corpus, hostile_corpus  # noqa: E402
-from memwarden.screening import model_view  # noqa: E402
+from memwarden.screening import model_view, rule_flags  # noqa: E402
 from memwarden.screening.attack_model import WEIGHTS_FILE, known_ngrams, ngrams  # noqa: E402
+from memwarden.screening.unwrap import exposed_text  # noqa: E402
 
 MAX_N = 5
 # Leaving out 1- and 2-grams (MIN_N = 3) made scoring a quarter faster and cost held-out recall.
@@ -193,6 +195,12 @@ def pruned(model: Model, prune: float) -> Model:
     return Model({g: round(w, 4) for g, w in model.weights.items() if abs(w) >= prune}, round(model.bias, 4))
 
 
+def with_rules(rows: list[Row], scores: list[float]) -> list[float]:
+    """The scores with every row the phrase rules flag raised to infinity: screening flags a text
+    when a rule matches or, failing that, when the model scores it above the threshold."""
+    return [math.inf if rule_flags(exposed_text(r.text)) else s for r, s in zip(rows, scores, strict=True)]
+
+
 def hash_split(rows: list[Row], l2: float, iterations: int, prune: float) -> list[float]:
     """Out-of-fold scores of two-fold cross-validation by id hash, each fold's model pruned."""
     scores = [0.0] * len(rows)
@@ -241,6 +249,13 @@ def main() -> None:
     scores = hash_split(rows, args.l2, args.iterations, args.prune)
     threshold = threshold_for(rows, scores, args.target_fp)
     tables = {"hash_split": report("two-fold hash split, out of fold", rows, scores, threshold)}
+    public = [i for i, r in enumerate(rows) if r.source in PUBLIC_SOURCES]
+    tables["hash_split_with_rules"] = report(
+        "two-fold hash split, out of fold, phrase rules or model (what screen_text does)",
+        [rows[i] for i in public],
+        with_rules([rows[i] for i in public], [scores[i] for i in public]),
+        threshold,
+    )
     if args.by_source:
         tested, held_scores = leave_source_out(rows, args.l2, args.iterations, args.prune)
         tables["leave_source_out"] = report("leave one source out", tested, held_scores, threshold)
