@@ -16,7 +16,8 @@ Training data, read at run time and never copied into the repository:
 Evaluation (``--evaluate``, and before every write): two-fold cross-validation split by a hash of
 the row id (a fold predicts the graded hidden half, which was split the same way), and
 leave-one-source-out (train without a whole source, score it: what an attack set nobody has seen
-would meet), each also with the phrase rules in front as ``screen_text`` runs them. The threshold is chosen on the out-of-fold scores of the hash split so that at most
+would meet); the hash split also with the phrase rules in front, as ``screen_text`` runs them.
+The threshold is chosen on the out-of-fold scores of the hash split so that at most
 ``--target-fp`` of the benign dev rows are flagged; the shipped model is then fitted on everything.
 
 Needs numpy (training only; scoring in the package is plain Python).
