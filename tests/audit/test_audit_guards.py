@@ -207,3 +207,19 @@ def test_a_session_replication_role_set_on_the_database_is_named(pg_url: str, tm
             log.append(AuditEvent(actor="alice", tenant="t", action="get"), NOW)
     finally:
         log.close()
+
+
+def test_health_names_the_guard_problem_with_the_word_verify_uses(service: MemoryService, url: str) -> None:
+    """Second attack round (issue 33 item 6): health said ``changed`` for a foreign trigger that
+    verify calls ``foreign``; the two reports must tell the same story."""
+    service.memories.add("a plain fact to audit")
+    _drop_rows_of(url, "mallory")
+    assert _guards(url) == [("foreign", "quiet")]
+    assert service.operations.health(repair=False)["checks"]["audit_guards"]["state"] == "foreign"
+    if url.startswith("postgresql://"):
+        raw(url)("ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update")
+    else:
+        raw(url)("DROP TRIGGER audit_log_no_update")
+    kinds = {kind for kind, _ in _guards(url)}
+    assert kinds == {"foreign", "unguarded"}
+    assert service.operations.health(repair=False)["checks"]["audit_guards"]["state"] == "unguarded"

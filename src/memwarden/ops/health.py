@@ -121,7 +121,7 @@ def _audit_guards(store: Store) -> dict[str, Any]:
     """Triggers, views, rules and policies around memwarden's tables that it did not create, and
     its own audit triggers gone or changed (``audit/guards.py``): each can drop or hide rows
     without a trace in the chain. Read from the store's own connection."""
-    from memwarden.audit.guards import as_problems
+    from memwarden.audit.guards import as_problems, problem_kind
 
     try:
         if store.backend == "sqlite":
@@ -137,7 +137,11 @@ def _audit_guards(store: Store) -> dict[str, Any]:
             return {"ok": True, "state": "not_available"}
     except Exception as exc:  # noqa: BLE001 - an unreadable catalog is a finding, not a crash
         return {"ok": False, "state": "unreadable", "message": str(exc)}
-    return {"ok": not findings, "state": "changed" if findings else "ok", "findings": as_problems(findings)}
+    # The state uses verify's words (problem_kind): "unguarded" when one of memwarden's own
+    # triggers is gone, off or altered (the graver case, named first), else "foreign".
+    kinds = {problem_kind(finding) for finding in findings}
+    state = "ok" if not findings else "unguarded" if "unguarded" in kinds else "foreign"
+    return {"ok": not findings, "state": state, "findings": as_problems(findings)}
 
 
 def check_health(
