@@ -9,6 +9,7 @@ the login, session and CSRF checks of ``security.py``.
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -30,6 +31,7 @@ from memwarden.ui import actions, pages, security
 from memwarden.ui.context import Handler, UiContext
 from memwarden.ui.dashboard import THREAD_HOPS, Dashboard
 from memwarden.ui.launcher import LAUNCHER_HEADER
+from memwarden.ui.login_limits import FailedLogins
 from memwarden.ui.sessions import Session, SessionStore
 
 HERE = Path(__file__).parent
@@ -156,6 +158,17 @@ async def login_submit(request: Request) -> Response:
     sent, expected = form.get(security.CSRF_FIELD), request.cookies.get(security.LOGIN_COOKIE)
     if not isinstance(sent, str) or not expected or not secrets.compare_digest(sent, expected):
         return _login_form(request, ui, status=403, error="The login form expired; try again.")
+    guesser = _guesser(request)
+    wait = ui.failed_logins.wait_s(guesser)
+    if wait > 0:
+        response = _login_form(
+            request,
+            ui,
+            status=429,
+            error=f"Too many wrong tokens from here: wait {math.ceil(wait)} s, then try again.",
+        )
+        response.headers["retry-after"] = str(math.ceil(wait))
+        return response
     token = form.get("token")
     identity = None
     if isinstance(token, str) and token.strip() and ui.tokens:
@@ -169,6 +182,8 @@ async def login_submit(request: Request) -> Response:
             if ui.tokens
             else "No token is configured on this server: open the one-time link that `memwarden ui` prints."
         )
+        if ui.tokens:
+            ui.failed_logins.failed(guesser)
         return _login_form(request, ui, status=401, error=message)
     digest = token_digest(str(token).strip())
     operator = digest in ui.operator_digests
@@ -182,6 +197,14 @@ async def login_submit(request: Request) -> Response:
     security.set_session_cookie(response, sid, secure_only=request.url.scheme == "https")
     response.delete_cookie(security.LOGIN_COOKIE, path="/ui")
     return security.secure(response)
+
+
+def _guesser(request: Request) -> str:
+    """Who is trying tokens: the local user where it can be told, else the client address."""
+    uid = security.login_uid(request)
+    if uid is not None:
+        return f"uid:{uid}"
+    return f"addr:{request.client.host if request.client else ''}"
 
 
 async def logout(request: Request, ui: UiContext, session: Session) -> Response:
@@ -253,6 +276,7 @@ def build_ui_app(
         Dashboard(service), SessionStore(clock), templates, dict(tokens), operator_digests, operator
     )
     ui.health_interval_s = health_interval_s
+    ui.failed_logins = FailedLogins(clock)
     routes = [
         Route("/ui/login", login_page, methods=["GET"]),
         Route("/ui/login", login_submit, methods=["POST"]),

@@ -19,6 +19,7 @@ from memwarden.govern.identity import Identity
 from memwarden.models import Caller
 from memwarden.ui import forms, security
 from memwarden.ui.dashboard import Dashboard
+from memwarden.ui.login_limits import FailedLogins
 from memwarden.ui.sessions import Session, SessionStore
 
 Handler = Callable[[Request, "UiContext", Session], Awaitable[Response]]
@@ -62,6 +63,7 @@ class UiContext:
     operator_digests: frozenset[str]  # digests of tokens that log in as the local operator
     operator: Caller
     launcher_key: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    failed_logins: FailedLogins = field(default_factory=FailedLogins)
     #: The last deep health report of each tenant, and when it ran: a session sees its own
     #: tenant's only, and a tenant's check runs at most once per ``health_interval_s``.
     health_reports: dict[str, tuple[dict[str, Any], datetime]] = field(default_factory=dict)
