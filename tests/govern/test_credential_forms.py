@@ -98,6 +98,8 @@ LOOK_ALIKES = [
     "Authorization: Bearer $TOKEN is read from the environment",
     "the bearer bonds matured in 1999",
     "Use a password manager; rotate tokens monthly.",
+    'curl -sL --user "$1:$2" "$3" and curl --user neo4j:[PASSWORD] http://db:7474',
+    "SUMO_ACCESS_KEY={SumoAccessKey} and password=${DB_PASSWORD}",
 ]
 
 

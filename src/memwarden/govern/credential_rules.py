@@ -44,8 +44,9 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
         "command_credential",
         # curl -u user:pass / --user user:pass (the user stays);
         r"curl\b" + _SAME_COMMAND + r"(?:-u|--user)(?:[ \t]+|=)?(?:"
-        r"\"[^\"\s:]*:(?P<secret_curl_dq>[^\"\r\n]+)\"|'[^'\s:]*:(?P<secret_curl_sq>[^'\r\n]+)'"
-        r"|[^\s\"':]*:(?P<secret_curl>" + QUOTED + r"|(?![$%][({A-Za-z_])[^\s\"']+))"
+        r"\"[^\"\s:]*:(?![$%][({A-Za-z_0-9])(?P<secret_curl_dq>[^\"\r\n]+)\""
+        r"|'[^'\s:]*:(?![$%][({A-Za-z_0-9])(?P<secret_curl_sq>[^'\r\n]+)'"
+        r"|[^\s\"':]*:(?P<secret_curl>" + QUOTED + r"|" + UNQUOTED + "))"
         # mysql -pSECRET (glued: "-p value" asks for the password and names a database);
         r"|(?:mysql|mysqldump|mysqladmin|mariadb|mysqlimport|mysqlsh)\b"
         + _SAME_COMMAND

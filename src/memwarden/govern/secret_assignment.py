@@ -28,14 +28,16 @@ _DQ = r"\"(?:[^\"\\\r\n]|\\[^\r\n])+\""
 _SQ = r"'(?:[^'\r\n]|'(?=[A-Za-z0-9]))+'"
 _BQ = r"`[^`\r\n]+`"
 QUOTED = f"{_DQ}|{_SQ}|{_BQ}"
-# An unquoted value: not a variable or expansion ($VAR, ${VAR}, $(cmd), %VAR%), running to
+# An unquoted value: not a variable or expansion ($VAR, ${VAR}, $(cmd), $1, %VAR%), running to
 # whitespace, a double quote, a backtick, an escaped line break (\n inside a JSON string) or
 # a closing tag; "& ; ," end it before another key's "name="; it does not end on punctuation.
 _UNQ_TAIL = (
     r"(?:[^\s\"`,;&<\\]|\\(?![nrt])|<(?!/)|[,;&](?![A-Za-z_][\w.-]*=)(?=\S))*"
     r"(?<![.,;:)\]}>'\"])"
 )
-UNQUOTED = r"(?![$%][({A-Za-z_])[^\s\"'`,;&<\\]" + _UNQ_TAIL
+# Not a placeholder either: [PASSWORD], {ApiKey} (a bracketed word standing for the value).
+_PLACEHOLDER = r"(?:\[[^\[\]\s]*\]|\{[^{}\s]*\})(?![^\s\"'`,;&])"
+UNQUOTED = r"(?![$%][({A-Za-z_0-9])(?!" + _PLACEHOLDER + r")[^\s\"'`,;&<\\]" + _UNQ_TAIL
 # A value in code ("=>" in PHP, Ruby and Perl, Go's ":=", a subscript): quoted, or unquoted and
 # looking like a secret (a digit or symbol, 6+ characters), not a variable ($value), a call
 # (hash_password(x)) or an expression (token.trim()).
@@ -124,7 +126,9 @@ ENV_SECRET = (
     # end of the line.
     r"(?<![^\n])[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*"
     + _NOT_VALUE_NAME.upper()
-    + r"[ \t]*=[ \t]*(?P<secret_line>(?![\"'$%])[^\s][^\r\n]*?)[ \t]*(?=\r?\n|$)"
+    + r"[ \t]*=[ \t]*(?P<secret_line>(?![\"'$%])(?!"
+    + _PLACEHOLDER
+    + r")[^\s][^\r\n]*?)[ \t]*(?=\r?\n|$)"
     rf"|(?:(?i:export|setx?|env|\$env:)(?<![{_B}]export)(?<![{_B}]set)(?<![{_B}]setx)(?<![{_B}]env)"
     rf"[ \t]*(?<=[ \t:])(?i:{_ENV_NAME})"
     rf"|[A-Z](?<![{_B}][A-Z])[A-Z0-9_-]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*"
