@@ -264,3 +264,44 @@ def test_http_answers_a_malformed_response_with_400_and_logs_it_once_a_minute(
         process.terminate()
         process.wait(timeout=15)
     assert log.read_text(encoding="utf-8").count("malformed JSON-RPC response") == 1
+
+
+def test_the_daemon_answers_a_line_past_its_limit_and_goes_on_serving(place: DaemonPlace) -> None:
+    # Attack round 2 (issue 33): the daemon buffered up to a gigabyte of one MCP line, and a line
+    # past that ended the connection with no answer. The limit now follows
+    # MEMWARDEN_IMPORT_MAX_BYTES (the biggest call is an import carrying a file); past it the line
+    # gets -32700 with its id and the next line is served.
+    env = {
+        **os.environ,
+        "MEMWARDEN_EMBEDDER": "none",
+        "MEMWARDEN_DAEMON": "only",
+        "MEMWARDEN_IMPORT_MAX_BYTES": "1024",
+    }
+    starter = StdioPeer(env)
+    starter.send(json.dumps(INIT).encode())
+    assert starter.answer()["id"] == 1
+    settings = load_settings(embedder="none", import_max_bytes=1024)
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(ANSWER_TIMEOUT)
+        sock.connect(str(place.socket_path))
+        reader = sock.makefile("rb")
+
+        def send_line(raw: bytes) -> dict[str, Any]:
+            sock.sendall(raw + b"\n")
+            line = reader.readline()
+            assert line.endswith(b"\n"), f"no whole answer to {raw[:60]!r}"
+            return dict(json.loads(line))
+
+        hello = hello_frame(settings, mode="mcp", tools="core", server_settings=True)
+        assert send_line(json.dumps(hello).encode())["ok"] is True
+        assert send_line(json.dumps(INIT).encode())["id"] == 1
+        sock.sendall(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        answer = send_line(_call(41, json.dumps({"query": "w" * 3_000_000})))
+        assert answer["id"] == 41 and answer["error"]["code"] == -32700, answer
+        assert "longer than" in answer["error"]["message"]
+        assert send_line(b'{"jsonrpc": "2.0", "id": 42, "method": "ping"}') == {
+            "jsonrpc": "2.0",
+            "id": 42,
+            "result": {},
+        }
+    assert starter.close() == 0

@@ -175,10 +175,11 @@ Streams = tuple[ContextReceiveStream[SessionMessage | Exception], ContextSendStr
 
 @asynccontextmanager
 async def answering_lines(
-    lines: AsyncIterable[bytes], write: Callable[[bytes], Awaitable[None]]
+    lines: AsyncIterable[bytes | SessionMessage], write: Callable[[bytes], Awaitable[None]]
 ) -> AsyncIterator[Streams]:
     """Streams for ``Server.run`` over any line transport (stdio, a daemon connection): each
-    line is triaged as the module docstring says, each answer written as one UTF-8 line."""
+    line is triaged as the module docstring says, each answer written as one UTF-8 line. A
+    transport answers a line it could not read whole itself, by yielding the error in its place."""
     read_send, read_stream = create_context_streams[SessionMessage | Exception](0)
     write_stream, write_receive = create_context_streams[SessionMessage](0)
     answers = write_stream.clone()
@@ -188,6 +189,9 @@ async def answering_lines(
         try:
             async with read_send, answers:
                 async for line in lines:
+                    if isinstance(line, SessionMessage):
+                        await answers.send(line)
+                        continue
                     if not line.strip():
                         continue
                     triaged = triage(line)

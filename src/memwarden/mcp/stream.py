@@ -16,18 +16,31 @@ from typing import Any, Protocol
 
 import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.message import SessionMessage
+from mcp_types import PARSE_ERROR
 
+from memwarden.json_limits import read_request_id
 from memwarden.mcp.calls import CONNECTION_CALLER
 from memwarden.mcp.server import create_server
-from memwarden.mcp.stdio import answering_lines
+from memwarden.mcp.stdio import answering_lines, jsonrpc_error
 from memwarden.models import Caller
 from memwarden.service import MemoryService
 
-MAX_LINE_BYTES = 1024 * 1024 * 1024  # like stdio: the import tool takes whole files as text
+#: The longest line is a memory_import call carrying a whole file (MEMWARDEN_IMPORT_MAX_BYTES) as a
+#: JSON string, whose escapes (``\u00XX``) take up to six bytes for one; the rest of the call fits
+#: in the slack.
+JSON_ESCAPE_GROWTH = 6
+LINE_SLACK_BYTES = 1024 * 1024
+#: How much of an over-long line is kept to read its request id from.
+HEAD_BYTES = 64 * 1024
 
 
 class LineReceiver(Protocol):
     async def receive_until(self, delimiter: bytes, max_bytes: int) -> bytes: ...
+
+    async def receive(self, max_bytes: int = 65536) -> bytes: ...
+
+    def feed_data(self, data: bytes, /) -> None: ...
 
     @property
     def buffer(self) -> bytes: ...
@@ -37,21 +50,48 @@ class ByteSender(Protocol):
     async def send(self, item: bytes) -> None: ...
 
 
-async def _lines(receiver: LineReceiver) -> AsyncIterator[bytes]:
+async def _lines(receiver: LineReceiver, max_bytes: int) -> AsyncIterator[bytes | SessionMessage]:
     """The connection's incoming lines, as raw bytes (the reader decides what is valid).
 
     A last line the client closed its side after without a newline is a line too, as stdio's
-    reader takes it: dropped here, the same request went unanswered only through the daemon."""
+    reader takes it: dropped here, the same request went unanswered only through the daemon. A
+    line longer than ``max_bytes`` is answered ``-32700`` (with the id its start names) and skipped
+    to its end; it used to end the connection unanswered, after buffering a gigabyte.
+    """
     while True:
         try:
-            line = await receiver.receive_until(b"\n", MAX_LINE_BYTES)
+            line = await receiver.receive_until(b"\n", max_bytes)
         except anyio.IncompleteRead:
             if receiver.buffer.strip():
                 yield receiver.buffer
             return
         except (anyio.EndOfStream, anyio.BrokenResourceError):
             return
+        except anyio.DelimiterNotFound:
+            request_id = read_request_id(receiver.buffer[:HEAD_BYTES])
+            yield jsonrpc_error(
+                request_id,
+                PARSE_ERROR,
+                f"Parse error: the line is longer than {max_bytes} bytes (MEMWARDEN_IMPORT_MAX_BYTES "
+                "bounds what one call may carry; import bigger files by name or with memwarden import)",
+            )
+            if not await _skip_line(receiver):
+                return
+            continue
         yield line
+
+
+async def _skip_line(receiver: LineReceiver) -> bool:
+    """Drop bytes up to the next newline (False: the client closed first)."""
+    while True:
+        try:
+            chunk = await receiver.receive()
+        except (anyio.EndOfStream, anyio.BrokenResourceError):
+            return False
+        end = chunk.find(b"\n")
+        if end >= 0:
+            receiver.feed_data(chunk[end + 1 :])
+            return True
 
 
 class StreamServers:
@@ -69,7 +109,8 @@ class StreamServers:
             server = self._servers[tools] = create_server(self.service, tools=tools, **self.server_options)
         token = CONNECTION_CALLER.set(caller)
         try:
-            async with answering_lines(_lines(receiver), sender.send) as (read, write):
+            longest = JSON_ESCAPE_GROWTH * self.service.operations.options.import_max_bytes + LINE_SLACK_BYTES
+            async with answering_lines(_lines(receiver, longest), sender.send) as (read, write):
                 # The SDK's public entry points serve the process's own stdio or HTTP; a socket
                 # needs the low-level server they wrap, whose run() serves one connection.
                 lowlevel: Any = server._lowlevel_server
