@@ -7,6 +7,7 @@ is well-formed *and* its check digits agree, so "order 4111 1111 1111 1112" is l
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import date
 
@@ -259,37 +260,41 @@ def id_like(text: str) -> bool:
 # python-stdnum module that checks it (imported on first use: ``stdnum.util`` imports pydoc, ssl
 # and inspect, too much for a cold prompt hook that meets no such shape).
 _NATIONAL_ID_SHAPES = (
-    (re.compile(r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]"), "stdnum.it.codicefiscale"),
-    (re.compile(r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[0-9A-Z]\d"), "stdnum.mx.curp"),
-    (re.compile(r"[A-ZÑ&]{4}\d{6}[A-Z0-9]{3}"), "stdnum.mx.rfc"),
-    (re.compile(r"\d{8}-?[A-Z]"), "stdnum.es.dni"),
-    (re.compile(r"[XYZ]-?\d{7}-?[A-Z]"), "stdnum.es.nie"),
-    (re.compile(r"[A-Z]{5}\d{4}[A-Z]"), "stdnum.in_.pan"),
-    (re.compile(r"[2-9]\d{3} \d{4} \d{4}"), "stdnum.in_.aadhaar"),
-    (re.compile(r"\d{3}\.\d{3}\.\d{3}-\d{2}"), "stdnum.br.cpf"),
-    (re.compile(r"\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}"), "stdnum.br.cnpj"),
-    (re.compile(r"[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}"), "stdnum.fr.nir"),
-    (re.compile(r"\d{6}-[1-8]\d{6}"), "stdnum.kr.rrn"),
-    (re.compile(r"\d{5}-\d{7}-\d"), "stdnum.pk.cnic"),
-    (re.compile(r"\d{6}[-+A]\d{3}[0-9A-Y]"), "stdnum.fi.hetu"),
-    (re.compile(r"\d{6}[-+]\d{4}"), "stdnum.se.personnummer"),
+    (r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "stdnum.it.codicefiscale"),
+    (r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[0-9A-Z]\d", "stdnum.mx.curp"),
+    (r"[A-ZÑ&]{4}\d{6}[A-Z0-9]{3}", "stdnum.mx.rfc"),
+    (r"\d{8}-?[A-Z]", "stdnum.es.dni"),
+    (r"[XYZ]-?\d{7}-?[A-Z]", "stdnum.es.nie"),
+    (r"[A-Z]{5}\d{4}[A-Z]", "stdnum.in_.pan"),
+    (r"[2-9]\d{3} \d{4} \d{4}", "stdnum.in_.aadhaar"),
+    (r"\d{3}\.\d{3}\.\d{3}-\d{2}", "stdnum.br.cpf"),
+    (r"\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}", "stdnum.br.cnpj"),
+    (r"[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}", "stdnum.fr.nir"),
+    (r"\d{6}-[1-8]\d{6}", "stdnum.kr.rrn"),
+    (r"\d{5}-\d{7}-\d", "stdnum.pk.cnic"),
+    (r"\d{6}[-+A]\d{3}[0-9A-Y]", "stdnum.fi.hetu"),
+    (r"\d{6}[-+]\d{4}", "stdnum.se.personnummer"),
 )
 # UK National Insurance number: two prefix letters (not D F I Q U V; the second not O; not the
 # unused pairs), six digits, a suffix A-D. No check digit: the format is the check.
-_NINO = re.compile(r"(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]")
+_NINO = r"(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]"
+
+
+@functools.cache
+def _national_id_shapes() -> tuple[re.Pattern[str], tuple[tuple[re.Pattern[str], str], ...]]:
+    """The NINO and the national id shapes, compiled on first use (not on every cold import)."""
+    return re.compile(_NINO), tuple((re.compile(shape), module) for shape, module in _NATIONAL_ID_SHAPES)
 
 
 def national_id_valid(text: str) -> bool:
     """A national id of one of ``_NATIONAL_ID_SHAPES`` whose check digits agree (python-stdnum),
     or a UK National Insurance number."""
-    if _NINO.fullmatch(text):
+    nino, shapes = _national_id_shapes()
+    if nino.fullmatch(text):
         return True
     from importlib import import_module
 
-    for shape, module in _NATIONAL_ID_SHAPES:
-        if shape.fullmatch(text) and import_module(module).is_valid(text):
-            return True
-    return False
+    return any(shape.fullmatch(text) and import_module(module).is_valid(text) for shape, module in shapes)
 
 
 # Names a rule pack may use for ``"validator"``.

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from memwarden.govern.checksums import id_like, national_id_valid
-from memwarden.govern.pii_phones import words_near
+from memwarden.govern.pii_phones import LazyPattern, words_near
 from memwarden.govern.rules import Rule
 from memwarden.govern.scopes import Window
 
@@ -175,17 +175,16 @@ def _first_characters(words: tuple[str, ...]) -> str:
 # Words of scripts written with spaces are tried at word starts only (most positions of a text are
 # inside words: the scan is several times faster); words of Chinese, Japanese, Korean and Thai,
 # which glue to the words before them, at every character they can start with.
-_GLUED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
-_SPACED_WORDS = tuple(w for w in _ID_WORDS if not _GLUED.match(w.removeprefix("\\b")))
-_GLUED_WORDS = tuple(w for w in _ID_WORDS if _GLUED.match(w.removeprefix("\\b")))
-_ID_WORD = re.compile(
+_GLUED_WORDS = tuple(w for w in _ID_WORDS if ord(w[0]) >= 0x0E00)  # Thai, kana, CJK, Hangul
+_SPACED_WORDS = tuple(w for w in _ID_WORDS if ord(w[0]) < 0x0E00)
+_ID_WORD = LazyPattern(
     rf"\b(?=[{_first_characters(_SPACED_WORDS)}])(?:{'|'.join(_SPACED_WORDS)})"
     rf"|(?=[{_first_characters(_GLUED_WORDS)}])(?:{'|'.join(_GLUED_WORDS)})"
 )
-_AFTER_ID_WORD = re.compile(
+_AFTER_ID_WORD = LazyPattern(
     r"[^\d\n.;!?]{0,20}?(?<![0-9A-Za-z_])(?=[^\s\d]{0,8}\d)(?P<secret>" + _VALUE + ")"
 )
-_NATIONAL_ID = re.compile(NATIONAL_ID_PATTERN)
+_NATIONAL_ID = LazyPattern(NATIONAL_ID_PATTERN)
 _DIGIT_PAIR = re.compile(r"\d\d")
 # Digits with the separators between them: one match per number, not one per pair of its digits.
 _NUMBER = re.compile(r"\d[\d ./-]*\d")

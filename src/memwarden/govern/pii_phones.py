@@ -25,16 +25,40 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 from memwarden.govern.markers import MARKER
 from memwarden.govern.rules import Rule
 from memwarden.govern.scopes import Window, fold
 
+
+class LazyPattern:
+    """A regular expression compiled on first use: the rule modules are imported on every cold
+    redaction (a CLI search redacts its query), most of which meet no phone or id number."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+
+    @functools.cached_property
+    def compiled(self) -> re.Pattern[str]:
+        return re.compile(self.pattern)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.match(text, pos)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text)
+
+
 # A candidate: digit groups joined by one separator each (never two optional pieces in a row, so
 # matching stays linear), with an optional international prefix. Not glued to a word, a decimal,
 # an id ("ORD-123", "#123"), a path or a time.
-_CANDIDATE = re.compile(
+_CANDIDATE = LazyPattern(
     r"(?<![0-9A-Za-z_#.,/\-])(?<!\d:)"
     r"(?:\+\(|\(\+|\+|\()?\d+(?:(?:\)[ \-./]?|[ \-./]\(?|\()\d+)*\)?"
     r"(?!(?!x\d|ext)[0-9A-Za-z_]|[.,/:\-]\d)"
@@ -42,13 +66,13 @@ _CANDIDATE = re.compile(
 _GROUP = re.compile(r"\d+")
 _MAX_GROUPS = 32  # a longer run of digit groups is not searched for the numbers inside it
 # Dates and times in the separators they are written with: never a phone number on their own.
-_DATE = re.compile(
+_DATE = LazyPattern(
     r"\d{4}([-./])\d{1,2}\1\d{1,2}|\d{1,2}([-./])\d{1,2}\2\d{2,4}|(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:[0-2]\d|3[01])"
 )
 # Words about calling, in the languages people write memories in (a number next to one is a phone
 # number even in a shape ordinary numbers share). Word starts only; most are stems; lower case
 # (searched in case-folded text).
-_PHONE_WORDS = re.compile(
+_PHONE_WORDS = LazyPattern(
     # The first characters of the words, looked ahead for: positions where no word can start fail
     # at once (the search is twice as fast).
     r"(?=[abcdfghlmprstwzđκπτзптהטاجرهकफโ手折携电連電연전휴])"
@@ -142,10 +166,11 @@ _DEFAULT_REGIONS = [
 ]
 # Scripts that name the regions where they are written (a number in Arabic text is checked against
 # Arabic-speaking regions too).
-_SCRIPT_REGIONS = (
+_SCRIPT_REGIONS: tuple[tuple[int, int, tuple[str, ...]], ...] = (
     (
-        re.compile(r"[\u0600-\u06ff]"),
-        [
+        0x0600,
+        0x06FF,
+        (
             "SA",
             "EG",
             "AE",
@@ -166,16 +191,16 @@ _SCRIPT_REGIONS = (
             "IR",
             "AF",
             "PK",
-        ],
+        ),
     ),
-    (re.compile(r"[\u0400-\u04ff]"), ["RU", "UA", "BY", "BG", "RS", "MK", "KZ", "KG", "MN"]),
-    (re.compile(r"[\u0370-\u03ff]"), ["GR", "CY"]),
-    (re.compile(r"[\u0590-\u05ff]"), ["IL"]),
-    (re.compile(r"[\u0900-\u09ff]"), ["IN", "NP", "BD"]),
-    (re.compile(r"[\u0e00-\u0e7f]"), ["TH"]),
-    (re.compile(r"[\u3040-\u30ff]"), ["JP"]),
-    (re.compile(r"[\uac00-\ud7af]"), ["KR"]),
-    (re.compile(r"[\u4e00-\u9fff]"), ["CN", "TW", "HK", "MO", "SG"]),
+    (0x0400, 0x04FF, ("RU", "UA", "BY", "BG", "RS", "MK", "KZ", "KG", "MN")),
+    (0x0370, 0x03FF, ("GR", "CY")),
+    (0x0590, 0x05FF, ("IL",)),
+    (0x0900, 0x09FF, ("IN", "NP", "BD")),
+    (0x0E00, 0x0E7F, ("TH",)),
+    (0x3040, 0x30FF, ("JP",)),
+    (0xAC00, 0xD7AF, ("KR",)),
+    (0x4E00, 0x9FFF, ("CN", "TW", "HK", "MO", "SG")),
 )
 
 
@@ -198,12 +223,10 @@ def _lengths(regions: tuple[str, ...]) -> tuple[frozenset[int], frozenset[int]]:
 
 
 def _regions_for(text: str) -> tuple[str, ...]:
-    extra = [
-        r
-        for script, regions in _SCRIPT_REGIONS
-        if not text.isascii() and script.search(text)
-        for r in regions
-    ]
+    if text.isascii():
+        return tuple(_DEFAULT_REGIONS)
+    points = {ord(ch) for ch in text if ord(ch) > 0x36F}  # a code point test, no regex to compile
+    extra = [r for lo, hi, regions in _SCRIPT_REGIONS if any(lo <= p <= hi for p in points) for r in regions]
     return tuple(dict.fromkeys(_DEFAULT_REGIONS + extra))
 
 
@@ -370,12 +393,17 @@ def _phone_words(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
 def words_near(text: str, lo: int, hi: int) -> tuple[int, str]:
     """``text[lo:hi]`` case-folded (same length) with redaction markers blanked, and where it starts:
     a marker's rule name ("phone_us", "us_ssn") is no word about the number next to it. A marker cut
-    by ``lo`` is taken whole (the stretch then starts earlier), so no piece of it is read either."""
+    by ``lo`` or ``hi`` is taken whole (the stretch grows), so no piece of it is read either."""
     marker_start = text.rfind("[REDACTED:", max(0, lo - 52), lo + 9)
     if 0 <= marker_start < lo and text.find("]", marker_start) >= lo:
         lo = marker_start
     while lo > 0 and text[lo - 1].isalnum():  # nor the end of a word cut by ``lo`` ("tele|phone")
         lo -= 1
+    marker_start = text.rfind("[REDACTED:", max(0, hi - 52), hi)  # a marker cut by ``hi``
+    if marker_start >= 0:
+        hi = max(hi, text.find("]", marker_start) + 1)
+    while hi < len(text) and text[hi].isalnum():  # and a word cut by ``hi`` ("tel|ephone")
+        hi += 1
     near = text[lo:hi]
     if "[REDACTED:" in near:
         near = MARKER.sub(lambda marker: " " * len(marker.group()), near)
@@ -395,4 +423,4 @@ def _national_shape(candidate: str, groups: list[str], digits: int, regions: tup
     return False
 
 
-__all__ = ["PhoneRule", "international_possible", "words_near"]
+__all__ = ["LazyPattern", "PhoneRule", "international_possible", "words_near"]
