@@ -36,6 +36,10 @@ TICKET_TTL = timedelta(minutes=5)
 IDLE = timedelta(minutes=30)
 LIFETIME = timedelta(hours=12)
 MAX_SESSIONS = 1000
+# Sessions one actor may hold at once; a new login past it ends that actor's least recently used
+# session. Without it one token could log in MAX_SESSIONS times and push everyone else's
+# sessions out (the global cap evicts the least recently used, whoever holds it).
+MAX_SESSIONS_PER_ACTOR = 20
 MAX_TICKETS = 100
 
 
@@ -112,7 +116,10 @@ class SessionStore:
             caller.via("dashboard"), tenants, operator, secrets.token_urlsafe(32), now, now, peer_uid
         )
         with self._lock:
-            if len(self._sessions) >= MAX_SESSIONS:
+            own = [d for d, held in self._sessions.items() if held.caller.actor == session.caller.actor]
+            if len(own) >= MAX_SESSIONS_PER_ACTOR:
+                self._sessions.pop(min(own, key=lambda d: self._sessions[d].seen))
+            elif len(self._sessions) >= MAX_SESSIONS:
                 self._sessions.pop(min(self._sessions, key=lambda d: self._sessions[d].seen))
             self._sessions[_digest(sid)] = session
         return sid, session
