@@ -223,3 +223,27 @@ def test_health_names_the_guard_problem_with_the_word_verify_uses(service: Memor
     kinds = {kind for kind, _ in _guards(url)}
     assert kinds == {"foreign", "unguarded"}
     assert service.operations.health(repair=False)["checks"]["audit_guards"]["state"] == "unguarded"
+
+
+@pytest.mark.postgres
+def test_a_memwarden_trigger_whose_when_condition_never_holds_is_changed_on_postgresql(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Second attack round (issue 33 item 6): memwarden's audit_log_memory_writes recreated with
+    ``WHEN (NEW.action IN ('nothing'))`` stopped indexing memory writes while verify said intact
+    (the WHEN condition was compared only for being there)."""
+    settings = load_settings(db=pg_url, log_file=str(tmp_path / "m.log"), backup_dir=str(tmp_path / "b"))
+    svc = build_service(settings, embeddings=False)
+    try:
+        svc.memories.add("a plain fact to audit")
+        assert _guards(pg_url) == []
+        raw(pg_url)("DROP TRIGGER audit_log_memory_writes ON audit_log")
+        raw(pg_url)(
+            "CREATE TRIGGER audit_log_memory_writes AFTER INSERT ON audit_log FOR EACH ROW"
+            " WHEN (NEW.action IN ('nothing')) EXECUTE FUNCTION audit_memory_writes_add()"
+        )
+        assert _guards(pg_url) == [("unguarded", "audit_log_memory_writes")]
+        findings = svc.operations.health(repair=False)["checks"]["audit_guards"]["findings"]
+        assert [(f["name"], f["state"]) for f in findings] == [("audit_log_memory_writes", "changed")]
+    finally:
+        svc.close()

@@ -6,8 +6,11 @@ of the function it runs. The catalog is then compared with that, for every table
 schema: a trigger not among them, a trigger whose definition or function body differs, or one
 switched off (``DISABLE TRIGGER``, or firing only for replicas) is reported, as is any rule,
 any policy, row-level security, and any view reading one of the tables (memwarden creates none
-of those). A trigger's ``WHEN`` condition is compared only for being there or not: the server
-prints it rewritten (``IN (…)`` becomes ``= ANY (ARRAY[…])``); the append-only guards have none.
+of those). A trigger's ``WHEN`` condition is compared as the server prints it (it rewrites
+``IN (…)`` as ``= ANY (ARRAY[…])``, adds casts and parentheses): the migration's own trigger is
+created once more on an empty TEMP copy of its table, in a transaction that is rolled back, and
+its printed condition is the one expected (``_printed_conditions``). A condition rewritten to
+never hold (``WHEN (NEW.action IN ('nothing'))``) would otherwise switch the trigger off unseen.
 """
 
 from __future__ import annotations
@@ -26,6 +29,11 @@ class _Trigger(NamedTuple):
     definition: str  # whitespace folded, WHEN condition replaced by "WHEN (…)", schema dropped
     function: str
     body: str
+    statement: str  # the migration's CREATE TRIGGER, whitespace folded
+
+
+class _Rollback(Exception):
+    """Ends the probe's transaction: nothing it created may stay."""
 
 
 _EXPECTED: dict[int, dict[str, _Trigger]] = {}
@@ -39,17 +47,67 @@ def _fold(text: str) -> str:
     return " ".join(text.split())
 
 
-def _without_when(definition: str) -> str:
-    """The definition with its WHEN condition (balanced parentheses) replaced by ``WHEN (…)``."""
+def _when_span(definition: str) -> tuple[int, int] | None:
+    """Where the WHEN condition (balanced parentheses) is: from its " WHEN " to its last ")"."""
     start = definition.find(" WHEN (")
     if start < 0:
-        return definition
+        return None
     depth, index = 0, start + len(" WHEN ")
     for index in range(start + len(" WHEN "), len(definition)):
         depth += {"(": 1, ")": -1}.get(definition[index], 0)
         if depth == 0:
             break
-    return f"{definition[:start]} WHEN (…){definition[index + 1 :]}"
+    return start, index + 1
+
+
+def _without_when(definition: str) -> str:
+    """The definition with its WHEN condition replaced by ``WHEN (…)``."""
+    span = _when_span(definition)
+    return definition if span is None else f"{definition[: span[0]]} WHEN (…){definition[span[1] :]}"
+
+
+def _condition(definition: str) -> str:
+    """The WHEN condition as printed (empty without one)."""
+    span = _when_span(definition)
+    return "" if span is None else definition[span[0] + len(" WHEN ") : span[1]]
+
+
+def _printed_conditions(conn: psycopg.Connection, expected: dict[str, _Trigger]) -> dict[str, str] | None:
+    """Trigger name → its WHEN condition as this server prints it, for memwarden's triggers that
+    have one: each is created again on an empty TEMP copy of its table inside a transaction (or
+    savepoint) that is always rolled back. None when the server refuses (a role without the
+    TEMP privilege, a hot standby): the conditions are then compared for being there or not."""
+    import psycopg
+
+    wanted = {name: t for name, t in expected.items() if _when_span(t.statement) is not None}
+    if not wanted:
+        return {}
+    printed: dict[str, str] = {}
+    outermost = conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    try:
+        with conn.transaction():
+            if outermost:  # a read-only verify: the probe writes only TEMP tables it rolls back
+                conn.execute("SET TRANSACTION READ WRITE")
+            for name, trigger in wanted.items():
+                probe = f"memwarden_guard_probe_{trigger.table}"
+                conn.execute(
+                    f"CREATE TEMP TABLE IF NOT EXISTS {probe} (LIKE {trigger.table})"  # names from migrations
+                )
+                statement = trigger.statement.replace(f" ON {trigger.table} ", f" ON pg_temp.{probe} ", 1)
+                conn.execute(statement.rstrip(";"))
+                row = conn.execute(
+                    "SELECT pg_get_triggerdef(t.oid) FROM pg_trigger t WHERE t.tgname = %s"
+                    " AND t.tgrelid = %s::regclass",
+                    (name, f"pg_temp.{probe}"),
+                ).fetchone()
+                if row is not None:
+                    printed[name] = _condition(_fold(str(row[0])))
+            raise _Rollback
+    except _Rollback:
+        pass
+    except psycopg.Error:
+        return None
+    return printed if len(printed) == len(wanted) else None
 
 
 def expected_triggers(version: int) -> dict[str, _Trigger]:
@@ -62,7 +120,8 @@ def expected_triggers(version: int) -> dict[str, _Trigger]:
         for _, script in MIGRATIONS[:version]:
             bodies.update({name: _fold(body) for name, body in _FUNCTION.findall(script)})
             for statement, name, table, function in _TRIGGER.findall(script):
-                triggers[name] = _Trigger(table, _without_when(_fold(statement)), function, "")
+                folded = _fold(statement)
+                triggers[name] = _Trigger(table, _without_when(folded), function, "", folded)
             for name in re.findall(r"DROP TRIGGER (?:IF EXISTS )?(\w+)", script):
                 triggers.pop(name, None)
         _EXPECTED[version] = {n: t._replace(body=bodies.get(t.function, "")) for n, t in triggers.items()}
@@ -75,11 +134,16 @@ _SCHEMA_TABLES = "SELECT c.oid FROM pg_class c WHERE c.relnamespace = (SELECT oi
 def schema_findings(conn: psycopg.Connection) -> list[GuardFinding]:
     """Memwarden's triggers that are missing (audit tables), disabled or changed, then every
     trigger, rule, policy, row-level security and view that memwarden did not create."""
+    import psycopg
+
+    began = conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
     row = conn.execute(
         "SELECT current_schema(), current_setting('session_replication_role'),"
         " (SELECT COALESCE(MAX(version), 0) FROM schema_migrations)"
     ).fetchone()
     assert row is not None
+    if began and conn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS:
+        conn.rollback()  # only that read began it: the probe below opens its own transaction
     schema, role, version = str(row[0]), str(row[1]), int(row[2])
     expected = expected_triggers(version)
     findings: list[GuardFinding] = []
@@ -92,6 +156,7 @@ def schema_findings(conn: psycopg.Connection) -> list[GuardFinding]:
             _without_when(_fold(str(definition)).replace(f" ON {schema}.", " ON ")),
             str(function),
             _fold(str(body)),
+            _condition(_fold(str(definition))),
         )
         for name, table, enabled, definition, function, body in conn.execute(
             "SELECT t.tgname, c.relname, t.tgenabled, pg_get_triggerdef(t.oid), p.proname, p.prosrc"
@@ -99,6 +164,7 @@ def schema_findings(conn: psycopg.Connection) -> list[GuardFinding]:
             f" WHERE NOT t.tgisinternal AND t.tgrelid IN ({_SCHEMA_TABLES})"
         ).fetchall()
     }
+    conditions = _printed_conditions(conn, expected)
     for name, want in expected.items():
         found = stored.get(name)
         if found is None:
@@ -111,7 +177,7 @@ def schema_findings(conn: psycopg.Connection) -> list[GuardFinding]:
             want.definition,
             want.function,
             want.body,
-        ):
+        ) or (conditions is not None and found[5] != conditions.get(name, "")):
             findings.append(GuardFinding(name, "changed", "trigger", found[0]))
     findings.extend(
         GuardFinding(n, "foreign", "trigger", s[0]) for n, s in sorted(stored.items()) if n not in expected
