@@ -262,3 +262,37 @@ def test_a_stdio_server_in_its_own_process_applies_the_same_limits(cli_env: dict
 
     anyio.run(run)
     assert _memories(cli_env["MEMWARDEN_DB"]) == 2
+
+
+def test_one_actor_name_in_two_tenants_has_two_allowances(settings: Settings, tmp_path: Path) -> None:
+    # Attack round 2 (issue 33): the buckets were keyed by the actor's name alone, so globex's
+    # `ci-bot` spent acme's `ci-bot` allowance.
+    tokens = {"acme": "acme-ci-token-0123456789", "globex": "globex-ci-token-0123456789"}
+    path = tmp_path / "tokens.json"
+    entries = [
+        {"sha256": hashlib.sha256(token.encode()).hexdigest(), "actor": "ci-bot", "tenants": [tenant]}
+        for tenant, token in tokens.items()
+    ]
+    path.write_text(json.dumps({"tokens": entries}), encoding="utf-8")
+    path.chmod(0o600)
+    configured = load_settings(
+        **{**settings.model_dump(), "tokens_file": str(path), "rate_searches_per_minute": 2}
+    )
+    service = build_service(configured, embeddings=False)
+    body = {"query": "deploy checklist", "limit": 3}
+    try:
+        with TestClient(build_http_app(service, configured), base_url=BASE) as client:
+
+            def recall(tenant: str) -> int:
+                headers = {**ACCEPT, "authorization": f"Bearer {tokens[tenant]}"}
+                return client.post(RECALL_PATH, json=body, headers=headers).status_code
+
+            assert [recall("globex") for _ in range(3)] == [200, 200, 429]
+            assert [recall("acme") for _ in range(3)] == [200, 200, 429]
+    finally:
+        service.close()
+    limits = ActorRateLimits(writes_per_minute=1, searches_per_minute=1)
+    limits.take("ci-bot", WRITE, tenant="acme")
+    limits.take("ci-bot", WRITE, tenant="globex")
+    with pytest.raises(RateLimited):
+        limits.take("ci-bot", WRITE, tenant="acme")

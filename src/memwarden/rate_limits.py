@@ -74,7 +74,10 @@ class OncePerInterval:
 
 
 class ActorRateLimits:
-    """Token buckets per (actor, kind); thread-safe (daemon calls run in worker threads)."""
+    """Token buckets per (tenant, actor, kind); thread-safe (daemon calls run in worker threads).
+
+    The tenant is part of the key: two tokens may name the same actor in different tenants (a
+    ``ci-bot`` of each), and one must not spend the other's allowance."""
 
     def __init__(
         self,
@@ -85,7 +88,7 @@ class ActorRateLimits:
     ) -> None:
         self.per_minute = {WRITE: writes_per_minute, SEARCH: searches_per_minute}
         self.clock = clock
-        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}  # → (tokens, when counted)
+        self._buckets: dict[tuple[str, str, str], tuple[float, float]] = {}  # → (tokens, when counted)
         self._lock = threading.Lock()
         self._refusals = OncePerInterval(logger, clock=clock)
 
@@ -96,26 +99,28 @@ class ActorRateLimits:
             searches_per_minute=int(settings.rate_searches_per_minute),
         )
 
-    def take(self, actor: str, kind: str) -> None:
-        """Spend one of ``actor``'s ``kind`` calls, or raise ``RateLimited`` (nothing is spent)."""
+    def take(self, actor: str, kind: str, *, tenant: str = "") -> None:
+        """Spend one of ``actor``'s ``kind`` calls in ``tenant``, or raise ``RateLimited`` (nothing
+        is spent)."""
         allowance = self.per_minute[kind]
         if allowance <= 0:
             return
         rate = allowance / 60.0
         now = self.clock()
         with self._lock:
-            tokens, then = self._buckets.get((actor, kind), (float(allowance), now))
+            key = (tenant, actor, kind)
+            tokens, then = self._buckets.get(key, (float(allowance), now))
             tokens = min(float(allowance), tokens + (now - then) * rate)
             if tokens >= 1.0:
-                self._buckets[(actor, kind)] = (tokens - 1.0, now)
+                self._buckets[key] = (tokens - 1.0, now)
                 if len(self._buckets) > MAX_BUCKETS:
                     self._forget_full(now)
                 return
-            self._buckets[(actor, kind)] = (tokens, now)
+            self._buckets[key] = (tokens, now)
         retry_after = max(1, math.ceil((1.0 - tokens) / rate))
         setting = _SETTING[kind]
         self._refusals.warn(
-            f"{kind}:{actor}",
+            f"{kind}:{tenant}:{actor}",
             "actor %r reached its limit of %d %s a minute (%s); refused %d call(s) in the last minute",
             actor,
             allowance,
@@ -129,7 +134,7 @@ class ActorRateLimits:
             retry_after_s=retry_after,
         )
 
-    def charge(self, actor: str, kind: str, count: int) -> None:
+    def charge(self, actor: str, kind: str, count: int, *, tenant: str = "") -> None:
         """Spend ``count`` more of ``actor``'s ``kind`` calls for work already done, never refusing:
         the bucket may go below zero, and later calls wait until it has refilled."""
         allowance = self.per_minute[kind]
@@ -137,15 +142,16 @@ class ActorRateLimits:
             return
         now = self.clock()
         with self._lock:
-            tokens, then = self._buckets.get((actor, kind), (float(allowance), now))
+            key = (tenant, actor, kind)
+            tokens, then = self._buckets.get(key, (float(allowance), now))
             tokens = min(float(allowance), tokens + (now - then) * allowance / 60.0)
-            self._buckets[(actor, kind)] = (tokens - count, now)
+            self._buckets[key] = (tokens - count, now)
 
     def _forget_full(self, now: float) -> None:
         """Drop buckets that have refilled: they behave exactly as a missing one."""
         kept = {}
-        for (actor, kind), (tokens, then) in self._buckets.items():
-            allowance = self.per_minute[kind]
+        for key, (tokens, then) in self._buckets.items():
+            allowance = self.per_minute[key[2]]
             if tokens + (now - then) * allowance / 60.0 < allowance:
-                kept[(actor, kind)] = (tokens, then)
+                kept[key] = (tokens, then)
         self._buckets = kept

@@ -114,7 +114,7 @@ class CallHandler:
         past the actor's rate limit raises ``RateLimited`` before anything runs."""
         kind = RATE_LIMITED_OPS.get(op)
         if kind is not None and self.limits is not None:
-            self.limits.take(caller.actor, kind)
+            self.limits.take(caller.actor, kind, tenant=caller.tenant)
         return getattr(self, f"op_{op}")(args, caller)
 
     def op_ping(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:

@@ -64,7 +64,8 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
 
         caller = request.scope.get(CALLER_SCOPE_KEY)
         try:
-            limits.take((caller or default).actor, SEARCH)
+            who = caller or default
+            limits.take(who.actor, SEARCH, tenant=who.tenant)
         except RateLimited as exc:
             return JSONResponse(
                 exc.to_dict(), status_code=429, headers={"retry-after": str(exc.fields["retry_after_s"])}

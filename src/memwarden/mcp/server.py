@@ -167,13 +167,14 @@ def _rate_limited(
     async def limited(**kwargs: Any) -> Any:
         caller = caller_of(kwargs[context_kwarg])
         actor = default_actor if caller is None else caller.actor
+        tenant = "" if caller is None else caller.tenant
         try:
-            limits.take(actor, kind)
+            limits.take(actor, kind, tenant=tenant)
         except RateLimited as exc:
             raise refuse(exc) from None
         result = await fn(**kwargs)
         if per_record:
-            limits.charge(actor, kind, int(getattr(result, "records", 1)) - 1)
+            limits.charge(actor, kind, int(getattr(result, "records", 1)) - 1, tenant=tenant)
         return result
 
     return limited
