@@ -116,7 +116,12 @@ class SessionStore:
             caller.via("dashboard"), tenants, operator, secrets.token_urlsafe(32), now, now, peer_uid
         )
         with self._lock:
-            own = [d for d, held in self._sessions.items() if held.caller.actor == session.caller.actor]
+            # One identity: the actor with its tenants (two tokens may share an actor name).
+            own = [
+                d
+                for d, held in self._sessions.items()
+                if held.caller.actor == session.caller.actor and held.tenants == session.tenants
+            ]
             if len(own) >= MAX_SESSIONS_PER_ACTOR:
                 self._sessions.pop(min(own, key=lambda d: self._sessions[d].seen))
             elif len(self._sessions) >= MAX_SESSIONS:
