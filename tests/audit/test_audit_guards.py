@@ -247,3 +247,32 @@ def test_a_memwarden_trigger_whose_when_condition_never_holds_is_changed_on_post
         assert [(f["name"], f["state"]) for f in findings] == [("audit_log_memory_writes", "changed")]
     finally:
         svc.close()
+
+
+def test_rows_deleted_from_the_memory_writes_index_are_named_by_verify(
+    service: MemoryService, url: str
+) -> None:
+    """Second attack round (issue 33 item 6): deleting a memory's rows from audit_memory_writes
+    hid its audited history from its page while verify said intact."""
+    kept = service.memories.add("the renewal is due in March").memory.id
+    service.memories.add("another ordinary fact")
+    assert _guards(url) == []
+    raw(url)(f"DELETE FROM audit_memory_writes WHERE memory_id = '{kept}'")
+    report = verify_database(url, now=NOW)
+    assert report.problems == [] and report.state == "not_verified"
+    assert [(g.kind, g.seq) for g in report.guards] == [("index_edited", "audit_memory_writes")]
+    assert "1 missing, 0 extra" in report.guards[0].message
+    assert "audit_memory_writes) was edited" in report.summary()
+
+
+def test_a_write_pinned_on_another_memory_in_the_index_is_named_by_verify(
+    service: MemoryService, url: str
+) -> None:
+    first = service.memories.add("the renewal is due in March").memory.id
+    service.memories.add("another ordinary fact")
+    raw(url)(
+        f"INSERT INTO audit_memory_writes (memory_id, seq) SELECT 'someone-else', seq FROM audit_memory_writes WHERE memory_id = '{first}'"
+    )
+    assert [(g.kind, g.seq) for g in verify_database(url, now=NOW).guards] == [
+        ("index_edited", "audit_memory_writes")
+    ]

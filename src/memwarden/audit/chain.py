@@ -37,7 +37,7 @@ class ChainProblem:
     seq: Any
     # edited | broken_link | missing_rows | bad_seq | missing_start | truncated | beyond_head | anchor
     # | rolled_back | forged_checkpoint | downgrade | wrong_key | unkeyed | unreadable
-    # (clock_back | clock_ahead: clock_jumps; unguarded | foreign: guards)
+    # (clock_back | clock_ahead: clock_jumps; unguarded | foreign | index_edited: guards)
     kind: str
     message: str
 
@@ -116,10 +116,16 @@ class VerifyReport:
                 f"{self.mode_line()}{jumps}"
             )
         why = []
-        if self.guards:
+        guards = [g for g in self.guards if g.kind != "index_edited"]
+        if guards:
             why.append(
-                f"{len(self.guards)} append-only guard(s) of the database are gone, changed or not "
+                f"{len(guards)} append-only guard(s) of the database are gone, changed or not "
                 "memwarden's (a foreign trigger, rule, view or policy can drop or hide rows without a trace)"
+            )
+        if len(guards) < len(self.guards):
+            why.append(
+                "the index of each memory's audited writes (audit_memory_writes) was edited: memory "
+                "pages show a history with writes hidden or added"
             )
         if self.unchecked_keyed_rows:
             why.append(

@@ -24,7 +24,8 @@ class GuardFinding(NamedTuple):
     """One object of the database that weakens the audit's guards.
 
     ``state``: ``missing`` (a memwarden trigger of an audit table is gone), ``disabled``
-    (switched off), ``changed`` (same name, not what memwarden created), ``foreign`` (a trigger,
+    (switched off), ``changed`` (same name, not what memwarden created), ``out_of_step`` (the
+    index ``audit_memory_writes`` does not match the log), ``foreign`` (a trigger,
     view, rule or policy memwarden did not create), ``row_security`` (PostgreSQL row-level
     security is on for the table), ``replica_role`` (this session runs with
     ``session_replication_role`` other than ``origin``: ordinary triggers do not fire).
@@ -38,8 +39,29 @@ class GuardFinding(NamedTuple):
 
 
 def problem_kind(finding: GuardFinding) -> str:
-    """``unguarded`` for memwarden's own triggers gone or altered; ``foreign`` for the rest."""
+    """``unguarded`` for memwarden's own triggers gone or altered, ``index_edited`` for an index
+    table out of step with the log; ``foreign`` for the rest."""
+    if finding.state == "out_of_step":
+        return "index_edited"
     return "unguarded" if finding.state in ("missing", "disabled", "changed") else "foreign"
+
+
+# (memory id, seq) of every audit row that wrote a memory, as ``audit_memory_writes`` must hold
+# them, and that table's rows whose audit row is still there (a prune leaves the others behind).
+# {writes} is the backend's query of the pairs; the counts are of pairs on one side only.
+INDEX_MISMATCH_SQL = (
+    "SELECT (SELECT COUNT(*) FROM ({writes} EXCEPT SELECT memory_id, seq FROM audit_memory_writes) AS m),"
+    " (SELECT COUNT(*) FROM (SELECT w.memory_id, w.seq FROM audit_memory_writes w"
+    " JOIN audit_log a ON a.seq = w.seq EXCEPT {writes}) AS x)"
+)
+
+
+def index_finding(missing: int, extra: int) -> GuardFinding | None:
+    """``audit_memory_writes`` (the index a memory's page lists its audited writes by) against the
+    log: rows deleted from it hide a memory's history, rows added pin other writes on it."""
+    if not missing and not extra:
+        return None
+    return GuardFinding("audit_memory_writes", "out_of_step", "table", f"{missing} missing, {extra} extra")
 
 
 def describe(finding: GuardFinding) -> str:
@@ -63,6 +85,13 @@ def describe(finding: GuardFinding) -> str:
             f"the {finding.kind} {name} on {table} was changed (it is not the one memwarden created): "
             "it may let rows be changed, dropped or skipped. Restore a backup, or recreate it from "
             "memwarden's migrations"
+        )
+    if finding.state == "out_of_step":
+        return (
+            f"the index audit_memory_writes is out of step with the audit log ({table} pairs of memory "
+            "and audit row): it was edited directly, so memory pages show a history with writes hidden "
+            "or added. The chain itself is not affected; restore a backup, or rebuild the index from "
+            "audit_log (DELETE FROM audit_memory_writes, then the INSERT of its migration)"
         )
     if finding.state == "row_security":
         return (

@@ -42,7 +42,7 @@ from memwarden.audit.base import (
 )
 from memwarden.audit.guards import GuardFinding, landed_problem
 from memwarden.errors import StorageError
-from memwarden.store.postgres.audit_guards import schema_findings
+from memwarden.store.postgres.audit_guards import index_findings, schema_findings
 from memwarden.store.postgres.connect import open_pool, redact_url
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -238,7 +238,7 @@ class PostgresAuditLog:
         """Memwarden's triggers that are gone, disabled or changed, and every trigger, rule,
         policy and view it did not create (``store/postgres/audit_guards.py``)."""
         with self._connection() as conn:
-            return schema_findings(conn)
+            return schema_findings(conn) + index_findings(conn)
 
     def close(self) -> None:
         self.pool.close()

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from memwarden.audit.guards import AUDIT_TABLES, GuardFinding
+from memwarden.audit.base import WRITE_ACTIONS
+from memwarden.audit.guards import AUDIT_TABLES, INDEX_MISMATCH_SQL, GuardFinding, index_finding
 
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg
@@ -218,3 +219,22 @@ def _other_objects(conn: psycopg.Connection) -> list[GuardFinding]:
         ).fetchall()
     )
     return findings
+
+
+_WRITES = (
+    "SELECT DISTINCT audit_memory_ids(memory_ids), seq FROM audit_log WHERE action IN ("
+    + ", ".join(f"'{a}'" for a in WRITE_ACTIONS)
+    + ")"
+)
+
+
+def index_findings(conn: psycopg.Connection) -> list[GuardFinding]:
+    """``audit_memory_writes`` against what the log says it must hold (a full scan of the log:
+    verify reads every row anyway; health leaves it out)."""
+    row = conn.execute("SELECT to_regclass('audit_memory_writes') IS NOT NULL").fetchone()
+    if row is None or not row[0]:
+        return []
+    counts = conn.execute(INDEX_MISMATCH_SQL.format(writes=_WRITES)).fetchone()
+    assert counts is not None
+    found = index_finding(int(counts[0]), int(counts[1]))
+    return [] if found is None else [found]

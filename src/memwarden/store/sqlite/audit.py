@@ -40,7 +40,7 @@ from memwarden.audit.base import (
 )
 from memwarden.audit.guards import GuardFinding, landed_problem
 from memwarden.errors import StorageError
-from memwarden.store.sqlite.audit_guards import schema_findings
+from memwarden.store.sqlite.audit_guards import index_findings, schema_findings
 from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, with_clear_faults
 from memwarden.store.sqlite.shm import close_all, watch_for
 
@@ -216,8 +216,9 @@ class SQLiteAuditLog:
 
     def guard_problems(self) -> list[GuardFinding]:
         """Memwarden's audit triggers that are gone or changed, and every trigger or view it did
-        not create (``store/sqlite/audit_guards.py``)."""
-        return schema_findings(self.connection())
+        not create, and an index of the log edited behind its back (``store/sqlite/audit_guards.py``)."""
+        conn = self.connection()
+        return schema_findings(conn) + index_findings(conn)
 
     def head(self) -> ChainHead:
         row = self.connection().execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from memwarden.audit.guards import AUDIT_TABLES, GuardFinding
+from memwarden.audit.base import WRITE_ACTIONS
+from memwarden.audit.guards import AUDIT_TABLES, INDEX_MISMATCH_SQL, GuardFinding, index_finding
 
 # Schema version → {name: (type, table, SQL with whitespace folded)}, in creation order.
 _EXPECTED: dict[int, dict[str, tuple[str, str, str]]] = {}
@@ -73,3 +74,25 @@ def _reads(sql: str, tables: set[str]) -> str:
     words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", sql))
     named = sorted(words & tables)
     return ", ".join(named) if named else "no memwarden table"
+
+
+_WRITES = (
+    "SELECT j.value, a.seq FROM audit_log a, json_each(a.memory_ids) j WHERE a.action IN ("
+    + ", ".join(f"'{a}'" for a in WRITE_ACTIONS)
+    + ") AND json_valid(a.memory_ids) AND j.type = 'text'"
+)
+
+
+def index_findings(conn: sqlite3.Connection) -> list[GuardFinding]:
+    """``audit_memory_writes`` against what the log says it must hold (a full scan of the log:
+    verify reads every row anyway; health leaves it out)."""
+    if (
+        conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit_memory_writes'"
+        ).fetchone()
+        is None
+    ):
+        return []
+    missing, extra = conn.execute(INDEX_MISMATCH_SQL.format(writes=_WRITES)).fetchone()
+    found = index_finding(int(missing), int(extra))
+    return [] if found is None else [found]
