@@ -109,3 +109,22 @@ def test_the_newest_rows_cut_verify_without_an_anchor_and_fail_with_it_also_by_d
         assert "rolled_back" in caught.stdout
     other = run(anchored, "--db", str(copy), "audit", "verify")  # another file: not this anchor's
     assert other.returncode == 0 and "no anchor given" in other.stdout
+
+
+def test_a_hard_link_of_the_live_database_is_checked_against_its_anchor(
+    cli_env: dict[str, str], db_path: Path, tmp_path: Path
+) -> None:
+    """Second attack round (issue 33 item 6): `--db` naming a hard link of the live file skipped
+    the anchor (paths were compared, not files) and a rolled-back chain verified."""
+    import os
+
+    anchor = tmp_path / "anchor" / "audit.json"
+    anchored = {**cli_env, "MEMWARDEN_AUDIT_ANCHOR_FILE": str(anchor)}
+    for i in range(3):
+        assert run(anchored, "add", f"anchored fact {i}").returncode == 0
+    _cut_newest(db_path, 1)
+    link = tmp_path / "elsewhere" / "same.db"
+    link.parent.mkdir()
+    os.link(db_path, link)
+    caught = run(anchored, "--db", str(link), "audit", "verify")
+    assert caught.returncode == 1 and "rolled_back" in caught.stdout, caught.stdout

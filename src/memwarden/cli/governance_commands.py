@@ -140,8 +140,11 @@ def _is_live(args: argparse.Namespace, settings: Any) -> bool:
     chosen, live = settings.database_url(), load_settings().database_url()
     if is_postgres_url(chosen) or is_postgres_url(live):
         return bool(chosen == live)
+    chosen_file, live_file = Path(sqlite_file_name(chosen)), Path(sqlite_file_name(live))
     try:
-        return Path(sqlite_file_name(chosen)).resolve() == Path(sqlite_file_name(live)).resolve()
+        # samefile, not equal paths: a hard link (or another mount) of the live file is the live
+        # database, and must not make verify skip its anchor.
+        return chosen_file.resolve() == live_file.resolve() or chosen_file.samefile(live_file)
     except OSError:
         return False
 
