@@ -336,7 +336,7 @@ def answers(output: str) -> dict[str, str]:
 
 @needs_root
 def test_a_server_without_tokens_answers_only_its_own_user_and_sessions_stay_with_theirs(
-    tokenless_server: tuple[int, str],
+    tokenless_server: tuple[int, str], cli_env: dict[str, str]
 ) -> None:
     port, link = tokenless_server
     base = f"http://127.0.0.1:{port}"
@@ -360,6 +360,9 @@ def test_a_server_without_tokens_answers_only_its_own_user_and_sessions_stay_wit
     with httpx.Client(base_url=base, follow_redirects=False) as mine:
         ended = mine.get("/ui/", headers={"cookie": f"memwarden_session={cookie}"})
         assert ended.status_code == 303  # the cookie leaked: that session is over
+    # Another user may send requests as fast as it likes: the log says so once a minute, with a count.
+    log = Path(cli_env["MEMWARDEN_LOG_FILE"]).read_text("utf-8")
+    assert log.count("refused HTTP requests from user id 65534") == 1, log[-2000:]
 
 
 def test_a_session_is_refused_to_another_user_than_the_one_who_logged_in() -> None:

@@ -27,6 +27,7 @@ from memwarden.errors import ConfigError
 from memwarden.govern.identity import Identity, token_digest
 from memwarden.models import CALLER_SCOPE_KEY, Caller
 from memwarden.peer import client_owner, describe, trusted
+from memwarden.rate_limits import OncePerInterval
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
@@ -68,6 +69,8 @@ class BearerAuth:
             for digest, who in tokens.items()
         }
         self.default = default
+        # Another local user can send requests as fast as it likes: say so once a minute per user.
+        self._refusals = OncePerInterval(logger)
 
     def identify(self, header: str | None) -> Identity | None:
         if not header or not header.lower().startswith("bearer "):
@@ -106,7 +109,11 @@ class BearerAuth:
             uid = client_owner(scope)
             scope[PEER_UID_SCOPE_KEY] = uid
             if not trusted(uid):
-                logger.warning("refused an HTTP request from %s: this server has no token", describe(uid))
+                self._refusals.warn(
+                    f"uid:{uid}",
+                    "refused HTTP requests from %s: this server has no token (%d in the last minute)",
+                    describe(uid),
+                )
                 await self._refuse(
                     send,
                     403,
