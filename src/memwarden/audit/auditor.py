@@ -41,6 +41,10 @@ class Auditor:
         self.redact = redact
         self.clock = clock
         self.anchor = anchor
+        if anchor is not None and hasattr(log, "anchor_file"):
+            # verify_log(log) then checks this anchor too: the dashboard's verify button runs
+            # just that, and must tell what `memwarden audit verify` tells.
+            log.anchor_file = anchor
         # Set when the chain lost rows the anchor file recorded: the anchor is then kept, not advanced.
         self.anchor_problem: dict[str, Any] | None = None
         self._anchor_checked = False

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from memwarden.audit.base import GENESIS, AuditLog, AuditRecord, ChainHead, Checkpoint, chain_hash
 from memwarden.audit.guards import describe, problem_kind
 from memwarden.audit.keys import key_id_of
-from memwarden.errors import StorageError
+from memwarden.errors import InvalidInput, StorageError
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.keys import AuditKey
@@ -504,9 +504,15 @@ def verify_log(
     and that the database's append-only guards are in place (``guard_problems``, when the
     backend has it). A log that cannot be read (a damaged page) is a failed verification with
     kind ``unreadable``, not an exception. Without ``key``, a log opened with one (the
-    service's own) is checked with it."""
+    service's own) is checked with it; without ``anchor``, the anchor file its auditor keeps."""
     if key is None:
         key = getattr(log, "key", None)
+    kept = getattr(log, "anchor_file", None) if anchor is None else None
+    if kept is not None:  # the service's own log: its anchor file, as `audit verify` reads it
+        try:
+            anchor = kept.read()
+        except InvalidInput as exc:
+            return _unreadable(StorageError(exc.message), 0)
     read = 0
 
     def counted(rows: Iterable[AuditRecord]) -> Iterator[AuditRecord]:

@@ -48,6 +48,7 @@ from memwarden.store.postgres.connect import open_pool, redact_url
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg
 
+    from memwarden.audit.anchor import AnchorFile
     from memwarden.audit.keys import AuditKey
 
 COLUMNS = (
@@ -71,6 +72,9 @@ class PostgresAuditLog:
         self.url = url
         self.readonly = readonly
         self.key = key
+        # The anchor the service's auditor keeps for this log (set by audit.auditor.Auditor):
+        # verify_log checks it when no other anchor is given.
+        self.anchor_file: AnchorFile | None = None
         self.pool = open_pool(url, pool_size=pool_size, read_only=readonly)
         self._local = threading.local()
         with self._connection() as conn:

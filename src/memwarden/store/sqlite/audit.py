@@ -45,6 +45,7 @@ from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, with_clea
 from memwarden.store.sqlite.shm import close_all, watch_for
 
 if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.anchor import AnchorFile
     from memwarden.audit.keys import AuditKey
 
 BUSY_TIMEOUT_MS = 60_000
@@ -64,6 +65,9 @@ class SQLiteAuditLog:
         self.path = os.fspath(path)  # a string, as the store's (store/sqlite/store.py)
         self.readonly = readonly
         self.key = key
+        # The anchor the service's auditor keeps for this log (set by audit.auditor.Auditor):
+        # verify_log checks it when no other anchor is given.
+        self.anchor_file: AnchorFile | None = None
         if not os.path.exists(self.path):
             raise StorageError(f"no database at {self.path}")
         self._local = _thread._local()
