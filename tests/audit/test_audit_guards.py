@@ -276,3 +276,23 @@ def test_a_write_pinned_on_another_memory_in_the_index_is_named_by_verify(
     assert [(g.kind, g.seq) for g in verify_database(url, now=NOW).guards] == [
         ("index_edited", "audit_memory_writes")
     ]
+
+
+@pytest.mark.postgres
+def test_a_memwarden_trigger_function_given_definer_rights_or_a_search_path_is_changed(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Second attack round (issue 33 item 6): ALTER FUNCTION … SECURITY DEFINER or SET
+    search_path on a guard's function kept its body, so verify said intact."""
+    settings = load_settings(db=pg_url, log_file=str(tmp_path / "m.log"), backup_dir=str(tmp_path / "b"))
+    svc = build_service(settings, embeddings=False)
+    try:
+        svc.memories.add("a plain fact to audit")
+        raw(pg_url)("ALTER FUNCTION audit_log_chain() SET search_path = pg_temp, public")
+        assert ("unguarded", "audit_log_chain") in _guards(pg_url)
+        raw(pg_url)("ALTER FUNCTION audit_log_chain() RESET ALL")
+        assert _guards(pg_url) == []
+        raw(pg_url)("ALTER FUNCTION audit_log_chain() SECURITY DEFINER")
+        assert _guards(pg_url) == [("unguarded", "audit_log_chain")]
+    finally:
+        svc.close()

@@ -158,9 +158,13 @@ def schema_findings(conn: psycopg.Connection) -> list[GuardFinding]:
             str(function),
             _fold(str(body)),
             _condition(_fold(str(definition))),
+            # Memwarden's trigger functions run as the caller with the caller's settings: SECURITY
+            # DEFINER or a SET clause (search_path = a schema with look-alike tables) is not theirs.
+            bool(definer) or config is not None,
         )
-        for name, table, enabled, definition, function, body in conn.execute(
-            "SELECT t.tgname, c.relname, t.tgenabled, pg_get_triggerdef(t.oid), p.proname, p.prosrc"
+        for name, table, enabled, definition, function, body, definer, config in conn.execute(
+            "SELECT t.tgname, c.relname, t.tgenabled, pg_get_triggerdef(t.oid), p.proname, p.prosrc,"
+            " p.prosecdef, p.proconfig"
             " FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid"
             f" WHERE NOT t.tgisinternal AND t.tgrelid IN ({_SCHEMA_TABLES})"
         ).fetchall()
@@ -173,12 +177,17 @@ def schema_findings(conn: psycopg.Connection) -> list[GuardFinding]:
                 findings.append(GuardFinding(name, "missing", "trigger", want.table))
         elif found[1] in ("D", "R"):
             findings.append(GuardFinding(name, "disabled", "trigger", found[0]))
-        elif (found[0], found[2], found[3], found[4]) != (
-            want.table,
-            want.definition,
-            want.function,
-            want.body,
-        ) or (conditions is not None and found[5] != conditions.get(name, "")):
+        elif (
+            (found[0], found[2], found[3], found[4])
+            != (
+                want.table,
+                want.definition,
+                want.function,
+                want.body,
+            )
+            or (conditions is not None and found[5] != conditions.get(name, ""))
+            or found[6]
+        ):
             findings.append(GuardFinding(name, "changed", "trigger", found[0]))
     findings.extend(
         GuardFinding(n, "foreign", "trigger", s[0]) for n, s in sorted(stored.items()) if n not in expected
