@@ -230,7 +230,9 @@ class IdNumberRule(Rule):
         fields = {"name": self.name, "description": self.description, "mode": self.mode} | changes
         return IdNumberRule(fields["name"], fields["description"], mode=fields["mode"])
 
-    def spans(self, text: str, windows: list[Window] | None = None) -> list[tuple[int, int]]:
+    def spans(
+        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
+    ) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
         for stretch_lo, hi in _near_digits(text, _LOOK_BACK):
             lo, near = words_near(text, stretch_lo, hi)  # markers blanked, case-folded
@@ -263,7 +265,9 @@ class NationalIdRule(Rule):
         fields = {"name": self.name, "description": self.description, "mode": self.mode} | changes
         return NationalIdRule(fields["name"], fields["description"], mode=fields["mode"])
 
-    def spans(self, text: str, windows: list[Window] | None = None) -> list[tuple[int, int]]:
+    def spans(
+        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
+    ) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
         done = 0
         for run in _DIGIT_RUN.finditer(text):

@@ -225,7 +225,8 @@ def _lengths(regions: tuple[str, ...]) -> tuple[frozenset[int], frozenset[int]]:
 def _regions_for(text: str) -> tuple[str, ...]:
     if text.isascii():
         return tuple(_DEFAULT_REGIONS)
-    points = {ord(ch) for ch in text if ord(ch) > 0x36F}  # a code point test, no regex to compile
+    # Each distinct character once (a 1 KiB text has a few dozen): a code point test, no regex.
+    points = {ord(ch) for ch in set(text) if ord(ch) > 0x36F}
     extra = [r for lo, hi, regions in _SCRIPT_REGIONS if any(lo <= p <= hi for p in points) for r in regions]
     return tuple(dict.fromkeys(_DEFAULT_REGIONS + extra))
 
@@ -296,7 +297,13 @@ class PhoneRule(Rule):
             mode=mode,
         )
 
-    def spans(self, text: str, windows: list[Window] | None = None) -> list[tuple[int, int]]:
+    # Runs last among the number rules: most digit runs it meets in a text full of values (a card,
+    # an IBAN, a phone number in a fixed shape) are already someone else's finding.
+    skips_covered = True
+
+    def spans(
+        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
+    ) -> list[tuple[int, int]]:
         if windows is None:
             windows = [(0, len(text), len(text))]
         out: list[tuple[int, int]] = []
@@ -307,6 +314,9 @@ class PhoneRule(Rule):
                 if match.end() > hi:
                     continue
                 start, end = match.span()
+                # Every number this candidate can yield lies inside it (``_numbers_inside`` too).
+                if covered and any(c_start <= start and end <= c_end for c_start, c_end in covered):
+                    continue
                 if judge.is_phone(start, end, lo, hi):
                     out.append((start, end))
                     continue

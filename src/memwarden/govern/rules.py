@@ -48,16 +48,18 @@ class CodePoints(Container[str]):
     (a set of the 40,000 characters of the scripts written without spaces took 9 ms to build at
     every cold start). Anything but a single character is not in it."""
 
-    __slots__ = ("_ranges",)
+    __slots__ = ("_lowest", "_ranges")
 
     def __init__(self, *ranges: tuple[int, int]) -> None:
         self._ranges = ranges
+        self._lowest = min((lo for lo, _ in ranges), default=0x110000)
 
     def __contains__(self, char: object) -> bool:
         if not isinstance(char, str) or len(char) != 1:
             return False
         point = ord(char)
-        return any(lo <= point <= hi for lo, hi in self._ranges)
+        # Most characters tested are ASCII punctuation and letters next to a value: below every range.
+        return point >= self._lowest and any(lo <= point <= hi for lo, hi in self._ranges)
 
     def __repr__(self) -> str:
         return f"CodePoints({', '.join(f'{lo:#06x}-{hi:#06x}' for lo, hi in self._ranges)})"
@@ -123,6 +125,12 @@ class Rule:
         # scans those once per text; a text of words needs no check of the table's prefixes).
         self.standalone = standalone
         self._check()
+
+    # Whether ``spans`` can use ``covered``: the values earlier rules found in the same pass. A
+    # value lying wholly inside one of them changes no finding (``Redactor._merge`` names a cluster
+    # after its longest match, ties to the earlier rule), so a rule that judges each candidate at
+    # some cost (``PhoneRule``) leaves such candidates unjudged.
+    skips_covered = False
 
     def _key(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in _FIELDS)
@@ -218,8 +226,11 @@ class Rule:
                 return start + lo, start + hi
         return None
 
-    def spans(self, text: str, windows: list[Window] | None = None) -> list[tuple[int, int]]:
-        """(start, end) of every value this rule redacts in ``text``, left to right.
+    def spans(
+        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
+    ) -> list[tuple[int, int]]:
+        """(start, end) of every value this rule redacts in ``text``, left to right (``covered``:
+        see ``skips_covered``; a plain rule searches as if it were not given).
 
         A match its validator rejects does not hide a valid value that starts inside it: the
         search resumes one character after the rejected match's start. With ``windows``
