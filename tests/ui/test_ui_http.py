@@ -472,3 +472,28 @@ def test_a_flagged_memory_can_be_cleared_from_the_review_page_and_the_clear_is_a
         r for r in audit_rows(tmp_path / "ui.db") if r["action"] == "update" and added.id in r["memory_ids"]
     ]
     assert rows and rows[-1]["detail"]["cleared_flags"] == list(flagged.injection_flags)
+
+
+def test_the_dashboard_spends_the_actors_rate_limits_like_every_other_route(settings_for: Any) -> None:
+    # Second attack round (issue 33): a token holder could edit, delete, merge and search through
+    # /ui without limit while MCP and the hooks were limited.
+    settings = settings_for(http_token=TOKEN, rate_writes_per_minute=2, rate_searches_per_minute=4)
+    service = build_service(settings, ops=True)
+    try:
+        ids = fill(service)
+        app = build_http_app(service, settings)
+        client = TestClient(app, base_url=HOST, follow_redirects=False)
+        csrf = login(client, app)  # the overview after login: one read
+        pinned = [
+            client.post("/ui/review/pin", data={"csrf": csrf, "id": ids["pref"]}).status_code
+            for _ in range(3)
+        ]
+        assert pinned[:2] == [303, 303] and pinned[2] == 429, pinned
+        refused = client.post("/ui/review/delete", data={"csrf": csrf, "id": ids["pref"]})
+        assert refused.status_code == 429 and "MEMWARDEN_RATE_WRITES_PER_MINUTE" in refused.text
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+        pages = [client.get("/ui/memories").status_code for _ in range(4)]
+        assert pages[:3] == [200, 200, 200] and pages[3] == 429, pages
+        assert service.memories.get([ids["pref"]])[0]  # the refused delete changed nothing
+    finally:
+        service.close()

@@ -131,6 +131,7 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
         http_token=http_token,
         operator=default,
         health_interval_s=settings.http_health_interval_s,
+        limits=limits,
     )
     # One outer layer (Host, Origin) for everything; the API behind the bearer check and JSON
     # bodies, the dashboard behind its own login with HTML form bodies.

@@ -26,6 +26,7 @@ from starlette.templating import Jinja2Templates
 from memwarden.errors import InvalidInput, MemwardenError
 from memwarden.govern.identity import Identity, token_digest
 from memwarden.models import Caller, utcnow
+from memwarden.rate_limits import ActorRateLimits
 from memwarden.service import MemoryService
 from memwarden.ui import actions, pages, security
 from memwarden.ui.context import Handler, UiContext
@@ -55,6 +56,7 @@ def page(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
                 )
             )
         try:
+            ui.spend(session, write=False)
             return await handler(request, ui, session)
         except MemwardenError as exc:
             return ui.error_page(request, session, exc)
@@ -79,6 +81,7 @@ def action(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
                 Response("refused: the CSRF token is missing or wrong; reload the page", status_code=403)
             )
         try:
+            ui.spend(session, write=True)
             return await handler(request, ui, session)
         except MemwardenError as exc:
             return ui.error_page(request, session, exc)
@@ -262,6 +265,7 @@ def build_ui_app(
     operator: Caller,
     clock: Callable[[], datetime] = utcnow,
     health_interval_s: float = 10.0,
+    limits: ActorRateLimits | None = None,
 ) -> Starlette:
     """The dashboard as an ASGI app whose routes start with ``/ui``; a tenant's deep health check
     runs at most once per ``health_interval_s`` (MEMWARDEN_HTTP_HEALTH_INTERVAL_S)."""
@@ -276,6 +280,7 @@ def build_ui_app(
         Dashboard(service), SessionStore(clock), templates, dict(tokens), operator_digests, operator
     )
     ui.health_interval_s = health_interval_s
+    ui.limits = limits
     ui.failed_logins = FailedLogins(clock)
     routes = [
         Route("/ui/login", login_page, methods=["GET"]),

@@ -17,6 +17,7 @@ from memwarden import __version__
 from memwarden.errors import Conflict, InvalidInput, MemwardenError, NotFound
 from memwarden.govern.identity import Identity
 from memwarden.models import Caller
+from memwarden.rate_limits import SEARCH, WRITE, ActorRateLimits, RateLimited
 from memwarden.ui import forms, security
 from memwarden.ui.dashboard import Dashboard
 from memwarden.ui.login_limits import FailedLogins
@@ -68,6 +69,15 @@ class UiContext:
     #: tenant's only, and a tenant's check runs at most once per ``health_interval_s``.
     health_reports: dict[str, tuple[dict[str, Any], datetime]] = field(default_factory=dict)
     health_interval_s: float = 10.0
+    #: The server's per-actor rate limits (MEMWARDEN_RATE_*): every page counts as a read
+    #: (search kind), every action as a write, as the same calls over MCP do. None: unlimited.
+    limits: ActorRateLimits | None = None
+
+    def spend(self, session: Session, *, write: bool) -> None:
+        """One call of the session's actor against its rate limit; ``RateLimited`` past it."""
+        if self.limits is not None:
+            caller = session.caller
+            self.limits.take(caller.actor, WRITE if write else SEARCH, tenant=caller.tenant)
 
     def render(
         self, request: Request, name: str, session: Session | None, status: int = 200, **values: Any
@@ -87,6 +97,10 @@ class UiContext:
         name: str = "error.html",
         **values: Any,
     ) -> Response:
+        if isinstance(exc, RateLimited):
+            response = self.render(request, name, session, status=429, error=exc.message, **values)
+            response.headers["retry-after"] = str(exc.fields.get("retry_after_s", 60))
+            return response
         status = (
             404
             if isinstance(exc, NotFound)

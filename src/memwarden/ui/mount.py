@@ -44,6 +44,7 @@ def dashboard_app(
     http_token: str | None,
     operator: Caller,
     health_interval_s: float = 10.0,
+    limits: Any = None,
 ) -> Any:
     """The dashboard for this server's tokens: ``http_token`` (MEMWARDEN_HTTP_TOKEN) logs in as
     the local operator, every token of MEMWARDEN_TOKENS_FILE as its own actor and tenants."""
@@ -58,4 +59,5 @@ def dashboard_app(
         operator_digests=operators,
         operator=operator,
         health_interval_s=health_interval_s,
+        limits=limits,
     )
