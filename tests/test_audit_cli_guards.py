@@ -128,3 +128,26 @@ def test_a_hard_link_of_the_live_database_is_checked_against_its_anchor(
     os.link(db_path, link)
     caught = run(anchored, "--db", str(link), "audit", "verify")
     assert caught.returncode == 1 and "rolled_back" in caught.stdout, caught.stdout
+
+
+def test_json_says_not_verified_when_the_configured_anchor_file_is_missing(
+    cli_env: dict[str, str], db_path: Path, tmp_path: Path
+) -> None:
+    """Second attack round (issue 33 item 6): with MEMWARDEN_AUDIT_ANCHOR_FILE gone, verify
+    exited 1 and printed NOT VERIFIED, but its JSON said state intact, verified true."""
+    from datetime import UTC, datetime
+
+    from memwarden.app import build_service
+    from memwarden.audit import open_audit_log
+    from memwarden.audit.base import AuditEvent
+    from memwarden.config import load_settings
+
+    build_service(load_settings(db=str(db_path), log_file=str(tmp_path / "m.log")), embeddings=False).close()
+    log = open_audit_log(str(db_path))  # a row written before the anchor file was configured
+    log.append(AuditEvent(actor="alice", tenant="default", action="get"), datetime.now(UTC))
+    log.close()
+    missing = {**cli_env, "MEMWARDEN_AUDIT_ANCHOR_FILE": str(tmp_path / "gone" / "audit.json")}
+    done = run(missing, "audit", "verify", "--json")
+    report = json.loads(done.stdout)
+    assert done.returncode == 1
+    assert report["anchor_missing"] and report["verified"] is False and report["state"] == "not_verified"

@@ -83,9 +83,15 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
     # A database an unfinished migrate is copying into holds only the rows copied so far.
     unfinished = [m for m in markers_read_only(settings.database_url()) if m["operation"] == "migrate"]
     if args.json:
+        # The JSON says what the exit code says: a missing anchor file or an unfinished migrate
+        # leaves the chain not verified, even when the rows present link up.
+        incomplete = bool(anchor_missing or unfinished)
         emit_json(
             {
                 **report.to_dict(),
+                **(
+                    {"verified": False, "state": "not_verified"} if incomplete and not report.problems else {}
+                ),
                 "anchor": None if anchor is None else {"seq": anchor[0], "hash": anchor[1]},
                 "anchor_missing": anchor_missing,
                 "unfinished_migrate": unfinished[0] if unfinished else None,
