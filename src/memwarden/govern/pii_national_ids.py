@@ -159,27 +159,52 @@ NATIONAL_ID_PATTERN = (
 )
 
 
-# The words' first characters, looked ahead for: a position where no word starts fails at once
-# (the scan is two to three times faster).
-def _first_characters(words: tuple[str, ...]) -> str:
-    firsts: set[str] = set()
+def _alternatives(word: str) -> list[str]:
+    """``word`` as a list of alternatives that each start with a plain character: a leading
+    ``\\b`` dropped (the caller checks the boundary), a leading group ``(?:a|b)rest`` spelled out
+    as ``arest``, ``brest`` in the same order (what backtracking into the group would try)."""
+    word = word.removeprefix("\\b")
+    if not word.startswith("(?:"):
+        return [word]
+    depth, piece = 0, ""
+    pieces: list[str] = []
+    for at, char in enumerate(word[3:], start=3):
+        if char == ")" and depth == 0:
+            rest = word[at + 1 :]
+            if rest[:1] in ("?", "*", "+", "{"):
+                raise ValueError(f"id word {word!r}: a leading group must not be optional")
+            return [alternative + rest for alternative in [*pieces, piece]]
+        if char == "|" and depth == 0:
+            pieces.append(piece)
+            piece = ""
+            continue
+        depth += (char == "(") - (char == ")")
+        piece += char
+    raise ValueError(f"id word {word!r}: unbalanced group")
+
+
+def _by_first_character(words: tuple[str, ...], boundary: str) -> list[str]:
+    """One alternative per first character, ``c{boundary}(?:rest|rest…)``, keeping the words' order
+    within each: at any position only the words starting with its character can match, so the
+    first of them to match is the one the plain alternation would take. A pattern whose every
+    alternative starts with a plain character lets ``re`` skip, in C, every position holding none
+    of those characters (a lookahead or ``\\b`` in front makes it try each position in turn)."""
+    by_first: dict[str, list[str]] = {}
     for word in words:
-        word = word.removeprefix("\\b")
-        if word.startswith("(?:"):  # a group of alternatives: the first character of each
-            firsts.update(alternative[0] for alternative in word[3 : word.index(")")].split("|"))
-        else:
-            firsts.add(word[0])
-    return "".join(sorted(firsts))
+        for alternative in _alternatives(word):
+            if not alternative[0].isalnum():
+                raise ValueError(f"id word {word!r} must start with a letter")
+            by_first.setdefault(alternative[0], []).append(alternative[1:])
+    return [f"{first}{boundary}(?:{'|'.join(rests)})" for first, rests in by_first.items()]
 
 
-# Words of scripts written with spaces are tried at word starts only (most positions of a text are
-# inside words: the scan is several times faster); words of Chinese, Japanese, Korean and Thai,
-# which glue to the words before them, at every character they can start with.
+# Words of scripts written with spaces start a word (``\b``: the letter before is no letter, checked
+# once the first letter is read); words of Chinese, Japanese, Korean and Thai, which glue to the
+# words before them, match anywhere.
 _GLUED_WORDS = tuple(w for w in _ID_WORDS if ord(w[0]) >= 0x0E00)  # Thai, kana, CJK, Hangul
 _SPACED_WORDS = tuple(w for w in _ID_WORDS if ord(w[0]) < 0x0E00)
 _ID_WORD = LazyPattern(
-    rf"\b(?=[{_first_characters(_SPACED_WORDS)}])(?:{'|'.join(_SPACED_WORDS)})"
-    rf"|(?=[{_first_characters(_GLUED_WORDS)}])(?:{'|'.join(_GLUED_WORDS)})"
+    "|".join(_by_first_character(_SPACED_WORDS, r"(?<!\w.)") + _by_first_character(_GLUED_WORDS, ""))
 )
 _AFTER_ID_WORD = LazyPattern(
     r"[^\d\n.;!?]{0,20}?(?<![0-9A-Za-z_])(?=[^\s\d]{0,8}\d)(?P<secret>" + _VALUE + ")"
