@@ -1,8 +1,9 @@
-"""Rebuild ``src/memwarden/screening/attack_model.json``: the n-gram model injection screening ships.
+"""Rebuild ``src/memwarden/screening/attack_model.json`` and ``.npy``: the n-gram model screening ships.
 
     python scripts/train_screening.py                      # cross-validate, pick the threshold, train, write
     python scripts/train_screening.py --evaluate           # the held-out figures only, nothing written
-    python scripts/train_screening.py --data ../shared/data --out /tmp/model.json
+    python scripts/train_screening.py --evaluate --c 8 16 32 64 --extra-weight 0.1 0.3 1   # a sweep
+    python scripts/train_screening.py --data ../shared/data --out /tmp/model.json   # writes /tmp/model.npy too
 
 Training data, read at run time and never copied into the repository:
 
@@ -20,7 +21,11 @@ would meet); the hash split also with the phrase rules in front, as ``screen_tex
 The threshold is chosen on the out-of-fold scores of the hash split so that at most
 ``--target-fp`` of the benign dev rows are flagged; the shipped model is then fitted on everything.
 
-Needs numpy (training only; scoring in the package is plain Python).
+The fit is scikit-learn's L2-regularised logistic regression (liblinear, deterministic), classes
+balanced. Rows from outside the public sets count ``--extra-weight`` each: at full weight the
+many benign XQuAD and PII sentences teach the model that "not English" means "benign", which the
+multilingual attacks of CyberSecEval then pass under. Needs scikit-learn, for training only
+(``pip install scikit-learn``; scoring in the package uses numpy).
 """
 
 from __future__ import annotations
@@ -37,6 +42,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
+import scipy.sparse
+from sklearn.linear_model import LogisticRegression
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
@@ -44,12 +52,14 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 from bench.corpus import memory_text  # noqa: E402
 from bench.govern_corpora import benign_corpus, hostile_corpus  # noqa: E402
 from memwarden.screening import model_view, rule_flags  # noqa: E402
-from memwarden.screening.attack_model import WEIGHTS_FILE, known_ngrams, ngrams  # noqa: E402
+from memwarden.screening.attack_model import WEIGHTS_FILE, buckets  # noqa: E402
 from memwarden.screening.unwrap import exposed_text  # noqa: E402
 
 MAX_N = 5
-# Leaving out 1- and 2-grams (MIN_N = 3) made scoring a quarter faster and cost held-out recall.
+# Leaving out 1- and 2-grams (MIN_N = 3) made scoring faster and cost held-out recall; so did adding
+# hashed word unigrams and bigrams, and 6-grams; 2**20 buckets did no better than 2**18.
 MIN_N = 1
+BITS = 18
 PUBLIC_SOURCES = (
     "bipia",
     "cyberseceval",
@@ -64,7 +74,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?।。؟])\s+")
 
 
 class Row:
-    __slots__ = ("family", "fold", "grams", "hostile", "key", "lang", "source", "text", "weight")
+    __slots__ = ("buckets", "family", "fold", "hostile", "key", "lang", "source", "text", "weight")
 
     def __init__(
         self, text: str, hostile: bool, family: str, lang: str, key: str, weight: float = 1.0
@@ -74,7 +84,7 @@ class Row:
         self.source = family.split(":")[0]
         # Not the corpus' own split salt ("split:"): every dev row is even under it.
         self.fold = int(hashlib.sha256(f"fold:{key}".encode()).hexdigest(), 16) % 2
-        self.grams = ngrams(model_view(text), MAX_N, MIN_N)
+        self.buckets = buckets(model_view(text), BITS, MAX_N, MIN_N)
 
 
 def load_rows(data: Path, xquad_per_language: int = 40, seed: int = 5) -> list[Row]:
@@ -117,46 +127,30 @@ def load_rows(data: Path, xquad_per_language: int = 40, seed: int = 5) -> list[R
 
 
 class Model:
-    def __init__(self, weights: dict[str, float], bias: float) -> None:
+    def __init__(self, weights: npt.NDArray[np.float32], bias: float) -> None:
         self.weights, self.bias = weights, bias
 
     def score(self, row: Row) -> float:
-        known = known_ngrams(row.grams, self.weights)
-        return self.bias + (sum(self.weights[g] for g in known) / len(known) ** 0.5 if known else 0.0)
+        return self.bias + float(self.weights[row.buckets].sum()) / len(row.buckets) ** 0.5
 
 
-def fit(rows: list[Row], l2: float, iterations: int, min_df: int = 2) -> Model:
-    """Logistic regression, classes balanced, full-batch Adam over a sparse matrix (bincount)."""
-    df: collections.Counter[str] = collections.Counter()
-    for row in rows:
-        df.update(row.grams)
-    vocabulary = {g: i for i, g in enumerate(g for g, c in df.items() if c >= min_df)}
-    indices: list[int] = []
-    values: list[float] = []
-    lengths: list[int] = []
-    for row in rows:
-        known = known_ngrams(row.grams, vocabulary)
-        indices += [vocabulary[g] for g in known]
-        values += [1 / max(len(known), 1) ** 0.5] * len(known)
-        lengths.append(len(known))
-    ind, val = np.array(indices), np.array(values)
-    owner = np.repeat(np.arange(len(rows)), lengths)
-    y = np.array([r.hostile for r in rows], float)
-    weight = np.array([r.weight for r in rows]) * np.where(y == 1, 0.5 / y.mean(), 0.5 / (1 - y.mean()))
-    weight /= weight.sum()
-    size = len(vocabulary)
-    params = np.zeros(size + 1)
-    first, second = np.zeros(size + 1), np.zeros(size + 1)
-    for step in range(1, iterations + 1):
-        w, b = params[:-1], params[-1]
-        z = np.bincount(owner, weights=val * w[ind], minlength=len(rows)) + b
-        g = (1 / (1 + np.exp(-z)) - y) * weight
-        grad = np.append(np.bincount(ind, weights=val * g[owner], minlength=size) + l2 * w, g.sum())
-        first = 0.9 * first + 0.1 * grad
-        second = 0.999 * second + 0.001 * grad * grad
-        params -= 0.05 * (first / (1 - 0.9**step)) / (np.sqrt(second / (1 - 0.999**step)) + 1e-8)
-    grams = list(vocabulary)
-    return Model({grams[i]: float(params[i]) for i in range(size)}, float(params[-1]))
+def fit(rows: list[Row], c: float, extra_weight: float) -> Model:
+    """L2-regularised logistic regression, classes balanced, weights rounded to float16 as shipped."""
+    matrix = scipy.sparse.csr_matrix(
+        (
+            np.concatenate([np.full(len(r.buckets), 1 / len(r.buckets) ** 0.5) for r in rows]),
+            np.concatenate([r.buckets for r in rows]),
+            np.cumsum([0, *(len(r.buckets) for r in rows)]),
+        ),
+        shape=(len(rows), 1 << BITS),
+    )
+    weight = np.array([r.weight * (1.0 if r.source in PUBLIC_SOURCES else extra_weight) for r in rows])
+    model = LogisticRegression(
+        C=c, class_weight="balanced", solver="liblinear", max_iter=5000, random_state=0
+    )
+    model.fit(matrix, np.array([r.hostile for r in rows]), sample_weight=weight)
+    shipped = model.coef_[0].astype(np.float16)
+    return Model(shipped.astype(np.float32), round(float(model.intercept_[0]), 4))
 
 
 def report(title: str, rows: list[Row], scores: list[float], threshold: float) -> dict[str, dict[str, float]]:
@@ -191,39 +185,60 @@ def threshold_for(rows: list[Row], scores: list[float], target_fp: float) -> flo
     return benign[allowed] if allowed < len(benign) else benign[-1]
 
 
-def pruned(model: Model, prune: float) -> Model:
-    """The model as shipped: weights rounded, the small ones dropped (the file stays small)."""
-    return Model({g: round(w, 4) for g, w in model.weights.items() if abs(w) >= prune}, round(model.bias, 4))
-
-
 def with_rules(rows: list[Row], scores: list[float]) -> list[float]:
     """The scores with every row the phrase rules flag raised to infinity: screening flags a text
     when a rule matches or, failing that, when the model scores it above the threshold."""
     return [math.inf if rule_flags(exposed_text(r.text)) else s for r, s in zip(rows, scores, strict=True)]
 
 
-def hash_split(rows: list[Row], l2: float, iterations: int, prune: float) -> list[float]:
-    """Out-of-fold scores of two-fold cross-validation by id hash, each fold's model pruned."""
+def hash_split(rows: list[Row], c: float, extra_weight: float) -> list[float]:
+    """Out-of-fold scores of two-fold cross-validation by id hash."""
     scores = [0.0] * len(rows)
     for fold in (0, 1):
-        model = pruned(fit([r for r in rows if r.fold != fold], l2, iterations), prune)
+        model = fit([r for r in rows if r.fold != fold], c, extra_weight)
         for i, row in enumerate(rows):
             if row.fold == fold:
                 scores[i] = model.score(row)
     return scores
 
 
-def leave_source_out(
-    rows: list[Row], l2: float, iterations: int, prune: float
-) -> tuple[list[Row], list[float]]:
+def leave_source_out(rows: list[Row], c: float, extra_weight: float) -> tuple[list[Row], list[float]]:
     tested: list[Row] = []
     scores: list[float] = []
     for source in PUBLIC_SOURCES:
-        model = pruned(fit([r for r in rows if r.source != source], l2, iterations), prune)
+        model = fit([r for r in rows if r.source != source], c, extra_weight)
         held = [r for r in rows if r.source == source]
         tested += held
         scores += [model.score(r) for r in held]
     return tested, scores
+
+
+def rate(keep: list[bool], scores: list[float], threshold: float) -> float:
+    """The share of the kept rows scored above ``threshold``."""
+    hits = [score > threshold for score, k in zip(scores, keep, strict=True) if k]
+    return sum(hits) / len(hits)
+
+
+def sweep(rows: list[Row], cs: list[float], extra_weights: list[float], target_fp: float) -> None:
+    """Held-out recall of each setting at the threshold that flags ``target_fp`` of the benign dev rows."""
+    public = [r.source in PUBLIC_SOURCES for r in rows]
+    print(f"\n== sweep, two-fold hash split, out of fold, threshold at {target_fp:.3f} benign dev FP")
+    print("       C  extra   recall  +rules  fp+rules  fp-other  fp-preferences")
+    for c in cs:
+        for extra in extra_weights:
+            scores = hash_split(rows, c, extra)
+            threshold = threshold_for(rows, scores, target_fp)
+            ruled = with_rules(rows, scores)
+
+            hostile = [p and r.hostile for p, r in zip(public, rows, strict=True)]
+            benign = [p and not r.hostile for p, r in zip(public, rows, strict=True)]
+            other = [not p and not r.hostile for p, r in zip(public, rows, strict=True)]
+            preference = [not r.hostile and r.weight > 1 for r in rows]
+            print(
+                f"  {c:6g}  {extra:5g}   {rate(hostile, scores, threshold):.3f}   {rate(hostile, ruled, threshold):.3f}   "
+                f"{rate(benign, ruled, threshold):.3f}     {rate(other, scores, threshold):.3f}     {rate(preference, scores, threshold):.3f}",
+                flush=True,
+            )
 
 
 def main() -> None:
@@ -232,10 +247,17 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "src" / "memwarden" / "screening" / WEIGHTS_FILE)
     parser.add_argument("--evaluate", action="store_true", help="print held-out figures, write nothing")
     parser.add_argument("--by-source", action="store_true", help="also run leave-one-source-out")
-    parser.add_argument("--l2", type=float, default=5e-6)
-    parser.add_argument("--iterations", type=int, default=600)
+    parser.add_argument(
+        "--c", type=float, nargs="+", default=[32.0], help="inverse L2 strength (several: a sweep)"
+    )
+    parser.add_argument(
+        "--extra-weight",
+        type=float,
+        nargs="+",
+        default=[0.1],
+        help="weight of a row from outside the public dev sets (several: a sweep)",
+    )
     parser.add_argument("--target-fp", type=float, default=0.015, help="benign dev rows flagged, out of fold")
-    parser.add_argument("--prune", type=float, default=0.2, help="drop weights smaller than this")
     parser.add_argument("--json", type=Path, help="write the evaluation tables here")
     parser.add_argument(
         "--xquad-per-language", type=int, default=40, help="benign XQuAD sentences per language (0: none)"
@@ -247,7 +269,11 @@ def main() -> None:
     print(
         f"{len(rows)} rows ({sum(r.hostile for r in rows)} hostile), features in {time.perf_counter() - started:.1f} s"
     )
-    scores = hash_split(rows, args.l2, args.iterations, args.prune)
+    if len(args.c) > 1 or len(args.extra_weight) > 1:
+        sweep(rows, args.c, args.extra_weight, args.target_fp)
+        return
+    c, extra = args.c[0], args.extra_weight[0]
+    scores = hash_split(rows, c, extra)
     threshold = threshold_for(rows, scores, args.target_fp)
     tables = {"hash_split": report("two-fold hash split, out of fold", rows, scores, threshold)}
     public = [i for i, r in enumerate(rows) if r.source in PUBLIC_SOURCES]
@@ -258,7 +284,7 @@ def main() -> None:
         threshold,
     )
     if args.by_source:
-        tested, held_scores = leave_source_out(rows, args.l2, args.iterations, args.prune)
+        tested, held_scores = leave_source_out(rows, c, extra)
         tables["leave_source_out"] = report("leave one source out", tested, held_scores, threshold)
     if args.json:
         # Out-of-fold scores of the dev rows by id, to combine with the phrase rules elsewhere.
@@ -266,23 +292,24 @@ def main() -> None:
         args.json.write_text(json.dumps({"threshold": threshold, **tables, "out_of_fold": oof}, indent=1))
     if args.evaluate:
         return
-    full = fit(rows, args.l2, args.iterations)
-    model = pruned(full, args.prune)
+    model = fit(rows, c, extra)
     payload = {
-        "about": "memwarden injection screening: logistic regression over char 1-5-grams of the screening view; "
-        "rebuilt by scripts/train_screening.py",
+        "about": "memwarden injection screening: logistic regression over hashed char 1-5-grams of the "
+        "screening view, bucket weights in attack_model.npy; rebuilt by scripts/train_screening.py",
         "trained_on": "governance-dev injection (public dev half), XQuAD/PII/LoCoMo benign sentences, "
         "bench/govern_corpora.py",
+        "features": "distinct hashed n-gram buckets, unit length",
+        "bits": BITS,
         "max_n": MAX_N,
         "min_n": MIN_N,
-        "features": "distinct n-grams, unit length",
+        "c": c,
+        "extra_weight": extra,
         "bias": model.bias,
         "threshold": round(threshold, 4),
-        "weights": dict(sorted(model.weights.items())),
     }
-    args.out.write_text(
-        json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8"
-    )
+    args.out.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    buckets_out = args.out.with_suffix(".npy")
+    np.save(buckets_out, model.weights.astype(np.float16), allow_pickle=False)
     dev = [r for r in rows if r.source in PUBLIC_SOURCES]
     report(
         "fitted on everything, scored on the dev rows (optimistic)",
@@ -290,9 +317,7 @@ def main() -> None:
         [model.score(r) for r in dev],
         threshold,
     )
-    print(
-        f"\nwrote {args.out} ({len(model.weights)} of {len(full.weights)} weights, {args.out.stat().st_size:,} bytes)"
-    )
+    print(f"\nwrote {args.out} and {buckets_out} ({buckets_out.stat().st_size:,} bytes)")
 
 
 if __name__ == "__main__":

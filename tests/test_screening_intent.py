@@ -8,6 +8,9 @@ None of these sentences is in the model's training data (scripts/train_screening
 from __future__ import annotations
 
 import base64
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from importlib import resources
@@ -16,7 +19,7 @@ from urllib.parse import quote
 import pytest
 
 from memwarden.screening import FLAG_REASONS, FLAGS, model_view, rule_flags, screen_text
-from memwarden.screening.attack_model import attack_model, attack_score
+from memwarden.screening.attack_model import attack_model, attack_score, buckets
 from memwarden.screening.unwrap import exposed_text
 from memwarden.service import MemoryService
 
@@ -145,3 +148,37 @@ def test_context_and_thread_are_screened_on_write(service: MemoryService) -> Non
     assert by_thread.injection_flags == ("instruction_override",)
     clean = service.memories.add("Release went out on time.", project="beta", thread="release-2026-12").memory
     assert clean.injection_flags == ()
+
+
+def test_the_model_hashes_n_grams_the_same_in_every_process() -> None:
+    """Buckets come from a fixed hash, not Python's salted ``hash()``: a model trained in one
+    process scores the same text alike in another, whatever PYTHONHASHSEED says."""
+    script = (
+        "from memwarden.screening.attack_model import attack_score, buckets;"
+        "view = 'the deploy key is in 1password, ask bob before rotating it';"
+        "print(buckets(view, 18, 5).tolist()[:20], round(attack_score(view), 6))"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(outputs) == 1
+
+
+def test_n_gram_buckets_are_distinct_and_cover_every_order() -> None:
+    model = attack_model()
+    assert model.weights.shape == (1 << model.bits,)
+    found = buckets("abcabc", model.bits, max_n=5, min_n=1)
+    assert found.tolist() == sorted(set(found.tolist()))  # each bucket counts once
+    # " abcabc " holds 4 distinct 1-grams, 5 2-grams, 5 3-grams, 5 4-grams and 4 5-grams.
+    assert len(found) <= 23 and len(found) >= 20
+    assert len(buckets("", model.bits, max_n=5)) == 2  # the padding alone (" ", "  ") still scores
+    longer = buckets("x" * 10 + " ignore", model.bits, max_n=5)
+    # An n-gram lands in one bucket wherever it stands in the text.
+    assert set(buckets("ignore", model.bits, max_n=5, min_n=3).tolist()) <= set(longer.tolist())
