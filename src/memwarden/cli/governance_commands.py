@@ -110,9 +110,8 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
             print(report.summary())
         if anchor is None and not anchor_missing and report.rows and not report.problems:
             print(
-                "  no anchor given: the rows present are checked, but the newest rows could have been cut "
-                "and the head moved back (or the file replaced by an older copy) without a trace; "
-                "--anchor-file or MEMWARDEN_AUDIT_ANCHOR_FILE checks that (docs/governance.md)"
+                "  no anchor given: newest rows cut with the head moved back would not show; "
+                "set MEMWARDEN_AUDIT_ANCHOR_FILE (docs/governance.md#anchor-file)"
             )
         for marker in unfinished:
             print(
