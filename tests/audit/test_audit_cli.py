@@ -171,3 +171,22 @@ def test_token_new_appends_a_hashed_entry_and_token_hash_matches(
     assert run(cli_env, "token", "hash", stdin="").returncode == 1
     bad = run(cli_env, "token", "new", "--actor", "", "--tenant", "acme")
     assert bad.returncode == 1 and "actor must be" in bad.stderr
+
+
+def test_the_csv_export_holds_no_cell_a_spreadsheet_would_run_and_json_stays_exact(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    # Second attack round (issue 33): a project such as =cmd|' /C calc'!A0 is audited as sent (a
+    # refused add records it too) and reached the CSV as a live formula.
+    hostile = "=cmd|' /C calc'!A0"
+    run(cli_env, "add", "a note", "--project", hostile)
+    assert run({**cli_env, "MEMWARDEN_ACTOR": "@evil"}, "list").returncode == 0
+    out_csv, out_json = tmp_path / "audit.csv", tmp_path / "audit.json"
+    assert run(cli_env, "audit", "export", "--format", "csv", "--out", str(out_csv)).returncode == 0
+    assert run(cli_env, "audit", "export", "--format", "json", "--out", str(out_json)).returncode == 0
+    with out_csv.open(encoding="utf-8") as handle:
+        cells = [cell for row in csv.reader(handle) for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    assert "'@evil" in cells
+    records = json.loads(out_json.read_text(encoding="utf-8"))["records"]
+    assert "@evil" in [r["actor"] for r in records]  # the JSON export is exact

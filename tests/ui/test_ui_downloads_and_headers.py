@@ -14,7 +14,7 @@ from test_ui_http import login
 
 from memwarden.errors import InvalidInput
 from memwarden.service import MemoryService
-from memwarden.ui.downloads import FORMULA_STARTS
+from memwarden.audit.export import FORMULA_STARTS
 
 # Projects a caller may choose that a spreadsheet would run as formulas.
 FORMULA_PROJECTS = ["=cmd|/C calc!A0", "@SUM(1+1)", "+1+2", "-2+3", "=HYPERLINK(evil.example)"]

@@ -3,6 +3,12 @@
 JSON is one object: ``{"format": "memwarden.audit", "version": 1, "exported_at", "filters",
 "head", "count", "records": [...]}``; CSV has one header line with the column names, and
 ``memory_ids`` / ``detail`` as JSON text. Rows are streamed, never held in memory all at once.
+
+The CSV goes to spreadsheets, which run a cell that starts with ``=``, ``+``, ``-``, ``@`` (or a
+tab or carriage return) as a formula (``=HYPERLINK(...)``, a DDE call ``=cmd|...``). Project,
+actor, tenant and detail are written by whoever calls the server (a refused add is audited with
+the project as sent), so such a text cell gets a leading apostrophe, which spreadsheets show as
+text and do not display. The JSON export is exact: verify and tools read that one.
 """
 
 from __future__ import annotations
@@ -39,10 +45,19 @@ FIELDS = (
 )
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """``value`` as a cell no spreadsheet evaluates: an apostrophe before a formula start."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
 def _csv_row(record: AuditRecord) -> list[Any]:
     row = record.to_dict()
     return [
-        json.dumps(row[f], ensure_ascii=False) if f in ("memory_ids", "detail") else row[f] for f in FIELDS
+        spreadsheet_cell(json.dumps(row[f], ensure_ascii=False) if f in ("memory_ids", "detail") else row[f])
+        for f in FIELDS
     ]
 
 

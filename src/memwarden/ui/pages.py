@@ -22,7 +22,6 @@ from memwarden.models import KINDS, format_time
 from memwarden.ui import forms, security
 from memwarden.ui.context import Handler, UiContext
 from memwarden.ui.dashboard import AUDIT_PAGE, PAGE_SIZE
-from memwarden.ui.downloads import spreadsheet_safe_csv
 from memwarden.ui.sessions import Session
 
 WHY_ORDER = ("keyword", "vector", "coverage", "recency", "usage", "pinned")
@@ -159,9 +158,8 @@ async def audit_export(request: Request, ui: UiContext, session: Session) -> Res
     out = io.StringIO()
     await run_in_threadpool(ui.dashboard.export, session, out, fmt, query)
     media = "text/csv" if fmt == "csv" else "application/json"
-    body = spreadsheet_safe_csv(out.getvalue()) if fmt == "csv" else out.getvalue()
     response = Response(
-        body,
+        out.getvalue(),
         media_type=f"{media}; charset=utf-8",
         headers={"content-disposition": f'attachment; filename="memwarden-audit.{fmt}"'},
     )
