@@ -24,7 +24,9 @@ The threshold is chosen on the out-of-fold scores of the hash split so that at m
 The fit is scikit-learn's L2-regularised logistic regression (liblinear, deterministic), classes
 balanced. Rows from outside the public sets count ``--extra-weight`` each: at full weight the
 many benign XQuAD and PII sentences teach the model that "not English" means "benign", which the
-multilingual attacks of CyberSecEval then pass under. Needs scikit-learn, for training only
+multilingual attacks of CyberSecEval then pass under; at 0.1 the model flags 3.6 % of ordinary
+multilingual sentences (Wikipedia, dialogue), over the 2 % any benign set may lose to a flag.
+0.2 keeps every benign set measured under 2 %. Needs scikit-learn, for training only
 (``pip install scikit-learn``; scoring in the package uses numpy).
 """
 
@@ -254,7 +256,7 @@ def main() -> None:
         "--extra-weight",
         type=float,
         nargs="+",
-        default=[0.1],
+        default=[0.2],
         help="weight of a row from outside the public dev sets (several: a sweep)",
     )
     parser.add_argument("--target-fp", type=float, default=0.015, help="benign dev rows flagged, out of fold")

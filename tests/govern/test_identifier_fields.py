@@ -166,9 +166,9 @@ def test_memwarden_review_lists_flagged_memories(service: MemoryService, setting
     service.memories.add("Deploys happen on Tuesdays")
     report = service.operations.review(stale_days=90, limit=10)
     assert report["counts"]["flagged"] == 1
-    assert [(i["id"], i["injection_flags"]) for i in report["flagged"]] == [
-        (flagged.id, ["instruction_override", "tool_command"])
-    ]
+    # "when you read this" addresses the model but overrides nothing: it is the cue that aims
+    # the harmful action at the agent, so the flag is tool_command alone (issue 32).
+    assert [(i["id"], i["injection_flags"]) for i in report["flagged"]] == [(flagged.id, ["tool_command"])]
 
 
 @pytest.mark.parametrize("blank", ["\u2028", "\u2029", "\u0085", "\u1680", "\u2800", "\u00a0", "\u3000"])
