@@ -107,8 +107,9 @@ def test_wrappers_are_exposed_as_lines_a_reader_would_see() -> None:
     assert exposed_text("no wrappers here") == "no wrappers here"
 
 
-def test_the_model_ships_in_the_package_and_scores_without_numpy() -> None:
+def test_the_model_ships_in_the_package_and_scores_offline() -> None:
     assert resources.files("memwarden.screening").joinpath("attack_model.json").is_file()
+    assert resources.files("memwarden.screening").joinpath("attack_model.npy").is_file()
     model = attack_model()
     assert model.max_n >= 3 and len(model.weights) > 1000
     benign = attack_score(model_view("The client prefers email over phone calls."))
