@@ -12,9 +12,9 @@ import httpx
 import pytest
 from test_ui_http import login
 
+from memwarden.audit.export import FORMULA_STARTS
 from memwarden.errors import InvalidInput
 from memwarden.service import MemoryService
-from memwarden.audit.export import FORMULA_STARTS
 
 # Projects a caller may choose that a spreadsheet would run as formulas.
 FORMULA_PROJECTS = ["=cmd|/C calc!A0", "@SUM(1+1)", "+1+2", "-2+3", "=HYPERLINK(evil.example)"]
