@@ -66,7 +66,8 @@ def test_cli_adds_updates_and_shows_context_thread_and_time(
     assert main(["update", added["id"], "--context", "", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["memory"]["version"] == 2
     assert main(["add", "bad time", "--occurred-at", "yesterday-ish"]) == 1
-    assert "occurred_at 'yesterday-ish' is not an ISO 8601" in capsys.readouterr().err
+    refused = capsys.readouterr().err
+    assert "occurred_at is not an ISO 8601" in refused and "yesterday-ish" not in refused  # never echoed
     assert main(["stats", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["memories"] == 1
 
@@ -101,7 +102,7 @@ def test_export_carries_the_fields_and_import_restores_and_redacts_them(tmp_path
         assert "bo@example.com" not in imported.context and "[REDACTED" in imported.context
         record["thread"] = "bad\x01thread"
         record["id"] = "01JD3Z5X9Q2W8E7R6T5Y4V3K2M"
-        with pytest.raises(Exception, match="thread must be"):
+        with pytest.raises(Exception, match="thread may not contain U\\+0001"):
             target.operations.import_text(json.dumps(document))
         assert target.memories.stats()["memories"] == 1
     finally:

@@ -25,10 +25,11 @@ import functools
 import io
 import json
 from importlib import resources
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy is imported by the functions that score (heavy imports stay lazy)
+    import numpy as np
+    import numpy.typing as npt
 
 WEIGHTS_FILE = "attack_model.json"
 BUCKETS_FILE = "attack_model.npy"
@@ -37,8 +38,8 @@ BUCKETS_FILE = "attack_model.npy"
 MAX_MODEL_CHARS = 6_000
 # The polynomial hash's multiplier (the 64-bit FNV prime) and the multiplicative mix that turns a
 # hash into a bucket (Fibonacci hashing: the top bits of hash * 2**64 / golden ratio).
-_PRIME = np.uint64(0x100000001B3)
-_MIX = np.uint64(0x9E3779B97F4A7C15)
+_PRIME = 0x100000001B3
+_MIX = 0x9E3779B97F4A7C15
 
 
 class AttackModel(NamedTuple):
@@ -53,6 +54,8 @@ class AttackModel(NamedTuple):
 @functools.cache
 def attack_model() -> AttackModel:
     """The shipped model, read on first use (only writes screen text)."""
+    import numpy as np
+
     folder = resources.files(__package__)
     raw = json.loads(folder.joinpath(WEIGHTS_FILE).read_text("utf-8"))
     buckets = np.load(io.BytesIO(folder.joinpath(BUCKETS_FILE).read_bytes()), allow_pickle=False)
@@ -74,6 +77,9 @@ def buckets(view: str, bits: int, max_n: int, min_n: int = 1) -> npt.NDArray[np.
     """The distinct buckets of the ``min_n``- to ``max_n``-character n-grams of ``view`` padded with a
     space at each end: the model's features, each worth ``1 / sqrt(len(result))`` (training and
     scoring share this function, so a model sees the vectors it was fitted on)."""
+    import numpy as np
+
+    prime, mix = np.uint64(_PRIME), np.uint64(_MIX)
     codes = np.frombuffer(f" {view[:MAX_MODEL_CHARS]} ".encode("utf-32-le"), dtype=np.uint32).astype(
         np.uint64
     )
@@ -82,16 +88,18 @@ def buckets(view: str, bits: int, max_n: int, min_n: int = 1) -> npt.NDArray[np.
     for n in range(1, min(max_n, len(codes)) + 1):
         # The hash of each n-gram from that of the (n-1)-gram starting at the same place; numpy
         # arrays wrap on overflow, which is the arithmetic modulo 2**64 the hash wants.
-        rolling = rolling[: len(codes) - n + 1] * _PRIME + codes[n - 1 :]
+        rolling = rolling[: len(codes) - n + 1] * prime + codes[n - 1 :]
         if n >= min_n:
             hashes.append(rolling + np.uint64(n))  # "ab" and the 1-gram "\x00ab" stay apart
-    mixed = (np.concatenate(hashes) * _MIX) >> np.uint64(64 - bits)
+    mixed = (np.concatenate(hashes) * mix) >> np.uint64(64 - bits)
     return np.unique(mixed.astype(np.int64))
 
 
 def attack_score(view: str, model: AttackModel | None = None) -> float:
     """The model's log-odds that ``view`` (a ``plain_view``) is an injection; above
     ``model.threshold`` screening flags it."""
+    import numpy as np
+
     model = model or attack_model()
     found = buckets(view, model.bits, model.max_n, model.min_n)
     return model.bias + float(np.take(model.weights, found).sum()) / float(np.sqrt(len(found)))
