@@ -26,8 +26,8 @@ import pytest
 from ui_helpers import CHROMIUM
 
 from memwarden.ui.launcher import ask_ticket, free_port, read_state, state_path
+from tests.test_local_users import OTHER, other_python
 
-OTHER = 65534
 PLAIN_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}  # the other user's: no proxy, nothing of ours
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "getuid") or os.getuid() != 0, reason="running a process as another user needs root"
@@ -103,19 +103,6 @@ with sync_playwright() as play:
     browser.close()
 Path(os.environ["UI_TEST_BROWSER_RECORD"]).write_text(json.dumps(record))
 """
-
-
-def other_python() -> str:
-    for exe in (sys.executable, "/usr/bin/python3", "/usr/local/bin/python3"):
-        try:
-            done = subprocess.run(
-                [exe, "-I", "-c", "pass"], user=OTHER, group=OTHER, capture_output=True, timeout=30
-            )
-        except (OSError, subprocess.SubprocessError):
-            continue
-        if done.returncode == 0:
-            return exe
-    pytest.skip("no Python interpreter that user 65534 may run")
 
 
 def ask_as_other_user(url: str, cookie: str = "") -> tuple[int, str]:
