@@ -5,9 +5,11 @@ Stored text may hold terminal control sequences (a memory written by an agent th
 hostile page, an import, a foreign writer): ESC sequences that erase lines or set the window
 title, OSC 52 that writes the clipboard, C1 controls that some terminals obey like ESC. Every
 command runs with ``TerminalSafeStdout`` (``main.run_handler``), so whatever it prints reaches
-the terminal with each C0 control other than newline and tab, DEL, and each C1 control written
-as a ``\\uXXXX`` escape. That is also how JSON writes such a character inside a string, so JSON
-output stays valid JSON that decodes to the same values; byte streams (``sys.stdout.buffer``:
+the terminal with each C0 control other than newline and tab, DEL, each C1 control, and each
+bidirectional embedding, override and isolate control (U+202A-U+202E, U+2066-U+2069: "Trojan
+Source" text that shows one thing and says another) written as a ``\\uXXXX`` escape. That is
+also how JSON may write such a character inside a string, so JSON output stays valid JSON that
+decodes to the same values; byte streams (``sys.stdout.buffer``:
 the MCP stdio server) are left alone.
 """
 
@@ -18,9 +20,14 @@ import sys
 from types import TracebackType
 from typing import Any, TextIO, cast
 
-# C0 controls but newline and tab, DEL, and the C1 controls.
+# C0 controls but newline and tab, DEL, the C1 controls, and the bidirectional controls that
+# reorder what the terminal shows.
 _CONTROL_ESCAPES = str.maketrans(
-    {c: f"\\u{c:04x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A)}
+    {
+        c: f"\\u{c:04x}"
+        for c in (*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+        if c not in (0x09, 0x0A)
+    }
 )
 
 
