@@ -139,7 +139,7 @@ def test_the_mcp_recall_prompt_and_pinned_resource_keep_hostile_fields_quoted(
 def test_mcp_tool_results_carry_hostile_fields_as_escaped_json(
     service: MemoryService, db_path: Path, settings: Any
 ) -> None:
-    """memory_search (with context), memory_get and memory_list: the text a model reads is the
+    """memory_search (with context), memory_get, memory_list and memory_export: the text a model reads is the
     structured result's JSON, with no tag bracket or line break inside a string."""
     recalled, pinned, _ = hostile_store(service, db_path)
     from memwarden.app import build_service
@@ -152,7 +152,8 @@ def test_mcp_tool_results_carry_hostile_fields_as_escaped_json(
             listed = await client.call_tool("memory_list", {"limit": 10})
             ids = [hit["id"] for hit in found.structured_content["hits"]]  # type: ignore[index]
             got = await client.call_tool("memory_get", {"ids": ids, "include_context": True})
-            for result in (found, listed, got):
+            exported = await client.call_tool("memory_export", {})
+            for result in (found, listed, got, exported):
                 assert not result.is_error
                 text = str(result.content[0].text)  # type: ignore[union-attr]
                 assert json.loads(text) == result.structured_content

@@ -55,14 +55,14 @@ async def memory_export(
     scope: Annotated[str | None, described("memory_export", "scope")] = None,
     include_deleted: Annotated[bool, described("memory_export", "include_deleted")] = False,
     name: Annotated[str | None, described("memory_export", "name")] = None,
-) -> out.ExportOut:
+) -> Annotated[CallToolResult, out.ExportOut]:
     service = service_of(ctx)
     chosen = project_of(project, scope)
     if name is None:
         document = await call_service(
             service.operations.export, project=chosen, include_deleted=include_deleted, caller=caller_of(ctx)
         )
-        return out.ExportOut(count=document["count"], export=document)
+        return data_result(out.ExportOut(count=document["count"], export=document))  # stored text: escaped
     written = await call_service(
         service.operations.export_file,
         name,
@@ -70,7 +70,7 @@ async def memory_export(
         include_deleted=include_deleted,
         caller=caller_of(ctx),
     )
-    return out.ExportOut(count=written["count"], file=written["file"])
+    return data_result(out.ExportOut(count=written["count"], file=written["file"]))
 
 
 async def memory_import(
@@ -80,7 +80,7 @@ async def memory_import(
     format: Annotated[str, described("memory_import", "format")] = "auto",
     project: Annotated[str | None, described("memory_import", "project")] = None,
     scope: Annotated[str | None, described("memory_import", "scope")] = None,
-) -> out.ImportOut:
+) -> Annotated[CallToolResult, out.ImportOut]:
     if (data is None) == (name is None):
         raise ToolError(
             "invalid_input: send exactly one of data (the content) or name (a file in the export folder)"
@@ -100,7 +100,7 @@ async def memory_import(
         report = await call_service(
             service.operations.import_text, text, fmt=format, project=chosen, caller=caller_of(ctx)
         )
-    return out.ImportOut.model_validate(report)
+    return data_result(out.ImportOut.model_validate(report))  # may quote titles of refused records
 
 
 def _hints(*, read_only: bool, idempotent: bool = True) -> ToolAnnotations:
