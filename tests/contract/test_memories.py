@@ -171,6 +171,7 @@ def test_stats_count_live_expired_deleted_pinned_and_bytes(store: Store) -> None
     assert store.stats("t1", "a", T0)["memories"] == 1
 
 
+@pytest.mark.migrations
 def test_reopening_an_up_to_date_database_applies_no_migration(
     store: Store, open_url: Callable[[], Store]
 ) -> None:
