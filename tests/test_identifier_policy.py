@@ -97,3 +97,45 @@ def test_escape_always_gives_an_allowed_idempotent_value(value: str) -> None:
         assert escaped == value
     if value.strip():
         assert escaped.strip()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "می\u200cخواهم",  # Persian: ZWNJ inside a word
+        "क्\u200dष-notes",  # Devanagari: ZWJ after a virama
+        "👩\u200d💻",  # an emoji sequence
+        "ഫ\u200dലം",  # Malayalam
+    ],
+)
+def test_joiners_are_allowed_where_a_script_or_emoji_needs_them(value: str) -> None:
+    assert check_identifier("project", value) == value
+    assert escape_identifier(value) == value
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "pro\u200dject",  # between ASCII letters: hides a split word
+        "\u200cمی",  # at the start
+        "می\u200c",  # at the end
+        "می\u200c\u200cخواهم",  # doubled
+        "می\u200c خواهم",  # before a space
+    ],
+)
+def test_joiners_are_refused_where_they_only_hide_something(value: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        check_identifier("project", value)
+    assert "U+200" in refused.value.message
+    escaped = escape_identifier(value)
+    assert first_refused(escaped) is None and escape_identifier(escaped) == escaped
+
+
+def test_a_persian_project_with_a_joiner_is_stored_and_found(service: object) -> None:
+    from memwarden.service import MemoryService
+
+    assert isinstance(service, MemoryService)
+    project = "پروژه\u200cها"
+    stored = service.memories.add("The build uses uv", project=project).memory
+    assert stored.project == project
+    assert [m.id for m in service.memories.list(project=project)] == [stored.id]

@@ -7,7 +7,10 @@ restricted set, refused with an error naming the character:
 - no control characters or other invisible code points (Unicode categories ``Cc`` with tab,
   newline and carriage return, ``Cf`` such as zero-width and bidi controls, ``Cs`` surrogates,
   ``Co`` private use, ``Cn`` unassigned), no line or paragraph separators (``Zl``, ``Zp``;
-  U+0085 is ``Cc``);
+  U+0085 is ``Cc``); except the zero-width non-joiner and joiner (U+200C, U+200D) between two
+  non-ASCII letters, marks or symbols, where Persian, the Indic scripts and emoji sequences need
+  them to spell a word ("می‌خواهم", "👩‍💻"); next to ASCII, at an end or doubled they hide
+  nothing a reader needs and stay refused;
 - no markup characters ``<`` ``>`` ``&`` ``"`` ``'`` and backtick (tags, entities, attribute
   quotes, code spans), nor a character that NFKC folds to one of them (fullwidth ``＜``…),
   which a model reads as the same character.
@@ -57,11 +60,35 @@ def is_refused(ch: str) -> bool:
     return any(folded in MARKUP for folded in unicodedata.normalize("NFKC", ch))
 
 
+_JOINERS = "\u200c\u200d"
+
+
+def _joins(value: str, at: int) -> bool:
+    """Whether the joiner at ``value[at]`` stands between two non-ASCII letters, marks or
+    symbols (its place in a word of a script that needs it, or in an emoji sequence)."""
+    if at == 0 or at == len(value) - 1:
+        return False
+    before, after = value[at - 1], value[at + 1]
+    return all(
+        not ch.isascii() and unicodedata.category(ch)[0] in "LMS" and not is_refused(ch)
+        for ch in (before, after)
+    )
+
+
+def refused_at(value: str, at: int) -> bool:
+    """Whether the character at ``value[at]`` may not stand there (``is_refused``, with the
+    joiners allowed in a joining place)."""
+    ch = value[at]
+    if ch in _JOINERS:
+        return not _joins(value, at)
+    return is_refused(ch)
+
+
 def first_refused(value: str) -> str | None:
     """The first character of ``value`` the policy refuses, or None when it has none."""
     if value.isascii() and value.isprintable():  # the common case, without a loop in Python
         return next((ch for ch in value if ch in MARKUP), None)
-    return next((ch for ch in value if is_refused(ch)), None)
+    return next((value[at] for at in range(len(value)) if refused_at(value, at)), None)
 
 
 def describe_character(ch: str) -> str:
@@ -114,7 +141,9 @@ def escape_identifier(value: str, *, max_chars: int | None = None) -> str:
     if first_refused(value) is None:
         escaped = value
     else:
-        escaped = " ".join("".join(_stand_in(ch) if is_refused(ch) else ch for ch in value).split())
+        escaped = " ".join(
+            "".join(_stand_in(ch) if refused_at(value, at) else ch for at, ch in enumerate(value)).split()
+        )
         if value and not any(unicodedata.category(c)[0] in "LNPS" for c in escaped):
             escaped = "".join(f"[U+{ord(ch):04X}]" for ch in value)
     if max_chars is not None and len(escaped) > max_chars:
