@@ -7,17 +7,16 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
+
+from cli_runner import CliResult, run_in_process
 
 from tests.audit.test_verify_attacks import _rewrite_as_plain, damage_audit_table
 
 
-def run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True, timeout=120
-    )
+def run(env: dict[str, str], *argv: str) -> CliResult:
+    """The command run in this process (tests/cli_runner.py): this file tests what it does."""
+    return run_in_process(env, *argv)
 
 
 def test_verify_with_the_key_fails_on_a_keyed_chain_rewritten_as_plain_rows(

@@ -8,15 +8,14 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
+from cli_runner import CliResult, run_in_process
 
-def run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True, timeout=120
-    )
+
+def run(env: dict[str, str], *argv: str) -> CliResult:
+    """The command run in this process (tests/cli_runner.py): this file tests what it does."""
+    return run_in_process(env, *argv)
 
 
 def _behind_memwardens_back(path: Path, *statements: str) -> None:

@@ -6,20 +6,19 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
+
+from cli_runner import CliResult, run_in_process
 
 from tests.audit_rows import audit_rows
 
 SECRET = "the secret launch date is March 3"
 
 
-def run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True, timeout=120
-    )
+def run(env: dict[str, str], *argv: str) -> CliResult:
+    """The command run in this process (tests/cli_runner.py): this file tests what it does."""
+    return run_in_process(env, *argv)
 
 
 def add(env: dict[str, str], content: str) -> str:

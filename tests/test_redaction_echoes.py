@@ -5,12 +5,11 @@ real SQLite file, the real command in a subprocess)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from cli_runner import CliResult, run_in_process
 
 from memwarden.audit import open_audit_log
 from memwarden.audit.base import AuditEvent
@@ -24,10 +23,9 @@ CARD = "4111 1111 1111 1111"  # the test number of every card network, written i
 IBAN = "DE89 3704 0044 0532 0130 00"  # the example IBAN of the German registry entry
 
 
-def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memwarden", *args], env=env, capture_output=True, text=True, timeout=120
-    )
+def run(env: dict[str, str], *args: str) -> CliResult:
+    """The command run in this process (tests/cli_runner.py): this file tests what it does."""
+    return run_in_process(env, *args)
 
 
 def test_audit_export_keeps_its_filters_out_of_the_file_and_its_own_row(

@@ -5,23 +5,17 @@ from __future__ import annotations
 import csv
 import json
 import sqlite3
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
+
+from cli_runner import CliResult, run_in_process
 
 from memwarden.govern.identity import load_tokens_file, token_digest
 
 
-def run(env: dict[str, str], *argv: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memwarden", *argv],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        input=stdin,
-    )
+def run(env: dict[str, str], *argv: str, stdin: str = "") -> CliResult:
+    """The command run in this process (tests/cli_runner.py): this file tests what it does."""
+    return run_in_process(env, *argv, stdin=stdin)
 
 
 def seed(env: dict[str, str]) -> None:
