@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from memwarden import validation as v
 from memwarden.audit import operations as audit_ops
@@ -17,6 +17,15 @@ from memwarden.audit.operations import audited
 from memwarden.errors import Conflict, InvalidInput, NotFound
 from memwarden.intake import DEFAULT_PROJECT, Intake, content_hash, new_id
 from memwarden.models import Caller, Memory, utcnow
+from memwarden.requests import (
+    AddRequest,
+    DeleteRequest,
+    GetRequest,
+    ListRequest,
+    Request,
+    StatsRequest,
+    UpdateRequest,
+)
 from memwarden.search.similar import find_similar
 from memwarden.store.base import Store
 from memwarden.write_results import AddResult, DeleteResult
@@ -41,6 +50,21 @@ def _cleared_summary(result: FlagsCleared) -> dict[str, Any]:
     """The audit row of a clear that changed nothing (the memory had no flags); a clear that did
     change it is recorded in the write's own transaction, naming the flags cleared."""
     return {"memory_ids": [result.memory.id], "result_count": 0, "detail": {"cleared_flags": []}}
+
+
+R = TypeVar("R", bound=Request)
+
+
+def _request(model: type[R], given: object, fields: dict[str, Any], *, first: str) -> R:
+    """``given`` when it is the request already; else the request of the keyword form, whose
+    first positional argument is the field ``first`` (content, id or ids)."""
+    if isinstance(given, model):
+        if fields:
+            raise InvalidInput(
+                f"pass either a {model.__name__} or keyword arguments, not both", field=next(iter(fields))
+            )
+        return given
+    return model(**{first: given, **fields})
 
 
 def _expiry(now: datetime, ttl_hours: float | None) -> datetime | None:
@@ -91,28 +115,19 @@ class Memories:
     # -- writes ------------------------------------------------------------------------------
 
     @audited("add", audit_ops.add_summary)
-    def add(
-        self,
-        content: object,
-        *,
-        project: object | None = None,
-        kind: object = "fact",
-        title: object = "",
-        tags: object = None,
-        pinned: bool = False,
-        ttl_hours: object = None,
-        context: object = None,
-        thread: object = None,
-        occurred_at: object = None,
-        caller: Caller | None = None,
-    ) -> AddResult:
+    def add(self, request: AddRequest | str, /, *, caller: Caller | None = None, **fields: Any) -> AddResult:
+        """Store one memory. ``add("text", project=…)`` is the keyword form (the tests' and
+        benches' spelling): it builds the ``AddRequest``, so both forms are checked alike."""
+        req = _request(AddRequest, request, fields, first="content")
         who = self._caller(caller)
         intake = self.intake
         now = self.clock()
+        content, project, title, tags, context = req.content, req.project, req.title, req.tags, req.context
+        thread = req.thread
         text, redactions = intake.clean_content(content)
         clean_context, context_rules = intake.clean_context(context)
         clean_thread = intake.clean_thread(thread)
-        occurred = v.check_occurred_at(occurred_at, now=now) or now
+        occurred = v.check_occurred_at(req.occurred_at, now=now) or now
         clean_title, title_rules = intake.clean_title(title)
         clean_tags, tag_rules = intake.clean_tags(tags)
         scope = intake.clean_project(project) or DEFAULT_PROJECT
@@ -125,15 +140,15 @@ class Memories:
             id=new_id(),
             tenant=who.tenant,
             project=scope,
-            kind=intake.clean_kind(kind),
+            kind=req.kind,
             title=clean_title,
             tags=clean_tags,
             content=text,
             content_hash=content_hash(text),
-            pinned=bool(pinned),
+            pinned=req.pinned,
             created_at=now,
             updated_at=now,
-            expires_at=_expiry(now, v.check_ttl_hours(ttl_hours)),
+            expires_at=_expiry(now, req.ttl_hours),
             redactions=redactions,
             context=clean_context,
             thread=clean_thread,
@@ -160,28 +175,15 @@ class Memories:
             redactions_dry_run=intake.dry_run_rules(memory.content, memory.title),
         )
 
-    @audited("update", audit_ops.memory_summary, ids_arg="memory_id")
+    @audited("update", audit_ops.memory_summary, ids_arg="id")
     def update(
-        self,
-        memory_id: object,
-        *,
-        content: object | None = None,
-        project: object | None = None,
-        kind: object | None = None,
-        title: object | None = None,
-        tags: object | None = None,
-        pinned: bool | None = None,
-        ttl_hours: object | None = None,
-        context: object | None = None,
-        thread: object | None = None,
-        occurred_at: object | None = None,
-        if_version: int | None = None,
-        caller: Caller | None = None,
+        self, request: UpdateRequest | str, /, *, caller: Caller | None = None, **fields: Any
     ) -> Memory:
+        """Change fields of one live memory; ``update(memory_id, content=…)`` is the keyword form."""
+        req = _request(UpdateRequest, request, fields, first="id")
         who = self._caller(caller)
-        current = self.get_live(who, v.check_id(memory_id))
-        if if_version is not None and (isinstance(if_version, bool) or not isinstance(if_version, int)):
-            raise InvalidInput("if_version must be a whole number", field="if_version")
+        current = self.get_live(who, req.id)
+        if_version = req.if_version
         if if_version is not None and if_version != current.version:
             raise Conflict(
                 f"memory {current.id} is at version {current.version}, not {if_version}: "
@@ -189,6 +191,14 @@ class Memories:
                 id=current.id,
                 current_version=current.version,
             )
+        content, project, kind, title, tags = req.content, req.project, req.kind, req.title, req.tags
+        pinned, ttl_hours, context, thread, occurred_at = (
+            req.pinned,
+            req.ttl_hours,
+            req.context,
+            req.thread,
+            req.occurred_at,
+        )
         now = self.clock()
         intake = self.intake
         changes: dict[str, Any] = {"updated_at": now}
@@ -198,15 +208,15 @@ class Memories:
         if project is not None:
             changes["project"] = intake.clean_project(project)
         if kind is not None:
-            changes["kind"] = intake.clean_kind(kind)
+            changes["kind"] = kind
         if title is not None:
             changes["title"] = intake.clean_title(title)[0]
         if tags is not None:
             changes["tags"] = intake.clean_tags(tags)[0]
         if pinned is not None:
-            changes["pinned"] = bool(pinned)
+            changes["pinned"] = pinned
         if ttl_hours is not None:
-            changes["expires_at"] = _expiry(now, v.check_ttl_hours(ttl_hours))
+            changes["expires_at"] = _expiry(now, ttl_hours)
         if context is not None:  # "" clears it
             changes["context"] = intake.clean_context(context)[0]
         if thread is not None:
@@ -255,10 +265,11 @@ class Memories:
         )
         return FlagsCleared(stored, current.injection_flags)
 
-    @audited("delete", audit_ops.delete_summary, ids_arg="memory_id")
-    def delete(self, memory_id: object, *, caller: Caller | None = None) -> DeleteResult:
+    @audited("delete", audit_ops.delete_summary, ids_arg="id")
+    def delete(self, request: DeleteRequest | str, /, *, caller: Caller | None = None) -> DeleteResult:
+        """Soft-delete one memory; ``delete(memory_id)`` is the keyword form."""
+        mid = _request(DeleteRequest, request, {}, first="id").id
         who = self._caller(caller)
-        mid = v.check_id(memory_id)
         before = self.store.get_many(who.tenant, [mid])
         if not before:
             raise NotFound(f"no memory with id {mid}", id=mid)
@@ -279,38 +290,40 @@ class Memories:
         return found[0]
 
     @audited("get", audit_ops.get_summary, ids_arg="ids")
-    def get(self, ids: object, *, caller: Caller | None = None) -> tuple[list[Memory], list[str]]:
-        """Live memories with these ids, and the ids that are unknown or deleted."""
+    def get(
+        self, request: GetRequest | str | list[str], /, *, caller: Caller | None = None
+    ) -> tuple[list[Memory], list[str]]:
+        """Live memories with these ids, and the ids that are unknown or deleted; ``get(ids)`` is
+        the keyword form. (``include_context`` shapes what an adapter shows, not what is read.)"""
+        wanted = _request(GetRequest, request, {}, first="ids").ids
         who = self._caller(caller)
-        wanted = v.check_ids(ids)
         found = [m for m in self.store.get_many(who.tenant, wanted) if m.deleted_at is None]
         known = {m.id for m in found}
         return found, [i for i in wanted if i not in known]
 
     @audited("list", audit_ops.list_summary)
     def list(
-        self,
-        *,
-        project: object | None = None,
-        tags: object = None,
-        pinned: bool = False,
-        limit: object = 20,
-        include_expired: bool = False,
-        caller: Caller | None = None,
+        self, request: ListRequest | None = None, /, *, caller: Caller | None = None, **fields: Any
     ) -> list[Memory]:
+        """Memories by date; ``list(project=…, limit=…)`` is the keyword form."""
+        req = request if request is not None and not fields else ListRequest(**fields)
         who = self._caller(caller)
         return self.store.list_memories(
             who.tenant,
-            project=self.intake.clean_project(project),
-            tags=v.check_tags(tags),
-            pinned_only=bool(pinned),
-            include_expired=bool(include_expired),
+            project=self.intake.clean_project(req.project),
+            tags=tuple(req.tags or ()),
+            pinned_only=req.pinned,
+            include_expired=req.include_expired,
             now=self.clock(),
-            limit=v.check_limit(limit),
+            limit=req.limit,
         )
 
     @audited("stats", audit_ops.stats_summary)
-    def stats(self, *, project: object | None = None, caller: Caller | None = None) -> dict[str, Any]:
+    def stats(
+        self, request: StatsRequest | None = None, /, *, caller: Caller | None = None, **fields: Any
+    ) -> dict[str, Any]:
+        """Counts and sizes; ``stats(project=…)`` is the keyword form."""
+        project = (request if request is not None and not fields else StatsRequest(**fields)).project
         who = self._caller(caller)
         stats = {
             "tenant": who.tenant,

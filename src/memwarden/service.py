@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memwarden.intake import Intake
-from memwarden.models import Caller, utcnow
+from memwarden.models import Caller, SearchResult, utcnow
 from memwarden.search.ranking import DEFAULT_WEIGHTS, RankingWeights
 from memwarden.search.searcher import DEFAULT_TUNING, Searcher
 from memwarden.search.tuning import Tuning
@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.memories import Memories
     from memwarden.ops.operations import Operations
     from memwarden.ops.options import OpsOptions
+    from memwarden.requests import ExportRequest, ImportRequest, SearchRequest
     from memwarden.search.vector_path import VectorPath
     from memwarden.vault.mirror import VaultMirror
 
@@ -111,6 +112,23 @@ class MemoryService:
                 vault=self.vault,
             )
         return self._operations
+
+    # -- the verbs whose part takes keywords: each request unpacked in one place -----------------
+
+    def search(self, request: SearchRequest, *, caller: Caller | None = None) -> SearchResult:
+        """``Searcher.search`` for a ``SearchRequest`` (audited there, with the query's hash)."""
+        given = request.given()
+        return self.searcher.search(given.pop("query"), caller=caller, **given)
+
+    def export(self, request: ExportRequest, *, caller: Caller | None = None) -> dict[str, Any]:
+        """A memwarden export document (format version 1) of the caller's memories."""
+        return self.operations.export(caller=caller, **request.given())
+
+    def import_(self, request: ImportRequest, *, caller: Caller | None = None) -> dict[str, Any]:
+        """Import export text; dedups, keeps ids and times, redacts. The counts of what happened."""
+        return self.operations.import_text(
+            request.data, fmt=request.format, project=request.project, caller=caller
+        )
 
     @property
     def clock(self) -> Callable[[], datetime]:

@@ -104,6 +104,12 @@ def _refused_read(action: str, exc: MemwardenError) -> StorageError:
     )
 
 
+def _named(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The call's arguments, a request object's fields (``memwarden.requests``) counted as named."""
+    given = getattr(args[0], "given", None) if args else None
+    return ((), {**given(), **kwargs}) if callable(given) else (args, kwargs)
+
+
 def _projects_of(kwargs: dict[str, Any]) -> tuple[object, list[str]]:
     """The project an audit row names, and every project of a search of several.
 
@@ -141,8 +147,9 @@ def audited(
             effects: list[Callable[[], None]] = []
             effects_token = _after_row.set(effects)
             who = kwargs.get("caller") or self.default_caller
-            project, named = _projects_of(kwargs)
-            query = (args[0] if args else kwargs.get("query")) if query_arg else None
+            call_args, call_kwargs = _named(args, kwargs)
+            project, named = _projects_of(call_kwargs)
+            query = (call_args[0] if call_args else call_kwargs.get("query")) if query_arg else None
             fields: dict[str, Any] = {
                 # The project argument as the caller sent it may hold what a rule protects (the
                 # write is then refused); the audit row gets it redacted like any stored text.
@@ -156,7 +163,7 @@ def audited(
                 ) as pending:
                     result = method(self, *args, **kwargs)
             except MemwardenError as exc:
-                ids = _ids_from_call(self, ids_arg, args, kwargs) if ids_arg else []
+                ids = _ids_from_call(self, ids_arg, call_args, call_kwargs) if ids_arg else []
                 try:
                     auditor.record(
                         action,
