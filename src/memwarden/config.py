@@ -10,13 +10,20 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from memwarden.errors import ConfigError
 from memwarden.settings_paths import SettingsPaths, default_data_dir, sqlite_path
 from memwarden.settings_table import BY_NAME
 
-__all__ = ["Settings", "default_data_dir", "load_settings", "sqlite_path"]
+__all__ = [
+    "ExplicitSettings",
+    "Settings",
+    "default_data_dir",
+    "explicit_settings",
+    "load_settings",
+    "sqlite_path",
+]
 
 
 def _field(name: str, description: str | None = None) -> Any:
@@ -125,6 +132,37 @@ class Settings(SettingsPaths, BaseSettings):
     @classmethod
     def _empty_token_is_none(cls, value: object) -> object:
         return None if value == "" else value
+
+
+class ExplicitSettings(Settings):
+    """Settings from the values given alone: no ``MEMWARDEN_*`` variable and no file is read.
+
+    The Python API (``memwarden.open``) builds these: a library must do what its caller's code
+    says, whatever the environment of the process that imports it holds."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)
+
+
+def explicit_settings(**values: object) -> ExplicitSettings:
+    """``ExplicitSettings`` of ``values``; a bad value raises a ConfigError naming the setting."""
+    from pydantic import ValidationError
+
+    try:
+        return ExplicitSettings(**values)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigError(f"invalid settings: {problems}") from None
 
 
 def load_settings(**overrides: object) -> Settings:
