@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-runtime
 
-.PHONY: run test lint install bench clean browser mcpb
+.PHONY: run test test-fast lint install bench clean browser mcpb
 
 # Recipes are silent (@) and install output goes to stderr: `make run` serves MCP over stdio, so
 # its stdout must carry nothing but the server's JSON-RPC lines.
@@ -50,9 +50,20 @@ $(MCPB):
 	@command -v npm >/dev/null 2>&1 && npm install --silent --no-audit --no-fund --prefix $(VENV)/node \
 		@anthropic-ai/mcpb@2.1.2 >&2 || true
 
+# pytest-xdist (a test extra) spreads the tests over every core, one worker per core; the
+# PostgreSQL tests share one server per run (tests/postgres_server.py). Tests that must not run
+# beside one another carry @pytest.mark.xdist_group (--dist loadgroup keeps a group on one
+# worker). Without xdist the tests run one after another.
+PARALLEL = $$($(BIN)/python -c 'import xdist' 2>/dev/null && echo '-n auto --dist loadgroup')
+
 ## Install what the tests need, start what they need, check lint and types, run every test.
 test: $(STAMP) browser mcpb lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(PARALLEL)
+
+## The inner loop: every test but the slow ones (real daemons and servers started per test,
+## pip installs, a browser, PostgreSQL), on every core, no lint. `make test` runs them all.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow and not browser and not postgres" $(PARALLEL)
 
 ## ruff (lint and format) and mypy over src/.
 lint: $(STAMP)

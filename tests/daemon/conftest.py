@@ -19,6 +19,17 @@ from memwarden.daemon.client import DaemonClient, DaemonUnavailable
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
 
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test here with the ``place`` fixture starts a real daemon process (seconds each):
+    ``make test-fast`` leaves it to ``make test`` through the ``slow`` marker. The hook sees the
+    whole session's items, hence the folder check."""
+    for item in items:
+        if HERE in item.path.parents and "place" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
 
 def wait_until(check, timeout: float = 20.0, what: str = "condition") -> None:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + timeout
