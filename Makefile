@@ -51,10 +51,10 @@ $(MCPB):
 		@anthropic-ai/mcpb@2.1.2 >&2 || true
 
 # pytest-xdist (a test extra) spreads the tests over every core, one worker per core; the
-# PostgreSQL tests share one server per run (tests/postgres_server.py). Tests that must not run
-# beside one another carry @pytest.mark.xdist_group (--dist loadgroup keeps a group on one
-# worker). Without xdist the tests run one after another.
-PARALLEL = $$($(BIN)/python -c 'import xdist' 2>/dev/null && echo '-n auto --dist loadgroup')
+# PostgreSQL tests share one server per run (tests/postgres_server.py). --dist loadfile keeps
+# each file on one worker: a module's expensive fixtures (large filled databases) are built
+# once, and a file's tests never run beside one another. Without xdist the tests run in turn.
+PARALLEL = $$($(BIN)/python -c 'import xdist' 2>/dev/null && echo '-n auto --dist loadfile')
 
 ## Install what the tests need, start what they need, check lint and types, run every test.
 test: $(STAMP) browser mcpb lint
