@@ -53,7 +53,9 @@ _MAX_ENDS = 6  # ends tried for each such start, longest first
 # them is what lies between blanks, quotes and angle brackets (markup and string delimiters).
 _HTML_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?")
 _BACKSLASH_ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2}))")
-_QUOTED_PRINTABLE = re.compile(r"(?:=[0-9A-F]{2})+")
+# Written to start with the literal "=" (not a repeated group): the engine then jumps from one
+# "=" to the next instead of trying the pattern at every position of a text holding one.
+_QUOTED_PRINTABLE = re.compile(r"=[0-9A-F]{2}(?:=[0-9A-F]{2})*")
 _ESCAPED_RUN_CHAR = re.compile(r"[^\s\"'<>`]")
 _ESCAPED_RUN = re.compile(r"[^\s\"'<>`]+")
 

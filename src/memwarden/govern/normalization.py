@@ -34,8 +34,6 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
-# Characters that may change: everything outside ASCII, and the ASCII blanks below.
-_NON_ASCII = re.compile(r"[^\x00-\x0a\x0d-\x1b\x20-\x7f]+")
 #: Blanks that are not the ASCII space, tab, line feed or carriage return: they become " ".
 _ASCII_BLANKS = "\x0b\x0c\x1c\x1d\x1e\x1f"
 _OTHER_BLANKS = frozenset(_ASCII_BLANKS + "\x85\u2800")
@@ -53,6 +51,9 @@ _IGNORABLE_RANGES = (
     (0xFFF0, 0xFFF8),  # reserved before the specials
     (0xE0000, 0xE0FFF),  # tags (those that spell ASCII are read first), variation selectors 17-256
 )
+# ASCII, which only the blanks above leave changed: removed in C before the distinct characters
+# are collected (a set of every character of a text costs more than the scan).
+_ASCII_RUNS = re.compile(r"[\x00-\x7f]+")
 _CACHE_LIMIT = 50_000
 _cache: dict[str, str] = {}
 
@@ -152,30 +153,33 @@ def normalize(text: str) -> Normalized:
     """``text`` in the form every rule sees, with the map back to ``text``."""
     if text.isascii() and not any(blank in text for blank in _ASCII_BLANKS):
         return Normalized(text, text)
-    distinct = "".join(set(text))  # each character once: a 1 KiB text has a few dozen
-    if distinct.translate(_TABLE) == distinct:
+    # Each distinct character once (a 1 KiB text has a few dozen), then the places of only those
+    # that change, found by ``str.find`` in C: a text of CJK or Cyrillic with a few full-width
+    # commas costs a handful of steps, not one per character of its non-ASCII runs.
+    candidates = {*_ASCII_RUNS.sub("", text), *(blank for blank in _ASCII_BLANKS if blank in text)}
+    changing = [ch for ch in candidates if _TABLE[ord(ch)] != ch]
+    if not changing:
         return Normalized(text, text)
+    places: list[int] = []
+    for ch in changing:
+        at = text.find(ch)
+        while at >= 0:
+            places.append(at)
+            at = text.find(ch, at + 1)
+    places.sort()
     parts: list[str] = []
     edits: list[tuple[int, int, int, int]] = []
     cursor = 0  # original offset copied so far
     length = 0  # normalised length so far
-    for run in _NON_ASCII.finditer(text):
-        chars = run.group()
-        if chars.translate(_TABLE) == chars:  # most runs of CJK, Cyrillic … stay as they are
-            continue
-        for offset, ch in enumerate(chars, start=run.start()):
-            out = normalize_char(ch)
-            if out == ch:
-                continue
-            if offset > cursor:
-                parts.append(text[cursor:offset])
-                length += offset - cursor
-            parts.append(out)
-            edits.append((length, length + len(out), offset, offset + 1))
-            length += len(out)
-            cursor = offset + 1
-    if not edits:
-        return Normalized(text, text)
+    for offset in places:
+        out = _TABLE[ord(text[offset])]
+        if offset > cursor:
+            parts.append(text[cursor:offset])
+            length += offset - cursor
+        parts.append(out)
+        edits.append((length, length + len(out), offset, offset + 1))
+        length += len(out)
+        cursor = offset + 1
     parts.append(text[cursor:])
     return Normalized(text, "".join(parts), tuple(edits), tuple(e[0] for e in edits))
 

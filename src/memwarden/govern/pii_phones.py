@@ -23,7 +23,9 @@ rule shares, so text without a run of 6 digits never reaches this module's scans
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
 import sys
 from collections.abc import Iterator
@@ -308,6 +310,11 @@ class PhoneRule(Rule):
             windows = [(0, len(text), len(text))]
         out: list[tuple[int, int]] = []
         judge = _Judge(text)
+        # Covered spans by start, with the furthest end reached by any of them so far: a candidate
+        # lies inside one of them when that reach, up to its start, passes its end (one bisect).
+        ordered = sorted(covered or ())
+        starts = [c_start for c_start, _ in ordered]
+        reach = list(itertools.accumulate((c_end for _, c_end in ordered), max))
         for lo, hi, endpos in windows:
             judge.words = None
             for match in _CANDIDATE.finditer(text, lo, endpos):
@@ -315,7 +322,8 @@ class PhoneRule(Rule):
                     continue
                 start, end = match.span()
                 # Every number this candidate can yield lies inside it (``_numbers_inside`` too).
-                if covered and any(c_start <= start and end <= c_end for c_start, c_end in covered):
+                at = bisect.bisect_right(starts, start) - 1
+                if at >= 0 and reach[at] >= end:
                     continue
                 if judge.is_phone(start, end, lo, hi):
                     out.append((start, end))
