@@ -1,10 +1,10 @@
 """SHA-256 for the per-prompt paths, without loading OpenSSL.
 
-``import hashlib`` loads OpenSSL's libcrypto (``_hashlib``): about 4.5 ms of every cold
-``memwarden search`` and prompt hook on the 2-core machine of bench/core.py, more than the
-search itself spends hashing. CPython ships its own SHA-256 module (``_sha256`` up to 3.11,
-``_sha2`` from 3.12), which ``hashlib`` falls back to when OpenSSL is missing; it gives the same
-digests. That module is used when this interpreter has it, and ``hashlib``'s otherwise.
+``import hashlib`` loads OpenSSL's libcrypto (``_hashlib``), a cost every cold ``memwarden
+search`` and prompt hook would pay, daemon or not, and more than the search itself spends
+hashing (docs/performance.md#cold-start). CPython ships its own SHA-256 module (``_sha256`` up
+to 3.11, ``_sha2`` from 3.12), which ``hashlib`` falls back to when OpenSSL is missing; it gives
+the same digests. That module is used when this interpreter has it, and ``hashlib``'s otherwise.
 
 Only the modules a cold search, hook or daemon client imports use this; the rest of the code
 keeps ``hashlib``. HMAC (keyed audit rows) still goes through ``hmac``, imported when a key is
@@ -13,7 +13,9 @@ configured.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+# Not typing's: the prompt hook asking the daemon never imports typing, whose import is a
+# large share of that hook's CPU (docs/performance.md#cold-start). mypy reads it as True.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # the same constructor, as typeshed types it
     from hashlib import sha256

@@ -1,10 +1,10 @@
 """Module loggers that import :mod:`logging` the first time they log.
 
-``logging`` (with traceback, threading, weakref and string) costs about 4 ms to import, paid by
-every ``memwarden search`` and ``memwarden hook prompt`` process although a search that goes
-well logs nothing. Modules on those paths take their logger from :func:`get_logger`: the same
-``logging.getLogger(name)`` logger once anything is logged, so handlers, levels, ``caplog`` and
-the log file all see it as usual.
+``logging`` (with traceback, threading, weakref and string) is a measurable share of every
+``memwarden search`` and ``memwarden hook prompt`` process (docs/performance.md#cold-start),
+although a search that goes well logs nothing. Modules on those paths take their logger from
+:func:`get_logger`: the same ``logging.getLogger(name)`` logger once anything is logged, so
+handlers, levels, ``caplog`` and the log file all see it as usual.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Plain typed values passed between layers.
 
 Immutable named tuples, not dataclasses: every cold `memwarden search` and prompt hook creates
-these classes, and a frozen dataclass costs about 1 ms to create (its methods are compiled from
-source) against about 0.1 ms for a named tuple. Copy one with ``value._replace(field=...)``.
+these classes, and a frozen dataclass costs several times a named tuple to create (its methods
+are compiled from source; docs/performance.md#cold-start). Copy one with ``value._replace(field=...)``.
 """
 
 from datetime import UTC, datetime

@@ -11,10 +11,10 @@ any user who owns each TCP socket of its network namespace, so:
   the client's address:port, connected to the server's.
 
 The kernel is asked for that one socket through sock_diag (the netlink interface ``ss`` uses:
-about 30 µs); where that is not available, ``/proc/net/tcp`` and ``/proc/net/tcp6`` are read
+a single cheap kernel call); where that is not available, ``/proc/net/tcp`` and ``/proc/net/tcp6`` are read
 (each line: local and remote address:port in hex, state, …, user id, …, inode), which lists every
-socket of the machine and cost about 10 ms on the 2-core build machine (the kernel walks its whole
-connection table for it), too much for every prompt.
+socket of the machine and costs far more (the kernel walks its whole connection table for it),
+too much for every prompt (docs/performance.md#prompt-hook).
 
 Who is trusted (``trusted``): this process's own user, and root (user id 0), who can read this
 user's files, database and tokens anyway, so talking to root gives away nothing root could not
@@ -36,7 +36,9 @@ import _socket
 import os
 import sys
 
-TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+# Not typing's: the prompt hook asking the daemon never imports typing, whose import is a
+# large share of that hook's CPU (docs/performance.md#cold-start). mypy reads it as True.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 

@@ -11,13 +11,16 @@ import os
 
 from memwarden.errors import ConfigError
 
-TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+# Not typing's: the prompt hook asking the daemon never imports typing, whose import is a
+# large share of that hook's CPU (docs/performance.md#cold-start). mypy reads it as True.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
 
 # The functions returning a ``Path`` import pathlib when called: pathlib (with urllib.parse and
-# ipaddress) costs a cold search about 5 ms, and the per-prompt paths use the ``*_name`` ones.
+# ipaddress) is a measurable share of a cold search (docs/performance.md#cold-start), and the
+# per-prompt paths use the ``*_name`` ones.
 
 
 def default_data_dir() -> Path:

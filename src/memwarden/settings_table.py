@@ -9,7 +9,9 @@ disagree. Each setting is ``MEMWARDEN_<NAME>`` in the environment. Standard libr
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing costs the prompt hook about 15 ms to import; mypy reads this as True
+# Not typing's: the prompt hook asking the daemon never imports typing, whose import is a
+# large share of that hook's CPU (docs/performance.md#cold-start). mypy reads it as True.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 

@@ -1,7 +1,7 @@
 """What the write side returns: an add (with its near-duplicates and redactions), a delete.
 
 Apart from ``models`` because only writes create them: a cold ``memwarden search`` or prompt
-hook does not build these classes (about 0.1 ms each).
+hook does not build these classes (each class built costs a cold process CPU).
 """
 
 from collections.abc import Sequence

@@ -27,7 +27,7 @@ from memwarden.audit.base import AuditLog, AuditQuery
 from memwarden.errors import InvalidInput
 
 DEFAULT_INTERVAL_S = 1.0
-# An anchor file holds one small JSON object (about 150 bytes); anything larger is not one.
+# An anchor file holds one small JSON object; anything larger than this is not one.
 MAX_BYTES = 64 * 1024
 
 

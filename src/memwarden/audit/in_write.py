@@ -33,7 +33,8 @@ def _no_redactions() -> int:
 
 class PendingRow:
     """The operation whose row a store write must carry, and the rows written for it (a plain
-    class: a dataclass would cost every cold search about 10 ms of imports and code generation)."""
+    class: a dataclass would cost every cold search the dataclasses import and its code generation:
+    docs/performance.md#cold-start)."""
 
     __slots__ = ("action", "auditor", "caller", "project", "redactions", "rows")
 
@@ -122,7 +123,8 @@ def transaction_rows() -> Iterator[None]:
 
 
 #: How many ids a ``purge`` row lists (the lowest, i.e. the oldest memories); the count is always
-#: whole: 100k expired memories make one row of about 30 KB, not 3 MB.
+#: whole: a purge of many expired memories makes one row of bounded size, not one that grows with
+#: every id.
 PURGE_IDS_LISTED = 1000
 
 

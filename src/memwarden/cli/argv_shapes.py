@@ -9,7 +9,9 @@ help and errors.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+# Not typing's: the prompt hook asking the daemon never imports typing, whose import is a
+# large share of that hook's CPU (docs/performance.md#cold-start). mypy reads it as True.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable, Sequence
     from typing import Any
@@ -49,11 +51,11 @@ _SEARCH_NUMBERS = {"--limit": "limit", "--max-tokens": "max_tokens"}
 def search_args(argv: Sequence[str], handler: Callable[[Any], int]) -> Any | None:
     """The arguments of ``[--db DB] search [QUERY] [flags]`` when every flag is written out whole
     and every number is plain digits: what argparse would parse, without importing or building it
-    (about 5 ms of a search that takes 45). Any other shape (``--help``, ``--limit=5``, an
-    abbreviated flag, a value that starts with "-", a second query…) returns None and goes
-    through the full parser, which gives argparse's own answer. ``handler`` is the search
-    command's (``cli.main.cmd_search``). ``tests/test_cli_fast_path.py`` checks that both read
-    every shape alike."""
+    (a noticeable share of a cold search: docs/performance.md#cold-start). Any other shape
+    (``--help``, ``--limit=5``, an abbreviated flag, a value that starts with "-", a second
+    query…) returns None and goes through the full parser, which gives argparse's own answer.
+    ``handler`` is the search command's (``cli.main.cmd_search``).
+    ``tests/test_cli_fast_path.py`` checks that both read every shape alike."""
     from types import SimpleNamespace
 
     args = list(argv)

@@ -2,12 +2,12 @@
 with the cyclic garbage collector off while the command starts, and, for the short commands,
 an exit without the interpreter's teardown.
 
-A cold ``memwarden search`` or prompt hook lives about 100 ms and frees what it allocates by
-reference counting, yet the collector made 24 passes while its modules loaded, one of them over
-every object of every module imported so far: about 7 ms of a cold search's wall time on the
-2-core machine of bench/core.py. ``cli.main.main`` turns the collector back on before any other
-command runs (servers, daemons, imports and re-indexing run long and may build cycles), so
-only ``--version``, ``search`` and the hooks run without it, to their end.
+A cold ``memwarden search`` or prompt hook is short-lived and frees what it allocates by
+reference counting, yet the collector made dozens of passes while its modules loaded, one of
+them over every object of every module imported so far: a measurable share of a cold search's
+wall time (docs/performance.md#cold-start). ``cli.main.main`` turns the collector back on
+before any other command runs (servers, daemons, imports and re-indexing run long and may build
+cycles), so only ``--version``, ``search`` and the hooks run without it, to their end.
 
 The hooks start here, without ``cli.main`` (their arguments are read by ``argv_shapes``, as
 ``cli.main`` reads them): the prompt hook is first offered to a running daemon
@@ -15,8 +15,8 @@ The hooks start here, without ``cli.main`` (their arguments are read by ``argv_s
 
 Those short commands then end with ``os._exit`` once their output is flushed and the
 ``atexit`` handlers have run (logging's flush, the vault mirror's): the interpreter's own exit
-tears down every module it imported (about 160) and collects once more, which cost a cold search
-another 14 ms. Their database connections are closed by then (``cli.runner`` closes the
+tears down every module it imported and collects once more, another measurable share of a cold
+search. Their database connections are closed by then (``cli.runner`` closes the
 service), and nothing else is open. A command that left a thread running exits the usual way.
 
 Before anything else, the process umask becomes at least 077, so every file and folder a
@@ -37,7 +37,9 @@ import atexit  # noqa: E402 - after the collector is off, as everything imported
 import os  # noqa: E402
 import sys  # noqa: E402
 
-TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+# Not typing's: the prompt hook asking the daemon never imports typing, whose import is a
+# large share of that hook's CPU (docs/performance.md#cold-start). mypy reads it as True.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
@@ -88,7 +90,7 @@ def _other_threads() -> bool:
 
 def exit_without_teardown(code: int) -> NoReturn:
     """Run the atexit handlers, flush stdout and stderr, and end the process with ``code``."""
-    atexit._run_exitfuncs()
+    atexit._run_exitfuncs()  # private: docs/architecture.md#private-internals-we-depend-on
     try:
         sys.stdout.flush()
     except BrokenPipeError:

@@ -10,8 +10,8 @@ work in their own process; a daemon that answers but refuses this client raises 
 from __future__ import annotations
 
 # The C socket type, not the socket module: socket.py builds its enums and imports selectors,
-# about 4 ms of each prompt hook. A Unix-socket client needs nothing more; TCP (Windows)
-# imports socket for create_connection.
+# a measurable share of each prompt hook (docs/performance.md#cold-start). A Unix-socket client
+# needs nothing more; TCP (Windows) imports socket for create_connection.
 import _socket
 import os
 import time
@@ -29,7 +29,9 @@ from memwarden.errors import (
 )
 from memwarden.hooks.loopback import LoopbackError, connected, read_line
 
-TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+# Not typing's: the prompt hook asking the daemon never imports typing, whose import is a
+# large share of that hook's CPU (docs/performance.md#cold-start). mypy reads it as True.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Self
 

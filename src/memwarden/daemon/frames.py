@@ -1,8 +1,8 @@
 """JSON for the attach protocol's frames, through CPython's ``_json`` without the ``json`` package.
 
 The prompt hook asking the daemon encodes two frames and decodes two. ``import json`` imports
-``re`` (and with it ``enum``, ``functools`` and the regex compiler): about 10 ms of CPU on the
-2-core machine of bench/hooks.py, a sixth of the hook's whole budget with a warm daemon. The
+``re`` (and with it ``enum``, ``functools`` and the regex compiler): a large share of the
+hook's CPU with a warm daemon (docs/performance.md#cold-start). The
 encoder and scanner that ``json.dumps`` and ``json.loads`` run are C functions of ``_json``;
 this module calls them with ``json``'s own settings, so a frame reads and writes exactly as
 ``json`` would:

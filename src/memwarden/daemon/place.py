@@ -13,8 +13,10 @@ from __future__ import annotations
 import os
 import stat
 
-TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
-if TYPE_CHECKING:  # pragma: no cover - callers hand in the folder (pathlib costs a cold search ~5 ms)
+# Not typing's: the prompt hook asking the daemon never imports typing, whose import is a
+# large share of that hook's CPU (docs/performance.md#cold-start). mypy reads it as True.
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover - callers hand in the folder: pathlib stays unimported
     from pathlib import Path
 
 

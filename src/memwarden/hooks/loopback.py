@@ -16,7 +16,9 @@ from __future__ import annotations
 import _socket  # the type the readers take; post_json imports socket itself
 import time
 
-TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+# Not typing's: the prompt hook asking the daemon never imports typing, whose import is a
+# large share of that hook's CPU (docs/performance.md#cold-start). mypy reads it as True.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
@@ -140,7 +142,8 @@ def refuse_foreign(sock: _socket.socket, what: str) -> None:
 
 def _connect(host: str, port: int, timeout: float) -> _socket.socket:
     """A TCP connection to ``host``: an IPv4 address with the C socket type, anything else
-    (``localhost``, IPv6) through ``socket.create_connection`` (socket.py costs about 4 ms)."""
+    (``localhost``, IPv6) through ``socket.create_connection`` (socket.py is a measurable share
+    of the hook: docs/performance.md#cold-start)."""
     if host.replace(".", "").isdigit():
         return connected(_socket.AF_INET, (host, port), timeout)
     import socket

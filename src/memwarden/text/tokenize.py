@@ -18,7 +18,7 @@ from memwarden.text.marks import MARKS
 # Letters and digits (no underscore: snake_case splits like words) plus combining marks, which
 # Python's \w leaves out and which Indic and Thai words need. The same on ASCII text: ASCII
 # letters and digits. The patterns with the long classes below are compiled the first time
-# non-ASCII text comes (about 2 ms: an English `memwarden search` never pays it).
+# non-ASCII text comes (an English `memwarden search` never pays for them).
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 _WORD = rf"(?:[^\W_]|[{MARKS}])+"
 _CJK_CHARS = (
