@@ -123,10 +123,9 @@ class MiniLMEmbedder:
             tokenizer.enable_truncation(MINILM_MAX_TOKENS)
             tokenizer.no_padding()  # each text runs alone (the file's own setting pads to 128)
             options = onnxruntime.SessionOptions()
-            # One thread per run: this model's matrices are too small to split (a 19-token query
-            # took 3.3 ms on two threads, 2.9 ms on one, at a third more CPU; 2,000 texts in
-            # batches of 32 ran at 182 per CPU-second on two threads, 227 on one). Cores are
-            # used by running batches side by side (``embed_documents``): a session serves
+            # One thread per run: this model's matrices are too small to split (two threads were
+            # slower per query and per batch, at more CPU: docs/performance.md#embeddings). Cores
+            # are used by running batches side by side (``embed_documents``): a session serves
             # concurrent runs.
             options.intra_op_num_threads = 1
             options.inter_op_num_threads = 1

@@ -34,7 +34,8 @@ from memwarden.logs import get_logger
 logger = get_logger(__name__)
 #: Part of the file name: a change to how the file is made gives a new file (and vector space).
 FORMAT = 1
-#: The conversion takes about 3 s on two cores; a machine this slow cannot serve the model.
+#: Far beyond what the conversion takes (docs/performance.md#embeddings): a machine this slow
+#: cannot serve the model.
 MAKE_TIMEOUT_S = 600.0
 
 

@@ -257,8 +257,9 @@ class BackupManager:
         self, *, needed: bool = True, open_auditor: Callable[[], Auditor | None] | None = None
     ) -> None:
         """Take the start-up backup in a thread, so a server answers at once whatever the size of
-        its database (a verified backup of 1M memories took 110 s before the first answer,
-        issue 21). Only when no migration is pending: a migration waits for its backup.
+        its database (at 1M memories a verified backup delayed the first answer by minutes,
+        issue 21; docs/performance.md#storage). Only when no migration is pending: a migration
+        waits for its backup.
 
         ``open_auditor`` gives the thread an audit log of its own for the backup's row, closed
         when it is done: the server's may be closed under it (a server that stops while its

@@ -269,7 +269,7 @@ class VectorPath:
         cursor: Any = None
         while not self._stop.is_set() and (limit is None or done < limit):
             # One walk over the table, page after page (each page used to start again from the
-            # first row: 2.9 s a page at 1M memories, whatever the batch held).
+            # first row, so each page read the whole embedded part again at 1M memories).
             batch, cursor = self.store.missing_vectors_page(space, cursor, limit=BATCH_SIZE, tenant=tenant)
             if not batch:
                 break

@@ -14,7 +14,7 @@ The planner picks by its estimate of the query's selectivity, and for memwarden'
 estimate is often wrong: each query word is searched as several terms (one stem per language,
 ``'backup' | 'backu'``) that nearly always occur together, and the planner takes them as
 independent, so it finds "every word" queries three times broader than they are and walks
-110,000 rows where the GIN index had 2,700 matches (88 ms against 11 ms at 300,000 memories).
+dozens of times the rows the GIN index matched, several times slower (docs/performance.md#postgresql).
 So the store estimates a step itself from the same statistics (``pg_stats`` keeps the frequency
 of the column's most common lexemes), taking a word's alternatives as one (the most frequent of
 them) and different words as independent, and tells the planner which way to go. Without
@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 Plan = Literal["walk", "bitmap"]
 #: A row read through a GIN bitmap (random pages) against a row read walking the recency index
-#: (the table's order, several rows a page), measured at 300,000 memories: 4-5 µs against 0.8 µs.
+#: (the table's order, several rows a page), as measured (docs/performance.md#postgresql).
 BITMAP_ROW_COST = 5.0
 #: Statistics are re-read this often (ANALYZE, by autovacuum, changes them slowly).
 STATS_TTL_S = 300.0

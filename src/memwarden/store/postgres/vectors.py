@@ -32,7 +32,7 @@ HNSW_EF_CONSTRUCTION = 64
 # Candidates the graph walk keeps; at least this, or twice the rows wanted.
 HNSW_EF_SEARCH = 100
 # maintenance_work_mem for an index build memwarden starts, when the server's own is lower. The
-# graph of 1M 384-d vectors needs about 2.3 GB; past what it is given, pgvector builds far slower
+# graph of 1M 384-d vectors needs several times this; past what it is given, pgvector builds slower
 # (docs/scaling.md says what to set for 1M+ memories).
 BUILD_MEMORY = "512MB"
 SPACE_INDEX_LOCK = 0x6D657678  # "mevx": replicas creating a space's index take turns

@@ -32,8 +32,8 @@ cause, and health reports it. ``reopened`` lists what happened for health.
 
 from __future__ import annotations
 
-# _thread, not threading: the same lock and thread-local types without threading's module (1.5 ms
-# of a cold search).
+# _thread (documented, low-level), not threading: the same lock and thread-local types without
+# threading's module, which a cold search without the daemon would import only for this.
 import _thread
 import os
 import sqlite3

@@ -4,8 +4,8 @@
 indexes are empty until something needs them (pinned, redacted, flagged memories, failed
 embeddings, threads). SQLite's ``PRAGMA optimize`` analyzes again any table one of whose
 indexes lacks statistics, once its queries used them; so every connection that closed after a
-search (which asks the thread index) re-ran ``ANALYZE memories``: a write, and about 1.8 ms of
-each cold ``memwarden search`` and prompt hook at 10k memories.
+search (which asks the thread index) re-ran ``ANALYZE memories``: a write, and a measurable share
+of each cold ``memwarden search`` and prompt hook (docs/performance.md#storage).
 
 ``settle`` gives each such index the row of a one-entry index (the smallest count the planner
 reads, and what a partial index filtered to nothing is): its queries (``pinned = 1``, a thread's

@@ -7,8 +7,8 @@ Connections are per thread (reads never wait for each other); every write runs i
 
 from __future__ import annotations
 
-# _thread, not threading: the same lock and thread-local types without threading's module (1.5 ms
-# of a cold search).
+# _thread (documented, low-level), not threading: the same lock and thread-local types without
+# threading's module, which a cold search without the daemon would import only for this.
 import _thread
 import os
 import sqlite3
@@ -67,7 +67,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
         vector_exact_max: int = 150_000,
         vector_snapshots: bool = True,
     ) -> None:
-        # A string: pathlib costs a cold search about 5 ms to import (settings_paths.py).
+        # A string: a cold search does not import pathlib (settings_paths.py).
         self.path = os.fspath(path)
         self.synchronous = synchronous
         self.vector_exact_max = vector_exact_max
@@ -92,7 +92,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
             raise SQLiteFault(describe_fault(self.path, exc)) from exc
 
     def _migrate(self) -> list[str]:
-        """Apply pending schema migrations; the migrations module (27 KB of SQL) is imported only
+        """Apply pending schema migrations; the migrations module (all the SQL) is imported only
         when the file's ``user_version`` is behind this code's."""
         conn = self.connection()
         if int(conn.execute("PRAGMA user_version").fetchone()[0]) >= SCHEMA_VERSION:
@@ -260,11 +260,11 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
     def _index(conn: sqlite3.Connection, rowid: int | None, index: IndexText, memory: Memory) -> None:
         """One row of the keyword index, as a plain single-row ``VALUES`` insert.
 
-        FTS5 writes its pending terms out as a new segment whenever a statement opens a
-        savepoint, and an ``INSERT … SELECT`` (or any statement that fires triggers) does: one
-        segment per row, merged again and again, so indexing got slower as the index grew (2 ms
-        per row at 58k memories, against 0.01 ms as ``VALUES`` in the same transaction). Bulk
-        writers therefore insert their memories first and index them after (``import_memories``).
+        FTS5 writes its pending terms out as a new segment whenever a statement opens a savepoint,
+        and an ``INSERT … SELECT`` (or any statement that fires triggers) does: one segment per row,
+        merged again and again, so indexing got slower as the index grew (orders of magnitude slower
+        per row than ``VALUES`` in the same transaction: docs/performance.md#storage). Bulk writers
+        therefore insert their memories first and index them after (``import_memories``).
         """
         conn.execute(
             "INSERT INTO memories_fts(rowid, title, tags, body, context, scope) VALUES (?, ?, ?, ?, ?, ?)",

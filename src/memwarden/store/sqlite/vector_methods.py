@@ -89,7 +89,7 @@ class SQLiteVectors:
         self, space: VectorSpace, cursor: Any, *, limit: int, tenant: str | None = None
     ) -> tuple[list[Memory], Any]:
         # The cursor is the last rowid read: each page continues the walk by rowid (restarting
-        # from the first row, every page of a backfill read the embedded part again: 2.9 s a
+        # from the first row, every page of a backfill read the embedded part again, seconds a
         # page at 1M memories).
         scope, params = ("", []) if tenant is None else (" AND m.tenant = ?", [tenant])
         rows = (
@@ -111,7 +111,7 @@ class SQLiteVectors:
         The queue is the table itself (nothing to lose on a crash): memories past the newest
         rowid seen, plus memories named in the removal log since it was last read (edited ones).
         Each step reads what changed, never the whole table again (issue 21: the old backfill
-        counted 1M rows every 60 s). Failed embeddings are retried by ``failed_embeddings``.
+        counted every row, again and again). Failed embeddings are retried by ``failed_embeddings``.
         """
         conn = self.connection()
         conn.execute("BEGIN")
@@ -229,8 +229,8 @@ class SQLiteVectors:
         where, params = self._filters(project, tags, include_expired, now)
         # The nearest rowids drive the join (CROSS JOIN fixes the order), so each is one primary
         # key lookup whatever the planner's statistics say: with ``rowid IN (…) AND tenant = ?``
-        # SQLite chose the tenant index and read every memory of the tenant (204 ms at 1M,
-        # issue 21); tests/store/test_search_plans.py checks the plan.
+        # SQLite chose the tenant index and read every memory of the tenant (issue 21,
+        # docs/performance.md#storage); tests/store/test_search_plans.py checks the plan.
         rows = conn.execute(
             f"SELECT {M_COLUMNS}, m.rowid, f.title, f.tags, f.body, f.context FROM json_each(?) AS wanted"
             " CROSS JOIN memories m ON m.rowid = wanted.value"

@@ -6,9 +6,9 @@ more, and the HNSW graph over slots ``[0, n)`` stays true for those slots foreve
 
 ``SlotMatrix`` holds the float32 rows as a read-only base (a snapshot file, see
 ``vector_snapshot.py`` and ``FileRows``) followed by blocks of ``BLOCK_ROWS`` rows in memory:
-growing never copies what is there (the old preallocated matrix was grown by 1.25x and copied:
-3.55 GB became 4.64 GB after one add at 1M). ``SlotColumns`` holds what each slot is (memory
-rowid, the vector's ``seq``, tenant and project codes); these are small (24 bytes a slot) and
+growing never copies what is there (the old preallocated matrix was grown by 1.25x and copied,
+so one add at 1M memories briefly held both copies). ``SlotColumns`` holds what each slot is (memory
+rowid, the vector's ``seq``, tenant and project codes); these are small (a few integers a slot) and
 grow by doubling. numpy is imported inside methods: opening a store never loads it.
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-#: Rows per in-memory block (96 MB at 384 dimensions).
+#: Rows per in-memory block (65,536 rows of float32 at the model's dimension).
 BLOCK_ROWS = 65_536
 #: A tombstoned slot's tenant code: no tenant matches it.
 TOMBSTONE = -1
@@ -32,8 +32,8 @@ class FileRows:
 
     A search past the exact size rescores a few hundred rows picked by the HNSW graph, a
     different few hundred each time. Read through the mapping, every 4 KiB page such a row
-    lies on stayed mapped into the process: after 200 searches at 1M memories 2.0 GB of the
-    1.5 GB matrix file and the graph counted as the server's resident memory (issue 21). Picks
+    lies on stayed mapped into the process: after a few hundred searches at 1M memories most of
+    the matrix file and the graph counted as the server's resident memory (issue 21). Picks
     are read with ``pread`` instead, so those pages stay in the kernel's page cache, shared and
     reclaimable, and never in the process. Scans (exact search of a space of at most
     ``vector_exact_max`` vectors, the background's graph building) go through the mapping;

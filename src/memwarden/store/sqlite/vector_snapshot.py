@@ -1,7 +1,7 @@
 """The vector index of a space persisted beside the database, memory-mapped at the next start.
 
-Re-reading every vector from SQLite and rebuilding the HNSW graph at every start took 740 s
-(about 400 CPU-seconds) at 1M memories (issue 21). A snapshot holds what that produced:
+Re-reading every vector from SQLite and rebuilding the HNSW graph at every start took minutes
+at 1M memories (issue 21; docs/performance.md#storage). A snapshot holds what that produced:
 
     <database>.vectors/<space>/current.json     which files form the snapshot, its watermarks
     <database>.vectors/<space>/matrix-<id>.f32   float32 rows by slot (append-only, mmapped)

@@ -65,7 +65,7 @@ def _single_threaded_blas() -> None:
 def new_graph(dim: int) -> Any:
     from usearch.index import Index
 
-    # int8 keeps the graph's own copy of the vectors at a quarter of float32 (384 MB at 1M);
+    # int8 keeps the graph's own copy of the vectors at a quarter of float32's size;
     # candidates are rescored in float32, so the quantisation costs no precision in the result.
     return Index(ndim=dim, metric="cos", dtype="i8", connectivity=16, expansion_add=128, expansion_search=96)
 
