@@ -93,6 +93,16 @@ def builtin_embedder() -> Iterator[Any]:
     yield embedder
 
 
+@pytest.fixture(scope="session")
+def prepared_model(builtin_embedder: Any) -> Path:
+    """The folder holding the builtin model's int8 file, made once per session (and xdist
+    worker) in this run's data folder (``XDG_DATA_HOME``, set above): every command a test
+    starts with that folder reuses it. ``share_prepared_model`` lends it to another data folder."""
+    from memwarden.settings_paths import default_data_dir
+
+    return default_data_dir() / "models"
+
+
 @pytest.fixture
 def cli_env(db_path: Path, tmp_path: Path) -> dict[str, str]:
     """Environment for running the real ``memwarden`` command (CLI tests not about embeddings

@@ -18,6 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from model_cache import share_prepared_model
 
 from memwarden.cli.main import build_parser
 
@@ -85,8 +86,12 @@ def newcomer_env(cli_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def test_the_session_prints_what_the_readme_shows(cli_env: dict[str, str], tmp_path: Path) -> None:
+def test_the_session_prints_what_the_readme_shows(
+    cli_env: dict[str, str], tmp_path: Path, prepared_model: Path
+) -> None:
     env = newcomer_env(cli_env, tmp_path)
+    # What the session prints, not the first preparation of the model (tests/model_cache.py).
+    share_prepared_model(prepared_model, Path(env["XDG_DATA_HOME"]))
     shown_all, printed_all = "", ""
     for command, shown in session():
         words = shlex.split(command)
