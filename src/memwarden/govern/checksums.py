@@ -10,6 +10,10 @@ from __future__ import annotations
 import functools
 import re
 from datetime import date
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the table is read on the first candidate, not at import
+    from memwarden.govern.national_id_table import IdShape
 
 _CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _CN_CHECK = "10X98765432"
@@ -256,45 +260,48 @@ def id_like(text: str) -> bool:
     )
 
 
-# National ids whose shape alone sets them apart from ordinary numbers, each with the
-# python-stdnum module that checks it (imported on first use: ``stdnum.util`` imports pydoc, ssl
-# and inspect, too much for a cold prompt hook that meets no such shape).
-_NATIONAL_ID_SHAPES = (
-    (r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "stdnum.it.codicefiscale"),
-    (r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[0-9A-Z]\d", "stdnum.mx.curp"),
-    (r"[A-ZÑ&]{4}\d{6}[A-Z0-9]{3}", "stdnum.mx.rfc"),
-    (r"\d{8}-?[A-Z]", "stdnum.es.dni"),
-    (r"[XYZ]-?\d{7}-?[A-Z]", "stdnum.es.nie"),
-    (r"[A-Z]{5}\d{4}[A-Z]", "stdnum.in_.pan"),
-    (r"[2-9]\d{3} \d{4} \d{4}", "stdnum.in_.aadhaar"),
-    (r"\d{3}\.\d{3}\.\d{3}-\d{2}", "stdnum.br.cpf"),
-    (r"\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}", "stdnum.br.cnpj"),
-    (r"[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}", "stdnum.fr.nir"),
-    (r"\d{6}-[1-8]\d{6}", "stdnum.kr.rrn"),
-    (r"\d{5}-\d{7}-\d", "stdnum.pk.cnic"),
-    (r"\d{6}[-+A]\d{3}[0-9A-Y]", "stdnum.fi.hetu"),
-    (r"\d{6}[-+]\d{4}", "stdnum.se.personnummer"),
-)
-# UK National Insurance number: two prefix letters (not D F I Q U V; the second not O; not the
-# unused pairs), six digits, a suffix A-D. No check digit: the format is the check.
-_NINO = r"(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]"
+# What ``national_id_strength`` answers: no national id; an id whose check holds in a form that
+# needs a word naming it nearby (a bare run of digits with one check digit); an id that stands alone.
+NOT_AN_ID, ID_WITH_WORD, ID_ALONE = 0, 1, 2
 
 
 @functools.cache
-def _national_id_shapes() -> tuple[re.Pattern[str], tuple[tuple[re.Pattern[str], str], ...]]:
-    """The NINO and the national id shapes, compiled on first use (not on every cold import)."""
-    return re.compile(_NINO), tuple((re.compile(shape), module) for shape, module in _NATIONAL_ID_SHAPES)
+def _national_id_shapes() -> tuple[tuple[re.Pattern[str], tuple[IdShape, ...]], ...]:
+    """The written forms of ``national_id_table.ID_SHAPES``, each compiled once with the ids written
+    that way (compiled on first use, not on every cold import)."""
+    from memwarden.govern.national_id_table import ID_SHAPES
+
+    by_shape: dict[str, list[IdShape]] = {}
+    for row in ID_SHAPES:
+        by_shape.setdefault(row.shape, []).append(row)
+    return tuple((re.compile(shape), tuple(rows)) for shape, rows in by_shape.items())
+
+
+def national_id_strength(text: str) -> int:
+    """``ID_ALONE`` when ``text`` is written in a form of ``national_id_table.ID_SHAPES`` that
+    stands alone and python-stdnum's check of that id holds; ``ID_WITH_WORD`` when only forms that
+    need a word naming them hold; ``NOT_AN_ID`` otherwise. The shapes are tried first: a stdnum
+    module is imported only for a text written like its id (``stdnum.util`` imports pydoc, ssl and
+    inspect, too much for a cold prompt hook that meets no such shape)."""
+    from importlib import import_module
+
+    strength = NOT_AN_ID
+    for shape, rows in _national_id_shapes():
+        if not shape.fullmatch(text):
+            continue
+        for row in rows:
+            if not row.alone and strength:
+                continue  # already known to need a word; only a form standing alone adds anything
+            if row.module is None or import_module(row.module).is_valid(text):
+                if row.alone:
+                    return ID_ALONE
+                strength = ID_WITH_WORD
+    return strength
 
 
 def national_id_valid(text: str) -> bool:
-    """A national id of one of ``_NATIONAL_ID_SHAPES`` whose check digits agree (python-stdnum),
-    or a UK National Insurance number."""
-    nino, shapes = _national_id_shapes()
-    if nino.fullmatch(text):
-        return True
-    from importlib import import_module
-
-    return any(shape.fullmatch(text) and import_module(module).is_valid(text) for shape, module in shapes)
+    """A national id that stands alone (``national_id_strength``): the validator a rule pack names."""
+    return national_id_strength(text) == ID_ALONE
 
 
 # Names a rule pack may use for ``"validator"``.

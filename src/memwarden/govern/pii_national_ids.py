@@ -19,9 +19,11 @@ Both run on normalised text; the words are searched in case-folded text (``Rule.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
-from memwarden.govern.checksums import id_like, national_id_valid
+from memwarden.govern.checksums import ID_ALONE, NOT_AN_ID, id_like, national_id_strength
+from memwarden.govern.national_id_table import ID_SHAPES
 from memwarden.govern.pii_phones import LazyPattern, words_near
 from memwarden.govern.rules import Rule
 from memwarden.govern.scopes import Window
@@ -32,7 +34,7 @@ _NOSPACE = (
 _ALNUM = rf"[^\W_{_NOSPACE}]"
 
 # Words naming an identity document or number, lower case. Stems where the word inflects.
-_ID_WORDS = (
+_ID_WORDS: tuple[str, ...] = (
     # English and international abbreviations
     r"id(?:entity|entification)? (?:card )?(?:number|no\.?|num\.?|#|code)",
     r"\bid(?:entity)? card",
@@ -45,6 +47,11 @@ _ID_WORDS = (
     # Abbreviations that are also words ("fin", "sin", "run", "uid 1000", "RFC 4122") are left out.
     r"\b(?:nic|nik|nric|ird|tfn|cpr|cnp|egn|oib|jmbg|emšo|amka|afm|ppsn|hetu|pan (?:card|number|no))\b",
     r"\b(?:dni|nie|nif|nuip|nit|cuit|cuil|rut|curp|cpf|cnpj|bsn|pesel|aadhaa?r)\b",
+    # Ids of the most populous countries and the EU/EEA named by their abbreviation
+    # (``national_id_table.COUNTRIES``); "tin" and "pin" only with "number" or the issuer.
+    r"\b(?:cnic|nin|nida|nrc|npwp|ktp|philsys|sss|umid|gsis|utr|peid|itin|svnr|vsnr|nip)\b",
+    r"\b(?:tin (?:no\.?|number|#)|pps (?:no\.?|number)|kra pin|pag-?ibig|philhealth|fayda)",
+    r"\bemso\b",
     r"social insurance",
     r"tax identification",
     r"personal (?:id|code|number)",
@@ -76,6 +83,9 @@ _ID_WORDS = (
     r"paszport",
     r"személyi",
     r"kennitala",
+    r"versicherungsnummer",
+    r"adóazonosító",
+    r"rijksregister",
     # Romance languages
     r"identificaci[oó]n",
     r"identidad",
@@ -91,6 +101,12 @@ _ID_WORDS = (
     r"identifica[çc][ãa]o",
     r"passaporte",
     r"\bbuletin",
+    r"num[ée]ro (?:d'identification|national|fiscal)",
+    r"registre national",
+    r"\bmatricule",
+    r"cart[ãa]o de cidad[ãa]o",
+    r"cod numeric personal",
+    r"identit[àa]",
     # Greek, Cyrillic, Turkish
     r"ταυτότητ",
     r"διαβατ",
@@ -99,6 +115,10 @@ _ID_WORDS = (
     r"паспорт",
     r"снилс",
     r"\bинн\b",
+    r"\bегн\b",
+    r"лична карта",
+    r"αμκα",
+    r"αφμ",
     r"кимлик",
     r"kimlik",
     r"pasaport",
@@ -107,6 +127,15 @@ _ID_WORDS = (
     r"الهوية",
     r"جواز",
     r"الرقم القومي",
+    r"الرقم الوطني",
+    # Persian (Iran: Persian and Arabic yeh) and Urdu (Pakistan)
+    r"کد ?مل[یي]",
+    r"شماره مل[یي]",
+    r"شناختی",
+    # Bengali (Bangladesh)
+    r"পরিচয়",
+    # Swahili (Tanzania, Kenya)
+    r"kitambulisho",
     r"זהות",
     r"דרכון",
     r"पहचान",
@@ -124,10 +153,20 @@ _ID_WORDS = (
     r"nomor (?:induk|identitas|paspor|ktp)",
     r"paspor",
     r"căn cước",
+    r"mã số thuế",
+    r"chứng minh nhân dân",
+    r"định danh",
     r"hộ chiếu",
     r"บัตรประชาชน",
+    r"เลขประจำตัว",
+    # Amharic (Ethiopia), Burmese (Myanmar)
+    r"መታወቂያ",
+    r"မှတ်ပုံတင်",
     r"หนังสือเดินทาง",
 )
+# Redaction reads normalised text (NFKC): a word is written the same way, so Thai "ำ" (sara am) and
+# Bengali "য়" are matched in the form NFKC leaves them in.
+_ID_WORDS = tuple(unicodedata.normalize("NFKC", word) for word in _ID_WORDS)
 
 # After the word: up to 20 characters without a digit or a full stop ("number is ", "-Nr: ", "번호는 "), then the
 # value: groups of letters and digits joined by ". / -" or single spaces (a group after a space must
@@ -145,18 +184,21 @@ ID_NUMBER_PATTERN = (
     + ")"
 )
 
-# Every shape of ``checksums._NATIONAL_ID_SHAPES`` and the NINO in one pattern, bounded by ASCII
-# letters and digits (a value glued to Chinese or Thai text is still whole).
-NATIONAL_ID_PATTERN = (
-    r"(?<![0-9A-Za-z_])(?:"
-    r"[A-Z]{4,6}\d{2}(?:[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]|\d{4}(?:[HMX][A-Z]{5}[0-9A-Z]\d|[A-Z0-9]{3}))"
-    r"|\d{8}-?[A-Z]|[XYZ]-?\d{7}-?[A-Z]|[A-Z]{5}\d{4}[A-Z]"
-    r"|[2-9]\d{3} \d{4} \d{4}(?! ?\d)|\d{3}\.\d{3}\.\d{3}-\d{2}|\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}"
-    r"|[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}"
-    r"|\d{6}(?:-[1-8]\d{6}|[-+A]\d{3}[0-9A-Y]|[-+]\d{4})|\d{5}-\d{7}-\d"
-    r"|[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]"
-    r")(?![0-9A-Za-z_])"
-)
+# Every written form of ``national_id_table.ID_SHAPES``, bounded by ASCII letters and digits (a
+# value glued to Chinese or Thai text is still whole) and not followed by a separator and more
+# digits (the first groups of a longer number are not an id). Forms starting with a digit and
+# forms starting with a letter are separate patterns: each is tried only where it can start.
+_ID_END = r"(?![0-9A-Za-z_]|[ ./-]\d)"
+_FORMS = tuple(dict.fromkeys(row.shape for row in ID_SHAPES))
+
+
+def _leads_with_digit(shape: str) -> bool:
+    return shape.startswith("\\d") or (shape[:1] == "[" and shape[1:2].isdigit())
+
+
+_DIGIT_FORMS = tuple(form for form in _FORMS if _leads_with_digit(form))
+_LETTER_FORMS = tuple(form for form in _FORMS if not _leads_with_digit(form))
+NATIONAL_ID_PATTERN = r"(?<![0-9A-Za-z_])(?:" + "|".join(_FORMS) + ")" + _ID_END
 
 
 def _alternatives(word: str) -> list[str]:
@@ -209,7 +251,8 @@ _ID_WORD = LazyPattern(
 _AFTER_ID_WORD = LazyPattern(
     r"[^\d\n.;!?]{0,20}?(?<![0-9A-Za-z_])(?=[^\s\d]{0,8}\d)(?P<secret>" + _VALUE + ")"
 )
-_NATIONAL_ID = LazyPattern(NATIONAL_ID_PATTERN)
+_DIGIT_LED_ID = LazyPattern("(?:" + "|".join(_DIGIT_FORMS) + ")" + _ID_END)
+_LETTER_LED_ID = LazyPattern("(?:" + "|".join(_LETTER_FORMS) + ")" + _ID_END)
 _DIGIT_PAIR = re.compile(r"\d\d")
 # Digits with the separators between them: one match per number, not one per pair of its digits.
 _NUMBER = re.compile(r"\d[\d ./-]*\d")
@@ -218,6 +261,8 @@ _STARTS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")  # every shape start
 _WORD_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _LOOK_BACK = 60  # characters before a number searched for a word naming it (word, filler, letters)
 _LEAD = 6  # letters a national id may have before its first digits (a codice fiscale's six)
+_LOOK_AHEAD = 30  # characters after a value searched for a word naming it ("… (PESEL)")
+_MIN_DIGITS = 7  # the fewest digits a form starting with a digit holds (an Irish PPS number)
 
 
 def _near_digits(text: str, back: int) -> list[tuple[int, int]]:
@@ -271,17 +316,38 @@ class IdNumberRule(Rule):
         return out
 
 
+def _digits_from(text: str, run: re.Match[str]) -> int:
+    """How many digits the number starting with ``run`` holds, separators skipped; read past the run
+    only when the run alone is too short for a national id (most numbers in prose are)."""
+    if run.end() - run.start() >= _MIN_DIGITS:
+        return run.end() - run.start()
+    number = _NUMBER.match(text, run.start())
+    return sum(ch.isdigit() for ch in number.group()) if number else run.end() - run.start()
+
+
+def _named_nearby(text: str, start: int, end: int) -> bool:
+    """Whether a word naming an identity number (``_ID_WORDS``) stands within ``_LOOK_BACK``
+    characters before the value or ``_LOOK_AHEAD`` after it ("PESEL 44051401359",
+    "44051401359 (PESEL)")."""
+    _, near = words_near(text, max(0, start - _LOOK_BACK), min(len(text), end + _LOOK_AHEAD))
+    return _ID_WORD.compiled.search(near) is not None
+
+
 class NationalIdRule(Rule):
-    """``national_id``: the pattern is tried only at word starts a few characters before each run of
-    digits (every national id holds one), not at every capital letter of the text."""
+    """``national_id``: the forms of ``national_id_table.ID_SHAPES`` are tried only where one can
+    start: at a run of digits holding enough digits for one (the cheap filter every number of
+    prose meets first), and at word starts a few letters before a run. A value whose form needs a
+    word naming it is kept only with such a word nearby."""
 
     def __init__(self, name: str = "national_id", description: str = "", *, mode: str = "enforce") -> None:
         super().__init__(
             name,
             NATIONAL_ID_PATTERN,
             description
-            or "national ids with their check digits (python-stdnum): codice fiscale, CURP, RFC, DNI, "
-            "NIE, PAN, Aadhaar, CPF, CNPJ, NIR, Korean RRN, CNIC, HETU, personnummer; UK NINO by its format",
+            or "national ids with their check digits (python-stdnum) for the 30 most populous countries, "
+            "the EU and the EEA: codice fiscale, CURP, RFC, DNI, NIE, PAN, Aadhaar, CPF, CNPJ, NIR, Korean "
+            "RRN, CNIC, HETU, personnummer, PESEL, BSN, Steuer-ID, PPS, CNP, EMŠO, My Number, INN …; UK NINO "
+            "by its format. Bare digits with one check digit only next to a word naming an id",
             validator="national_id",
             mode=mode,
         )
@@ -301,11 +367,19 @@ class NationalIdRule(Rule):
             if at < done or (at > 1 and text[at - 1] in " ./-" and text[at - 2].isdigit()):
                 continue
             # A value starts after a character that is not an ASCII letter or digit.
-            for start in range(max(done, run.start() - _LEAD), run.start() + 1):
+            for start in range(max(done, at - _LEAD), at + 1):
                 if text[start] not in _STARTS or (start and text[start - 1] in _WORD_CHARS):
                     continue
-                found = _NATIONAL_ID.match(text, start)
-                if found and found.end() > run.start() and national_id_valid(found.group()):
+                if start < at:
+                    found = _LETTER_LED_ID.match(text, start)
+                elif _digits_from(text, run) >= _MIN_DIGITS:
+                    found = _DIGIT_LED_ID.match(text, start)
+                else:
+                    break
+                if found is None or found.end() <= at:
+                    continue
+                strength = national_id_strength(found.group())
+                if strength == ID_ALONE or (strength != NOT_AN_ID and _named_nearby(text, *found.span())):
                     out.append(found.span())
                     done = found.end()
                     break
