@@ -1,6 +1,6 @@
 """What each cold-start trick saves today: the marginal cost of the import it avoids.
 
-    python bench/cold_tricks.py [--memories 2000] [--runs 15] [--json FILE]
+    python bench/cold_tricks.py [--memories 2000] [--runs 15] [--paired-runs 21] [--json FILE]
 
 The per-prompt paths avoid some standard-library modules (``typing``, ``json``, ``hashlib``,
 ``socket``, ``threading``, ``pathlib``, ``logging``, ``dataclasses``, ``inspect``) through
@@ -9,10 +9,13 @@ them. What that saves depends on what the path imports anyway, so for each of fo
 (``memwarden search`` and ``memwarden hook prompt``, with the user's daemon up and with
 ``MEMWARDEN_DAEMON=off``) the bench first runs the command once with ``-X importtime`` to list
 the modules it loads, then, ``--runs`` times per trick, starts a fresh interpreter that imports
-exactly those modules and times (CPU and wall) the one import the trick avoids. Modules the
-path already loads cost nothing there, which is the point. Medians are printed with the
-machine's load (measure.py). The daemon here runs with ``MEMWARDEN_EMBEDDER=none``: the client
-side, which is what the tricks are in, does not depend on the model.
+exactly those modules and times (CPU and wall) the one import the trick avoids. Modules the path
+already loads cost nothing there, which is the point. Medians are printed with the machine's
+load (measure.py). The paired part runs each path as shipped against the same path with its
+tricks undone (the avoided modules imported first; for ``memwarden search``, also the full
+argparse parser instead of ``cli.argv_shapes``), back to back in alternating order. The daemon
+here runs with ``MEMWARDEN_EMBEDDER=none``: the client side, which is what the tricks are in,
+does not depend on the model.
 """
 
 from __future__ import annotations
@@ -72,7 +75,7 @@ print(int(already), (c1 - c0) / 1e6, (w1 - w0) / 1e6)
 #: The imports each path's tricks avoid, imported up front to undo them all at once.
 UNDONE = {
     "hook prompt, daemon up": ["typing", "json", "socket", "hashlib"],
-    "search, daemon off": ["hashlib", "socket", "threading", "pathlib", "logging", "dataclasses", "inspect"],
+    "search, daemon off": ["hashlib", "threading", "pathlib", "logging", "dataclasses", "inspect"],
     "hook prompt, daemon off": ["hashlib", "threading", "pathlib", "logging", "dataclasses", "inspect"],
 }
 
@@ -81,18 +84,11 @@ RUN_ENTRY = (
 )
 
 
-def paired_undone(
-    argv: list[str], modules: list[str], env: dict[str, str], stdin: str, runs: int
-) -> dict[str, object]:
-    """The command as shipped against the same command with the avoided ``modules`` imported
-    first, run back to back in alternating order; medians of wall and CPU ms of each."""
-    shipped = [sys.executable, "-c", RUN_ENTRY.format(imports=""), *argv[1:]]
-    undone = [
-        sys.executable,
-        "-c",
-        RUN_ENTRY.format(imports="".join(f"import {m}; " for m in modules)),
-        *argv[1:],
-    ]
+def paired(
+    shipped: list[str], undone: list[str], env: dict[str, str], stdin: str, runs: int
+) -> dict[str, float]:
+    """Two commands run back to back, alternating which goes first, ``runs`` rounds after one
+    warm-up round; medians of wall and CPU ms of each."""
     results: dict[str, tuple[list[float], list[float]]] = {"shipped": ([], []), "undone": ([], [])}
     for n in range(runs + 1):
         order = [("shipped", shipped), ("undone", undone)]
@@ -101,11 +97,29 @@ def paired_undone(
             if n:  # the first round warms the caches
                 results[name][0].append(wall)
                 results[name][1].append(cpu)
-    out: dict[str, object] = {"undone_imports": modules}
+    out: dict[str, float] = {}
     for name, (wall, cpu) in results.items():
         out[f"{name}_wall_p50_ms"] = round(statistics.median(wall), 1)
         out[f"{name}_cpu_p50_ms"] = round(statistics.median(cpu), 1)
     return out
+
+
+def paired_undone(
+    argv: list[str], modules: list[str], env: dict[str, str], stdin: str, runs: int
+) -> dict[str, object]:
+    """The command as shipped against the same command with the avoided ``modules`` imported first."""
+    shipped = [sys.executable, "-c", RUN_ENTRY.format(imports=""), *argv[1:]]
+    imports = "".join(f"import {m}; " for m in modules)
+    undone = [sys.executable, "-c", RUN_ENTRY.format(imports=imports), *argv[1:]]
+    return {"undone": " ".join(modules), **paired(shipped, undone, env, stdin, runs)}
+
+
+def paired_parser(exe: str, env: dict[str, str], runs: int) -> dict[str, object]:
+    """``memwarden search`` read by ``cli.argv_shapes`` (``--limit 10``) against the same search
+    read by the full argparse parser (``--limit=10``, a shape the fast path hands on)."""
+    fast = [exe, "search", "--limit", "10", "release plan"]
+    full = [exe, "search", "--limit=10", "release plan"]
+    return {"undone": "argv fast path (full parser)", **paired(fast, full, env, "", runs)}
 
 
 def loaded_modules(argv: list[str], env: dict[str, str], stdin: str) -> list[str]:
@@ -195,6 +209,7 @@ def main() -> None:
         for path in ("search, daemon off", "hook prompt, daemon off"):
             argv, stdin = commands[path.split(",")[0]]
             pairs.append({"path": path, **paired_undone(argv, UNDONE[path], off, stdin, args.paired_runs)})
+        pairs.append({"path": "search, daemon off", **paired_parser(exe, off, args.paired_runs)})
         with keyword_daemon(base, Path(tmp)) as daemon_env:
             for name, (argv, stdin) in commands.items():
                 paths[f"{name}, daemon up"] = loaded_modules(argv, daemon_env, stdin)
@@ -203,10 +218,11 @@ def main() -> None:
             pairs.append(
                 {"path": path, **paired_undone(argv, UNDONE[path], daemon_env, stdin, args.paired_runs)}
             )
+            pairs.append({"path": "search, daemon up", **paired_parser(exe, daemon_env, args.paired_runs)})
         for pair in pairs:
             print(
                 f"{pair['path']:<24} shipped wall {pair['shipped_wall_p50_ms']:>6.1f} cpu "
-                f"{pair['shipped_cpu_p50_ms']:>6.1f} ms | tricks undone ({' '.join(pair['undone_imports'])}) "  # type: ignore[arg-type]
+                f"{pair['shipped_cpu_p50_ms']:>6.1f} ms | undone ({pair['undone']}) "
                 f"wall {pair['undone_wall_p50_ms']:>6.1f} cpu {pair['undone_cpu_p50_ms']:>6.1f} ms",
                 flush=True,
             )
