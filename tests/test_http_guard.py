@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import socket
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import closing
 from typing import Any
@@ -19,6 +17,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from http_servers import start_http_server, stop_http_server
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
@@ -28,7 +27,6 @@ from memwarden.config import Settings, load_settings
 from memwarden.errors import ConfigError
 from memwarden.http.app import build_http_app
 from memwarden.http.guard import GuardPolicy, HttpGuard
-from tests.test_transports import free_port, wait_for_http
 
 TOKEN = "guard-test-token-0123456789"
 FORM = "application/x-www-form-urlencoded"
@@ -383,17 +381,9 @@ def test_a_server_on_every_interface_with_a_token_answers_its_real_address(cli_e
     address = _outward_address()
     if address is None:
         pytest.skip("this machine has no non-loopback IPv4 address to call itself on")
-    port = free_port()
     env = {**cli_env, "MEMWARDEN_HTTP_TOKEN": TOKEN}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "memwarden", "serve", "--http", f"0.0.0.0:{port}"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process, port = start_http_server(env, host="0.0.0.0")
     try:
-        wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
         init = {
             "jsonrpc": "2.0",
             "id": 1,
@@ -412,7 +402,4 @@ def test_a_server_on_every_interface_with_a_token_answers_its_real_address(cli_e
         )
         assert foreign.status_code == 421 and "MEMWARDEN_HTTP_ALLOWED_HOSTS" in foreign.json()["message"]
     finally:
-        process.terminate()
-        process.wait(timeout=10)
-        if process.stderr:
-            process.stderr.close()
+        stop_http_server(process)

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from http_servers import start_http_server, stop_http_server
 
 from memwarden.cli.main import main
 from memwarden.config import Settings
-from tests.test_transports import free_port, wait_for_http
+from tests.test_transports import free_port
 
 
 @pytest.fixture(autouse=True)
@@ -200,24 +201,13 @@ def test_import_shows_a_progress_bar_on_large_files(cli_env: dict[str, str], tmp
 def served(cli_env: dict[str, str], db_path: Path) -> Iterator[tuple[str, str, dict[str, str]]]:
     conn = sqlite3.connect(db_path)  # a database that exists before the server starts
     conn.close()
-    port = free_port()
     token = "ops-token-0123456789"
     env = {**cli_env, "MEMWARDEN_HTTP_TOKEN": token}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process, port = start_http_server(env)
     try:
-        wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
         yield f"http://127.0.0.1:{port}", token, env
     finally:
-        process.terminate()
-        process.wait(timeout=10)
-        if process.stderr:
-            process.stderr.close()
+        stop_http_server(process)
 
 
 def test_deep_healthz_needs_the_token_and_health_url_probes_the_server(

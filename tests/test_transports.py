@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import time
@@ -12,15 +11,16 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
+from http_servers import pick_port, start_http_server, stop_http_server
 from mcp import Client, StdioServerParameters
 
 SERVER_START_TIMEOUT = 30.0
 
 
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A port to give a server that cannot bind port 0 itself; a test that starts ``memwarden
+    serve --http`` uses ``http_servers.start_http_server``, which starts again on a taken port."""
+    return pick_port()
 
 
 def wait_for_http(url: str, process: subprocess.Popen, timeout: float = SERVER_START_TIMEOUT) -> None:
@@ -40,24 +40,13 @@ def wait_for_http(url: str, process: subprocess.Popen, timeout: float = SERVER_S
 
 @pytest.fixture
 def http_server(cli_env: dict[str, str]) -> Iterator[tuple[str, str]]:
-    port = free_port()
     token = "test-token-0123456789"
     env = {**cli_env, "MEMWARDEN_HTTP_TOKEN": token, "MEMWARDEN_TOOLS": "all"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process, port = start_http_server(env)
     try:
-        wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
         yield f"http://127.0.0.1:{port}", token
     finally:
-        process.terminate()
-        process.wait(timeout=10)
-        if process.stderr:
-            process.stderr.close()
+        stop_http_server(process)
 
 
 def test_stdio_subprocess_serves_tools(cli_env: dict[str, str]) -> None:
