@@ -1,7 +1,8 @@
 """The daemon's call operations: what ``memwarden search``, ``add`` and the prompt hook ask for.
 
-Each request is ``{"id": ..., "op": ..., "args": {...}}``. Arguments are checked here for shape
-(a clear error names the argument) and then by the service exactly as in-process; the answer
+Each request is ``{"id": ..., "op": ..., "args": {...}}``. Arguments are checked here for their
+JSON types (read from the op's request model, ``memwarden.requests``; a clear error names the
+argument), then become that request, checked as every route checks it; the answer
 is what the same call returns in-process, as JSON. Every call runs as the connection's caller.
 """
 
@@ -10,12 +11,15 @@ from __future__ import annotations
 import logging
 import os
 import time
+import types
+import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memwarden.daemon.protocol import ProtocolError
 from memwarden.errors import MemwardenError
 from memwarden.rate_limits import SEARCH, WRITE
+from memwarden.requests import AddRequest, Request, SearchRequest
 from memwarden.search.recall import parse_recall_request, recall
 from memwarden.version import __version__
 
@@ -26,36 +30,35 @@ if TYPE_CHECKING:  # pragma: no cover
 
 logger = logging.getLogger(__name__)
 
-_STR = (str,)
-_OPT_STR = (str, type(None))
-_INT = (int,)
-_OPT_INT = (int, type(None))
-_OPT_NUM = (int, float, type(None))
-_BOOL = (bool,)
-_TAGS = (list, str, type(None))
+# The JSON types a field's Python type arrives as (a whole number is a float too; a datetime
+# is not JSON and travels as text, which the request reads).
+_JSON_TYPES: dict[object, tuple[type, ...]] = {
+    str: (str,),
+    int: (int,),
+    float: (int, float),
+    bool: (bool,),
+    list: (list,),
+    type(None): (type(None),),
+}
+_UNIONS = (types.UnionType, typing.Union)
 
-SEARCH_ARGS: dict[str, tuple[type, ...]] = {
-    "query": _STR,
-    "project": _OPT_STR,
-    "tags": _TAGS,
-    "limit": _INT,
-    "include_expired": _BOOL,
-    "max_tokens": _OPT_INT,
-    "vector": _BOOL,
-    "include_context": _BOOL,
-}
-ADD_ARGS: dict[str, tuple[type, ...]] = {
-    "content": _STR,
-    "project": _OPT_STR,
-    "kind": _STR,
-    "title": _STR,
-    "tags": _TAGS,
-    "pinned": _BOOL,
-    "ttl_hours": _OPT_NUM,
-    "context": _OPT_STR,
-    "thread": _OPT_STR,
-    "occurred_at": _OPT_STR,
-}
+
+def wire_spec(model: type[Request]) -> tuple[dict[str, tuple[type, ...]], tuple[str, ...]]:
+    """Each field of ``model`` with the JSON types it takes, and the required fields: the frame
+    check of an op, read from its request model."""
+    spec: dict[str, tuple[type, ...]] = {}
+    for name, field in model.model_fields.items():
+        options = typing.get_args(field.annotation) if typing.get_origin(field.annotation) in _UNIONS else ()
+        kinds: list[type] = []
+        for option in options or (field.annotation,):
+            kinds += _JSON_TYPES.get(typing.get_origin(option) or option, ())
+        spec[name] = tuple(dict.fromkeys(kinds))
+    required = tuple(name for name, field in model.model_fields.items() if field.is_required())
+    return spec, required
+
+
+SEARCH_ARGS, _SEARCH_REQUIRED = wire_spec(SearchRequest)
+ADD_ARGS, _ADD_REQUIRED = wire_spec(AddRequest)
 
 
 def checked(args: object, spec: dict[str, tuple[type, ...]], required: tuple[str, ...]) -> dict[str, Any]:
@@ -128,18 +131,14 @@ class CallHandler:
         }
 
     def op_search(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
-        given = checked(args, SEARCH_ARGS, ("query",))
-        result: dict[str, Any] = self.service.searcher.search(
-            given.pop("query"), caller=caller, **given
-        ).to_dict()
+        request = SearchRequest.model_validate(checked(args, SEARCH_ARGS, _SEARCH_REQUIRED))
+        result: dict[str, Any] = self.service.search(request, caller=caller).to_dict()
         return result
 
     def op_add(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
-        given = checked(args, ADD_ARGS, ("content",))
+        request = AddRequest.model_validate(checked(args, ADD_ARGS, _ADD_REQUIRED))
         # Only `memwarden add` sends this call (hooks never add): the CLI is the route it records.
-        result: dict[str, Any] = self.service.memories.add(
-            given.pop("content"), caller=caller.via("cli"), **given
-        ).to_dict()
+        result: dict[str, Any] = self.service.memories.add(request, caller=caller.via("cli")).to_dict()
         return result
 
     def op_recall(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 
 from memwarden.errors import InvalidInput, MemwardenError, NotFound, about_an_id
 from memwarden.models import CALLER_SCOPE_KEY, Caller
+from memwarden.requests import Request
 from memwarden.service import MemoryService
 
 T = TypeVar("T")
@@ -85,13 +86,28 @@ def ids_of(value: list[str] | str) -> list[str] | str:
     return value
 
 
+R = TypeVar("R", bound="Request")
+
+
+def _tool_error(exc: MemwardenError) -> ToolError:
+    hint = "; find ids with memory_search" if about_an_id(exc) else ""
+    return ToolError(f"{exc.code}: {exc.message}{hint}")
+
+
+def request_of(model: type[R], arguments: dict[str, Any]) -> R:
+    """``model`` of a tool's arguments; bad input is a tool error in memwarden's words."""
+    try:
+        return model.model_validate(arguments)
+    except MemwardenError as exc:
+        raise _tool_error(exc) from None
+
+
 async def call_service(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     """Run a service call off the event loop; turn memwarden errors into tool errors."""
     try:
         return await anyio.to_thread.run_sync(partial(fn, *args, **kwargs))
     except MemwardenError as exc:
-        hint = "; find ids with memory_search" if about_an_id(exc) else ""
-        raise ToolError(f"{exc.code}: {exc.message}{hint}") from None
+        raise _tool_error(exc) from None
 
 
 async def fetch_for_request(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:

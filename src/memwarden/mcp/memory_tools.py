@@ -1,175 +1,149 @@
 """MCP tools over memories: add, search, update, delete (profile ``core``); get, list, stats, echo.
 
-Each tool parses its arguments, calls the service off the event loop and returns a structured
-result; the words a model reads about them live in ``tool_text`` (descriptions and parameters).
+Each memory tool is built from its request model (``memwarden.requests``): the parameters a
+client lists (names, types, defaults, descriptions) are the model's fields, so a field added to
+the model is offered here without an edit. Where the MCP wire differs from the request (see
+``WIRE_TYPES`` and ``scope``) the difference is spelled out once below. A tool turns the
+arguments into the request, calls the service off the event loop and returns a structured
+result; the words a model reads live in ``tool_text`` (descriptions and parameters).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import BaseModel
 
 from memwarden.mcp import schemas as out
-from memwarden.mcp.calls import call_service, caller_of, ids_of, project_of, service_of, tags_of
+from memwarden.mcp.calls import call_service, caller_of, ids_of, project_of, request_of, service_of, tags_of
 from memwarden.mcp.data_results import data_result
 from memwarden.mcp.tool_text import described
+from memwarden.requests import (
+    AddRequest,
+    DeleteRequest,
+    GetRequest,
+    ListRequest,
+    Request,
+    SearchRequest,
+    StatsRequest,
+    UpdateRequest,
+)
 
 TagList = list[str] | str | None
+# What a client may send where the request is stricter: models often send a JSON array string
+# (or one id) where a list is expected, and a date travels as ISO 8601 text.
+WIRE_TYPES: dict[str, Any] = {"tags": TagList, "ids": list[str] | str, "occurred_at": str | None}
+# Request fields a model is not offered: the server decides them.
+UNOFFERED = frozenset({"vector"})
+
+Run = Callable[[Context, Any], Awaitable[Any]]
+# ``Annotated`` with a type known only at run time (a field's), which type checkers cannot read.
+_ANNOTATED: Any = Annotated
 
 
-async def memory_add(
-    content: Annotated[str, described("memory_add", "content")],
-    ctx: Context,
-    project: Annotated[str | None, described("memory_add", "project")] = None,
-    scope: Annotated[str | None, described("memory_add", "scope")] = None,
-    kind: Annotated[str, described("memory_add", "kind")] = "fact",
-    title: Annotated[str, described("memory_add", "title")] = "",
-    tags: Annotated[TagList, described("memory_add", "tags")] = None,
-    pinned: Annotated[bool, described("memory_add", "pinned")] = False,
-    ttl_hours: Annotated[float | None, described("memory_add", "ttl_hours")] = None,
-    context: Annotated[str | None, described("memory_add", "context")] = None,
-    thread: Annotated[str | None, described("memory_add", "thread")] = None,
-    occurred_at: Annotated[str | None, described("memory_add", "occurred_at")] = None,
-) -> Annotated[CallToolResult, out.AddOut]:
-    result = await call_service(
-        service_of(ctx).memories.add,
-        content,
-        project=project_of(project, scope),
-        kind=kind,
-        title=title,
-        tags=tags_of(tags),
-        pinned=pinned,
-        ttl_hours=ttl_hours,
-        context=context,
-        thread=thread,
-        occurred_at=occurred_at,
-        caller=caller_of(ctx),
-    )
+def _parameters(model: type[Request], tool: str) -> list[inspect.Parameter]:
+    """The tool's parameters: each offered field of ``model``, ``scope`` after ``project``."""
+    params: list[inspect.Parameter] = []
+    for name, field in model.model_fields.items():
+        if name in UNOFFERED:
+            continue
+        annotation = _ANNOTATED[WIRE_TYPES.get(name, field.annotation), described(tool, name)]
+        default = inspect.Parameter.empty if field.is_required() else field.default
+        params.append(
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+        )
+        if name == "project":
+            scope = Annotated[str | None, described(tool, "scope")]
+            params.append(
+                inspect.Parameter("scope", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=scope)
+            )
+    return params
+
+
+def _request(model: type[Request], arguments: dict[str, Any]) -> Request:
+    """The request of a tool call's arguments (wire forms turned into the request's)."""
+    if "scope" in arguments:
+        arguments["project"] = project_of(arguments.get("project"), arguments.pop("scope"))
+    if "tags" in arguments:
+        arguments["tags"] = tags_of(arguments["tags"])
+    if "ids" in arguments:
+        ids = ids_of(arguments["ids"])
+        arguments["ids"] = [ids] if isinstance(ids, str) else ids
+    return request_of(model, arguments)
+
+
+def request_tool(model: type[Request], run: Run, returns: Any) -> Callable[..., Awaitable[Any]]:
+    """A tool function whose signature is ``model``'s fields; it calls ``run(ctx, request)``."""
+    tool = model.tool
+    assert tool is not None, model
+
+    async def call(ctx: Context, **arguments: Any) -> Any:
+        return await run(ctx, _request(model, arguments))
+
+    params = _parameters(model, tool)
+    ctx = inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Context)
+    call.__signature__ = inspect.Signature([ctx, *params], return_annotation=returns)  # type: ignore[attr-defined]
+    call.__annotations__ = {"ctx": Context, **{p.name: p.annotation for p in params}, "return": returns}
+    call.__name__ = call.__qualname__ = tool
+    return call
+
+
+def _memories(found: list[Any], *, include_context: bool = False) -> list[out.MemoryOut]:
+    return [out.MemoryOut.model_validate(m.to_dict(include_context=include_context)) for m in found]
+
+
+async def _add(ctx: Context, request: AddRequest) -> CallToolResult:
+    result = await call_service(service_of(ctx).memories.add, request, caller=caller_of(ctx))
     return data_result(out.AddOut.model_validate(result.to_dict()))
 
 
-async def memory_search(
-    ctx: Context,
-    query: Annotated[str, described("memory_search", "query")] = "",
-    project: Annotated[str | None, described("memory_search", "project")] = None,
-    scope: Annotated[str | None, described("memory_search", "scope")] = None,
-    tags: Annotated[TagList, described("memory_search", "tags")] = None,
-    limit: Annotated[int, described("memory_search", "limit")] = 10,
-    include_expired: Annotated[bool, described("memory_search", "include_expired")] = False,
-    max_tokens: Annotated[int | None, described("memory_search", "max_tokens")] = None,
-    include_context: Annotated[bool, described("memory_search", "include_context")] = False,
-) -> Annotated[CallToolResult, out.SearchOut]:
-    result = await call_service(
-        service_of(ctx).searcher.search,
-        query,
-        project=project_of(project, scope),
-        tags=tags_of(tags),
-        limit=limit,
-        include_expired=include_expired,
-        max_tokens=max_tokens,
-        include_context=include_context,
-        caller=caller_of(ctx),
-    )
+async def _search(ctx: Context, request: SearchRequest) -> CallToolResult:
+    result = await call_service(service_of(ctx).search, request, caller=caller_of(ctx))
     return data_result(out.SearchOut.model_validate(result.to_dict()))
 
 
-async def memory_update(
-    id: Annotated[str, described("memory_update", "id")],
-    ctx: Context,
-    content: Annotated[str | None, described("memory_update", "content")] = None,
-    project: Annotated[str | None, described("memory_update", "project")] = None,
-    scope: Annotated[str | None, described("memory_update", "scope")] = None,
-    kind: Annotated[str | None, described("memory_update", "kind")] = None,
-    title: Annotated[str | None, described("memory_update", "title")] = None,
-    tags: Annotated[TagList, described("memory_update", "tags")] = None,
-    pinned: Annotated[bool | None, described("memory_update", "pinned")] = None,
-    ttl_hours: Annotated[float | None, described("memory_update", "ttl_hours")] = None,
-    context: Annotated[str | None, described("memory_update", "context")] = None,
-    thread: Annotated[str | None, described("memory_update", "thread")] = None,
-    occurred_at: Annotated[str | None, described("memory_update", "occurred_at")] = None,
-    if_version: Annotated[int | None, described("memory_update", "if_version")] = None,
-) -> Annotated[CallToolResult, out.UpdateOut]:
-    memory = await call_service(
-        service_of(ctx).memories.update,
-        id,
-        content=content,
-        project=project_of(project, scope),
-        kind=kind,
-        title=title,
-        tags=tags_of(tags),
-        pinned=pinned,
-        ttl_hours=ttl_hours,
-        context=context,
-        thread=thread,
-        occurred_at=occurred_at,
-        if_version=if_version,
-        caller=caller_of(ctx),
-    )
+async def _update(ctx: Context, request: UpdateRequest) -> CallToolResult:
+    memory = await call_service(service_of(ctx).memories.update, request, caller=caller_of(ctx))
     return data_result(out.UpdateOut(memory=out.MemoryOut.model_validate(memory.to_dict())))
 
 
-async def memory_delete(id: Annotated[str, described("memory_delete", "id")], ctx: Context) -> out.DeleteOut:
-    result = await call_service(service_of(ctx).memories.delete, id, caller=caller_of(ctx))
+async def _delete(ctx: Context, request: DeleteRequest) -> BaseModel:
+    result = await call_service(service_of(ctx).memories.delete, request, caller=caller_of(ctx))
     return out.DeleteOut.model_validate(result.to_dict())
 
 
-async def memory_get(
-    ids: Annotated[list[str] | str, described("memory_get", "ids")],
-    ctx: Context,
-    include_context: Annotated[bool, described("memory_get", "include_context")] = False,
-) -> Annotated[CallToolResult, out.GetOut]:
-    found, missing = await call_service(service_of(ctx).memories.get, ids_of(ids), caller=caller_of(ctx))
+async def _get(ctx: Context, request: GetRequest) -> CallToolResult:
+    found, missing = await call_service(service_of(ctx).memories.get, request, caller=caller_of(ctx))
     return data_result(
-        out.GetOut(
-            memories=[
-                out.MemoryOut.model_validate(m.to_dict(include_context=include_context)) for m in found
-            ],
-            missing=missing,
-        )
+        out.GetOut(memories=_memories(found, include_context=request.include_context), missing=missing)
     )
 
 
-async def memory_list(
-    ctx: Context,
-    project: Annotated[str | None, described("memory_list", "project")] = None,
-    scope: Annotated[str | None, described("memory_list", "scope")] = None,
-    tags: Annotated[TagList, described("memory_list", "tags")] = None,
-    pinned: Annotated[bool, described("memory_list", "pinned")] = False,
-    limit: Annotated[int, described("memory_list", "limit")] = 20,
-    include_expired: Annotated[bool, described("memory_list", "include_expired")] = False,
-) -> Annotated[CallToolResult, out.ListOut]:
-    memories = await call_service(
-        service_of(ctx).memories.list,
-        project=project_of(project, scope),
-        tags=tags_of(tags),
-        pinned=pinned,
-        limit=limit,
-        include_expired=include_expired,
-        caller=caller_of(ctx),
-    )
-    return data_result(
-        out.ListOut(
-            memories=[out.MemoryOut.model_validate(m.to_dict()) for m in memories], count=len(memories)
-        )
-    )
+async def _list(ctx: Context, request: ListRequest) -> CallToolResult:
+    memories = await call_service(service_of(ctx).memories.list, request, caller=caller_of(ctx))
+    return data_result(out.ListOut(memories=_memories(memories), count=len(memories)))
 
 
-async def memory_stats(
-    ctx: Context,
-    project: Annotated[str | None, described("memory_stats", "project")] = None,
-    scope: Annotated[str | None, described("memory_stats", "scope")] = None,
-) -> out.StatsOut:
-    stats = await call_service(
-        service_of(ctx).memories.stats, project=project_of(project, scope), caller=caller_of(ctx)
-    )
+async def _stats(ctx: Context, request: StatsRequest) -> BaseModel:
+    stats = await call_service(service_of(ctx).memories.stats, request, caller=caller_of(ctx))
     known = set(out.StatsOut.model_fields)
     return out.StatsOut(
         **{k: v for k, v in stats.items() if k in known},
         extra={k: v for k, v in stats.items() if k not in known},
     )
+
+
+memory_add = request_tool(AddRequest, _add, Annotated[CallToolResult, out.AddOut])
+memory_search = request_tool(SearchRequest, _search, Annotated[CallToolResult, out.SearchOut])
+memory_update = request_tool(UpdateRequest, _update, Annotated[CallToolResult, out.UpdateOut])
+memory_delete = request_tool(DeleteRequest, _delete, out.DeleteOut)
+memory_get = request_tool(GetRequest, _get, Annotated[CallToolResult, out.GetOut])
+memory_list = request_tool(ListRequest, _list, Annotated[CallToolResult, out.ListOut])
+memory_stats = request_tool(StatsRequest, _stats, out.StatsOut)
 
 
 async def echo(message: Annotated[str, described("echo", "message")]) -> out.EchoOut:
