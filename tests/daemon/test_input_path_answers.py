@@ -8,20 +8,18 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from http_servers import start_http_server
 
 from memwarden.config import load_settings
 from memwarden.daemon.place import DaemonPlace
 from memwarden.daemon.protocol import hello_frame
 from tests.test_stdio_answers import ANSWER_TIMEOUT, StdioPeer
-from tests.test_transports import free_port, wait_for_http
 
 INIT = {
     "jsonrpc": "2.0",
@@ -149,17 +147,10 @@ def test_the_daemon_socket_answers_the_malformed_suite_alike(place: DaemonPlace)
 
 
 def test_http_mcp_answers_the_malformed_suite_with_the_same_codes(cli_env: dict[str, str]) -> None:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-        env=cli_env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    process, port = start_http_server(cli_env)
     base = f"http://127.0.0.1:{port}"
     headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
     try:
-        wait_for_http(f"{base}/healthz", process)
         with httpx.Client(base_url=base, timeout=ANSWER_TIMEOUT) as client:
             opened = client.post("/mcp", content=json.dumps(INIT), headers=headers)
             session = {
@@ -237,18 +228,11 @@ def test_a_last_line_without_newline_is_answered_and_responses_sent_to_the_serve
 def test_http_answers_a_malformed_response_with_400_and_logs_it_once_a_minute(
     cli_env: dict[str, str], tmp_path: Path
 ) -> None:
-    port = free_port()
     log = tmp_path / "http.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-        env={**cli_env, "MEMWARDEN_LOG_FILE": str(log)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    process, port = start_http_server({**cli_env, "MEMWARDEN_LOG_FILE": str(log)})
     base = f"http://127.0.0.1:{port}"
     headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
     try:
-        wait_for_http(f"{base}/healthz", process)
         with httpx.Client(base_url=base, timeout=ANSWER_TIMEOUT) as client:
             opened = client.post("/mcp", content=json.dumps(INIT), headers=headers)
             session = {
