@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from memwarden.govern.builtin_rules import BUILTIN_RULES, NOSPACE_CHARS
 from memwarden.govern.credential_rules import is_credential_pair
+from memwarden.govern.hint_scan import HintScan
 from memwarden.govern.layers import decoded_runs
 from memwarden.govern.markers import MARKER, marker
 from memwarden.govern.normalization import normalize, normalize_text
@@ -66,7 +67,10 @@ class Redaction(NamedTuple):
 # of 3 characters or fewer ("sk", "ap0", ".") are looked for only in the runs holding a digit or
 # "_" (random bodies do; words of prose, "yapılacak" or "background", do not).
 _TOKEN_CHARS = r"a-z0-9_.~|%:+/=\\-"
-_TOKEN_RUN = re.compile(rf"(?<![{_TOKEN_CHARS}])[{_TOKEN_CHARS}]{{10,}}")
+# A run is found from the character before it (a plain class lets the engine skip inside runs; a
+# leading lookbehind would make it try every position), or at the start of the text.
+_TOKEN_RUN = re.compile(rf"[^{_TOKEN_CHARS}]([{_TOKEN_CHARS}]{{10,}})")
+_TOKEN_RUN_AT_START = re.compile(rf"[{_TOKEN_CHARS}]{{10,}}")
 _DIGIT_OR_UNDERSCORE = re.compile(r"[0-9_]")
 _SHORT_HINT = 3
 
@@ -132,11 +136,10 @@ class Redactor:
         # Base64 of user:password is found (as ``basic_auth``) by the rules' run having that rule.
         self._pairs = frozenset(i for i, rule in ordered if rule.name == "basic_auth")
         self.scoped = scoped
-        # Every hint once: which are in a text is one pass of substring checks, shared by the rules.
+        # Every hint once, bucketed so that prose settles most with a few one-character searches
+        # (``govern.hint_scan``); which are in a text is found once, shared by the rules.
         # The hints of standalone token formats are looked for only in the token-like runs.
-        self._hints = tuple(
-            dict.fromkeys(h for rule in self.rules if not rule.standalone for h in rule.hints)
-        )
+        self._hints = HintScan(tuple(h for rule in self.rules if not rule.standalone for h in rule.hints))
         token_hints = tuple(dict.fromkeys(h for rule in self.rules if rule.standalone for h in rule.hints))
         self._token_hints = tuple(h for h in token_hints if len(h) > _SHORT_HINT)
         self._short_token_hints = tuple(h for h in token_hints if len(h) <= _SHORT_HINT)
@@ -174,11 +177,12 @@ class Redactor:
         if markers:  # rule names inside markers ("secret", "key") must not wake rules up
             lower = fold(MARKER.sub(" ", text))
         found: list[tuple[int, int, int, str]] = []
-        present = {h for h in self._hints if h in lower}
+        present = self._hints.present(lower)
         general, by_hint = self._split[id(rules)]
         tokens: set[int] = set()
         if by_hint:
-            runs = _TOKEN_RUN.findall(lower)
+            first = _TOKEN_RUN_AT_START.match(lower)
+            runs = _TOKEN_RUN.findall(lower) + ([first.group()] if first else [])
             if runs:
                 joined = " ".join(runs)
                 hits = [h for h in self._token_hints if h in joined]

@@ -217,15 +217,12 @@ class Rule:
         cuts = [0] + [m.start() for m in _CUT.finditer(value)] + [len(value)]
         # Digits before each cut: a piece holding fewer digits than every value holds cannot
         # validate, so it is never handed to the validator.
-        digits_before = [0]
-        if self.min_digits:
-            for a, b in itertools.pairwise(cuts):
-                digits_before.append(digits_before[-1] + sum(ch.isdecimal() for ch in value[a:b]))
+        digits_before = list(itertools.accumulate(map(str.isdecimal, value), initial=0))
         pieces = []
         for i, a in enumerate(cuts):
-            for k, b in enumerate(cuts[i + 1 :], start=i + 1):
+            for b in cuts[i + 1 :]:
                 lo = a + 1 if a else 0
-                if self.min_digits and digits_before[k] - digits_before[i] < self.min_digits:
+                if digits_before[b] - digits_before[lo] < self.min_digits:
                     continue
                 if b - lo > 0 and b - lo >= self.min_digits and (lo, b) != (0, len(value)):
                     pieces.append((b - lo, lo, b))

@@ -1,0 +1,96 @@
+"""The shortcuts that keep redaction fast answer exactly what the plain computation answers.
+
+Each shortcut (govern.hint_scan, the change-only scan of govern.normalization, the token runs of
+the redactor, the digit-count pruning of a shrinking rule) is compared with the plain way of
+computing the same thing, on generated text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memwarden.govern import Redactor, normalize
+from memwarden.govern.hint_scan import HintScan
+from memwarden.govern.normalization import normalize_char
+from memwarden.govern.scopes import fold
+
+REDACTOR = Redactor()
+HINTS = REDACTOR._hints.hints
+# Pieces of hints and the characters that guard their buckets, so generated texts hold some
+# hints whole, some cut, and the guards without the hints.
+PIECES = st.sampled_from(
+    [*HINTS, *(hint[: len(hint) // 2 + 1] for hint in HINTS), *'"$}{][><=_@/+)(:-. ', "x"]
+)
+texts_of_pieces = st.lists(st.one_of(PIECES, st.text(max_size=6)), max_size=30).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts_of_pieces)
+def test_hint_scan_finds_exactly_the_hints_a_plain_substring_test_finds(text: str) -> None:
+    lower = fold(text)
+    assert HintScan(HINTS).present(lower) == {hint for hint in HINTS if hint in lower}
+
+
+def test_hint_scan_keeps_hints_without_punctuation_and_single_characters() -> None:
+    scan = HintScan(("pass", ":", "://", "ghp_", "at]"))
+    assert scan.present("the pass") == {"pass"}
+    assert scan.present("see https://x") == {":", "://"}
+    assert scan.present("ghp_ and jane [at] x") == {"ghp_", "at]"}
+    assert scan.present("nothing here") == set()
+
+
+CHANGING = st.sampled_from(
+    ["\u200b", "\u00ad", "４", "＠", "\u2028", "\x0b", "–", "١", "\U000e0041", "é", "中", " "]
+)
+
+
+def _plain_normalize(text: str) -> tuple[str, list[tuple[int, int, int, int]]]:
+    """Character by character: the text and the edit of each character that changes."""
+    parts: list[str] = []
+    edits: list[tuple[int, int, int, int]] = []
+    length = 0
+    for offset, ch in enumerate(text):
+        out = ch if ch.isascii() and ch not in "\x0b\x0c\x1c\x1d\x1e\x1f" else normalize_char(ch)
+        if out != ch:
+            edits.append((length, length + len(out), offset, offset + 1))
+        parts.append(out)
+        length += len(out)
+    return "".join(parts), edits
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(CHANGING, st.text(max_size=5)), max_size=40).map("".join))
+def test_normalize_gives_the_text_and_edits_of_a_character_by_character_pass(text: str) -> None:
+    norm = normalize(text)
+    expected_text, expected_edits = _plain_normalize(text)
+    assert norm.text == expected_text
+    assert list(norm.edits) == expected_edits
+
+
+def test_normalize_of_text_whose_characters_all_stay_is_the_text_itself() -> None:
+    text = "Müşteri toplantısı 会议改到周四 Встреча"
+    assert all(unicodedata.normalize("NFKC", ch) == ch for ch in text)
+    norm = normalize(text)
+    assert norm.text == text and not norm.changed
+
+
+def test_a_token_at_the_very_start_of_a_text_is_redacted() -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    assert REDACTOR.redact(f"{token} is the CI token").text.startswith("[REDACTED:")
+    assert REDACTOR.redact(f"CI token {token}").text.endswith("]")
+
+
+def test_quoted_printable_runs_are_decoded_anywhere_in_a_long_text() -> None:
+    prose = "renewal terms stay at net 45, a=b and x=y. " * 20
+    red = REDACTOR.redact(f"{prose}mail jane.doe=40example.org today")
+    assert "jane.doe" not in red.text and red.rules == ("email",)
+
+
+def test_a_card_followed_by_more_digit_groups_is_still_found_by_its_pieces() -> None:
+    red = REDACTOR.redact("card 4111 1111 1111 1111 0044 0532 on file")
+    assert "4111" not in red.text and "payment_card" in red.rules
+    # No piece of 12+ digits passes Luhn: no card (the phone rule reads "0044 …" as a number).
+    assert "payment_card" not in REDACTOR.redact("order 3704 0044 0532 0130 00 shipped").rules
