@@ -104,3 +104,30 @@ def test_the_fields_carry_the_words_the_mcp_tools_publish() -> None:
                 assert field.description == words[name], (model.tool, name)
         # Every parameter a tool publishes is a field of its request, but the MCP alias ``scope``.
         assert set(words) - {"scope"} <= set(model.model_fields), model.tool
+
+
+def _options(command: str) -> set[str]:
+    """The destinations of the options of one CLI command."""
+    import argparse
+
+    from memwarden.cli.main import build_parser
+
+    for action in build_parser(core_only=True)._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return {a.dest for a in action.choices[command]._actions}
+    raise AssertionError("no commands")
+
+
+def test_the_cli_offers_every_field_of_its_requests() -> None:
+    # The CLI's option names: a repeatable --tag fills ``tags``, --hybrid the search's ``vector``.
+    spelled = {"tags": "tag", "vector": "hybrid"}
+    for command, model in [
+        ("add", AddRequest),
+        ("update", UpdateRequest),
+        ("search", SearchRequest),
+        ("list", ListRequest),
+        ("get", GetRequest),
+        ("delete", DeleteRequest),
+    ]:
+        missing = {spelled.get(name, name) for name in model.model_fields} - _options(command)
+        assert missing == set(), (command, missing)

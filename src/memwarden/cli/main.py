@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
     from memwarden.models import Memory
+    from memwarden.service import MemoryService
     from memwarden.write_results import AddResult
 
 Handler = Callable[["argparse.Namespace"], int]
@@ -75,9 +76,15 @@ def cmd_add(args: argparse.Namespace) -> int:
 
         emit_json(answer) if args.json else _print_added_answer(answer)
         return 0
+
+    def add(service: MemoryService) -> AddResult:
+        from memwarden.requests import AddRequest
+
+        return service.memories.add(AddRequest(content=content, **fields))
+
     return run_with_service(
         args,
-        lambda service: service.memories.add(content, **fields),
+        add,
         as_json=lambda result: result.to_dict(),
         text=_print_added,
         embeddings=True,
@@ -106,21 +113,16 @@ def cmd_search(args: argparse.Namespace) -> int:
         return 0
     from memwarden.cli.runner import run_with_service
 
+    def search(service: MemoryService) -> dict[str, Any]:
+        # The keyword form, which builds no SearchRequest: the request models import pydantic,
+        # which a cold `memwarden search` without the daemon must not load (tests/test_cli.py).
+        query.pop("query")
+        result = service.searcher.search(args.query, vector=args.hybrid, **query)
+        return {**result.to_dict(), "via": "process"}
+
     return run_with_service(
         args,
-        lambda service: {
-            **service.searcher.search(
-                args.query,
-                project=args.project,
-                tags=args.tag,
-                limit=args.limit,
-                include_expired=args.include_expired,
-                vector=args.hybrid,
-                max_tokens=args.max_tokens,
-                include_context=args.include_context,
-            ).to_dict(),
-            "via": "process",
-        },
+        search,
         text=print_hits,
         embeddings=args.hybrid,
     )
@@ -139,10 +141,11 @@ def _print_found(found_missing: tuple[list[Memory], list[str]], include_context:
 
 def cmd_get(args: argparse.Namespace) -> int:
     from memwarden.cli.runner import run_with_service
+    from memwarden.requests import GetRequest
 
     return run_with_service(
         args,
-        lambda service: service.memories.get(args.ids),
+        lambda service: service.memories.get(GetRequest(ids=args.ids)),
         as_json=lambda r: {
             "memories": [m.to_dict(include_context=args.include_context) for m in r[0]],
             "missing": r[1],
@@ -163,15 +166,18 @@ def _print_listed(memories: list[Memory]) -> None:
 
 def cmd_list(args: argparse.Namespace) -> int:
     from memwarden.cli.runner import run_with_service
+    from memwarden.requests import ListRequest
 
     return run_with_service(
         args,
         lambda service: service.memories.list(
-            project=args.project,
-            tags=args.tag,
-            pinned=args.pinned,
-            limit=args.limit,
-            include_expired=args.include_expired,
+            ListRequest(
+                project=args.project,
+                tags=args.tag,
+                pinned=args.pinned,
+                limit=args.limit,
+                include_expired=args.include_expired,
+            )
         ),
         as_json=lambda memories: {"memories": [m.to_dict() for m in memories], "count": len(memories)},
         text=_print_listed,
@@ -180,23 +186,26 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_update(args: argparse.Namespace) -> int:
     from memwarden.cli.runner import run_with_service
+    from memwarden.requests import UpdateRequest
 
     content = None if args.content is None else _read_content(args.content)
     return run_with_service(
         args,
         lambda service: service.memories.update(
-            args.id,
-            content=content,
-            project=args.project,
-            kind=args.kind,
-            title=args.title,
-            tags=args.tag,
-            pinned=args.pinned,
-            ttl_hours=args.ttl_hours,
-            context=args.context,
-            thread=args.thread,
-            occurred_at=args.occurred_at,
-            if_version=args.if_version,
+            UpdateRequest(
+                id=args.id,
+                content=content,
+                project=args.project,
+                kind=args.kind,
+                title=args.title,
+                tags=args.tag,
+                pinned=args.pinned,
+                ttl_hours=args.ttl_hours,
+                context=args.context,
+                thread=args.thread,
+                occurred_at=args.occurred_at,
+                if_version=args.if_version,
+            )
         ),
         as_json=lambda memory: {"memory": memory.to_dict()},
         text=lambda memory: print(f"updated {memory.id} (version {memory.version})"),
@@ -206,10 +215,11 @@ def cmd_update(args: argparse.Namespace) -> int:
 
 def cmd_delete(args: argparse.Namespace) -> int:
     from memwarden.cli.runner import run_with_service
+    from memwarden.requests import DeleteRequest
 
     return run_with_service(
         args,
-        lambda service: service.memories.delete(args.id),
+        lambda service: service.memories.delete(DeleteRequest(id=args.id)),
         as_json=lambda result: result.to_dict(),
         text=lambda result: print(
             f"{'already deleted' if result.already_deleted else 'deleted'} {result.id}"
@@ -224,9 +234,12 @@ def _print_pairs(values: dict[str, Any]) -> None:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from memwarden.cli.runner import run_with_service
+    from memwarden.requests import StatsRequest
 
     return run_with_service(
-        args, lambda service: service.memories.stats(project=args.project), text=_print_pairs
+        args,
+        lambda service: service.memories.stats(StatsRequest(project=args.project)),
+        text=_print_pairs,
     )
 
 
