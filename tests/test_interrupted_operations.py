@@ -14,14 +14,15 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from cli_runner import CliResult, run_in_process
+
 from memwarden.models import IndexText, Memory
 from memwarden.store.sqlite import SQLiteStore
 
 
-def run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True, timeout=300
-    )
+def run(env: dict[str, str], *argv: str) -> CliResult:
+    """The command run in this process (tests/cli_runner.py): this file tests what it does."""
+    return run_in_process(env, *argv)
 
 
 def fill(db: Path, count: int) -> None:

@@ -9,15 +9,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import CliResult, run_in_process
 from postgres_server import client_tools_dir
 
 pytestmark = pytest.mark.postgres
 
 
-def _run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memwarden", *argv], env=env, capture_output=True, text=True, timeout=300
-    )
+def _run(env: dict[str, str], *argv: str) -> CliResult:
+    """The command run in this process (tests/cli_runner.py): this file tests what it does."""
+    return run_in_process(env, *argv)
 
 
 @pytest.fixture

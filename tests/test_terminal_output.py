@@ -5,10 +5,9 @@ that decodes to the stored values."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+from cli_runner import run_in_process
 from hostile_rows import TERMINAL, make_identifiers_hostile
 from hypothesis import given
 from hypothesis import strategies as st
@@ -20,9 +19,8 @@ CONTROLS = {chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))} - {"\n", "\t"}
 
 
 def run(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "memwarden", *args], capture_output=True, text=True, env=env, timeout=120
-    )
+    """The command's stdout, run in this process (tests/cli_runner.py: what it prints is tested)."""
+    done = run_in_process(env, *args)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
