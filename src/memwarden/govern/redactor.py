@@ -148,12 +148,6 @@ class Redactor:
         self._split = {id(group): _split_standalone(group) for group in (self._enforced, self._dry)}
         # By position: several rules may share a name (the vendor token table names a family).
         self._rule_hints = tuple(frozenset(rule.hints) for rule in self.rules)
-        # One set of windows per scope, for the rule needing the fewest digits: a window with fewer
-        # digits than another rule needs holds none of its values, so sharing it changes nothing.
-        self._scope_digits: dict[str, int] = {}
-        for rule in self.rules:
-            least = self._scope_digits.get(rule.scope, rule.min_digits)
-            self._scope_digits[rule.scope] = min(least, rule.min_digits)
 
     def find(self, text: str, *, dry_run: bool = False) -> list[Finding]:
         """Non-overlapping findings in ``text``, left to right; overlapping matches are merged.
@@ -199,7 +193,9 @@ class Redactor:
                 continue
             windows = None
             if self.scoped and rule.scope != "text":
-                windows = scopes.windows(rule.scope, self._scope_digits[rule.scope])
+                # Each rule's own digit count: a window with fewer digits holds none of its values,
+                # and a rule needing many (a card's 12) skips the runs a phone number's 3 make.
+                windows = scopes.windows(rule.scope, rule.min_digits)
                 if not windows:
                     continue
             # The reference (``scoped=False``) gives no rule what earlier rules found.
