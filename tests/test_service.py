@@ -134,3 +134,40 @@ def test_usage_bookkeeping_skips_the_fsync_but_writes_stay_durable(service: Memo
     conn = store.connection()
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL again after the bookkeeping write
     assert service.memories.get([memory.id])[0][0].hit_count == 1
+
+
+def test_the_service_takes_request_models_and_the_keyword_form_alike(service: MemoryService) -> None:
+    from memwarden.requests import (
+        AddRequest,
+        DeleteRequest,
+        GetRequest,
+        ListRequest,
+        SearchRequest,
+        StatsRequest,
+        UpdateRequest,
+    )
+
+    typed = service.memories.add(
+        AddRequest(content="Backups run at 02:00 UTC", project="ops", tags=["infra"])
+    )
+    keyword = service.memories.add("Backups run at 02:00 UTC", project="ops", tags=["infra"])
+    assert keyword.duplicate and keyword.memory.id == typed.memory.id
+    mid = typed.memory.id
+    assert [h.memory.id for h in service.search(SearchRequest(query="backups", project="ops")).hits] == [mid]
+    assert service.memories.update(UpdateRequest(id=mid, pinned=True)).pinned
+    assert [m.id for m in service.memories.list(ListRequest(pinned=True))] == [mid]
+    assert service.memories.get(GetRequest(ids=[mid]))[0][0].pinned
+    assert service.memories.stats(StatsRequest(project="ops"))["memories"] == 1
+    with pytest.raises(InvalidInput, match="not both"):
+        service.memories.add(AddRequest(content="x"), project="ops")
+    with pytest.raises(InvalidInput, match="ListRequest or keyword arguments"):
+        service.memories.list({"limit": 3})  # type: ignore[arg-type]
+    assert service.memories.delete(DeleteRequest(id=mid)).deleted
+    assert service.memories.get(mid) == ([], [mid])
+
+
+def test_a_refused_keyword_call_names_the_field_and_writes_nothing(service: MemoryService) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        service.memories.add("A fine memory", tags=["ok", 7])
+    assert caught.value.fields["field"] == "tags"
+    assert service.memories.list() == []

@@ -55,15 +55,18 @@ def _cleared_summary(result: FlagsCleared) -> dict[str, Any]:
 R = TypeVar("R", bound=Request)
 
 
-def _request(model: type[R], given: object, fields: dict[str, Any], *, first: str) -> R:
+def _request(model: type[R], given: object, fields: dict[str, Any], *, first: str = "") -> R:
     """``given`` when it is the request already; else the request of the keyword form, whose
-    first positional argument is the field ``first`` (content, id or ids)."""
+    first positional argument is the field ``first`` (content, id or ids; list and stats have
+    none)."""
     if isinstance(given, model):
         if fields:
             raise InvalidInput(
                 f"pass either a {model.__name__} or keyword arguments, not both", field=next(iter(fields))
             )
         return given
+    if not first:
+        raise InvalidInput(f"pass a {model.__name__} or keyword arguments", field="arguments")
     return model(**{first: given, **fields})
 
 
@@ -306,7 +309,7 @@ class Memories:
         self, request: ListRequest | None = None, /, *, caller: Caller | None = None, **fields: Any
     ) -> list[Memory]:
         """Memories by date; ``list(project=…, limit=…)`` is the keyword form."""
-        req = request if request is not None and not fields else ListRequest(**fields)
+        req = _request(ListRequest, request, fields) if request is not None else ListRequest(**fields)
         who = self._caller(caller)
         return self.store.list_memories(
             who.tenant,
@@ -323,7 +326,9 @@ class Memories:
         self, request: StatsRequest | None = None, /, *, caller: Caller | None = None, **fields: Any
     ) -> dict[str, Any]:
         """Counts and sizes; ``stats(project=…)`` is the keyword form."""
-        project = (request if request is not None and not fields else StatsRequest(**fields)).project
+        project = (
+            _request(StatsRequest, request, fields) if request is not None else StatsRequest(**fields)
+        ).project
         who = self._caller(caller)
         stats = {
             "tenant": who.tenant,
