@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_memwarden
 
 from memwarden.app import build_service
 from memwarden.config import load_settings
@@ -91,14 +92,8 @@ def test_importing_the_cli_leaves_the_collector_alone() -> None:
 
 
 def run_cli(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memwarden", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    """A real process: this file tests the console entry itself (tests/cli_runner.py)."""
+    return run_memwarden(env, *args, stdin=stdin, timeout=120)
 
 
 def test_the_output_and_exit_code_are_whole_after_the_short_exit(stored: dict[str, str]) -> None:

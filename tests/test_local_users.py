@@ -20,6 +20,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from cli_runner import run_memwarden
 
 from memwarden import peer
 from memwarden.errors import ConfigError
@@ -128,17 +129,6 @@ def squatter() -> Iterator[Squatter]:
     other = Squatter()
     yield other
     other.close()
-
-
-def run_memwarden(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memwarden", *args],
-        input=stdin,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def hook_input(prompt: str) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from cli_runner import run_memwarden
 from mcp import Client, StdioServerParameters
 
 from memwarden.vendor_env import VENDOR_SWITCHES
@@ -50,14 +51,7 @@ def _files(root: Path) -> set[Path]:
 
 
 def _cli(env: dict[str, str], *argv: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "memwarden", *argv],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run_memwarden(env, *argv, stdin=stdin)  # a real process: what it opens is the test
     assert done.returncode == 0, (argv, done.stdout[-2000:], done.stderr[-2000:])
     return done
 
