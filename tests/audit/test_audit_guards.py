@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from db_templates import copy_migrated
 
 from memwarden.app import build_service
 from memwarden.audit import open_audit_log, verify_database
@@ -25,9 +26,12 @@ NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 @pytest.fixture(params=BACKENDS)
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database at the current schema (a copy of the session's migrated one)."""
     if request.param == "sqlite":
-        return str(tmp_path / "memwarden.db")
-    return str(request.getfixturevalue("pg_url"))
+        path = tmp_path / "memwarden.db"
+        copy_migrated(request.getfixturevalue("migrated_sqlite"), path)
+        return str(path)
+    return str(request.getfixturevalue("pg_migrated_url"))
 
 
 @pytest.fixture
