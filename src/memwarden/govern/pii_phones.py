@@ -50,6 +50,9 @@ class LazyPattern:
     def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         return self.compiled.finditer(text, pos, endpos)
 
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.search(text, pos)
+
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
         return self.compiled.match(text, pos)
 
@@ -86,6 +89,18 @@ _PHONE_WORDS = LazyPattern(
 )
 _CONTEXT_BEFORE = 40  # characters before a candidate searched for a word about calling
 _CONTEXT_AFTER = 24  # and after it (Japanese, Korean, Turkish put the verb after the number)
+# A short number (3-5 digits: the service lines of Arab countries and others, "922", "1387") is a
+# phone number only after a verb of calling and one to three short words ("call me on 922",
+# "اتصل بي على 1387", "llámame al 112", "appelle-moi au 115"): not right after the verb ("call 100
+# users"), not after a noun such as "phone" or "number" ("phone with 256 GB", "room number 214"),
+# never a year ("call me in 2026").
+_SHORT_NUMBER_BEFORE = 28  # characters before a short number searched for the verb
+_CALLED_SHORT = LazyPattern(
+    r"(?:\b(?:call|ring|dial|llám|llam|rappel|appel|richiam|chiam|liga|ligue|bel|ruf|anruf|zadzwo"
+    r"|soita|gọi|позвон|звон|перезвон|передзвон|πάρε|κάλεσ)\w*|اتصل\w*|اتصال|התקשר\w*|कॉल|拨打|致电)"
+    r"(?:-[^\W\d]{1,4})?(?:[ \t]+[^\W\d]{1,4}){1,3}[ \t]*[:：]?[ \t]*$"
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 # Regions whose numbering plans decide a national number's length when the text gives no script
 # cue: the most populous countries, the EU/EEA, the UK and Switzerland, and the rest of the G20.
@@ -295,7 +310,7 @@ class PhoneRule(Rule):
             or "phone numbers of every region: international (+, 00, (+44)), national with a trunk 0 "
             "or in groups (libphonenumber lengths), and any number next to a word about calling",
             scope="numbers",
-            min_digits=6,
+            min_digits=3,
             mode=mode,
         )
 
@@ -384,10 +399,22 @@ class _Judge:
             for w_start, w_end in self.words
         )
 
+    def called_right_before(self, start: int) -> bool:
+        """Whether a verb of calling and at most two short words come right before ``start``."""
+        lo = max(0, start - _SHORT_NUMBER_BEFORE)
+        while lo > 0 and self.text[lo - 1].isalnum():  # never the end of a cut word ("st|ring")
+            lo -= 1
+        near = self.text[lo:start]
+        if "[REDACTED:" in near:  # a marker's rule name is no word of the sentence
+            near = MARKER.sub(lambda marker: " " * len(marker.group()), near)
+        return _CALLED_SHORT.search(fold(near)) is not None
+
     def is_phone(self, start: int, end: int, lo: int, hi: int) -> bool:
         candidate = self.text[start:end]
         groups = _GROUP.findall(candidate)
         digits = sum(map(len, groups))
+        if 3 <= digits <= 5 and len(groups) == 1 and candidate.isdigit():
+            return not _YEAR.fullmatch(candidate) and self.called_right_before(start)
         if not 6 <= digits <= 15 or _not_a_phone_shape(candidate, groups):
             return False
         if candidate[0] == "+" or candidate.startswith("(+") or candidate.startswith("00"):

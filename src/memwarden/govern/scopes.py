@@ -34,6 +34,7 @@ import re
 
 Window = tuple[int, int, int]
 
+_SHORTEST_VALUE = 3  # digits of the shortest number any rule redacts
 _NUMBER_RUN = re.compile(r"[0-9][0-9 .()+\-\t\r\n/·]*")
 _DIGITS = re.compile(r"[0-9]+")
 # Windows of number runs closer than this are searched as one: scanning a few characters costs
@@ -72,7 +73,8 @@ class Scopes:
 
     def number_runs(self) -> tuple[list[int], list[tuple[int, int, str, int]]]:
         """Where every number run starts (for IBANs), and ``(lo, hi, run, digits)`` of the runs
-        long enough to hold a value (no number rule matches fewer than 7 characters)."""
+        long enough to hold a value (the shortest: a service number of 3 digits after a verb of
+        calling, ``pii_phones``)."""
         text = self.text
         end = len(text)
         starts = []
@@ -80,7 +82,7 @@ class Scopes:
         for match in _NUMBER_RUN.finditer(text):
             lo, hi = match.span()
             starts.append(lo)
-            if hi - lo < 6:  # even with a leading "+(" and a trailing X: under 7 digits
+            if hi - lo < _SHORTEST_VALUE:
                 continue
             while lo > 0 and text[lo - 1] in "+(":
                 lo -= 1
