@@ -55,7 +55,8 @@ def _refusal(exc: ValidationError) -> InvalidInput:
 class Request(BaseModel):
     """Base of every request: frozen, no unknown fields, memwarden's own errors."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # defer_build: a model is built on its first use, so a one-shot command pays for its own only.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
     # The MCP tool whose published parameter texts these fields carry (None: not a tool).
     tool: ClassVar[str | None] = None
 
