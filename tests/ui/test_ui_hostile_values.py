@@ -105,6 +105,7 @@ TAGS = set(
         "textarea",
         "datalist",
         "article",
+        "time",
     ]
 )
 ATTRIBUTES = set(
@@ -142,6 +143,11 @@ ATTRIBUTES = set(
         "width",
         "height",
         "style",
+        "title",
+        "datetime",
+        "hidden",
+        "size",
+        "data-theme",
     ]
 )
 HTMX_FILTERS = {"hx-get", "hx-target", "hx-select", "hx-swap", "hx-push-url"}

@@ -17,6 +17,7 @@ from memwarden.audit.base import ACTIONS
 from memwarden.errors import Conflict, InvalidInput, MemwardenError
 from memwarden.models import KINDS
 from memwarden.ui import forms, security
+from memwarden.ui.audit_timeline import AUDIT_ROUTES
 from memwarden.ui.context import Handler, UiContext
 from memwarden.ui.sessions import Session
 
@@ -116,8 +117,9 @@ async def verify(request: Request, ui: UiContext, session: Session) -> Response:
         request,
         "audit.html",
         session,
-        rows=[],
-        next_before=None,
+        entries=[],
+        timeline=None,
+        routes=AUDIT_ROUTES,
         verify=report,
         params=request.query_params,
         actions=ACTIONS,

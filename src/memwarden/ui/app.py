@@ -28,7 +28,7 @@ from memwarden.govern.identity import Identity, token_digest
 from memwarden.models import Caller, utcnow
 from memwarden.rate_limits import ActorRateLimits
 from memwarden.service import MemoryService
-from memwarden.ui import actions, pages, security
+from memwarden.ui import actions, display, pages, security
 from memwarden.ui.context import Handler, UiContext
 from memwarden.ui.dashboard import THREAD_HOPS, Dashboard
 from memwarden.ui.launcher import LAUNCHER_HEADER
@@ -275,6 +275,7 @@ def build_ui_app(
     templates.env.autoescape = True
     templates.env.filters["short_time"] = pages.short_time
     templates.env.filters["segment"] = security.path_segment
+    templates.env.filters.update(display.FILTERS)
     templates.env.globals["thread_hops"] = THREAD_HOPS
     ui = UiContext(
         Dashboard(service), SessionStore(clock), templates, dict(tokens), operator_digests, operator

@@ -27,6 +27,7 @@ from memwarden.ops.backup import SIDECAR
 from memwarden.ops.operations import review_summary
 from memwarden.ops.review import review_memories
 from memwarden.service import MemoryService
+from memwarden.ui.audit_timeline import TimelinePage, read_timeline
 from memwarden.ui.sessions import Session
 from memwarden.validation import check_id
 
@@ -347,10 +348,18 @@ class Dashboard:
 
     # -- audit -------------------------------------------------------------------------------
 
-    def audit_page(self, session: Session, query: AuditQuery, before: int | None) -> list[AuditRecord]:
+    def audit_page(
+        self,
+        session: Session,
+        query: AuditQuery,
+        before: int | None,
+        *,
+        route: str | None = None,
+        memory: str | None = None,
+    ) -> TimelinePage:
         log = self.audit_log
         if log is None:
-            return []
+            return TimelinePage([], None, 0)
         scoped = AuditQuery(
             actor=query.actor,
             tenant=self._audit_tenant(session, query.tenant),
@@ -358,7 +367,15 @@ class Dashboard:
             since=query.since,
             until=query.until,
         )
-        return log.page(scoped, before_seq=before, limit=AUDIT_PAGE)
+        return read_timeline(
+            log,
+            scoped,
+            before=before,
+            limit=AUDIT_PAGE,
+            route=route,
+            memory=memory,
+            tenant=session.caller.tenant,
+        )
 
     def verify(self) -> VerifyReport | None:
         log = self.audit_log

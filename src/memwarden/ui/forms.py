@@ -12,6 +12,7 @@ from memwarden.audit.base import ACTIONS, AuditQuery
 from memwarden.browsing import BrowseCursor, MemoryQuery
 from memwarden.errors import InvalidInput
 from memwarden.models import KINDS, Memory, format_time
+from memwarden.ui.audit_timeline import AUDIT_ROUTES
 
 MAX_FIELD_CHARS = 200
 CHOICES = {"": None, "yes": True, "no": False}
@@ -142,6 +143,24 @@ def audit_query(params: Mapping[str, str]) -> tuple[AuditQuery, int | None]:
         until=until,
     )
     return query, whole(params, "before", "before", default=None, low=1, high=2**62)
+
+
+def audit_scope(params: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """The timeline's route filter (``dashboard`` or ``other``) and memory id filter."""
+    route = _text(params, "route")
+    if route is not None and route not in AUDIT_ROUTES:
+        raise InvalidInput(
+            f"route must be one of {', '.join(AUDIT_ROUTES)}; got {route[:40]!r}", field="route"
+        )
+    memory = _text(params, "memory")
+    if memory is not None:
+        try:
+            memory = v.check_id(memory).upper()
+        except InvalidInput:
+            raise InvalidInput(
+                f"memory must be a memory id (26 letters and digits); got {memory[:40]!r}", field="memory"
+            ) from None
+    return route, memory
 
 
 def memory_changes(form: Mapping[str, Any]) -> tuple[dict[str, Any], int]:

@@ -20,11 +20,12 @@ from memwarden.errors import InvalidInput, MemwardenError
 from memwarden.hidden_paths import hide_paths
 from memwarden.models import KINDS, format_time
 from memwarden.ui import forms, security
+from memwarden.ui.audit_timeline import AUDIT_ROUTES, fold_visits
 from memwarden.ui.context import Handler, UiContext
-from memwarden.ui.dashboard import AUDIT_PAGE, PAGE_SIZE
+from memwarden.ui.dashboard import PAGE_SIZE
+from memwarden.ui.display import WHY_ORDER
+from memwarden.ui.health_summary import summarize
 from memwarden.ui.sessions import Session
-
-WHY_ORDER = ("keyword", "vector", "coverage", "recency", "usage", "pinned")
 
 
 def short_time(value: datetime | str | None) -> str:
@@ -136,17 +137,31 @@ async def review(request: Request, ui: UiContext, session: Session) -> Response:
 
 
 async def audit(request: Request, ui: UiContext, session: Session) -> Response:
-    values: dict[str, Any] = {"params": request.query_params, "actions": ACTIONS, "title": "Audit"}
+    values: dict[str, Any] = {
+        "params": request.query_params,
+        "actions": ACTIONS,
+        "routes": AUDIT_ROUTES,
+        "title": "Audit",
+    }
     try:
         query, before = forms.audit_query(request.query_params)
+        route, memory = forms.audit_scope(request.query_params)
     except InvalidInput as exc:
         return ui.render(
-            request, "audit.html", session, status=400, error=exc.message, rows=[], next_before=None, **values
+            request, "audit.html", session, status=400, error=exc.message, entries=[], timeline=None, **values
         )
-    rows = await run_in_threadpool(ui.dashboard.audit_page, session, query, before)
-    next_before = rows[-1].seq if len(rows) == AUDIT_PAGE else None
+    timeline = await run_in_threadpool(
+        ui.dashboard.audit_page, session, query, before, route=route, memory=memory
+    )
     return ui.render(
-        request, "audit.html", session, rows=rows, next_before=next_before, verify=None, **values
+        request,
+        "audit.html",
+        session,
+        entries=fold_visits(timeline.rows),
+        timeline=timeline,
+        route=route,
+        verify=None,
+        **values,
     )
 
 
@@ -170,7 +185,10 @@ async def health(request: Request, ui: UiContext, session: Session) -> Response:
     report, at = ui.health_reports.get(session.caller.tenant, (None, None))
     if report is not None and not session.operator:
         report = hide_paths(report)
-    return ui.render(request, "health.html", session, report=report, report_at=at, title="Health")
+    checks = summarize(report) if report is not None else []
+    return ui.render(
+        request, "health.html", session, report=report, report_at=at, checks=checks, title="Health"
+    )
 
 
 async def backups(request: Request, ui: UiContext, session: Session) -> Response:
