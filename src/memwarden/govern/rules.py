@@ -218,6 +218,15 @@ class Rule:
         # Digits before each cut: a piece holding fewer digits than every value holds cannot
         # validate, so it is never handed to the validator.
         digits_before = list(itertools.accumulate(map(str.isdecimal, value), initial=0))
+        # Every piece lies after the first cut or before the last one: when neither holds enough
+        # digits (a phone number's 13 digits, the card rule's 12), no piece can validate.
+        inner = cuts[1:-1]
+        if (
+            not inner
+            or max(digits_before[-1] - digits_before[inner[0] + 1], digits_before[inner[-1]])
+            < self.min_digits
+        ):
+            return None
         pieces = []
         for i, a in enumerate(cuts):
             for b in cuts[i + 1 :]:
