@@ -10,10 +10,6 @@ from __future__ import annotations
 import functools
 import re
 from datetime import date
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # the table is read on the first candidate, not at import
-    from memwarden.govern.national_id_table import IdShape
 
 _CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _CN_CHECK = "10X98765432"
@@ -265,43 +261,71 @@ def id_like(text: str) -> bool:
 NOT_AN_ID, ID_WITH_WORD, ID_ALONE = 0, 1, 2
 
 
+_BARE_DIGITS = re.compile(r"\\d\{(\d+)\}")
+_Forms = tuple[tuple[re.Pattern[str], tuple[str | None, ...]], ...]
+
+
 @functools.cache
-def _national_id_shapes() -> tuple[tuple[re.Pattern[str], tuple[IdShape, ...]], ...]:
-    """The written forms of ``national_id_table.ID_SHAPES``, each compiled once with the ids written
-    that way (compiled on first use, not on every cold import)."""
+def _national_id_forms() -> tuple[dict[tuple[bool, int], tuple[str, ...]], dict[tuple[bool, bool], _Forms]]:
+    """The rows of ``national_id_table.ID_SHAPES``, read on first use (not on every cold import):
+    the modules of bare runs of ``n`` digits by (alone, n), looked up by a number's length; the
+    other forms by (alone, digits only), each compiled once with the modules of the ids written
+    that way: a run of digits is tried only on the forms one can take (a French NIR, not a DNI)."""
     from memwarden.govern.national_id_table import ID_SHAPES
 
-    by_shape: dict[str, list[IdShape]] = {}
+    bare: dict[tuple[bool, int], list[str]] = {}
+    by_shape: dict[tuple[bool, str], list[str | None]] = {}
     for row in ID_SHAPES:
-        by_shape.setdefault(row.shape, []).append(row)
-    return tuple((re.compile(shape), tuple(rows)) for shape, rows in by_shape.items())
+        length = _BARE_DIGITS.fullmatch(row.shape)
+        if length and row.module:
+            bare.setdefault((row.alone, int(length.group(1))), []).append(row.module)
+        else:
+            by_shape.setdefault((row.alone, row.shape), []).append(row.module)
+    forms: dict[tuple[bool, bool], list[tuple[re.Pattern[str], tuple[str | None, ...]]]] = {}
+    for (alone, shape), modules in by_shape.items():
+        compiled = re.compile(shape)
+        digits = any(compiled.fullmatch(digit * n) for digit in "0123456789" for n in range(6, 24))
+        forms.setdefault((alone, False), []).append((compiled, tuple(modules)))
+        if digits:
+            forms.setdefault((alone, True), []).append((compiled, tuple(modules)))
+    return (
+        {key: tuple(modules) for key, modules in bare.items()},
+        {key: tuple(entries) for key, entries in forms.items()},
+    )
+
+
+def _checked(module: str | None, text: str) -> bool:
+    from importlib import import_module
+
+    return module is None or bool(import_module(module).is_valid(text))
+
+
+def national_id_holds(text: str, *, alone: bool) -> bool:
+    """Whether ``text`` is written in a form of ``national_id_table.ID_SHAPES`` that stands alone
+    (``alone``) or that needs a word naming it (not ``alone``), and python-stdnum's check of that id
+    holds. The forms are tried first: a stdnum module is imported only for a text written like its
+    id (``stdnum.util`` imports pydoc, ssl and inspect, too much for a cold prompt hook that meets
+    no such form)."""
+    bare, forms = _national_id_forms()
+    digits = text.isdigit()
+    if digits and any(_checked(module, text) for module in bare.get((alone, len(text)), ())):
+        return True
+    return any(
+        shape.fullmatch(text) and any(_checked(module, text) for module in modules)
+        for shape, modules in forms.get((alone, digits), ())
+    )
 
 
 def national_id_strength(text: str) -> int:
-    """``ID_ALONE`` when ``text`` is written in a form of ``national_id_table.ID_SHAPES`` that
-    stands alone and python-stdnum's check of that id holds; ``ID_WITH_WORD`` when only forms that
-    need a word naming them hold; ``NOT_AN_ID`` otherwise. The shapes are tried first: a stdnum
-    module is imported only for a text written like its id (``stdnum.util`` imports pydoc, ssl and
-    inspect, too much for a cold prompt hook that meets no such shape)."""
-    from importlib import import_module
-
-    strength = NOT_AN_ID
-    for shape, rows in _national_id_shapes():
-        if not shape.fullmatch(text):
-            continue
-        for row in rows:
-            if not row.alone and strength:
-                continue  # already known to need a word; only a form standing alone adds anything
-            if row.module is None or import_module(row.module).is_valid(text):
-                if row.alone:
-                    return ID_ALONE
-                strength = ID_WITH_WORD
-    return strength
+    """``ID_ALONE``, ``ID_WITH_WORD`` or ``NOT_AN_ID`` (``national_id_holds``)."""
+    if national_id_holds(text, alone=True):
+        return ID_ALONE
+    return ID_WITH_WORD if national_id_holds(text, alone=False) else NOT_AN_ID
 
 
 def national_id_valid(text: str) -> bool:
     """A national id that stands alone (``national_id_strength``): the validator a rule pack names."""
-    return national_id_strength(text) == ID_ALONE
+    return national_id_holds(text, alone=True)
 
 
 # Names a rule pack may use for ``"validator"``.

@@ -18,11 +18,14 @@ Both run on normalised text; the words are searched in case-folded text (``Rule.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import Any
 
-from memwarden.govern.checksums import ID_ALONE, NOT_AN_ID, id_like, national_id_strength
+from memwarden.govern.checksums import id_like, national_id_holds
 from memwarden.govern.national_id_table import ID_SHAPES
 from memwarden.govern.pii_phones import LazyPattern, words_near
 from memwarden.govern.rules import Rule
@@ -199,6 +202,19 @@ def _leads_with_digit(shape: str) -> bool:
 _DIGIT_FORMS = tuple(form for form in _FORMS if _leads_with_digit(form))
 _LETTER_FORMS = tuple(form for form in _FORMS if not _leads_with_digit(form))
 NATIONAL_ID_PATTERN = r"(?<![0-9A-Za-z_])(?:" + "|".join(_FORMS) + ")" + _ID_END
+_LEADING_DIGITS = re.compile(r"\\d(?:\{\d+(?:,\d+)?\})?(?![?*+{])")
+
+
+def _by_leading_digits(forms: tuple[str, ...]) -> str:
+    """``forms`` as one alternation, those starting with the same digit group (``\\d{6}``) as one
+    alternative ``\\d{6}(?:rest|rest…)`` in their listed order: a number of prose ("2024-05-17")
+    is then refused by a dozen alternatives, not by forty, each reading its first digits again."""
+    by_lead: dict[str, list[str]] = {}
+    for form in forms:
+        lead = _LEADING_DIGITS.match(form)
+        head = lead.group() if lead else ""
+        by_lead.setdefault(head, []).append(form[len(head) :])
+    return "|".join(f"{head}(?:{'|'.join(rests)})" for head, rests in by_lead.items())
 
 
 def _alternatives(word: str) -> list[str]:
@@ -251,13 +267,13 @@ _ID_WORD = LazyPattern(
 _AFTER_ID_WORD = LazyPattern(
     r"[^\d\n.;!?]{0,20}?(?<![0-9A-Za-z_])(?=[^\s\d]{0,8}\d)(?P<secret>" + _VALUE + ")"
 )
-_DIGIT_LED_ID = LazyPattern("(?:" + "|".join(_DIGIT_FORMS) + ")" + _ID_END)
+_DIGIT_LED_ID = LazyPattern("(?:" + _by_leading_digits(_DIGIT_FORMS) + ")" + _ID_END)
 _LETTER_LED_ID = LazyPattern("(?:" + "|".join(_LETTER_FORMS) + ")" + _ID_END)
-_DIGIT_PAIR = re.compile(r"\d\d")
 # Digits with the separators between them: one match per number, not one per pair of its digits.
 _NUMBER = re.compile(r"\d[\d ./-]*\d")
-_DIGIT_RUN = re.compile(r"\d+")
-_STARTS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")  # every shape starts with one
+_NUMBER_RUN = re.compile(r"\d+(?:[ ./-]\d+)*")  # digit groups and the separators between them
+_CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")  # every form starts with one or a digit
+_CAPITAL = re.compile("[A-Z]")
 _WORD_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _LOOK_BACK = 60  # characters before a number searched for a word naming it (word, filler, letters)
 _LEAD = 6  # letters a national id may have before its first digits (a codice fiscale's six)
@@ -316,21 +332,24 @@ class IdNumberRule(Rule):
         return out
 
 
-def _digits_from(text: str, run: re.Match[str]) -> int:
-    """How many digits the number starting with ``run`` holds, separators skipped; read past the run
-    only when the run alone is too short for a national id (most numbers in prose are)."""
-    if run.end() - run.start() >= _MIN_DIGITS:
-        return run.end() - run.start()
-    number = _NUMBER.match(text, run.start())
-    return sum(ch.isdigit() for ch in number.group()) if number else run.end() - run.start()
+def _digit_count(number: str) -> int:
+    """How many digits ``number`` (``_NUMBER_RUN``: digit groups and separators) holds."""
+    return len(number) - number.count(" ") - number.count(".") - number.count("/") - number.count("-")
 
 
-def _named_nearby(text: str, start: int, end: int) -> bool:
+def _named_nearby(text: str, start: int, end: int, folded: list[str]) -> bool:
     """Whether a word naming an identity number (``_ID_WORDS``) stands within ``_LOOK_BACK``
     characters before the value or ``_LOOK_AHEAD`` after it ("PESEL 44051401359",
-    "44051401359 (PESEL)")."""
-    _, near = words_near(text, max(0, start - _LOOK_BACK), min(len(text), end + _LOOK_AHEAD))
-    return _ID_WORD.compiled.search(near) is not None
+    "44051401359 (PESEL)"). ``folded`` caches the text case-folded with markers blanked
+    (``words_near``, same length) for the next value of the same text."""
+    if not folded:
+        folded.append(words_near(text, 0, len(text))[1])
+    lo, hi = max(0, start - _LOOK_BACK), min(len(text), end + _LOOK_AHEAD)
+    while lo > 0 and text[lo - 1].isalnum():  # a word cut by the window is read whole
+        lo -= 1
+    while hi < len(text) and text[hi].isalnum():
+        hi += 1
+    return _ID_WORD.compiled.search(folded[0], lo, hi) is not None
 
 
 class NationalIdRule(Rule):
@@ -356,34 +375,68 @@ class NationalIdRule(Rule):
         fields = {"name": self.name, "description": self.description, "mode": self.mode} | changes
         return NationalIdRule(fields["name"], fields["description"], mode=fields["mode"])
 
+    # Runs after the phone, card and IBAN rules: a long number of a text full of values is often
+    # already their finding, and a value inside it changes nothing (``Rule.skips_covered``), so
+    # its checks (python-stdnum, a few microseconds each) are skipped.
+    skips_covered = True
+
     def spans(
         self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
     ) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
         done = 0
-        for run in _DIGIT_RUN.finditer(text):
-            at = run.start()
-            # A run continuing a number ("45" in 123-45-6789) was tried with the number's start.
-            if at < done or (at > 1 and text[at - 1] in " ./-" and text[at - 2].isdigit()):
+        # Covered spans by start, with the furthest end any of them reaches so far: a value lies
+        # inside one when that reach, up to its start, passes its end (one bisect).
+        ordered = sorted(covered or ())
+        starts = [c_start for c_start, _ in ordered]
+        reach = list(itertools.accumulate((c_end for _, c_end in ordered), max))
+        folded: list[str] = []
+        # Whole numbers, not runs of digits: "45" in 123-45-6789 is no place for a value to start.
+        for number in _NUMBER_RUN.finditer(text):
+            at = number.start()
+            if at < done:
                 continue
-            # A value starts after a character that is not an ASCII letter or digit.
-            for start in range(max(done, at - _LEAD), at + 1):
-                if text[start] not in _STARTS or (start and text[start - 1] in _WORD_CHARS):
-                    continue
-                if start < at:
-                    found = _LETTER_LED_ID.match(text, start)
-                elif _digits_from(text, run) >= _MIN_DIGITS:
-                    found = _DIGIT_LED_ID.match(text, start)
-                else:
+            lo = max(done, at - _LEAD)
+            # Most numbers of prose hold too few digits and have no capital letter just before.
+            letters = _CAPITAL.search(text, lo, at) is not None
+            digits = (
+                number.end() - at >= _MIN_DIGITS
+                and not (at and text[at - 1] in _WORD_CHARS)
+                and _digit_count(number.group()) >= _MIN_DIGITS
+            )
+            if not (letters or digits):
+                continue
+            for found in _candidates(text, at, lo, letters=letters, digits=digits):
+                inside = bisect.bisect_right(starts, found.start()) - 1
+                if inside >= 0 and reach[inside] >= found.end():
                     break
-                if found is None or found.end() <= at:
-                    continue
-                strength = national_id_strength(found.group())
-                if strength == ID_ALONE or (strength != NOT_AN_ID and _named_nearby(text, *found.span())):
+                # A form needing a word is checked only once the word is there: most long numbers
+                # of prose (timestamps, order numbers) have none, and a check costs more than a look.
+                value = found.group()
+                if national_id_holds(value, alone=True) or (
+                    _named_nearby(text, *found.span(), folded) and national_id_holds(value, alone=False)
+                ):
                     out.append(found.span())
                     done = found.end()
                     break
         return out
+
+
+def _candidates(text: str, at: int, lo: int, *, letters: bool, digits: bool) -> Iterator[re.Match[str]]:
+    """The values a national id may take around the number at ``at``, left to right: with
+    ``letters``, those starting with a capital at a word start from ``lo`` on; with ``digits``, the
+    one starting with the number. A value starts after a character that is not an ASCII letter or
+    digit."""
+    if letters:
+        for start in range(lo, at):
+            if text[start] in _CAPITALS and not (start and text[start - 1] in _WORD_CHARS):
+                found = _LETTER_LED_ID.match(text, start)
+                if found is not None and found.end() > at:
+                    yield found
+    if digits:
+        found = _DIGIT_LED_ID.match(text, at)
+        if found is not None:
+            yield found
 
 
 ID_RULES: tuple[Rule, ...] = (NationalIdRule(), IdNumberRule())
