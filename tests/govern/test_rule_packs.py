@@ -169,3 +169,54 @@ def test_a_pack_rule_in_dry_run_reports_without_replacing(tmp_path: Path) -> Non
     )
     out = build_redactor("enforce", path).redact("see CASE-1234 and jane@acme.io")
     assert out.text == "see CASE-1234 and [REDACTED:email]" and out.dry_run == ("case_ref",)
+
+
+def test_every_built_in_and_optional_rule_has_its_own_name() -> None:
+    from memwarden.govern.builtin_rules import BUILTIN_RULES, OPTIONAL_RULES
+
+    names = [rule.name for rule in (*BUILTIN_RULES, *OPTIONAL_RULES)]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+
+
+@pytest.mark.parametrize(
+    ("pack", "rule", "problem"),
+    [
+        (
+            {"override": [{"name": "email", "pattern": "a@b"}, {"name": "email", "pattern": "c@d"}]},
+            "email",
+            "listed twice under override",
+        ),
+        ({"disable": ["ipv4", "ipv4"]}, "ipv4", "listed twice under disable"),
+        ({"enable": ["high_entropy", {"name": "high_entropy", "mode": "enforce"}]}, "high_entropy", "twice"),
+        (
+            {"rules": [{"name": "badge", "pattern": "B-1"}, {"name": "badge", "pattern": "B-2"}]},
+            "badge",
+            "listed twice under rules",
+        ),
+        ({"rules": [{"name": "high_entropy", "pattern": "x{30}"}]}, "high_entropy", "list it under enable"),
+        ({"rules": [{"name": "national_id", "pattern": r"\d{9}"}]}, "national_id", "under disable"),
+    ],
+)
+def test_a_pack_naming_a_rule_twice_or_redefining_a_built_in_rule_is_refused(
+    tmp_path: Path, pack: object, rule: str, problem: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        build_redactor("enforce", write_pack(tmp_path, pack))
+    assert caught.value.fields["rule"] == rule and problem in str(caught.value)
+
+
+def test_a_built_in_rule_is_replaced_only_when_the_pack_disables_it_first(tmp_path: Path) -> None:
+    pack = {"disable": ["national_id"], "rules": [{"name": "national_id", "pattern": r"\bNID-\d{6}\b"}]}
+    redactor = build_redactor("enforce", write_pack(tmp_path, pack))
+    assert [rule.name for rule in redactor.rules].count("national_id") == 1
+    out = redactor.redact("NID-123456 and codice fiscale BNCGNN72C41F205W")
+    assert out.text.startswith("[REDACTED:national_id] and codice fiscale ")
+
+
+def test_rules_to_start_from_with_one_name_twice_are_refused(tmp_path: Path) -> None:
+    from memwarden.govern.packs import apply_pack
+    from memwarden.govern.rules import Rule
+
+    twins = [Rule("badge", r"B-\d"), Rule("badge", r"C-\d")]
+    with pytest.raises(ConfigError, match="rule names must be unique"):
+        apply_pack({}, tmp_path / "rules.json", twins)

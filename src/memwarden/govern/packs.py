@@ -163,6 +163,17 @@ def _enable(path: Path, entry: Any) -> Rule:
     return optional[str(name)].replace(mode=mode)
 
 
+def _refuse_repeated_names(path: Path, key: str, entries: list[Any]) -> None:
+    """The second mention of a rule in one list of a pack would silently undo the first."""
+    seen: set[str] = set()
+    for entry in entries:
+        name = entry.get("name") if isinstance(entry, dict) else entry
+        if isinstance(name, str):
+            if name in seen:
+                raise _problem(path, name, f"listed twice under {key}; list each rule once")
+            seen.add(name)
+
+
 def apply_pack(pack: Any, path: Path, rules: Iterable[Rule] = BUILTIN_RULES) -> list[Rule]:
     """The rules after applying ``pack`` (already parsed JSON) to ``rules``."""
     if not isinstance(pack, dict):
@@ -170,10 +181,20 @@ def apply_pack(pack: Any, path: Path, rules: Iterable[Rule] = BUILTIN_RULES) -> 
     unknown = set(pack) - PACK_KEYS
     if unknown:
         raise _problem(path, "", f"unknown key(s) {sorted(unknown)}; allowed: {sorted(PACK_KEYS)}")
-    result = {rule.name: rule for rule in rules}
+    # A rule is known by its name alone (findings, markers and packs name it): two rules of one
+    # name would leave one of them silently dropped, so names are unique in every list.
+    result: dict[str, Rule] = {}
+    for rule in rules:
+        if rule.name in result:
+            raise _problem(
+                path, rule.name, "two rules to start from have this name; rule names must be unique"
+            )
+        result[rule.name] = rule
     for key in ("rules", "override", "disable", "enable"):
         if key in pack and not isinstance(pack[key], list):
             raise _problem(path, "", f"{key} must be a list")
+        _refuse_repeated_names(path, key, pack.get(key, []))
+    optional = {rule.name for rule in OPTIONAL_RULES}
     for name in pack.get("disable", []):
         if not isinstance(name, str) or name not in result:
             raise _problem(path, str(name), f"cannot disable an unknown rule; known: {', '.join(result)}")
@@ -194,7 +215,16 @@ def apply_pack(pack: Any, path: Path, rules: Iterable[Rule] = BUILTIN_RULES) -> 
         rule, examples = _build(path, entry, None)
         if rule.name in result:
             raise _problem(
-                path, rule.name, "a rule with this name exists; list it under override to change it"
+                path,
+                rule.name,
+                "a rule with this name exists; list it under override to change it, or under disable "
+                "to replace it with this one",
+            )
+        if rule.name in optional:
+            raise _problem(
+                path,
+                rule.name,
+                "an optional built-in rule has this name; list it under enable (and override)",
             )
         _check_examples(path, rule, examples)
         result[rule.name] = rule
