@@ -141,8 +141,8 @@ class Redactor:
         # The hints of standalone token formats are looked for only in the token-like runs.
         self._hints = HintScan(tuple(h for rule in self.rules if not rule.standalone for h in rule.hints))
         token_hints = tuple(dict.fromkeys(h for rule in self.rules if rule.standalone for h in rule.hints))
-        self._token_hints = tuple(h for h in token_hints if len(h) > _SHORT_HINT)
-        self._short_token_hints = tuple(h for h in token_hints if len(h) <= _SHORT_HINT)
+        self._token_hints = HintScan(tuple(h for h in token_hints if len(h) > _SHORT_HINT))
+        self._short_token_hints = HintScan(tuple(h for h in token_hints if len(h) <= _SHORT_HINT))
         # Per set of rules (enforced, dry-run): the other rules in order, and the standalone ones
         # by hint, so a text costs a loop over only the token rows whose prefix it holds.
         self._split = {id(group): _split_standalone(group) for group in (self._enforced, self._dry)}
@@ -179,10 +179,10 @@ class Redactor:
             runs = _TOKEN_RUN.findall(lower) + ([first.group()] if first else [])
             if runs:
                 joined = " ".join(runs)
-                hits = [h for h in self._token_hints if h in joined]
+                hits = self._token_hints.present(joined)
                 mixed = " ".join(run for run in runs if _DIGIT_OR_UNDERSCORE.search(run))
                 if mixed:
-                    hits.extend(h for h in self._short_token_hints if h in mixed)
+                    hits |= self._short_token_hints.present(mixed)
                 present.update(hits)
                 for hint in hits:
                     tokens.update(by_hint.get(hint, ()))

@@ -68,13 +68,14 @@ class Scopes:
     def __init__(self, text: str) -> None:
         self.text = text
         self.folded = fold(text)
-        self._runs: tuple[list[int], list[tuple[int, int, str, int]]] | None = None
+        self._runs: tuple[list[int], list[tuple[int, int, int, int, bool, bool]]] | None = None
         self._windows: dict[tuple[str, int], list[Window]] = {}
 
-    def number_runs(self) -> tuple[list[int], list[tuple[int, int, str, int]]]:
-        """Where every number run starts (for IBANs), and ``(lo, hi, run, digits)`` of the runs
-        long enough to hold a value (the shortest: a service number of 3 digits after a verb of
-        calling, ``pii_phones``)."""
+    def number_runs(self) -> tuple[list[int], list[tuple[int, int, int, int, bool, bool]]]:
+        """Where every number run starts (for IBANs), and ``(lo, hi, digits, longest block of
+        digits, three dots or more, holds "+")`` of the runs long enough to hold a value (the
+        shortest: a service number of 3 digits after a verb of calling, ``pii_phones``). What the
+        scopes ask of a run is read once here, not once per rule."""
         text = self.text
         end = len(text)
         starts = []
@@ -89,7 +90,8 @@ class Scopes:
             if hi < end and text[hi] in "Xx":
                 hi += 1
             run = text[lo:hi]
-            runs.append((lo, hi, run, sum(map(run.count, "0123456789"))))
+            blocks = [len(block) for block in _DIGITS.findall(run)]
+            runs.append((lo, hi, sum(blocks), max(blocks), run.count(".") >= 3, "+" in run))
         return starts, runs
 
     def _numbers(self, scope: str, min_digits: int) -> list[Window]:
@@ -99,13 +101,15 @@ class Scopes:
             self._runs = self.number_runs()
         end = len(self.text)
         windows: list[Window] = []
-        for lo, hi, run, digits in self._runs[1]:
-            if digits < min_digits:
-                continue
-            if scope == "digit_block" and max(map(len, _DIGITS.findall(run))) < min_digits:
-                continue
-            if (scope == "dotted_numbers" and run.count(".") < 3) or (
-                scope == "plus_numbers" and "+" not in run
+        block = scope == "digit_block"
+        dotted = scope == "dotted_numbers"
+        plus = scope == "plus_numbers"
+        for lo, hi, digits, longest, dots, has_plus in self._runs[1]:
+            if (
+                digits < min_digits
+                or (block and longest < min_digits)
+                or (dotted and not dots)
+                or (plus and not has_plus)
             ):
                 continue
             if windows and lo - windows[-1][1] < _MERGE_GAP:
