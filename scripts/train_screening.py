@@ -3,6 +3,7 @@
     python scripts/train_screening.py                      # cross-validate, pick the threshold, train, write
     python scripts/train_screening.py --evaluate           # the held-out figures only, nothing written
     python scripts/train_screening.py --evaluate --c 8 16 32 64 --extra-weight 0.1 0.3 1   # a sweep
+    python scripts/train_screening.py --evaluate --nb-c 0     # the plain model alone
     python scripts/train_screening.py --data ../shared/data --out /tmp/model.json   # writes /tmp/model.npy too
 
 Training data, read at run time and never copied into the repository:
@@ -11,23 +12,29 @@ Training data, read at run time and never copied into the repository:
 - benign text in many languages, so that "not English" never reads as "hostile": sentences of the
   XQuAD contexts (12 languages), the PII corpus' sentences (21 languages), LoCoMo dialogue turns;
 - memwarden's own corpora (``bench/govern_corpora.py``: hostile phrasings with evasions; benign
-  notes, standing preferences, to-do lines, texts about security, prompts and shell; and the
-  benchmark memories of ``bench/corpus.py``).
+  notes, standing preferences, to-do lines, texts about security, prompts and shell; attacks and
+  ordinary notes written in the 17 languages the public attacks use; and the benchmark memories of
+  ``bench/corpus.py``).
 
 Evaluation (``--evaluate``, and before every write): two-fold cross-validation split by a hash of
 the row id (a fold predicts the graded hidden half, which was split the same way), and
 leave-one-source-out (train without a whole source, score it: what an attack set nobody has seen
 would meet); the hash split also with the phrase rules in front, as ``screen_text`` runs them.
 The threshold is chosen on the out-of-fold scores of the hash split so that at most
-``--target-fp`` of the benign dev rows are flagged; the shipped model is then fitted on everything.
+``--target-fp`` of the benign dev rows are flagged, and at most ``--set-fp`` of each other benign
+set (XQuAD, PII and LoCoMo sentences, memwarden's own notes, its standing preferences): a pooled
+rate hides one set paying for the others. The shipped model is then fitted on everything.
 
-The fit is scikit-learn's L2-regularised logistic regression (liblinear, deterministic), classes
-balanced. Rows from outside the public sets count ``--extra-weight`` each: at full weight the
-many benign XQuAD and PII sentences teach the model that "not English" means "benign", which the
-multilingual attacks of CyberSecEval then pass under; at 0.1 the model flags 3.6 % of ordinary
-multilingual sentences (Wikipedia, dialogue), over the 2 % any benign set may lose to a flag.
-0.2 keeps every benign set measured under 2 %. Needs scikit-learn, for training only
-(``pip install scikit-learn``; scoring in the package uses numpy).
+The fit (``fit``) is the mean of two scikit-learn L2-regularised logistic regressions (liblinear,
+deterministic, classes balanced): one over the n-gram features (``--c``), one over the same
+features scaled by their naive-Bayes log-count ratio (NB-SVM with a logistic loss, ``--nb-c``; 0
+leaves it out). Both are linear in the same buckets, so the package ships one weight per bucket
+and scores exactly as with one model. Rows from outside the public sets count ``--extra-weight``
+times their set's factor (``OUTSIDE_WEIGHTS``): at full weight the many benign XQuAD and PII
+sentences teach the model that "not English" means "benign", which the multilingual attacks of
+CyberSecEval then pass under; too little, and ordinary multilingual sentences get flagged. Public
+attacks in a language with few rows are weighted up (``balance_languages``). Needs scikit-learn,
+for training only (``pip install scikit-learn``; scoring in the package uses numpy).
 """
 
 from __future__ import annotations
@@ -52,7 +59,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from bench.corpus import memory_text  # noqa: E402
-from bench.govern_corpora import benign_corpus, hostile_corpus  # noqa: E402
+from bench.govern_corpora import (  # noqa: E402
+    benign_corpus,
+    hostile_corpus,
+    multilingual_attacks,
+    multilingual_notes,
+)
 from memwarden.screening import model_view, rule_flags  # noqa: E402
 from memwarden.screening.attack_model import WEIGHTS_FILE, buckets  # noqa: E402
 from memwarden.screening.unwrap import exposed_text  # noqa: E402
@@ -62,6 +74,19 @@ MAX_N = 5
 # hashed word unigrams and bigrams, and 6-grams; 2**20 buckets did no better than 2**18.
 MIN_N = 1
 BITS = 18
+# A public attack language with fewer hostile rows than this is weighted up, by at most the boost.
+LANGUAGE_ROWS = 30
+MAX_LANGUAGE_BOOST = 3.0
+# Each outside set's factor on --extra-weight: XQuAD and LoCoMo sentences count more because a
+# model that flags them flags ordinary writing; the lines written here in 17 languages count more
+# because they are few and each says what the attacks in that language are made of.
+OUTSIDE_WEIGHTS = {
+    "extra:xquad": 4.0,
+    "extra:locomo": 2.0,
+    "own:attacks-ml": 5.0,
+    "own:notes-ml": 5.0,
+    "own": 1.5,
+}
 PUBLIC_SOURCES = (
     "bipia",
     "cyberseceval",
@@ -89,7 +114,11 @@ class Row:
         self.buckets = buckets(model_view(text), BITS, MAX_N, MIN_N)
 
 
-def load_rows(data: Path, xquad_per_language: int = 40, seed: int = 5) -> list[Row]:
+def load_rows(
+    data: Path,
+    xquad_per_language: int = 40,
+    seed: int = 5,
+) -> list[Row]:
     rng = random.Random(seed)
     rows = [
         Row(r["text"], r["expect"] == "flag", r["family"], r["lang"], r["id"])
@@ -125,7 +154,22 @@ def load_rows(data: Path, xquad_per_language: int = 40, seed: int = 5) -> list[R
         # Standing preferences are what users most need kept: a mistake on one costs twice.
         weight = 2.0 if label.startswith("preference") else 1.0
         rows.append(Row(text, False, f"own:{label.split('/')[0]}", "xx", text, weight))
+    # Attacks and ordinary notes written here in the languages the public attacks use: the public
+    # multilingual rows alone are few per language, and every one is hostile, so without these the
+    # model learns the script rather than the request.
+    rows += [Row(t, True, "own:attacks-ml", "xx", t) for _, t in multilingual_attacks()]
+    rows += [Row(t, False, "own:notes-ml", "xx", t) for _, t in multilingual_notes()]
+    balance_languages(rows)
     return rows
+
+
+def balance_languages(rows: list[Row]) -> None:
+    """Raise the weight of public attacks in thinly covered languages (a language with a few
+    dozen rows otherwise counts for little beside English), at most ``MAX_LANGUAGE_BOOST``."""
+    counts = collections.Counter(r.lang for r in rows if r.hostile and r.source in PUBLIC_SOURCES)
+    for row in rows:
+        if row.hostile and row.source in PUBLIC_SOURCES and row.lang != "en":
+            row.weight *= min(MAX_LANGUAGE_BOOST, (LANGUAGE_ROWS / counts[row.lang]) ** 0.5)
 
 
 class Model:
@@ -136,8 +180,33 @@ class Model:
         return self.bias + float(self.weights[row.buckets].sum()) / len(row.buckets) ** 0.5
 
 
-def fit(rows: list[Row], c: float, extra_weight: float) -> Model:
-    """L2-regularised logistic regression, classes balanced, weights rounded to float16 as shipped."""
+def outside_weight(row: Row, extra_weight: float) -> float:
+    """A row's sample weight: public dev rows count 1, others ``extra_weight`` times their set's
+    factor in ``OUTSIDE_WEIGHTS`` (memwarden's own benign notes under the key "own")."""
+    if row.source in PUBLIC_SOURCES:
+        return row.weight
+    key = (
+        row.family
+        if row.family in OUTSIDE_WEIGHTS
+        else "own"
+        if row.source == "own" and not row.hostile
+        else ""
+    )
+    return row.weight * extra_weight * OUTSIDE_WEIGHTS.get(key, 1.0)
+
+
+def fit(rows: list[Row], c: float, extra_weight: float, nb_c: float = 8.0) -> Model:
+    """The mean of two L2-regularised logistic regressions, classes balanced, weights rounded to
+    float16 as shipped: one over the n-gram features as they are (inverse strength ``c``), one
+    (``nb_c``; 0 leaves it out) over the features scaled by their naive-Bayes log-count ratio.
+
+    The ratio says how much more often hostile rows hold a bucket than benign ones (sample weights
+    counted; Wang and Manning's NB-SVM, here with a logistic loss): a bucket seen in a few attacks
+    starts with a large value that the regulariser no longer has to pay for, so rare attack
+    wording counts, while the plain model keeps weights the evidence of many rows supports. Both
+    are linear in the same buckets, so their mean is one weight per bucket and the package scores
+    exactly as with one model.
+    """
     matrix = scipy.sparse.csr_matrix(
         (
             np.concatenate([np.full(len(r.buckets), 1 / len(r.buckets) ** 0.5) for r in rows]),
@@ -146,13 +215,24 @@ def fit(rows: list[Row], c: float, extra_weight: float) -> Model:
         ),
         shape=(len(rows), 1 << BITS),
     )
-    weight = np.array([r.weight * (1.0 if r.source in PUBLIC_SOURCES else extra_weight) for r in rows])
-    model = LogisticRegression(
-        C=c, class_weight="balanced", solver="liblinear", max_iter=5000, random_state=0
-    )
-    model.fit(matrix, np.array([r.hostile for r in rows]), sample_weight=weight)
-    shipped = model.coef_[0].astype(np.float16)
-    return Model(shipped.astype(np.float32), round(float(model.intercept_[0]), 4))
+    weight = np.array([outside_weight(r, extra_weight) for r in rows])
+    hostile = np.array([r.hostile for r in rows])
+    scalings = [(c, np.ones(1 << BITS))]
+    if nb_c:
+        present = (matrix > 0).astype(np.float64)
+        # Laplace smoothing (one row's worth) keeps a bucket seen on one side only finite.
+        on_hostile = 1.0 + present[hostile].T @ weight[hostile]
+        on_benign = 1.0 + present[~hostile].T @ weight[~hostile]
+        scalings.append((nb_c, np.log((on_hostile / on_hostile.sum()) / (on_benign / on_benign.sum()))))
+    coef, bias = np.zeros(1 << BITS), 0.0
+    for strength, scale in scalings:
+        model = LogisticRegression(
+            C=strength, class_weight="balanced", solver="liblinear", max_iter=5000, random_state=0
+        )
+        model.fit(matrix @ scipy.sparse.diags(scale), hostile, sample_weight=weight)
+        coef += model.coef_[0] * scale / len(scalings)
+        bias += float(model.intercept_[0]) / len(scalings)
+    return Model(coef.astype(np.float16).astype(np.float32), round(bias, 4))
 
 
 def report(title: str, rows: list[Row], scores: list[float], threshold: float) -> dict[str, dict[str, float]]:
@@ -165,6 +245,10 @@ def report(title: str, rows: list[Row], scores: list[float], threshold: float) -
             f"{side} source={row.source}",
             f"{side} family={row.family}" if public else "",
             f"{side} lang={row.lang}" if public else "",
+            # Each benign set outside the public rows, as threshold_for holds them.
+            f"pass set={row.family}" if row.source == "extra" else "",
+            "pass set=own" if row.source == "own" and not row.hostile else "",
+            "pass set=own:preference" if row.family == "own:preference" else "",
         ):
             if key:
                 groups[key].append(score > threshold)
@@ -178,13 +262,30 @@ def report(title: str, rows: list[Row], scores: list[float], threshold: float) -
     return table
 
 
-def threshold_for(rows: list[Row], scores: list[float], target_fp: float) -> float:
-    benign = sorted(
-        (s for r, s in zip(rows, scores, strict=True) if not r.hostile and (r.source in PUBLIC_SOURCES)),
-        reverse=True,
-    )
-    allowed = int(len(benign) * target_fp)
-    return benign[allowed] if allowed < len(benign) else benign[-1]
+def benign_sets(rows: list[Row]) -> dict[str, list[bool]]:
+    """The benign sets no one of which may lose more than its share to a flag: the public dev
+    rows, each outside set of sentences, memwarden's own notes and its standing preferences."""
+    sets = {"public": [not r.hostile and r.source in PUBLIC_SOURCES for r in rows]}
+    for family in ("extra:xquad", "extra:pii", "extra:locomo"):
+        sets[family] = [r.family == family for r in rows]
+    sets["own"] = [not r.hostile and r.source == "own" for r in rows]
+    sets["preferences"] = [r.family == "own:preference" for r in rows]
+    return sets
+
+
+def threshold_for(
+    rows: list[Row], scores: list[float], target_fp: float, set_fp: float | None = None
+) -> float:
+    """The lowest threshold that flags at most ``target_fp`` of the benign public rows and at most
+    ``set_fp`` (default: ``target_fp``) of each other benign set, on out-of-fold scores."""
+    threshold = -math.inf
+    for name, keep in benign_sets(rows).items():
+        benign = sorted((s for s, k in zip(scores, keep, strict=True) if k), reverse=True)
+        if not benign:
+            continue
+        allowed = int(len(benign) * (target_fp if name == "public" or set_fp is None else set_fp))
+        threshold = max(threshold, benign[allowed] if allowed < len(benign) else benign[-1])
+    return threshold
 
 
 def with_rules(rows: list[Row], scores: list[float]) -> list[float]:
@@ -193,22 +294,24 @@ def with_rules(rows: list[Row], scores: list[float]) -> list[float]:
     return [math.inf if rule_flags(exposed_text(r.text)) else s for r, s in zip(rows, scores, strict=True)]
 
 
-def hash_split(rows: list[Row], c: float, extra_weight: float) -> list[float]:
+def hash_split(rows: list[Row], c: float, extra_weight: float, nb_c: float) -> list[float]:
     """Out-of-fold scores of two-fold cross-validation by id hash."""
     scores = [0.0] * len(rows)
     for fold in (0, 1):
-        model = fit([r for r in rows if r.fold != fold], c, extra_weight)
+        model = fit([r for r in rows if r.fold != fold], c, extra_weight, nb_c)
         for i, row in enumerate(rows):
             if row.fold == fold:
                 scores[i] = model.score(row)
     return scores
 
 
-def leave_source_out(rows: list[Row], c: float, extra_weight: float) -> tuple[list[Row], list[float]]:
+def leave_source_out(
+    rows: list[Row], c: float, extra_weight: float, nb_c: float
+) -> tuple[list[Row], list[float]]:
     tested: list[Row] = []
     scores: list[float] = []
     for source in PUBLIC_SOURCES:
-        model = fit([r for r in rows if r.source != source], c, extra_weight)
+        model = fit([r for r in rows if r.source != source], c, extra_weight, nb_c)
         held = [r for r in rows if r.source == source]
         tested += held
         scores += [model.score(r) for r in held]
@@ -221,21 +324,23 @@ def rate(keep: list[bool], scores: list[float], threshold: float) -> float:
     return sum(hits) / len(hits)
 
 
-def sweep(rows: list[Row], cs: list[float], extra_weights: list[float], target_fp: float) -> None:
+def sweep(
+    rows: list[Row], cs: list[float], extra_weights: list[float], target_fp: float, set_fp: float, nb_c: float
+) -> None:
     """Held-out recall of each setting at the threshold that flags ``target_fp`` of the benign dev rows."""
     public = [r.source in PUBLIC_SOURCES for r in rows]
     print(f"\n== sweep, two-fold hash split, out of fold, threshold at {target_fp:.3f} benign dev FP")
     print("       C  extra   recall  +rules  fp+rules  fp-other  fp-preferences")
     for c in cs:
         for extra in extra_weights:
-            scores = hash_split(rows, c, extra)
-            threshold = threshold_for(rows, scores, target_fp)
+            scores = hash_split(rows, c, extra, nb_c)
+            threshold = threshold_for(rows, scores, target_fp, set_fp)
             ruled = with_rules(rows, scores)
 
             hostile = [p and r.hostile for p, r in zip(public, rows, strict=True)]
             benign = [p and not r.hostile for p, r in zip(public, rows, strict=True)]
             other = [not p and not r.hostile for p, r in zip(public, rows, strict=True)]
-            preference = [not r.hostile and r.weight > 1 for r in rows]
+            preference = [r.family == "own:preference" for r in rows]
             print(
                 f"  {c:6g}  {extra:5g}   {rate(hostile, scores, threshold):.3f}   {rate(hostile, ruled, threshold):.3f}   "
                 f"{rate(benign, ruled, threshold):.3f}     {rate(other, scores, threshold):.3f}     {rate(preference, scores, threshold):.3f}",
@@ -260,9 +365,18 @@ def main() -> None:
         help="weight of a row from outside the public dev sets (several: a sweep)",
     )
     parser.add_argument("--target-fp", type=float, default=0.015, help="benign dev rows flagged, out of fold")
+    parser.add_argument(
+        "--set-fp", type=float, default=0.02, help="each other benign set's rows flagged, out of fold"
+    )
     parser.add_argument("--json", type=Path, help="write the evaluation tables here")
     parser.add_argument(
         "--xquad-per-language", type=int, default=40, help="benign XQuAD sentences per language (0: none)"
+    )
+    parser.add_argument(
+        "--nb-c",
+        type=float,
+        default=8.0,
+        help="inverse L2 strength of the naive-Bayes-scaled half of the model (0: plain model only)",
     )
     args = parser.parse_args()
 
@@ -272,11 +386,11 @@ def main() -> None:
         f"{len(rows)} rows ({sum(r.hostile for r in rows)} hostile), features in {time.perf_counter() - started:.1f} s"
     )
     if len(args.c) > 1 or len(args.extra_weight) > 1:
-        sweep(rows, args.c, args.extra_weight, args.target_fp)
+        sweep(rows, args.c, args.extra_weight, args.target_fp, args.set_fp, args.nb_c)
         return
     c, extra = args.c[0], args.extra_weight[0]
-    scores = hash_split(rows, c, extra)
-    threshold = threshold_for(rows, scores, args.target_fp)
+    scores = hash_split(rows, c, extra, args.nb_c)
+    threshold = threshold_for(rows, scores, args.target_fp, args.set_fp)
     tables = {"hash_split": report("two-fold hash split, out of fold", rows, scores, threshold)}
     public = [i for i, r in enumerate(rows) if r.source in PUBLIC_SOURCES]
     tables["hash_split_with_rules"] = report(
@@ -286,7 +400,7 @@ def main() -> None:
         threshold,
     )
     if args.by_source:
-        tested, held_scores = leave_source_out(rows, c, extra)
+        tested, held_scores = leave_source_out(rows, c, extra, args.nb_c)
         tables["leave_source_out"] = report("leave one source out", tested, held_scores, threshold)
     if args.json:
         # Out-of-fold scores of the dev rows by id, to combine with the phrase rules elsewhere.
@@ -294,13 +408,15 @@ def main() -> None:
         args.json.write_text(json.dumps({"threshold": threshold, **tables, "out_of_fold": oof}, indent=1))
     if args.evaluate:
         return
-    model = fit(rows, c, extra)
+    model = fit(rows, c, extra, args.nb_c)
     payload = {
         "about": "memwarden injection screening: logistic regression over hashed char 1-5-grams of the "
         "screening view, bucket weights in attack_model.npy; rebuilt by scripts/train_screening.py",
         "trained_on": "governance-dev injection (public dev half), XQuAD/PII/LoCoMo benign sentences, "
         "bench/govern_corpora.py",
         "features": "distinct hashed n-gram buckets, unit length",
+        "nb_c": args.nb_c,
+        "outside_weights": OUTSIDE_WEIGHTS,
         "bits": BITS,
         "max_n": MAX_N,
         "min_n": MIN_N,
