@@ -186,46 +186,37 @@ class Memories:
         req = _request(UpdateRequest, request, fields, first="id")
         who = self._caller(caller)
         current = self.get_live(who, req.id)
-        if_version = req.if_version
-        if if_version is not None and if_version != current.version:
+        if req.if_version is not None and req.if_version != current.version:
             raise Conflict(
-                f"memory {current.id} is at version {current.version}, not {if_version}: "
+                f"memory {current.id} is at version {current.version}, not {req.if_version}: "
                 "get it again and retry the update",
                 id=current.id,
                 current_version=current.version,
             )
-        content, project, kind, title, tags = req.content, req.project, req.kind, req.title, req.tags
-        pinned, ttl_hours, context, thread, occurred_at = (
-            req.pinned,
-            req.ttl_hours,
-            req.context,
-            req.thread,
-            req.occurred_at,
-        )
         now = self.clock()
         intake = self.intake
         changes: dict[str, Any] = {"updated_at": now}
-        if content is not None:
-            text, redactions = intake.clean_content(content)
+        if req.content is not None:
+            text, redactions = intake.clean_content(req.content)
             changes.update(content=text, content_hash=content_hash(text), redactions=redactions)
-        if project is not None:
-            changes["project"] = intake.clean_project(project)
-        if kind is not None:
-            changes["kind"] = kind
-        if title is not None:
-            changes["title"] = intake.clean_title(title)[0]
-        if tags is not None:
-            changes["tags"] = intake.clean_tags(tags)[0]
-        if pinned is not None:
-            changes["pinned"] = pinned
-        if ttl_hours is not None:
-            changes["expires_at"] = _expiry(now, ttl_hours)
-        if context is not None:  # "" clears it
-            changes["context"] = intake.clean_context(context)[0]
-        if thread is not None:
-            changes["thread"] = intake.clean_thread(thread)
-        if occurred_at is not None:
-            changes["occurred_at"] = v.check_occurred_at(occurred_at, now=now) or current.occurred
+        if req.project is not None:
+            changes["project"] = intake.clean_project(req.project)
+        if req.kind is not None:
+            changes["kind"] = req.kind
+        if req.title is not None:
+            changes["title"] = intake.clean_title(req.title)[0]
+        if req.tags is not None:
+            changes["tags"] = intake.clean_tags(req.tags)[0]
+        if req.pinned is not None:
+            changes["pinned"] = req.pinned
+        if req.ttl_hours is not None:
+            changes["expires_at"] = _expiry(now, req.ttl_hours)
+        if req.context is not None:  # "" clears it
+            changes["context"] = intake.clean_context(req.context)[0]
+        if req.thread is not None:
+            changes["thread"] = intake.clean_thread(req.thread)
+        if req.occurred_at is not None:
+            changes["occurred_at"] = v.check_occurred_at(req.occurred_at, now=now) or current.occurred
         if len(changes) == 1:
             raise InvalidInput(
                 "nothing to update: pass at least one of content, project, kind, title, tags, pinned, ttl_hours, "
