@@ -106,6 +106,8 @@ TAGS = set(
         "datalist",
         "article",
         "time",
+        "fieldset",
+        "legend",
     ]
 )
 ATTRIBUTES = set(
@@ -148,6 +150,8 @@ ATTRIBUTES = set(
         "hidden",
         "size",
         "data-theme",
+        "checked",
+        "inputmode",
     ]
 )
 HTMX_FILTERS = {"hx-get", "hx-target", "hx-select", "hx-swap", "hx-push-url"}
@@ -417,6 +421,7 @@ def _pages(site: Site) -> list[tuple[str, str, bool]]:
         ("health", "/ui/health", True),
         ("backups", "/ui/backups", True),
         ("login page", "/ui/login", True),
+        ("add form", "/ui/memories/new", True),
     ]
     pages += [(f"memory {c}", f"/ui/memories/{memory_id}", True) for c, memory_id in enumerate(site.carriers)]
     pages += [(f"memory probe {i}", f"/ui/memories/{site.probes[i]}", True) for i in PROBE_PAGES]
