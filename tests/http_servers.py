@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import IO, Any
 
 import httpx
@@ -62,15 +63,17 @@ def start_http_server(
     probe_host: str = "127.0.0.1",
     args: Sequence[str] = (),
     timeout: float = SERVER_START_TIMEOUT,
+    stderr_file: Path | None = None,
     **popen: Any,
 ) -> tuple[subprocess.Popen[Any], int]:
     """Start ``memwarden serve --http HOST:PORT *args`` with ``env`` and wait for ``/healthz``
-    (asked on ``probe_host``); the process and its port. Its stderr goes to an unnamed file
-    (a pipe nobody reads could fill and stall the server)."""
+    (asked on ``probe_host``); the process and its port. Its stderr goes to ``stderr_file``,
+    or an unnamed file (a pipe nobody reads could fill and stall the server). ``popen`` goes to
+    ``subprocess.Popen`` (``preexec_fn``, ``cwd``)."""
     said = ""
     for _ in range(START_ATTEMPTS):
         port = pick_port(host)
-        with tempfile.TemporaryFile() as log:
+        with stderr_file.open("w+b") if stderr_file else tempfile.TemporaryFile() as log:
             process = subprocess.Popen(
                 memwarden_command("serve", "--http", f"{host}:{port}", *args),
                 env=dict(env),

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from http_servers import start_http_server
 
 from memwarden.http.connections import HEAD_TIMEOUT_S
 from memwarden.http.guard import BODY_TIMEOUT_S
@@ -27,12 +28,6 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX open-file
 
 TOKEN = "limits-token-0123456789"
 START_TIMEOUT_S = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _limit_files(soft: int, hard: int) -> Callable[[], None]:
@@ -81,27 +76,16 @@ def start_server(cli_env: dict[str, str], tmp_path: Path) -> Iterator[Callable[.
     started: list[Server] = []
 
     def start(*, soft: int, hard: int, **env: str) -> Server:
-        port = _free_port()
-        stderr = tmp_path / f"stderr-{port}.txt"
-        with stderr.open("wb") as err:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "memwarden", "serve", "--http", f"127.0.0.1:{port}"],
-                env={**cli_env, "MEMWARDEN_HTTP_TOKEN": TOKEN, **env},
-                stdout=subprocess.DEVNULL,
-                stderr=err,
-                preexec_fn=_limit_files(soft, hard),
-            )
+        stderr = tmp_path / f"stderr-{len(started)}.txt"
+        process, port = start_http_server(
+            {**cli_env, "MEMWARDEN_HTTP_TOKEN": TOKEN, **env},
+            timeout=START_TIMEOUT_S,
+            stderr_file=stderr,
+            preexec_fn=_limit_files(soft, hard),
+        )
         server = Server(process, f"http://127.0.0.1:{port}", port, stderr)
         started.append(server)
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            assert server.alive(), stderr.read_text(errors="replace")
-            try:
-                if httpx.get(f"{server.base}/healthz", timeout=1.0).status_code == 200:
-                    return server
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        raise AssertionError("the server did not start")
+        return server
 
     yield start
     for server in started:
