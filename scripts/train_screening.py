@@ -83,7 +83,7 @@ MAX_LANGUAGE_BOOST = 3.0
 OUTSIDE_WEIGHTS = {
     "extra:xquad": 4.0,
     "extra:locomo": 2.0,
-    "own:attacks-ml": 5.0,
+    "own:attacks-ml": 2.5,
     "own:notes-ml": 5.0,
     "own": 1.5,
 }
