@@ -32,7 +32,7 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
     """Relay this process's stdio MCP session to the daemon; None means: serve in-process."""
     if settings.daemon == "off":
         return None
-    from memwarden.daemon.client import DaemonUnavailable
+    from memwarden.daemon.client import DaemonClient, DaemonUnavailable
     from memwarden.daemon.launch import attach_or_start
     from memwarden.daemon.relay import relay_stdio
 
@@ -53,7 +53,12 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
         "MEMWARDEN_DAEMON=off serves in this process\n"
     )
     sys.stderr.flush()
-    return relay_stdio(client)
+
+    def reconnect() -> DaemonClient:
+        # The daemon died under this client: find the one another client started, or start it.
+        return attach_or_start(place, settings, mode="mcp", tools=tools, server_settings=True)
+
+    return relay_stdio(client, reconnect=reconnect)
 
 
 def call_daemon(

@@ -1,0 +1,97 @@
+"""An MCP client outlives the daemon: its relay finds or starts a new one and replays the session."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+
+import anyio
+from mcp import Client, MCPError, StdioServerParameters
+
+from memwarden.config_hot import load_hot_settings
+from memwarden.daemon.client import DaemonClient, DaemonUnavailable
+from memwarden.daemon.place import DaemonPlace
+
+KILLS = 5
+
+
+def _daemon_pid(place: DaemonPlace) -> int | None:
+    try:
+        with DaemonClient.attach(place, load_hot_settings(), timeout=2.0) as client:
+            return int(client.info["pid"])
+    except DaemonUnavailable:
+        return None
+
+
+def test_a_client_keeps_working_while_the_daemon_is_killed_five_times(place: DaemonPlace) -> None:
+    acknowledged: list[str] = []
+    restart_errors: list[str] = []
+    killed: list[int] = []
+
+    async def call(client: Client, tool: str, arguments: dict[str, object]) -> dict[str, object]:
+        """One tool call; a request the daemon died under fails, naming the restart (a retry can
+        meet the next kill too: the kills come faster than a daemon starts here)."""
+        for _attempt in range(KILLS + 1):
+            try:
+                result = await client.call_tool(tool, arguments)
+            except MCPError as exc:
+                assert "daemon" in exc.message and "retry" in exc.message, exc.message
+                assert exc.data == {"reason": "daemon_restarted", "retry": True}
+                restart_errors.append(exc.message)
+                continue
+            assert not result.is_error, result
+            assert result.structured_content is not None
+            return result.structured_content
+        raise AssertionError("unreachable")
+
+    async def killer(first_pid: int) -> None:
+        """Kill the daemon by its pid each time a new one serves, five times in all."""
+        last = first_pid
+        while len(killed) < KILLS:
+            pid = await anyio.to_thread.run_sync(_daemon_pid, place)
+            if pid is None or pid == last:
+                await anyio.sleep(0.2)
+                continue
+            await anyio.sleep(0.3)  # let some calls run on this daemon, then kill it mid-stream
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+            last = pid
+
+    async def run() -> None:
+        server = StdioServerParameters(
+            command=sys.executable, args=["-m", "memwarden", "serve"], env=dict(os.environ)
+        )
+        async with Client(server) as client:
+            first = _daemon_pid(place)
+            assert first is not None
+            os.kill(first, signal.SIGKILL)
+            killed.append(first)
+            with anyio.fail_after(240):
+                async with anyio.create_task_group() as group:
+                    group.start_soon(killer, first)
+                    n = 0
+                    while len(killed) < KILLS or n < 10:
+                        n += 1
+                        added = await call(
+                            client, "memory_add", {"content": f"Deploy note number {n} for ops"}
+                        )
+                        acknowledged.append(str(added["id"]))
+                        found = await call(client, "memory_search", {"query": f"deploy note {n}"})
+                        assert isinstance(found["hits"], list)
+            # Every call after the last kill succeeds on the first try.
+            for n in range(3):
+                result = await client.call_tool("memory_add", {"content": f"After the storm, note {n}"})
+                assert not result.is_error
+                acknowledged.append(str(result.structured_content["id"]))  # type: ignore[index]
+
+    anyio.run(run)
+    assert len(killed) == KILLS
+    # One request at a time: each kill fails at most the one request in flight.
+    assert len(restart_errors) <= KILLS
+    database = Path(os.environ["MEMWARDEN_DB"])
+    with sqlite3.connect(database) as connection:
+        stored = {row[0] for row in connection.execute("SELECT id FROM memories")}
+    assert set(acknowledged) <= stored, set(acknowledged) - stored
