@@ -16,17 +16,23 @@ two tables and the rules to each other.
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
+class IdShape:
+    """One written form of a national id. A plain class, not a NamedTuple: the table is read when
+    the redaction rules are imported, on every cold prompt hook, and building NamedTuple classes
+    cost more than the rest of the table."""
 
-class IdShape(NamedTuple):
-    """One written form of a national id."""
+    __slots__ = ("alone", "country", "module", "name", "shape")
 
-    country: str  # ISO 3166-1 alpha-2
-    name: str  # what the id is called where it is used
-    module: str | None  # python-stdnum module whose ``is_valid`` checks it; None: the form is the check
-    shape: str  # regular expression for the written form (ASCII digits and capitals)
-    alone: bool  # redacted without a word naming it nearby
+    def __init__(self, country: str, name: str, module: str | None, shape: str, alone: bool) -> None:
+        self.country = country  # ISO 3166-1 alpha-2
+        self.name = name  # what the id is called where it is used
+        self.module = module  # python-stdnum module whose ``is_valid`` checks it; None: the form is the check
+        self.shape = shape  # regular expression for the written form (ASCII digits and capitals)
+        self.alone = alone  # redacted without a word naming it nearby
+
+    def __repr__(self) -> str:
+        return f"IdShape({self.country!r}, {self.name!r}, {self.module!r}, {self.shape!r}, {self.alone!r})"
 
 
 # Layouts shared by several ids: rows with the very same shape string are checked together.
@@ -128,16 +134,26 @@ ID_SHAPES: tuple[IdShape, ...] = (
 )
 
 
-class Country(NamedTuple):
+class Country:
     """A country the coverage promise names, and what redacts its ids."""
 
-    code: str  # ISO 3166-1 alpha-2
-    name: str
-    group: str  # "top 30" (most populous), "EU", "EEA", or "top 30, EU"
-    ids: tuple[str, ...]  # names of its ``ID_SHAPES`` rows (checked by ``national_id``)
-    rule: str  # what redacts its id alone: national_id, cn_resident_id, tr_identity, us_ssn or id_number
-    word: str  # a word naming the id there, one of ``pii_national_ids._ID_WORDS``
-    note: str = ""  # why an id has no public checksum here
+    __slots__ = ("code", "group", "ids", "name", "note", "rule", "word")
+
+    def __init__(
+        self, code: str, name: str, group: str, ids: tuple[str, ...], rule: str, word: str, note: str = ""
+    ) -> None:
+        self.code = code  # ISO 3166-1 alpha-2
+        self.name = name
+        self.group = group  # "top 30" (most populous), "EU", "EEA", or "top 30, EU"
+        self.ids = ids  # names of its ``ID_SHAPES`` rows (checked by ``national_id``)
+        self.rule = (
+            rule  # what redacts its id alone: national_id, cn_resident_id, tr_identity, us_ssn, id_number
+        )
+        self.word = word  # a word naming the id there, one of ``pii_national_ids._ID_WORDS``
+        self.note = note  # why an id has no public checksum here
+
+    def __repr__(self) -> str:
+        return f"Country({self.code!r}, {self.name!r})"
 
 
 _NONE = "no public check digit"

@@ -2,12 +2,13 @@
 
 Two rules, because the numbers come in two kinds:
 
-- ``national_id``: a number checked by its own checksum (``checksums.national_id_valid``, from
-  ``python-stdnum``'s validators): UK National Insurance numbers, Aadhaar (Verhoeff), CPF, CNPJ,
-  Spanish DNI/NIE, codice fiscale, French NIR, PESEL, Korean RRN, BSN, personnummer, Canadian SIN,
-  CURP, German Steuer-ID, Mexican RFC, Indian PAN … A checksum that holds by chance for one number
-  in ten is not enough for a bare run of digits (order numbers and timestamps would pass), so the
-  digits-only formats of ``WEAK_ALONE`` need one of the words below as well.
+- ``national_id``: a number checked by its own checksum (``checksums.national_id_holds``, from
+  ``python-stdnum``'s validators), in one of the written forms of ``national_id_table.ID_SHAPES``:
+  the personal and tax ids of the 30 most populous countries, the EU and the EEA that have a
+  public check (``national_id_table.COUNTRIES`` says which, and why the others have none). A
+  checksum that holds by chance for one number in ten is not enough for a bare run of digits
+  (order numbers and timestamps would pass), so such forms need one of the words below within
+  ``_LOOK_BACK`` characters before the number or ``_LOOK_AHEAD`` after it.
 - ``id_number``: the value right after a word naming an identity document or number ("ID number",
   "passport", "Ausweisnummer", "número de identificación", "主民등록번호", "护照号码" …): passport
   numbers and the many national formats with no public checksum (Greek police ids, Philippine
@@ -306,7 +307,7 @@ class IdNumberRule(Rule):
             ID_NUMBER_PATTERN,
             description
             or "identity, tax and passport numbers right after a word naming them (ID number, passport, "
-            "Ausweisnummer, número de identificación, 주민등록번호, 护照号码 … in 25 languages)",
+            "Ausweisnummer, número de identificación, 주민등록번호, 护照号码, کد ملی … in over 30 languages)",
             validator="id_like",
             ignore_case=True,
             mode=mode,
