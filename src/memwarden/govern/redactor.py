@@ -74,6 +74,7 @@ _TOKEN_RUN_AT_START = re.compile(rf"[{_TOKEN_CHARS}]{{10,}}")
 _DIGIT_OR_UNDERSCORE = re.compile(r"[0-9_]")
 _SHORT_HINT = 3
 
+_SHARED_WINDOW_DIGITS = 6
 _MAX_DEPTH = 2  # base64 inside URL-encoding inside base64 is as deep as the layers look
 
 
@@ -148,6 +149,18 @@ class Redactor:
         self._split = {id(group): _split_standalone(group) for group in (self._enforced, self._dry)}
         # By position: several rules may share a name (the vendor token table names a family).
         self._rule_hints = tuple(frozenset(rule.hints) for rule in self.rules)
+        # The digits each rule's number windows are built for. A window with fewer digits than a
+        # rule needs holds none of its values, so rules needing 6 or more share the windows of the
+        # one needing the fewest in their scope (built once per text); a rule needing fewer (the
+        # phone rule's 3-digit service numbers) gets its own, so the others never search those.
+        shared: dict[str, int] = {}
+        for rule in self.rules:
+            if rule.min_digits >= _SHARED_WINDOW_DIGITS:
+                shared[rule.scope] = min(shared.get(rule.scope, rule.min_digits), rule.min_digits)
+        self._window_digits = tuple(
+            shared[rule.scope] if rule.min_digits >= _SHARED_WINDOW_DIGITS else rule.min_digits
+            for rule in self.rules
+        )
 
     def find(self, text: str, *, dry_run: bool = False) -> list[Finding]:
         """Non-overlapping findings in ``text``, left to right; overlapping matches are merged.
@@ -193,9 +206,7 @@ class Redactor:
                 continue
             windows = None
             if self.scoped and rule.scope != "text":
-                # Each rule's own digit count: a window with fewer digits holds none of its values,
-                # and a rule needing many (a card's 12) skips the runs a phone number's 3 make.
-                windows = scopes.windows(rule.scope, rule.min_digits)
+                windows = scopes.windows(rule.scope, self._window_digits[priority])
                 if not windows:
                     continue
             # The reference (``scoped=False``) gives no rule what earlier rules found.
