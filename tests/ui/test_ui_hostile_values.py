@@ -152,6 +152,7 @@ ATTRIBUTES = set(
         "data-theme",
         "checked",
         "inputmode",
+        "aria-live",
     ]
 )
 HTMX_FILTERS = {"hx-get", "hx-target", "hx-select", "hx-swap", "hx-push-url"}

@@ -25,6 +25,7 @@ from memwarden.ui.context import Handler, UiContext
 from memwarden.ui.dashboard import PAGE_SIZE
 from memwarden.ui.display import WHY_ORDER
 from memwarden.ui.health_summary import summarize
+from memwarden.ui.live import change_marker
 from memwarden.ui.sessions import Session
 
 
@@ -53,8 +54,16 @@ def chart_data(overview: Any) -> dict[str, Any]:
 async def overview(request: Request, ui: UiContext, session: Session) -> Response:
     view = await run_in_threadpool(ui.dashboard.overview, session)
     chain = await run_in_threadpool(ui.dashboard.chain_status)
+    live = await run_in_threadpool(change_marker, ui.dashboard.service, session.caller.tenant)
     return ui.render(
-        request, "overview.html", session, view=view, chain=chain, charts=chart_data(view), title="Overview"
+        request,
+        "overview.html",
+        session,
+        view=view,
+        chain=chain,
+        charts=chart_data(view),
+        live_marker=live,
+        title="Overview",
     )
 
 
@@ -81,6 +90,9 @@ async def memories(request: Request, ui: UiContext, session: Session) -> Respons
             **values,
         )
     found = await run_in_threadpool(ui.dashboard.browse, session, query, after, before)
+    values["live_marker"] = await run_in_threadpool(
+        change_marker, ui.dashboard.service, session.caller.tenant
+    )
     kept = [(k, val) for k, val in params.multi_items() if k not in ("after", "before")]
     links = {}
     if found.memories and found.newer:
@@ -152,6 +164,9 @@ async def audit(request: Request, ui: UiContext, session: Session) -> Response:
         )
     timeline = await run_in_threadpool(
         ui.dashboard.audit_page, session, query, before, route=route, memory=memory
+    )
+    values["live_marker"] = await run_in_threadpool(
+        change_marker, ui.dashboard.service, session.caller.tenant
     )
     return ui.render(
         request,
