@@ -19,7 +19,8 @@ Families (``Rule.scope``):
   IPv4; ``plus_numbers``: and a ``+``, for E.164). Text reaching the rules is normalised, so every decimal digit is ASCII.
 - ``iban``: from the two letters in front of a run of digits to the end of the letters, digits
   and single spaces that follow;
-- ``email``: from 64 characters before an ``@`` (the longest local part) to the next whitespace;
+- ``email``: from the start of the run of word characters and ``. % + -`` before an ``@`` (at
+  most 64 characters, the longest local part) to the next whitespace;
 - ``ipv6``: from 4 characters before a colon to the end of the hex digits, colons and dots
   after it, when that holds two colons.
 
@@ -42,6 +43,7 @@ _DIGITS = re.compile(r"[0-9]+")
 _MERGE_GAP = 48
 _IBAN_TAIL = re.compile(r"(?:(?: {1,2}|-)?[A-Za-z0-9])*")
 _NOT_SPACE = re.compile(r"\S*")
+_LOCAL_PART_PUNCTUATION = frozenset("_.%+-")  # with the letters and digits (``\w``) of a local part
 _HEX_RUN = re.compile(r"[0-9A-Fa-f:.]*")
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
@@ -138,7 +140,14 @@ class Scopes:
         while at >= 0:
             match = _NOT_SPACE.match(text, at)
             hi = match.end() if match else at + 1
-            windows.append((max(0, at - 64), hi, hi))
+            # A local part is a run of word characters and ". % + -" right before the "@": the
+            # search starts where that run starts (at most 64 back), not at every character of
+            # the text before it (a run of Chinese, all word characters, cost a scan per start).
+            lo = at
+            floor = max(0, at - 64)
+            while lo > floor and (text[lo - 1].isalnum() or text[lo - 1] in _LOCAL_PART_PUNCTUATION):
+                lo -= 1
+            windows.append((lo, hi, hi))
             at = text.find("@", hi)
         return windows
 
