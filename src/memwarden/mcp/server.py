@@ -174,10 +174,19 @@ def _rate_limited(
             raise refuse(exc) from None
         result = await fn(**kwargs)
         if per_record:
-            limits.charge(actor, kind, int(getattr(result, "records", 1)) - 1, tenant=tenant)
+            limits.charge(actor, kind, _records_of(result) - 1, tenant=tenant)
         return result
 
     return limited
+
+
+def _records_of(result: Any) -> int:
+    """How many records an import result carries: ``ImportOut.records``, or the same field of
+    the structured content when the tool answered through ``data_result``."""
+    structured = getattr(result, "structured_content", None)
+    if isinstance(structured, dict):
+        return int(structured.get("records", 1))
+    return int(getattr(result, "records", 1))
 
 
 def streamable_http_app(
