@@ -458,6 +458,9 @@ def build_parser(core_only: bool = False) -> argparse.ArgumentParser:
         from memwarden.cli.eval_command import register as register_eval
 
         register_eval(command)
+        from memwarden.cli.daemon_commands import register as register_daemon
+
+        register_daemon(command)
     command("demo", cmd_demo, "try memwarden in a temporary database (no network, no model)")
 
     from memwarden.cli.vault_command import register as register_vault
