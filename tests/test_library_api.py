@@ -117,3 +117,9 @@ def test_the_postgresql_url_form_works_the_same(pg_url: str) -> None:
         assert memory.delete(added.memory.id).deleted
         assert memory.get(added.memory.id).missing == [added.memory.id]
     assert repr(memory) == "<memwarden.Memory closed>"
+
+
+def test_library_writes_record_their_route(tmp_path: Path) -> None:
+    with memwarden.open(tmp_path / "m.db") as memory:
+        added = memory.add("The staging cluster runs in eu-west-1")
+        assert added.memory.source == "library"

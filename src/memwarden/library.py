@@ -99,7 +99,9 @@ def open(
         values["embedder"] = embedder or "none"
     else:
         given = embedder
-    service = build_service(explicit_settings(**values), progress=_quiet, background=False, embedder=given)
+    service = build_service(
+        explicit_settings(**values), progress=_quiet, background=False, embedder=given, source="library"
+    )
     return Memory(service)
 
 

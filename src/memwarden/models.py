@@ -35,7 +35,7 @@ def parse_time(value: str | None) -> datetime | None:
 # The routes a memory can be written through (``Memory.source``): the CLI, the dashboard, an MCP
 # client (stdio, Streamable HTTP or the daemon's MCP relay alike), an import file, a hook; and
 # ``unknown`` for rows stored before provenance was recorded, or by a caller that named no route.
-SOURCES: tuple[str, ...] = ("cli", "dashboard", "mcp", "import", "hook", "unknown")
+SOURCES: tuple[str, ...] = ("cli", "dashboard", "mcp", "import", "hook", "library", "unknown")
 
 
 class Caller(NamedTuple):

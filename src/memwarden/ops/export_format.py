@@ -78,7 +78,7 @@ class ExportedMemory(BaseModel):
     source: str | None = Field(
         default=None,
         description="The route that wrote the memory where it was exported (cli, dashboard, mcp, import, "
-        "hook, unknown); informational: an imported memory's source is import",
+        "hook, library, unknown); informational: an imported memory's source is import",
     )
     actor: str | None = Field(
         default=None,
