@@ -23,12 +23,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--transport", choices=["unix", "tcp"], help="default: unix where available, else tcp"
     )
     parser.add_argument("--detach", action="store_true", help="start the daemon in its own session and exit")
+    # For tests only: pose as another memwarden release (the version this daemon reports and
+    # requires), to prove a newer client replaces it. Hidden from --help.
+    parser.add_argument("--as-version", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     database = sys.stdin.readline().strip() if args.db == "-" else (args.db or "")
     if args.detach:
         from memwarden.daemon.launch import daemon_command, start_process
 
-        start_process(daemon_command(detach=False, transport=args.transport), database)
+        command = daemon_command(detach=False, transport=args.transport)
+        start_process(command + (["--as-version", args.as_version] if args.as_version else []), database)
         return 0
     from memwarden.app import configure_logging
     from memwarden.config import load_settings
@@ -44,7 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     configure_logging(settings, to_stderr=False)
     try:
-        return run_daemon(settings, DaemonPlace(default_runtime_dir()), transport=args.transport)
+        return run_daemon(
+            settings, DaemonPlace(default_runtime_dir()), transport=args.transport, version=args.as_version
+        )
     except MemwardenError as exc:
         import logging
 

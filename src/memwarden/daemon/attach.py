@@ -76,9 +76,15 @@ def call_daemon(
     place = daemon_place()
     if settings.daemon == "auto" and not place.may_be_up():
         return None  # no daemon up: answered before the socket machinery is imported
-    from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonForeign, DaemonUnavailable
+    from memwarden.daemon.client import (
+        AttachRefused,
+        DaemonClient,
+        DaemonForeign,
+        DaemonLostMidCall,
+        DaemonUnavailable,
+    )
 
-    try:
+    def ask() -> Any:
         if settings.daemon == "only" and start:
             from memwarden.daemon.launch import attach_or_start
 
@@ -87,6 +93,15 @@ def call_daemon(
             client = DaemonClient.attach(place, settings, timeout=timeout)
         with client:
             return client.call(op, args, timeout=timeout)
+
+    try:
+        try:
+            return ask()
+        except DaemonLostMidCall as exc:
+            # The daemon died during the call: ask once more (its successor, if a relay or an
+            # ``only`` client starts one), then work in this process as for no daemon.
+            logger.info("the daemon went away during %s (%s); asking once more", op, exc)
+            return ask()
     except AttachRefused as exc:
         if settings.daemon == "only":
             raise ConfigError(f"MEMWARDEN_DAEMON=only: {exc}") from None

@@ -50,13 +50,22 @@ class DaemonForeign(DaemonUnavailable):
     ``daemon.json`` behind and someone else took its port): nothing was sent to it."""
 
 
+class DaemonLostMidCall(DaemonUnavailable):
+    """The connection ended before the answer: the daemon stopped or was killed during the call.
+    Callers ask once more (a relay or another client may have started its successor by then);
+    a write made again is answered by exact dedup with the id it got, if it was stored."""
+
+
 class AttachRefused(DaemonUnavailable):
     """The daemon answered and refused this client; ``code`` says why (``settings_differ``, …)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(f"the memwarden daemon refused this client: {message}")
         self.code = code
         self.reason = message
+        # What the daemon says of itself when it refuses (``pid``, ``version``): enough to stop
+        # a daemon of another version, or to report it in ``memwarden daemon status``.
+        self.details = details or {}
 
 
 _ERRORS: dict[str, type[MemwardenError]] = {
@@ -145,9 +154,21 @@ class DaemonClient:
 
         Over the Unix socket the hello and the request go in one write, so the answer comes one
         round trip sooner (the prompt hook's way); a refused hello is answered and the request
-        never read. Raises what ``attach`` and ``call`` raise."""
+        never read. A connection that ends before the answer is tried once more within the same
+        ``timeout``. Raises what ``attach`` and ``call`` raise."""
         deadline = time.monotonic() + timeout
-        sock, token = _connect(place, timeout)
+        try:
+            return cls._call_until(place, settings, op, args, deadline)
+        except DaemonLostMidCall:
+            if time.monotonic() >= deadline:
+                raise
+            return cls._call_until(place, settings, op, args, deadline)
+
+    @classmethod
+    def _call_until(
+        cls, place: DaemonPlace, settings: Any, op: str, args: dict[str, Any], deadline: float
+    ) -> Any:
+        sock, token = _connect(place, max(deadline - time.monotonic(), 0.001))
         try:
             pending = bytearray()
             hello = encode(hello_frame(settings, mode="call", token=token))
@@ -189,7 +210,8 @@ def _accepted(answer: Any) -> dict[str, Any]:
     error = answer.get("error") if isinstance(answer, dict) else None
     code = str(error.get("code", "refused")) if isinstance(error, dict) else "refused"
     message = str(error.get("message", "no reason given")) if isinstance(error, dict) else "odd answer"
-    raise AttachRefused(code, message)
+    daemon = error.get("daemon") if isinstance(error, dict) else None
+    raise AttachRefused(code, message, daemon if isinstance(daemon, dict) else None)
 
 
 def _result(reply: Any, request_id: int) -> Any:
@@ -211,9 +233,11 @@ def _exchange(sock: _socket.socket, pending: bytearray, frame: bytes | None, dea
     except TimeoutError:
         raise DaemonUnavailable("the daemon did not answer in time") from None
     except LoopbackError as exc:
-        raise DaemonUnavailable(str(exc)) from None
+        # read_line's "the connection closed before a full answer": the daemon went away.
+        lost = DaemonLostMidCall if "closed" in str(exc) else DaemonUnavailable
+        raise lost(str(exc)) from None
     except OSError as exc:
-        raise DaemonUnavailable(
+        raise DaemonLostMidCall(
             f"the daemon connection failed ({exc.strerror or type(exc).__name__})"
         ) from None
     except ProtocolError:

@@ -10,6 +10,8 @@ to attach until its deadline, so both end up on the one daemon that won.
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -17,6 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable, _connect
 from memwarden.daemon.place import DaemonPlace, default_transport
+from memwarden.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config import Settings
@@ -25,6 +28,7 @@ logger = logging.getLogger(__name__)
 
 START_TIMEOUT_S = 60.0  # a first start may migrate and back up the database before it listens
 LOCK_WAIT_S = 60.0
+STOP_WAIT_S = 20.0  # a stopping daemon drains its calls (server.DRAIN_S) and closes the store
 
 
 class DaemonLock:
@@ -70,7 +74,9 @@ def wait_for_lock(lock: DaemonLock, place: DaemonPlace, timeout: float = LOCK_WA
     return True
 
 
-def run_daemon(settings: Settings, place: DaemonPlace, *, transport: str | None = None) -> int:
+def run_daemon(
+    settings: Settings, place: DaemonPlace, *, transport: str | None = None, version: str | None = None
+) -> int:
     """Be the daemon for ``place`` unless another one is: build the service, serve, clean up."""
     import anyio
 
@@ -85,7 +91,13 @@ def run_daemon(settings: Settings, place: DaemonPlace, *, transport: str | None 
         service = build_server_service(settings)
         try:
             service.searcher.start_background()  # the model loads now, once, for every client to come
-            daemon = Daemon(service, settings, place, transport=transport or default_transport())
+            daemon = Daemon(
+                service,
+                settings,
+                place,
+                transport=transport or default_transport(),
+                version=version or __version__,
+            )
             anyio.run(daemon.run)
         finally:
             place.remove_files()
@@ -159,8 +171,9 @@ def attach_or_start(
     attach: dict[str, Any] = {"mode": mode, "tools": tools, "server_settings": server_settings}
     try:
         return DaemonClient.attach(place, settings, timeout=5.0, **attach)
-    except AttachRefused:
-        raise
+    except AttachRefused as exc:
+        if not replace_older_daemon(exc):
+            raise
     except DaemonUnavailable:
         pass
     place.prepare()
@@ -184,3 +197,82 @@ def _database(settings: Any) -> str:
 
     url: str = settings.database_url()
     return url if is_postgres_url(url) else str(sqlite_path(url).resolve())
+
+
+def release_key(version: str) -> tuple[int, ...]:
+    """``0.10.2`` as (0, 10, 2), to tell which of two releases is newer (a suffix such as
+    ``rc1`` counts for nothing: such a pair is taken as the same release, and left alone)."""
+    parts = []
+    for piece in version.split("."):
+        digits = ""
+        for char in piece:
+            if not char.isdigit():
+                break
+            digits += char
+        parts.append(int(digits or 0))
+    while parts and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
+
+
+def replace_older_daemon(refusal: AttachRefused) -> bool:
+    """Stop the daemon that refused this client for being an older memwarden; True once it has
+    gone (the caller then starts this version's). A newer daemon is left alone: the older
+    client serves in its own process, and two releases in use never take turns stopping each
+    other."""
+    theirs, pid = refusal.details.get("version"), refusal.details.get("pid")
+    if refusal.code != "version_differs" or not isinstance(theirs, str) or not isinstance(pid, int):
+        return False
+    if release_key(theirs) >= release_key(__version__):
+        return False
+    logger.warning("replacing the memwarden %s daemon (pid %d) with memwarden %s", theirs, pid, __version__)
+    if not terminate_daemon(pid):
+        raise DaemonUnavailable(
+            f"the memwarden {theirs} daemon (pid {pid}) did not stop within {STOP_WAIT_S:.0f} s"
+        )
+    return True
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive, and not ours to signal
+    return True
+
+
+def is_daemon_process(pid: int) -> bool:
+    """Whether ``pid`` runs ``memwarden.daemon`` (read from /proc where there is one): a pid a
+    daemon's answer named is checked before any signal goes to it."""
+    if not os.path.isdir("/proc/self"):
+        return pid_alive(pid)  # no /proc (macOS): the pid came over this user's private socket
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            return b"memwarden.daemon" in file.read()
+    except OSError:
+        return False
+
+
+def terminate_daemon(pid: int, timeout: float = STOP_WAIT_S) -> bool:
+    """SIGTERM to the daemon ``pid`` (it finishes its calls, closes the store, removes its socket),
+    then wait until it has gone; False when it is still there after ``timeout`` seconds."""
+    if not pid_alive(pid):
+        return True
+    if not is_daemon_process(pid):
+        raise DaemonUnavailable(f"process {pid} is not a memwarden daemon; not signalling it")
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return True
+    return wait_gone(pid, timeout)
+
+
+def wait_gone(pid: int, timeout: float = STOP_WAIT_S) -> bool:
+    deadline = time.monotonic() + timeout
+    while pid_alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True

@@ -4,7 +4,9 @@ One ``MemoryService`` for every client: the model loads once, each connection ac
 caller its hello names (see ``protocol``). Nothing a client sends can stop the daemon: a bad
 hello or request gets an error frame naming the problem, the connection closes (or, for a
 bad request, carries on), and every other client is served as before. The daemon leaves when
-no client has been connected for ``MEMWARDEN_DAEMON_IDLE_S`` or when asked to (``stop``).
+no client has been connected for ``MEMWARDEN_DAEMON_IDLE_S``, when asked to (``stop``), or on
+SIGTERM / SIGINT: it stops accepting, lets the calls under way finish (``DRAIN_S`` at most),
+then the socket is removed and the store closed (``launch.run_daemon``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 import logging
 import os
 import secrets
+import signal
 import socket
 import struct
 import time
@@ -47,6 +50,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.service import MemoryService
 
 logger = logging.getLogger(__name__)
+
+DRAIN_S = 10.0  # how long a stopping daemon waits for the calls under way
+# Refusals that come after the token check: the answer may say which daemon refused (its pid
+# and version), so a client can stop a daemon of another version or report it in a status.
+_SAY_WHO = frozenset({"version_differs", "settings_differ"})
 
 # What a client that hangs up or stalls mid-frame looks like to anyio.
 _GONE = (
@@ -101,6 +109,7 @@ class Daemon:
         *,
         transport: str,
         idle_s: float | None = None,
+        version: str = __version__,
     ) -> None:
         self.service = service
         self.place = place
@@ -108,6 +117,10 @@ class Daemon:
         self.idle_s = settings.daemon_idle_s if idle_s is None else idle_s
         self.settings = fingerprint(settings, SHARED_SETTINGS + SERVER_SETTINGS)
         self.token = secrets.token_urlsafe(32) if transport == "tcp" else None
+        # The version this daemon reports and requires of its clients: this package's, unless
+        # the tests make it pose as another release (``python -m memwarden.daemon --as-version``).
+        self.version = version
+        self.busy = 0  # calls under way, waited for when the daemon stops
         self.started = time.monotonic()
         self.last_active = self.started
         self.clients = 0
@@ -137,8 +150,16 @@ class Daemon:
         try:
             async with anyio.create_task_group() as group:
                 group.start_soon(self._leave_when_idle)
-                group.start_soon(partial(listener.serve, self._connection, group))
+                group.start_soon(self._stop_on_signal)
+                serving = anyio.CancelScope()
+                group.start_soon(self._accept, serving, listener, group)
                 await self._stop.wait()
+                # No new clients: a client arriving now starts the next daemon, which waits for
+                # this one's lock. The calls under way finish first.
+                serving.cancel()
+                await listener.aclose()
+                self.place.remove_files()
+                await self._drain()
                 group.cancel_scope.cancel()
         finally:
             self.place.remove_files()
@@ -148,6 +169,28 @@ class Daemon:
     def stop(self) -> None:
         if self._stop is not None:
             self._stop.set()
+
+    async def _accept(self, scope: anyio.CancelScope, listener: Any, group: Any) -> None:
+        with scope:
+            await listener.serve(partial(self._connection), group)
+
+    async def _stop_on_signal(self) -> None:
+        """SIGTERM (a logout, ``kill``) and SIGINT stop the daemon as ``stop`` does."""
+        if os.name == "nt":
+            return  # no such signals to receive there; ``memwarden daemon stop`` asks instead
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
+            async for number in received:
+                logger.info("daemon %d got %s; stopping", os.getpid(), signal.Signals(number).name)
+                self.stop()
+                return
+
+    async def _drain(self) -> None:
+        """Wait (``DRAIN_S`` at most) for the calls under way, so their answers go out."""
+        with anyio.move_on_after(DRAIN_S):
+            while self.busy:
+                await anyio.sleep(0.02)
+        if self.busy:
+            logger.warning("daemon stopping with %d call(s) unfinished after %.0f s", self.busy, DRAIN_S)
 
     async def _leave_when_idle(self) -> None:
         while True:
@@ -186,9 +229,19 @@ class Daemon:
         try:
             with anyio.fail_after(HELLO_TIMEOUT_S):
                 line = await reader.receive_until(b"\n", MAX_HELLO_BYTES)
-            hello = check_hello(decode(line), daemon_settings=self.settings, token=self.token)
+            frame = decode(line)
+            hello = check_hello(frame, daemon_settings=self.settings, token=self.token)
+            if frame.get("version") != self.version:
+                raise ProtocolError(
+                    "version_differs",
+                    f"this daemon runs memwarden {self.version}, the client {frame.get('version')!r}; "
+                    "the first client of a newer version replaces it (or: memwarden daemon restart)",
+                )
         except ProtocolError as exc:
-            await stream.send(encode(exc.frame()))
+            refusal = exc.frame()
+            if exc.code in _SAY_WHO:
+                refusal["error"]["daemon"] = {"pid": os.getpid(), "version": self.version}
+            await stream.send(encode(refusal))
             return
         except anyio.DelimiterNotFound:
             await stream.send(
@@ -202,7 +255,7 @@ class Daemon:
             return
         caller = Caller(actor=hello.actor, tenant=hello.tenant)
         await stream.send(
-            encode({"ok": True, "pid": os.getpid(), "version": __version__, "mode": hello.mode})
+            encode({"ok": True, "pid": os.getpid(), "version": self.version, "mode": hello.mode})
         )
         if hello.mode == "mcp":
             if self._mcp is None:
@@ -230,7 +283,11 @@ class Daemon:
                 frame = decode(line)
                 request_id = self.calls.request_id(frame)
                 op, args = self.calls.parse(frame)
-                result = await anyio.to_thread.run_sync(self.calls.run, op, args, caller)
+                self.busy += 1
+                try:
+                    result = await anyio.to_thread.run_sync(self.calls.run, op, args, caller)
+                finally:
+                    self.busy -= 1
                 answer: dict[str, Any] = {"id": request_id, "ok": True, "result": result}
             except Exception as exc:  # noqa: BLE001 - every failure becomes an error frame (error_frame logs)
                 answer = error_frame(request_id, exc)
