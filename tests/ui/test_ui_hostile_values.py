@@ -166,14 +166,17 @@ STRUCTURE = (
       const name = a.name.toLowerCase();
       const filters = tag === 'form' && e.classList.contains('filters') && HTMX.has(name)
         && location.pathname === '/ui/memories';
-      if (!ATTRS.has(name) && !filters) found.push(tag + ' attribute ' + name);
+      const layer = name === 'data-id' && tag === 'canvas' && e.closest('#map-canvas') !== null;
+      if (!ATTRS.has(name) && !filters && !layer) found.push(tag + ' attribute ' + name);
     }
-    if (tag === 'style' || (e.hasAttribute('style') && tag !== 'canvas')) found.push('style on ' + tag);
+    // Chart.js sizes its canvas, Cytoscape its layers inside the map box: styles set by script.
+    const drawn = tag === 'canvas' || e.closest('#map-canvas') !== null;
+    if (tag === 'style' || (e.hasAttribute('style') && !drawn)) found.push('style on ' + tag);
     if (tag === 'a' && !/^\\/ui\\/|^#/.test(e.getAttribute('href') || '')) found.push('link ' + e.getAttribute('href'));
     if (tag === 'form' && !/^\\/ui\\//.test(e.getAttribute('action') || '')) found.push('form ' + e.getAttribute('action'));
     if (tag === 'link' && !['/ui/static/app.css', 'data:,'].includes(e.getAttribute('href'))) found.push('link element ' + e.getAttribute('href'));
     if (tag === 'meta' && e.hasAttribute('http-equiv')) found.push('meta http-equiv');
-    if (tag === 'script' && !(e.id === 'chart-data' || /^\\/ui\\/static\\/[a-z.]+\\.js$/.test(e.getAttribute('src') || ''))) found.push('script ' + e.outerHTML.slice(0, 80));
+    if (tag === 'script' && !(['chart-data', 'map-data'].includes(e.id) || /^\\/ui\\/static\\/[a-z.]+\\.js$/.test(e.getAttribute('src') || ''))) found.push('script ' + e.outerHTML.slice(0, 80));
   }
   const texts = [];
   const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
@@ -423,6 +426,7 @@ def _pages(site: Site) -> list[tuple[str, str, bool]]:
         ("backups", "/ui/backups", True),
         ("login page", "/ui/login", True),
         ("add form", "/ui/memories/new", True),
+        ("map", "/ui/map?cap=1000", True),
     ]
     pages += [(f"memory {c}", f"/ui/memories/{memory_id}", True) for c, memory_id in enumerate(site.carriers)]
     pages += [(f"memory probe {i}", f"/ui/memories/{site.probes[i]}", True) for i in PROBE_PAGES]

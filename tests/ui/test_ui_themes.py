@@ -57,6 +57,7 @@ def test_every_page_passes_axe_in_both_themes(browser: Any, site: Any, scheme: s
         "/ui/audit",
         "/ui/health",
         "/ui/backups",
+        "/ui/map",
     ):
         page.goto(server.url + path)
         if path == "/ui/":

@@ -28,7 +28,7 @@ from memwarden.govern.identity import Identity, token_digest
 from memwarden.models import Caller, utcnow
 from memwarden.rate_limits import ActorRateLimits
 from memwarden.service import MemoryService
-from memwarden.ui import actions, bulk_actions, display, live, pages, security
+from memwarden.ui import actions, bulk_actions, display, live, memory_map, pages, security
 from memwarden.ui.context import Handler, UiContext
 from memwarden.ui.dashboard import THREAD_HOPS, Dashboard
 from memwarden.ui.launcher import LAUNCHER_HEADER
@@ -292,7 +292,7 @@ def build_ui_app(
         Route("/ui/ticket/pending", ticket_pending, methods=["POST"]),
         *[
             Route(path, page(handler), methods=["GET"])
-            for path, handler in (*bulk_actions.PAGES, *live.PAGES)
+            for path, handler in (*bulk_actions.PAGES, *live.PAGES, *memory_map.PAGES)
         ],
         *[Route(path, action(handler), methods=["POST"]) for path, handler in bulk_actions.ACTIONS],
         *[Route(path, page(handler), methods=["GET"]) for path, handler in pages.ROUTES],
