@@ -32,11 +32,7 @@ def _read_content(value: str) -> str:
 
 
 def _print_added(result: AddResult) -> None:
-    state = "duplicate of" if result.duplicate else "stored"
-    redacted = f" (redacted: {', '.join(result.redactions)})" if result.redacted else ""
-    print(f"{state} {result.memory.id}{redacted}")
-    for s in result.similar:
-        print(f"  similar: {s.id}  {s.preview}")
+    _print_added_answer(result.to_dict())
 
 
 def _hot_settings(args: argparse.Namespace) -> Any:
@@ -46,9 +42,20 @@ def _hot_settings(args: argparse.Namespace) -> Any:
 
 
 def _print_added_answer(answer: dict[str, Any]) -> None:
+    """One line, as ``--json`` says it: stored or a duplicate, what redaction replaced, and a
+    flag that keeps it out of recall (with where to see and clear it)."""
     state = "duplicate of" if answer["duplicate"] else "stored"
-    redacted = f" (redacted: {', '.join(answer['redactions'])})" if answer["redacted"] else ""
-    print(f"{state} {answer['id']}{redacted}")
+    notes = []
+    if answer["redacted"]:
+        notes.append(f"redacted: {', '.join(answer['redactions'])}")
+    if answer.get("redactions_dry_run"):
+        notes.append(f"would redact (dry-run): {', '.join(answer['redactions_dry_run'])}")
+    flags = answer.get("memory", {}).get("injection_flags") or []
+    if flags:
+        notes.append(f"flagged: {', '.join(flags)}; left out of recall, see `memwarden review --flagged`")
+    if answer.get("embedding_failed"):
+        notes.append("not embedded yet: found by keyword until it is")
+    print(f"{state} {answer['id']}" + "".join(f" ({note})" for note in notes))
     for s in answer["similar"]:
         print(f"  similar: {s['id']}  {s['preview']}")
 
