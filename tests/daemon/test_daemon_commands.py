@@ -147,3 +147,22 @@ def test_a_daemon_of_a_newer_version_is_left_alone_and_stop_still_ends_it(place:
     answer = memwarden("daemon", "stop")
     assert (answer.returncode, answer.stdout) == (0, f"memwarden daemon: stopped (pid {newer})\n")
     assert not alive(newer)
+
+
+def test_a_stopped_daemon_stays_stopped_until_an_attached_client_needs_it(place: DaemonPlace) -> None:
+    async def run() -> None:
+        server = StdioServerParameters(
+            command=sys.executable, args=["-m", "memwarden", "serve"], env=dict(os.environ)
+        )
+        async with Client(server) as mcp:
+            assert not (await mcp.call_tool("memory_add", {"content": "Invoices go out on the 3rd"})).is_error
+            first = status_json()["pid"]
+            stopped = await anyio.to_thread.run_sync(memwarden, "daemon", "stop")
+            assert stopped.returncode == 0, stopped.stderr
+            assert (await anyio.to_thread.run_sync(memwarden, "daemon", "status")).returncode == 3
+            found = await mcp.call_tool("memory_search", {"query": "invoices"})
+            assert not found.is_error and found.structured_content is not None
+            assert len(found.structured_content["hits"]) == 1
+            assert status_json()["pid"] != first
+
+    anyio.run(run)

@@ -100,7 +100,8 @@ class McpRelay:
         self._stdin_fd = stdin_fd
         self._stdout_fd = stdout_fd
         self._state = threading.Condition()
-        self._ready = True  # False while a new daemon is being found
+        self._ready = True  # False from the daemon's death until a new one has the session
+        self._wanted = False  # the client sent something while no daemon was attached
         self._closed = False
         self._initialize: bytes | None = None
         self._initialize_key: str | None = None
@@ -125,8 +126,9 @@ class McpRelay:
                 self._from_client(bytes(buffer))  # a last message without its newline
         except OSError:
             pass  # stdin broke: the client is gone
-        self._client_done.set()
         with self._state:
+            self._client_done.set()
+            self._state.notify_all()
             sock = self._client.sock
         try:
             sock.shutdown(socket.SHUT_WR)  # the daemon ends the session, then closes
@@ -137,6 +139,8 @@ class McpRelay:
         message = _message(line)
         with self._state:
             while not self._ready and not self._closed:
+                self._wanted = True
+                self._state.notify_all()
                 self._state.wait()
             if self._closed:
                 return
@@ -232,6 +236,14 @@ class McpRelay:
         for request_id in in_flight:
             _write_all(self._stdout_fd, restart_error(request_id, pid))
         self._client.close()
+        # A new daemon is found or started when the client next sends something, not at once:
+        # after `memwarden daemon stop` the daemon stays stopped until a client needs it.
+        with self._state:
+            while not self._wanted and not self._client_done.is_set():
+                self._state.wait()
+            self._wanted = False
+        if self._client_done.is_set():
+            return bytearray()
         print(f"memwarden: the daemon (pid {pid}) ended; finding or starting a new one", file=sys.stderr)
         assert self._reconnect is not None
         for attempt in range(1, RECONNECT_ATTEMPTS + 1):
