@@ -81,3 +81,27 @@ def test_the_switch_overrides_the_system_and_is_remembered(browser: Any, site: A
     page.get_by_label("Theme").select_option("system")
     assert page.evaluate(BACKGROUND) == "rgb(255, 255, 255)"
     context.close()
+
+
+PAGES = (
+    "/ui/",
+    "/ui/memories",
+    "/ui/memories?q=standup",
+    "/ui/memories/new",
+    "/ui/map",
+    "/ui/review",
+    "/ui/audit",
+)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_page_scrolls_sideways_on_a_390_px_phone(browser: Any, site: Any, scheme: str) -> None:
+    server, ids = site
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    page.goto(server.link())
+    for path in (*PAGES, f"/ui/memories/{ids['chat1']}", "/ui/health", "/ui/backups"):
+        page.goto(server.url + path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, (scheme, path)
+    context.close()
