@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from memwarden.version import __version__
 
-TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+TYPE_CHECKING = False  # not typing's: its import is a large share of the prompt hook's budget (docs/performance.md#cold-start; mypy reads it as True)
 
 # Public name -> (module, name in that module).
 _PUBLIC = {

@@ -14,7 +14,7 @@ The core never prints or exits; each adapter maps these in one place.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing's: importing typing costs the prompt hook ~15 ms (mypy reads it as True)
+TYPE_CHECKING = False  # not typing's: its import is a large share of the prompt hook's budget (docs/performance.md#cold-start; mypy reads it as True)
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
