@@ -1,6 +1,6 @@
 """The shortcuts that keep redaction fast answer exactly what the plain computation answers.
 
-Each shortcut (govern.hint_scan, the change-only scan of govern.normalization, the token runs of
+Each shortcut (the redactor's HintScan, the change-only scan of govern.normalization, the token runs of
 the redactor, the digit-count pruning of a shrinking rule) is compared with the plain way of
 computing the same thing, on generated text.
 """
@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memwarden.govern import Redactor, normalize
-from memwarden.govern.hint_scan import HintScan
 from memwarden.govern.normalization import normalize_char
+from memwarden.govern.redactor import HintScan
 from memwarden.govern.scopes import fold
 
 REDACTOR = Redactor()

@@ -26,7 +26,6 @@ from typing import NamedTuple
 
 from memwarden.govern.builtin_rules import BUILTIN_RULES, NOSPACE_CHARS
 from memwarden.govern.credential_rules import is_credential_pair
-from memwarden.govern.hint_scan import HintScan
 from memwarden.govern.layers import decoded_runs
 from memwarden.govern.markers import MARKER, marker
 from memwarden.govern.normalization import normalize, normalize_text
@@ -76,6 +75,37 @@ _SHORT_HINT = 3
 
 _SHARED_WINDOW_DIGITS = 6
 _MAX_DEPTH = 2  # base64 inside URL-encoding inside base64 is as deep as the layers look
+
+
+# Which hints a text holds. Every rule with hints runs only when one of them occurs in the text
+# (``Rule.hints``), so the redactor asks, for every text, which of about a hundred hints occur. Most
+# hints hold a punctuation character (``ghp_``, ``glpat-``, ``sig=``, ``at]``, ``"auth"``) that
+# prose rarely holds: ``HintScan`` buckets them by the rarest such character (``_RARE_FIRST``) and
+# scans a bucket only when one search for that single character, in C, finds it. Hints made of
+# letters alone are always scanned. The answer is exactly ``{h for h in hints if h in text}``
+# (tests/govern/test_redaction_speed.py checks it on generated text).
+_RARE_FIRST = '"$}{][><=_@/+)(:-.'
+
+
+class HintScan:
+    """The hints of a set of rules, bucketed by the rarest punctuation character each holds."""
+
+    def __init__(self, hints: tuple[str, ...]) -> None:
+        self.hints = tuple(dict.fromkeys(hints))
+        buckets: dict[str, list[str]] = {}
+        for hint in self.hints:
+            guard = next((ch for ch in _RARE_FIRST if ch in hint), "")
+            buckets.setdefault(guard, []).append(hint)
+        self._letters = tuple(buckets.pop("", ()))
+        self._buckets = tuple((guard, tuple(bucket)) for guard, bucket in buckets.items())
+
+    def present(self, text: str) -> set[str]:
+        """The hints that occur in ``text``."""
+        found = {hint for hint in self._letters if hint in text}
+        for guard, bucket in self._buckets:
+            if guard in text:
+                found.update(hint for hint in bucket if hint in text)
+        return found
 
 
 def _overlaps(start: int, end: int, markers: list[tuple[int, int]]) -> bool:
@@ -138,7 +168,7 @@ class Redactor:
         self._pairs = frozenset(i for i, rule in ordered if rule.name == "basic_auth")
         self.scoped = scoped
         # Every hint once, bucketed so that prose settles most with a few one-character searches
-        # (``govern.hint_scan``); which are in a text is found once, shared by the rules.
+        # (``HintScan``); which are in a text is found once, shared by the rules.
         # The hints of standalone token formats are looked for only in the token-like runs.
         self._hints = HintScan(tuple(h for rule in self.rules if not rule.standalone for h in rule.hints))
         token_hints = tuple(dict.fromkeys(h for rule in self.rules if rule.standalone for h in rule.hints))
