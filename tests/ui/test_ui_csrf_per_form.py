@@ -46,6 +46,8 @@ def test_the_csrf_token_is_in_each_posting_form_and_nowhere_else(client: httpx.C
         "/ui/audit",
         "/ui/health",
         "/ui/backups",
+        "/ui/memories/new",
+        "/ui/map",
         "/ui/memories/NOT-AN-ID",
     ]
     token = None

@@ -275,12 +275,12 @@ def test_a_memory_page_shows_context_thread_neighbours_versions_and_hits(
 def test_every_state_changing_route_needs_the_csrf_token_and_this_origin(
     client: httpx.Client, served: Any
 ) -> None:
-    from memwarden.ui import actions
+    from memwarden.ui import actions, bulk_actions
 
     app, service, ids = served
     csrf = login(client, app)
     before = service.memories.get([ids["pref"], ids["dup_b"]])[0]
-    paths = [path.replace("{memory_id}", ids["pref"]) for path, _ in actions.ROUTES]
+    paths = [path.replace("{memory_id}", ids["pref"]) for path, _ in (*actions.ROUTES, *bulk_actions.ACTIONS)]
     paths += ["/ui/logout", "/ui/tenant"]
     form = {
         "confirm": "yes",
@@ -290,6 +290,7 @@ def test_every_state_changing_route_needs_the_csrf_token_and_this_origin(
         "content": "forged",
         "if_version": "1",
         "tenant": "default",
+        "action": "delete",
     }
     for path in paths:
         assert client.post(path, data=form).status_code == 403, path
