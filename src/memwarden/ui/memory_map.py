@@ -13,9 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
 from memwarden.browsing import MemoryQuery
 from memwarden.ops.review import likely_duplicates
 from memwarden.service import MemoryService
+from memwarden.ui import forms
+from memwarden.ui.context import Handler, UiContext
 from memwarden.ui.display import clip
 from memwarden.ui.sessions import Session
 
@@ -128,12 +134,8 @@ def build_map(
     )
 
 
-async def map_page(request: Any, ui: Any, session: Session) -> Any:
+async def map_page(request: Request, ui: UiContext, session: Session) -> Response:
     """``/ui/map``: the filters (project, tag, how many memories) and the graph."""
-    from starlette.concurrency import run_in_threadpool
-
-    from memwarden.ui import forms
-
     params = request.query_params
     projects = await run_in_threadpool(ui.dashboard.projects, session)
     values: dict[str, Any] = {
@@ -151,4 +153,4 @@ async def map_page(request: Any, ui: Any, session: Session) -> Any:
     return ui.render(request, "map.html", session, graph=graph, cap=cap, **values)
 
 
-PAGES: list[tuple[str, Any]] = [("/ui/map", map_page)]
+PAGES: list[tuple[str, Handler]] = [("/ui/map", map_page)]
