@@ -426,7 +426,7 @@ def _pages(site: Site) -> list[tuple[str, str, bool]]:
         ("backups", "/ui/backups", True),
         ("login page", "/ui/login", True),
         ("add form", "/ui/memories/new", True),
-        ("map", "/ui/map?cap=1000", True),
+        ("map", "/ui/map?cap=500", True),
     ]
     pages += [(f"memory {c}", f"/ui/memories/{memory_id}", True) for c, memory_id in enumerate(site.carriers)]
     pages += [(f"memory probe {i}", f"/ui/memories/{site.probes[i]}", True) for i in PROBE_PAGES]

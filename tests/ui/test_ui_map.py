@@ -39,7 +39,9 @@ def test_the_map_joins_memories_to_projects_tags_threads_and_duplicates(
     assert "All 9 memories in this scope." in page and "1 near-duplicate pair(s)" in page
     crm = _elements(client.get("/ui/map", params={"project": "crm"}).text)
     assert [e["data"]["memory"] for e in crm if e["data"]["kind"] == "memory"] == [ids["pref"]]
-    assert client.get("/ui/map", params={"cap": "5"}).status_code == 400
+    for cap in ("5", "501", "lots"):  # within the page's cost bound, or a clear message
+        bad = client.get("/ui/map", params={"cap": cap})
+        assert bad.status_code == 400 and "memories shown must be a whole number from 10 to 500" in bad.text
 
 
 def test_the_map_says_when_it_shows_a_sample(client: httpx.Client, served: Any) -> None:
