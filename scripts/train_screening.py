@@ -3,7 +3,7 @@
     python scripts/train_screening.py                      # cross-validate, pick the threshold, train, write
     python scripts/train_screening.py --evaluate           # the held-out figures only, nothing written
     python scripts/train_screening.py --evaluate --c 8 16 32 64 --extra-weight 0.1 0.3 1   # a sweep
-    python scripts/train_screening.py --evaluate --nb-c 0     # the plain model alone
+    python scripts/train_screening.py --evaluate --nb-c 8     # with the naive-Bayes-scaled half
     python scripts/train_screening.py --data ../shared/data --out /tmp/model.json   # writes /tmp/model.npy too
 
 Training data, read at run time and never copied into the repository:
@@ -25,11 +25,12 @@ The threshold is chosen on the out-of-fold scores of the hash split so that at m
 set (XQuAD, PII and LoCoMo sentences, memwarden's own notes, its standing preferences): a pooled
 rate hides one set paying for the others. The shipped model is then fitted on everything.
 
-The fit (``fit``) is the mean of two scikit-learn L2-regularised logistic regressions (liblinear,
-deterministic, classes balanced): one over the n-gram features (``--c``), one over the same
-features scaled by their naive-Bayes log-count ratio (NB-SVM with a logistic loss, ``--nb-c``; 0
-leaves it out). Both are linear in the same buckets, so the package ships one weight per bucket
-and scores exactly as with one model. Rows from outside the public sets count ``--extra-weight``
+The fit (``fit``) is scikit-learn's L2-regularised logistic regression (liblinear, deterministic,
+classes balanced) over the n-gram features (``--c``). ``--nb-c`` adds a second one over the same
+features scaled by their naive-Bayes log-count ratio (NB-SVM with a logistic loss) and averages
+the two (one weight per bucket still): it raised held-out recall, but it weights rare n-grams
+such as markup tags heavily and flagged ordinary notes holding HTML (and the hooks' quoting test
+memory), so the shipped model leaves it out. Rows from outside the public sets count ``--extra-weight``
 times their set's factor (``OUTSIDE_WEIGHTS``): at full weight the many benign XQuAD and PII
 sentences teach the model that "not English" means "benign", which the multilingual attacks of
 CyberSecEval then pass under; too little, and ordinary multilingual sentences get flagged. Public
@@ -77,6 +78,8 @@ BITS = 18
 # A public attack language with fewer hostile rows than this is weighted up, by at most the boost.
 LANGUAGE_ROWS = 30
 MAX_LANGUAGE_BOOST = 3.0
+# The naive-Bayes ratio's additive smoothing, in rows' worth of weight.
+NB_ALPHA = 1.0
 # Each outside set's factor on --extra-weight: XQuAD and LoCoMo sentences count more because a
 # model that flags them flags ordinary writing; the lines written here in 17 languages count more
 # because they are few and each says what the attacks in that language are made of.
@@ -195,7 +198,9 @@ def outside_weight(row: Row, extra_weight: float) -> float:
     return row.weight * extra_weight * OUTSIDE_WEIGHTS.get(key, 1.0)
 
 
-def fit(rows: list[Row], c: float, extra_weight: float, nb_c: float = 8.0) -> Model:
+def fit(
+    rows: list[Row], c: float, extra_weight: float, nb_c: float = 0.0, nb_alpha: float = NB_ALPHA
+) -> Model:
     """The mean of two L2-regularised logistic regressions, classes balanced, weights rounded to
     float16 as shipped: one over the n-gram features as they are (inverse strength ``c``), one
     (``nb_c``; 0 leaves it out) over the features scaled by their naive-Bayes log-count ratio.
@@ -220,9 +225,10 @@ def fit(rows: list[Row], c: float, extra_weight: float, nb_c: float = 8.0) -> Mo
     scalings = [(c, np.ones(1 << BITS))]
     if nb_c:
         present = (matrix > 0).astype(np.float64)
-        # Laplace smoothing (one row's worth) keeps a bucket seen on one side only finite.
-        on_hostile = 1.0 + present[hostile].T @ weight[hostile]
-        on_benign = 1.0 + present[~hostile].T @ weight[~hostile]
+        # Additive smoothing keeps a bucket seen on one side only finite, and a bucket seen in a
+        # handful of rows (a markup tag, a name) from a ratio that one attack set's habits set.
+        on_hostile = nb_alpha + present[hostile].T @ weight[hostile]
+        on_benign = nb_alpha + present[~hostile].T @ weight[~hostile]
         scalings.append((nb_c, np.log((on_hostile / on_hostile.sum()) / (on_benign / on_benign.sum()))))
     coef, bias = np.zeros(1 << BITS), 0.0
     for strength, scale in scalings:
@@ -375,8 +381,9 @@ def main() -> None:
     parser.add_argument(
         "--nb-c",
         type=float,
-        default=8.0,
-        help="inverse L2 strength of the naive-Bayes-scaled half of the model (0: plain model only)",
+        default=0.0,
+        help="inverse L2 strength of a naive-Bayes-scaled second half of the model (0, the shipped "
+        "setting: the plain model only)",
     )
     args = parser.parse_args()
 

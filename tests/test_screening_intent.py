@@ -105,6 +105,13 @@ def test_attacks_in_other_languages_are_flagged_and_notes_in_them_are_not() -> N
     assert len(flagged) <= 1, flagged
 
 
+def test_notes_that_hold_markup_are_not_flagged() -> None:
+    """A tag's characters are no sign of an attack: a model that weights rare n-grams heavily
+    learnt from the few HTML attacks that ``</footer>`` is hostile."""
+    assert screen_text("The footer template ends with </footer></body></html>.") == ()
+    assert screen_text("Meeting notes </div>\nTodo: call the bank today") == ()
+
+
 @pytest.mark.parametrize("text", HOSTILE)
 def test_fresh_attack_families_are_flagged(text: str) -> None:
     assert screen_text(text), text
