@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import anyio
+import pytest
 from conftest import alive, wait_until
 from mcp import Client, StdioServerParameters
 
@@ -102,11 +103,14 @@ def test_an_unknown_subcommand_is_one_line_and_exit_2(place: DaemonPlace) -> Non
     assert answer.stderr == "memwarden daemon: unknown subcommand 'reboot'; use status, stop or restart\n"
 
 
-def test_sigterm_stops_the_daemon_gracefully(place: DaemonPlace, client: DaemonClient) -> None:
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
+def test_sigterm_and_sigint_stop_the_daemon_gracefully(
+    place: DaemonPlace, client: DaemonClient, number: signal.Signals
+) -> None:
     pid = client.info["pid"]
     assert client.call("add", {"content": "Rotate the staging keys every quarter"})["id"]
-    os.kill(pid, signal.SIGTERM)
-    wait_until(lambda: not alive(pid), timeout=30, what="the daemon to leave on SIGTERM")
+    os.kill(pid, number)
+    wait_until(lambda: not alive(pid), timeout=30, what=f"the daemon to leave on {number.name}")
     assert not place.socket_path.exists()
     # The store was closed: SQLite removes the write-ahead log when its last connection closes.
     assert not os.path.exists(os.environ["MEMWARDEN_DB"] + "-wal")
