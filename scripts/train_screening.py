@@ -367,7 +367,7 @@ def main() -> None:
         "--extra-weight",
         type=float,
         nargs="+",
-        default=[0.2],
+        default=[0.1],
         help="weight of a row from outside the public dev sets (several: a sweep)",
     )
     parser.add_argument("--target-fp", type=float, default=0.015, help="benign dev rows flagged, out of fold")
