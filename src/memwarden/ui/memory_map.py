@@ -26,7 +26,7 @@ from memwarden.ui.display import clip
 from memwarden.ui.sessions import Session
 
 DEFAULT_CAP = 300
-MAX_CAP = 500  # past this the page costs more than the 100 ms the dashboard allows itself at 100k
+MAX_CAP = 500  # past this the page outgrows the time budget every page keeps (docs/ui.md, Speed)
 COUNT_LIMIT = 10_000
 
 
