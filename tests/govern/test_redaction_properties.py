@@ -3,6 +3,7 @@ never leaves a piece of a matched value visible."""
 
 from __future__ import annotations
 
+import pytest
 from govern_vectors import POSITIVE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -85,3 +86,17 @@ def test_what_a_rule_matched_is_replaced_whole(text: str) -> None:
         elsewhere = text[: finding.start] + "\x00" + text[finding.end :]
         if len(matched) >= 6 and matched not in elsewhere:
             assert matched not in output
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "000000000000 0@0.AA",  # a number, then an address whose local part is digits
+        "00100000000000 0.@0.AA",
+        "020 7946 0958 5.a@ex.org",
+        "44051401359 7@example.org",
+    ],
+)
+def test_a_number_ends_the_same_before_an_address_and_its_marker(text: str) -> None:
+    once = REDACTOR.redact(text)
+    assert REDACTOR.redact(once.text).text == once.text

@@ -306,6 +306,8 @@ def national_id_holds(text: str, *, alone: bool) -> bool:
     holds. The forms are tried first: a stdnum module is imported only for a text written like its
     id (``stdnum.util`` imports pydoc, ssl and inspect, too much for a cold prompt hook that meets
     no such form)."""
+    if len(set(digits_of(text))) < 2:  # "000000000000": a placeholder no issuer hands out
+        return False
     bare, forms = _national_id_forms()
     digits = text.isdigit()
     if digits and any(_checked(module, text) for module in bare.get((alone, len(text)), ())):
