@@ -1,7 +1,7 @@
 """The CLI's argument parser class: argparse's, without importing :mod:`shutil` on every run.
 
 argparse builds a help formatter for every ``add_argument`` (to check the metavar), and a
-formatter created without a width imports shutil (with bz2, lzma and fnmatch: about 2 ms) to
+formatter created without a width imports shutil (with bz2, lzma and fnmatch; docs/performance.md#cold-start) to
 ask for the terminal's. ``memwarden search`` and ``memwarden hook prompt`` run before every
 agent turn, so this parser gives its formatters the width up front, found the way
 ``shutil.get_terminal_size`` finds it. Subparsers are of the same class (argparse's default

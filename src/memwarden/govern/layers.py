@@ -63,7 +63,7 @@ _ESCAPED_RUN = re.compile(r"[^\s\"'<>`]+")
 @functools.cache
 def _url_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """A URL-encoded run and one of its characters. Compiled on first use (only a text holding
-    ``%`` needs them): their Unicode classes take a cold prompt hook about 5 ms to compile."""
+    ``%`` needs them): their Unicode classes are slow for a cold prompt hook to compile (docs/performance.md)."""
     return re.compile(rf"(?:[^\W{_NOSPACE}]|[.~+%-])+"), re.compile(rf"[^\W{_NOSPACE}]|[.~+%-]")
 
 

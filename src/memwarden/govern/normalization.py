@@ -153,7 +153,7 @@ def normalize(text: str) -> Normalized:
     """``text`` in the form every rule sees, with the map back to ``text``."""
     if text.isascii() and not any(blank in text for blank in _ASCII_BLANKS):
         return Normalized(text, text)
-    # Each distinct character once (a 1 KiB text has a few dozen), then the places of only those
+    # Each distinct character once (a memory has a few dozen), then the places of only those
     # that change, found by ``str.find`` in C: a text of CJK or Cyrillic with a few full-width
     # commas costs a handful of steps, not one per character of its non-ASCII runs.
     candidates = {*_ASCII_RUNS.sub("", text), *(blank for blank in _ASCII_BLANKS if blank in text)}

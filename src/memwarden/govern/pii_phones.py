@@ -244,7 +244,7 @@ def _lengths(regions: tuple[str, ...]) -> tuple[frozenset[int], frozenset[int]]:
 def _regions_for(text: str) -> tuple[str, ...]:
     if text.isascii():
         return tuple(_DEFAULT_REGIONS)
-    # Each distinct character once (a 1 KiB text has a few dozen): a code point test, no regex.
+    # Each distinct character once (a memory has a few dozen): a code point test, no regex.
     points = {ord(ch) for ch in set(text) if ord(ch) > 0x36F}
     extra = [r for lo, hi, regions in _SCRIPT_REGIONS if any(lo <= p <= hi for p in points) for r in regions]
     return tuple(dict.fromkeys(_DEFAULT_REGIONS + extra))

@@ -46,8 +46,9 @@ _FIELDS = (
 
 class CodePoints(Container[str]):
     """``char in points``: whether one character's code point lies in one of the inclusive ranges
-    (a set of the 40,000 characters of the scripts written without spaces took 9 ms to build at
-    every cold start). Anything but a single character is not in it."""
+    (a set of the tens of thousands of characters of the scripts written without spaces was slow
+    to build at every cold start: docs/performance.md#cold-start). Anything but a single
+    character is not in it."""
 
     __slots__ = ("_lowest", "_ranges")
 
@@ -81,7 +82,7 @@ class Rule:
     """One redaction rule; treat it as immutable (``replace`` makes a changed copy).
 
     A plain class, not a dataclass: the prompt hook builds the redactor on every run, and the
-    dataclasses module alone costs a cold process about 10 ms to import.
+    dataclasses module alone is a visible share of a cold process (docs/performance.md#cold-start).
     """
 
     def __init__(

@@ -1,6 +1,6 @@
 """Where in a text a built-in rule can match at all: the cheap scans that keep redaction fast.
 
-Searching a 1 KiB memory with two dozen regular expressions costs mostly the positions where no
+Searching a memory with two dozen regular expressions costs mostly the positions where no
 rule can match: every letter is a possible start for an IBAN or an e-mail address, every digit
 for nine number rules. ``Scopes`` makes one cheap scan per family and hands each rule the
 *windows* that can hold a match; ``Rule.spans`` searches only those. A window is
