@@ -3,7 +3,6 @@ never leaves a piece of a matched value visible."""
 
 from __future__ import annotations
 
-import pytest
 from govern_vectors import POSITIVE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -88,15 +87,9 @@ def test_what_a_rule_matched_is_replaced_whole(text: str) -> None:
             assert matched not in output
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "000000000000 0@0.AA",  # a number, then an address whose local part is digits
-        "00100000000000 0.@0.AA",
-        "020 7946 0958 5.a@ex.org",
-        "44051401359 7@example.org",
-    ],
-)
-def test_a_number_ends_the_same_before_an_address_and_its_marker(text: str) -> None:
-    once = REDACTOR.redact(text)
-    assert REDACTOR.redact(once.text).text == once.text
+def test_an_id_of_one_repeated_digit_is_a_placeholder_not_an_id() -> None:
+    """'000000000000' passes the 12-digit INN check; it was redacted only once an address after
+    it became a marker (the idempotence case Hypothesis found)."""
+    for text in ("000000000000 0@0.AA", "000000000000 [REDACTED:email]", "ИНН 000000000000"):
+        once = REDACTOR.redact(text)
+        assert "national_id" not in once.text and REDACTOR.redact(once.text).text == once.text

@@ -190,12 +190,9 @@ ID_NUMBER_PATTERN = (
 
 # Every written form of ``national_id_table.ID_SHAPES``, bounded by ASCII letters and digits (a
 # value glued to Chinese or Thai text is still whole) and not followed by a separator and more
-# digits (the first groups of a longer number are not an id). Digits that run on into a word or
-# an address ("… 5@example.org", "… 3rd") are another token, not more of the number: the value
-# must end the same way whether or not that token is later replaced by a marker. Forms starting
-# with a digit and forms starting with a letter are separate patterns: each is tried only where
-# it can start.
-_ID_END = r"(?![0-9A-Za-z_]|[ ./-]\d+(?![0-9A-Za-z_@]|[\w.+%\-]{0,64}@))"
+# digits (the first groups of a longer number are not an id). Forms starting with a digit and
+# forms starting with a letter are separate patterns: each is tried only where it can start.
+_ID_END = r"(?![0-9A-Za-z_]|[ ./-]\d)"
 _FORMS = tuple(dict.fromkeys(row.shape for row in ID_SHAPES))
 
 

@@ -62,12 +62,10 @@ class LazyPattern:
 
 # A candidate: digit groups joined by one separator each (never two optional pieces in a row, so
 # matching stays linear), with an optional international prefix. Not glued to a word, a decimal,
-# an id ("ORD-123", "#123"), a path or a time. A later group running on into "@" starts an
-# e-mail address ("… 5@example.org", "… 5.x@example.org"), not more of the number: the number
-# ends the same way whether or not the address is later a marker (redaction is idempotent).
+# an id ("ORD-123", "#123"), a path or a time.
 _CANDIDATE = LazyPattern(
     r"(?<![0-9A-Za-z_#.,/\-])(?<!\d:)"
-    r"(?:\+\(|\(\+|\+|\()?\d+(?:(?:\)[ \-./]?|[ \-./]\(?|\()\d+(?!\d|[\w.+%\-]{0,64}@))*\)?"
+    r"(?:\+\(|\(\+|\+|\()?\d+(?:(?:\)[ \-./]?|[ \-./]\(?|\()\d+)*\)?"
     r"(?!(?!x\d|ext)[0-9A-Za-z_]|[.,/:\-]\d)"
 )
 _GROUP = re.compile(r"\d+")
