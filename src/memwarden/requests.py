@@ -15,9 +15,17 @@ tool catalogue's (``mcp/tool_text.py``, plain data), so the published words stay
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar, Self
+from typing import Annotated, Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from memwarden import validation as v
 from memwarden.errors import InvalidInput
@@ -109,31 +117,41 @@ def _optional_bool(field: str, value: object) -> bool | None:
     return None if value is None else _bool(field, value)
 
 
+# Fields several requests share, each with its check: declared once, used by every model.
+OptionalProject = Annotated[
+    str | None,
+    BeforeValidator(lambda value: None if value is None else v.check_project(value, characters=False)),
+]
+Tags = Annotated[list[str] | None, BeforeValidator(_tags)]
+TtlHours = Annotated[float | None, BeforeValidator(v.check_ttl_hours)]
+Context = Annotated[str | None, BeforeValidator(lambda value: _optional_text("context", value))]
+Thread = Annotated[
+    str | None,
+    BeforeValidator(lambda value: None if value is None else v.check_thread(value, characters=False)),
+]
+OccurredAt = Annotated[str | datetime | None, BeforeValidator(_occurred)]
+
+
 class AddRequest(Request):
     """Store one memory (``memory_add``, ``memwarden add``, ``Memory.add``)."""
 
     tool: ClassVar[str | None] = "memory_add"
 
     content: str = Field(description=_words("memory_add", "content"))
-    project: str | None = Field(default=None, description=_words("memory_add", "project"))
+    project: OptionalProject = Field(default=None, description=_words("memory_add", "project"))
     kind: str = Field(default="fact", description=_words("memory_add", "kind"))
     title: str = Field(default="", description=_words("memory_add", "title"))
-    tags: list[str] | None = Field(default=None, description=_words("memory_add", "tags"))
+    tags: Tags = Field(default=None, description=_words("memory_add", "tags"))
     pinned: bool = Field(default=False, description=_words("memory_add", "pinned"))
-    ttl_hours: float | None = Field(default=None, description=_words("memory_add", "ttl_hours"))
-    context: str | None = Field(default=None, description=_words("memory_add", "context"))
-    thread: str | None = Field(default=None, description=_words("memory_add", "thread"))
-    occurred_at: str | datetime | None = Field(default=None, description=_words("memory_add", "occurred_at"))
+    ttl_hours: TtlHours = Field(default=None, description=_words("memory_add", "ttl_hours"))
+    context: Context = Field(default=None, description=_words("memory_add", "context"))
+    thread: Thread = Field(default=None, description=_words("memory_add", "thread"))
+    occurred_at: OccurredAt = Field(default=None, description=_words("memory_add", "occurred_at"))
 
     @field_validator("content", mode="before")
     @classmethod
     def _content(cls, value: object) -> str:
         return v.check_text("content", value)
-
-    @field_validator("project", mode="before")
-    @classmethod
-    def _project(cls, value: object) -> str | None:
-        return None if value is None else v.check_project(value, characters=False)
 
     @field_validator("kind", mode="before")
     @classmethod
@@ -145,35 +163,10 @@ class AddRequest(Request):
     def _title(cls, value: object) -> str:
         return v.check_title(value)
 
-    @field_validator("tags", mode="before")
-    @classmethod
-    def _tags(cls, value: object) -> list[str] | None:
-        return _tags(value)
-
     @field_validator("pinned", mode="before")
     @classmethod
     def _pinned(cls, value: object) -> bool:
         return _bool("pinned", value)
-
-    @field_validator("ttl_hours", mode="before")
-    @classmethod
-    def _ttl(cls, value: object) -> float | None:
-        return v.check_ttl_hours(value)
-
-    @field_validator("context", mode="before")
-    @classmethod
-    def _context(cls, value: object) -> str | None:
-        return _optional_text("context", value)
-
-    @field_validator("thread", mode="before")
-    @classmethod
-    def _thread(cls, value: object) -> str | None:
-        return None if value is None else v.check_thread(value, characters=False)
-
-    @field_validator("occurred_at", mode="before")
-    @classmethod
-    def _occurred_at(cls, value: object) -> object:
-        return _occurred(value)
 
 
 class UpdateRequest(Request):
@@ -183,17 +176,15 @@ class UpdateRequest(Request):
 
     id: str = Field(description=_words("memory_update", "id"))
     content: str | None = Field(default=None, description=_words("memory_update", "content"))
-    project: str | None = Field(default=None, description=_words("memory_update", "project"))
+    project: OptionalProject = Field(default=None, description=_words("memory_update", "project"))
     kind: str | None = Field(default=None, description=_words("memory_update", "kind"))
     title: str | None = Field(default=None, description=_words("memory_update", "title"))
-    tags: list[str] | None = Field(default=None, description=_words("memory_update", "tags"))
+    tags: Tags = Field(default=None, description=_words("memory_update", "tags"))
     pinned: bool | None = Field(default=None, description=_words("memory_update", "pinned"))
-    ttl_hours: float | None = Field(default=None, description=_words("memory_update", "ttl_hours"))
-    context: str | None = Field(default=None, description=_words("memory_update", "context"))
-    thread: str | None = Field(default=None, description=_words("memory_update", "thread"))
-    occurred_at: str | datetime | None = Field(
-        default=None, description=_words("memory_update", "occurred_at")
-    )
+    ttl_hours: TtlHours = Field(default=None, description=_words("memory_update", "ttl_hours"))
+    context: Context = Field(default=None, description=_words("memory_update", "context"))
+    thread: Thread = Field(default=None, description=_words("memory_update", "thread"))
+    occurred_at: OccurredAt = Field(default=None, description=_words("memory_update", "occurred_at"))
     if_version: int | None = Field(default=None, description=_words("memory_update", "if_version"))
 
     @field_validator("id", mode="before")
@@ -206,11 +197,6 @@ class UpdateRequest(Request):
     def _content(cls, value: object) -> str | None:
         return None if value is None else v.check_text("content", value)
 
-    @field_validator("project", mode="before")
-    @classmethod
-    def _project(cls, value: object) -> str | None:
-        return None if value is None else v.check_project(value, characters=False)
-
     @field_validator("kind", mode="before")
     @classmethod
     def _kind(cls, value: object) -> str | None:
@@ -221,35 +207,10 @@ class UpdateRequest(Request):
     def _title(cls, value: object) -> str | None:
         return None if value is None else v.check_title(value)
 
-    @field_validator("tags", mode="before")
-    @classmethod
-    def _tags(cls, value: object) -> list[str] | None:
-        return _tags(value)
-
     @field_validator("pinned", mode="before")
     @classmethod
     def _pinned(cls, value: object) -> bool | None:
         return _optional_bool("pinned", value)
-
-    @field_validator("ttl_hours", mode="before")
-    @classmethod
-    def _ttl(cls, value: object) -> float | None:
-        return v.check_ttl_hours(value)
-
-    @field_validator("context", mode="before")
-    @classmethod
-    def _context(cls, value: object) -> str | None:
-        return _optional_text("context", value)
-
-    @field_validator("thread", mode="before")
-    @classmethod
-    def _thread(cls, value: object) -> str | None:
-        return None if value is None else v.check_thread(value, characters=False)
-
-    @field_validator("occurred_at", mode="before")
-    @classmethod
-    def _occurred_at(cls, value: object) -> object:
-        return _occurred(value)
 
     @field_validator("if_version", mode="before")
     @classmethod
@@ -265,8 +226,8 @@ class SearchRequest(Request):
     tool: ClassVar[str | None] = "memory_search"
 
     query: str = Field(default="", description=_words("memory_search", "query"))
-    project: str | None = Field(default=None, description=_words("memory_search", "project"))
-    tags: list[str] | None = Field(default=None, description=_words("memory_search", "tags"))
+    project: OptionalProject = Field(default=None, description=_words("memory_search", "project"))
+    tags: Tags = Field(default=None, description=_words("memory_search", "tags"))
     limit: int = Field(default=10, description=_words("memory_search", "limit"))
     include_expired: bool = Field(default=False, description=_words("memory_search", "include_expired"))
     max_tokens: int | None = Field(default=None, description=_words("memory_search", "max_tokens"))
@@ -278,16 +239,6 @@ class SearchRequest(Request):
     @classmethod
     def _query(cls, value: object) -> str:
         return v.check_query(value)
-
-    @field_validator("project", mode="before")
-    @classmethod
-    def _project(cls, value: object) -> str | None:
-        return None if value is None else v.check_project(value, characters=False)
-
-    @field_validator("tags", mode="before")
-    @classmethod
-    def _tags(cls, value: object) -> list[str] | None:
-        return _tags(value)
 
     @field_validator("limit", mode="before")
     @classmethod
@@ -310,21 +261,11 @@ class ListRequest(Request):
 
     tool: ClassVar[str | None] = "memory_list"
 
-    project: str | None = Field(default=None, description=_words("memory_list", "project"))
-    tags: list[str] | None = Field(default=None, description=_words("memory_list", "tags"))
+    project: OptionalProject = Field(default=None, description=_words("memory_list", "project"))
+    tags: Tags = Field(default=None, description=_words("memory_list", "tags"))
     pinned: bool = Field(default=False, description=_words("memory_list", "pinned"))
     limit: int = Field(default=20, description=_words("memory_list", "limit"))
     include_expired: bool = Field(default=False, description=_words("memory_list", "include_expired"))
-
-    @field_validator("project", mode="before")
-    @classmethod
-    def _project(cls, value: object) -> str | None:
-        return None if value is None else v.check_project(value, characters=False)
-
-    @field_validator("tags", mode="before")
-    @classmethod
-    def _tags(cls, value: object) -> list[str] | None:
-        return _tags(value)
 
     @field_validator("limit", mode="before")
     @classmethod
@@ -374,12 +315,7 @@ class StatsRequest(Request):
 
     tool: ClassVar[str | None] = "memory_stats"
 
-    project: str | None = Field(default=None, description=_words("memory_stats", "project"))
-
-    @field_validator("project", mode="before")
-    @classmethod
-    def _project(cls, value: object) -> str | None:
-        return None if value is None else v.check_project(value, characters=False)
+    project: OptionalProject = Field(default=None, description=_words("memory_stats", "project"))
 
 
 class ExportRequest(Request):
@@ -387,13 +323,8 @@ class ExportRequest(Request):
 
     tool: ClassVar[str | None] = "memory_export"
 
-    project: str | None = Field(default=None, description=_words("memory_export", "project"))
+    project: OptionalProject = Field(default=None, description=_words("memory_export", "project"))
     include_deleted: bool = Field(default=False, description=_words("memory_export", "include_deleted"))
-
-    @field_validator("project", mode="before")
-    @classmethod
-    def _project(cls, value: object) -> str | None:
-        return None if value is None else v.check_project(value, characters=False)
 
     @field_validator("include_deleted", mode="before")
     @classmethod
@@ -408,7 +339,7 @@ class ImportRequest(Request):
 
     data: str = Field(description="The text to import (a whole export file's content).")
     format: str = Field(default="auto", description=_words("memory_import", "format"))
-    project: str | None = Field(default=None, description=_words("memory_import", "project"))
+    project: OptionalProject = Field(default=None, description=_words("memory_import", "project"))
 
     @field_validator("data", mode="before")
     @classmethod
@@ -420,8 +351,3 @@ class ImportRequest(Request):
     def _format(cls, value: object) -> str:
         # Which names are formats is the import reader's to say (ops/transfer.py).
         return v.check_text("format", value)
-
-    @field_validator("project", mode="before")
-    @classmethod
-    def _project(cls, value: object) -> str | None:
-        return None if value is None else v.check_project(value, characters=False)
