@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from starlette.testclient import TestClient
-from ui_helpers import CHROMIUM, HOST, TOKEN, WAIT_MS, fill
+from ui_helpers import CHROMIUM, HOST, TOKEN, WAIT_MS, Server, fill
 
 from memwarden.app import build_service
 from memwarden.config import load_settings
@@ -41,6 +41,18 @@ def served(settings_for: Any) -> Iterator[tuple[Any, MemoryService, dict[str, st
     ids = fill(service)
     app = build_http_app(service, settings)
     yield app, service, ids
+    service.close()
+
+
+@pytest.fixture
+def site(settings_for: Any) -> Iterator[tuple[Server, MemoryService, dict[str, str]]]:
+    """(a real uvicorn server, service, ids) with MEMWARDEN_HTTP_TOKEN set: what a browser opens."""
+    settings = settings_for(http_token=TOKEN)
+    service = build_service(settings, ops=True)
+    ids = fill(service)
+    server = Server(build_http_app(service, settings))
+    yield server, service, ids
+    server.stop()
     service.close()
 
 

@@ -16,25 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import TOKEN, WAIT_MS, Server, fill
-
-from memwarden.app import build_service
-from memwarden.http.app import build_http_app
+from ui_helpers import TOKEN, WAIT_MS
 
 pytestmark = pytest.mark.browser
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SHOTS = os.environ.get("UI_SCREENSHOTS")
-
-
-@pytest.fixture
-def site(settings_for: Any) -> Iterator[tuple[Server, Any, dict[str, str]]]:
-    settings = settings_for(http_token=TOKEN)
-    service = build_service(settings, ops=True)
-    ids = fill(service)
-    server = Server(build_http_app(service, settings))
-    yield server, service, ids
-    server.stop()
-    service.close()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 from test_ui_http import login
-from ui_helpers import HOST, TOKEN, WAIT_MS, Server, fill
+from ui_helpers import HOST, WAIT_MS, fill
 
 from memwarden.app import build_service
 from memwarden.audit.base import AuditQuery
@@ -204,17 +203,6 @@ def test_bulk_actions_and_adds_stay_in_the_sessions_tenant(tmp_path: Path, setti
         ] == ["globex note"]
     finally:
         service.close()
-
-
-@pytest.fixture
-def site(settings_for: Any) -> Iterator[tuple[Server, MemoryService, dict[str, str]]]:
-    settings = settings_for(http_token=TOKEN)
-    service = build_service(settings, ops=True)
-    ids = fill(service)
-    server = Server(build_http_app(service, settings))
-    yield server, service, ids
-    server.stop()
-    service.close()
 
 
 @pytest.mark.browser

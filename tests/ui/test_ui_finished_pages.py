@@ -6,13 +6,12 @@ sizes and times a person reads. Real SQLite file, real ASGI app over httpx, real
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from test_ui_http import login
-from ui_helpers import TOKEN, WAIT_MS, Server, fill
+from ui_helpers import TOKEN, WAIT_MS, Server
 
 from memwarden.app import build_service
 from memwarden.http.app import build_http_app
@@ -97,17 +96,6 @@ def test_backups_show_sizes_a_person_reads(client: httpx.Client, served: Any) ->
     assert re.search(r'title="\d+ bytes">\d+(\.\d)? KB</td>', page)
 
 
-@pytest.fixture
-def site(settings_for: Any) -> Iterator[tuple[Server, Any]]:
-    settings = settings_for(http_token=TOKEN)
-    service = build_service(settings, ops=True)
-    fill(service)
-    server = Server(build_http_app(service, settings))
-    yield server, service
-    server.stop()
-    service.close()
-
-
 CANVASES = """() => [...document.querySelectorAll('.chart-box')].map(box => {
   const c = box.querySelector('canvas');
   return {box: box.getBoundingClientRect().height, canvas: c.getBoundingClientRect().height,
@@ -118,7 +106,7 @@ CANVASES = """() => [...document.querySelectorAll('.chart-box')].map(box => {
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [390, 1280, 1920])
 def test_chart_canvases_stay_within_their_fixed_height_boxes(browser: Any, site: Any, width: int) -> None:
-    server, _ = site
+    server, _, _ = site
     context = browser.new_context(viewport={"width": width, "height": 900})
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()

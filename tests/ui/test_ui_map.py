@@ -6,17 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from test_ui_http import login
-from ui_helpers import TOKEN, WAIT_MS, Server, fill
-
-from memwarden.app import build_service
-from memwarden.http.app import build_http_app
-from memwarden.service import MemoryService
+from ui_helpers import WAIT_MS
 
 
 def _elements(page: str) -> list[dict[str, Any]]:
@@ -54,17 +49,6 @@ def test_the_map_says_when_it_shows_a_sample(client: httpx.Client, served: Any) 
     small = client.get("/ui/map", params={"cap": "10"}).text
     assert "A sample: the newest 10 of 24 memories" in small
     assert sum(1 for e in _elements(small) if e["data"]["kind"] == "memory") == 10
-
-
-@pytest.fixture
-def site(settings_for: Any) -> Iterator[tuple[Server, MemoryService, dict[str, str]]]:
-    settings = settings_for(http_token=TOKEN)
-    service = build_service(settings, ops=True)
-    ids = fill(service)
-    server = Server(build_http_app(service, settings))
-    yield server, service, ids
-    server.stop()
-    service.close()
 
 
 @pytest.mark.browser
