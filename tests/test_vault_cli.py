@@ -57,8 +57,10 @@ def test_processes_adding_at_once_keep_note_numbers_unique(cli_env: dict[str, st
         )
         for i in range(6)
     ]
-    for run in runs:
-        _, err = run.communicate(timeout=TIMEOUT)
+    # Every process is waited for (its pipes closed) before any assertion, so one failure does
+    # not leave open pipes that fail the next test with ResourceWarnings.
+    errors = [run.communicate(timeout=TIMEOUT)[1] for run in runs]
+    for run, err in zip(runs, errors, strict=True):
         assert run.returncode == 0, err
     names = sorted(p.name for p in vault.glob("*.md"))
     assert len(names) == 6 and len(notes(vault)) == 6
