@@ -9,6 +9,8 @@ from itertools import combinations
 
 from memwarden.models import Memory
 from memwarden.ops.review import DUPLICATE_JACCARD, likely_duplicates
+from memwarden.search.similar import NEAR_DUPLICATE_JACCARD, duplicate_terms, near_duplicate_score
+from memwarden.service import MemoryService
 from memwarden.text.analyzer import Analyzer
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
@@ -61,3 +63,37 @@ def test_known_terms_are_used_and_the_rest_analyzed() -> None:
     both = likely_duplicates(analyzer, [a, b], {a.id: frozenset(analyzer.terms(a.content))})
     assert [(p["keep"]["id"], p["candidate"]["id"]) for p in both] == [(a.id, b.id)]
     assert likely_duplicates(analyzer, [a, b], {a.id: frozenset({"unrelated"})}) == []
+
+
+def test_a_pair_add_reports_as_similar_is_a_duplicate_pair_in_review(service: MemoryService) -> None:
+    # Jaccard of these two is between the old review threshold (0.8) and add's (0.6): the two
+    # operations once disagreed on exactly such a pair (issue 36).
+    first = service.memories.add(
+        "The nightly backup of the billing database runs at two and goes to the cold bucket",
+        project="ops",
+        title="Backups",
+    ).memory
+    second = service.memories.add(
+        "The nightly backup of the billing database runs at three and goes to the archive bucket",
+        project="ops",
+        title="Where billing backups go",
+    )
+    assert [s.id for s in second.similar] == [first.id]
+    score = second.similar[0].score
+    assert NEAR_DUPLICATE_JACCARD <= score < 0.8
+    pairs = service.operations.review()["duplicates"]
+    assert [(p["keep"]["id"], p["candidate"]["id"]) for p in pairs] == [(first.id, second.memory.id)]
+    assert pairs[0]["similarity"] == round(score, 3)
+
+
+def test_review_and_add_share_the_threshold_and_the_terms() -> None:
+    assert DUPLICATE_JACCARD == NEAR_DUPLICATE_JACCARD
+    analyzer = Analyzer()
+    a = _memory(1, "p", "Deploys go out on Tuesday after the stand-up")
+    b = _memory(2, "p", "Deploys go out on Tuesday after the stand-up")
+    b = b._replace(title="A title that shares nothing with the first one")
+    # Titles are not part of the definition: equal content is a pair whatever the titles say.
+    assert duplicate_terms(analyzer, a) == duplicate_terms(analyzer, b)
+    assert [p["similarity"] for p in likely_duplicates(analyzer, [a, b])] == [1.0]
+    unrelated = _memory(3, "p", "Lunch is served at noon in the small kitchen")
+    assert near_duplicate_score(duplicate_terms(analyzer, a), duplicate_terms(analyzer, unrelated)) is None

@@ -1,8 +1,9 @@
 """Review: proposals for cleaning up memories. It proposes; it never deletes or changes anything.
 
-- ``duplicates``: pairs in the same project whose analyzed terms overlap by Jaccard similarity
-  >= 0.8 (exact duplicates cannot exist: the store refuses them). The newer one is proposed for
-  deletion, or for merging into the older one.
+- ``duplicates``: near-duplicate pairs in the same project, by the one definition ``memory_add``
+  also uses for its ``similar`` note (search/similar.py: Jaccard similarity of content terms
+  >= ``NEAR_DUPLICATE_JACCARD``); exact duplicates cannot exist: the store refuses them. The
+  newer one is proposed for deletion, or for merging into the older one.
 - ``never_retrieved``: never returned by a search, and older than ``NEVER_RETRIEVED_AFTER_DAYS``.
 - ``stale``: retrieved once, but not in the last ``stale_days`` days.
 - ``expired``: past their TTL; purged for good after the grace period (MEMWARDEN_PURGE_GRACE_DAYS).
@@ -20,9 +21,10 @@ from typing import Any
 
 from memwarden.errors import InvalidInput
 from memwarden.models import Caller, Memory, format_time
+from memwarden.search.similar import NEAR_DUPLICATE_JACCARD, duplicate_terms, near_duplicate_score
 from memwarden.text.analyzer import Analyzer
 
-DUPLICATE_JACCARD = 0.8
+DUPLICATE_JACCARD = NEAR_DUPLICATE_JACCARD
 THRESHOLD = Fraction(str(DUPLICATE_JACCARD))  # exact, for the prefix and size bounds
 NEVER_RETRIEVED_AFTER_DAYS = 7
 MAX_REVIEWED = 50_000
@@ -49,12 +51,12 @@ def _item(memory: Memory, **extra: Any) -> dict[str, Any]:
 def likely_duplicates(
     analyzer: Analyzer, memories: list[Memory], known_terms: Mapping[str, frozenset[str]] | None = None
 ) -> list[dict[str, Any]]:
-    """Pairs of memories in one project whose term sets overlap by at least DUPLICATE_JACCARD.
+    """Pairs of near-duplicate memories in one project (``similar.near_duplicate_score``).
 
-    ``known_terms`` (memory id -> its analyzed terms, as the keyword index holds them) spares
-    re-analyzing those memories; the others are analyzed here."""
+    ``known_terms`` (memory id -> its ``similar.duplicate_terms``, the analyzed body as the
+    keyword index holds it) spares re-analyzing those memories; the others are analyzed here."""
     known = known_terms or {}
-    terms = [known.get(m.id) or frozenset(analyzer.terms(f"{m.title} {m.content}")) for m in memories]
+    terms = [known.get(m.id) or duplicate_terms(analyzer, m) for m in memories]
     # Prefix filtering (exact): with every term set sorted rarest first, two sets whose Jaccard
     # similarity reaches DUPLICATE_JACCARD share a term among the first
     # ``len - ceil(DUPLICATE_JACCARD * len) + 1`` of each, so only those terms are indexed and
@@ -83,8 +85,8 @@ def likely_duplicates(
                 if j > i and THRESHOLD * len(words) <= len(terms[j]) <= len(words) / THRESHOLD
             )
         for j in candidates:
-            score = len(words & terms[j]) / len(words | terms[j])
-            if score >= DUPLICATE_JACCARD:
+            score = near_duplicate_score(words, terms[j])
+            if score is not None:
                 older, newer = sorted((memories[i], memories[j]), key=lambda m: (m.created_at, m.id))
                 pairs.append(
                     {
