@@ -80,18 +80,26 @@ def embedder_label(service: MemoryService, settings: Settings) -> str:
     return f"{settings.embedder} ({state})"
 
 
-def startup_line(service: MemoryService, settings: Settings, *, address: str | None) -> str:
+def startup_line(
+    service: MemoryService, settings: Settings, *, address: str | None, notes: tuple[str, ...] = ()
+) -> str:
+    """The line; ``notes`` (a new database, unknown settings) end it, each after a semicolon."""
     where = f"Streamable HTTP at http://{address}/mcp" if address else "stdio"
     return (
         f"memwarden {__version__}: serving MCP over {where}; database {database_label(settings)}; "
         f"embedder {embedder_label(service, settings)}; tools {settings.tools}; log {settings.log_path()}"
-    )
+    ) + "".join(f"; {note}" for note in notes)
 
 
 def announce(
-    service: MemoryService, settings: Settings, *, address: str | None, stream: TextIO | None = None
+    service: MemoryService,
+    settings: Settings,
+    *,
+    address: str | None,
+    stream: TextIO | None = None,
+    notes: tuple[str, ...] = (),
 ) -> None:
     """Write the start-up line on stderr (never stdout: it carries MCP over stdio)."""
     out = stream or sys.stderr
-    out.write(startup_line(service, settings, address=address) + "\n")
+    out.write(startup_line(service, settings, address=address, notes=notes) + "\n")
     out.flush()
