@@ -43,6 +43,7 @@ from memwarden.errors import StorageError
 from memwarden.store.sqlite.audit_guards import index_findings, schema_findings
 from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, with_clear_faults
 from memwarden.store.sqlite.shm import close_all, watch_for
+from memwarden.store.sqlite.wal_mode import enable_wal
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.anchor import AnchorFile
@@ -116,7 +117,7 @@ class SQLiteAuditLog:
                         check_same_thread=False,
                         timeout=BUSY_TIMEOUT_MS / 1000,
                     )
-                    conn.execute("PRAGMA journal_mode = WAL")
+                    enable_wal(conn, BUSY_TIMEOUT_MS / 1000)
                     conn.execute("PRAGMA synchronous = NORMAL")
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             except sqlite3.Error as exc:

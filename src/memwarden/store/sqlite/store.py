@@ -40,6 +40,7 @@ from memwarden.store.sqlite.shm import close_all, watch_for
 from memwarden.store.sqlite.statistics import settle as settle_statistics
 from memwarden.store.sqlite.threads import SQLiteThreads
 from memwarden.store.sqlite.vector_methods import SQLiteVectors
+from memwarden.store.sqlite.wal_mode import enable_wal
 from memwarden.store.unfinished import KEYWORD_REINDEX, marker_value
 
 if TYPE_CHECKING:  # pragma: no cover - the vector index loads with the first vector search
@@ -132,7 +133,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
                 self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
             )
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA journal_mode = WAL")
+            enable_wal(conn, BUSY_TIMEOUT_MS / 1000)
             conn.execute(f"PRAGMA synchronous = {self.synchronous}")
             conn.execute("PRAGMA foreign_keys = ON")
             # Statistics refreshed by ``PRAGMA optimize`` (at close, after bulk imports) read at
