@@ -4,7 +4,7 @@ never leaves a piece of a matched value visible."""
 from __future__ import annotations
 
 from govern_vectors import POSITIVE
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memwarden.govern import Redactor
@@ -53,6 +53,10 @@ def test_redaction_never_raises(text: str) -> None:
 
 @FAST
 @given(st.one_of(st.text(), mixed, glued))
+# A number joined by a space to an address starting with a digit: the number alone is a phone
+# number once the address is a marker, so the first redaction must already see it alone.
+@example("00100000000000 0@0.AA")
+@example("call 0612345678 0@0.AA and 1@1.BB")
 def test_redaction_is_idempotent(text: str) -> None:
     once = REDACTOR.redact(text)
     twice = REDACTOR.redact(once.text)

@@ -39,6 +39,11 @@ MODES = ("enforce", "dry-run", "off")
 # replacement cannot change what any rule sees, so the second pass is skipped; otherwise it runs.
 _SAFE_AFTER = frozenset(",;!?\"'<>{}|)@")
 _SAFE_BEFORE = frozenset(",;!?\"'<>{}|(=@")
+# What joins digit groups into one number candidate (``pii_phones``, ``pii_national_ids``). A value
+# starting or ending with a digit, one such character away from another digit, may have been read
+# as part of a longer number that failed its checks; once the value is a marker, the number
+# standing alone may pass ("00100000000000 0@0.AA"), so another pass must look.
+_NUMBER_JOINERS = frozenset(" -./()")
 
 
 class Finding(NamedTuple):
@@ -146,6 +151,22 @@ def _split_standalone(
                 by_hint.setdefault(hint, []).append(priority)
     general = tuple(entry for entry in group if not entry[1].standalone)
     return general, {hint: tuple(priorities) for hint, priorities in by_hint.items()}
+
+
+def _joins_a_number(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` begins or ends with a digit that one joining character
+    (``_NUMBER_JOINERS``) links to another digit outside it."""
+    return (
+        start >= 2
+        and (text[start].isdecimal() or text[start] in "+(")
+        and text[start - 1] in _NUMBER_JOINERS
+        and (text[start - 2].isdecimal() or text[start - 2] == ")")
+    ) or (
+        end + 1 < len(text)
+        and (text[end - 1].isdecimal() or text[end - 1] == ")")
+        and text[end] in _NUMBER_JOINERS
+        and (text[end + 1].isdecimal() or text[end + 1] in "+(")
+    )
 
 
 class Redactor:
@@ -271,6 +292,8 @@ class Redactor:
     def _may_change_neighbours(self, text: str, findings: list[Finding]) -> bool:
         end = len(text)
         for f in findings:
+            if _joins_a_number(text, f.start, f.end):
+                return True
             before = text[f.start - 1] if f.start > 0 else " "
             after = text[f.end] if f.end < end else " "
             if after == "." and (f.end + 1 == end or text[f.end + 1].isspace()):
