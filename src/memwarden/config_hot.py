@@ -37,6 +37,7 @@ __all__ = [
     "is_postgres_url",
     "load_hot_settings",
     "sqlite_path",
+    "unknown_setting_names",
 ]
 
 _TRUE = {"1", "true", "yes", "on", "t", "y"}
@@ -138,6 +139,27 @@ def _parse(spec: SettingSpec, raw: str) -> Any:
     if (shortest is not None and len(raw) < shortest) or (longest is not None and len(raw) > longest):
         raise ConfigError(f"invalid settings: {env}: must be {shortest}-{longest} characters long")
     return raw
+
+
+def unknown_setting_names() -> list[str]:
+    """Each ``MEMWARDEN_*`` variable of the environment that names no setting, with the closest
+    known name when one is near (``MEMWARDEN_DEMON (did you mean MEMWARDEN_DAEMON?)``).
+
+    Both readers ignore such a variable, so a misspelt setting would otherwise change nothing,
+    silently. ``serve`` and ``doctor`` call this; the per-prompt paths do not pay for it."""
+    known = [spec.env for spec in SETTINGS]
+    unknown = sorted(name for name in os.environ if name.startswith("MEMWARDEN_") and name not in known)
+    if not unknown:
+        return []
+    import difflib
+
+    # Compared without the shared prefix, which would make every name look close to every other.
+    suffixes = [spec.name.upper() for spec in SETTINGS]
+    found = []
+    for name in unknown:
+        close = difflib.get_close_matches(name.removeprefix("MEMWARDEN_"), suffixes, n=1, cutoff=0.6)
+        found.append(f"{name} (did you mean MEMWARDEN_{close[0]}?)" if close else name)
+    return found
 
 
 def load_hot_settings(**overrides: Any) -> HotSettings:

@@ -36,3 +36,20 @@ def get_logger(name: str) -> Any:
     importing logging for the annotation.
     """
     return LazyLogger(name)
+
+
+def log_lifecycle(path: Any, event: str) -> None:
+    """Append one line (``<time> INFO memwarden.serve: <event>``) to the log file, whatever
+    ``MEMWARDEN_LOG_LEVEL`` says.
+
+    The start-up line names the log file; at the default level (warnings) a server that runs
+    well would leave it empty, and an empty log cannot tell whether the server ever started or
+    when it stopped. A log file that cannot be written is not worth refusing to serve over."""
+    import time
+
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+    try:
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(f"{stamp} INFO memwarden.serve: {event}\n")
+    except OSError:
+        pass

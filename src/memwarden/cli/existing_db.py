@@ -1,10 +1,18 @@
-"""Commands that only read (or change what is stored) need a database that exists.
+"""The database a command is about to open, checked before anything is opened or created.
 
-Opening a SQLite path creates the file and its folders. That is right for ``add``, ``import``,
-``serve`` and ``restore``, which may start a database; for ``search``, ``list``, ``stats``,
-``export``, ``audit verify``… a missing file is a mistyped path or the wrong MEMWARDEN_DB, and
-answering "no memories found" from a fresh empty database would hide it. Those commands stop
-with one line naming the path, before anything is created.
+Opening a SQLite path creates the file and its folders. That is right for ``add``, ``import``
+and ``serve``, which may start a database; for ``search``, ``list``, ``stats``, ``export``,
+``audit verify``… a missing file is a mistyped path or the wrong MEMWARDEN_DB, and answering
+"no memories found" from a fresh empty database would hide it. Those commands stop with one
+line naming the path, before anything is created.
+
+The other mistakes a person makes with a path are caught here too, each as one line that names
+the path, where it came from (``--db``, MEMWARDEN_DB or the default) and what to do: a file
+that is not a SQLite database (SQLite itself would call it "damaged" and send the user to
+``health``, which cannot help), a database this user may not write (every command writes an
+audit row), and a new database in a folder this user cannot create. A command that creates a
+database learns so (``check_database_place`` returns its path) and says it is new, so that a
+mistyped path does not pass unnoticed.
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ from memwarden.settings_paths import is_postgres_url, sqlite_file_name
 
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
+
+    from memwarden.config_hot import HotSettings
 
 # Top-level commands that never start a database.
 NEEDS_DATABASE = frozenset(
@@ -38,6 +48,12 @@ NEEDS_DATABASE = frozenset(
 NEEDS_DATABASE_SUB = {
     "audit": ("audit_command", frozenset({"verify", "export", "prune"})),
 }
+# Commands that create the database when it is missing.
+CREATES_DATABASE = frozenset({"add", "import", "serve"})
+# Commands that only read: with MEMWARDEN_AUDIT_READS_FAIL_OPEN they work on a read-only file.
+ONLY_READS = frozenset({"search", "get", "list", "stats", "export", "review", "verify"})
+# The first 16 bytes of every SQLite 3 database file (an empty file becomes one when opened).
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def needs_database(args: argparse.Namespace) -> bool:
@@ -50,24 +66,85 @@ def needs_database(args: argparse.Namespace) -> bool:
     return False
 
 
-def require_existing_database(args: argparse.Namespace) -> None:
-    """Raise a ConfigError naming the path when this command needs a SQLite file that is missing."""
-    if not needs_database(args):
-        return
+def _command_word(args: argparse.Namespace) -> str | None:
+    command = getattr(args, "command", None)
+    if command in NEEDS_DATABASE_SUB:
+        return getattr(args, NEEDS_DATABASE_SUB[command][0], None)
+    return command
+
+
+def check_database_place(args: argparse.Namespace) -> str | None:
+    """Raise a ConfigError naming the path when the command's SQLite database cannot be used;
+    the path when this command will create a new database there, else None."""
+    needs = needs_database(args)
+    creates = getattr(args, "command", None) in CREATES_DATABASE
+    if not (needs or creates):
+        return None
     from memwarden.config_hot import load_hot_settings
 
     db = getattr(args, "db", None)
     settings = load_hot_settings(**({"db": db} if db else {}))
     url = settings.database_url()
     if is_postgres_url(url):
-        return
+        return None
     path = sqlite_file_name(url)
-    if os.path.isfile(path):
-        return
     source = "--db" if db else ("MEMWARDEN_DB" if settings.db else "the default location")
+    if os.path.isfile(path):
+        _check_existing_file(path, source, settings, reads_only=_command_word(args) in ONLY_READS)
+        return None
     if os.path.exists(path):
-        raise ConfigError(f"{path} (from {source}) is not a database file")
-    raise ConfigError(
-        f"no database at {path} (from {source}): check the path; "
-        "`memwarden add` or `memwarden serve` creates a new one"
+        raise ConfigError(f"{path} (from {source}) is not a database file: give the path of a database file")
+    if needs:
+        raise ConfigError(
+            f"no database at {path} (from {source}): check the path; "
+            "`memwarden add` or `memwarden serve` creates a new one"
+        )
+    _check_can_create(path, source)
+    return path
+
+
+def _check_existing_file(path: str, source: str, settings: HotSettings, *, reads_only: bool) -> None:
+    try:
+        with open(path, "rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read the database {path} (from {source}): {exc.strerror}; "
+            "give this user access to it, or set --db / MEMWARDEN_DB to another database"
+        ) from None
+    if header and header != SQLITE_HEADER:
+        raise ConfigError(
+            f"{path} (from {source}) is not a memwarden database (not a SQLite file): check the path, "
+            "or set --db / MEMWARDEN_DB to your database"
+        )
+    if os.access(path, os.W_OK) or (reads_only and settings.audit_reads_fail_open):
+        return
+    also = (
+        "; to read a read-only copy, set MEMWARDEN_AUDIT_READS_FAIL_OPEN=true (its reads go unaudited)"
+        if reads_only
+        else ""
     )
+    raise ConfigError(
+        f"the database {path} (from {source}) is read-only for this user: make it writable "
+        f"(chmod u+w {path}) or set --db / MEMWARDEN_DB to a writable copy{also}"
+    )
+
+
+def _check_can_create(path: str, source: str) -> None:
+    """A new database needs its folder: the nearest folder that exists must let this user create
+    the rest (SQLite also creates the -wal and -shm files beside the database)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    existing = folder
+    while not os.path.isdir(existing):
+        parent = os.path.dirname(existing)
+        if os.path.exists(existing) or parent == existing:
+            raise ConfigError(
+                f"cannot create the database {path} (from {source}): {existing} is not a folder; "
+                "set --db / MEMWARDEN_DB to a path in a folder"
+            )
+        existing = parent
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"cannot create the database {path} (from {source}): this user may not write in {existing}; "
+            "make that folder writable, or set --db / MEMWARDEN_DB to a file in a folder you can write"
+        )

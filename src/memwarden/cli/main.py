@@ -82,6 +82,7 @@ def cmd_add(args: argparse.Namespace) -> int:
         from memwarden.cli.output import emit_json
 
         emit_json(answer) if args.json else _print_added_answer(answer)
+        _announce_new_database(args)
         return 0
 
     def add(service: MemoryService) -> AddResult:
@@ -89,13 +90,25 @@ def cmd_add(args: argparse.Namespace) -> int:
 
         return service.memories.add(AddRequest(content=content, **fields))
 
-    return run_with_service(
+    code = run_with_service(
         args,
         add,
         as_json=lambda result: result.to_dict(),
         text=_print_added,
         embeddings=True,
     )
+    _announce_new_database(args)
+    return code
+
+
+def _announce_new_database(args: argparse.Namespace) -> None:
+    """On stderr (stdout may be JSON): a database this command created is new, so that a
+    mistyped --db or MEMWARDEN_DB is noticed at the first add rather than at the next search."""
+    import os
+
+    path = getattr(args, "new_database", None)
+    if path and os.path.exists(path):
+        print(f"memwarden: created a new database at {os.path.abspath(path)}", file=sys.stderr)
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -251,7 +264,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from memwarden.app import build_server_service, configure_logging
+    from memwarden.app import configure_logging
     from memwarden.config import load_settings
 
     overrides: dict[str, Any] = {}
@@ -263,6 +276,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
         overrides["tools"] = args.tools
     settings = load_settings(**overrides)
     configure_logging(settings, to_stderr=True)
+    from memwarden.config_hot import unknown_setting_names
+    from memwarden.logs import log_lifecycle
+
+    unknown = unknown_setting_names()
+    if unknown and not settings.http and settings.daemon != "off":
+        # On its own line: the daemon's start line (daemon/attach.py) does not carry our notes.
+        print(f"memwarden: ignoring unknown settings: {', '.join(unknown)}", file=sys.stderr)
+    log_lifecycle(settings.log_path(), f"serve started (pid {_pid()}, version {__version__})")
+    try:
+        return _serve(settings, _start_notes(args, unknown))
+    finally:
+        log_lifecycle(settings.log_path(), f"serve stopped (pid {_pid()})")
+
+
+def _pid() -> int:
+    import os
+
+    return os.getpid()
+
+
+def _start_notes(args: argparse.Namespace, unknown: list[str]) -> tuple[str, ...]:
+    notes = []
+    if getattr(args, "new_database", None):
+        notes.append("a new database, created now (check the path if you expected your memories)")
+    if unknown:
+        notes.append(f"unknown settings ignored: {', '.join(unknown)}")
+    return tuple(notes)
+
+
+def _serve(settings: Any, notes: tuple[str, ...]) -> int:
+    from memwarden.app import build_server_service
+
     if not settings.http:
         from memwarden.daemon.attach import serve_through_daemon
 
@@ -279,7 +324,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         check_port_free(host, port)
         service = build_server_service(settings)
         try:
-            announce(service, settings, address=settings.http)
+            announce(service, settings, address=settings.http, notes=notes)
             serve_http(service, settings, settings.http)
         finally:
             service.close()
@@ -289,7 +334,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     service = build_server_service(settings)
     try:
-        announce(service, settings, address=None)
+        announce(service, settings, address=None, notes=notes)
         run_stdio(service, tools=settings.tools, limits=ActorRateLimits.from_settings(settings))
     finally:
         service.close()
@@ -534,15 +579,18 @@ def run_handler(handler: Handler, args: argparse.Namespace) -> int:
     """Run one command; every failure ends as one line on stderr and an exit code.
 
     memwarden's own errors print their message (exit 1). A closed output pipe
-    (``memwarden search … | head``) exits quietly with 141, as a shell's SIGPIPE would. Any
-    other exception prints its type and message (exit 1); ``--debug`` shows the traceback.
+    (``memwarden search … | head``) exits quietly with 141, as a shell's SIGPIPE would. An
+    operating-system error names the file and what to do, any other exception is reported as a
+    bug (``cli/failure_lines.py``; exit 1); ``--debug`` shows the traceback.
     """
     from memwarden.errors import MemwardenError
 
     try:
-        from memwarden.cli.existing_db import require_existing_database
+        from memwarden.cli.existing_db import check_database_place
 
-        require_existing_database(args)  # before a read command could create an empty database
+        # Before a read command could create an empty database; the path of one this command
+        # creates, which add and serve announce as new.
+        args.new_database = check_database_place(args)
         from memwarden.cli.output import TerminalSafeStdout
 
         with TerminalSafeStdout():  # stored text cannot drive the terminal (cli/output.py)
@@ -561,10 +609,9 @@ def run_handler(handler: Handler, args: argparse.Namespace) -> int:
     except Exception as exc:
         if getattr(args, "debug", False):
             raise
-        print(
-            f"memwarden: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)",
-            file=sys.stderr,
-        )
+        from memwarden.cli.failure_lines import os_error_line, unexpected_line
+
+        print(os_error_line(exc) if isinstance(exc, OSError) else unexpected_line(exc), file=sys.stderr)
         return 1
 
 
