@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 import pytest
 
 from memwarden.errors import InvalidInput
-from memwarden.mcp.tool_text import TOOLS
 from memwarden.requests import (
     AddRequest,
     DeleteRequest,
@@ -17,6 +16,7 @@ from memwarden.requests import (
     SearchRequest,
     UpdateRequest,
 )
+from memwarden.tool_text import TOOLS
 
 AN_ID = "01JD3Z5X9Q2W8E7R6T5Y4V3K2M"
 

@@ -28,8 +28,8 @@ from memwarden.mcp.tool_docs import (
     render,
     tool_list_tokens,
 )
-from memwarden.mcp.tool_text import PART_LABELS, TOOLS
 from memwarden.service import MemoryService
+from memwarden.tool_text import PART_LABELS, TOOLS
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = re.compile(r"^memory_[a-z]+$")

@@ -9,7 +9,7 @@ naming its rule, the future bound of ``occurred_at``) stays with the service's `
 
 Bad input raises ``InvalidInput`` naming the field, never pydantic's ``ValidationError``:
 adapters map memwarden's errors in one place. The parameter texts a model reads are the MCP
-tool catalogue's (``mcp/tool_text.py``, plain data), so the published words stay one source.
+tool catalogue's (``tool_text.py``, plain data), so the published words stay one source.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pydantic import (
 
 from memwarden import validation as v
 from memwarden.errors import InvalidInput
-from memwarden.mcp.tool_text import TOOLS
+from memwarden.tool_text import TOOLS
 
 __all__ = [
     "AddRequest",

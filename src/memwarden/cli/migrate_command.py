@@ -13,7 +13,7 @@ Handler = Callable[[argparse.Namespace], int]
 def cmd_migrate(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json
     from memwarden.config import load_settings
-    from memwarden.ops.migrate import migrate_to_postgres
+    from memwarden.postgres_copy import migrate_to_postgres
 
     settings = load_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
 

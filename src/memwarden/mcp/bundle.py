@@ -31,7 +31,7 @@ from typing import Any
 
 from memwarden.errors import InvalidInput
 from memwarden.mcp.server import CORE_TOOLS, TOOL_NAMES
-from memwarden.mcp.tool_text import TOOLS
+from memwarden.tool_text import TOOLS
 from memwarden.version import __version__
 
 __all__ = ["MANIFEST_VERSION", "bundle_manifest", "write_bundle"]

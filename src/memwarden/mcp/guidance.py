@@ -22,7 +22,7 @@ from pydantic import Field
 from memwarden.errors import InvalidInput
 from memwarden.hooks.render import quote, render_block
 from memwarden.mcp.calls import caller_of, fetch_for_request, invalid_params, service_of
-from memwarden.mcp.tool_text import INSTRUCTIONS, TOOLS
+from memwarden.tool_text import INSTRUCTIONS, TOOLS
 from memwarden.validation import check_project
 
 RECALL_LIMIT = 8

@@ -21,7 +21,6 @@ from pydantic import BaseModel
 from memwarden.mcp import schemas as out
 from memwarden.mcp.calls import call_service, caller_of, ids_of, project_of, request_of, service_of, tags_of
 from memwarden.mcp.data_results import data_result
-from memwarden.mcp.tool_text import described
 from memwarden.requests import (
     AddRequest,
     DeleteRequest,
@@ -32,6 +31,7 @@ from memwarden.requests import (
     StatsRequest,
     UpdateRequest,
 )
+from memwarden.tool_text import described
 
 TagList = list[str] | str | None
 # What a client may send where the request is stricter: models often send a JSON array string

@@ -19,7 +19,7 @@ from memwarden.hidden_paths import hide_paths
 from memwarden.mcp import schemas as out
 from memwarden.mcp.calls import call_service, caller_of, project_of, service_of
 from memwarden.mcp.data_results import data_result
-from memwarden.mcp.tool_text import described
+from memwarden.tool_text import described
 
 
 async def memory_health(

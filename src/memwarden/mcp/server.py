@@ -25,10 +25,10 @@ from memwarden.mcp.http_triage import JsonRpcTriage
 from memwarden.mcp.memory_tools import ECHO_TOOL, MEMORY_TOOLS
 from memwarden.mcp.ops_tools import OPS_TOOLS
 from memwarden.mcp.stdio import run_answering_stdio
-from memwarden.mcp.tool_text import INSTRUCTIONS, TOOLS
 from memwarden.rate_limits import SEARCH, WRITE, RateLimited
 from memwarden.service import MemoryService
 from memwarden.settings_table import BY_NAME
+from memwarden.tool_text import INSTRUCTIONS, TOOLS
 from memwarden.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -16,9 +16,9 @@ from mcp import Client
 from mcp.types import Prompt, Resource, ResourceTemplate, Tool
 
 from memwarden.mcp.server import create_server
-from memwarden.mcp.tool_text import PART_LABELS
 from memwarden.service import MemoryService
 from memwarden.text.tokens import estimate_tokens
+from memwarden.tool_text import PART_LABELS
 
 # The token budget of the whole ``core`` tool list (README, "MCP tools"); checked by a test.
 CORE_TOKEN_BUDGET = 4500
@@ -122,7 +122,7 @@ input is a tool error whose message says what to send instead. `scope` is accept
 
 The descriptions below are exactly what a model reads: each says what the tool does, when to use
 it, which sibling to use instead, its side effects, its limits and what its output fields mean.
-They are written once, in `src/memwarden/mcp/tool_text.py` (prompts and resources in
+They are written once, in `src/memwarden/tool_text.py` (prompts and resources in
 `src/memwarden/mcp/guidance.py`).
 
 File names given to `memory_export` and `memory_import` are plain names (`team.json`): folders,

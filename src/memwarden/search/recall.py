@@ -7,20 +7,28 @@ the hits merged by score); ``parse_recall_request`` checks the JSON body both tr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memwarden.errors import InvalidInput
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.models import Caller
-    from memwarden.service import MemoryService
+    from memwarden.search.searcher import Searcher
+
+
+class HoldsSearcher(Protocol):
+    """What recall needs of the service that holds it (the search layer names no service)."""
+
+    @property
+    def searcher(self) -> Searcher: ...
+
 
 MAX_PROJECTS = 4
 MAX_RECALL = 20
 
 
 def recall(
-    service: MemoryService,
+    service: HoldsSearcher,
     query: str,
     projects: Sequence[str | None],
     limit: int,
