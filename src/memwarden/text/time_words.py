@@ -1,0 +1,291 @@
+"""Time words in search queries: "last week", "yesterday", "in May", "geçen hafta", "上周".
+
+``parse_time_words(query)`` finds the first time expression of a query, in any of the twelve
+XQuAD languages (English, Turkish, German, Spanish, Russian, Greek, Arabic, Hindi, Romanian,
+Vietnamese, Chinese, Thai), and ``TimeWords.window(anchor)`` turns it into the days it names:
+
+- relative words ("yesterday", "last week", "two days ago", "this year") count from ``anchor``;
+- a month with a year ("May 2023", "3 May 2023", "2023年5月") or a year alone ("in 2022") is
+  absolute;
+- a month without a year ("in May", "im Mai", "5月") names that month of **every** year: which
+  year the asker means is unknown, and recency already favours the latest one.
+
+The search ranking adds a boost to memories whose ``occurred_at`` falls in the window
+(search/ranking.py); it is never a filter. This module is word tables and regular expressions,
+written here rather than a general date parser: it runs on every query, including the prompt
+hook's, and its patterns compile per language on first use. Words that name no fixed span
+("recently", "a few weeks ago") are left alone; so are words that are a month only in some
+sentences ("may", "march" in English and "mai" in Romanian count only next to a day, a year or
+a preposition such as "in").
+"""
+
+from __future__ import annotations
+
+import calendar
+import functools
+import re
+import unicodedata
+from collections.abc import Iterator
+from datetime import date, datetime, timedelta
+from typing import NamedTuple
+
+from memwarden.text.time_word_tables import LANGUAGES
+
+UNITS = ("day", "week", "weekend", "month", "year")
+#: "N days ago" past this many units is read as no expression (a typo or a quantity).
+MAX_AGO = 200
+
+
+class Window(NamedTuple):
+    """The days a time expression names: ``first``..``last`` inclusive, or one month of every
+    year (``month``, with ``first`` and ``last`` None)."""
+
+    phrase: str
+    first: date | None
+    last: date | None
+    month: int | None = None
+
+    def contains(self, when: datetime) -> bool:
+        if self.month is not None:
+            return when.month == self.month
+        assert self.first is not None and self.last is not None
+        return self.first <= when.date() <= self.last
+
+    def describe(self) -> str:
+        """How ``why`` names the boost: ``time: "last week" -> 2026-11-23..2026-11-29``."""
+        if self.month is not None:
+            span = f"{calendar.month_name[self.month]} of any year"
+        elif self.first == self.last:
+            span = str(self.first)
+        else:
+            span = f"{self.first}..{self.last}"
+        return f'time: "{self.phrase}" -> {span}'
+
+
+class TimeWords(NamedTuple):
+    """A time expression found in a query. ``relative`` ones are counted from an anchor:
+    ``unit`` and ``offset`` (-1: the previous one); absolute ones carry their window."""
+
+    phrase: str
+    relative: bool
+    unit: str = "day"
+    offset: int = 0
+    absolute: Window | None = None
+
+    def window(self, anchor: datetime) -> Window:
+        if not self.relative:
+            assert self.absolute is not None
+            return self.absolute
+        first, last = _span(anchor.date(), self.unit, self.offset)
+        return Window(self.phrase, first, last)
+
+
+def _span(day: date, unit: str, offset: int) -> tuple[date, date]:
+    if unit == "day":
+        at = day + timedelta(days=offset)
+        return at, at
+    if unit == "week":
+        monday = day - timedelta(days=day.weekday()) + timedelta(weeks=offset)
+        return monday, monday + timedelta(days=6)
+    if unit == "weekend":
+        saturday = day - timedelta(days=day.weekday()) + timedelta(days=5, weeks=offset)
+        return saturday, saturday + timedelta(days=1)
+    if unit == "month":
+        months = day.year * 12 + day.month - 1 + offset
+        year, month = divmod(months, 12)
+        return date(year, month + 1, 1), date(year, month + 1, calendar.monthrange(year, month + 1)[1])
+    return date(day.year + offset, 1, 1), date(day.year + offset, 12, 31)
+
+
+_CHINESE_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5}
+_CHINESE_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
+_CHINESE_NUMBER = r"\d+|[〇零一二两兩三四五六七八九十]{1,3}"
+_CHINESE_MONTH = re.compile(
+    r"(?:(?P<y>\d{4}|[〇零一二三四五六七八九]{4})\s*年\s*)?(?P<m>\d{1,2}|十[一二]?|[一二三四五六七八九])\s*月"
+    r"(?:\s*(?P<d>\d{1,2}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])\s*[日号號])?"
+)
+_NUMBERED_MONTH = re.compile(r"(?<!\w)tháng\s+(?P<m>\d{1,2})(?:\s*(?:năm\s+|/)(?P<y>\d{4}))?(?!\w)")
+# A year: 1900-2199, or 2400-2799 read as the Thai Buddhist era (543 years ahead).
+_YEAR = re.compile(r"(?<!\d)(?P<y>19\d\d|2[01]\d\d|2[4-7]\d\d)(?!\d)")
+_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th|\.)?"
+_GREEK_PLAIN = str.maketrans("άέήίόύώϊϋΐΰς", "αεηιουωιυιυσ")  # casefold makes ς σ too
+_CEDILLA = str.maketrans("şţ", "șț")
+
+
+def _fold(text: str) -> str:
+    """What the patterns are written against: NFKC, case folded, Greek without accents, the
+    Romanian comma letters unified."""
+    return unicodedata.normalize("NFKC", text).casefold().translate(_GREEK_PLAIN).translate(_CEDILLA)
+
+
+def _chinese_number(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return _CHINESE_DIGITS.get(tens, 1 if not tens else -99) * 10 + (_CHINESE_DIGITS.get(ones, 0))
+    if len(text) == 4:  # a year written digit by digit: 二〇二三
+        return int("".join(str(_CHINESE_DIGITS.get(c, 0)) for c in text))
+    return _CHINESE_DIGITS.get(text)
+
+
+def _year(value: int) -> int:
+    return value - 543 if value > 2400 else value
+
+
+def _bounded(pattern: str, spaced: bool) -> str:
+    return rf"(?<!\w)(?:{pattern})(?!\w)" if spaced else f"(?:{pattern})"
+
+
+@functools.cache
+def _compiled(name: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]:
+    """One language's patterns: relative phrases, "N units ago", month names (compiled on first use)."""
+    lang = LANGUAGES[name]
+    numbers = "|".join(sorted((re.escape(k) for k in _numbers(name)), key=len, reverse=True))
+    n = rf"\d+|{numbers}" if numbers else (_CHINESE_NUMBER if name == "chinese" else r"\d+")
+    fixed = "|".join(f"(?P<f{i}>{p})" for i, (p, _, _) in enumerate(lang.fixed))
+    months = "|".join(f"(?P<m{i}>{p})" for i, p in enumerate(lang.months))
+
+    def compiled(pattern: str) -> re.Pattern[str]:
+        # Written as a user types them; folded like the text (accents, final sigma, NFKC nukta).
+        folded = unicodedata.normalize("NFKC", pattern).translate(_GREEK_PLAIN).translate(_CEDILLA)
+        return re.compile(_bounded(folded, lang.spaced))
+
+    return (
+        compiled(fixed),
+        compiled(lang.ago.format(n=n)),
+        compiled(months) if months else None,
+    )
+
+
+@functools.cache
+def _numbers(name: str) -> dict[str, int]:
+    return {_fold(word): value for word, value in LANGUAGES[name].numbers.items()}
+
+
+def _ago(match: re.Match[str], name: str) -> TimeWords | None:
+    lang = LANGUAGES[name]
+    raw, word = match.group("n"), match.group("unit")
+    if raw is None:  # "неделю назад", "منذ يومين": the unit word says one (or two, a dual)
+        count = 2 if name == "arabic" and word.endswith(("ين", "تين")) else 1
+    elif name == "chinese":
+        count = _chinese_number(raw) or 0
+    else:
+        count = int(raw) if raw.isdigit() else _numbers(name).get(raw, 0)
+    unit = next((u for prefix, u in lang.units if word.startswith(_fold(prefix))), None)
+    if unit is None or not 0 < count <= MAX_AGO:
+        return None
+    return TimeWords(match.group(0).strip(), True, unit, -count)
+
+
+def _absolute(phrase: str, month: int, year: int | None, day: int | None) -> TimeWords | None:
+    if not 1 <= month <= 12:
+        return None
+    if year is None:
+        return TimeWords(phrase, False, absolute=Window(phrase, None, None, month))
+    last_day = calendar.monthrange(year, month)[1]
+    if day is not None and 1 <= day <= last_day:
+        at = date(year, month, day)
+        return TimeWords(phrase, False, absolute=Window(phrase, at, at))
+    return TimeWords(
+        phrase, False, absolute=Window(phrase, date(year, month, 1), date(year, month, last_day))
+    )
+
+
+def _month_name(text: str, match: re.Match[str], name: str) -> TimeWords | None:
+    """A month word, with the day just before or after it and a year near it, if any."""
+    lang = LANGUAGES[name]
+    month = next(int(k[1:]) + 1 for k, v in match.groupdict().items() if v is not None)
+    lead = max(0, match.start() - 8)
+    day_before = re.search(rf"(?<!\d){_DAY}\s*(?:de\s+|of\s+|the\s+)?$", text[lead : match.start()])
+    day_after = re.compile(rf"\s*(?:the\s+)?{_DAY}(?!\d)(?!\s*:)").match(text, match.end())
+    if day_after is not None and _YEAR.fullmatch(day_after.group("d")):
+        day_after = None
+    year_after = re.compile(rf"[\s,./-]*(?:de\s+|del\s+|of\s+)?{_YEAR.pattern}")
+    year = year_after.match(text, day_after.end() if day_after is not None else match.end())
+    if month in lang.ambiguous_months and day_before is None and day_after is None and year is None:
+        word_before = re.search(r"(\w+)\W*$", text[: match.start()])
+        if word_before is None or not re.fullmatch(lang.prepositions, word_before.group(1)):
+            return None  # "may" as a verb, "mai" as "more"
+    day_match = day_after or day_before
+    day = int(day_match.group("d")) if day_match is not None else None
+    first = lead + day_before.start() if day_before is not None and day_after is None else match.start()
+    last = max(match.end(), day_after.end() if day_after else 0, year.end() if year else 0)
+    return _absolute(text[first:last].strip(), month, _year(int(year.group("y"))) if year else None, day)
+
+
+def _candidates(text: str) -> Iterator[tuple[int, int, TimeWords]]:
+    """Every time expression found, as (start, priority, words); the caller keeps the first."""
+    for name, lang in LANGUAGES.items():
+        fixed, ago, months = _compiled(name)
+        for match in ago.finditer(text):
+            found = _ago(match, name)
+            if found is not None:
+                yield match.start(), 0, found
+        for match in fixed.finditer(text):
+            index = next(int(k[1:]) for k, v in match.groupdict().items() if v is not None)
+            _, unit, offset = lang.fixed[index]
+            yield match.start(), 1, TimeWords(match.group(0).strip(), True, unit, offset)
+        if months is not None:
+            for match in months.finditer(text):
+                found = _month_name(text, match, name)
+                if found is not None:
+                    yield match.start(), 2, found
+    for match in _CHINESE_MONTH.finditer(text):
+        y, m, d = match.group("y"), match.group("m"), match.group("d")
+        found = _absolute(
+            match.group(0),
+            _chinese_number(m) or 0,
+            _year(_chinese_number(y) or 0) if y else None,
+            _chinese_number(d) if d else None,
+        )
+        if found is not None:
+            yield match.start(), 2, found
+    for match in _NUMBERED_MONTH.finditer(text):
+        found = _absolute(
+            match.group(0), int(match.group("m")), int(match.group("y")) if match.group("y") else None, None
+        )
+        if found is not None:
+            yield match.start(), 2, found
+
+
+def parse_time_words(query: str) -> TimeWords | None:
+    """The first time expression of ``query`` (see the module docstring), or None.
+
+    Where two readings overlap ("3 tháng trước" holds "tháng trước"), the longer one wins. A
+    year alone ("in 2022") counts only when nothing else is found.
+    """
+    text = _fold(query)
+    found = sorted(_candidates(text), key=lambda c: (c[0], -len(c[2].phrase), c[1]))
+    # The longest reading at the earliest position; a shorter one starting inside it is part of it.
+    best: tuple[int, int, TimeWords] | None = None
+    for start, priority, words in found:
+        if best is None:
+            best = (start, priority, words)
+            continue
+        best_start, _, best_words = best
+        if start < best_start + len(best_words.phrase) and len(words.phrase) > len(best_words.phrase):
+            best = (start, priority, words)
+    if best is not None:
+        return _as_written(query, text, best[0], best[2])
+    year = _YEAR.search(text)
+    if year is None:
+        return None
+    value = _year(int(year.group("y")))
+    return TimeWords(
+        year.group(0), False, absolute=Window(year.group(0), date(value, 1, 1), date(value, 12, 31))
+    )
+
+
+def _as_written(query: str, text: str, start: int, words: TimeWords) -> TimeWords:
+    """``words`` with the phrase as the query wrote it (the patterns read the folded text; when
+    folding kept the length, as it nearly always does, positions are the same)."""
+    at = text.find(words.phrase, start)
+    if len(text) != len(query) or at < 0:
+        return words
+    phrase = query[at : at + len(words.phrase)]
+    absolute = None if words.absolute is None else words.absolute._replace(phrase=phrase)
+    return words._replace(phrase=phrase, absolute=absolute)
+
+
+__all__ = ["MAX_AGO", "UNITS", "TimeWords", "Window", "parse_time_words"]

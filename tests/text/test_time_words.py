@@ -1,0 +1,132 @@
+"""Time words in queries (text/time_words.py): one phrase per language and unit, the windows they
+name, and the words that look like a time but are not one."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memwarden.text.time_words import parse_time_words
+
+NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)  # a Thursday
+LAST_WEEK = (date(2026, 11, 23), date(2026, 11, 29))
+YESTERDAY = (date(2026, 12, 2), date(2026, 12, 2))
+TWO_DAYS_AGO = (date(2026, 12, 1), date(2026, 12, 1))
+LAST_YEAR = (date(2025, 1, 1), date(2025, 12, 31))
+
+
+def _window(query: str) -> tuple[date | None, date | None]:
+    words = parse_time_words(query)
+    assert words is not None, query
+    window = words.window(NOW)
+    return window.first, window.last
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("what did we decide last week", LAST_WEEK),
+        ("geçen hafta ne konuştuk", LAST_WEEK),
+        ("was haben wir letzte Woche beschlossen", LAST_WEEK),
+        ("qué decidimos la semana pasada", LAST_WEEK),
+        ("что мы решили на прошлой неделе", LAST_WEEK),
+        ("τι αποφασίσαμε την περασμένη εβδομάδα", LAST_WEEK),
+        ("ماذا قررنا الأسبوع الماضي", LAST_WEEK),
+        ("हमने पिछले हफ़्ते क्या तय किया", LAST_WEEK),
+        ("ce am decis săptămâna trecută", LAST_WEEK),
+        ("chúng ta đã quyết định gì tuần trước", LAST_WEEK),
+        ("上周我们决定了什么", LAST_WEEK),
+        ("สัปดาห์ที่แล้วเราตัดสินใจอะไร", LAST_WEEK),
+        ("the deploy yesterday", YESTERDAY),
+        ("dünkü toplantı", YESTERDAY),
+        ("gestern Abend", YESTERDAY),
+        ("ayer", YESTERDAY),
+        ("вчера", YESTERDAY),
+        ("χθες", YESTERDAY),
+        ("昨天的会议", YESTERDAY),
+        ("เมื่อวานนี้", YESTERDAY),
+        ("hôm qua", YESTERDAY),
+        ("two days ago", TWO_DAYS_AGO),
+        ("2 gün önce", TWO_DAYS_AGO),
+        ("vor zwei Tagen", TWO_DAYS_AGO),
+        ("hace 2 días", TWO_DAYS_AGO),
+        ("два дня назад", TWO_DAYS_AGO),
+        ("πριν από 2 μέρες", TWO_DAYS_AGO),
+        ("منذ يومين", TWO_DAYS_AGO),
+        ("2 दिन पहले", TWO_DAYS_AGO),
+        ("acum 2 zile", TWO_DAYS_AGO),
+        ("2 ngày trước", TWO_DAYS_AGO),
+        ("两天前", TWO_DAYS_AGO),
+        ("2 วันที่แล้ว", TWO_DAYS_AGO),
+        ("last year", LAST_YEAR),
+        ("geçen yıl", LAST_YEAR),
+        ("去年", LAST_YEAR),
+        ("πέρσι", LAST_YEAR),
+        ("this morning", (date(2026, 12, 3), date(2026, 12, 3))),
+        ("last month", (date(2026, 11, 1), date(2026, 11, 30))),
+        ("3 years ago", (date(2023, 1, 1), date(2023, 12, 31))),
+        ("in March 2023", (date(2023, 3, 1), date(2023, 3, 31))),
+        ("on May 3, 2023", (date(2023, 5, 3), date(2023, 5, 3))),
+        ("on 1 May, 2022", (date(2022, 5, 1), date(2022, 5, 1))),
+        ("2023年5月3日", (date(2023, 5, 3), date(2023, 5, 3))),
+        ("tháng 5 năm 2023", (date(2023, 5, 1), date(2023, 5, 31))),
+        ("im Mai 2023", (date(2023, 5, 1), date(2023, 5, 31))),
+        ("พฤษภาคม 2566", (date(2023, 5, 1), date(2023, 5, 31))),  # the Thai Buddhist era
+        ("what happened in 2022", (date(2022, 1, 1), date(2022, 12, 31))),
+    ],
+)
+def test_time_words_name_the_expected_days(query: str, expected: tuple[date, date]) -> None:
+    assert _window(query) == expected
+
+
+@pytest.mark.parametrize("query", ["in May", "im Mai", "en mayo", "в мае", "Mayıs'ta", "五月", "في مايو"])
+def test_a_month_without_a_year_is_that_month_of_every_year(query: str) -> None:
+    words = parse_time_words(query)
+    assert words is not None
+    window = words.window(NOW)
+    assert window.month == 5
+    assert window.contains(datetime(2019, 5, 20, tzinfo=UTC)) and not window.contains(NOW)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "may I ask about the deploy",
+        "mai multe servere",  # Romanian "more"
+        "martial arts classes",
+        "bu ayakkabı kimin",  # "this shoe", not "this month"
+        "Mar del Plata trip",
+        "what did we do recently",
+        "a few weeks ago",
+        "dünya kupası",
+        "how long are logs kept",
+    ],
+)
+def test_words_that_only_look_like_time_are_not_read_as_time(query: str) -> None:
+    assert parse_time_words(query) is None
+
+
+def test_why_shows_the_words_as_written_and_the_window() -> None:
+    words = parse_time_words("What did we decide Last Week?")
+    assert words is not None
+    assert words.window(NOW).describe() == 'time: "Last Week" -> 2026-11-23..2026-11-29'
+    month = parse_time_words("camping in June")
+    assert month is not None and month.window(NOW).describe() == 'time: "June" -> June of any year'
+
+
+def test_relative_words_count_from_the_anchor_given() -> None:
+    words = parse_time_words("yesterday")
+    assert words is not None and words.relative
+    window = words.window(datetime(2023, 5, 9, tzinfo=UTC))
+    assert (window.first, window.last) == (date(2023, 5, 8), date(2023, 5, 8))
+
+
+@given(st.text(max_size=200))
+def test_any_text_parses_without_error(text: str) -> None:
+    words = parse_time_words(text)
+    if words is not None:
+        window = words.window(NOW)
+        assert window.month is not None or (window.first is not None and window.first <= window.last)
