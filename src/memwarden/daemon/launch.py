@@ -90,7 +90,6 @@ def run_daemon(
             return 0
         service = build_server_service(settings)
         try:
-            service.searcher.start_background()  # the model loads now, once, for every client to come
             daemon = Daemon(
                 service,
                 settings,

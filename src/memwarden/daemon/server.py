@@ -130,11 +130,13 @@ class Daemon:
             service, started=self.started, clients=lambda: self.clients, limits=self.limits
         )
         self._stop: anyio.Event | None = None
-        self._mcp: Any = None  # memwarden.mcp.stream.StreamServers, built for the first MCP client
+        self._mcp: Any = None  # memwarden.mcp.stream.StreamServers, built at start (``_warm_up``)
+        self._mcp_built: anyio.Event | None = None
 
     async def run(self) -> None:
         """Listen, serve until idle or stopped, then remove the socket / token file."""
         self._stop = anyio.Event()
+        self._mcp_built = anyio.Event()
         asyncio.get_running_loop().set_exception_handler(_quiet_late_wakeups)
         if self.transport == "tcp":
             listener: Any = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
@@ -151,6 +153,7 @@ class Daemon:
             async with anyio.create_task_group() as group:
                 group.start_soon(self._leave_when_idle)
                 group.start_soon(self._stop_on_signal)
+                group.start_soon(self._warm_up)
                 serving = anyio.CancelScope()
                 group.start_soon(self._accept, serving, listener, group)
                 await self._stop.wait()
@@ -173,6 +176,25 @@ class Daemon:
     async def _accept(self, scope: anyio.CancelScope, listener: Any, group: Any) -> None:
         with scope:
             await listener.serve(partial(self._connection), group)
+
+    async def _warm_up(self) -> None:
+        """Build the MCP servers, then start loading the model: in that order, because a client's
+        MCP handshake waits for the first (the SDK's import is most of it) and nothing waits for
+        the second (searches answer by keywords, marked ``warming_up``, until it is warm). Both
+        at once, the model's import and load hold the interpreter lock the SDK's import needs."""
+        assert self._mcp_built is not None
+        try:
+            self._mcp = await anyio.to_thread.run_sync(self._build_mcp)
+        except Exception:
+            logger.exception("building the MCP server failed; MCP clients will retry it")
+        finally:
+            self._mcp_built.set()
+        self.service.searcher.start_background()  # the model loads once, for every client to come
+
+    def _build_mcp(self) -> Any:
+        from memwarden.mcp.stream import StreamServers  # the MCP SDK: only the daemon imports it
+
+        return StreamServers(self.service, limits=self.limits)
 
     async def _stop_on_signal(self) -> None:
         """SIGTERM (a logout, ``kill``) and SIGINT stop the daemon as ``stop`` does."""
@@ -258,10 +280,10 @@ class Daemon:
             encode({"ok": True, "pid": os.getpid(), "version": self.version, "mode": hello.mode})
         )
         if hello.mode == "mcp":
+            if self._mcp_built is not None:
+                await self._mcp_built.wait()
             if self._mcp is None:
-                from memwarden.mcp.stream import StreamServers  # the MCP SDK: only for MCP clients
-
-                self._mcp = StreamServers(self.service, limits=self.limits)
+                self._mcp = self._build_mcp()  # the build at start failed: its error, raised here
             await self._mcp.serve(reader, stream, tools=hello.tools, caller=caller)
             return
         await self._serve_calls(reader, stream, caller)

@@ -12,7 +12,10 @@ A server's writes never wait for the model: an add commits the memory and its ke
 wakes the background embedder, which drains the store's embedding queue (live memories without
 a vector of the current model, found from a watermark, so a pass costs what changed) in batches.
 The queue is the database itself: nothing is lost on a crash, and a search meanwhile finds the
-new memory by its keywords. A one-shot process (``background=False``) embeds at once instead.
+new memory by its keywords. Memories this process wrote while the model loaded are embedded by
+the first drain after it: until that drain has run, a search would miss them by meaning without
+saying so, so it waits for the drain (within MEMWARDEN_VECTOR_WARMUP_WAIT_MS) and otherwise
+answers by keywords with ``warming_up``. A one-shot process (``background=False``) embeds at once instead.
 When embedding fails the memory is kept and marked (``embedding_error``); the background
 retries it every ``backfill_interval_s``.
 """
@@ -94,6 +97,10 @@ class VectorPath:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._loaded = threading.Event()
+        # Set once the queue has been drained after the model loaded; only waited for when this
+        # process wrote memories while it loaded (``_written_while_loading``).
+        self._caught_up = threading.Event()
+        self._written_while_loading = False
         self._thread: threading.Thread | None = None
         self._executor: ThreadPoolExecutor | None = None
         self.on_progress: Callable[[int, int], None] | None = None
@@ -140,7 +147,10 @@ class VectorPath:
         retried = time.monotonic()
         while self.state == "ready" and not self._stop.is_set():
             try:
-                mark = self._drain(mark)
+                try:
+                    mark = self._drain(mark)
+                finally:
+                    self._caught_up.set()  # a memory whose embedding failed is retried later
                 if time.monotonic() - retried >= self.backfill_interval_s:
                     retried = time.monotonic()
                     self._retry_failed()
@@ -235,6 +245,8 @@ class VectorPath:
         if not memories:
             return None
         if self._thread is not None:
+            if self.state == "loading":
+                self._written_while_loading = True
             self._wake.set()
             return None
         space = self.space
@@ -272,6 +284,8 @@ class VectorPath:
             # first row, so each page read the whole embedded part again at 1M memories).
             batch, cursor = self.store.missing_vectors_page(space, cursor, limit=BATCH_SIZE, tenant=tenant)
             if not batch:
+                if tenant is None:
+                    self._caught_up.set()  # every memory has a vector now, as after a drain
                 break
             error = self._embed_now(space, batch)
             if error is not None:
@@ -354,6 +368,16 @@ class VectorPath:
             return PendingVectors(lambda: ([], "warming_up"), waited)
         if self.state == "failed":
             return PendingVectors(lambda: ([], "vector_error"), waited)
+        if self._written_while_loading and not self._caught_up.is_set():
+            # When: this process stored memories while the model loaded and the embedder has not
+            # drained them yet. Why: a vector search now would miss them without saying so. What
+            # the caller sees: the same bounded wait, then keyword results marked warming_up.
+            if wait_for_model:
+                started = time.monotonic()
+                self._caught_up.wait(max(0.0, self.warmup_wait_s - waited / 1000))
+                waited = round(waited + (time.monotonic() - started) * 1000, 1)
+            if not self._caught_up.is_set():
+                return PendingVectors(lambda: ([], "warming_up"), waited)
         embedder, space, budget = self.embedder, self.embedder.identity, self.timeout_s
         floor = float(getattr(embedder, "min_similarity", 0.0))
         deadline = time.monotonic() + budget
