@@ -264,8 +264,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from memwarden.app import configure_logging
-    from memwarden.config import load_settings
+    from memwarden.config_hot import load_hot_settings
 
     overrides: dict[str, Any] = {}
     if args.db:
@@ -274,8 +273,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         overrides["http"] = args.http
     if args.tools:
         overrides["tools"] = args.tools
-    settings = load_settings(**overrides)
-    configure_logging(settings, to_stderr=True)
+    # The standard-library reader: a serve that only relays to the daemon imports no pydantic
+    # (docs/daemon.md); one that serves itself reads the full settings in ``_serve``.
+    settings = load_hot_settings(**overrides)
     from memwarden.config_hot import unknown_setting_names
     from memwarden.logs import log_lifecycle
 
@@ -285,7 +285,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"memwarden: ignoring unknown settings: {', '.join(unknown)}", file=sys.stderr)
     log_lifecycle(settings.log_path(), f"serve started (pid {_pid()}, version {__version__})")
     try:
-        return _serve(settings, _start_notes(args, unknown))
+        return _serve(settings, overrides, _start_notes(args, unknown))
     finally:
         log_lifecycle(settings.log_path(), f"serve stopped (pid {_pid()})")
 
@@ -305,15 +305,18 @@ def _start_notes(args: argparse.Namespace, unknown: list[str]) -> tuple[str, ...
     return tuple(notes)
 
 
-def _serve(settings: Any, notes: tuple[str, ...]) -> int:
-    from memwarden.app import build_server_service
-
+def _serve(settings: Any, overrides: dict[str, Any], notes: tuple[str, ...]) -> int:
     if not settings.http:
         from memwarden.daemon.attach import serve_through_daemon
 
         relayed = serve_through_daemon(settings, tools=settings.tools)
         if relayed is not None:
             return relayed
+    from memwarden.app import build_server_service, configure_logging
+    from memwarden.config import load_settings
+
+    settings = load_settings(**overrides)
+    configure_logging(settings, to_stderr=True)
     from memwarden.cli.serve_start import announce, check_port_free, parse_http_address
 
     if settings.http:

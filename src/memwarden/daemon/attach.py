@@ -28,10 +28,33 @@ def daemon_place() -> DaemonPlace:
     return DaemonPlace(default_runtime_dir_name())
 
 
+def log_relay(settings: Any) -> None:
+    """Log to the log file and stderr as a server does, without the redacting filter
+    (``app.configure_logging``) whose rules a relay would import and compile for nothing: a relay
+    logs only its own lines (the daemon's state, a refusal naming settings), never what the
+    client sent. A ``serve`` that ends up serving in its own process sets the full logging up."""
+    import logging
+
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    try:
+        path = settings.log_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(path, encoding="utf-8"))
+    except OSError:
+        pass
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        handlers=handlers,
+        force=True,
+    )
+
+
 def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
     """Relay this process's stdio MCP session to the daemon; None means: serve in-process."""
     if settings.daemon == "off":
         return None
+    log_relay(settings)
     from memwarden.daemon.client import DaemonClient, DaemonUnavailable
     from memwarden.daemon.launch import attach_or_start
     from memwarden.daemon.relay import relay_stdio
