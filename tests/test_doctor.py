@@ -31,9 +31,13 @@ def test_a_fresh_installation_is_ready_and_doctor_creates_nothing(
     assert code == 0 and report["ok"] is True
     assert set(checks) == {
         "python",
+        "unknown names",
         "settings",
+        "data folder",
         "database",
         "model",
+        "rule pack",
+        "hooks",
         "vault",
         "claude code",
         "port",
@@ -110,4 +114,61 @@ def test_bad_settings_are_one_failed_check_and_the_text_output_says_what_to_do(
         "fail  settings      invalid settings: MEMWARDEN_TOOLS: must be one of core, all, got 'bogus'"
         in done.stdout
     )
-    assert "-> fix the MEMWARDEN_* variable it names" in done.stdout
+    assert "-> fix or unset the MEMWARDEN_* variable it names" in done.stdout
+
+
+def test_doctor_reaches_a_configured_embedder_endpoint_and_says_when_it_does_not(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    from fake_ollama import DIMENSION, fake_ollama
+
+    env = {**cli_env, "HOME": str(tmp_path), "MEMWARDEN_EMBEDDER": "ollama", "MEMWARDEN_EMBED_MODEL": "m"}
+    with fake_ollama() as url:
+        _, report = doctor({**env, "MEMWARDEN_EMBED_URL": url}, cwd=tmp_path)
+    model = by_name(report)["model"]
+    assert model["status"] == "ok" and f"{DIMENSION}-dimension vector" in model["detail"], model
+    # The same URL with nobody answering: a failure that names the URL and says what to do.
+    code, report = doctor({**env, "MEMWARDEN_EMBED_URL": url}, cwd=tmp_path)
+    model = by_name(report)["model"]
+    assert code == 1 and model["status"] == "fail" and url in model["detail"], model
+    assert "MEMWARDEN_EMBED_URL" in model["fix"] and "MEMWARDEN_EMBEDDER=none" in model["fix"]
+
+
+def test_doctor_compiles_the_rule_pack_and_fails_a_missing_or_broken_one(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    pack = tmp_path / "pack.json"
+    pack.write_text(json.dumps({"rules": [{"name": "ticket", "pattern": "TCK-[0-9]{6}"}]}), encoding="utf-8")
+    env = {**cli_env, "HOME": str(tmp_path)}
+    _, report = doctor({**env, "MEMWARDEN_REDACTION_RULES": str(pack)}, cwd=tmp_path)
+    assert by_name(report)["rule pack"]["status"] == "ok"
+    for bad in (tmp_path / "missing.json", tmp_path / "broken.json"):
+        if bad.name == "broken.json":
+            bad.write_text(json.dumps({"rules": [{"name": "bad", "pattern": "(unclosed"}]}), encoding="utf-8")
+        code, report = doctor({**env, "MEMWARDEN_REDACTION_RULES": str(bad)}, cwd=tmp_path)
+        check = by_name(report)["rule pack"]
+        assert code == 1 and check["status"] == "fail" and str(bad) in check["detail"], check
+        assert "MEMWARDEN_REDACTION_RULES" in check["fix"]
+
+
+def test_doctor_fails_a_database_folder_that_cannot_be_created_and_does_not_promise_add(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    db = blocker / "data" / "memwarden.db"
+    code, report = doctor({**cli_env, "HOME": str(tmp_path), "MEMWARDEN_DB": str(db)}, cwd=tmp_path)
+    checks = by_name(report)
+    assert code == 1 and checks["data folder"]["status"] == "fail"
+    assert str(blocker) in checks["data folder"]["detail"] and "MEMWARDEN_DB" in checks["data folder"]["fix"]
+    assert checks["database"]["status"] == "fail" and "memwarden add" not in checks["database"]["fix"]
+    assert not db.exists()
+
+
+def test_doctor_names_an_unknown_setting_with_the_closest_known_one(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    code, report = doctor({**cli_env, "HOME": str(tmp_path), "MEMWARDEN_DEMON": "off"}, cwd=tmp_path)
+    check = by_name(report)["unknown names"]
+    assert code == 0 and check["status"] == "warn"
+    assert "MEMWARDEN_DEMON (did you mean MEMWARDEN_DAEMON?)" in check["detail"] and check["fix"]

@@ -55,6 +55,18 @@ def check_database(settings: Any) -> list[Check]:
         return [Check("database", "ok", "PostgreSQL (checked by `memwarden health`)")]
     path = sqlite_path(url).expanduser()
     if not path.exists():
+        from memwarden.cli.doctor_checks import blocking_folder
+
+        blocked = blocking_folder(str(path))
+        if blocked is not None:  # `add` would be refused: do not promise that it creates it
+            return [
+                Check(
+                    "database",
+                    "fail",
+                    f"{path}: not created yet, and this user cannot create it (no write access to {blocked})",
+                    "set MEMWARDEN_DB to a file in a folder you can write, or make that folder writable",
+                )
+            ]
         return [
             Check(
                 "database",
@@ -130,16 +142,14 @@ def _keyword_index(conn: sqlite3.Connection) -> Check:
 
 
 def check_model(settings: Any) -> Check:
-    """The configured embedder: for ``builtin``, the files (pinned hashes) and a timed load."""
+    """The configured embedder: for ``builtin``, the files (pinned hashes) and a timed load; for
+    an endpoint, one sentence embedded through it (``doctor_checks``)."""
     if settings.embedder == "none":
         return Check("model", "ok", "MEMWARDEN_EMBEDDER=none: keyword search only")
     if settings.embedder != "builtin":
-        return Check(
-            "model",
-            "ok",
-            f"{settings.embedder} at {settings.embed_url or 'its default URL'} "
-            "(reachability: `memwarden health`)",
-        )
+        from memwarden.cli.doctor_checks import check_embedder_endpoint
+
+        return check_embedder_endpoint(settings)
     from memwarden.embed.builtin import open_builtin
 
     started = time.monotonic()
@@ -247,14 +257,25 @@ def check_daemon(settings: Any) -> Check:
 
 
 def run_checks(args: argparse.Namespace) -> list[Check]:
+    from memwarden.cli import doctor_checks
     from memwarden.config import load_settings
 
-    checks = [check_python()]
+    checks = [check_python(), doctor_checks.check_unknown_settings()]
     db = getattr(args, "db", None)
     try:
         settings = load_settings(**({"db": db} if db else {}))
     except MemwardenError as exc:
-        return [*checks, Check("settings", "fail", exc.message, "fix the MEMWARDEN_* variable it names")]
+        # Nothing else can be checked: servers, commands and hooks all refuse to start on it
+        # (the prompt hook then recalls nothing, with only a line in its log).
+        return [
+            *checks,
+            Check(
+                "settings",
+                "fail",
+                exc.message,
+                "fix or unset the MEMWARDEN_* variable it names: memwarden and its hooks refuse to run until then",
+            ),
+        ]
     checks.append(
         Check(
             "settings",
@@ -262,8 +283,11 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
             f"tools {settings.tools}, embedder {settings.embedder}, log {settings.log_path()}",
         )
     )
+    checks.append(doctor_checks.check_data_folder(settings))
     checks += check_database(settings)
     checks.append(check_model(settings))
+    checks.append(doctor_checks.check_rule_pack(settings))
+    checks.append(doctor_checks.check_hook_server(settings))
     checks += check_vault(settings)
     checks.append(check_claude_code(Path.home(), Path.cwd()))
     checks.append(check_port(settings))
@@ -288,7 +312,7 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     p = command(
         "doctor",
         cmd_doctor,
-        "check this installation (Python, database, index, model, vault, "
-        "Claude Code, port, daemon) and say what to do about each problem",
+        "check this installation (Python, settings, data folder, database, index, model, rule pack, "
+        "hooks, vault, Claude Code, port, daemon) and say what to do about each problem",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")

@@ -36,11 +36,25 @@ class ForeignServer(LoopbackError):
 
 
 class HttpStatusError(LoopbackError):
-    """The server answered with an HTTP status other than 200 (``status``)."""
+    """The server answered with an HTTP status other than 200 (``status``); ``reason`` is the
+    server's word for a refused token (``token_missing``, ``token_mismatch``…; http/auth.py)."""
 
-    def __init__(self, status: str) -> None:
-        super().__init__(f"server answered HTTP {status}")
+    def __init__(self, status: str, reason: str = "") -> None:
+        said = TOKEN_ADVICE.get(reason, "")
+        super().__init__(f"server answered HTTP {status}" + (f": {said}" if said else ""))
         self.status = status
+        self.reason = reason
+
+
+# What the hook's log says about a refused token, so that a wrong MEMWARDEN_HTTP_TOKEN is not
+# mistaken for a server that is down.
+TOKEN_ADVICE = {
+    "token_missing": "no token sent; set MEMWARDEN_HTTP_TOKEN for the hook to the server's token",
+    "not_a_bearer_token": "the token was not sent as a bearer token",
+    "token_mismatch": (
+        "token mismatch: the hook's MEMWARDEN_HTTP_TOKEN is not a token of the server; set it to the server's"
+    ),
+}
 
 
 def _is_loopback(host: str) -> bool:
@@ -205,6 +219,18 @@ def read_line(sock: _socket.socket, pending: bytearray, deadline: float, limit: 
         pending += chunk
 
 
+def _refusal_reason(body: bytes) -> str:
+    """The ``reason`` of a 401 answer's JSON body, or "" when it has none."""
+    from memwarden.daemon.frames import loads
+
+    try:
+        answer = loads(body)
+    except ValueError:
+        return ""
+    reason = answer.get("reason") if isinstance(answer, dict) else None
+    return reason if isinstance(reason, str) and reason in TOKEN_ADVICE else ""
+
+
 def _decode(raw: bytes) -> Any:
     head, sep, body = raw.partition(b"\r\n\r\n")
     if not sep:
@@ -218,7 +244,7 @@ def _decode(raw: bytes) -> Any:
         name, _, value = line.partition(":")
         headers[name.strip().lower()] = value.strip()
     if status[1] != "200":
-        raise HttpStatusError(status[1])
+        raise HttpStatusError(status[1], _refusal_reason(body) if status[1] == "401" else "")
     length = headers.get("content-length")
     if length is None or not length.isdigit() or int(length) != len(body):
         raise LoopbackError("answer without a matching Content-Length")

@@ -38,7 +38,14 @@ TENANT_HEADER = b"x-memwarden-tenant"
 PEER_UID_SCOPE_KEY = "memwarden.peer_uid"
 logger = logging.getLogger(__name__)
 
-__all__ = ["PEER_UID_SCOPE_KEY", "BearerAuth", "is_loopback", "parse_bind", "token_digest"]
+__all__ = [
+    "PEER_UID_SCOPE_KEY",
+    "BearerAuth",
+    "is_loopback",
+    "parse_bind",
+    "token_digest",
+    "unauthorized_reason",
+]
 
 
 def parse_bind(address: str) -> tuple[str, int]:
@@ -56,6 +63,26 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def unauthorized_reason(header: str | None) -> tuple[str, str]:
+    """Why a request without a known token is refused (``reason``, message), from what the
+    client sent alone: nothing, something that is not a bearer token, or a token this server
+    does not know. Nothing in it depends on the valid tokens (not even how many or how long),
+    so it tells a client what to fix without helping anyone guess."""
+    where = "the server's MEMWARDEN_HTTP_TOKEN or a token of its MEMWARDEN_TOKENS_FILE"
+    if not header or not header.strip():
+        return "token_missing", f"no token sent: send Authorization: Bearer <token>, with {where}"
+    if not header.lower().startswith("bearer ") or not header[7:].strip():
+        return (
+            "not_a_bearer_token",
+            f"the Authorization header is not 'Bearer <token>': send Authorization: Bearer <token>, with {where}",
+        )
+    return (
+        "token_mismatch",
+        f"the bearer token sent does not match any token of this server: send {where} "
+        "(a client with MEMWARDEN_HTTP_TOKEN set sends that one)",
+    )
 
 
 class BearerAuth:
@@ -93,14 +120,15 @@ class BearerAuth:
             return Caller(actor=identity.actor, tenant=identity.tenants[0])
         return Caller(actor=identity.actor, tenant=tenant) if tenant in identity.tenants else None
 
-    async def _refuse(self, send: Any, status: int, error: str, message: str) -> None:
+    async def _refuse(self, send: Any, status: int, error: str, message: str, reason: str = "") -> None:
         headers = [(b"content-type", b"application/json")]
         if status == 401:
             headers.append((b"www-authenticate", b'Bearer realm="memwarden"'))
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send(
-            {"type": "http.response.body", "body": json.dumps({"error": error, "message": message}).encode()}
-        )
+        body: dict[str, str] = {"error": error, "message": message}
+        if reason:
+            body["reason"] = reason
+        await send({"type": "http.response.body", "body": json.dumps(body).encode()})
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if self.app is None:
@@ -133,8 +161,9 @@ class BearerAuth:
             elif name == TENANT_HEADER:
                 tenant = value.decode("utf-8", "replace").strip()
         if self.tokens and self.identify(header) is None:
-            logger.info("refused an HTTP request without a valid bearer token")
-            await self._refuse(send, 401, "unauthorized", "send Authorization: Bearer <token>")
+            reason, message = unauthorized_reason(header)
+            logger.info("refused an HTTP request: %s", reason.replace("_", " "))
+            await self._refuse(send, 401, "unauthorized", message, reason=reason)
             return
         caller = self.resolve(header, tenant)
         if caller is None:
