@@ -25,6 +25,11 @@ def _same(text: str) -> None:
     folded = fold(text)
     expected = [m.span() for m in PLAIN.finditer(folded)]
     assert [m.span() for m in ids._ID_WORD.finditer(folded)] == expected, text
+    # The scan the rules use (``id_words``), on the whole text and between two offsets.
+    assert list(ids.id_words(folded)) == expected, text
+    lo, hi = len(folded) // 3, len(folded) - len(folded) // 4
+    between = [m.span() for m in PLAIN.finditer(folded, lo, hi)]
+    assert list(ids.id_words(folded, lo, hi)) == between, (text, lo, hi)
 
 
 def test_grouped_words_equal_the_plain_alternation_on_every_corpus() -> None:
@@ -41,6 +46,10 @@ def test_overlapping_words_keep_the_listed_order() -> None:
     # A word inside another word is not a word start ("kid card" holds no "id card").
     assert list(ids._ID_WORD.finditer("kid card 5")) == []
     assert [m.group() for m in ids._ID_WORD.finditer("我的身份证号码")] == ["身份证"]
+    # A word right after another ending in punctuation, at the start, and after an underscore.
+    assert list(ids.id_words("tin no.passport")) == [(0, 7), (7, 15)]
+    assert list(ids.id_words("x_passport ssn")) == [(11, 14)]
+    assert list(ids.id_words("ssn 护照", 1)) == [(4, 6)]
 
 
 def test_a_leading_group_must_not_be_optional() -> None:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Container
 from functools import cached_property
 from typing import Any
 
-from memwarden.govern.checksums import VALIDATORS
+from memwarden.govern.checksums import DIGIT_VALIDATORS, VALIDATORS, digits_of
 from memwarden.govern.scopes import SCOPES, Window
 
 RULE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -236,6 +236,15 @@ class Rule:
                     continue
                 if b - lo > 0 and b - lo >= self.min_digits and (lo, b) != (0, len(value)):
                     pieces.append((b - lo, lo, b))
+        by_digits = DIGIT_VALIDATORS.get(self.validator or "")
+        if by_digits is not None:
+            # A piece's digits are a slice of the value's (``digits_before`` counts the same
+            # characters ``digits_of`` keeps): taken once, not once per piece.
+            digits = digits_of(value)
+            for _, lo, hi in sorted(pieces, reverse=True):
+                if by_digits(digits[digits_before[lo] : digits_before[hi]]):
+                    return start + lo, start + hi
+            return None
         for _, lo, hi in sorted(pieces, reverse=True):
             if self._valid(value[lo:hi]):
                 return start + lo, start + hi
