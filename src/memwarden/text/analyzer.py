@@ -3,7 +3,9 @@
 Pipeline for every piece of text (content, title, tags, query):
 
 1. Unicode NFKC (full-width letters, ligatures and compatibility forms become plain).
-2. Split into words and CJK runs (``tokenize.py``); CJK runs become overlapping bigrams.
+2. Split into words, CJK runs and runs of the other scripts written without spaces (Thai, Lao,
+   Khmer, Myanmar; ``tokenize.py``); CJK runs become overlapping character bigrams, the others
+   overlapping bigrams of character clusters.
 3. For each word: stopwords of the configured languages are dropped (unless the text is made
    of nothing else), then each configured language contributes its stem, computed on that
    language's lower case (Turkish I/İ rules for Turkish) and accent-folded afterwards.
@@ -24,10 +26,10 @@ from memwarden.models import KeywordQuery
 from memwarden.text.languages import make_stemmer, parse_languages, turkish_stem
 from memwarden.text.normalize import fold, fold_accents, fold_case, fold_case_turkish, nfkc
 from memwarden.text.stopwords import stopwords_for
-from memwarden.text.tokenize import CJK, bigrams, split_words
+from memwarden.text.tokenize import CJK, UNSPACED, WORD, bigrams, cluster_bigrams, clusters, split_words
 
 # Bump when analysis changes in a way that changes index terms: stores re-index on a mismatch.
-ANALYZER_VERSION = 3  # 3: dates of relative time words, context field
+ANALYZER_VERSION = 4  # 4: Thai, Lao, Khmer and Myanmar cluster bigrams
 # Alphabetic query terms at least this long also match as prefixes (see _prefix_helps).
 PREFIX_MIN_CHARS = 4
 # A query is cut to this many words/bigrams; longer queries gain nothing but cost time.
@@ -83,14 +85,16 @@ class Analyzer:
         return terms
 
     def groups(self, text: str) -> list[tuple[str, ...]]:
-        """For each word or CJK bigram of ``text``, in order, its alternative index terms."""
+        """For each word or bigram of ``text``, in order, its alternative index terms."""
         pieces = list(split_words(nfkc(text)))
-        words = [p for kind, p in pieces if kind != CJK]
+        words = [p for kind, p in pieces if kind == WORD]
         drop = self._stopwords and any(fold(w) not in self._stopwords for w in words)
         out: list[tuple[str, ...]] = []
         for kind, piece in pieces:
             if kind == CJK:
                 out.extend((gram,) for gram in bigrams(piece))
+            elif kind == UNSPACED:
+                out.extend((gram,) for gram in cluster_bigrams(piece))
             elif not (drop and fold(piece) in self._stopwords):
                 terms = self._word_terms(piece)
                 if terms:  # a lone combining mark folds to nothing
@@ -112,12 +116,18 @@ class Analyzer:
     def query(self, text: str) -> KeywordQuery:
         """The analyzed query: distinct terms, their word groups, and the terms to match as prefixes.
 
-        A lone CJK character matches as a prefix, so "猫" still finds the bigram "猫粮".
+        A lone CJK character matches as a prefix, so "猫" still finds the bigram "猫粮"; so does
+        a lone cluster of an unspaced script ("ไ" is no term of its own, "ไป" is).
         """
         groups = list(dict.fromkeys(self.groups(text)))[:MAX_QUERY_GROUPS]
         terms = tuple(dict.fromkeys(t for g in groups for t in g))
-        prefix = frozenset(t for t in terms if len(t) == 1 and _is_cjk(t))
-        widen = frozenset(t for t in terms if len(t) >= PREFIX_MIN_CHARS and t.isalpha() and not _is_cjk(t))
+        kinds = {t: _run_kind(t) for t in terms}
+        prefix = frozenset(
+            t
+            for t in terms
+            if (kinds[t] == CJK and len(t) == 1) or (kinds[t] == UNSPACED and len(clusters(t)) == 1)
+        )
+        widen = frozenset(t for t in terms if len(t) >= PREFIX_MIN_CHARS and t.isalpha() and kinds[t] == WORD)
         return KeywordQuery(terms, prefix, tuple(groups), widen)
 
 
@@ -128,5 +138,9 @@ class Analyzer:
 # unrelated words. bench/quality measured the gain (docs/search.md).
 
 
-def _is_cjk(term: str) -> bool:
-    return any(kind == CJK for kind, _ in split_words(term))
+def _run_kind(term: str) -> str:
+    """CJK or UNSPACED when a term came from such a run (it holds one), else WORD."""
+    for kind, _ in split_words(term):
+        if kind != WORD:
+            return kind
+    return WORD
