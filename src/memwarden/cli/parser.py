@@ -14,7 +14,7 @@ import argparse
 import functools
 import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 from memwarden.config_hot import terminal_columns
 
@@ -35,3 +35,8 @@ class Parser(argparse.ArgumentParser):
 
     def __init__(self, *, formatter_class: Any = argparse.HelpFormatter, **kwargs: Any) -> None:
         super().__init__(formatter_class=functools.partial(formatter_class, width=help_width()), **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """A usage error as one line that says where the usage is (argparse prints the whole
+        usage block first, which buries the one line that says what was wrong); exit 2."""
+        self.exit(2, f"{self.prog}: {message}; `{self.prog} --help` shows the usage\n")
