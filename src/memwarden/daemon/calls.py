@@ -159,7 +159,10 @@ class CallHandler:
         return {"stopping": True, "pid": os.getpid()}
 
 
-OPS = ("ping", "search", "add", "recall", "hook_prompt", "stop")
+# ``dashboard`` (start the daemon's HTTP server, ``daemon/dashboard.py``) is answered by the
+# daemon's event loop itself (``server.Daemon``), not by a worker thread here.
+OPS = ("ping", "search", "add", "recall", "hook_prompt", "stop", "dashboard")
+DASHBOARD_ARGS: dict[str, tuple[type, ...]] = {"port": (int, type(None))}
 RATE_LIMITED_OPS = {"add": WRITE, "search": SEARCH, "recall": SEARCH, "hook_prompt": SEARCH}
 
 

@@ -27,7 +27,7 @@ import anyio.to_thread
 from anyio.abc import SocketAttribute, SocketStream
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from memwarden.daemon.calls import CallHandler, error_frame
+from memwarden.daemon.calls import DASHBOARD_ARGS, CallHandler, checked, error_frame
 from memwarden.daemon.place import DaemonPlace
 from memwarden.daemon.protocol import (
     HELLO_TIMEOUT_S,
@@ -112,6 +112,7 @@ class Daemon:
         version: str = __version__,
     ) -> None:
         self.service = service
+        self.full_settings = settings
         self.place = place
         self.transport = transport
         self.idle_s = settings.daemon_idle_s if idle_s is None else idle_s
@@ -132,6 +133,8 @@ class Daemon:
         self._stop: anyio.Event | None = None
         self._mcp: Any = None  # memwarden.mcp.stream.StreamServers, built at start (``_warm_up``)
         self._mcp_built: anyio.Event | None = None
+        self._group: Any = None
+        self._dashboard: Any = None  # daemon.dashboard.DaemonDashboard, once `memwarden ui` asked
 
     async def run(self) -> None:
         """Listen, serve until idle or stopped, then remove the socket / token file."""
@@ -151,6 +154,7 @@ class Daemon:
         )
         try:
             async with anyio.create_task_group() as group:
+                self._group = group
                 group.start_soon(self._leave_when_idle)
                 group.start_soon(self._stop_on_signal)
                 group.start_soon(self._warm_up)
@@ -162,10 +166,14 @@ class Daemon:
                 serving.cancel()
                 await listener.aclose()
                 self.place.remove_files()
+                if self._dashboard is not None:
+                    await self._dashboard.close()
                 await self._drain()
                 group.cancel_scope.cancel()
         finally:
             self.place.remove_files()
+            if self._dashboard is not None:
+                self._dashboard.remove_state()
             await listener.aclose()
         logger.info("daemon %d stopped", os.getpid())
 
@@ -288,6 +296,19 @@ class Daemon:
             return
         await self._serve_calls(reader, stream, caller)
 
+    async def _open_dashboard(self, args: dict[str, Any]) -> dict[str, Any]:
+        """``memwarden ui``: the dashboard served here (started on first use) and a login to it."""
+        port = checked(args, DASHBOARD_ARGS, ()).get("port")
+        if self._dashboard is None:
+            from memwarden.daemon.dashboard import DaemonDashboard
+
+            self._dashboard = DaemonDashboard(self.service, self.full_settings, touch=self._touch)
+        answer: dict[str, Any] = await self._dashboard.open(self._group, port)
+        return answer
+
+    def _touch(self) -> None:
+        self.last_active = time.monotonic()
+
     async def _serve_calls(
         self, reader: BufferedByteReceiveStream, stream: SocketStream, caller: Caller
     ) -> None:
@@ -307,7 +328,10 @@ class Daemon:
                 op, args = self.calls.parse(frame)
                 self.busy += 1
                 try:
-                    result = await anyio.to_thread.run_sync(self.calls.run, op, args, caller)
+                    if op == "dashboard":
+                        result = await self._open_dashboard(args)
+                    else:
+                        result = await anyio.to_thread.run_sync(self.calls.run, op, args, caller)
                 finally:
                     self.busy -= 1
                 answer: dict[str, Any] = {"id": request_id, "ok": True, "result": result}

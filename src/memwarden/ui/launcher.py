@@ -10,7 +10,10 @@ at start when no token is configured, since that link is then the only way in.
 
 ``launch`` reuses the server of the file when it answers, else starts ``memwarden serve
 --http`` on a free loopback port in the background (its stderr goes to ``ui-<database>.log``
-in the same folder, 0600) and waits for it to publish.
+in the same folder, 0600) and waits for it to publish. ``launch_in_daemon`` (the default,
+``MEMWARDEN_DAEMON`` not ``off``) asks the user's daemon to serve the dashboard instead, so the
+dashboard shares the one process and the one model copy of the user's other clients
+(``daemon/dashboard.py``).
 
 The link never goes on a command line (``/proc/<pid>/cmdline`` is readable by every local
 user): ``open_in_browser`` writes it into a 0600 HTML file in the same private folder that sends
@@ -311,15 +314,67 @@ def start_server(database: str, port: int, log: Path) -> subprocess.Popen[bytes]
         os.close(fd)
 
 
-def launch(database: str, *, port: int | None = None, timeout: float = START_TIMEOUT_S) -> Login:
-    """A one-time login to the dashboard of ``database``, on the server that serves it (reused)
-    or on one started now."""
-    path = state_path(database)
+def busy_port_error(port: int) -> ConfigError:
+    """What ``memwarden ui --port N`` says when N is taken: the flag ``ui`` takes, not ``--http``."""
+    return ConfigError(
+        f"port {port} on 127.0.0.1 is already in use: stop the process that holds it, or choose "
+        f"another port with memwarden ui --port {port + 1 if port < 65535 else 8765} "
+        "(or leave --port out for a free one)"
+    )
+
+
+def _reuse(path: Path) -> Login | None:
     current = read_state(path)
     if current is not None:
         ticket = ask_ticket(current)
         if ticket is not None:
             return Login(current, ticket, reused=True)
+    return None
+
+
+def launch_in_daemon(settings: object, *, port: int | None = None) -> Login | None:
+    """A one-time login to the dashboard the user's daemon serves (started, with the daemon,
+    when needed); None when the daemon cannot serve this client (``auto``: the caller starts a
+    server of its own, as with the daemon off). A server already serving this database, the
+    daemon's or another, is reused."""
+    from memwarden.daemon.attach import daemon_place
+    from memwarden.daemon.client import DaemonUnavailable
+    from memwarden.daemon.launch import attach_or_start
+
+    database: str = settings.database_url()  # type: ignore[attr-defined]
+    reused = _reuse(state_path(database))
+    if reused is not None:
+        return reused
+    try:
+        client = attach_or_start(daemon_place(), settings)
+        with client:
+            answer = client.call("dashboard", {"port": port}, timeout=START_TIMEOUT_S)
+    except DaemonUnavailable as exc:
+        if settings.daemon == "only":  # type: ignore[attr-defined]
+            raise ConfigError(f"MEMWARDEN_DAEMON=only: {exc}") from None
+        # When: the daemon refused these settings or could not start. Why: the dashboard must
+        # open either way. What the user sees: the dashboard of a server of its own, as before.
+        logger.warning("dashboard not served by the daemon: %s", exc)
+        return None
+    server = Published(str(answer["url"]), str(answer["key"]), int(answer["pid"]))
+    return Login(server, str(answer["ticket"]), reused=bool(answer["reused"]))
+
+
+def launch(database: str, *, port: int | None = None, timeout: float = START_TIMEOUT_S) -> Login:
+    """A one-time login to the dashboard of ``database``, on the server that serves it (reused)
+    or on one started now."""
+    path = state_path(database)
+    reused = _reuse(path)
+    if reused is not None:
+        return reused
+    if port is not None:
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind(("127.0.0.1", port))
+        except OSError:
+            # Said here, in the words of `ui`: the server would name its own flag (--http).
+            raise busy_port_error(port) from None
     log = path.with_suffix(".log")
     process = start_server(database, port or free_port(), log)
     deadline = time.monotonic() + timeout
