@@ -6,14 +6,14 @@ audit rows and logs only ever see the redacted text; then injection screening an
 text the keyword index stores.
 
 Searches use it too (project names, the index text of a candidate), so the write side's modules
-(redaction rules, normalisation, screening, the audit counters) are imported by the methods that
+(redaction rules, normalisation, screening) are imported by the methods that
 use them: `memwarden search` and the prompt hook never load them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from memwarden import validation as v
 from memwarden.digests import sha256
@@ -54,6 +54,15 @@ def builtin_redactor() -> Redactor:
     return Redactor()
 
 
+class Cleaned(NamedTuple):
+    """A free-text field as it is stored: the (redacted) text, the rules that fired and how
+    many matches they replaced (the count an operation's audit row records)."""
+
+    text: str
+    rules: tuple[str, ...] = ()
+    matches: int = 0
+
+
 class Intake:
     """Validates, redacts, screens and analyzes the fields a caller writes.
 
@@ -83,19 +92,16 @@ class Intake:
         return self._redactor
 
     def redact(self, text: str) -> Redaction:
-        """Redact ``text`` and count the matches toward the operation being audited.
+        """Redact ``text`` (the outcome counts its matches).
 
         A pack rule that runs past its time limit refuses the write (nothing is stored).
         """
-        from memwarden.audit.operations import note_redactions
         from memwarden.govern.rules import RuleTimeout
 
         try:
-            outcome = self.redactor.redact(text)
+            return self.redactor.redact(text)
         except RuleTimeout as exc:
             raise InvalidInput(str(exc), field="content", rule=exc.rule) from None
-        note_redactions(outcome.matches if outcome.applied else 0)
-        return outcome
 
     def dry_run_rules(self, *texts: str) -> tuple[str, ...]:
         """Rules in dry-run mode that would have matched these texts (reported, never applied)."""
@@ -116,10 +122,13 @@ class Intake:
     # redacted, identifiers (project, tags, kind, and any later one such as a thread) are
     # refused when a rule matches. A new field needs only its validation and one of the two.
 
-    def clean_text(self, text: str) -> tuple[str, tuple[str, ...]]:
-        """Free text, already validated: its stored (redacted) form and the rules that fired."""
+    def clean_text(self, text: str) -> Cleaned:
+        """Free text, already validated: its stored (redacted) form, the rules that fired and
+        the matches they replaced."""
         outcome = self.redact(text)
-        return outcome.text, outcome.rules if outcome.applied else ()
+        if not outcome.applied:
+            return Cleaned(outcome.text)
+        return Cleaned(outcome.text, outcome.rules, outcome.matches)
 
     def clean_identifier(self, field: str, value: str) -> str:
         """An identifier, already shape-checked: refused when it is blank once invisible
@@ -151,7 +160,7 @@ class Intake:
 
     # -- the fields of a memory ----------------------------------------------------------------
 
-    def clean_content(self, content: object) -> tuple[str, tuple[str, ...]]:
+    def clean_content(self, content: object) -> Cleaned:
         """The stored form of content and the redaction rules that fired."""
         return self.clean_text(
             v.normalize_content(
@@ -159,7 +168,7 @@ class Intake:
             )
         )
 
-    def clean_title(self, title: object) -> tuple[str, tuple[str, ...]]:
+    def clean_title(self, title: object) -> Cleaned:
         """The stored form of a title and the rules applied to it."""
         return self.clean_text(v.check_title(title or ""))
 
@@ -170,14 +179,11 @@ class Intake:
         checked = v.check_tags(tags, characters=False)
         return tuple(self.clean_identifier("tags", tag) for tag in checked), ()
 
-    def clean_context(self, context: object | None) -> tuple[str, tuple[str, ...]]:
+    def clean_context(self, context: object | None) -> Cleaned:
         """The stored form of a context ("" when none; the content's byte limit) and the rules
         applied to it: redacted exactly like content."""
         text = v.check_context(context, max_bytes=self.max_content_bytes)
-        if not text:
-            return "", ()
-        outcome = self.redact(text)
-        return outcome.text, outcome.rules if outcome.applied else ()
+        return self.clean_text(text) if text else Cleaned("")
 
     def clean_thread(self, thread: object | None) -> str:
         """A checked thread id ("" when none); refused like a project when a rule matches it."""

@@ -2,7 +2,8 @@
 
 Writes go through ``Intake`` (validation, redaction, screening, analysis), then the store and
 its keyword index in one transaction, then the vector path and the vault mirror; every call
-writes one audit row (``@audited``).
+writes one audit row (``@audited``). A write hands its row to the store call that writes
+(``audit=``), with the redaction count its intake returned: both commit together or not at all.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from memwarden import validation as v
 from memwarden.audit import operations as audit_ops
-from memwarden.audit.operations import audited
+from memwarden.audit.operations import AuditCall, audited
 from memwarden.errors import Conflict, InvalidInput, NotFound
 from memwarden.intake import DEFAULT_PROJECT, Intake, content_hash, new_id
 from memwarden.models import Caller, Memory, utcnow
@@ -44,12 +45,6 @@ class FlagsCleared(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         return {"memory": self.memory.to_dict(), "cleared_flags": list(self.cleared)}
-
-
-def _cleared_summary(result: FlagsCleared) -> dict[str, Any]:
-    """The audit row of a clear that changed nothing (the memory had no flags); a clear that did
-    change it is recorded in the write's own transaction, naming the flags cleared."""
-    return {"memory_ids": [result.memory.id], "result_count": 0, "detail": {"cleared_flags": []}}
 
 
 R = TypeVar("R", bound=Request)
@@ -117,8 +112,16 @@ class Memories:
 
     # -- writes ------------------------------------------------------------------------------
 
-    @audited("add", audit_ops.add_summary)
-    def add(self, request: AddRequest | str, /, *, caller: Caller | None = None, **fields: Any) -> AddResult:
+    @audited("add", None)
+    def add(
+        self,
+        request: AddRequest | str,
+        /,
+        *,
+        caller: Caller | None = None,
+        audit: AuditCall | None = None,
+        **fields: Any,
+    ) -> AddResult:
         """Store one memory. ``add("text", project=…)`` is the keyword form (the tests' and
         benches' spelling): it builds the ``AddRequest``, so both forms are checked alike."""
         req = _request(AddRequest, request, fields, first="content")
@@ -127,14 +130,16 @@ class Memories:
         now = self.clock()
         content, project, title, tags, context = req.content, req.project, req.title, req.tags, req.context
         thread = req.thread
-        text, redactions = intake.clean_content(content)
-        clean_context, context_rules = intake.clean_context(context)
+        body = intake.clean_content(content)
+        clean_context = intake.clean_context(context)
         clean_thread = intake.clean_thread(thread)
         occurred = v.check_occurred_at(req.occurred_at, now=now) or now
-        clean_title, title_rules = intake.clean_title(title)
+        clean_title = intake.clean_title(title)
         clean_tags, tag_rules = intake.clean_tags(tags)
         scope = intake.clean_project(project) or DEFAULT_PROJECT
-        redactions = tuple(dict.fromkeys((*redactions, *title_rules, *tag_rules, *context_rules)))
+        text = body.text
+        redactions = tuple(dict.fromkeys((*body.rules, *clean_title.rules, *tag_rules, *clean_context.rules)))
+        matches = body.matches + clean_title.matches + clean_context.matches
         mode = intake.redactor.mode
         would = (
             () if mode != "dry-run" else intake.would_redact(content, title, tags, project, context, thread)
@@ -144,7 +149,7 @@ class Memories:
             tenant=who.tenant,
             project=scope,
             kind=req.kind,
-            title=clean_title,
+            title=clean_title.text,
             tags=clean_tags,
             content=text,
             content_hash=content_hash(text),
@@ -153,7 +158,7 @@ class Memories:
             updated_at=now,
             expires_at=_expiry(now, req.ttl_hours),
             redactions=redactions,
-            context=clean_context,
+            context=clean_context.text,
             thread=clean_thread,
             occurred_at=occurred,
             source=who.source,
@@ -162,7 +167,8 @@ class Memories:
         memory = intake.screened(memory)
         index = intake.index_text(memory)
         similar = find_similar(self.store, intake.analyzer, memory, now, indexed_body=index.body)
-        stored, duplicate = self.store.add(memory, index)
+        row = audit.for_write(redaction_count=matches) if audit is not None else None
+        stored, duplicate = self.store.add(memory, index, audit=row)
         error = None if duplicate else self._embed([stored])
         if self.vault is not None and not duplicate:
             self.vault.upserted(stored)
@@ -178,9 +184,15 @@ class Memories:
             redactions_dry_run=intake.dry_run_rules(memory.content, memory.title),
         )
 
-    @audited("update", audit_ops.memory_summary, ids_arg="id")
+    @audited("update", None, ids_arg="id")
     def update(
-        self, request: UpdateRequest | str, /, *, caller: Caller | None = None, **fields: Any
+        self,
+        request: UpdateRequest | str,
+        /,
+        *,
+        caller: Caller | None = None,
+        audit: AuditCall | None = None,
+        **fields: Any,
     ) -> Memory:
         """Change fields of one live memory; ``update(memory_id, content=…)`` is the keyword form."""
         req = _request(UpdateRequest, request, fields, first="id")
@@ -196,15 +208,19 @@ class Memories:
         now = self.clock()
         intake = self.intake
         changes: dict[str, Any] = {"updated_at": now}
+        matches = 0
         if req.content is not None:
-            text, redactions = intake.clean_content(req.content)
-            changes.update(content=text, content_hash=content_hash(text), redactions=redactions)
+            body = intake.clean_content(req.content)
+            matches += body.matches
+            changes.update(content=body.text, content_hash=content_hash(body.text), redactions=body.rules)
         if req.project is not None:
             changes["project"] = intake.clean_project(req.project)
         if req.kind is not None:
             changes["kind"] = req.kind
         if req.title is not None:
-            changes["title"] = intake.clean_title(req.title)[0]
+            title = intake.clean_title(req.title)
+            matches += title.matches
+            changes["title"] = title.text
         if req.tags is not None:
             changes["tags"] = intake.clean_tags(req.tags)[0]
         if req.pinned is not None:
@@ -212,7 +228,9 @@ class Memories:
         if req.ttl_hours is not None:
             changes["expires_at"] = _expiry(now, req.ttl_hours)
         if req.context is not None:  # "" clears it
-            changes["context"] = intake.clean_context(req.context)[0]
+            context = intake.clean_context(req.context)
+            matches += context.matches
+            changes["context"] = context.text
         if req.thread is not None:
             changes["thread"] = intake.clean_thread(req.thread)
         if req.occurred_at is not None:
@@ -231,15 +249,22 @@ class Memories:
         updated = updated._replace(redactions=held)
         if SCREENED_FIELDS & changes.keys():
             updated = intake.screened(updated)
-        stored = self.store.update(updated, intake.index_text(updated), expected_version=current.version)
+        stored = self.store.update(
+            updated,
+            intake.index_text(updated),
+            expected_version=current.version,
+            audit=audit.for_write(redaction_count=matches) if audit is not None else None,
+        )
         if {"content", "title", "project", "context"} & changes.keys():
             self._embed([stored])  # the old vector was dropped with the old text; a failure is retried
         if self.vault is not None:
             self.vault.upserted(stored)
         return stored
 
-    @audited("update", _cleared_summary, ids_arg="memory_id")
-    def clear_flags(self, memory_id: object, *, caller: Caller | None = None) -> FlagsCleared:
+    @audited("update", None, ids_arg="memory_id")
+    def clear_flags(
+        self, memory_id: object, *, caller: Caller | None = None, audit: AuditCall | None = None
+    ) -> FlagsCleared:
         """Clear a live memory's injection flags: the user read it and vouches for it.
 
         The memory stays as it is otherwise (its version moves on); the audit row, written in
@@ -249,18 +274,23 @@ class Memories:
         who = self._caller(caller)
         current = self.get_live(who, v.check_id(memory_id))
         if not current.injection_flags:
+            if audit is not None:  # nothing written: the row of a clear that changed nothing
+                audit.record({"memory_ids": [current.id], "result_count": 0, "detail": {"cleared_flags": []}})
             return FlagsCleared(current, ())
         cleared = current._replace(injection_flags=(), updated_at=self.clock())
+        flags = {"cleared_flags": list(current.injection_flags)}
         stored = self.store.update(
             cleared,
             self.intake.index_text(cleared),
             expected_version=current.version,
-            audit_detail={"cleared_flags": list(current.injection_flags)},
+            audit=audit.for_write(detail=flags) if audit is not None else None,
         )
         return FlagsCleared(stored, current.injection_flags)
 
-    @audited("delete", audit_ops.delete_summary, ids_arg="id")
-    def delete(self, request: DeleteRequest | str, /, *, caller: Caller | None = None) -> DeleteResult:
+    @audited("delete", None, ids_arg="id")
+    def delete(
+        self, request: DeleteRequest | str, /, *, caller: Caller | None = None, audit: AuditCall | None = None
+    ) -> DeleteResult:
         """Soft-delete one memory; ``delete(memory_id)`` is the keyword form."""
         mid = _request(DeleteRequest, request, {}, first="id").id
         who = self._caller(caller)
@@ -268,11 +298,20 @@ class Memories:
         if not before:
             raise NotFound(f"no memory with id {mid}", id=mid)
         if before[0].deleted_at is not None:
-            return DeleteResult(id=mid, deleted=True, already_deleted=True)
-        self.store.soft_delete(who.tenant, mid, self.clock())
+            done = DeleteResult(id=mid, deleted=True, already_deleted=True)
+            if audit is not None:  # nothing written: recorded on its own
+                audit.record(audit_ops.delete_summary(done))
+            return done
+        now = self.clock()
+        gone = self.store.soft_delete(
+            who.tenant, mid, now, audit=audit.for_write() if audit is not None else None
+        )
+        done = DeleteResult(id=mid, deleted=True, already_deleted=False)
+        if audit is not None and (gone is None or gone.deleted_at != now):
+            audit.record(audit_ops.delete_summary(done))  # deleted meanwhile: the store wrote no row
         if self.vault is not None:
             self.vault.removed(who.tenant, mid)
-        return DeleteResult(id=mid, deleted=True, already_deleted=False)
+        return done
 
     # -- reads -------------------------------------------------------------------------------
 

@@ -102,9 +102,9 @@ def test_a_purge_whose_row_cannot_be_written_removes_nothing(any_service: Memory
 def test_a_large_purge_names_its_count_and_only_the_first_ids(
     sqlite_service: MemoryService, db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memwarden.audit import in_write
+    from memwarden.audit import write_audit
 
-    monkeypatch.setattr(in_write, "PURGE_IDS_LISTED", 2)
+    monkeypatch.setattr(write_audit, "PURGE_IDS_LISTED", 2)
     gone = [sqlite_service.memories.add(f"short lived note {i}", ttl_hours=1).memory.id for i in range(5)]
     _expire_long_ago(str(db), gone)
     sqlite_service.operations.purge_expired()

@@ -1,7 +1,8 @@
 """Auditor: the service's collaborator that turns each operation into one audit row.
 
-The service calls ``record`` once per operation (add, search, get, list, update, delete, stats)
-and adapters built on the service (export, import, backups) call ``MemoryService.audit``, which
+The service records a read with ``record`` once it returns; a write gets ``for_write``, the
+value its store call appends inside the write's transaction (``audit/write_audit.py``).
+Adapters built on the service (export, import, backups) call ``MemoryService.audit``, which
 lands here. Queries are stored as SHA-256 and length; with ``MEMWARDEN_AUDIT_QUERY_PLAIN=1``
 the query text is stored too, after redaction, so a secret typed into a search never reaches
 the audit table.
@@ -20,6 +21,7 @@ from memwarden.models import Caller, utcnow
 
 if TYPE_CHECKING:  # pragma: no cover - imported only with an anchor file (app.build_auditor)
     from memwarden.audit.anchor import AnchorFile
+    from memwarden.audit.write_audit import WriteAudit
 
 
 class Auditor:
@@ -94,13 +96,20 @@ class Auditor:
         self.committed(record)
         return record
 
-    def record_in(self, conn: object, action: str, caller: Caller, **fields: Any) -> AuditRecord:
-        """Append one row on ``conn``, inside the caller's open write transaction (see
-        ``audit/in_write.py``); the caller commits it, then calls ``committed``."""
+    def for_write(self, action: str, caller: Caller, **fields: Any) -> WriteAudit:
+        """The row a store write appends in its own transaction (``audit/write_audit.py``):
+        ``fields`` as for ``event``; the store adds the ids it wrote."""
+        from memwarden.audit.write_audit import WriteAudit
+
+        return WriteAudit(self.event(action, caller, **fields), self)
+
+    def append_in(self, conn: object, event: AuditEvent) -> AuditRecord:
+        """Append ``event`` on ``conn``, inside the store's open write transaction (stamped
+        under the chain lock); the store commits it, then calls ``committed``."""
         append_in = getattr(self.log, "append_in", None)
         if append_in is None:  # pragma: no cover - every backend has one
             raise TypeError(f"{type(self.log).__name__} cannot append inside another transaction")
-        record: AuditRecord = append_in(conn, self.event(action, caller, **fields), self.clock)
+        record: AuditRecord = append_in(conn, event, self.clock)
         return record
 
     def committed(self, record: AuditRecord) -> None:

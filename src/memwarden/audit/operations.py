@@ -1,35 +1,41 @@
-"""``@audited``: how each service operation becomes one audit row.
+"""``@audited``: how each service operation becomes one audit row, passed along as a value.
 
-The decorator wraps a method of a service part (``Memories``, ``Searcher``, ``Operations``)
-without touching its body. A method that changes memories gets its row written by the store
-inside the write's own transaction (``audit/in_write.py``); for any other, after the method
-returns, a *summarizer* turns its result into memory ids, a result count, the degraded flag
-and details; when it raises a memwarden error, the row records the error code as its outcome
-(a probe for another tenant's ids shows up as ``not_found``) and the error goes on unchanged.
-Redaction counts come from ``note_redactions``, which the service's content path calls.
+The decorator wraps a method of a service part (``Memories``, ``Searcher``, ``Operations``).
+Before the call it builds an ``AuditCall``: who is calling, the action, the project (redacted,
+as any stored text) and the query the call names. Then either:
+
+- the method is a read given a *summarizer*: once it returns, the summarizer turns its result
+  into memory ids, a result count, the degraded flag and details, and the row is written in its
+  own transaction before the result leaves (a read whose row cannot be written fails closed);
+- or the method records its own row (``summarize=None``: writes, and searches, whose row commits
+  with the hit counts): it receives the ``AuditCall`` as its ``audit`` argument, turns it into
+  the ``WriteAudit`` its store call appends inside the write's transaction
+  (``audit/write_audit.py``), with the redaction count its intake returned, or records the row
+  itself when it wrote nothing (``AuditCall.record``).
+
+When the method raises a memwarden error, the row records the error code as its outcome (a
+probe for another tenant's ids shows up as ``not_found``) and the error goes on unchanged.
+No state travels beside the call: everything a row holds is in these values.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
-from memwarden.audit import in_write
 from memwarden.errors import MemwardenError, StorageError
 from memwarden.logs import get_logger
 from memwarden.validation import check_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
+    from memwarden.audit.write_audit import WriteAudit
     from memwarden.models import Caller
 
 logger = get_logger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 Summary = dict[str, Any]
-_redactions: ContextVar[int] = ContextVar("memwarden_redactions", default=0)
-_after_row: ContextVar[list[Callable[[], None]] | None] = ContextVar("memwarden_after_row", default=None)
 
 
 class Redacts(Protocol):
@@ -44,29 +50,78 @@ class AuditedPart(Protocol):
     intake: Redacts
 
 
-def note_redactions(count: int) -> None:
-    """Add ``count`` matches to the redaction count of the operation being audited."""
-    if count:
-        _redactions.set(_redactions.get() + count)
+# Operations that change stored memories: a row that cannot be written refuses them, whatever
+# MEMWARDEN_AUDIT_READS_FAIL_OPEN says.
+WRITES = ("add", "update", "delete", "import")
 
 
-def after_row(effect: Callable[[], None]) -> None:
-    """Run ``effect`` once the audit row of the operation being audited is written: a read's side
-    effect (counting a use of each hit) must not happen when the read is refused because its row
-    could not be written. Outside an audited call (auditing off), it runs at once."""
-    pending = _after_row.get()
-    if pending is None:
-        effect()
-    else:
-        pending.append(effect)
+class AuditCall(NamedTuple):
+    """One call of an audited service method: what its row holds before the method ran."""
 
+    auditor: Auditor
+    action: str
+    caller: Caller
+    project: str | None = None
+    query: str | None = None
+    detail: Mapping[str, Any] = {}
 
-def _run_after_row(action: str, effects: list[Callable[[], None]]) -> None:
-    for effect in effects:
+    def for_write(
+        self, *, redaction_count: int = 0, degraded: bool = False, detail: Mapping[str, Any] | None = None
+    ) -> WriteAudit:
+        """The row the store call appends in its own transaction (it adds the ids it wrote)."""
+        return self.auditor.for_write(
+            self.action,
+            self.caller,
+            project=self.project,
+            query=self.query,
+            redaction_count=redaction_count,
+            degraded=degraded,
+            detail={**self.detail, **(detail or {})},
+        )
+
+    def record(self, summary: Summary, *, redaction_count: int = 0, after_rows: bool = False) -> None:
+        """Write the row of a call that returned, in its own transaction, before its result
+        leaves. When it cannot be written the call is refused (``StorageError``), unless it is a
+        read and the auditor lets reads fail open (logged), or ``after_rows``: rows of the
+        operation already committed with its writes (an import's batches), so only the summary
+        is lost (logged)."""
+        fields = {**summary, "detail": {**summary.get("detail", {}), **self.detail}}
         try:
-            effect()
-        except MemwardenError as exc:  # the read was served and recorded; only its count is lost
-            logger.error("%s: a use could not be counted: %s", action, exc.message)
+            self.auditor.record(
+                self.action,
+                self.caller,
+                project=self.project,
+                query=self.query,
+                redaction_count=redaction_count,
+                **fields,
+            )
+        except MemwardenError as exc:
+            if after_rows:
+                logger.error("the summary row of %s could not be written: %s", self.action, exc.message)
+                return
+            if self.action in WRITES or not self.auditor.reads_fail_open:
+                raise refused_read(self.action, exc) from exc
+            logger.error(
+                "%s served without its audit row (MEMWARDEN_AUDIT_READS_FAIL_OPEN): %s",
+                self.action,
+                exc.message,
+            )
+
+    def record_failure(self, exc: MemwardenError, memory_ids: list[str]) -> None:
+        """The row of a call that raised ``exc`` (its code as the outcome); a failure to write
+        it is logged, never raised: the original error matters more."""
+        try:
+            self.auditor.record(
+                self.action,
+                self.caller,
+                outcome=exc.code,
+                memory_ids=memory_ids,
+                project=self.project,
+                query=self.query,
+                **({"detail": dict(self.detail)} if self.detail else {}),
+            )
+        except MemwardenError:
+            logger.error("could not record a failed %s in the audit log", self.action)
 
 
 def _ids_from_call(
@@ -90,12 +145,8 @@ def _ids_from_call(
     return ids
 
 
-# Operations that change stored memories: their row is written in the store's own write
-# transaction (``audit/in_write.py``); every other operation is recorded after it returns.
-WRITES = ("add", "update", "delete", "import")
-
-
-def _refused_read(action: str, exc: MemwardenError) -> StorageError:
+def refused_read(action: str, exc: MemwardenError) -> StorageError:
+    """The error of an operation refused because its audit row could not be written."""
     return StorageError(
         f"the {action} was refused because its audit row could not be written ({exc.message}); nothing was "
         "returned. Fix the database (memwarden health), or set MEMWARDEN_AUDIT_READS_FAIL_OPEN=true to "
@@ -123,85 +174,61 @@ def _projects_of(kwargs: dict[str, Any]) -> tuple[object, list[str]]:
     return (None if None in raw or not named else named[0]), named
 
 
+def audit_call(
+    part: AuditedPart, action: str, args: tuple[Any, ...], kwargs: dict[str, Any], *, query_arg: bool
+) -> AuditCall | None:
+    """The ``AuditCall`` of one call of a method of ``part``; None when auditing is off."""
+    auditor = part.auditor
+    if auditor is None:
+        return None
+    call_args, call_kwargs = _named(args, kwargs)
+    project, named = _projects_of(call_kwargs)
+    query = (call_args[0] if call_args else call_kwargs.get("query")) if query_arg else None
+    redact = part.intake.redact_text
+    return AuditCall(
+        auditor,
+        action,
+        kwargs.get("caller") or part.default_caller,
+        # The project argument as the caller sent it may hold what a rule protects (the write is
+        # then refused); the audit row gets it redacted like any stored text.
+        project=redact(project) if isinstance(project, str) else None,
+        query=query if isinstance(query, str) else None,
+        detail={"projects": [redact(p) for p in named]} if len(named) > 1 else {},
+    )
+
+
 def audited(
-    action: str, summarize: Callable[[Any], Summary], *, query_arg: bool = False, ids_arg: str | None = None
+    action: str,
+    summarize: Callable[[Any], Summary] | None,
+    *,
+    query_arg: bool = False,
+    ids_arg: str | None = None,
 ) -> Callable[[F], F]:
     """Record one audit row per call of the decorated service method.
 
-    ``ids_arg``: the name of the method's argument that holds memory ids (its first positional
-    one); a failed call records the ids it asked for. A method without one records none: the
-    first argument of ``add`` or ``import`` is the caller's text, never an id.
-
-    A write's row commits with the write (the store appends it inside its transaction); when it
-    cannot be written the write is refused. A read whose row cannot be written fails closed
-    (``StorageError``) unless the auditor allows reads to fail open, which is logged.
+    ``summarize``: a read's summarizer; its row is written once it returns. ``None``: the
+    method records its own row through the ``AuditCall`` it gets as ``audit`` (None when
+    auditing is off). ``ids_arg``: the name of the method's argument that holds memory ids (its
+    first positional one); a failed call records the ids it asked for. A method without one
+    records none: the first argument of ``add`` or ``import`` is the caller's text, never an id.
     """
 
     def wrap(method: F) -> F:
         @functools.wraps(method)
         def run(self: AuditedPart, *args: Any, **kwargs: Any) -> Any:
-            auditor = self.auditor
-            if auditor is None:
+            call = audit_call(self, action, args, kwargs, query_arg=query_arg)
+            if call is None:
                 return method(self, *args, **kwargs)
-            token = _redactions.set(0)
-            effects: list[Callable[[], None]] = []
-            effects_token = _after_row.set(effects)
-            who = kwargs.get("caller") or self.default_caller
-            call_args, call_kwargs = _named(args, kwargs)
-            project, named = _projects_of(call_kwargs)
-            query = (call_args[0] if call_args else call_kwargs.get("query")) if query_arg else None
-            fields: dict[str, Any] = {
-                # The project argument as the caller sent it may hold what a rule protects (the
-                # write is then refused); the audit row gets it redacted like any stored text.
-                "project": self.intake.redact_text(project) if isinstance(project, str) else None,
-                "query": query if isinstance(query, str) else None,
-            }
-            also = {"projects": [self.intake.redact_text(p) for p in named]} if len(named) > 1 else {}
             try:
-                with in_write.expect_row(
-                    auditor, action, who, project=fields["project"], redactions=_redactions.get
-                ) as pending:
-                    result = method(self, *args, **kwargs)
+                if summarize is None:
+                    return method(self, *args, audit=call, **kwargs)
+                result = method(self, *args, **kwargs)
             except MemwardenError as exc:
-                ids = _ids_from_call(self, ids_arg, call_args, call_kwargs) if ids_arg else []
-                try:
-                    auditor.record(
-                        action,
-                        who,
-                        outcome=exc.code,
-                        memory_ids=ids,
-                        redaction_count=_redactions.get(),
-                        **fields,
-                        **({"detail": also} if also else {}),
-                    )
-                except MemwardenError:  # the original error matters more; the failure is logged
-                    logger.error("could not record a failed %s in the audit log", action)
+                if not exc.fields.get("audit_failed"):  # a refused read was not a failed call
+                    ids = _ids_from_call(self, ids_arg, *_named(args, kwargs)) if ids_arg else []
+                    call.record_failure(exc, ids)
                 raise
-            finally:
-                count = _redactions.get()
-                _redactions.reset(token)
-                _after_row.reset(effects_token)
-            in_write.committed(pending)
-            if pending.rows and action != "import":
-                _run_after_row(action, effects)
-                return result  # the row committed with the write
-            summary = summarize(result)
-            if also:
-                summary["detail"] = {**summary.get("detail", {}), **also}
-            try:
-                auditor.record(action, who, redaction_count=count, **fields, **summary)
-            except MemwardenError as exc:
-                if pending.rows:  # an import's summary: its batches committed with their own rows
-                    logger.error("the summary row of an import could not be written: %s", exc.message)
-                    return result
-                if action in WRITES or not auditor.reads_fail_open:
-                    raise _refused_read(action, exc) from exc
-                logger.error(
-                    "%s served without its audit row (MEMWARDEN_AUDIT_READS_FAIL_OPEN): %s",
-                    action,
-                    exc.message,
-                )
-            _run_after_row(action, effects)
+            call.record(summarize(result))
             return result
 
         return run  # type: ignore[return-value]
@@ -210,14 +237,6 @@ def audited(
 
 
 # -- summarizers: result of the service method → audit fields ---------------------------------
-
-
-def add_summary(result: Any) -> Summary:
-    return {"memory_ids": [result.memory.id], "result_count": 1, "detail": {"duplicate": result.duplicate}}
-
-
-def memory_summary(memory: Any) -> Summary:
-    return {"memory_ids": [memory.id], "result_count": 1}
 
 
 def delete_summary(result: Any) -> Summary:

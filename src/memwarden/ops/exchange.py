@@ -20,7 +20,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from memwarden import validation as v
 from memwarden.errors import InvalidInput
@@ -28,6 +28,9 @@ from memwarden.intake import DEFAULT_PROJECT, Intake, content_hash, new_id
 from memwarden.models import Caller, IndexText, Memory
 from memwarden.ops.transfer import ImportRecord, export_header, memory_record, write_export
 from memwarden.store.base import MaintainableStore
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.audit.write_audit import WriteAudit
 
 Progress = Callable[[int, int], None]
 CHUNK = 1000
@@ -44,6 +47,9 @@ class ImportReport:
     redacted: int = 0
     new_ids: int = 0
     ids: list[str] = field(default_factory=list)
+    # For the audit rows, not the report: redaction matches replaced, batch transactions written.
+    redaction_matches: int = 0
+    batches: int = 0
 
     def to_dict(self, *, with_ids: bool = False) -> dict[str, Any]:
         out = {
@@ -81,12 +87,15 @@ def _held(store: Any, tenant: str, ids: Sequence[str]) -> set[str]:
 
 def _build(
     intake: Intake, who: Caller, record: ImportRecord, project: str | None, now: datetime, memory_id: str
-) -> tuple[Memory, IndexText, bool]:
-    text, redactions = intake.clean_content(record.content)
-    title, title_rules = intake.clean_title(record.title)
+) -> tuple[Memory, IndexText, bool, int]:
+    """The memory of one record, its index text, whether a rule redacted it and the matches
+    replaced in it."""
+    body = intake.clean_content(record.content)
+    title = intake.clean_title(record.title)
     tags, tag_rules = intake.clean_tags(list(record.tags))
-    context, context_rules = intake.clean_context(record.context)
-    redactions = (*redactions, *title_rules, *tag_rules, *context_rules)
+    context = intake.clean_context(record.context)
+    text = body.text
+    redactions = (*body.rules, *title.rules, *tag_rules, *context.rules)
     scope = project or intake.clean_project(record.project) or DEFAULT_PROJECT
     created = record.created_at or now
     updated = max(record.updated_at or created, created)
@@ -95,7 +104,7 @@ def _build(
         tenant=who.tenant,
         project=scope,
         kind=intake.clean_kind(record.kind),
-        title=title,
+        title=title.text,
         tags=tags,
         content=text,
         content_hash=content_hash(text),
@@ -110,7 +119,7 @@ def _build(
         # Rule names from the file are kept only when they are rules this redactor has: the field
         # is caller-written text like any other.
         redactions=tuple(dict.fromkeys((*intake.known_rules(record.redactions), *redactions))),
-        context=context,
+        context=context.text,
         thread=intake.clean_thread(record.thread),
         occurred_at=v.check_occurred_at(record.occurred_at, now=now) or created,
         # Provenance is what this database saw: an import by this caller. A file's own
@@ -119,7 +128,7 @@ def _build(
         actor=who.actor,
     )
     memory = intake.screened(memory)  # imported text is screened like any other write
-    return memory, intake.index_text(memory), bool(redactions)
+    return memory, intake.index_text(memory), bool(redactions), body.matches + title.matches + context.matches
 
 
 def import_records(
@@ -133,13 +142,15 @@ def import_records(
     project: object | None = None,
     progress: Progress | None = None,
     operator: bool = False,
+    audit: WriteAudit | None = None,
 ) -> ImportReport:
     """Check and build every record, then write them in batches; nothing is written on a bad record.
 
     Records whose id the caller's tenant already holds are skipped before the (costly)
     redaction and analysis: that is what makes importing the same file again cheap. ``operator``:
     the caller is the local operator, who may keep the file's ids (see the module's docstring).
-    Progress counts building as the first 80 % and writing as the rest.
+    Progress counts building as the first 80 % and writing as the rest. ``audit``: the row
+    each batch transaction appends (with the redaction matches of the whole import).
     """
     who = caller
     target = intake.clean_project(project)
@@ -161,18 +172,22 @@ def import_records(
             memory_id = new_id()  # another tenant holds it: never skip, overwrite or reveal it
         report.new_ids += record.id is not None and memory_id != asked[number - 1]
         try:
-            memory, index, redacted = _build(intake, who, record, target, now, memory_id)
+            memory, index, redacted, matches = _build(intake, who, record, target, now, memory_id)
         except InvalidInput as exc:
             raise InvalidInput(
                 f"memory #{number}: {exc.message}; nothing was imported", **exc.fields
             ) from None
         report.redacted += redacted
+        report.redaction_matches += matches
         built.append((memory, index))
         if progress and number % CHUNK == 0:
             progress(number * 4 // 5, total)
+    if audit is not None:
+        audit = audit.with_redactions(report.redaction_matches)
     for start in range(0, len(built), CHUNK):
         chunk = built[start : start + CHUNK]
-        for (memory, _), outcome in zip(chunk, store.import_memories(chunk), strict=True):
+        report.batches += 1
+        for (memory, _), outcome in zip(chunk, store.import_memories(chunk, audit=audit), strict=True):
             if outcome == "inserted":
                 report.inserted += 1
                 report.ids.append(memory.id)

@@ -15,10 +15,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from memwarden.audit import in_write
 from memwarden.audit import operations as audit_ops
 from memwarden.audit.chain import CLOCK_AHEAD_TOLERANCE, PURGE_CLOCK_JUMP, recent_clock_jumps
-from memwarden.audit.operations import audited
+from memwarden.audit.operations import AuditCall, audited
 from memwarden.errors import ConfigError, Conflict, InvalidInput, MemwardenError, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller, Memory, format_time, parse_time, utcnow
@@ -302,7 +301,7 @@ class Operations:
             now=self.clock(),
         )
 
-    @audited("import", audit_ops.import_summary)
+    @audited("import", None)
     def import_text(
         self,
         text: str,
@@ -311,8 +310,11 @@ class Operations:
         project: object | None = None,
         caller: Caller | None = None,
         progress: Callable[[int, int], None] | None = None,
+        audit: AuditCall | None = None,
     ) -> dict[str, Any]:
-        """Import a memwarden export or another tool's file; dedups, keeps ids and times, redacts."""
+        """Import a memwarden export or another tool's file; dedups, keeps ids and times, redacts.
+
+        Each batch commits with its own audit row; a summary row of the whole import follows."""
         from memwarden.ops.exchange import CHUNK as IMPORT_CHUNK  # see _EXCHANGE_IMPORTS
         from memwarden.ops.exchange import import_records
         from memwarden.ops.importers import read_records
@@ -336,8 +338,15 @@ class Operations:
                 project=project,
                 progress=progress,
                 operator=who.same_party(self.default_caller),
+                audit=audit.for_write() if audit is not None else None,
             )
         result = report.to_dict()
+        if audit is not None:
+            audit.record(
+                audit_ops.import_summary(result),
+                redaction_count=report.redaction_matches,
+                after_rows=report.batches > 0,
+            )
         if self.vectors is not None:
             result["embedded"] = self.vectors.embed_backlog()
         for start in range(0, len(report.ids) if self.vault is not None else 0, SYNC_PAGE):
@@ -412,7 +421,7 @@ class Operations:
             self.audit(action, caller=caller, **fields)
         except MemwardenError as exc:
             if self.auditor is None or not self.auditor.reads_fail_open:
-                raise audit_ops._refused_read(what, exc) from exc  # the message of every refused read
+                raise audit_ops.refused_read(what, exc) from exc  # the message of every refused read
             logger.error(
                 "%s served without its audit row (MEMWARDEN_AUDIT_READS_FAIL_OPEN): %s", what, exc.message
             )
@@ -455,12 +464,12 @@ class Operations:
             purged = store.purge_expired(cutoff)
         else:
             try:
-                with in_write.expect_row(self.auditor, "purge", self._caller(caller)) as pending:
-                    purged = store.purge_expired(cutoff)
+                purged = store.purge_expired(
+                    cutoff, audit=self.auditor.for_write("purge", self._caller(caller))
+                )
             except MemwardenError as exc:
                 self._failed("purge", caller, exc)
                 raise
-            in_write.committed(pending)
         if self.vault is not None:
             for memory_id in purged:  # ids of any tenant; a folder only holds the mirrored tenant's
                 self.vault.removed(self.vault.tenant, memory_id)

@@ -1,7 +1,8 @@
 """Searcher: analyze the query, retrieve keyword and vector candidates, fuse, lift by thread
 neighbours, rank, fit a budget.
 
-``search`` is what callers run (audited, counts use); ``find`` is the same retrieval without side
+``search`` is what callers run (audited, counts use: the row and the hit counts commit in one
+transaction); ``find`` is the same retrieval without side
 effects, for memwarden's own lookups (the vault's Related links) and ``memwarden eval``. ``find``
 is ``gather`` (the candidates of both paths, once per query) then ``score`` (fusion, thread lift
 and ranking under a ``Tuning``), so an evaluation can score many tunings on one gathering. The vector path runs beside
@@ -18,9 +19,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memwarden import validation as v
 from memwarden.audit import operations as audit_ops
-from memwarden.audit.operations import audited
-from memwarden.errors import EmbeddingUnavailable, InvalidInput
+from memwarden.audit.operations import AuditCall, audited
+from memwarden.errors import EmbeddingUnavailable, InvalidInput, MemwardenError
 from memwarden.intake import Intake
+from memwarden.logs import get_logger
 from memwarden.models import Caller, Candidate, DegradeReason, Hit, KeywordQuery, Memory, SearchResult, utcnow
 from memwarden.search.budget import fit_to_budget
 from memwarden.search.hybrid import fuse
@@ -46,6 +48,7 @@ RELATED_LIMIT = 5
 RELATED_QUERY_WORDS = 5
 
 _WORD_CHARS = re.compile(r"\W")
+logger = get_logger(__name__)
 DEFAULT_TUNING = Tuning(vector_weight=None, thread_weight=THREAD_WEIGHT)
 
 
@@ -93,14 +96,34 @@ class Searcher:
     def _caller(self, caller: Caller | None) -> Caller:
         return caller or self.default_caller
 
-    def _count_uses(self, who: Caller, hits: Sequence[Hit], now: datetime) -> None:
-        """One use of each hit returned, counted once the search's audit row is written: a search
-        refused for want of its row returned nothing and uses nothing."""
-        ids = [h.memory.id for h in hits]
-        if ids:
-            audit_ops.after_row(lambda: self.store.record_hits(who.tenant, ids, now))
+    def _record(self, who: Caller, result: SearchResult, now: datetime, audit: AuditCall | None) -> None:
+        """The search's audit row and one use of each hit returned, in one store transaction.
 
-    @audited("search", audit_ops.search_summary, query_arg=True)
+        A search with no hits writes its row alone. When the joint write fails, the row and the
+        counts are tried apart, as two transactions: a search refused for want of its row returns
+        nothing and uses nothing (``AuditCall.record``); a search whose row was written (or that
+        may fail open) is served even when its uses cannot be counted (logged)."""
+        ids = [h.memory.id for h in result.hits]
+        summary = audit_ops.search_summary(result)
+        if audit is None:
+            if ids:
+                self.store.record_hits(who.tenant, ids, now)
+            return
+        if not ids:
+            audit.record(summary)
+            return
+        row = audit.for_write(degraded=summary["degraded"], detail=summary["detail"])
+        try:
+            self.store.record_hits(who.tenant, ids, now, audit=row)
+            return
+        except MemwardenError:
+            audit.record(summary)
+        try:
+            self.store.record_hits(who.tenant, ids, now)
+        except MemwardenError as exc:  # the search was served and recorded; only its count is lost
+            logger.error("search: a use could not be counted: %s", exc.message)
+
+    @audited("search", None, query_arg=True)
     def search(
         self,
         query: object,
@@ -113,6 +136,7 @@ class Searcher:
         max_tokens: object = None,
         include_context: bool = False,
         caller: Caller | None = None,
+        audit: AuditCall | None = None,
     ) -> SearchResult:
         """Keyword and vector candidates fused, then ranked; ``vector=False`` asks for keywords only.
         ``include_context`` returns each hit's context too (never counted in ``max_tokens``)."""
@@ -136,8 +160,7 @@ class Searcher:
         hits, tokens, omitted = result.hits, None, 0
         if budget is not None:
             hits, tokens, omitted = fit_to_budget(hits, budget)
-        self._count_uses(who, hits, now)
-        return SearchResult(
+        found = SearchResult(
             hits=hits,
             degraded=result.degraded,
             degrade_reason=result.degrade_reason,
@@ -146,8 +169,10 @@ class Searcher:
             vector_wait_ms=result.vector_wait_ms,
             include_context=bool(include_context),
         )
+        self._record(who, found, now, audit)
+        return found
 
-    @audited("search", audit_ops.search_summary, query_arg=True)
+    @audited("search", None, query_arg=True)
     def recall(
         self,
         query: object,
@@ -155,6 +180,7 @@ class Searcher:
         projects: Sequence[object | None],
         limit: object = 5,
         caller: Caller | None = None,
+        audit: AuditCall | None = None,
     ) -> SearchResult:
         """The best ``limit`` hits over several projects (the prompt hook's: the session's and
         ``default``), as one search: one use counted per hit returned and one audit row (its
@@ -198,14 +224,15 @@ class Searcher:
             if hit.memory.id not in best or hit.score > best[hit.memory.id].score:
                 best[hit.memory.id] = hit
         hits = sorted(best.values(), key=lambda h: h.score, reverse=True)[:top]
-        self._count_uses(who, hits, now)
         degraded = next((r for r in found if r.degraded), None)
-        return SearchResult(
+        merged = SearchResult(
             hits=hits,
             degraded=degraded is not None,
             degrade_reason=None if degraded is None else degraded.degrade_reason,
             vector_wait_ms=max(r.vector_wait_ms for r in found),
         )
+        self._record(who, merged, now, audit)
+        return merged
 
     def _with_index(self, candidates: list[Candidate]) -> list[Candidate]:
         """Candidates with their analyzed text, which the ranking's coverage reads.

@@ -1,4 +1,10 @@
-"""The Store protocol: what the service needs from a database. Imports no backend."""
+"""The Store protocol: what the service needs from a database. Imports no backend.
+
+A method that changes memories (or counts a search's uses) takes ``audit``: the row the service
+built for the operation (``audit/write_audit.py``). The store appends it on the write's own
+connection, inside its transaction, so both commit or neither does; when the row cannot be
+appended the method raises and nothing stored changes. ``audit=None`` writes no row.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from memwarden.models import Candidate, IndexText, KeywordQuery, Memory, VectorCounts, VectorSpace
 
 if TYPE_CHECKING:  # pragma: no cover - only browsing builds these (memwarden/browsing.py)
+    from memwarden.audit.write_audit import WriteAudit
     from memwarden.browsing import BrowseCursor, MemoryPage, MemoryQuery, StoreOverview
 
 
@@ -21,10 +28,13 @@ class Store(Protocol):
 
     backend: str
 
-    def add(self, memory: Memory, index: IndexText) -> tuple[Memory, bool]:
+    def add(
+        self, memory: Memory, index: IndexText, *, audit: WriteAudit | None = None
+    ) -> tuple[Memory, bool]:
         """Insert ``memory`` unless a live one with the same tenant+project+hash exists.
 
-        Returns ``(stored, duplicate)``: the existing memory and True on a duplicate.
+        Returns ``(stored, duplicate)``: the existing memory and True on a duplicate. The
+        ``audit`` row names the stored (or existing) id, ``duplicate`` in its detail.
         """
         ...
 
@@ -56,17 +66,20 @@ class Store(Protocol):
         index: IndexText,
         *,
         expected_version: int,
-        audit_detail: dict[str, Any] | None = None,
+        audit: WriteAudit | None = None,
     ) -> Memory:
         """Replace the row if its version is still ``expected_version``; bumps the version.
-        ``audit_detail`` is added to the detail of the audit row written with the change.
+        The ``audit`` row gets the new version in its detail.
 
         Raises Conflict on a stale version or when the new content duplicates another memory.
         """
         ...
 
-    def soft_delete(self, tenant: str, memory_id: str, now: datetime) -> Memory | None:
-        """Mark deleted and drop from the indexes; None when the id is unknown."""
+    def soft_delete(
+        self, tenant: str, memory_id: str, now: datetime, *, audit: WriteAudit | None = None
+    ) -> Memory | None:
+        """Mark deleted and drop from the indexes; None when the id is unknown. The ``audit``
+        row is written only when this call deleted the memory."""
         ...
 
     def keyword_search(
@@ -98,8 +111,11 @@ class Store(Protocol):
         """Live memories, most recently updated first; only pinned ones with ``pinned_only``."""
         ...
 
-    def record_hits(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
-        """Count one use of each memory and stamp ``last_used_at``."""
+    def record_hits(
+        self, tenant: str, ids: Sequence[str], now: datetime, *, audit: WriteAudit | None = None
+    ) -> None:
+        """Count one use of each memory and stamp ``last_used_at``; the search's ``audit`` row
+        (naming ``ids``) commits in the same transaction. Nothing happens without ids."""
         ...
 
     def stats(self, tenant: str, project: str | None, now: datetime) -> dict[str, Any]:
@@ -186,13 +202,17 @@ class MaintainableStore(Protocol):
         """Which of these ids are stored, in any tenant, deleted or not (ids are unique)."""
         ...
 
-    def import_memories(self, entries: Sequence[tuple[Memory, IndexText]]) -> list[str]:
+    def import_memories(
+        self, entries: Sequence[tuple[Memory, IndexText]], *, audit: WriteAudit | None = None
+    ) -> list[str]:
         """Insert memories keeping their ids and times; per entry ``inserted``, ``same_id`` or
-        ``duplicate`` (same tenant+project+content as a live memory)."""
+        ``duplicate`` (same tenant+project+content as a live memory). Each batch transaction
+        appends its own ``audit`` row (the ids it inserted, ``batch`` in its detail)."""
         ...
 
-    def purge_expired(self, expired_before: datetime) -> list[str]:
-        """Remove for good the memories that expired before ``expired_before``; their ids."""
+    def purge_expired(self, expired_before: datetime, *, audit: WriteAudit | None = None) -> list[str]:
+        """Remove for good the memories that expired before ``expired_before``; their ids. The
+        ``audit`` row (``write_audit.append_purge_row``) is written only when something went."""
         ...
 
     def vacuum(self) -> dict[str, int]:

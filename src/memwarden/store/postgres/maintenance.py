@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memwarden.audit import in_write
+from memwarden.audit.write_audit import WriteAudit, append_purge_row, append_row, note_committed
 from memwarden.errors import StorageError
 from memwarden.models import IndexText, Memory, VectorSpace, format_time
 
@@ -199,8 +199,11 @@ class PostgresMaintenance:
             rows = conn.execute("SELECT id FROM memories WHERE id = ANY(%s)", (list(ids),)).fetchall()
         return {r[0] for r in rows}
 
-    def import_memories(self, entries: Sequence[tuple[Memory, IndexText]]) -> list[str]:
-        """Insert memories that keep their ids and times, one transaction per batch.
+    def import_memories(
+        self, entries: Sequence[tuple[Memory, IndexText]], *, audit: WriteAudit | None = None
+    ) -> list[str]:
+        """Insert memories that keep their ids and times, one transaction per batch, each batch
+        with its own ``audit`` row (the ids it inserted).
 
         Returns, per entry, ``inserted``, ``same_id`` (that id exists already) or ``duplicate``
         (a live memory of the same tenant+project says exactly this).
@@ -224,21 +227,21 @@ class PostgresMaintenance:
                         outcomes.append("same_id")
                     else:
                         outcomes.append("duplicate")
-                in_write.write_row(
+                batch_row = append_row(
+                    audit,
                     conn,
                     [m.id for (m, _), o in zip(chunk, outcomes[start:], strict=True) if o == "inserted"],
-                    result_count=outcomes[start:].count("inserted"),
                     detail={"batch": True},
-                    once=False,
                 )
+            note_committed(audit, batch_row)
         return outcomes
 
     # -- maintenance ---------------------------------------------------------------------------
 
-    def purge_expired(self, expired_before: datetime) -> list[str]:
+    def purge_expired(self, expired_before: datetime, *, audit: WriteAudit | None = None) -> list[str]:
         """Remove, for good, memories whose expiry is older than ``expired_before``; their ids.
 
-        Under ``in_write.expect_row`` the ``purge`` row commits in the same transaction, only
+        With ``audit`` the ``purge`` row commits in the same transaction, only
         when something was purged; the same row as the SQLite store's (``purge_row`` there)."""
         with self.write() as conn:
             rows = conn.execute(
@@ -246,7 +249,8 @@ class PostgresMaintenance:
                 (expired_before,),
             ).fetchall()
             purged = [str(r[0]) for r in rows]
-            in_write.write_purge_row(conn, purged, format_time(expired_before))
+            row = append_purge_row(audit, conn, purged, format_time(expired_before))
+        note_committed(audit, row)
         return purged
 
     def vacuum(self) -> dict[str, int]:

@@ -14,7 +14,7 @@ from contextlib import contextmanager, nullcontext
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memwarden.audit import in_write
+from memwarden.audit.write_audit import WriteAudit, append_row, note_committed
 from memwarden.errors import Conflict, StorageError
 from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
 from memwarden.store.postgres import migrations
@@ -90,8 +90,8 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
     @contextmanager
     def write(self) -> Iterator[psycopg.Connection]:
         """One write transaction (READ COMMITTED; row locks and unique indexes do the rest); an
-        audit row written inside (``audit/in_write.py``) commits with it or not at all."""
-        with in_write.transaction_rows(), self.connection() as conn, conn.transaction():
+        audit row appended inside (``audit/write_audit.py``) commits with it or not at all."""
+        with self.connection() as conn, conn.transaction():
             yield conn
 
     def close(self) -> None:
@@ -99,49 +99,55 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
 
     # -- writes ------------------------------------------------------------------------------
 
-    def add(self, memory: Memory, index: IndexText) -> tuple[Memory, bool]:
+    def add(
+        self, memory: Memory, index: IndexText, *, audit: WriteAudit | None = None
+    ) -> tuple[Memory, bool]:
         import psycopg
 
         for _ in range(ADD_RETRIES):
             try:
-                return self._add_once(memory, index)
+                return self._add_once(memory, index, audit)
             except psycopg.errors.UniqueViolation:
                 continue  # another replica stored the twin while we retired an expired one
             except _TwinVanished:
                 continue  # deleted between our insert and our read: try the insert again
         raise StorageError(f"could not store memory {memory.id}: its duplicate kept changing; retry")
 
-    def _add_once(self, memory: Memory, index: IndexText) -> tuple[Memory, bool]:
+    def _add_once(self, memory: Memory, index: IndexText, audit: WriteAudit | None) -> tuple[Memory, bool]:
+        """One attempt; a retried attempt appends its own audit row (this one's rolled back)."""
         with self.write() as conn:
-            row = conn.execute(
-                f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * NCOLUMNS)}, %s::tsvector)"
-                " ON CONFLICT (tenant, project, content_hash) WHERE deleted_at IS NULL DO NOTHING"
-                " RETURNING id",
-                (*memory_params(memory), tsvector_literal(index)),
-            ).fetchone()
-            if row is not None:
-                in_write.write_row(conn, [memory.id], detail={"duplicate": False})
-                return memory, False
-            # A live twin exists (perhaps committed by another replica a moment ago).
-            twin = conn.execute(
-                f"SELECT {COLUMNS} FROM memories WHERE tenant = %s AND project = %s AND content_hash = %s"
-                " AND deleted_at IS NULL FOR UPDATE",
-                (memory.tenant, memory.project, memory.content_hash),
-            ).fetchone()
-            if twin is None:
-                raise _TwinVanished
-            existing = row_to_memory(twin)
-            if not existing.is_expired(memory.created_at):
-                in_write.write_row(conn, [existing.id], detail={"duplicate": True})
-                return existing, True
-            # An expired twin is retired so the same fact can be stored afresh.
-            self._soft_delete_row(conn, existing, memory.created_at)
-            conn.execute(
-                f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * NCOLUMNS)}, %s::tsvector)",
-                (*memory_params(memory), tsvector_literal(index)),
-            )
-            in_write.write_row(conn, [memory.id], detail={"duplicate": False})
+            stored, duplicate = self._add_in(conn, memory, index)
+            row = append_row(audit, conn, [stored.id], detail={"duplicate": duplicate})
+        note_committed(audit, row)
+        return stored, duplicate
+
+    def _add_in(self, conn: psycopg.Connection, memory: Memory, index: IndexText) -> tuple[Memory, bool]:
+        row = conn.execute(
+            f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * NCOLUMNS)}, %s::tsvector)"
+            " ON CONFLICT (tenant, project, content_hash) WHERE deleted_at IS NULL DO NOTHING"
+            " RETURNING id",
+            (*memory_params(memory), tsvector_literal(index)),
+        ).fetchone()
+        if row is not None:
             return memory, False
+        # A live twin exists (perhaps committed by another replica a moment ago).
+        twin = conn.execute(
+            f"SELECT {COLUMNS} FROM memories WHERE tenant = %s AND project = %s AND content_hash = %s"
+            " AND deleted_at IS NULL FOR UPDATE",
+            (memory.tenant, memory.project, memory.content_hash),
+        ).fetchone()
+        if twin is None:
+            raise _TwinVanished
+        existing = row_to_memory(twin)
+        if not existing.is_expired(memory.created_at):
+            return existing, True
+        # An expired twin is retired so the same fact can be stored afresh.
+        self._soft_delete_row(conn, existing, memory.created_at)
+        conn.execute(
+            f"INSERT INTO memories ({COLUMNS}, search) VALUES ({', '.join(['%s'] * NCOLUMNS)}, %s::tsvector)",
+            (*memory_params(memory), tsvector_literal(index)),
+        )
+        return memory, False
 
     def update(
         self,
@@ -149,7 +155,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         index: IndexText,
         *,
         expected_version: int,
-        audit_detail: dict[str, Any] | None = None,
+        audit: WriteAudit | None = None,
     ) -> Memory:
         import psycopg
 
@@ -188,9 +194,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 ).fetchone()
                 if row is None:
                     self._explain_missed_update(conn, memory, expected_version)
-                in_write.write_row(
-                    conn, [memory.id], detail={"version": updated.version, **(audit_detail or {})}
-                )
+                written = append_row(audit, conn, [memory.id], detail={"version": updated.version})
         except psycopg.errors.UniqueViolation:
             twin = self._twin(memory)
             raise Conflict(
@@ -199,6 +203,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 id=memory.id,
                 duplicate_of=twin,
             ) from None
+        note_committed(audit, written)
         return updated
 
     def _explain_missed_update(self, conn: psycopg.Connection, memory: Memory, expected_version: int) -> None:
@@ -223,7 +228,9 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
             ).fetchone()
         return None if row is None else str(row[0])
 
-    def soft_delete(self, tenant: str, memory_id: str, now: datetime) -> Memory | None:
+    def soft_delete(
+        self, tenant: str, memory_id: str, now: datetime, *, audit: WriteAudit | None = None
+    ) -> Memory | None:
         with self.write() as conn:
             row = conn.execute(
                 f"SELECT {COLUMNS} FROM memories WHERE tenant = %s AND id = %s FOR UPDATE",
@@ -235,18 +242,22 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
             if memory.deleted_at is not None:
                 return memory
             deleted = self._soft_delete_row(conn, memory, now)
-            in_write.write_row(conn, [memory.id], detail={"already_deleted": False})
-            return deleted
+            written = append_row(audit, conn, [memory.id], detail={"already_deleted": False})
+        note_committed(audit, written)
+        return deleted
 
     def _soft_delete_row(self, conn: psycopg.Connection, memory: Memory, now: datetime) -> Memory:
         conn.execute("UPDATE memories SET deleted_at = %s, search = NULL WHERE id = %s", (now, memory.id))
         return memory._replace(deleted_at=now)
 
-    def record_hits(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
+    def record_hits(
+        self, tenant: str, ids: Sequence[str], now: datetime, *, audit: WriteAudit | None = None
+    ) -> None:
         if not ids:
             return
         # Rows are locked in id order so concurrent searches counting overlapping hits cannot deadlock.
-        # Usage counters are bookkeeping (as on SQLite): committed without waiting for the WAL flush.
+        # Usage counters are bookkeeping, and a search's audit row is written like every read's
+        # (audit.py): committed without waiting for the WAL flush, one commit for both.
         with self.write() as conn:
             conn.execute("SET LOCAL synchronous_commit = off")
             conn.execute(
@@ -255,6 +266,8 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
                 " WHERE m.id = s.id",
                 (now, tenant, sorted(set(ids))),
             )
+            row = append_row(audit, conn, ids)
+        note_committed(audit, row)
 
     # -- reads -------------------------------------------------------------------------------
 

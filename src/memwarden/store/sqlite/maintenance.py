@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
-from memwarden.audit import in_write
+from memwarden.audit.write_audit import WriteAudit, append_purge_row, append_row, note_committed
 from memwarden.errors import StorageError
 from memwarden.logs import get_logger
 from memwarden.models import IndexText, Memory, VectorSpace, format_time
@@ -297,8 +297,11 @@ class SQLiteMaintenance:
             found.update(r[0] for r in conn.execute(f"SELECT id FROM memories WHERE id IN ({marks})", part))
         return found
 
-    def import_memories(self, entries: Sequence[tuple[Memory, IndexText]]) -> list[str]:
-        """Insert memories that keep their ids and times, in one transaction per batch.
+    def import_memories(
+        self, entries: Sequence[tuple[Memory, IndexText]], *, audit: WriteAudit | None = None
+    ) -> list[str]:
+        """Insert memories that keep their ids and times, in one transaction per batch, each
+        batch with its own ``audit`` row (the ids it inserted).
 
         Returns, per entry, ``inserted``, ``same_id`` (that id exists already) or ``duplicate``
         (a live memory of the same tenant+project says exactly this).
@@ -337,23 +340,23 @@ class SQLiteMaintenance:
                     outcomes.append("inserted")
                 for rowid, index, memory in to_index:
                     self._index(conn, rowid, index, memory)
-                in_write.write_row(
+                batch_row = append_row(
+                    audit,
                     conn,
                     [m.id for (m, _), o in zip(chunk, outcomes[start:], strict=True) if o == "inserted"],
-                    result_count=outcomes[start:].count("inserted"),
                     detail={"batch": True},
-                    once=False,
                 )
+            note_committed(audit, batch_row)
         if len(entries) >= IMPORT_BATCH:
             self.connection().execute("PRAGMA optimize")  # planner statistics follow a bulk load
         return outcomes
 
     # -- maintenance ---------------------------------------------------------------------------
 
-    def purge_expired(self, expired_before: datetime) -> list[str]:
+    def purge_expired(self, expired_before: datetime, *, audit: WriteAudit | None = None) -> list[str]:
         """Remove, for good, memories whose expiry is older than ``expired_before``; their ids.
 
-        Under ``in_write.expect_row`` the ``purge`` row commits in the same transaction, only
+        With ``audit`` the ``purge`` row commits in the same transaction, only
         when something was purged, so the purge at every server start does not fill the log (the
         PostgreSQL store writes the same row)."""
         stamp = format_time(expired_before)
@@ -368,7 +371,8 @@ class SQLiteMaintenance:
                 conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
             purged = [str(r[1]) for r in rows]
-            in_write.write_purge_row(conn, purged, stamp)
+            row = append_purge_row(audit, conn, purged, stamp)
+        note_committed(audit, row)
         return purged
 
     def vacuum(self) -> dict[str, int]:

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memwarden.audit import in_write
+from memwarden.audit.write_audit import WriteAudit, append_row, note_committed
 from memwarden.errors import Conflict
 from memwarden.models import (
     IndexText,
@@ -164,19 +164,18 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             raise SQLiteFault(f"cannot start a write: {describe_fault(self.path, exc)}") from exc
-        with in_write.transaction_rows():  # an audit row written inside commits or goes with it
-            try:
-                yield conn
-            except BaseException:
-                if conn.in_transaction:  # SQLite may have rolled back already (e.g. on SQLITE_CORRUPT)
-                    conn.execute("ROLLBACK")
-                raise
-            try:
-                conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise SQLiteFault(f"commit failed: {describe_fault(self.path, exc)}") from exc
+        try:
+            yield conn
+        except BaseException:
+            if conn.in_transaction:  # SQLite may have rolled back already (e.g. on SQLITE_CORRUPT)
+                conn.execute("ROLLBACK")
+            raise
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise SQLiteFault(f"commit failed: {describe_fault(self.path, exc)}") from exc
 
     def close(self) -> None:
         with self._lock:
@@ -194,26 +193,32 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
 
     # -- writes ------------------------------------------------------------------------------
 
-    def add(self, memory: Memory, index: IndexText) -> tuple[Memory, bool]:
+    def add(
+        self, memory: Memory, index: IndexText, *, audit: WriteAudit | None = None
+    ) -> tuple[Memory, bool]:
         with self.write() as conn:
-            row = conn.execute(
-                f"SELECT {_COLUMNS} FROM memories WHERE tenant = ? AND project = ? AND content_hash = ?"
-                " AND deleted_at IS NULL",
-                (memory.tenant, memory.project, memory.content_hash),
-            ).fetchone()
-            if row is not None:
-                existing = _row_to_memory(row)
-                if not existing.is_expired(memory.created_at):
-                    in_write.write_row(conn, [existing.id], detail={"duplicate": True})
-                    return existing, True
-                # An expired twin is retired so the same fact can be stored afresh.
-                self._soft_delete_row(conn, existing, memory.created_at)
-            cursor = conn.execute(
-                f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * _NCOLUMNS)})",
-                _memory_params(memory),
-            )
-            self._index(conn, cursor.lastrowid, index, memory)
-            in_write.write_row(conn, [memory.id], detail={"duplicate": False})
+            stored, duplicate = self._add_in(conn, memory, index)
+            row = append_row(audit, conn, [stored.id], detail={"duplicate": duplicate})
+        note_committed(audit, row)
+        return stored, duplicate
+
+    def _add_in(self, conn: sqlite3.Connection, memory: Memory, index: IndexText) -> tuple[Memory, bool]:
+        row = conn.execute(
+            f"SELECT {_COLUMNS} FROM memories WHERE tenant = ? AND project = ? AND content_hash = ?"
+            " AND deleted_at IS NULL",
+            (memory.tenant, memory.project, memory.content_hash),
+        ).fetchone()
+        if row is not None:
+            existing = _row_to_memory(row)
+            if not existing.is_expired(memory.created_at):
+                return existing, True
+            # An expired twin is retired so the same fact can be stored afresh.
+            self._soft_delete_row(conn, existing, memory.created_at)
+        cursor = conn.execute(
+            f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join('?' * _NCOLUMNS)})",
+            _memory_params(memory),
+        )
+        self._index(conn, cursor.lastrowid, index, memory)
         return memory, False
 
     def index_fingerprint(self) -> str | None:
@@ -285,7 +290,7 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
         index: IndexText,
         *,
         expected_version: int,
-        audit_detail: dict[str, Any] | None = None,
+        audit: WriteAudit | None = None,
     ) -> Memory:
         updated = memory._replace(version=expected_version + 1)
         with self.write() as conn:
@@ -332,10 +337,13 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
             )
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
             self._index(conn, row[0], index, updated)
-            in_write.write_row(conn, [memory.id], detail={"version": updated.version, **(audit_detail or {})})
+            written = append_row(audit, conn, [memory.id], detail={"version": updated.version})
+        note_committed(audit, written)
         return updated
 
-    def soft_delete(self, tenant: str, memory_id: str, now: datetime) -> Memory | None:
+    def soft_delete(
+        self, tenant: str, memory_id: str, now: datetime, *, audit: WriteAudit | None = None
+    ) -> Memory | None:
         with self.write() as conn:
             row = conn.execute(
                 f"SELECT {_COLUMNS} FROM memories WHERE tenant = ? AND id = ?", (tenant, memory_id)
@@ -346,8 +354,9 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
             if memory.deleted_at is not None:
                 return memory
             deleted = self._soft_delete_row(conn, memory, now)
-            in_write.write_row(conn, [memory.id], detail={"already_deleted": False})
-            return deleted
+            written = append_row(audit, conn, [memory.id], detail={"already_deleted": False})
+        note_committed(audit, written)
+        return deleted
 
     def _soft_delete_row(self, conn: sqlite3.Connection, memory: Memory, now: datetime) -> Memory:
         rowid = conn.execute("SELECT rowid FROM memories WHERE id = ?", (memory.id,)).fetchone()[0]
@@ -355,14 +364,20 @@ class SQLiteStore(SQLiteKeywords, SQLiteVectors, SQLiteThreads, SQLiteMaintenanc
         conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
         return memory._replace(deleted_at=now)
 
-    def record_hits(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
+    def record_hits(
+        self, tenant: str, ids: Sequence[str], now: datetime, *, audit: WriteAudit | None = None
+    ) -> None:
         if not ids:
             return
+        # Usage counters are bookkeeping, and a search's audit row is written like every read's
+        # (audit.py: synchronous=NORMAL): one commit without an fsync holds both.
         with self.write(durable=False) as conn:
             conn.executemany(
                 "UPDATE memories SET hit_count = hit_count + 1, last_used_at = ? WHERE +tenant = ? AND id = ?",
                 [(format_time(now), tenant, memory_id) for memory_id in ids],
             )
+            row = append_row(audit, conn, ids)
+        note_committed(audit, row)
 
     # -- reads -------------------------------------------------------------------------------
 
