@@ -53,10 +53,12 @@ def start_payload(cwd: Path, session: str = "0f3c-session", source: str = "start
     }
 
 
-def stop_payload(cwd: Path, session: str = "0f3c-session", active: bool = False) -> dict[str, Any]:
+def stop_payload(
+    cwd: Path, session: str = "0f3c-session", active: bool = False, transcript: Path | str = TRANSCRIPT
+) -> dict[str, Any]:
     return {
         "session_id": session,
-        "transcript_path": TRANSCRIPT,
+        "transcript_path": str(transcript),
         "cwd": str(cwd),
         "permission_mode": "default",
         "hook_event_name": "Stop",
@@ -192,14 +194,14 @@ def test_prompt_hook_with_nothing_relevant_prints_nothing(
 
 
 def test_a_missing_database_gives_exit_0_no_output_and_one_log_line(
-    tmp_path: Path, cli_env: dict[str, str], repo: Path
+    tmp_path: Path, cli_env: dict[str, str], repo: Path, long_transcript: Path
 ) -> None:
     env = {**cli_env, "MEMWARDEN_DB": str(tmp_path / "nowhere" / "memwarden.db")}
     log = Path(env["MEMWARDEN_LOG_FILE"])
     for hook, payload in [
         ("prompt", prompt_payload("what do we know about the client", repo)),
         ("session-start", start_payload(repo)),
-        ("stop", stop_payload(repo)),
+        ("stop", stop_payload(repo, transcript=long_transcript)),  # long enough to look at the database
     ]:
         result = run_cli(env, hook, payload)
         assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
@@ -303,48 +305,121 @@ def test_the_project_flag_overrides_the_folder_name(
     assert '"project": "billing-core", "kind": "fact"' in got["hookSpecificOutput"]["additionalContext"]
 
 
+def write_transcript(path: Path, typed: list[str]) -> Path:
+    """A Claude Code transcript (JSON lines) in which the user typed ``typed``, each followed by
+    an assistant reply, a tool call and its result (which come back as a user entry)."""
+    entries: list[dict[str, Any]] = [
+        {"type": "user", "isMeta": True, "message": {"role": "user", "content": "Caveat: local commands"}},
+        {"type": "user", "message": {"role": "user", "content": "<command-name>/clear</command-name>"}},
+    ]
+    for n, text in enumerate(typed):
+        entries += [
+            {"type": "user", "message": {"role": "user", "content": [{"type": "text", "text": text}]}},
+            {
+                "type": "assistant",
+                "message": {"role": "assistant", "content": [{"type": "text", "text": "On it."}]},
+            },
+            {
+                "type": "user",
+                "message": {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": f"t{n}", "content": "ok"}],
+                },
+            },
+        ]
+    path.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    return path
+
+
+LONG_SESSION = [f"Step {n}: change the billing export to write ISO dates in column {n}" for n in range(1, 7)]
+
+
+@pytest.fixture
+def long_transcript(tmp_path: Path) -> Path:
+    """A session long enough for the Stop hook's default (nudge) to ask."""
+    return write_transcript(tmp_path / "long.jsonl", [*LONG_SESSION, "thanks", "ok"])
+
+
 def test_stop_asks_once_per_session_when_nothing_was_stored(
-    service: MemoryService, cli_env: dict[str, str], repo: Path
+    service: MemoryService, cli_env: dict[str, str], repo: Path, long_transcript: Path
 ) -> None:
     service.memories.add("An old fact from an earlier session", project="acme")
     assert run_cli(cli_env, "session-start", start_payload(repo, "s-1")).returncode == 0
-    first = run_cli(cli_env, "stop", stop_payload(repo, "s-1"))
+    first = run_cli(cli_env, "stop", stop_payload(repo, "s-1", transcript=long_transcript))
     assert json.loads(first.stdout) == {
         "decision": "block",
         "reason": STOP_REASON.format(project=' (project "acme")'),
     }
-    again = run_cli(cli_env, "stop", stop_payload(repo, "s-1"))
+    again = run_cli(cli_env, "stop", stop_payload(repo, "s-1", transcript=long_transcript))
     assert (again.returncode, again.stdout) == (0, "")
 
 
 def test_stop_stays_silent_when_something_was_stored_during_the_session(
-    service: MemoryService, db_path: Path, repo: Path
+    service: MemoryService, db_path: Path, repo: Path, long_transcript: Path
 ) -> None:
     run_in_process("session-start", start_payload(repo, "s-2"), db_path)
     service.memories.add("Acme signed the renewal for 2027", project="acme")
-    assert run_in_process("stop", stop_payload(repo, "s-2"), db_path) == ""
+    assert run_in_process("stop", stop_payload(repo, "s-2", transcript=long_transcript), db_path) == ""
 
 
 def test_stop_stays_silent_when_a_stop_hook_already_continued_the_turn(
-    service: MemoryService, db_path: Path, repo: Path
+    service: MemoryService, db_path: Path, repo: Path, long_transcript: Path
 ) -> None:
     run_in_process("session-start", start_payload(repo, "s-3"), db_path)
-    assert run_in_process("stop", stop_payload(repo, "s-3", active=True), db_path) == ""
-    assert run_in_process("stop", stop_payload(repo, "s-3"), db_path) != ""  # not used up by the skipped one
+    assert (
+        run_in_process("stop", stop_payload(repo, "s-3", active=True, transcript=long_transcript), db_path)
+        == ""
+    )
+    # not used up by the skipped one
+    assert run_in_process("stop", stop_payload(repo, "s-3", transcript=long_transcript), db_path) != ""
 
 
 def test_stop_without_a_seen_session_start_does_not_ask_that_time(
-    service: MemoryService, db_path: Path, repo: Path
+    service: MemoryService, db_path: Path, repo: Path, long_transcript: Path
 ) -> None:
-    assert run_in_process("stop", stop_payload(repo, "s-4"), db_path) == ""
-    assert json.loads(run_in_process("stop", stop_payload(repo, "s-4"), db_path))["decision"] == "block"
+    payload = stop_payload(repo, "s-4", transcript=long_transcript)
+    assert run_in_process("stop", payload, db_path) == ""
+    assert json.loads(run_in_process("stop", payload, db_path))["decision"] == "block"
 
 
-def test_sessions_are_kept_apart(service: MemoryService, db_path: Path, repo: Path) -> None:
+def test_sessions_are_kept_apart(
+    service: MemoryService, db_path: Path, repo: Path, long_transcript: Path
+) -> None:
     for session in ("a", "b"):
         run_in_process("session-start", start_payload(repo, session), db_path)
-    assert run_in_process("stop", stop_payload(repo, "a"), db_path) != ""
-    assert run_in_process("stop", stop_payload(repo, "b"), db_path) != ""
+    assert run_in_process("stop", stop_payload(repo, "a", transcript=long_transcript), db_path) != ""
+    assert run_in_process("stop", stop_payload(repo, "b", transcript=long_transcript), db_path) != ""
+
+
+def test_stop_does_not_cost_a_short_session_a_turn_by_default_and_keeps_its_question(
+    service: MemoryService, db_path: Path, repo: Path, tmp_path: Path
+) -> None:
+    # Five typed messages (tool results, a slash command, meta entries and "thanks" do not count).
+    short = write_transcript(tmp_path / "short.jsonl", [*LONG_SESSION[:5], "thanks"])
+    run_in_process("session-start", start_payload(repo, "s-5"), db_path)
+    assert run_in_process("stop", stop_payload(repo, "s-5", transcript=short), db_path) == ""
+    # The session goes on: once it is long enough, the question is still there to ask.
+    longer = write_transcript(tmp_path / "longer.jsonl", LONG_SESSION)
+    assert (
+        json.loads(run_in_process("stop", stop_payload(repo, "s-5", transcript=longer), db_path))["decision"]
+        == "block"
+    )
+
+
+def test_stop_block_setting_asks_after_any_session_and_off_never_asks(
+    service: MemoryService, db_path: Path, repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    short = write_transcript(tmp_path / "short.jsonl", ["What does the export write?"])
+    monkeypatch.setenv("MEMWARDEN_HOOK_STOP", "block")
+    run_in_process("session-start", start_payload(repo, "s-6"), db_path)
+    assert (
+        json.loads(run_in_process("stop", stop_payload(repo, "s-6", transcript=short), db_path))["decision"]
+        == "block"
+    )
+    monkeypatch.setenv("MEMWARDEN_HOOK_STOP", "off")
+    long = write_transcript(tmp_path / "long-off.jsonl", LONG_SESSION)
+    run_in_process("session-start", start_payload(repo, "s-7"), db_path)
+    assert run_in_process("stop", stop_payload(repo, "s-7", transcript=long), db_path) == ""
 
 
 def test_old_session_state_is_pruned_at_session_start(

@@ -109,6 +109,9 @@ class Settings(SettingsPaths, BaseSettings):
     hook_timeout_ms: int = _field("hook_timeout_ms")
     hook_max_tokens: int = _field("hook_max_tokens")
     hook_limit: int = _field("hook_limit")
+    hook_stop: Literal["nudge", "block", "off"] = _field(
+        "hook_stop", description="When the Stop hook asks the agent to store durable facts"
+    )
     daemon: Literal["auto", "off", "only"] = _field("daemon")
     daemon_idle_s: float = _field("daemon_idle_s")
 

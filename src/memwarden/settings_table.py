@@ -120,6 +120,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
     _s("hook_timeout_ms", int, 80, ge=1, le=10_000),
     _s("hook_max_tokens", int, 600, ge=50, le=20_000),
     _s("hook_limit", int, 5, ge=1, le=20),
+    _s("hook_stop", str, "nudge", choices=("nudge", "block", "off")),
     _s("daemon", str, "auto", choices=("auto", "off", "only")),
     _s("daemon_idle_s", float, 900.0, ge=1, le=7 * 86_400),
 )

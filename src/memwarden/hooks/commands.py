@@ -5,7 +5,10 @@ Outputs follow Claude Code's hook contract exactly:
 - UserPromptSubmit and SessionStart: ``{"hookSpecificOutput": {"hookEventName": <event>,
   "additionalContext": <text>}}``, or nothing when there is nothing to add;
 - Stop: ``{"decision": "block", "reason": <text>}`` to make Claude continue with the reason
-  as its next instruction, or nothing to let it stop.
+  as its next instruction, or nothing to let it stop. Asking costs a model turn, so by default
+  (``MEMWARDEN_HOOK_STOP=nudge``) it asks only after a session long enough to hold a durable
+  fact (``STOP_MIN_USER_TURNS`` real user messages in the transcript); the SessionStart note
+  asks for durable facts in every session at no cost.
 
 ``run_hook`` never lets a failure reach Claude Code: whatever goes wrong (bad input, missing
 or broken database, unreadable settings), the hook prints nothing, exits 0 and appends one
@@ -26,6 +29,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 Output = dict[str, Any] | None
 PINNED_LIMIT = 20
+# With MEMWARDEN_HOOK_STOP=nudge, the Stop hook asks only after this many user messages that are
+# not acknowledgements: a question answered in a few exchanges rarely leaves a durable fact,
+# and asking costs every such session a model turn (docs/hooks.md has the measurement).
+STOP_MIN_USER_TURNS = 6
 
 STOP_REASON = (
     "Before you finish: nothing was stored in memwarden during this session. If anything durable "
@@ -111,12 +118,15 @@ def session_start_hook(raw: str, settings: HotSettings, project: str | None) -> 
 
 
 def stop_hook(raw: str, settings: HotSettings, project: str | None) -> Output:
-    """Stop: once per session, when nothing was stored since it started, ask about durable facts."""
-    from memwarden.hooks.sessions import SessionState, open_existing_service
+    """Stop: once per session, when nothing was stored since it started (and, with
+    ``MEMWARDEN_HOOK_STOP=nudge``, the session was long enough), ask about durable facts."""
+    from memwarden.hooks.sessions import SessionState, open_existing_service, user_turns
 
     hook = parse_hook_input(raw, "Stop")
-    if hook.stop_hook_active:
-        return None  # a Stop hook already sent Claude back to work in this turn
+    if hook.stop_hook_active or settings.hook_stop == "off":
+        return None  # a Stop hook already sent Claude back to work in this turn, or asked not to
+    if settings.hook_stop == "nudge" and user_turns(_transcript_path(raw)) < STOP_MIN_USER_TURNS:
+        return None  # too short a session to hold a durable fact worth a model turn
     state = SessionState(settings, hook.session_id)
     service = open_existing_service(settings)
     try:
@@ -135,6 +145,14 @@ def stop_hook(raw: str, settings: HotSettings, project: str | None) -> Output:
         return None
     name = project_for(hook.cwd, project)
     return {"decision": "block", "reason": STOP_REASON.format(project=f' (project "{name}")' if name else "")}
+
+
+def _transcript_path(raw: str) -> str:
+    """The ``transcript_path`` of the hook input (already read as JSON by ``parse_hook_input``)."""
+    import json
+
+    value = json.loads(raw).get("transcript_path")
+    return value if isinstance(value, str) else ""
 
 
 HOOKS: dict[str, Callable[[str, Any, str | None], Output]] = {

@@ -39,6 +39,53 @@ def open_existing_service(settings: HotSettings) -> MemoryService:
     return build_service(settings, embeddings=False, source="hook")
 
 
+# A transcript larger than this is not read to the end: the count only has to reach a threshold.
+TRANSCRIPT_MAX_BYTES = 64 * 1024 * 1024
+
+
+def user_turns(transcript_path: str) -> int:
+    """How many messages the user typed in a Claude Code transcript (JSON lines): entries of
+    type ``user`` whose content is text, not a tool result, a meta entry or an acknowledgement
+    ("ok", "thanks"). 0 when the file cannot be read: the Stop hook then does not ask."""
+    import json
+
+    from memwarden.hooks.payload import is_trivial
+
+    count = 0
+    try:
+        with open(transcript_path, encoding="utf-8", errors="replace") as transcript:
+            read = 0
+            for line in transcript:
+                read += len(line)
+                if read > TRANSCRIPT_MAX_BYTES:
+                    break
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                text = _typed_text(entry)
+                if text and not is_trivial(text):
+                    count += 1
+    except OSError:
+        return 0
+    return count
+
+
+def _typed_text(entry: object) -> str:
+    """The text a person typed in one transcript entry, or "" for anything else."""
+    if not isinstance(entry, dict) or entry.get("type") != "user" or entry.get("isMeta"):
+        return ""
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        # Slash commands and their output are logged as user entries too, wrapped in tags.
+        return "" if content.lstrip().startswith(("<command-", "<local-command-")) else content
+    if isinstance(content, list):  # tool results come back as user entries: not typed text
+        parts = [p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"]
+        return " ".join(part for part in parts if isinstance(part, str))
+    return ""
+
+
 class SessionState:
     """Start time and the one-time Stop question of one Claude Code session."""
 
