@@ -90,7 +90,10 @@ def test_writes_carry_their_audit_row_in_their_own_transaction(
     )
     assert duplicate
     store.update(
-        _memory(first.id, "first, edited"), INDEX, expected_version=1, audit=auditor.for_write("update", ALICE)
+        _memory(first.id, "first, edited"),
+        INDEX,
+        expected_version=1,
+        audit=auditor.for_write("update", ALICE),
     )
     store.soft_delete("acme", first.id, NOW, audit=auditor.for_write("delete", ALICE))
     store.soft_delete("acme", first.id, NOW, audit=auditor.for_write("delete", ALICE))  # already: no row
@@ -102,7 +105,11 @@ def test_writes_carry_their_audit_row_in_their_own_transaction(
         ("delete", [first.id]),
     ]
     rows = _rows(store_url)
-    assert (rows[0]["project"], rows[0]["redaction_count"], rows[0]["detail"]) == ("p", 2, {"duplicate": False})
+    assert (rows[0]["project"], rows[0]["redaction_count"], rows[0]["detail"]) == (
+        "p",
+        2,
+        {"duplicate": False},
+    )
     assert rows[1]["detail"] == {"duplicate": True} and rows[2]["detail"] == {"version": 2}
 
 
@@ -115,13 +122,17 @@ def test_a_write_whose_audit_row_fails_is_not_stored(store: Store, store_url: st
         store.add(lost, INDEX, audit=auditor.for_write("add", ALICE))
     with pytest.raises(StorageError):
         store.update(
-            _memory(kept.id, "kept, edited"), INDEX, expected_version=1, audit=auditor.for_write("update", ALICE)
+            _memory(kept.id, "kept, edited"),
+            INDEX,
+            expected_version=1,
+            audit=auditor.for_write("update", ALICE),
         )
     with pytest.raises(StorageError):
         store.soft_delete("acme", kept.id, NOW, audit=auditor.for_write("delete", ALICE))
     with pytest.raises(StorageError):
         store.import_memories(  # type: ignore[attr-defined]
-            [(_memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2F", "imported"), INDEX)], audit=auditor.for_write("import", ALICE)
+            [(_memory("01JD3Z5X9Q2W8E7R6T5Y4V3K2F", "imported"), INDEX)],
+            audit=auditor.for_write("import", ALICE),
         )
     with pytest.raises(StorageError):
         store.record_hits("acme", [kept.id], NOW, audit=auditor.for_write("search", ALICE))
