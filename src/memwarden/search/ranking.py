@@ -14,7 +14,8 @@ a search engine does not, and returns the best ``Hit`` values:
 
 ``age`` is the time since the remembered thing happened (``Memory.occurred``: ``occurred_at``,
 else when it was stored), in days. A candidate may also carry named ``boost`` terms added to
-the score as they are (``thread``: the lift from its thread neighbours, search/threads.py). Every hit's
+the score as they are (``thread``: the lift from its thread neighbours, search/threads.py; the time
+boost, ``boost_by_time``). Every hit's
 ``why`` holds each term's contribution (they add up to ``score``); a candidate can split its
 relevance into named parts (``relevance_parts={"keyword": 0.7, "vector": 0.3}``, summing to its
 relevance) and ``why`` then shows those parts instead of a single ``relevance`` entry.
@@ -24,24 +25,44 @@ the guardrail tests in tests/search/test_ranking_guardrails.py pin the behaviour
 a newer correction outranks the memory it corrects, full query coverage beats a rare
 single-term match, and pinned beats unpinned at equal relevance.
 
+**Time words.** A query naming a time ("last week", "in May", "geçen hafta", "上周":
+text/time_words.py) lifts the memories that happened then by ``TIME_WEIGHT``; ``why`` names the
+window (``time: "last week" -> 2026-11-23..2026-11-29``). It is a boost, never a filter: a
+memory without the right date still ranks by its text.
+
+**No hit without evidence.** A memory is returned only when the query's text supports it:
+``evidence`` (relevance, coverage, the thread lift) must reach ``EVIDENCE_FLOOR``. Recency, use,
+pinned state and the time boost order supported hits but never make one (browsing without a
+query is ``list``, another operation).
+
 Helpers for paths: ``relevance_from_scores`` maps raw higher-is-better scores (negated bm25,
 cosine similarity) onto [0, 1] relative to the best candidate; ``query_coverage`` measures
 coverage from analyzed index tokens (``IndexText``), so any backend can compute it the same way.
 """
 
 import math
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from types import MappingProxyType
 from typing import NamedTuple
 
 from memwarden.models import Candidate, Hit, IndexText, KeywordQuery, Memory
+from memwarden.text.time_words import Window, parse_time_words
 
 # hit_count at which the usage component reaches 1 (log-scaled below that).
 USAGE_SATURATION = 50
 SECONDS_PER_DAY = 86_400.0
 # The empty, read-only default of a candidate's relevance parts and boosts.
 NO_PARTS: Mapping[str, float] = MappingProxyType({})
+#: What a memory that happened in the window a query's time words name gains (a boost).
+TIME_WEIGHT = 0.15
+#: ``why`` parts that order hits but are no evidence that a memory answers the query.
+NOT_EVIDENCE = ("recency", "usage", "pinned", "time")
+#: The least evidence (text match, weighted as in the score) a returned hit has; see docs/search.md.
+EVIDENCE_FLOOR = 0.02
+#: A store whose newest candidate happened this long before now is read as a record of the past
+#: (an imported conversation, an archive): its time words count from that newest memory.
+HISTORICAL_AFTER_DAYS = 30
 
 
 class _Weights(NamedTuple):
@@ -190,21 +211,69 @@ def explain(
     return why
 
 
+def evidence(why: Mapping[str, float]) -> float:
+    """The part of a hit's score that says the query's text supports it (``NOT_EVIDENCE`` aside)."""
+    return sum(v for k, v in why.items() if not k.startswith(NOT_EVIDENCE))
+
+
+def time_anchor(now: datetime, memories: Iterable[Memory]) -> datetime:
+    """What relative time words count from: ``now``, or, when the newest of ``memories`` happened
+    more than ``HISTORICAL_AFTER_DAYS`` ago (the memories record a past period, as an imported
+    conversation does), that newest memory's time: "last week" of a record is its last week."""
+    newest = max((m.occurred for m in memories), default=now)
+    return newest if (now - newest).total_seconds() > HISTORICAL_AFTER_DAYS * SECONDS_PER_DAY else now
+
+
+def time_window(
+    query: str,
+    now: datetime,
+    candidates: Sequence[RankCandidate],
+    latest: Callable[[], Iterable[Memory]] = tuple,
+) -> Window | None:
+    """The window the query's time words name (None without any). Relative ones count from
+    ``time_anchor`` over the candidates and ``latest()`` (the memories stored last in the scope
+    searched, asked for only when the query holds relative words)."""
+    words = parse_time_words(query)
+    if words is None:
+        return None
+    if not words.relative:
+        return words.window(now)
+    return words.window(time_anchor(now, [*(c.memory for c in candidates), *latest()]))
+
+
+def boost_by_time(
+    candidates: Sequence[RankCandidate], window: Window | None, weight: float = TIME_WEIGHT
+) -> list[RankCandidate]:
+    """``candidates`` with ``weight`` added (as ``window.describe()`` in ``why``) to those that
+    happened in ``window``; the others unchanged."""
+    if window is None or weight <= 0:
+        return list(candidates)
+    name = window.describe()
+    return [
+        c._replace(boost={**c.boost, name: weight}) if window.contains(c.memory.occurred) else c
+        for c in candidates
+    ]
+
+
 def rank(
     candidates: Iterable[RankCandidate],
     *,
     now: datetime,
     limit: int,
     weights: RankingWeights = DEFAULT_WEIGHTS,
+    min_evidence: float = EVIDENCE_FLOOR,
 ) -> list[Hit]:
     """The best ``limit`` hits, highest score first; ties go to the newer memory, then the id.
 
-    A memory offered twice (by two paths) keeps its best-scoring candidate; fuse paths before
-    ranking when both should count.
+    A candidate whose ``evidence`` is below ``min_evidence`` is left out. A memory offered twice
+    (by two paths) keeps its best-scoring candidate; fuse paths before ranking when both should
+    count.
     """
     best: dict[str, tuple[float, dict[str, float], Memory]] = {}
     for candidate in candidates:
         why = explain(candidate, now, weights)
+        if evidence(why) < min_evidence:
+            continue
         score = sum(why.values())
         current = best.get(candidate.memory.id)
         if current is None or score > current[0]:
@@ -240,8 +309,12 @@ def rank_keyword(
 
 __all__ = [
     "DEFAULT_WEIGHTS",
+    "EVIDENCE_FLOOR",
+    "TIME_WEIGHT",
     "RankCandidate",
     "RankingWeights",
+    "boost_by_time",
+    "evidence",
     "explain",
     "index_tokens",
     "keyword_candidates",
@@ -251,5 +324,7 @@ __all__ = [
     "rank_keyword",
     "recency",
     "relevance_from_scores",
+    "time_anchor",
+    "time_window",
     "usage",
 ]
