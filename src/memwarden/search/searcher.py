@@ -30,9 +30,11 @@ from memwarden.search.ranking import (
     DEFAULT_WEIGHTS,
     RankCandidate,
     RankingWeights,
+    boost_by_time,
     keyword_candidates,
     memory_coverage,
     rank,
+    time_window,
 )
 from memwarden.search.threads import THREAD_WEIGHT, lift_by_thread
 from memwarden.search.tuning import Tuning
@@ -392,6 +394,19 @@ class Searcher:
             weights=self.ranking,
             weight=tuning.thread_weight,
         )
+
+        # Time words of the query ("last week", "in May") lift what happened then: a boost, not a filter.
+        def latest() -> list[Memory]:
+            return self.store.list_memories(
+                tenant,
+                project=gathered.project,
+                pinned_only=False,
+                include_expired=True,
+                now=gathered.now,
+                limit=1,
+            )
+
+        fused = boost_by_time(fused, time_window(gathered.text, gathered.now, fused, latest))
         return rank(fused, now=gathered.now, limit=limit, weights=self.ranking)
 
     def audit_eval(self, caller: Caller, queries: int) -> None:
