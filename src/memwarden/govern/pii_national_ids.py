@@ -278,8 +278,10 @@ _AFTER_ID_WORD = LazyPattern(
 _DIGIT_LED_ID = LazyPattern("(?:" + _by_leading_digits(_DIGIT_FORMS) + ")" + _ID_END)
 _LETTER_LED_ID = LazyPattern("(?:" + "|".join(_LETTER_FORMS) + ")" + _ID_END)
 # Digits with the separators between them: one match per number, not one per pair of its digits.
-_NUMBER = re.compile(r"\d[\d ./-]*\d")
-_NUMBER_RUN = re.compile(r"\d+(?:[ ./-]\d+)*")  # digit groups and the separators between them
+# ASCII digits only: the rules read normalised text, where every decimal digit is ASCII, and a
+# class of ten characters is tested faster than the Unicode category ``\d``.
+_NUMBER = re.compile(r"[0-9][0-9 ./-]*[0-9]")
+_NUMBER_RUN = re.compile(r"[0-9]+(?:[ ./-][0-9]+)*")  # digit groups and the separators between them
 _CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")  # every form starts with one or a digit
 _CAPITAL = re.compile("[A-Z]")
 _WORD_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")

@@ -223,12 +223,20 @@ class Redactor:
         if not rules:
             return []
         norm = normalize(text)
-        found = self._find_normalized(norm.text, rules, 0)
+        found = self._find_normalized(norm.text, rules, 0, {})
         if not norm.changed:
             return found
         return _merge([(a, a - b, 0, f.rule) for f in found for a, b in [norm.original_span(f.start, f.end)]])
 
-    def _find_normalized(self, text: str, rules: tuple[tuple[int, Rule], ...], depth: int) -> list[Finding]:
+    def _find_normalized(
+        self,
+        text: str,
+        rules: tuple[tuple[int, Rule], ...],
+        depth: int,
+        decoded_found: dict[tuple[str, int], list[Finding]],
+    ) -> list[Finding]:
+        """``decoded_found``: the findings of each decoded run already searched in this text (an
+        encoded value written twice is decoded to the same text, searched once)."""
         scopes = Scopes(text)
         lower = scopes.folded
         markers = [m.span() for m in MARKER.finditer(text)] if "[redacted:" in lower else []
@@ -272,7 +280,10 @@ class Redactor:
             for start, end, decoded in decoded_runs(text):
                 if markers and _overlaps(start, end, markers):
                     continue
-                inner = self._find_normalized(normalize_text(decoded), rules, depth + 1)
+                inner = decoded_found.get((decoded, depth))
+                if inner is None:
+                    inner = self._find_normalized(normalize_text(decoded), rules, depth + 1, decoded_found)
+                    decoded_found[decoded, depth] = inner
                 if inner:
                     found.append((start, start - end, -1, inner[0].rule))
                 elif is_credential_pair(decoded) and any(i in self._pairs for i, _ in rules):
@@ -292,21 +303,23 @@ class Redactor:
     def _may_change_neighbours(self, text: str, findings: list[Finding]) -> bool:
         end = len(text)
         for f in findings:
-            if _joins_a_number(text, f.start, f.end):
-                return True
             before = text[f.start - 1] if f.start > 0 else " "
             after = text[f.end] if f.end < end else " "
+            if (before in _NUMBER_JOINERS or after in _NUMBER_JOINERS) and _joins_a_number(
+                text, f.start, f.end
+            ):
+                return True
             if after == "." and (f.end + 1 == end or text[f.end + 1].isspace()):
                 # A sentence's full stop after the value (password=hunter2.): no rule's match
                 # begins with "." followed by whitespace.
                 after = " "
             # A secret group's left neighbour is its own rule's syntax ("user:", "password="), which
-            # no other rule's match can end with.
+            # no other rule's match can end with. (Cheapest tests first: most neighbours are blanks.)
             left_safe = (
                 before.isspace()
                 or before in _SAFE_BEFORE
-                or before in NOSPACE_CHARS
                 or f.rule in self._grouped
+                or before in NOSPACE_CHARS
             )
             if not left_safe or not (after.isspace() or after in _SAFE_AFTER or after in NOSPACE_CHARS):
                 return True
