@@ -19,8 +19,10 @@ Every question of categories 1-4 is searched once with ``memory_search`` (limit 
 in-memory MCP client session (the SDK's ``Client`` on the server object: the real tool layer,
 no stdio process). recall@k = |evidence ∩ top k| / |evidence|, MRR = 1 / rank of the first
 evidence turn (0 when none is in the top 10); overall, per category, and for category 5
-(adversarial) apart. ``--split fit`` / ``report`` keeps to the conversations weights were fitted
-on / held out from (``FIT_CONVERSATIONS``).
+(adversarial) apart, and for the questions of categories 1-4 that hold time words ("in May 2023",
+"last year": text/time_words.py, which the search boosts by) as ``time words``. ``--split
+fit`` / ``report`` keeps to the conversations weights were fitted on / held out from
+(``FIT_CONVERSATIONS``).
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ sys.path.insert(0, str(ROOT / "src"))
 #: The conversations fusion weights are fitted on; the others are only reported.
 FIT_CONVERSATIONS = ("conv-26", "conv-30", "conv-41")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+#: The row of questions (categories 1-4) whose text holds time words.
+TIME_WORDS = "time words"
 LIMIT = 10
 _DATE = re.compile(r"^(\d{1,2}):(\d{2})\s*(am|pm) on (\d{1,2}) (\w+),? (\d{4})$", re.IGNORECASE)
 
@@ -184,6 +188,7 @@ async def run_mode(mode: str, conversations: list[Conversation], *, timeout_ms: 
     from memwarden.app import build_service
     from memwarden.config import load_settings
     from memwarden.mcp.server import create_server
+    from memwarden.text.time_words import parse_time_words
 
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(
@@ -231,12 +236,13 @@ async def run_mode(mode: str, conversations: list[Conversation], *, timeout_ms: 
                         out = result.structured_content
                         degraded += bool(out.get("degraded")) and mode == "hybrid"
                         ranked = [dia_of[h["id"]].split("/", 1)[1] for h in out["hits"]]
-                        for name in dict.fromkeys(
-                            (
-                                "overall" if question.category != 5 else "adversarial",
-                                CATEGORIES[question.category],
-                            )
-                        ):
+                        names = [
+                            "overall" if question.category != 5 else "adversarial",
+                            CATEGORIES[question.category],
+                        ]
+                        if question.category != 5 and parse_time_words(question.text) is not None:
+                            names.append(TIME_WORDS)
+                        for name in dict.fromkeys(names):
                             scores[name].add(ranked, question.evidence)
         finally:
             service.close()
@@ -256,7 +262,7 @@ async def run_mode(mode: str, conversations: list[Conversation], *, timeout_ms: 
 
 
 def _rows(result: dict[str, Any]) -> Iterator[str]:
-    order = ["overall", *[CATEGORIES[c] for c in (1, 2, 3, 4)], "adversarial"]
+    order = ["overall", *[CATEGORIES[c] for c in (1, 2, 3, 4)], "adversarial", TIME_WORDS]
     for name in order:
         s = result["scores"].get(name)
         if s:
