@@ -1,6 +1,6 @@
 """Speed of the embedding paths: query embedding + hybrid search, bulk add with embeddings, memory.
 
-    .venv/bin/python bench/embeddings.py [--sizes 10000,100000] [--queries 200] [--json FILE]
+    .venv/bin/python bench/embeddings.py [--sizes 10000,100000] [--queries 200] [--model NAME] [--json FILE]
 
 For each size N it fills a fresh SQLite file with N memories and their vectors, then runs
 ``MemoryService.search`` (query embedding with the builtin model + keyword search + vector
@@ -211,9 +211,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--json", dest="json_file")
+    parser.add_argument("--model", default="", help="builtin model name (empty: the default)")
     args = parser.parse_args(argv)
+    if args.model:  # the RSS child and every service read the model from the environment
+        os.environ["MEMWARDEN_EMBED_MODEL"] = args.model
     load_start = os.getloadavg()
-    embedder = open_builtin()
+    embedder = open_builtin(args.model)
     started = time.perf_counter()
     embedder.load()
     report: dict[str, object] = {
