@@ -8,13 +8,19 @@ import pytest
 
 from memwarden.models import IndexText, KeywordQuery, Memory
 from memwarden.search.ranking import (
+    EVIDENCE_FLOOR,
+    HISTORICAL_AFTER_DAYS,
     RankCandidate,
     RankingWeights,
+    boost_by_time,
+    evidence,
     index_tokens,
     query_coverage,
     rank,
     recency,
     relevance_from_scores,
+    time_anchor,
+    time_window,
 )
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
@@ -108,3 +114,39 @@ def test_bad_weights_are_refused() -> None:
         RankingWeights(pinned=-1)
     with pytest.raises(ValueError, match="half_life_days"):
         RankingWeights(half_life_days=0)
+
+
+def test_recency_usage_pinned_and_time_are_no_evidence() -> None:
+    why = {"recency": 0.3, "usage": 0.05, "pinned": 0.15, 'time: "May" -> May of any year': 0.15}
+    assert evidence(why) == 0.0
+    assert evidence({**why, "vector": 0.1, "coverage": 0.2, "thread": 0.05}) == pytest.approx(0.35)
+
+
+def test_a_candidate_without_evidence_is_not_ranked_however_recent_used_or_pinned() -> None:
+    bare = RankCandidate(_memory("bare", pinned=True, hits=50), 0.0, 0.0, {"vector": 0.0, "keyword": 0.0})
+    weak = RankCandidate(_memory("weak", days_old=400), 0.1, 0.0)  # old and unused, but some match
+    tiny = RankCandidate(_memory("tiny"), EVIDENCE_FLOOR, 0.0)  # half the floor after weighting
+    assert [h.memory.id for h in rank([bare, weak, tiny], now=NOW, limit=10)] == ["weak"]
+    # Without a floor, the bare pinned memory would lead on recency, use and pinned state alone.
+    assert rank([bare, weak, tiny], now=NOW, limit=10, min_evidence=0.0)[0].memory.id == "bare"
+
+
+def test_relative_time_words_count_from_now_unless_the_memories_are_a_past_record() -> None:
+    live = [_memory("a", days_old=3), _memory("b", days_old=400)]
+    assert time_anchor(NOW, live) == NOW
+    old = [
+        _memory("c", days_old=HISTORICAL_AFTER_DAYS + 10),
+        _memory("d", days_old=HISTORICAL_AFTER_DAYS + 40),
+    ]
+    assert time_anchor(NOW, old) == old[0].occurred
+    assert time_anchor(NOW, []) == NOW
+
+
+def test_the_time_boost_lifts_only_memories_in_the_window() -> None:
+    inside = RankCandidate(_memory("inside", days_old=1), 0.5, 0.5)
+    outside = RankCandidate(_memory("outside", days_old=20), 0.5, 0.5)
+    window = time_window("what happened yesterday", NOW, [inside, outside])
+    assert window is not None and window.describe() == 'time: "yesterday" -> 2026-02-28'
+    boosted = {c.memory.id: dict(c.boost) for c in boost_by_time([inside, outside], window)}
+    assert boosted == {"inside": {window.describe(): 0.15}, "outside": {}}
+    assert time_window("nothing about time", NOW, [inside]) is None
