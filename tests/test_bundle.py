@@ -227,3 +227,20 @@ def test_a_build_egg_info_without_licences_on_the_path_is_passed_over(
     assert main(["bundle", "--out", str(tmp_path / "memwarden.mcpb")]) == 0
     with zipfile.ZipFile(tmp_path / "memwarden.mcpb") as archive:
         assert archive.read("LICENSE") == (ROOT / "LICENSE").read_bytes()
+
+
+def test_the_bundle_carries_an_icon_and_the_project_links(bundle: Path, tmp_path: Path) -> None:
+    import struct
+    import tomllib
+
+    manifest = unpack(bundle, tmp_path)
+    icon = (tmp_path / manifest["icon"]).read_bytes()
+    assert icon.startswith(b"\x89PNG\r\n\x1a\n") and icon[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", icon[16:24])
+    assert width == height and 64 <= width <= 512
+    urls = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"
+    ]["urls"]
+    assert manifest["homepage"] == urls["Homepage"]
+    assert manifest["repository"] == {"type": "git", "url": urls["Repository"]}
+    assert manifest["support"] == urls["Issues"]

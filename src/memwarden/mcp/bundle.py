@@ -12,7 +12,9 @@ installed package, so ``memwarden bundle`` works from a wheel as well as from a 
   (``tool.uv.package = false``: uv installs them and runs the script, it builds nothing);
 - ``server/main.py`` and ``server/memwarden/``: the package itself, so the bundle runs the
   exact version that built it (memwarden is not on a package index);
-- ``LICENSE`` and ``NOTICE``.
+- ``LICENSE`` and ``NOTICE``;
+- ``icon.png`` (drawn by ``mcp/bundle_icon.py``), and the homepage, repository, documentation
+  and support links of pyproject's ``[project.urls]`` in the manifest.
 
 ``tests/test_bundle.py`` validates the manifest with the official packer's ``mcpb validate``
 and runs the bundled server over stdio with the manifest's environment.
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from memwarden.errors import InvalidInput
+from memwarden.mcp.bundle_icon import icon_png
 from memwarden.mcp.server import CORE_TOOLS, TOOL_NAMES
 from memwarden.tool_text import TOOLS
 from memwarden.version import __version__
@@ -38,6 +41,8 @@ __all__ = ["MANIFEST_VERSION", "bundle_manifest", "write_bundle"]
 
 MANIFEST_VERSION = "0.4"
 ENTRY_POINT = "server/main.py"
+# Drawn by mcp/bundle_icon.py when the bundle is built.
+ICON_FILE = "icon.png"
 # The default database of `memwarden serve` (settings_paths.default_data_dir), spelled with
 # the variable the host substitutes.
 DEFAULT_DB = "${HOME}/.local/share/memwarden/memwarden.db"
@@ -116,6 +121,8 @@ def bundle_manifest(tools: str = "core") -> dict[str, Any]:
             "audit log. Claude stores short facts and finds them again in later conversations."
         ),
         "author": {"name": "memwarden contributors"},
+        **_project_links(),
+        "icon": ICON_FILE,
         "server": {
             "type": "uv",
             "entry_point": ENTRY_POINT,
@@ -136,6 +143,25 @@ def bundle_manifest(tools: str = "core") -> dict[str, Any]:
         },
         "user_config": USER_CONFIG,
     }
+
+
+def _project_links() -> dict[str, Any]:
+    """homepage, repository, documentation and support from pyproject's [project.urls] (the
+    installed metadata's Project-URL lines); a link the metadata lacks is left out."""
+    urls = {}
+    for line in metadata.metadata("memwarden").get_all("Project-URL") or []:
+        label, _, url = line.partition(",")
+        urls[label.strip().lower()] = url.strip()
+    links: dict[str, Any] = {}
+    if "homepage" in urls:
+        links["homepage"] = urls["homepage"]
+    if "repository" in urls:
+        links["repository"] = {"type": "git", "url": urls["repository"]}
+    if "documentation" in urls:
+        links["documentation"] = urls["documentation"]
+    if "issues" in urls:
+        links["support"] = urls["issues"]
+    return links
 
 
 def _pyproject() -> str:
@@ -193,6 +219,7 @@ def write_bundle(out: Path, *, tools: str = "core", force: bool = False) -> dict
         ("manifest.json", (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")),
         ("pyproject.toml", _pyproject().encode("utf-8")),
         (ENTRY_POINT, MAIN_PY.encode("utf-8")),
+        (ICON_FILE, icon_png()),
         *_licence_files(),
         *_package_files(),
     ]
