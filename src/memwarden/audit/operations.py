@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from memwarden.errors import MemwardenError, StorageError
@@ -63,7 +64,7 @@ class AuditCall(NamedTuple):
     caller: Caller
     project: str | None = None
     query: str | None = None
-    detail: Mapping[str, Any] = {}
+    detail: Mapping[str, Any] = MappingProxyType({})
 
     def for_write(
         self, *, redaction_count: int = 0, degraded: bool = False, detail: Mapping[str, Any] | None = None
@@ -193,7 +194,7 @@ def audit_call(
         # then refused); the audit row gets it redacted like any stored text.
         project=redact(project) if isinstance(project, str) else None,
         query=query if isinstance(query, str) else None,
-        detail={"projects": [redact(p) for p in named]} if len(named) > 1 else {},
+        detail={"projects": [redact(p) for p in named]} if len(named) > 1 else MappingProxyType({}),
     )
 
 
