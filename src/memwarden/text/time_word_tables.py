@@ -20,6 +20,8 @@ class Language(NamedTuple):
     spaced: bool = True  # words are separated by spaces (no \b for Chinese and Thai)
     ambiguous_months: frozenset[int] = frozenset()  # month words that need a day, year or preposition
     prepositions: str = ""  # regex of words that make an ambiguous month word a month
+    month_suffix: str = ""  # regex of the endings a month name takes (Turkish cases)
+    script: str = "latin"  # the script its words are written in (a query without it is skipped)
 
 
 # Turkish case endings a time word takes ("geçen haftaki", "Mart'ta", "mayısta"): listed, not
@@ -82,19 +84,20 @@ LANGUAGES: dict[str, Language] = {
         units=(("gün", "day"), ("hafta", "week"), ("ay", "month"), ("yıl", "year"), ("sene", "year")),
         numbers={"bir": 1, "iki": 2, "üç": 3, "dört": 4, "beş": 5, "altı": 6, "yedi": 7, "sekiz": 8},
         months=(
-            rf"ocak{_TR_MONTH_CASE}",
-            rf"şubat{_TR_MONTH_CASE}",
-            rf"mart{_TR_MONTH_CASE}",
-            rf"nisan{_TR_MONTH_CASE}",
-            rf"mayıs{_TR_MONTH_CASE}",
-            rf"haziran{_TR_MONTH_CASE}",
-            rf"temmuz{_TR_MONTH_CASE}",
-            rf"ağustos{_TR_MONTH_CASE}",
-            rf"eylül{_TR_MONTH_CASE}",
-            rf"ekim{_TR_MONTH_CASE}",
-            rf"kasım{_TR_MONTH_CASE}",
-            rf"aralık{_TR_MONTH_CASE}|aralığ[ıa]",
+            r"ocak",
+            r"şubat",
+            r"mart",
+            r"nisan",
+            r"mayıs",
+            r"haziran",
+            r"temmuz",
+            r"ağustos",
+            r"eylül",
+            r"ekim",
+            r"kasım",
+            r"aralık|aralığ[ıa]",
         ),
+        month_suffix=_TR_MONTH_CASE,
     ),
     "german": Language(
         fixed=(
@@ -192,6 +195,7 @@ LANGUAGES: dict[str, Language] = {
             r"ноябр[ьяе]",
             r"декабр[ьяе]",
         ),
+        script="cyrillic",
     ),
     "greek": Language(  # matched without accents (``_fold``)
         fixed=(
@@ -238,6 +242,7 @@ LANGUAGES: dict[str, Language] = {
             r"νοεμβρ(?:ιος|ιου|ιο|η)",
             r"δεκεμβρ(?:ιος|ιου|ιο|η)",
         ),
+        script="greek",
     ),
     "arabic": Language(
         fixed=(
@@ -287,6 +292,7 @@ LANGUAGES: dict[str, Language] = {
             r"[وفب]?نوفمبر",
             r"[وفب]?ديسمبر",
         ),
+        script="arabic",
     ),
     "hindi": Language(
         fixed=(
@@ -324,6 +330,7 @@ LANGUAGES: dict[str, Language] = {
             r"नवंबर|नवम्बर",
             r"दिसंबर|दिसम्बर",
         ),
+        script="devanagari",
     ),
     "romanian": Language(  # ş and ţ (cedilla) are read as ș and ț (``_fold``)
         fixed=(
@@ -405,6 +412,7 @@ LANGUAGES: dict[str, Language] = {
         numbers={},  # digits and Chinese numerals (_chinese_number)
         months=(),  # "5月", "五月", "2023年5月": see _CHINESE_MONTH
         spaced=False,
+        script="han",
     ),
     "thai": Language(
         fixed=(
@@ -436,6 +444,7 @@ LANGUAGES: dict[str, Language] = {
             r"ธันวาคม|ธ\.ค\.",
         ),
         spaced=False,
+        script="thai",
     ),
 }
 

@@ -108,6 +108,16 @@ _NUMBERED_MONTH = re.compile(r"(?<!\w)tháng\s+(?P<m>\d{1,2})(?:\s*(?:năm\s+|/)
 # A year: 1900-2199, or 2400-2799 read as the Thai Buddhist era (543 years ahead).
 _YEAR = re.compile(r"(?<!\d)(?P<y>19\d\d|2[01]\d\d|2[4-7]\d\d)(?!\d)")
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th|\.)?"
+#: The letters of each script the tables are written in (``Language.script``).
+_SCRIPTS = {
+    "latin": re.compile(r"[a-zß-ɏ]"),
+    "cyrillic": re.compile(r"[\u0400-\u04ff]"),
+    "greek": re.compile(r"[\u0370-\u03ff]"),
+    "arabic": re.compile(r"[\u0600-\u06ff]"),
+    "devanagari": re.compile(r"[\u0900-\u097f]"),
+    "han": re.compile(r"[\u3400-\u9fff]"),
+    "thai": re.compile(r"[\u0e00-\u0e7f]"),
+}
 _GREEK_PLAIN = str.maketrans("άέήίόύώϊϋΐΰς", "αεηιουωιυιυσ")  # casefold makes ς σ too
 _CEDILLA = str.maketrans("şţ", "șț")
 
@@ -145,6 +155,7 @@ def _compiled(name: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[s
     n = rf"\d+|{numbers}" if numbers else (_CHINESE_NUMBER if name == "chinese" else r"\d+")
     fixed = "|".join(f"(?P<f{i}>{p})" for i, (p, _, _) in enumerate(lang.fixed))
     months = "|".join(f"(?P<m{i}>{p})" for i, p in enumerate(lang.months))
+    months = f"(?:{months}){lang.month_suffix}" if months else ""
 
     def compiled(pattern: str) -> re.Pattern[str]:
         # Written as a user types them; folded like the text (accents, final sigma, NFKC nukta).
@@ -216,7 +227,10 @@ def _month_name(text: str, match: re.Match[str], name: str) -> TimeWords | None:
 
 def _candidates(text: str) -> Iterator[tuple[int, int, TimeWords]]:
     """Every time expression found, as (start, priority, words); the caller keeps the first."""
+    scripts = {name for name, letters in _SCRIPTS.items() if letters.search(text)}
     for name, lang in LANGUAGES.items():
+        if lang.script not in scripts:
+            continue  # patterns compile only for the scripts queries use: cold starts stay short
         fixed, ago, months = _compiled(name)
         for match in ago.finditer(text):
             found = _ago(match, name)
@@ -231,7 +245,7 @@ def _candidates(text: str) -> Iterator[tuple[int, int, TimeWords]]:
                 found = _month_name(text, match, name)
                 if found is not None:
                     yield match.start(), 2, found
-    for match in _CHINESE_MONTH.finditer(text):
+    for match in _CHINESE_MONTH.finditer(text) if "han" in scripts else ():
         y, m, d = match.group("y"), match.group("m"), match.group("d")
         found = _absolute(
             match.group(0),
@@ -241,7 +255,7 @@ def _candidates(text: str) -> Iterator[tuple[int, int, TimeWords]]:
         )
         if found is not None:
             yield match.start(), 2, found
-    for match in _NUMBERED_MONTH.finditer(text):
+    for match in _NUMBERED_MONTH.finditer(text) if "latin" in scripts else ():
         found = _absolute(
             match.group(0), int(match.group("m")), int(match.group("y")) if match.group("y") else None, None
         )
