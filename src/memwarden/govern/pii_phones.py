@@ -13,7 +13,10 @@ fixed shapes. ``PhoneRule`` (rule ``phone``) finds the rest: ``06 12 34 56 78``,
   a region in ``_DEFAULT_REGIONS`` or the text's script (``_SCRIPT_REGIONS``) allows its length
   after the trunk prefix;
 - a word about calling (``_PHONE_WORDS``: "call", "Telefon", "電話", "اتصل" …) stands within a
-  few words of it, and it holds 6-15 digits in any shape but a date, a time or a decimal.
+  few words of it, and it holds 6-15 digits in any shape but a date, a time or a decimal, and no
+  noun naming a record stands right before it ("call about order 202315": ``phone_context``); a
+  short number after a verb of calling must not be a time of day or a room either ("call at 1530
+  hours", "call room 4021").
 
 Why not PhoneNumberMatcher over the whole text: it costs about a millisecond per kilobyte and a
 region per call. Candidates come from the number windows (``govern.scopes``) that every number
@@ -32,6 +35,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from memwarden.govern.markers import MARKER
+from memwarden.govern.phone_context import names_a_record, not_a_phone_by_context
 from memwarden.govern.rules import Rule
 from memwarden.govern.scopes import Window, fold
 
@@ -414,12 +418,18 @@ class _Judge:
         groups = _GROUP.findall(candidate)
         digits = sum(map(len, groups))
         if 3 <= digits <= 5 and len(groups) == 1 and candidate.isdigit():
-            return not _YEAR.fullmatch(candidate) and self.called_right_before(start)
+            return (
+                not _YEAR.fullmatch(candidate)
+                and self.called_right_before(start)
+                and not not_a_phone_by_context(self.text, start, end)
+            )
         if not 6 <= digits <= 15 or _not_a_phone_shape(candidate, groups):
             return False
         if candidate[0] == "+" or candidate.startswith("(+") or candidate.startswith("00"):
             return digits >= 7 and international_possible(candidate)
-        if self.words_between(start, end, lo, hi):
+        # "call me about order 202315": the noun names the number, not the verb (a number in a
+        # phone number's own shape still is one, below).
+        if self.words_between(start, end, lo, hi) and not names_a_record(self.text, start):
             return True
         if digits < 8:
             return False
