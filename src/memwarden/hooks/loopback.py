@@ -220,11 +220,12 @@ def read_line(sock: _socket.socket, pending: bytearray, deadline: float, limit: 
 
 
 def _refusal_reason(body: bytes) -> str:
-    """The ``reason`` of a 401 answer's JSON body, or "" when it has none."""
+    """The ``reason`` of a 401 answer's JSON body, or "" when it has none. The refusal is sent
+    chunked (http/auth.py sends no length), so the object is read between its braces."""
     from memwarden.daemon.frames import loads
 
     try:
-        answer = loads(body)
+        answer = loads(body[body.find(b"{") : body.rfind(b"}") + 1])
     except ValueError:
         return ""
     reason = answer.get("reason") if isinstance(answer, dict) else None
