@@ -57,6 +57,13 @@ def _is_cjk(ch: str) -> bool:
     )
 
 
+#: The share of a query's words MiniLM holds whole at and above which it gets its full vector
+#: weight, and at and below which it gets none (``MiniLMEmbedder.fusion_weight_for``): nearly
+#: every English question sits above the first, the mean of every other XQuAD language below
+#: the second (docs/embeddings.md has the shares).
+VOCABULARY_FULL = 0.8
+VOCABULARY_NONE = 0.5
+
 #: Texts one worker of ``embed_documents`` takes at a time. Each text runs alone: the int8 model
 #: quantizes a run's activations with one scale for the whole run, so in a batch a text's vector
 #: would depend on the texts (and the padding) beside it (up to 0.02 per dimension, measured).
@@ -83,12 +90,37 @@ class MiniLMEmbedder:
     covered_fusion_weight = 0.3
 
     def fusion_weight_for(self, query: str) -> float:
-        """0 for queries written mostly in CJK script: the model was trained on English, its
-        Chinese vectors reordered the keyword suite's Chinese results for the worse (MRR 0.979
-        to 0.958 at any weight above 0); its candidates still join the pool."""
+        """The vector share for this query, by how much of it the model can read.
+
+        The model was trained on English: for queries in other languages its vectors made hybrid
+        search worse than keywords alone (XQuAD, docs/embeddings.md). The measure is the model's
+        own vocabulary: the share of the query's words it holds as one whole piece, high for
+        English and low for other languages whatever their script; the weight falls to 0
+        between ``VOCABULARY_FULL`` and ``VOCABULARY_NONE`` (its candidates still join the pool).
+        CJK queries, whose characters are whole pieces one by one, get 0 as before (the keyword
+        suite's Chinese results were worse at any weight above 0)."""
         letters = [ch for ch in query if ch.isalpha()]
-        cjk = sum(1 for ch in letters if _is_cjk(ch))
-        return 0.0 if letters and cjk / len(letters) >= 0.3 else self.fusion_weight
+        if letters and sum(1 for ch in letters if _is_cjk(ch)) / len(letters) >= 0.3:
+            return 0.0
+        known = self.whole_word_share(query)
+        scale = (known - VOCABULARY_NONE) / (VOCABULARY_FULL - VOCABULARY_NONE)
+        return self.fusion_weight * min(1.0, max(0.0, scale))
+
+    def whole_word_share(self, query: str) -> float:
+        """Share of the query's words (those with a letter) that are one piece of the model's
+        vocabulary; 1 when it has none or the tokenizer is not loaded yet."""
+        if self._tokenizer is None:
+            return 1.0
+        encoding = self._tokenizer.encode(query)
+        words: dict[int, list[str]] = {}
+        for token, word in zip(encoding.tokens, encoding.word_ids, strict=True):
+            if word is not None:
+                words.setdefault(word, []).append(token)
+        lettered = [pieces for pieces in words.values() if any(ch.isalpha() for ch in "".join(pieces))]
+        if not lettered:
+            return 1.0
+        whole = sum(1 for pieces in lettered if len(pieces) == 1 and pieces[0] != "[UNK]")
+        return whole / len(lettered)
 
     def __init__(self, *, model_file: Path | None = None, cache_dir: Path | None = None) -> None:
         """``model_file`` replaces the packaged ONNX file (tests pass a changed copy); it must

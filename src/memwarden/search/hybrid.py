@@ -56,6 +56,9 @@ def sliding_weight(vector_weight: float, covered_weight: float | None, best_cove
     """The vector share for a query whose best keyword hit has ``best_coverage`` (module docstring)."""
     if covered_weight is None:
         return vector_weight
+    # A query the model reads poorly already has a low weight (``fusion_weight_for``): coverage
+    # only ever lowers it, never raises it towards ``covered_weight``.
+    covered_weight = min(covered_weight, vector_weight)
     return vector_weight - (vector_weight - covered_weight) * min(1.0, max(0.0, best_coverage))
 
 
