@@ -52,7 +52,7 @@ NEEDS_DATABASE_SUB = {
 CREATES_DATABASE = frozenset({"add", "import", "serve"})
 # Commands that only read: with MEMWARDEN_AUDIT_READS_FAIL_OPEN they work on a read-only file.
 ONLY_READS = frozenset({"search", "get", "list", "stats", "export", "review", "verify"})
-# The first 16 bytes of every SQLite 3 database file (an empty file becomes one when opened).
+# How every SQLite 3 database file begins (an empty file becomes one when opened).
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
