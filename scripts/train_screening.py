@@ -3,7 +3,7 @@
     python scripts/train_screening.py                      # cross-validate, pick the threshold, train, write
     python scripts/train_screening.py --evaluate           # the held-out figures only, nothing written
     python scripts/train_screening.py --evaluate --c 8 16 32 64 --extra-weight 0.1 0.3 1   # a sweep
-    python scripts/train_screening.py --evaluate --nb-c 8     # with the naive-Bayes-scaled half
+    python scripts/train_screening.py --evaluate --nb-c 0     # without the naive-Bayes-scaled half
     python scripts/train_screening.py --data ../shared/data --out /tmp/model.json   # writes /tmp/model.npy too
 
 Training data, read at run time and never copied into the repository:
@@ -13,7 +13,8 @@ Training data, read at run time and never copied into the repository:
   XQuAD contexts (12 languages), the PII corpus' sentences (21 languages), LoCoMo dialogue turns;
 - memwarden's own corpora (``bench/govern_corpora.py``: hostile phrasings with evasions; benign
   notes, standing preferences, to-do lines, texts about security, prompts and shell; attacks and
-  ordinary notes written in the 17 languages the public attacks use; and the benchmark memories of
+  ordinary notes written in the 17 languages the public attacks use; injected text that steers the
+  answer; ordinary notes holding HTML, Markdown, JSON and YAML; and the benchmark memories of
   ``bench/corpus.py``).
 
 Evaluation (``--evaluate``, and before every write): two-fold cross-validation split by a hash of
@@ -25,12 +26,14 @@ The threshold is chosen on the out-of-fold scores of the hash split so that at m
 set (XQuAD, PII and LoCoMo sentences, memwarden's own notes, its standing preferences): a pooled
 rate hides one set paying for the others. The shipped model is then fitted on everything.
 
-The fit (``fit``) is scikit-learn's L2-regularised logistic regression (liblinear, deterministic,
-classes balanced) over the n-gram features (``--c``). ``--nb-c`` adds a second one over the same
-features scaled by their naive-Bayes log-count ratio (NB-SVM with a logistic loss) and averages
-the two (one weight per bucket still): it raised held-out recall, but it weights rare n-grams
-such as markup tags heavily and flagged ordinary notes holding HTML (and the hooks' quoting test
-memory), so the shipped model leaves it out. Rows from outside the public sets count ``--extra-weight``
+The fit (``fit``) is the mean of two scikit-learn L2-regularised logistic regressions (liblinear,
+deterministic, classes balanced) over the n-gram features: one over the features as they are
+(``--c``), one (``--nb-c``) over the features scaled by their naive-Bayes log-count ratio (NB-SVM
+with a logistic loss). Both are linear in the same buckets, so the shipped model is still one
+weight per bucket. The naive-Bayes half weights rare n-grams heavily: trained on attacks alone it
+learnt from the few HTML and code attacks that any tag is hostile and flagged ordinary notes holding
+markup, so the benign training rows include such notes (``markup_notes``); with them it raises
+held-out recall and notes with markup stay unflagged. Rows from outside the public sets count ``--extra-weight``
 times their set's factor (``OUTSIDE_WEIGHTS``): at full weight the many benign XQuAD and PII
 sentences teach the model that "not English" means "benign", which the multilingual attacks of
 CyberSecEval then pass under; too little, and ordinary multilingual sentences get flagged. Public
@@ -61,8 +64,11 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from bench.corpus import memory_text  # noqa: E402
 from bench.govern_corpora import (  # noqa: E402
+    answer_hijacks,
     benign_corpus,
+    everyday_notes,
     hostile_corpus,
+    markup_notes,
     multilingual_attacks,
     multilingual_notes,
 )
@@ -84,7 +90,7 @@ NB_ALPHA = 1.0
 # model that flags them flags ordinary writing; the lines written here in 17 languages count more
 # because they are few and each says what the attacks in that language are made of.
 OUTSIDE_WEIGHTS = {
-    "extra:xquad": 4.0,
+    "extra:xquad": 8.0,
     "extra:locomo": 2.0,
     "own:attacks-ml": 2.5,
     "own:notes-ml": 5.0,
@@ -162,6 +168,13 @@ def load_rows(
     # model learns the script rather than the request.
     rows += [Row(t, True, "own:attacks-ml", "xx", t) for _, t in multilingual_attacks()]
     rows += [Row(t, False, "own:notes-ml", "xx", t) for _, t in multilingual_notes()]
+    rows += [Row(t, False, "own:notes-ml", "xx", t) for _, t in everyday_notes()]
+    # Injected text that steers the answer (an advert, a side taken, a question for the user's card
+    # number): the public sets hold many, memwarden's own attacks mostly aim at tools and secrets.
+    rows += [Row(t, True, "own:hijack", "xx", t) for _, t in answer_hijacks()]
+    # Ordinary notes holding HTML, Markdown, JSON and YAML: without them the naive-Bayes half
+    # learns from the few markup attacks that any tag is hostile.
+    rows += [Row(t, False, "own:markup", "xx", t) for _, t in markup_notes()]
     balance_languages(rows)
     return rows
 
@@ -381,9 +394,8 @@ def main() -> None:
     parser.add_argument(
         "--nb-c",
         type=float,
-        default=0.0,
-        help="inverse L2 strength of a naive-Bayes-scaled second half of the model (0, the shipped "
-        "setting: the plain model only)",
+        default=8.0,
+        help="inverse L2 strength of the naive-Bayes-scaled half of the model (0: the plain model only)",
     )
     args = parser.parse_args()
 
@@ -417,8 +429,9 @@ def main() -> None:
         return
     model = fit(rows, c, extra, args.nb_c)
     payload = {
-        "about": "memwarden injection screening: logistic regression over hashed char 1-5-grams of the "
-        "screening view, bucket weights in attack_model.npy; rebuilt by scripts/train_screening.py",
+        "about": "memwarden injection screening: the mean of a plain and a naive-Bayes-scaled logistic "
+        "regression over hashed char 1-5-grams of the screening view, bucket weights in attack_model.npy; "
+        "rebuilt by scripts/train_screening.py",
         "trained_on": "governance-dev injection (public dev half), XQuAD/PII/LoCoMo benign sentences, "
         "bench/govern_corpora.py",
         "features": "distinct hashed n-gram buckets, unit length",

@@ -6,8 +6,10 @@ your answer", a persona paragraph, a question written to pull out a hidden passw
 wording still differs from notes, preferences and command descriptions, and character n-grams
 see that difference in any script without a tokenizer or a word list per language.
 
-The model is L2-regularised logistic regression over the 1- to 5-character n-grams of the
-screening view (``views.plain_view``) of a text, hashed into ``2**bits`` buckets: each bucket a
+The model is linear over the 1- to 5-character n-grams of the screening view
+(``views.plain_view``) of a text, hashed into ``2**bits`` buckets: the mean of two L2-regularised
+logistic regressions, one over the features as they are and one over the features scaled by their
+naive-Bayes log-count ratio (NB-SVM), which folds into one weight per bucket. Each bucket a
 text touches counts once, however often, and the vector is scaled to unit length (a long
 jailbreak and a short note score on one scale). The hash is a polynomial over code points with a
 fixed multiplier (never Python's salted ``hash()``), so training and every process agree.
