@@ -79,7 +79,10 @@ def test_a_working_database_model_and_claude_code_setup_are_reported_ok(
 
 
 def test_each_problem_fails_with_what_to_do(cli_env: dict[str, str], db_path: Path, tmp_path: Path) -> None:
-    db_path.write_bytes(b"this is not a database" * 100)
+    # A damaged SQLite file (its header, then garbage): restoring a backup is the fix. A file that
+    # is not SQLite at all is another mistake (test_doctor_calls_a_file_that_is_not_sqlite_…).
+    damaged = b"SQLite format 3\x00" + b"this is not a database" * 100
+    db_path.write_bytes(damaged)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -96,7 +99,7 @@ def test_each_problem_fails_with_what_to_do(cli_env: dict[str, str], db_path: Pa
     assert checks["database"]["status"] == "fail" and "memwarden restore" in checks["database"]["fix"]
     assert checks["vault"]["status"] == "fail" and "mkdir" in checks["vault"]["fix"]
     assert checks["port"]["status"] == "fail" and "already in use" in checks["port"]["detail"]
-    assert db_path.read_bytes() == b"this is not a database" * 100
+    assert db_path.read_bytes() == damaged
 
 
 def test_bad_settings_are_one_failed_check_and_the_text_output_says_what_to_do(
@@ -172,3 +175,14 @@ def test_doctor_names_an_unknown_setting_with_the_closest_known_one(
     check = by_name(report)["unknown names"]
     assert code == 0 and check["status"] == "warn"
     assert "MEMWARDEN_DEMON (did you mean MEMWARDEN_DAEMON?)" in check["detail"] and check["fix"]
+
+
+def test_doctor_calls_a_file_that_is_not_sqlite_what_it_is_not_damaged(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes, given as the database by mistake\n", encoding="utf-8")
+    code, report = doctor({**cli_env, "HOME": str(tmp_path), "MEMWARDEN_DB": str(notes)}, cwd=tmp_path)
+    check = by_name(report)["database"]
+    assert code == 1 and check["status"] == "fail" and "not a SQLite file" in check["detail"]
+    assert "MEMWARDEN_DB" in check["fix"] and "restore" not in check["fix"]

@@ -76,6 +76,15 @@ def check_database(settings: Any) -> list[Check]:
             )
         ]
     size = path.stat().st_size
+    if not _is_sqlite_file(path):  # SQLite would call it damaged, and restoring would not help
+        return [
+            Check(
+                "database",
+                "fail",
+                f"{path}: not a memwarden database (not a SQLite file)",
+                "check the path: set MEMWARDEN_DB (or --db) to your database",
+            )
+        ]
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     except sqlite3.Error as exc:
@@ -130,6 +139,19 @@ def check_database(settings: Any) -> list[Check]:
         return checks
     finally:
         conn.close()
+
+
+def _is_sqlite_file(path: Path) -> bool:
+    """True for a SQLite database file, or an empty file (SQLite makes one of it); a file that
+    cannot be read is left to the check that opens it."""
+    from memwarden.cli.existing_db import SQLITE_HEADER
+
+    try:
+        with path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except OSError:
+        return True
+    return not header or header == SQLITE_HEADER
 
 
 def _keyword_index(conn: sqlite3.Connection) -> Check:
