@@ -143,8 +143,15 @@ def _year(value: int) -> int:
     return value - 543 if value > 2400 else value
 
 
+# What continues a word: \w, and the combining marks \w leaves out (Devanagari vowel signs, Arabic
+# harakat), so "कल" (yesterday) is not read inside "कला" (art).
+_WORD_GOES_ON = r"[\w\u0300-\u036f\u064b-\u065f\u0900-\u097f]"
+
+
 def _bounded(pattern: str, spaced: bool) -> str:
-    return rf"(?<!\w)(?:{pattern})(?!\w)" if spaced else f"(?:{pattern})"
+    if not spaced:
+        return f"(?:{pattern})"
+    return rf"(?<!{_WORD_GOES_ON})(?:{pattern})(?!{_WORD_GOES_ON})"
 
 
 @functools.cache
