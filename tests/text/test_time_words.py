@@ -97,6 +97,7 @@ def test_a_month_without_a_year_is_that_month_of_every_year(query: str) -> None:
         "may I ask about the deploy",
         "mai multe servere",  # Romanian "more"
         "martial arts classes",
+        "what did Martin Luther write",  # not "mart" + a Turkish ending: vowel harmony says no
         "bu ayakkabı kimin",  # "this shoe", not "this month"
         "Mar del Plata trip",
         "what did we do recently",

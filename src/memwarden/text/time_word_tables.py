@@ -27,7 +27,10 @@ class Language(NamedTuple):
 # Turkish case endings a time word takes ("geçen haftaki", "Mart'ta", "mayısta"): listed, not
 # \w*, so "bu ayakkabı" is no "bu ay" and "martial" no "mart".
 _TR_UNIT_CASE = r"(?:[dt][ae]|[dt][ae]ki|ki|n[ıi]n|[ıi]n|[dt]an|[dt]en)?"
-_TR_MONTH_CASE = r"(?:['’]?(?:[dt][ae]n?|[ıiuü]n(?:[dt][ae])?|n?[ae]|y[ıiuü]))?"
+# Month endings follow vowel harmony: back-vowel months (ocak ... aralık) take a, ı, u; eylül and
+# ekim take e, i, ü (so "Martin" is a name, not "mart" + "in").
+_TR_MONTH_CASE = r"(?:['’]?(?:[dt]an?|[ıu]n(?:[dt]a)?|n?a|y[ıu]))?"
+_TR_FRONT_MONTH_CASE = r"(?:['’]?(?:[dt]en?|[iü]n(?:[dt]e)?|n?e|y[iü]))?"
 _EN_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _EN_NUM |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "couple of": 2}
 
@@ -92,8 +95,8 @@ LANGUAGES: dict[str, Language] = {
             r"haziran",
             r"temmuz",
             r"ağustos",
-            r"eylül",
-            r"ekim",
+            rf"eylül{_TR_FRONT_MONTH_CASE}",
+            rf"ekim{_TR_FRONT_MONTH_CASE}",
             r"kasım",
             r"aralık|aralığ[ıa]",
         ),
