@@ -2,7 +2,8 @@
 
 Every command in its blocks is run here, or by the test named for it: the session transcript
 is replayed against a fresh database and must print what the README shows (ids and hashes
-aside); `pip install -e .` runs in a fresh virtual environment and `memwarden demo` and
+aside), in a process of its own (``MEMWARDEN_DAEMON=off``) and through a warm daemon (``auto``,
+where the scores of a search by keywords and meaning differ, never the lines or their names); `pip install -e .` runs in a fresh virtual environment and `memwarden demo` and
 `memwarden doctor` run from it; the client commands run against a temporary home.
 """
 
@@ -14,6 +15,8 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -86,21 +89,62 @@ def newcomer_env(cli_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
     return env
 
 
+def without_scores(text: str) -> str:
+    """The score lines' numbers hidden, their names kept."""
+    text = re.sub(r"score \d+\.\d{4}", "score <n>", text)
+    return re.sub(r"(\w+)=\d+\.\d{3}", r"\1=<n>", text)
+
+
+def start_warm_daemon(env: dict[str, str]) -> None:
+    """Start the user's daemon and wait until its model is loaded (a search by meaning)."""
+    started = subprocess.run(
+        [MEMWARDEN, "daemon", "restart"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert started.returncode == 0, started.stderr
+    deadline = time.monotonic() + 180
+    while True:
+        status = subprocess.run(
+            [MEMWARDEN, "daemon", "status", "--json"], env=env, capture_output=True, text=True, timeout=60
+        )
+        model = json.loads(status.stdout)["model"]
+        if model.get("loaded"):
+            return
+        assert model.get("state") != "failed" and time.monotonic() < deadline, model
+        time.sleep(0.5)
+
+
+@pytest.mark.parametrize("daemon", ["off", "auto"])
 def test_the_session_prints_what_the_readme_shows(
-    cli_env: dict[str, str], tmp_path: Path, prepared_model: Path
+    cli_env: dict[str, str], tmp_path: Path, prepared_model: Path, daemon: str
 ) -> None:
     env = newcomer_env(cli_env, tmp_path)
     # What the session prints, not the first preparation of the model (tests/model_cache.py).
     share_prepared_model(prepared_model, Path(env["XDG_DATA_HOME"]))
-    shown_all, printed_all = "", ""
-    for command, shown in session():
-        words = shlex.split(command)
-        assert words[0] == "memwarden"
-        done = subprocess.run([MEMWARDEN, *words[1:]], env=env, capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, f"{command}: {done.stderr}"
-        shown_all += shown
-        printed_all += done.stdout
-    assert normalized(printed_all) == normalized(shown_all)
+    if daemon == "auto":
+        # A short runtime folder: a Unix socket path holds ~107 bytes.
+        env.update(MEMWARDEN_DAEMON="auto", XDG_RUNTIME_DIR=tempfile.mkdtemp(prefix="mwr"))
+        start_warm_daemon(env)
+    shown_all, printed_all, notes = "", "", ""
+    try:
+        for command, shown in session():
+            words = shlex.split(command)
+            assert words[0] == "memwarden"
+            done = subprocess.run(
+                [MEMWARDEN, *words[1:]], env=env, capture_output=True, text=True, timeout=120
+            )
+            assert done.returncode == 0, f"{command}: {done.stderr}"
+            shown_all += shown
+            printed_all += done.stdout
+            notes += done.stderr
+    finally:
+        if daemon == "auto":
+            subprocess.run([MEMWARDEN, "daemon", "stop"], env=env, capture_output=True, timeout=60)
+    if daemon == "off":
+        assert normalized(printed_all) == normalized(shown_all)
+    else:
+        # The daemon answered the searches (said on stderr only), by keywords and meaning.
+        assert "(searched by the memwarden daemon: keywords and meaning)" in notes
+        assert without_scores(normalized(printed_all)) == without_scores(normalized(shown_all))
 
 
 def test_the_client_commands_work_in_a_fresh_home(cli_env: dict[str, str], tmp_path: Path) -> None:

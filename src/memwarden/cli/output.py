@@ -95,17 +95,37 @@ def print_memory(memory: dict[str, Any]) -> None:
         print(f"    context: {one_line(memory['context'])}")
 
 
+# The parts of a hit's relevance a hybrid search reports apart (``search.ranking.explain``).
+RELEVANCE_PARTS = ("keyword", "vector")
+
+
+def shown_why(why: dict[str, float]) -> dict[str, float]:
+    """A hit's score breakdown as the text output shows it: the keyword and vector parts of a
+    hybrid search (the daemon's) as one ``relevance``, the name a keyword search (in this
+    process) gives it, so a search prints the same lines whichever process answered. ``--json``
+    keeps the parts."""
+    if not any(name in why for name in RELEVANCE_PARTS):
+        return why
+    shown = {"relevance": sum(why.get(name, 0.0) for name in RELEVANCE_PARTS)}
+    shown.update((k, v) for k, v in why.items() if k not in RELEVANCE_PARTS and k != "relevance")
+    return shown
+
+
 def print_hits(result: dict[str, Any]) -> None:
+    # Which process answered, and how, is a note on stderr: stdout is the same either way.
     if result.get("via") == "daemon" and not result.get("degraded"):
-        print("(searched by the memwarden daemon: keywords and meaning)")
+        print("(searched by the memwarden daemon: keywords and meaning)", file=sys.stderr)
     if result.get("degraded"):
         where = " in the memwarden daemon" if result.get("via") == "daemon" else ""
-        print(f"(degraded{where}: {result.get('degrade_reason')}; keyword results only)")
+        print(
+            f"(degraded{where}: {result.get('degrade_reason')}; keyword results only)",
+            file=sys.stderr if where else sys.stdout,
+        )
     if not result["hits"]:
         print("no memories found")
     for hit in result["hits"]:
         print_memory(hit)
-        why = ", ".join(f"{k}={v:.3f}" for k, v in hit["why"].items())
+        why = ", ".join(f"{k}={v:.3f}" for k, v in shown_why(hit["why"]).items())
         print(f"    score {hit['score']:.4f} ({why})")
     if result.get("tokens") is not None:
         left_out = f", {result['omitted']} more did not fit" if result.get("omitted") else ""
