@@ -95,7 +95,10 @@ def test_a_month_without_a_year_is_that_month_of_every_year(query: str) -> None:
     "query",
     [
         "may I ask about the deploy",
+        "this may break the build",
         "mai multe servere",  # Romanian "more"
+        "a dus două echipe la mai mult de un meci",
+        "am mai fost acolo",
         "martial arts classes",
         "what did Martin Luther write",  # not "mart" + a Turkish ending: vowel harmony says no
         "bu ayakkabı kimin",  # "this shoe", not "this month"

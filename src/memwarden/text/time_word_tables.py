@@ -67,7 +67,7 @@ LANGUAGES: dict[str, Language] = {
             r"december",
         ),
         ambiguous_months=frozenset({3, 5}),
-        prepositions=r"in|on|of|since|during|early|late|mid|until|till|before|after|by|from|last|this|next",
+        prepositions=r"in|on|of|since|during|early|late|mid|until|till|before|after|by|from|last|next",
     ),
     "turkish": Language(
         fixed=(
@@ -134,7 +134,7 @@ LANGUAGES: dict[str, Language] = {
             r"dezember",
         ),
         ambiguous_months=frozenset({5}),  # "mai" is also Romanian for "more"
-        prepositions=r"im|anfang|ende|mitte|seit|bis|vom|zum|am|ab",
+        prepositions=r"im|anfang|ende|mitte|seit|bis|vom|zum",
     ),
     "spanish": Language(
         fixed=(
@@ -366,7 +366,7 @@ LANGUAGES: dict[str, Language] = {
             r"decembrie",
         ),
         ambiguous_months=frozenset({5}),
-        prepositions=r"luna|din|pe|până|de|la",
+        prepositions=r"luna|lunii",
     ),
     "vietnamese": Language(
         fixed=(
