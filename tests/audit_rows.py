@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from memwarden.audit import open_audit_log
+from memwarden.store.audit_logs import open_audit_log
 
 
 def audit_rows(database: str | Path) -> list[dict[str, Any]]:

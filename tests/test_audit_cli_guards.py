@@ -137,9 +137,9 @@ def test_json_says_not_verified_when_the_configured_anchor_file_is_missing(
     from datetime import UTC, datetime
 
     from memwarden.app import build_service
-    from memwarden.audit import open_audit_log
     from memwarden.audit.base import AuditEvent
     from memwarden.config import load_settings
+    from memwarden.store.audit_logs import open_audit_log
 
     build_service(load_settings(db=str(db_path), log_file=str(tmp_path / "m.log")), embeddings=False).close()
     log = open_audit_log(str(db_path))  # a row written before the anchor file was configured

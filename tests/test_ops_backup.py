@@ -163,7 +163,7 @@ def test_restoring_each_kept_backup_gives_identical_rows(service: MemoryService,
         assert result["after"]["audit"] == "verified" and record.audit == "verified"
     # The service keeps working on the restored file, and its audit chain still verifies.
     service.memories.add("written after the last restore")
-    from memwarden.audit import verify_database
+    from memwarden.store.audit_logs import verify_database
 
     assert verify_database(str(db_path)).ok
 

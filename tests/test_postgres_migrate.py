@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from memwarden.app import build_service
-from memwarden.audit import verify_database
 from memwarden.config import load_settings
 from memwarden.embed.fake import FakeEmbedder
 from memwarden.models import Caller
+from memwarden.store.audit_logs import verify_database
 
 pytestmark = pytest.mark.postgres
 
@@ -94,9 +94,9 @@ def _bulk_source(db: Path, memories: int, audit_rows: int) -> None:
     """``memories`` written straight into the SQLite source, and ``audit_rows`` chained rows."""
     from datetime import UTC, datetime
 
-    from memwarden.audit import open_audit_log
     from memwarden.audit.base import AuditEvent
     from memwarden.models import IndexText, Memory
+    from memwarden.store.audit_logs import open_audit_log
     from memwarden.store.sqlite import SQLiteStore
 
     source = SQLiteStore(db)

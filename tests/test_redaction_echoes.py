@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from cli_runner import CliResult, run_in_process
 
-from memwarden.audit import open_audit_log
 from memwarden.audit.base import AuditEvent
 from memwarden.errors import InvalidInput
 from memwarden.service import MemoryService
+from memwarden.store.audit_logs import open_audit_log
 from memwarden.store.sqlite import SQLiteStore
 from memwarden.validation import check_occurred_at
 

@@ -171,8 +171,8 @@ def build_auditor(settings: Settings | HotSettings) -> Auditor | None:
     """The audit log in the same database as the memories, or None with MEMWARDEN_AUDIT=false."""
     if not settings.audit:
         return None
-    from memwarden.audit import open_audit_log
     from memwarden.audit.auditor import Auditor
+    from memwarden.store.audit_logs import open_audit_log
 
     key = None
     if settings.audit_key_file:  # the key and anchor modules are imported only when configured

@@ -56,9 +56,9 @@ def migrate_to_postgres(
     against the source's row counts, for a bar with rate and time left.
     """
     from memwarden.app import build_service
-    from memwarden.audit import open_audit_log, verify_database
     from memwarden.audit.base import AuditEvent
     from memwarden.models import utcnow
+    from memwarden.store.audit_logs import open_audit_log, verify_database
 
     source_url = settings.database_url()
     if is_postgres_url(source_url):

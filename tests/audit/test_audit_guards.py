@@ -13,11 +13,11 @@ import pytest
 from db_templates import copy_migrated
 
 from memwarden.app import build_service
-from memwarden.audit import open_audit_log, verify_database
 from memwarden.audit.base import AuditEvent
 from memwarden.config import load_settings
 from memwarden.errors import StorageError
 from memwarden.service import MemoryService
+from memwarden.store.audit_logs import open_audit_log, verify_database
 from tests.contract.test_audit_log import raw
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]

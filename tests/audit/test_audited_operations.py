@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from memwarden.app import build_service
-from memwarden.audit import open_audit_log
 from memwarden.config import load_settings
 from memwarden.errors import StorageError
 from memwarden.service import MemoryService
+from memwarden.store.audit_logs import open_audit_log
 from tests.contract.test_audit_in_write import _refuse_audit_rows
 from tests.contract.test_audit_log import raw
 

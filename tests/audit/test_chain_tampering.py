@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memwarden.audit import verify_database
 from memwarden.audit.base import AuditEvent
+from memwarden.store.audit_logs import verify_database
 from memwarden.store.sqlite import SQLiteStore
 from memwarden.store.sqlite.audit import SQLiteAuditLog
 

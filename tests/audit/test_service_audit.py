@@ -11,11 +11,11 @@ import pytest
 from audit_rows import audit_rows
 
 from memwarden.app import build_service
-from memwarden.audit import verify_database
 from memwarden.config import Settings, load_settings
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.models import Caller
 from memwarden.service import MemoryService
+from memwarden.store.audit_logs import verify_database
 
 
 def test_every_operation_records_one_row_with_its_details(service: MemoryService, db_path: Path) -> None:

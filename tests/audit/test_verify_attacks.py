@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from memwarden.audit import open_audit_log, verify_database
 from memwarden.audit.anchor import AnchorFile
 from memwarden.audit.base import GENESIS, AuditEvent, AuditRecord, chain_hash
 from memwarden.audit.keys import AuditKey, write_new_key
 from memwarden.errors import InvalidInput
+from memwarden.store.audit_logs import open_audit_log, verify_database
 from memwarden.store.sqlite import SQLiteStore
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memwarden.audit import open_audit_log
 from memwarden.audit.auditor import Auditor
 from memwarden.errors import StorageError
 from memwarden.models import Caller, IndexText, Memory
 from memwarden.service import MemoryService
+from memwarden.store.audit_logs import open_audit_log
 from memwarden.store.base import Store
 from tests.contract.test_audit_log import raw
 

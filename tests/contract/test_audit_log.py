@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memwarden.audit import open_audit_log, verify_database
 from memwarden.audit.base import GENESIS, AuditEvent, AuditLog
+from memwarden.store.audit_logs import open_audit_log, verify_database
 from memwarden.store.base import Store
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

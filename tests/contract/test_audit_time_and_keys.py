@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from memwarden.audit import open_audit_log, verify_database
 from memwarden.audit.base import AuditEvent, AuditLog, chain_hash
 from memwarden.audit.keys import load_key, write_new_key
 from memwarden.errors import ConfigError, Conflict, InvalidInput
+from memwarden.store.audit_logs import open_audit_log, verify_database
 from memwarden.store.base import Store
 from tests.contract.test_audit_log import raw
 

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from contract_helpers import T0, index_of, make_memory, put
 
-from memwarden.audit import open_audit_log
 from memwarden.audit.base import AuditEvent, AuditLog, AuditQuery
 from memwarden.browsing import BrowseCursor, MemoryPage, MemoryQuery
+from memwarden.store.audit_logs import open_audit_log
 from memwarden.store.base import Store
 
 MONDAY = "2026-02-23"  # the Monday of T0's week (T0 is Sunday 2026-03-01)

@@ -16,8 +16,8 @@ import httpx
 import pytest
 from mcp import Client
 
-from memwarden.audit import open_audit_log, verify_database
 from memwarden.govern.identity import token_digest
+from memwarden.store.audit_logs import open_audit_log, verify_database
 
 ALICE = "mwt_alice-token-0123456789abcdef"
 BOB = "mwt_bob-token-fedcba9876543210"

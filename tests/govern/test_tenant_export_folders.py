@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from memwarden.audit import open_audit_log
 from memwarden.govern.identity import token_digest
+from memwarden.store.audit_logs import open_audit_log
 from tests.govern.test_http_identity import call
 
 ALICE = "mwt_alice-exports-0123456789abcdef"

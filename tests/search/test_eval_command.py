@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from memwarden.app import build_service
-from memwarden.audit import open_audit_log
 from memwarden.cli.main import main
 from memwarden.config import load_settings
+from memwarden.store.audit_logs import open_audit_log
 
 
 @pytest.fixture

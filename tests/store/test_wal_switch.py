@@ -11,7 +11,7 @@ from pathlib import Path
 
 
 def _open_store(path: str, results: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
-    from memwarden.audit import open_audit_log
+    from memwarden.store.audit_logs import open_audit_log
     from memwarden.store.sqlite.store import SQLiteStore
 
     try:

@@ -1,63 +1,7 @@
 """The tamper-evident audit log: every read and write, hash-chained, append-only.
 
-``open_audit_log(url)`` opens the log of a database (the same URL as ``MEMWARDEN_DB``);
-``verify_database(url)`` checks a database's whole chain (ops uses it on every backup);
-``Auditor`` is the service's collaborator that records events.
+This package is the log's protocol (``base.AuditLog``), its hash chain and verification
+(``chain``), keys, guards and the ``Auditor`` the service records events with. It knows no
+storage backend: ``memwarden.store.audit_logs`` opens the log of a database by its URL
+(``open_audit_log``) and checks a database's whole chain (``verify_database``).
 """
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # pragma: no cover
-    from datetime import datetime
-
-    from memwarden.audit.base import AuditLog
-    from memwarden.audit.chain import VerifyReport
-    from memwarden.audit.keys import AuditKey
-
-
-def open_audit_log(url: str, *, readonly: bool = False, key: AuditKey | None = None) -> AuditLog:
-    """The audit log stored in the database ``url`` names (a path or sqlite:/// → SQLite).
-
-    PostgreSQL: ``memwarden.store.postgres.audit.PostgresAuditLog(url)`` implements the same
-    ``AuditLog`` protocol once that backend exists. With ``key`` new rows are keyed (HMAC-SHA256).
-    """
-    if url.startswith(("postgresql://", "postgres://")):
-        try:
-            from memwarden.store.postgres.audit import PostgresAuditLog
-        except ImportError:
-            from memwarden.errors import ConfigError
-
-            raise ConfigError(
-                "MEMWARDEN_DB names PostgreSQL, but this build has no PostgreSQL audit log"
-            ) from None
-        log: AuditLog = PostgresAuditLog(url, readonly=readonly, key=key)
-        return log
-    from memwarden.settings_paths import sqlite_file_name
-    from memwarden.store.sqlite.audit import SQLiteAuditLog
-
-    return SQLiteAuditLog(sqlite_file_name(url), readonly=readonly, key=key)
-
-
-def verify_database(
-    url: str,
-    anchor: tuple[int, str] | None = None,
-    *,
-    key: AuditKey | None = None,
-    now: datetime | None = None,
-) -> VerifyReport:
-    """Verify the audit chain of the database at ``url`` (read-only; a backup file works).
-
-    ``anchor``: a (seq, hash) noted earlier that the chain must still contain; ``key``: the chain
-    key, to check keyed rows' content; ``now``: the wall clock stamps are compared with."""
-    from memwarden.audit.chain import verify_log
-
-    log = open_audit_log(url, readonly=True)
-    try:
-        return verify_log(log, anchor, key=key, now=now)
-    finally:
-        log.close()
-
-
-__all__ = ["open_audit_log", "verify_database"]

@@ -16,7 +16,7 @@ PHONE = "13800138000"
 
 
 def tell_governance_story(service: Any, db: Path) -> None:
-    from memwarden.audit import open_audit_log, verify_database
+    from memwarden.store.audit_logs import open_audit_log, verify_database
 
     print("\n-- governance: redaction before write, and an audit row for every read and write --\n")
     print(f"add    {one_line(SECRET_MEMORY, 100)}")

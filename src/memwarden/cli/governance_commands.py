@@ -48,10 +48,10 @@ def _audit_key(settings: Any) -> Any:
 
 
 def cmd_audit_verify(args: argparse.Namespace) -> int:
-    from memwarden.audit import verify_database
     from memwarden.audit.anchor import AnchorFile
     from memwarden.cli.output import emit_json
     from memwarden.errors import InvalidInput
+    from memwarden.store.audit_logs import verify_database
 
     settings = _settings(args)
     anchor = None
@@ -179,11 +179,11 @@ def cmd_audit_keygen(args: argparse.Namespace) -> int:
 
 
 def cmd_audit_export(args: argparse.Namespace) -> int:
-    from memwarden.audit import open_audit_log
     from memwarden.audit.export import write_audit_export
     from memwarden.cli.out_files import check_new_file
     from memwarden.errors import InvalidInput
     from memwarden.models import Caller
+    from memwarden.store.audit_logs import open_audit_log
 
     settings = _settings(args)
     since = parse_when(args.since) if args.since else None

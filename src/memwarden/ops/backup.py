@@ -423,7 +423,7 @@ class BackupManager:
         }
 
     def _audit_head(self) -> dict[str, Any] | None:
-        from memwarden.audit import open_audit_log
+        from memwarden.store.audit_logs import open_audit_log
 
         try:
             log = open_audit_log(self.backend.database_url, readonly=True)
@@ -444,9 +444,9 @@ class BackupManager:
         key: AuditKey | None,
         anchor: AnchorFile | None,
     ) -> dict[str, Any]:
-        from memwarden.audit import open_audit_log
         from memwarden.audit.base import AuditEvent
         from memwarden.store import open_store
+        from memwarden.store.audit_logs import open_audit_log
 
         url = self.backend.database_url
         open_store(url).close()  # an older backup is migrated first: it may predate the audit log

@@ -195,7 +195,7 @@ class PostgresBackupBackend:
                     for t in expected
                     if counts.get(t) != expected[t]
                 )
-            from memwarden.audit import verify_database
+            from memwarden.store.audit_logs import verify_database
 
             report = verify_database(scratch_url)
             audit = "verified" if report.ok else "broken"

@@ -93,7 +93,7 @@ def audit_chain_problems(conn: sqlite3.Connection, path: Path) -> tuple[str, lis
     ).fetchone()
     if has_audit is None:
         return "absent", []
-    from memwarden.audit import verify_database
+    from memwarden.store.audit_logs import verify_database
 
     try:
         report = verify_database(str(path))
