@@ -489,3 +489,17 @@ def test_no_stored_text_can_leave_the_quoted_block(contents: list[str], title: s
         line.startswith('- {"id": "ID') and "<" not in line and ">" not in line for line in lines[2:-1]
     )
     assert [json.loads(line[2:])["content"] for line in lines[2:-1]] == contents
+
+
+def test_a_bad_setting_is_logged_as_the_reason_the_hook_is_off(
+    cli_env: dict[str, str], repo: Path, db_path: Path
+) -> None:
+    env = {**cli_env, "MEMWARDEN_HOOK_LIMIT": "100"}
+    result = run_cli(env, "prompt", prompt_payload("what do we know about the client", repo))
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    log = Path(env["MEMWARDEN_LOG_FILE"]).read_text(encoding="utf-8")
+    assert (
+        "prompt hook is off until a setting is fixed: invalid settings: MEMWARDEN_HOOK_LIMIT: must be at least 1"
+        in log
+    )
+    assert "memwarden doctor" in log and "ConfigError" not in log

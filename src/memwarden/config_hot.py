@@ -17,6 +17,7 @@ from memwarden.errors import ConfigError
 from memwarden.settings_paths import (
     SettingsPaths,
     default_data_dir,
+    default_data_dir_name,
     default_runtime_dir,
     is_postgres_url,
     sqlite_path,
@@ -36,6 +37,7 @@ __all__ = [
     "default_runtime_dir",
     "is_postgres_url",
     "load_hot_settings",
+    "log_file_name",
     "sqlite_path",
     "unknown_setting_names",
 ]
@@ -139,6 +141,13 @@ def _parse(spec: SettingSpec, raw: str) -> Any:
     if (shortest is not None and len(raw) < shortest) or (longest is not None and len(raw) > longest):
         raise ConfigError(f"invalid settings: {env}: must be {shortest}-{longest} characters long")
     return raw
+
+
+def log_file_name() -> str:
+    """The log file when the settings cannot be read (a bad value elsewhere): MEMWARDEN_LOG_FILE
+    as given (any text is a valid path), else the default data folder's, so that the line
+    saying which setting is wrong lands where the user looks."""
+    return os.environ.get("MEMWARDEN_LOG_FILE") or os.path.join(default_data_dir_name(), "memwarden.log")
 
 
 def unknown_setting_names() -> list[str]:

@@ -191,7 +191,15 @@ def run_hook(
     except KeyboardInterrupt:
         pass
     except Exception as exc:  # noqa: BLE001 - a hook must never break the session
-        log_line(settings, name, f"failed: {type(exc).__name__}: {_short(exc)}")
+        from memwarden.errors import ConfigError
+
+        if isinstance(exc, ConfigError):
+            # A bad setting stops every hook until it is fixed: say that, in the setting's words.
+            log_line(
+                settings, name, f"is off until a setting is fixed: {_short(exc)} (`memwarden doctor` checks)"
+            )
+        else:
+            log_line(settings, name, f"failed: {type(exc).__name__}: {_short(exc)}")
     return 0
 
 
@@ -204,10 +212,12 @@ def log_line(settings: HotSettings | None, hook: str, message: str) -> None:
     try:
         if settings is not None:
             path = settings.log_path()
-        else:
-            from memwarden.settings_paths import default_data_dir
+        else:  # the settings could not be read: the log file the user named, if any
+            from pathlib import Path
 
-            path = default_data_dir() / "memwarden.log"
+            from memwarden.config_hot import log_file_name
+
+            path = Path(log_file_name())
         from datetime import UTC, datetime
 
         message = _redacted(settings, message)
