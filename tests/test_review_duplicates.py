@@ -7,11 +7,14 @@ import random
 from datetime import UTC, datetime, timedelta
 from itertools import combinations
 
+import anyio
+
 from memwarden.models import Memory
 from memwarden.ops.review import DUPLICATE_JACCARD, likely_duplicates
 from memwarden.search.similar import NEAR_DUPLICATE_JACCARD, duplicate_terms, near_duplicate_score
 from memwarden.service import MemoryService
 from memwarden.text.analyzer import Analyzer
+from tests.mcp_helpers import call_ok, mcp_client
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 
@@ -97,3 +100,26 @@ def test_review_and_add_share_the_threshold_and_the_terms() -> None:
     assert [p["similarity"] for p in likely_duplicates(analyzer, [a, b])] == [1.0]
     unrelated = _memory(3, "p", "Lunch is served at noon in the small kitchen")
     assert near_duplicate_score(duplicate_terms(analyzer, a), duplicate_terms(analyzer, unrelated)) is None
+
+
+def test_through_the_tools_a_similar_pair_from_memory_add_is_in_memory_review(service: MemoryService) -> None:
+    async def run() -> None:
+        async with mcp_client(service) as client:
+            first = await call_ok(
+                client,
+                "memory_add",
+                {"content": "Sunucu yedekleri her gece saat ikide soğuk depoya alınıyor", "project": "ops"},
+            )
+            second = await call_ok(
+                client,
+                "memory_add",
+                {"content": "Sunucu yedekleri her gece saat üçte arşiv depoya alınıyor", "project": "ops"},
+            )
+            assert [s["id"] for s in second["similar"]] == [first["id"]]
+            assert second["similar"][0]["score"] < 0.8  # under the threshold review once had
+            review = await call_ok(client, "memory_review", {"scope": "ops"})
+            pairs = [(p["keep"]["id"], p["candidate"]["id"]) for p in review["duplicates"]]
+            assert pairs == [(first["id"], second["id"])]
+            assert review["duplicates"][0]["similarity"] == round(second["similar"][0]["score"], 3)
+
+    anyio.run(run)
