@@ -14,13 +14,13 @@ a search engine does not, and returns the best ``Hit`` values:
 
 ``age`` is the time since the remembered thing happened (``Memory.occurred``: ``occurred_at``,
 else when it was stored), in days. A candidate may also carry named ``boost`` terms added to
-the score as they are (``thread``: the lift from its thread neighbours, search/threads.py; the time
-boost, ``boost_by_time``). Every hit's
-``why`` holds each term's contribution (they add up to ``score``); a candidate can split its
+the score as they are (``thread``: the lift from its thread neighbours, search/threads.py; the
+time boost, ``boost_by_time``). Every hit's ``why`` holds each term's contribution (they add up to ``score``); a candidate can split its
 relevance into named parts (``relevance_parts={"keyword": 0.7, "vector": 0.3}``, summing to its
 relevance) and ``why`` then shows those parts instead of a single ``relevance`` entry.
 
-The weights live in ``RankingWeights`` and nowhere else; docs/search.md explains the choice and
+The weights of these five terms live in ``RankingWeights`` and nowhere else (the boosts carry
+their own: ``threads.THREAD_WEIGHT``, ``TIME_WEIGHT``); docs/search.md explains the choice and
 the guardrail tests in tests/search/test_ranking_guardrails.py pin the behaviour they must keep:
 a newer correction outranks the memory it corrects, full query coverage beats a rare
 single-term match, and pinned beats unpinned at equal relevance.
