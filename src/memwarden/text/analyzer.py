@@ -6,30 +6,34 @@ Pipeline for every piece of text (content, title, tags, query):
 2. Split into words, CJK runs and runs of the other scripts written without spaces (Thai, Lao,
    Khmer, Myanmar; ``tokenize.py``); CJK runs become overlapping character bigrams, the others
    overlapping bigrams of character clusters.
-3. For each word: stopwords of the configured languages are dropped (unless the text is made
-   of nothing else), then each configured language contributes its stem, computed on that
-   language's lower case (Turkish I/İ rules for Turkish) and accent-folded afterwards.
-   A word thus has one term per language, usually the same one ("deploy"), sometimes two
-   ("sunucular" → English "sunucular", Turkish "sunuc"). Documents are indexed under all of
-   them; a query word matches a memory through any of its terms.
-
-The languages are not guessed per text: guessing fails on short texts, and a memory that says
-"sunucu yedekleri" must be found by "yedek" whatever the guess was.
+3. Each word's languages: the configured ones written in its script, else its script's own
+   language (Arabic, Greek, Russian, Hindi…), plus for Latin words the language a text's
+   stopwords point at clearly (``language_guess.py``): no configuration is needed for a
+   language, and the configured ones are always kept, so a short query guessed wrong still
+   meets its memory on their terms.
+4. For each word: stopwords of the configured and script languages are dropped (not those of a
+   guessed one, and not when the text is made of nothing else), then each language contributes its stem, computed on that language's lower case
+   (Turkish I/İ rules for Turkish) and accent-folded afterwards. A word thus has one term per
+   language, usually the same one ("deploy"), sometimes two ("sunucular" → English
+   "sunucular", Turkish "sunuc"). Documents are indexed under all of them; a query word
+   matches a memory through any of its terms.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from memwarden.models import KeywordQuery
+from memwarden.text.language_guess import LATIN, SCRIPT_LANGUAGE, LanguageGuesser, script_of, scripts_of
 from memwarden.text.languages import make_stemmer, parse_languages, turkish_stem
 from memwarden.text.normalize import fold, fold_accents, fold_case, fold_case_turkish, nfkc
 from memwarden.text.stopwords import stopwords_for
 from memwarden.text.tokenize import CJK, UNSPACED, WORD, bigrams, cluster_bigrams, clusters, split_words
 
 # Bump when analysis changes in a way that changes index terms: stores re-index on a mismatch.
-ANALYZER_VERSION = 4  # 4: Thai, Lao, Khmer and Myanmar cluster bigrams
+ANALYZER_VERSION = 5  # 4: Thai, Lao, Khmer, Myanmar bigrams; 5: stemmers by script and evidence
 # Alphabetic query terms at least this long also match as prefixes (see _prefix_helps).
 PREFIX_MIN_CHARS = 4
 # A query is cut to this many words/bigrams; longer queries gain nothing but cost time.
@@ -47,11 +51,14 @@ class Analyzer:
 
     def __init__(self, languages: str | Iterable[str] = ("english", "turkish")) -> None:
         self.languages = parse_languages(languages if isinstance(languages, str) else list(languages))
-        self._stemmers: list[tuple[str, Any]] = [(lang, make_stemmer(lang)) for lang in self.languages]
-        self._stopwords: frozenset[str] = frozenset().union(
-            *(frozenset(fold(w) for w in stopwords_for(lang)) for lang in self.languages)
-        )
-        self._cache: dict[str, tuple[str, ...]] = {}
+        self._stemmers: dict[str, Any] = {lang: make_stemmer(lang) for lang in self.languages}
+        # The configured languages written in each script (language_guess.LANGUAGE_SCRIPTS).
+        self._by_script: dict[str, tuple[str, ...]] = {}
+        for lang in self.languages:
+            for script in scripts_of(lang):
+                self._by_script[script] = (*self._by_script.get(script, ()), lang)
+        self._guesser = LanguageGuesser(self.languages)
+        self._cache: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
 
     @property
     def fingerprint(self) -> str:
@@ -60,18 +67,26 @@ class Analyzer:
 
     # -- words -------------------------------------------------------------------------------
 
-    def _word_terms(self, word: str) -> tuple[str, ...]:
+    def _stemmer(self, language: str) -> Any:
+        stemmer = self._stemmers.get(language)
+        if stemmer is None:  # a guessed or script language: made once, on first use
+            stemmer = self._stemmers[language] = make_stemmer(language)
+        return stemmer
+
+    def _word_terms(self, word: str, languages: tuple[str, ...]) -> tuple[str, ...]:
         """The index terms of one word (one per language, duplicates merged)."""
-        cached = self._cache.get(word)
+        key = (word, languages)
+        cached = self._cache.get(key)
         if cached is not None:
             return cached
         neutral = fold_case(word)
-        if not self._stemmers or not neutral.isalpha():
+        if not languages or not neutral.isalpha():
             plain = fold_accents(neutral)
             terms: tuple[str, ...] = (plain,) if plain else ()
         else:
             found: list[str] = []
-            for language, stemmer in self._stemmers:
+            for language in languages:
+                stemmer = self._stemmer(language)
                 if language == "turkish":
                     term = fold_accents(turkish_stem(stemmer, fold_case_turkish(word)))
                 else:
@@ -81,24 +96,55 @@ class Analyzer:
             terms = tuple(found)
         if len(self._cache) >= _CACHE_LIMIT:
             self._cache.clear()
-        self._cache[word] = terms
+        self._cache[key] = terms
         return terms
+
+    def _languages_by_script(
+        self, text: str, words: list[str], folded: list[str]
+    ) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+        """For each script among ``words``, the Snowball languages its words are stemmed in; and
+        the languages whose stopwords are dropped: all of them but a guessed one.
+
+        A guess only adds stems. Its stopwords stay: a query too short to be guessed keeps
+        words such as "die" that a guessed memory would have lost, and such a memory would
+        then lose to the few memories not guessed, which still hold them.
+        """
+        out: dict[str, tuple[str, ...]] = {}
+        stop: set[str] = set(self.languages)
+        for script in dict.fromkeys(script_of(w) for w in words):
+            languages = self._by_script.get(script, ())
+            if script == LATIN:
+                guess = self._guesser.latin_language(folded, text)
+                if guess is not None:
+                    languages = (*languages, guess)
+            elif not languages and script in SCRIPT_LANGUAGE:
+                own = SCRIPT_LANGUAGE[script]
+                languages = (LanguageGuesser.arabic_script_language(text) if own == "arabic" else own,)
+                stop.update(languages)
+            out[script] = languages
+        return out, frozenset(stop)
 
     def groups(self, text: str) -> list[tuple[str, ...]]:
         """For each word or bigram of ``text``, in order, its alternative index terms."""
         pieces = list(split_words(nfkc(text)))
         words = [p for kind, p in pieces if kind == WORD]
-        drop = self._stopwords and any(fold(w) not in self._stopwords for w in words)
+        folded = [fold(w) for w in words]
+        by_script, stop_languages = self._languages_by_script(text, words, folded)
+        stop = _stopwords_of(stop_languages)
+        drop = bool(stop) and any(f not in stop for f in folded)
         out: list[tuple[str, ...]] = []
+        index = 0
         for kind, piece in pieces:
             if kind == CJK:
                 out.extend((gram,) for gram in bigrams(piece))
             elif kind == UNSPACED:
                 out.extend((gram,) for gram in cluster_bigrams(piece))
-            elif not (drop and fold(piece) in self._stopwords):
-                terms = self._word_terms(piece)
-                if terms:  # a lone combining mark folds to nothing
-                    out.append(terms)
+            else:
+                index += 1
+                if not (drop and folded[index - 1] in stop):
+                    terms = self._word_terms(piece, by_script[script_of(piece)])
+                    if terms:  # a lone combining mark folds to nothing
+                        out.append(terms)
         return out
 
     # -- documents ---------------------------------------------------------------------------
@@ -136,6 +182,12 @@ class Analyzer:
 # stemmer leaves apart ("time" finds "timezone", "config" finds "configuration") when the exact
 # term finds little (``prefix_if_rare``; the store decides). Shorter terms would match too many
 # unrelated words. bench/quality measured the gain (docs/search.md).
+
+
+@lru_cache(maxsize=64)
+def _stopwords_of(languages: frozenset[str]) -> frozenset[str]:
+    """The union of the (already folded) stopword lists of ``languages``."""
+    return frozenset(fold(w) for lang in languages for w in stopwords_for(lang))
 
 
 def _run_kind(term: str) -> str:

@@ -61,6 +61,12 @@ _LISTS: dict[str, str] = {
         hun ik in is je kan maar me met mij na naar niet nog nu of om omdat ons ook op over te
         tot u uit van voor was wat we wel wij zal ze zei zich zij zijn zo
     """,
+    # Folded: ă/â→a, î→i, ș→s, ț→t.
+    "romanian": """
+        a acea aceasta aceste acest acesta ai al ale am ar are as au ca care ce cea cei cel
+        cu da dar de din dintre dupa ea ei el era este eu fara fi fost iar in intre la le
+        lor lui mai nu o pe pentru prin sa se si sub sunt un una unei unui
+    """,
     "russian": """
         а без бы был была были было в вам вас весь во вот все всех вы где да даже для до его
         ее ей если есть еще же за здесь и из или им их к как когда кто ли либо мне мы на над
