@@ -110,6 +110,14 @@ def test_notes_that_hold_markup_are_not_flagged() -> None:
     learnt from the few HTML attacks that ``</footer>`` is hostile."""
     assert screen_text("The footer template ends with </footer></body></html>.") == ()
     assert screen_text("Meeting notes </div>\nTodo: call the bank today") == ()
+    # Notes worded unlike the markup notes the model is trained on (bench/govern_corpora.py).
+    for note in (
+        'Wrap the logo in <div class="logo"><img src="/static/logo.png" alt="Acme logo"></div> on the landing page.',
+        'The login form posts to /session; the <form> has a hidden CSRF <input type="hidden" name="token">.',
+        'Docs site: the sidebar is <nav class="toc"> and the page body is <main>.',
+        "Use <kbd>Ctrl</kbd>+<kbd>K</kbd> in the docs to show shortcuts; <abbr> for acronyms.",
+    ):
+        assert screen_text(note) == (), note
 
 
 @pytest.mark.parametrize("text", HOSTILE)
