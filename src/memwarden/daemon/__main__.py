@@ -37,6 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from memwarden.app import configure_logging
     from memwarden.config import load_settings
     from memwarden.config_hot import default_runtime_dir
+    from memwarden.daemon.dashboard import DaemonDashboard
     from memwarden.daemon.launch import run_daemon
     from memwarden.daemon.place import DaemonPlace
     from memwarden.errors import MemwardenError
@@ -49,7 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(settings, to_stderr=False)
     try:
         return run_daemon(
-            settings, DaemonPlace(default_runtime_dir()), transport=args.transport, version=args.as_version
+            settings,
+            DaemonPlace(default_runtime_dir()),
+            transport=args.transport,
+            version=args.as_version,
+            dashboard=DaemonDashboard,  # `memwarden ui`: the dashboard served here, on request
         )
     except MemwardenError as exc:
         import logging

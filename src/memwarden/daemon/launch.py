@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable, _connect
@@ -75,7 +76,12 @@ def wait_for_lock(lock: DaemonLock, place: DaemonPlace, timeout: float = LOCK_WA
 
 
 def run_daemon(
-    settings: Settings, place: DaemonPlace, *, transport: str | None = None, version: str | None = None
+    settings: Settings,
+    place: DaemonPlace,
+    *,
+    transport: str | None = None,
+    version: str | None = None,
+    dashboard: Callable[..., Any] | None = None,
 ) -> int:
     """Be the daemon for ``place`` unless another one is: build the service, serve, clean up."""
     import anyio
@@ -96,6 +102,7 @@ def run_daemon(
                 place,
                 transport=transport or default_transport(),
                 version=version or __version__,
+                dashboard=dashboard,
             )
             anyio.run(daemon.run)
         finally:

@@ -19,6 +19,7 @@ import signal
 import socket
 import struct
 import time
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -110,6 +111,7 @@ class Daemon:
         transport: str,
         idle_s: float | None = None,
         version: str = __version__,
+        dashboard: Callable[..., Any] | None = None,
     ) -> None:
         self.service = service
         self.full_settings = settings
@@ -134,7 +136,11 @@ class Daemon:
         self._mcp: Any = None  # memwarden.mcp.stream.StreamServers, built at start (``_warm_up``)
         self._mcp_built: anyio.Event | None = None
         self._group: Any = None
-        self._dashboard: Any = None  # daemon.dashboard.DaemonDashboard, once `memwarden ui` asked
+        # How to build the dashboard (``daemon.dashboard.DaemonDashboard``, given by
+        # ``__main__``: importing it here would close an import cycle through ``http.app``), and
+        # the one built once `memwarden ui` asked for it.
+        self._dashboard_factory = dashboard
+        self._dashboard: Any = None
 
     async def run(self) -> None:
         """Listen, serve until idle or stopped, then remove the socket / token file."""
@@ -300,9 +306,9 @@ class Daemon:
         """``memwarden ui``: the dashboard served here (started on first use) and a login to it."""
         port = checked(args, DASHBOARD_ARGS, ()).get("port")
         if self._dashboard is None:
-            from memwarden.daemon.dashboard import DaemonDashboard
-
-            self._dashboard = DaemonDashboard(self.service, self.full_settings, touch=self._touch)
+            if self._dashboard_factory is None:
+                raise ProtocolError("unknown_op", "this daemon serves no dashboard")
+            self._dashboard = self._dashboard_factory(self.service, self.full_settings, touch=self._touch)
         answer: dict[str, Any] = await self._dashboard.open(self._group, port)
         return answer
 
