@@ -108,6 +108,11 @@ _NUMBERED_MONTH = re.compile(r"(?<!\w)tháng\s+(?P<m>\d{1,2})(?:\s*(?:năm\s+|/)
 # A year: 1900-2199, or 2400-2799 read as the Thai Buddhist era (543 years ahead).
 _YEAR = re.compile(r"(?<!\d)(?P<y>19\d\d|2[01]\d\d|2[4-7]\d\d)(?!\d)")
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th|\.)?"
+# A day just before a month word ("3 May", "3 de mayo"), just after it ("May 3", not "May 3:30"),
+# and a year after either ("May 3, 2023", "mayo de 2023").
+_DAY_BEFORE = re.compile(rf"(?<!\d){_DAY}\s*(?:de\s+|of\s+|the\s+)?$")
+_DAY_AFTER = re.compile(rf"\s*(?:the\s+)?{_DAY}(?!\d)(?!\s*:)")
+_YEAR_AFTER = re.compile(r"[\s,./-]*(?:de\s+|del\s+|of\s+)?(?<!\d)(?P<y>19\d\d|2[01]\d\d|2[4-7]\d\d)(?!\d)")
 #: The letters of each script the tables are written in (``Language.script``).
 _SCRIPTS = {
     "latin": re.compile(r"[a-zß-ɏ]"),
@@ -131,9 +136,11 @@ def _fold(text: str) -> str:
 def _chinese_number(text: str) -> int | None:
     if text.isdigit():
         return int(text)
-    if "十" in text:
+    if "十" in text:  # 十 10, 十二 12, 二十 20, 二十三 23
         tens, _, ones = text.partition("十")
-        return _CHINESE_DIGITS.get(tens, 1 if not tens else -99) * 10 + (_CHINESE_DIGITS.get(ones, 0))
+        if (tens and tens not in _CHINESE_DIGITS) or (ones and ones not in _CHINESE_DIGITS):
+            return None
+        return _CHINESE_DIGITS.get(tens, 1) * 10 + _CHINESE_DIGITS.get(ones, 0)
     if len(text) == 4:  # a year written digit by digit: 二〇二三
         return int("".join(str(_CHINESE_DIGITS.get(c, 0)) for c in text))
     return _CHINESE_DIGITS.get(text)
@@ -215,12 +222,9 @@ def _month_name(text: str, match: re.Match[str], name: str) -> TimeWords | None:
     lang = LANGUAGES[name]
     month = next(int(k[1:]) + 1 for k, v in match.groupdict().items() if v is not None)
     lead = max(0, match.start() - 8)
-    day_before = re.search(rf"(?<!\d){_DAY}\s*(?:de\s+|of\s+|the\s+)?$", text[lead : match.start()])
-    day_after = re.compile(rf"\s*(?:the\s+)?{_DAY}(?!\d)(?!\s*:)").match(text, match.end())
-    if day_after is not None and _YEAR.fullmatch(day_after.group("d")):
-        day_after = None
-    year_after = re.compile(rf"[\s,./-]*(?:de\s+|del\s+|of\s+)?{_YEAR.pattern}")
-    year = year_after.match(text, day_after.end() if day_after is not None else match.end())
+    day_before = _DAY_BEFORE.search(text[lead : match.start()])
+    day_after = _DAY_AFTER.match(text, match.end())
+    year = _YEAR_AFTER.match(text, day_after.end() if day_after is not None else match.end())
     if month in lang.ambiguous_months and day_before is None and day_after is None and year is None:
         word_before = re.search(r"(\w+)\W*$", text[: match.start()])
         if word_before is None or not re.fullmatch(lang.prepositions, word_before.group(1)):
@@ -301,7 +305,7 @@ def parse_time_words(query: str) -> TimeWords | None:
 def _as_written(query: str, text: str, start: int, words: TimeWords) -> TimeWords:
     """``words`` with the phrase as the query wrote it (the patterns read the folded text; when
     folding kept the length, as it nearly always does, positions are the same)."""
-    at = text.find(words.phrase, start)
+    at = text.find(words.phrase, max(0, start - 16))  # a day before a month starts the phrase early
     if len(text) != len(query) or at < 0:
         return words
     phrase = query[at : at + len(words.phrase)]
