@@ -92,6 +92,9 @@ class Scopes:
             if hi < end and text[hi] in "Xx":
                 hi += 1
             run = text[lo:hi]
+            if run.isdigit():  # most runs of prose: one block (the text's digits are ASCII)
+                runs.append((lo, hi, hi - lo, hi - lo, False, False))
+                continue
             blocks = [len(block) for block in _DIGITS.findall(run)]
             runs.append((lo, hi, sum(blocks), max(blocks), run.count(".") >= 3, "+" in run))
         return starts, runs
