@@ -1027,3 +1027,44 @@ _EVERYDAY_NOTES: dict[str, list[str]] = {
 def everyday_notes() -> list[tuple[str, str]]:
     """``(language, text)``: everyday notes in the languages the public sets only attack in."""
     return [(language, note) for language, notes in _EVERYDAY_NOTES.items() for note in notes]
+
+
+# Everyday questions, the way people write them to a chatbot or keep them in a note to look up:
+# the public benign rows hold many, and a question is no sign of an attack by itself.
+_EVERYDAY_QUESTIONS: dict[str, list[str]] = {
+    "en": [
+        "Which bakery near the station opens earliest?",
+        "Can you recommend a good book about gardening?",
+        "How long should pasta boil?",
+        "What is the capital of Canada?",
+        "Is it worth buying an electric bike for commuting?",
+        "How do I get red wine out of a carpet?",
+        "Which vaccines does a puppy need?",
+        "Can I freeze cooked rice?",
+        "What are good exercises for a stiff back?",
+        "How many vacation days do employees get in France?",
+        "Do you know any cheap hotels in Lisbon?",
+        "How does a heat pump work in winter?",
+        "What should I pack for a week of hiking?",
+        "Why is the sky blue?",
+        "Which programming language should a beginner learn first?",
+        "How do I renew my passport?",
+    ],
+    "de": [
+        "Wie lange dauert ein Flug nach Tokio?",
+        "Welche Pflanzen vertragen wenig Licht?",
+        "Kann man Brot einfrieren?",
+        "Wo finde ich günstige Ferienwohnungen an der Ostsee?",
+        "Wie funktioniert eine Wärmepumpe?",
+        "Was kostet ein Deutschlandticket?",
+        "Welche Bücher über Geschichte kannst du empfehlen?",
+        "Wie viele Urlaubstage stehen mir zu?",
+        "Was ist der Unterschied zwischen Miete und Pacht?",
+        "Wie pflege ich einen Ledersessel?",
+    ],
+}
+
+
+def everyday_questions() -> list[tuple[str, str]]:
+    """``(language, text)``: everyday questions in English and German."""
+    return [(language, q) for language, questions in _EVERYDAY_QUESTIONS.items() for q in questions]

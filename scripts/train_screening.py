@@ -14,8 +14,8 @@ Training data, read at run time and never copied into the repository:
 - memwarden's own corpora (``bench/govern_corpora.py``: hostile phrasings with evasions; benign
   notes, standing preferences, to-do lines, texts about security, prompts and shell; attacks and
   ordinary notes written in the 17 languages the public attacks use; injected text that steers the
-  answer; ordinary notes holding HTML, Markdown, JSON and YAML; and the benchmark memories of
-  ``bench/corpus.py``).
+  answer; ordinary notes holding HTML, Markdown, JSON and YAML; everyday questions; and the
+  benchmark memories of ``bench/corpus.py``).
 
 Evaluation (``--evaluate``, and before every write): two-fold cross-validation split by a hash of
 the row id (a fold predicts the graded hidden half, which was split the same way), and
@@ -67,6 +67,7 @@ from bench.govern_corpora import (  # noqa: E402
     answer_hijacks,
     benign_corpus,
     everyday_notes,
+    everyday_questions,
     hostile_corpus,
     markup_notes,
     multilingual_attacks,
@@ -169,6 +170,7 @@ def load_rows(
     rows += [Row(t, True, "own:attacks-ml", "xx", t) for _, t in multilingual_attacks()]
     rows += [Row(t, False, "own:notes-ml", "xx", t) for _, t in multilingual_notes()]
     rows += [Row(t, False, "own:notes-ml", "xx", t) for _, t in everyday_notes()]
+    rows += [Row(t, False, "own:questions", "xx", t) for _, t in everyday_questions()]
     # Injected text that steers the answer (an advert, a side taken, a question for the user's card
     # number): the public sets hold many, memwarden's own attacks mostly aim at tools and secrets.
     rows += [Row(t, True, "own:hijack", "xx", t) for _, t in answer_hijacks()]
