@@ -66,11 +66,44 @@ def gather_all(
     return out
 
 
+def score_sliding(
+    service: Any, grid: str, fit_ids: list[str], report_ids: list[str], score: Any
+) -> dict[str, Any]:
+    """Scores with the model's weight sliding from HIGH to LOW as keyword coverage grows."""
+    from memwarden.search.tuning import Tuning
+
+    embedder = service.vectors.embedder
+    own = (embedder.fusion_weight, getattr(embedder, "covered_fusion_weight", None))
+    thread_weight = service.searcher.tuning.thread_weight
+    out: dict[str, Any] = {}
+    try:
+        for pair in grid.split(","):
+            high, low = (float(x) for x in pair.split(":"))
+            embedder.fusion_weight, embedder.covered_fusion_weight = high, low
+            if "fusion_weight_for" in type(embedder).__dict__:
+                embedder.fusion_weight_for = lambda _q, w=high: w
+            tuning = Tuning(None, thread_weight)
+            out[pair] = {
+                "fit": score(tuning, fit_ids).summary(),
+                "report": score(tuning, report_ids).summary(),
+            }
+    finally:
+        embedder.fusion_weight, embedder.covered_fusion_weight = own
+        embedder.__dict__.pop("fusion_weight_for", None)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--modes", default="keyword,hybrid")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--model", default="", help="builtin model name (empty: the default)")
+    parser.add_argument(
+        "--sliding",
+        default="",
+        help="also score sliding weights HIGH:LOW,... (hybrid.py), e.g. 0.9:0.3,0.7:0.3",
+    )
     args = parser.parse_args(argv)
 
     from memwarden.app import build_service
@@ -88,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                 log_file=f"{tmp}/log",
                 audit=False,
                 embedder="builtin" if mode == "hybrid" else "none",
+                embed_model=args.model,
                 vector_timeout_ms=60_000,
             )
             service = build_service(settings, background=False)
@@ -108,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
                 best, _ = fit_tuning(
                     lambda t: score(t, fit_ids), current=current, with_vectors=mode == "hybrid"
                 )
+                if mode == "hybrid" and args.sliding:
+                    results["sliding"] = score_sliding(service, args.sliding, fit_ids, report_ids, score)
                 results[mode] = {
                     "current": {
                         "tuning": current.settings(),
@@ -122,6 +158,11 @@ def main(argv: list[str] | None = None) -> int:
                 }
             finally:
                 service.close()
+    for name, split in results.pop("sliding", {}).items():
+        print(
+            f"  sliding {name:<10} fit recall@5 {split['fit']['recall@5']:.3f} MRR {split['fit']['mrr']:.3f}"
+            f"  report recall@5 {split['report']['recall@5']:.3f} MRR {split['report']['mrr']:.3f}"
+        )
     print(f"LoCoMo refit: fit on {', '.join(fit_ids)}; report on {', '.join(report_ids)}")
     for mode, result in results.items():
         for name in ("current", "fitted"):
