@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-runtime
 
-.PHONY: run test test-fast lint install bench clean browser mcpb
+.PHONY: run test test-fast lint install bench clean browser mcpb dist
 
 # Recipes are silent (@) and install output goes to stderr: `make run` serves MCP over stdio, so
 # its stdout must carry nothing but the server's JSON-RPC lines.
@@ -71,6 +71,14 @@ lint: $(STAMP)
 	$(BIN)/python -m ruff format --check src tests bench
 	$(BIN)/python -m mypy
 
+## The wheel and the source archive in $(DIST), the way to install memwarden while it is not on
+## PyPI (pipx install dist/memwarden-*.whl, uv tool install …): README, Install.
+DIST ?= dist
+dist: $(BIN)/python
+	@$(BIN)/python -c 'import build' 2>/dev/null || $(BIN)/python -m pip install --quiet build >&2
+	@rm -rf $(DIST)
+	@$(BIN)/python -m build --outdir $(DIST) . >&2
+
 bench: $(STAMP)
 	$(BIN)/python bench/core.py
 	$(BIN)/python bench/quality/run.py
@@ -78,4 +86,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/ops.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info
+	rm -rf $(VENV) build dist *.egg-info src/*.egg-info

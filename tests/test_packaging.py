@@ -16,8 +16,11 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def dists(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     out = tmp_path_factory.mktemp("dist")
+    # README, Install: `make dist` is how a user builds what to install while memwarden is not on
+    # PyPI; the tests install what it made.
     result = subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
+        ["make", "-s", "dist", f"DIST={out}", f"BIN={Path(sys.executable).parent}"],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=600,
