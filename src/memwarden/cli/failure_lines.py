@@ -11,25 +11,13 @@ from __future__ import annotations
 
 import errno
 
-# errno → (what happened, what to do), for the errors a person's environment causes.
-_OS_ADVICE = {
-    errno.EACCES: ("permission denied", "give this user access to it, or choose another path"),
-    errno.EPERM: ("operation not permitted", "give this user access to it, or choose another path"),
-    errno.EROFS: ("the file system is read-only", "choose a path on a writable disk"),
-    errno.ENOSPC: ("the disk is full", "free space on that disk"),
-    errno.EDQUOT: ("the disk quota is used up", "free space or raise the quota"),
-    errno.ENOENT: ("no such file or folder", "check the path"),
-    errno.ENOTDIR: ("a part of the path is a file, not a folder", "check the path"),
-    errno.EISDIR: ("it is a folder, not a file", "give the path of a file"),
-    errno.ENAMETOOLONG: ("the path is too long", "choose a shorter path"),
-    errno.EMFILE: ("too many open files", "raise the limit (ulimit -n) or close other programs"),
-}
+from memwarden.os_error_words import os_error_words
 
 
 def os_error_line(exc: OSError) -> str:
     """``exc`` as one line: the file, what happened and what to do."""
     where = exc.filename if exc.filename is not None else None
-    what, fix = _OS_ADVICE.get(exc.errno or -1, (exc.strerror or str(exc), "check the path and try again"))
+    what, fix = os_error_words(exc)
     subject = f"{where}: " if where is not None else ""
     if exc.errno in (errno.EACCES, errno.EPERM) and where is not None:
         fix = (

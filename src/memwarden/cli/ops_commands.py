@@ -356,7 +356,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from memwarden.errors import MemwardenError
+    from memwarden.errors import InvalidInput, MemwardenError
     from memwarden.ops.transfer import read_limited
     from memwarden.progress import ProgressBar
 
@@ -373,7 +373,12 @@ def cmd_import(args: argparse.Namespace) -> int:
         except MemwardenError as exc:  # refused before the import ran: still one audit row
             operations.refused("import", exc, name=args.file)
             raise
-        return operations.import_text(text, fmt=args.format, project=args.project, progress=progress)
+        try:
+            return operations.import_text(text, fmt=args.format, project=args.project, progress=progress)
+        except InvalidInput as exc:  # the core reads text: this line names the file it came from
+            if exc.fields.get("field") not in ("data", "format"):
+                raise
+            raise InvalidInput(f"{args.file}: {exc.message}", **exc.fields) from None
 
     return run_with_service(
         args,

@@ -11,6 +11,7 @@ The database-specific work is a ``BackupBackend``: SQLite's lives in
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from memwarden.errors import InvalidInput, MemwardenError, StorageError
 from memwarden.models import Caller, format_time, parse_time
 from memwarden.ops.markers import mark_file, restore_marker
+from memwarden.os_error_words import nearest_existing, os_error_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.anchor import AnchorFile
@@ -193,6 +195,10 @@ class BackupManager:
             )
         partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
         started = time.perf_counter()
+        unusable = self._unusable_folder(target, out)
+        if unusable is not None:
+            self._record_failure(target, reason, unusable, 0.0)
+            raise StorageError(f"backup failed: {unusable}")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             expected = self.backend.snapshot(partial)
@@ -201,7 +207,7 @@ class BackupManager:
             except FileExistsError:
                 raise InvalidInput(f"{target} exists; backups never overwrite a file", field="out") from None
         except (OSError, StorageError) as exc:
-            message = exc.message if isinstance(exc, StorageError) else f"cannot write {target}: {exc}"
+            message = exc.message if isinstance(exc, StorageError) else self._os_failure(target, exc, out)
             self._record_failure(target, reason, message, time.perf_counter() - started)
             raise StorageError(f"backup failed: {message}") from None
         finally:
@@ -305,6 +311,37 @@ class BackupManager:
         """Block until the background start-up backup finished; False on timeout."""
         return self._startup_done.wait(timeout)
 
+    def _setting(self, out: Path | None) -> str:
+        """Where the backup's place came from, for the fix a failure line names."""
+        return (
+            "choose another --out"
+            if out is not None
+            else "set MEMWARDEN_BACKUP_DIR to a folder you can write"
+        )
+
+    def _unusable_folder(self, target: Path, out: Path | None) -> str | None:
+        """Why ``target``'s folder cannot take the backup, said before trying: a file where the
+        folder should be, or a folder this user may not write (the attempt itself would fail
+        with "File exists" naming only that file, or name a temporary file)."""
+        existing = nearest_existing(target.parent)
+        if not os.path.isdir(existing):
+            return (
+                f"cannot write the backup {target}: {existing} is a file, not a folder: {self._setting(out)}"
+            )
+        if not os.access(existing, os.W_OK | os.X_OK):
+            return (
+                f"cannot write the backup {target}: this user may not write in {existing}: make it writable, "
+                f"or {self._setting(out)}"
+            )
+        return None
+
+    def _os_failure(self, target: Path, exc: OSError, out: Path | None) -> str:
+        """An OS error of writing the backup as one clause: what happened, and the fix."""
+        happened, fix = os_error_words(exc)
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            fix = f"make {target.parent} writable for this user"
+        return f"cannot write the backup {target}: {happened}; {fix}, or {self._setting(out)}"
+
     def _record_failure(self, target: Path, reason: str, message: str, seconds: float) -> None:
         """Remember a backup that could not even be written, for health; best effort (the
         folder itself may be what failed)."""
@@ -323,7 +360,9 @@ class BackupManager:
             self.directory.mkdir(parents=True, exist_ok=True)
             _write_json(self.directory / LAST, record.to_dict())
         except OSError:
-            logger.error("backup failed and could not be recorded in %s: %s", self.directory, message)
+            # The folder that failed is most often the backup folder itself: the raised error
+            # already says so, and the caller (a command, health, the start-up thread) shows it.
+            logger.debug("backup failed and could not be recorded in %s: %s", self.directory, message)
 
     def _record(self, target: Path, record: BackupRecord) -> None:
         try:

@@ -23,6 +23,7 @@ from typing import IO, Any
 
 from memwarden.errors import InvalidInput
 from memwarden.models import Memory, format_time
+from memwarden.os_error_words import cannot_read
 
 FORMAT = "memwarden.export"
 VERSION = 1
@@ -100,14 +101,23 @@ def tenant_folder_name(tenant: str) -> str:
     return f"{readable}-{hashlib.sha256(tenant.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
 
 
+def _unreadable(path: Path, exc: OSError) -> str:
+    return cannot_read(
+        path, exc, what="import file", missing_fix="check the path (`memwarden export --out FILE` writes one)"
+    )
+
+
 def read_limited(path: Path, max_bytes: int) -> str:
     """The text of ``path``, refused by size before it is read, and as invalid UTF-8."""
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise InvalidInput(f"cannot read {path}: {exc.strerror}", field="file") from None
+        raise InvalidInput(_unreadable(path, exc), field="file") from None
     if not path.is_file():
-        raise InvalidInput(f"{path} is not a regular file", field="file")
+        raise InvalidInput(
+            f"{path} is not a regular file (a folder?): give the path of the file to import",
+            field="file",
+        )
     if size > max_bytes:
         raise InvalidInput(
             f"{path} is {size} bytes, over the import limit of {max_bytes} (MEMWARDEN_IMPORT_MAX_BYTES); "
@@ -118,7 +128,7 @@ def read_limited(path: Path, max_bytes: int) -> str:
         with path.open("rb") as handle:
             raw = handle.read(max_bytes + 1)
     except OSError as exc:  # no permission to read it, or it vanished since the size check
-        raise InvalidInput(f"cannot read {path}: {exc.strerror}", field="file") from None
+        raise InvalidInput(_unreadable(path, exc), field="file") from None
     if len(raw) > max_bytes:  # the file grew after the size check
         raise InvalidInput(f"{path} is over the import limit of {max_bytes} bytes", field="file")
     try:
@@ -134,7 +144,9 @@ def parse_json(text: str, *, what: str = "import data") -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidInput(
-            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", field="data"
+            f"{what} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}): import a file "
+            f"an export wrote, or one in a supported format ({', '.join(FORMATS[1:])})",
+            field="data",
         ) from None
     except RecursionError:
         raise InvalidInput(f"{what} is nested too deeply to be an export", field="data") from None

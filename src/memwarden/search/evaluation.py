@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from memwarden.errors import InvalidInput
+from memwarden.os_error_words import cannot_read
 from memwarden.search.tuning import Tuning
 
 DEPTH = 10
@@ -60,7 +61,9 @@ def parse_cases(lines: Iterable[str]) -> list[EvalCase]:
         try:
             item = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise InvalidInput(f"line {number}: not JSON ({exc.msg})", field="file") from None
+            raise InvalidInput(
+                f"line {number}: not JSON ({exc.msg}); write one JSON object a line", field="file"
+            ) from None
         if not isinstance(item, dict):
             raise InvalidInput(f"line {number}: expected a JSON object", field="file")
         query = item.get("query")
@@ -79,7 +82,11 @@ def parse_cases(lines: Iterable[str]) -> list[EvalCase]:
         if len(cases) > MAX_CASES:
             raise InvalidInput(f"more than {MAX_CASES} labelled queries; split the file", field="file")
     if not cases:
-        raise InvalidInput("the file holds no labelled queries", field="file")
+        raise InvalidInput(
+            'the file holds no labelled queries: write one JSON object a line, such as {"query": "...", '
+            '"expect": "a fragment of the memory"}',
+            field="file",
+        )
     return cases
 
 
@@ -87,10 +94,16 @@ def load_cases(path: Path) -> list[EvalCase]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise InvalidInput(f"cannot read {path}: {exc.strerror}", field="file") from None
+        missing = "check the path (it holds one labelled query a line, see docs/cli.md)"
+        raise InvalidInput(
+            cannot_read(path, exc, what="file of labelled queries", missing_fix=missing), field="file"
+        ) from None
     except UnicodeDecodeError:
-        raise InvalidInput(f"{path} is not UTF-8 text", field="file") from None
-    return parse_cases(text.splitlines())
+        raise InvalidInput(f"{path} is not UTF-8 text: save it as UTF-8", field="file") from None
+    try:
+        return parse_cases(text.splitlines())
+    except InvalidInput as exc:  # name the file: "line 3: not JSON" alone does not say which
+        raise InvalidInput(f"{path}: {exc.message}", **exc.fields) from None
 
 
 @dataclass
