@@ -101,7 +101,7 @@ class AuditCall(NamedTuple):
                 logger.error("the summary row of %s could not be written: %s", self.action, exc.message)
                 return
             if self.action in WRITES or not self.auditor.reads_fail_open:
-                raise refused_read(self.action, exc) from exc
+                raise refused_read(self.action, exc, read=self.action not in WRITES) from exc
             logger.error(
                 "%s served without its audit row (MEMWARDEN_AUDIT_READS_FAIL_OPEN): %s",
                 self.action,
@@ -121,8 +121,13 @@ class AuditCall(NamedTuple):
                 query=self.query,
                 **({"detail": dict(self.detail)} if self.detail else {}),
             )
-        except MemwardenError:
-            logger.error("could not record a failed %s in the audit log", self.action)
+        except MemwardenError as failed:
+            # The call failed on the database (read-only, full, damaged): its row fails for the
+            # same reason, which the caller's error already says; one more line would repeat it.
+            if isinstance(exc, StorageError):
+                logger.debug("a failed %s not recorded in the audit log: %s", self.action, failed.message)
+                return
+            logger.error("could not record a failed %s in the audit log: %s", self.action, failed.message)
 
 
 def _ids_from_call(
@@ -146,12 +151,33 @@ def _ids_from_call(
     return ids
 
 
-def refused_read(action: str, exc: MemwardenError) -> StorageError:
-    """The error of an operation refused because its audit row could not be written."""
+def refused_read(action: str, exc: MemwardenError, *, read: bool = True) -> StorageError:
+    """The error of an operation refused because its audit row could not be written.
+
+    A read-only or full database is the place, not the data: its own cause and fix are said
+    once (``cause``, from the store), since ``memwarden health`` cannot help with either."""
+    condition = exc.fields.get("condition")
+    if condition in ("readonly", "full"):
+        cause = exc.fields.get("cause") or exc.message
+        also = (
+            "; to serve reads from a read-only copy, set MEMWARDEN_AUDIT_READS_FAIL_OPEN=true (those reads "
+            "go unaudited)"
+            if read and condition == "readonly"
+            else ""
+        )
+        return StorageError(
+            f"the {action} was refused because its audit row could not be written: {cause}{also}",
+            audit_failed=True,
+            condition=condition,
+        )
+    fail_open = (
+        ", or set MEMWARDEN_AUDIT_READS_FAIL_OPEN=true to serve reads while their audit rows cannot be written"
+        if read
+        else ""
+    )
     return StorageError(
         f"the {action} was refused because its audit row could not be written ({exc.message}); nothing was "
-        "returned. Fix the database (memwarden health), or set MEMWARDEN_AUDIT_READS_FAIL_OPEN=true to "
-        "serve reads while their audit rows cannot be written",
+        f"returned. Fix the database (memwarden health){fail_open}",
         audit_failed=True,
     )
 

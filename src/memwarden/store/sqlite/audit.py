@@ -41,7 +41,7 @@ from memwarden.audit.base import (
 from memwarden.audit.guards import GuardFinding, landed_problem
 from memwarden.errors import StorageError
 from memwarden.store.sqlite.audit_guards import index_findings, schema_findings
-from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, with_clear_faults
+from memwarden.store.sqlite.faults import SQLiteFault, describe_fault, fault_condition, with_clear_faults
 from memwarden.store.sqlite.shm import close_all, watch_for
 from memwarden.store.sqlite.wal_mode import enable_wal
 
@@ -82,9 +82,15 @@ class SQLiteAuditLog:
             }
         except sqlite3.Error as exc:  # a damaged file: say so in words, not "malformed" alone
             self.close()
-            raise SQLiteFault(f"cannot read the audit log: {describe_fault(self.path, exc)}") from exc
+            raise self._fault("cannot read the audit log", exc) from exc
         if not {"audit_log", "audit_head", "audit_checkpoints"} <= tables:
             raise StorageError(f"{self.path} has no audit log (it predates schema migration 0002_audit_log)")
+
+    def _fault(self, what: str, exc: sqlite3.Error) -> SQLiteFault:
+        """``exc`` as one line naming this file; its condition and bare cause as fields, so a
+        caller that wraps it (a refused read) can say the cause once instead of nesting it."""
+        cause = describe_fault(self.path, exc)
+        return SQLiteFault(f"{what}: {cause}", condition=fault_condition(exc), cause=cause, path=self.path)
 
     def open_connections(self) -> int:
         return len(self._all)
@@ -138,7 +144,7 @@ class SQLiteAuditLog:
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise SQLiteFault(f"cannot write the audit log: {describe_fault(self.path, exc)}") from exc
+            raise self._fault("cannot write the audit log", exc) from exc
         try:
             yield conn
             conn.execute("COMMIT")
@@ -147,7 +153,9 @@ class SQLiteAuditLog:
             # raise "no transaction is active" and hide the real cause.
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise SQLiteFault(f"audit log write failed: {describe_fault(self.path, exc)}") from exc
+            if isinstance(exc, SQLiteFault):  # already said (append_in): saying it again nests it
+                raise
+            raise self._fault("audit log write failed", exc) from exc
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -162,7 +170,7 @@ class SQLiteAuditLog:
         try:
             conn.execute("BEGIN")
         except sqlite3.Error as exc:
-            raise SQLiteFault(f"cannot read the audit log: {describe_fault(self.path, exc)}") from exc
+            raise self._fault("cannot read the audit log", exc) from exc
         try:
             yield
         except BaseException:
@@ -176,7 +184,7 @@ class SQLiteAuditLog:
         try:
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise SQLiteFault(f"cannot read the audit log: {describe_fault(self.path, exc)}") from exc
+            raise self._fault("cannot read the audit log", exc) from exc
 
     def append(self, event: AuditEvent, at: Stamp) -> AuditRecord:
         with self._write() as conn:
@@ -193,7 +201,7 @@ class SQLiteAuditLog:
             stored = conn.execute(f"SELECT {_COLUMNS} FROM audit_log WHERE seq = ?", (seq + 1,)).fetchone()
             head = conn.execute("SELECT seq, hash FROM audit_head WHERE id = 1").fetchone()
         except sqlite3.Error as exc:
-            raise SQLiteFault(f"cannot write the audit row: {describe_fault(self.path, exc)}") from exc
+            raise self._fault("cannot write the audit row", exc) from exc
         # A foreign trigger can skip the INSERT without an error: the row must be there, as
         # written, and the head must name it, or the write (and its transaction) fails.
         problem = landed_problem(row, stored, head)
@@ -217,7 +225,7 @@ class SQLiteAuditLog:
             for row in cursor:
                 yield AuditRecord(*row)
         except sqlite3.Error as exc:
-            raise SQLiteFault(f"cannot read the audit log: {describe_fault(self.path, exc)}") from exc
+            raise self._fault("cannot read the audit log", exc) from exc
 
     def guard_problems(self) -> list[GuardFinding]:
         """Memwarden's audit triggers that are gone or changed, and every trigger or view it did
