@@ -293,7 +293,7 @@ class Dashboard:
         # Their analyzed terms as the keyword index holds them: no re-analysis per page view.
         indexed = self.service.store.indexed_memories(session.caller.tenant, [m.id for m in newest.memories])
         known = {
-            c.memory.id: frozenset(f"{c.indexed.title} {c.indexed.body}".split())
+            c.memory.id: frozenset(c.indexed.body.split())  # similar.duplicate_terms, as review
             for c in indexed
             if c.indexed is not None
         }

@@ -58,7 +58,7 @@ def build_map(
     memories = page.memories
     indexed = service.store.indexed_memories(who.tenant, [m.id for m in memories])
     known = {
-        c.memory.id: frozenset(f"{c.indexed.title} {c.indexed.body}".split())
+        c.memory.id: frozenset(c.indexed.body.split())  # similar.duplicate_terms, as review
         for c in indexed
         if c.indexed is not None
     }
