@@ -147,7 +147,9 @@ class MiniLMEmbedder:
             except ImportError as exc:
                 raise EmbeddingUnavailable(
                     f"the builtin model needs its packages ({exc.name} is missing): "
-                    "pip install 'memwarden' again, or set MEMWARDEN_EMBEDDER=none",
+                    "reinstall memwarden into this environment from its wheel or checkout (pip install "
+                    "dist/memwarden-<version>-py3-none-any.whl or pip install -e .), or set "
+                    "MEMWARDEN_EMBEDDER=none",
                     reason="not_installed",
                 ) from exc
             quiet_onnxruntime_logger(onnxruntime)

@@ -68,13 +68,24 @@ def quantized_model(source: Path, source_sha: str, folder: Path, work: Path | No
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         return _make(source, model)
     except OSError as exc:
+        from memwarden.os_error_words import nearest_existing
+
+        fix = (
+            f"make {nearest_existing(folder)} writable for this user, or set XDG_DATA_HOME to a writable "
+            "folder (the model is kept in its memwarden/models)"
+        )
         if work is None:
             raise EmbeddingUnavailable(
-                f"the int8 model cannot be written to {folder} ({exc.strerror or exc}); make the folder "
-                "writable or set MEMWARDEN_EMBEDDER=none",
+                f"the int8 model cannot be written to {folder} ({exc.strerror or exc}): {fix}, "
+                "or set MEMWARDEN_EMBEDDER=none",
                 reason="model_error",
             ) from None
-        logger.warning("the int8 model cannot be kept in %s (%s); made for this process only", folder, exc)
+        logger.warning(
+            "the int8 model cannot be kept in %s (%s), so each start makes it again: %s",
+            folder,
+            (exc.strerror or "cannot write").lower(),
+            fix,
+        )
         return _make(source, work / model.name)
 
 
