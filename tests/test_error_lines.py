@@ -53,6 +53,20 @@ def _folder(tmp: Path) -> None:
     (tmp / "a-folder").mkdir()
 
 
+def _notes(name: str) -> Callable[[Path], None]:
+    def write(tmp: Path) -> None:
+        (tmp / name).write_text("my notes: call the plumber on monday\n", encoding="utf-8")
+
+    return write
+
+
+def _empty(name: str) -> Callable[[Path], None]:
+    def write(tmp: Path) -> None:
+        (tmp / name).write_bytes(b"")
+
+    return write
+
+
 def _pack(pattern: str) -> Callable[[Path], None]:
     def write(tmp: Path) -> None:
         pack = {"rules": [{"name": "ticket", "pattern": pattern}]}
@@ -234,6 +248,79 @@ MISTAKES = [
         "bundle into a missing folder", ("bundle", "--out", "{tmp}/no/x.mcpb"), ("{tmp}/no",), ("create it",)
     ),
     Mistake("vault without folders", ("vault", "sync"), ("MEMWARDEN_VAULT_DIRS",), ("set",)),
+    # Files read and written by import, eval, backup, restore and the audit commands (U10).
+    Mistake(
+        "import a missing file",
+        ("import", "{tmp}/nope.json"),
+        ("{tmp}/nope.json", "no such file"),
+        ("check the path", "memwarden export"),
+    ),
+    Mistake(
+        "import a folder",
+        ("import", "{tmp}/a-folder"),
+        ("{tmp}/a-folder",),
+        ("give the path of the file",),
+        prepare=_folder,
+    ),
+    Mistake(
+        "import a file that is not JSON",
+        ("import", "{tmp}/notes.json"),
+        ("{tmp}/notes.json", "not valid JSON"),
+        ("supported format",),
+        prepare=_notes("notes.json"),
+    ),
+    Mistake(
+        "eval a missing file",
+        ("eval", "{tmp}/nope.jsonl"),
+        ("{tmp}/nope.jsonl", "no such file"),
+        ("check the path",),
+    ),
+    Mistake(
+        "eval a file that is not JSON",
+        ("eval", "{tmp}/notes.jsonl"),
+        ("{tmp}/notes.jsonl", "line 1"),
+        ("one JSON object a line",),
+        prepare=_notes("notes.jsonl"),
+    ),
+    Mistake(
+        "eval an empty file",
+        ("eval", "{tmp}/empty.jsonl"),
+        ("{tmp}/empty.jsonl", "no labelled queries"),
+        ("one JSON object a line",),
+        prepare=_empty("empty.jsonl"),
+    ),
+    Mistake(
+        "backup folder is a file",
+        ("backup",),
+        ("{tmp}/junk.db", "MEMWARDEN_BACKUP_DIR"),
+        ("a folder you can write",),
+        {"MEMWARDEN_BACKUP_DIR": "{tmp}/junk.db"},
+        prepare=_junk,
+    ),
+    Mistake(
+        "backup out under a file",
+        ("backup", "--out", "{tmp}/junk.db/copy.db"),
+        ("{tmp}/junk.db", "not a folder"),
+        ("choose another --out",),
+        prepare=_junk,
+    ),
+    Mistake(
+        "restore a file that is not a backup",
+        ("restore", "{tmp}/junk.db"),
+        ("{tmp}/junk.db", "not a usable backup"),
+        ("backup --list",),
+        prepare=_junk,
+    ),
+    Mistake(
+        "audit key under a file",
+        ("audit", "keygen", "--out", "{tmp}/junk.db/chain.key"),
+        ("{tmp}/junk.db",),
+        ("choose another path",),
+        prepare=_junk,
+    ),
+    Mistake("prune before a bad date", ("audit", "prune", "--before", "soon"), ("'soon'",), ("2026-01-31",)),
+    Mistake("malformed anchor", ("audit", "verify", "--anchor", "head"), ("--anchor",), ("SEQ:HASH",)),
+    Mistake("dashboard port out of range", ("ui", "--port", "70000"), ("--port 70000",), ("1-65535",)),
 ]
 
 
@@ -345,3 +432,64 @@ def test_a_permission_mistake_is_one_line_naming_the_path(mistake: Mistake, tmp_
         (tmp_path / "m.db").chmod(0o600)
     assert_one_line(done.stdout, done.stderr, done.returncode, mistake, tmp_path)
     assert not (tmp_path / "locked" / "sub").exists()
+
+
+def _unreadable(name: str) -> Callable[[Path], None]:
+    def write(tmp: Path) -> None:
+        (tmp / name).write_text('{"query": "plumber", "expect": "plumber"}\n', encoding="utf-8")
+        (tmp / name).chmod(0)
+
+    return write
+
+
+# A writable database, and a file or folder this user may not read or write.
+ACCESS_MISTAKES = [
+    Mistake(
+        "backup into a read-only folder",
+        ("backup", "--out", "{tmp}/locked/copy.db"),
+        ("{tmp}/locked",),
+        ("make it writable", "--out"),
+    ),
+    Mistake(
+        "backup folder not writable",
+        ("backup",),
+        ("{tmp}/locked", "MEMWARDEN_BACKUP_DIR"),
+        ("make it writable",),
+        {"MEMWARDEN_BACKUP_DIR": "{tmp}/locked/backups"},
+    ),
+    Mistake(
+        "eval an unreadable file",
+        ("eval", "{tmp}/queries.jsonl"),
+        ("{tmp}/queries.jsonl", "permission denied"),
+        ("chmod u+r",),
+        prepare=_unreadable("queries.jsonl"),
+    ),
+    Mistake(
+        "import an unreadable file",
+        ("import", "{tmp}/export.json"),
+        ("{tmp}/export.json", "permission denied"),
+        ("chmod u+r",),
+        prepare=_unreadable("export.json"),
+    ),
+]
+
+
+@pytest.mark.parametrize("mistake", ACCESS_MISTAKES, ids=[m.name for m in ACCESS_MISTAKES])
+def test_a_file_or_folder_without_access_is_one_line_naming_it(mistake: Mistake, tmp_path: Path) -> None:
+    env = cli_environment(tmp_path / "m.db", tmp_path)
+    assert run_in_process(env, "add", "a memory to find").returncode == 0
+    (tmp_path / "locked").mkdir()
+    _read_only(tmp_path / "locked")
+    if mistake.prepare is not None:
+        mistake.prepare(tmp_path)
+    env.update({k: _fill(v, tmp_path) for k, v in mistake.env.items()})
+    tmp_path.chmod(0o755)
+    argv = [_fill(arg, tmp_path) for arg in mistake.argv]
+    try:
+        done = subprocess.run(
+            _as_a_user(memwarden_command(*argv)), env=env, capture_output=True, text=True, timeout=120
+        )
+    finally:
+        (tmp_path / "locked").chmod(0o700)
+    assert_one_line(done.stdout, done.stderr, done.returncode, mistake, tmp_path)
+    assert list((tmp_path / "locked").iterdir()) == []

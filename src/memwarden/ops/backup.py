@@ -417,7 +417,9 @@ class BackupManager:
         check = self.backend.verify(source, None)
         if not check["ok"]:
             raise InvalidInput(
-                f"{source} is not a usable backup: {'; '.join(check['problems'][:5])}", field="file"
+                f"{source} is not a usable backup ({'; '.join(check['problems'][:5])}): give the path of a "
+                "backup memwarden wrote (`memwarden backup --list` lists them)",
+                field="file",
             )
         return {"file": str(source.resolve()), "verification": check, **self.backend.compare(source)}
 
