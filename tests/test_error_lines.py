@@ -493,3 +493,42 @@ def test_a_file_or_folder_without_access_is_one_line_naming_it(mistake: Mistake,
         (tmp_path / "locked").chmod(0o700)
     assert_one_line(done.stdout, done.stderr, done.returncode, mistake, tmp_path)
     assert list((tmp_path / "locked").iterdir()) == []
+
+
+def test_a_read_only_database_reached_through_mcp_fails_each_call_with_one_clear_line(
+    tmp_path: Path,
+) -> None:
+    """Past the CLI's own check: a real MCP client session on a database this user may only
+    read (tests/read_only_session.py, run without root's file capabilities)."""
+    import sys
+
+    database = tmp_path / "m.db"
+    assert run_in_process(cli_environment(database, tmp_path), "add", "a memory to find").returncode == 0
+    before = database.read_bytes()
+    _read_only(database)
+    tmp_path.chmod(0o755)
+    helper = Path(__file__).with_name("read_only_session.py")
+    env = {**os.environ, "PYTHONPATH": str(helper.parent)}
+    try:
+        done = subprocess.run(
+            _as_a_user([sys.executable, str(helper), str(database), str(tmp_path)]),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        database.chmod(0o600)
+    assert done.returncode == 0, done.stderr
+    errors = json.loads(done.stdout)
+    for tool in ("memory_add", "memory_search"):
+        line = errors[tool]
+        assert "\n" not in line and not EXCEPTION_NAME.search(line), f"{tool}: {line}"
+        assert line.count(str(database)) == 1 and line.count(" is read-only") == 1, f"{tool}: {line}"
+        assert line.count("make the file writable") == 1, f"{tool}: {line}"
+    assert "MEMWARDEN_AUDIT_READS_FAIL_OPEN=true" in errors["memory_search"]
+    assert "MEMWARDEN_AUDIT_READS_FAIL_OPEN" not in errors["memory_add"]
+    assert "not_found" in errors["memory_delete"]
+    # The failed add's own row fails for the reason its error already gave: no second line.
+    assert "could not record a failed add" not in done.stderr, done.stderr
+    assert database.read_bytes() == before
