@@ -63,6 +63,24 @@ _LANDED = (
 )
 
 
+def _audit_failure(exc: Exception) -> str:
+    """A PostgreSQL error of the audit log as one line: what failed and what to do (no driver
+    class name: a person cannot act on one)."""
+    detail = (str(exc).strip().splitlines() or ["no detail"])[0]
+    state = getattr(exc, "sqlstate", None)
+    if state == "25006":  # read_only_sql_transaction: a standby, or default_transaction_read_only
+        return (
+            f"the audit log cannot be written: the PostgreSQL database is read-only ({detail}); "
+            "point MEMWARDEN_DB at the primary"
+        )
+    if state == "42501":  # insufficient_privilege
+        return (
+            f"the audit log cannot be written: this PostgreSQL user lacks rights on the audit tables ({detail}); "
+            "grant them, or connect as the user that ran the migrations"
+        )
+    return f"the audit log failed in PostgreSQL ({detail}); check that the server at MEMWARDEN_DB is up and reachable"
+
+
 class PostgresAuditLog:
     """Append, read, prune and checkpoint the audit chain of one PostgreSQL database."""
 
@@ -101,7 +119,7 @@ class PostgresAuditLog:
             with self.pool.connection() as conn:
                 yield conn
         except psycopg.Error as exc:
-            raise StorageError(f"audit log failed in PostgreSQL: {exc.__class__.__name__}: {exc}") from exc
+            raise StorageError(_audit_failure(exc), sqlstate=getattr(exc, "sqlstate", None)) from exc
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
