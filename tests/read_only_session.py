@@ -6,7 +6,7 @@ on one (or a file made read-only under them) reaches the store, and each tool ca
 fail with one line naming the file and the fix. Log records are left on stderr, where the test
 counts them.
 
-    python tests/read_only_session.py DATABASE FOLDER
+    python tests/read_only_session.py DATABASE FOLDER [memory|http]
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import anyio
 from mcp_helpers import call_error, mcp_client
@@ -30,7 +32,7 @@ CALLS = {
 }
 
 
-def main(database: str, folder: str) -> None:
+def main(database: str, folder: str, transport: str) -> None:
     logging.basicConfig(
         level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
@@ -39,15 +41,55 @@ def main(database: str, folder: str) -> None:
     )
     service = build_service(settings, embeddings=False)
 
-    async def run() -> dict[str, str]:
+    async def in_memory() -> dict[str, str]:
         async with mcp_client(service) as client:
             return {tool: await call_error(client, tool, arguments) for tool, arguments in CALLS.items()}
 
     try:
-        print(json.dumps(anyio.run(run)))
+        print(json.dumps(anyio.run(in_memory if transport == "memory" else over_http(service, settings))))
     finally:
         service.close()
 
 
+def over_http(service: Any, settings: Any) -> Callable[[], Awaitable[dict[str, str]]]:
+    """The same calls over Streamable HTTP: the real HTTP app (``build_http_app``) served by
+    uvicorn on a loopback port in this process."""
+    import httpx
+    import uvicorn
+    from http_servers import pick_port
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    from memwarden.http.app import build_http_app
+
+    port = pick_port()
+    config = uvicorn.Config(
+        build_http_app(service, settings, "127.0.0.1"),
+        host="127.0.0.1",
+        port=port,
+        log_config=None,
+        log_level="warning",
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+
+    async def run() -> dict[str, str]:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(server.serve)
+            with anyio.fail_after(30):
+                while not server.started:
+                    await anyio.sleep(0.02)
+            http = httpx.AsyncClient()
+            async with (
+                http,
+                Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)) as client,
+            ):
+                said = {tool: await call_error(client, tool, arguments) for tool, arguments in CALLS.items()}
+            server.should_exit = True
+        return said
+
+    return run
+
+
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "memory")

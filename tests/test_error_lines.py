@@ -495,11 +495,13 @@ def test_a_file_or_folder_without_access_is_one_line_naming_it(mistake: Mistake,
     assert list((tmp_path / "locked").iterdir()) == []
 
 
+@pytest.mark.parametrize("transport", ["memory", "http"])
 def test_a_read_only_database_reached_through_mcp_fails_each_call_with_one_clear_line(
-    tmp_path: Path,
+    transport: str, tmp_path: Path
 ) -> None:
-    """Past the CLI's own check: a real MCP client session on a database this user may only
-    read (tests/read_only_session.py, run without root's file capabilities)."""
+    """Past the CLI's own check: a real MCP client session, in memory and over Streamable HTTP,
+    on a database this user may only read (tests/read_only_session.py, run without root's file
+    capabilities)."""
     import sys
 
     database = tmp_path / "m.db"
@@ -511,7 +513,7 @@ def test_a_read_only_database_reached_through_mcp_fails_each_call_with_one_clear
     env = {**os.environ, "PYTHONPATH": str(helper.parent)}
     try:
         done = subprocess.run(
-            _as_a_user([sys.executable, str(helper), str(database), str(tmp_path)]),
+            _as_a_user([sys.executable, str(helper), str(database), str(tmp_path), transport]),
             env=env,
             capture_output=True,
             text=True,
