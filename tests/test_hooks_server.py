@@ -14,7 +14,8 @@ import httpx
 import pytest
 from audit_rows import audit_rows
 
-from memwarden.hooks.loopback import LoopbackError, loopback_address, plain_loopback_address, post_json
+from memwarden.hooks.loopback import loopback_address, plain_loopback_address, post_json
+from memwarden.net import LoopbackError
 from tests.test_hooks import prompt_payload, run_cli
 from tests.test_transports import free_port, http_server  # noqa: F401 - the fixture
 

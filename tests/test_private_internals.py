@@ -106,9 +106,9 @@ def test_cpython_sha256_module_backs_the_per_prompt_digests() -> None:
 def test_cpython_socket_type_connects_the_hook_to_a_loopback_listener() -> None:
     import _socket
 
-    from memwarden.hooks.loopback import connected
+    from memwarden.net import connected
 
-    where = "memwarden/daemon/client.py, memwarden/hooks/loopback.py, memwarden/peer.py"
+    where = "memwarden/net.py, memwarden/daemon/client.py, memwarden/hooks/loopback.py, memwarden/peer.py"
     for name in (
         "socket",
         "AF_INET",

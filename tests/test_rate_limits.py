@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 
 from memwarden.app import build_service
 from memwarden.config import Settings, load_settings
-from memwarden.hooks.recall import RECALL_PATH
+from memwarden.hooks.paths import RECALL_PATH
 from memwarden.http.app import build_http_app
 from memwarden.mcp.server import create_server
 from memwarden.rate_limits import SEARCH, WRITE, ActorRateLimits, RateLimited

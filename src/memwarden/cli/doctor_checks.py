@@ -131,7 +131,9 @@ def check_rule_pack(settings: Any) -> Check:
 
 def check_hook_server(settings: Any) -> Check:
     """MEMWARDEN_HOOK_SERVER: the hook's token is accepted, and a round trip fits its timeout."""
-    from memwarden.hooks.loopback import PROMPT_PATH, HttpStatusError, LoopbackError, post_json
+    from memwarden.hooks.loopback import HttpStatusError, post_json
+    from memwarden.hooks.paths import PROMPT_PATH
+    from memwarden.net import LoopbackError
 
     budget_ms = settings.hook_timeout_ms
     if not settings.hook_server:

@@ -1,7 +1,7 @@
 """A client's side of the attach protocol: connect, say hello, make calls. Standard library only.
 
 The prompt hook and ``memwarden search`` import this on every run, so it stays as light as
-``hooks/loopback.py``, whose deadline-bounded reads it shares. Every failure to reach the
+``net.py``, whose deadline-bounded reads it shares. Every failure to reach the
 daemon is a ``DaemonUnavailable`` (a ``LoopbackError``), which callers answer by doing the
 work in their own process; a daemon that answers but refuses this client raises its subclass
 ``AttachRefused`` with the daemon's reason.
@@ -27,7 +27,7 @@ from memwarden.errors import (
     PolicyBlocked,
     StorageError,
 )
-from memwarden.hooks.loopback import LoopbackError, connected, read_line
+from memwarden.net import LoopbackError, connected, read_line
 
 # Not typing's: the prompt hook asking the daemon never imports typing, whose import is a
 # large share of that hook's CPU (docs/performance.md#cold-start). mypy reads it as True.

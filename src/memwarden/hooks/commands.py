@@ -70,8 +70,8 @@ def _prompt_hits(
             which = "server" if settings.hook_server else "daemon"
             log_line(settings, "prompt", f"{which} not used ({unanswered}); searched the database")
     elif settings.hook_server:
-        from memwarden.hooks.loopback import LoopbackError
         from memwarden.hooks.recall import recall_from_server
+        from memwarden.net import LoopbackError
 
         try:
             hits = recall_from_server(settings, query, projects)
@@ -79,8 +79,8 @@ def _prompt_hits(
             # The server is optional: when it is off, slow or odd, the database answers instead.
             log_line(settings, "prompt", f"server not used ({exc}); searched the database")
     elif settings.daemon != "off":
-        from memwarden.hooks.loopback import LoopbackError
         from memwarden.hooks.recall import recall_from_daemon
+        from memwarden.net import LoopbackError
 
         try:
             hits = recall_from_daemon(settings, query, projects)

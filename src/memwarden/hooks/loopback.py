@@ -16,6 +16,8 @@ from __future__ import annotations
 import _socket  # the type the readers take; post_json imports socket itself
 import time
 
+from memwarden.net import LoopbackError, connected, is_loopback
+
 # Not typing's: the prompt hook asking the daemon never imports typing, whose import is a
 # large share of that hook's CPU (docs/performance.md#cold-start). mypy reads it as True.
 TYPE_CHECKING = False
@@ -23,12 +25,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
 MAX_RESPONSE_BYTES = 4 * 1024 * 1024
-# The server route that answers a whole prompt hook (hooks.quick; memwarden.http.app serves it).
-PROMPT_PATH = "/hooks/prompt"
-
-
-class LoopbackError(OSError):
-    """The server is not on loopback, did not answer in time, or answered something unexpected."""
 
 
 class ForeignServer(LoopbackError):
@@ -57,14 +53,6 @@ TOKEN_ADVICE = {
 }
 
 
-def _is_loopback(host: str) -> bool:
-    """localhost, 127.0.0.0/8 or ::1 (without ``ipaddress``, a few ms of imports we can skip)."""
-    if host in ("localhost", "::1", "0:0:0:0:0:0:0:1"):
-        return True
-    parts = host.split(".")
-    return len(parts) == 4 and parts[0] == "127" and all(p.isdigit() and int(p) <= 255 for p in parts)
-
-
 def loopback_address(url: str) -> tuple[str, int, str]:
     """(host, port, path prefix) of an ``http://`` URL on a loopback address."""
     from urllib.parse import urlsplit  # only with MEMWARDEN_HOOK_SERVER (it imports ipaddress)
@@ -73,7 +61,7 @@ def loopback_address(url: str) -> tuple[str, int, str]:
     host = parts.hostname or ""
     if parts.scheme != "http" or not host:
         raise LoopbackError(f"MEMWARDEN_HOOK_SERVER={url!r}: expected http://127.0.0.1:PORT")
-    if not _is_loopback(host):
+    if not is_loopback(host):
         # Prompts never leave the machine: a server elsewhere is not asked.
         raise LoopbackError(
             f"MEMWARDEN_HOOK_SERVER={url!r} is not a loopback address; not sending prompts there"
@@ -165,19 +153,6 @@ def _connect(host: str, port: int, timeout: float) -> _socket.socket:
     return socket.create_connection((host, port), timeout=timeout)
 
 
-def connected(family: int, address: str | tuple[str, int], timeout: float) -> _socket.socket:
-    """A stream socket of the C type connected to ``address`` within ``timeout``, closed again
-    if connecting fails (the daemon client's Unix socket uses this too)."""
-    sock = _socket.socket(family, _socket.SOCK_STREAM)
-    try:
-        sock.settimeout(timeout)
-        sock.connect(address)
-    except BaseException:
-        sock.close()
-        raise
-    return sock
-
-
 def _read_all(sock: _socket.socket, deadline: float) -> bytes:
     chunks: list[bytes] = []
     size = 0
@@ -193,30 +168,6 @@ def _read_all(sock: _socket.socket, deadline: float) -> bytes:
         size += len(chunk)
         if size > MAX_RESPONSE_BYTES:
             raise LoopbackError("answer too large")
-
-
-def read_line(sock: _socket.socket, pending: bytearray, deadline: float, limit: int) -> bytes:
-    """The next ``\n``-terminated line (without it) by ``deadline``; what follows stays in ``pending``.
-
-    The daemon's attach protocol (memwarden.daemon) reads its answers with this, under the same
-    hard deadline as the HTTP answer above.
-    """
-    while True:
-        end = pending.find(b"\n")
-        if end >= 0:
-            line = bytes(pending[:end])
-            del pending[: end + 1]
-            return line
-        if len(pending) > limit:
-            raise LoopbackError("answer too large")
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError
-        sock.settimeout(left)
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise LoopbackError("the connection closed before a full answer")
-        pending += chunk
 
 
 def _refusal_reason(body: bytes) -> str:

@@ -96,7 +96,8 @@ def answer_prompt_hook(
         return _usual(project, db, raw, None, stdout, None, settings)
     from memwarden.daemon.client import AttachRefused, DaemonAbsent
     from memwarden.errors import MemwardenError
-    from memwarden.hooks.loopback import HttpStatusError, LoopbackError
+    from memwarden.hooks.loopback import HttpStatusError
+    from memwarden.net import LoopbackError
 
     unanswered: str | None = None
     try:
@@ -178,7 +179,8 @@ def _daemon(settings: HotSettings, place: DaemonPlace) -> Callable[[dict[str, ob
 
 def _server(settings: HotSettings, address: tuple[str, int, str]) -> Callable[[dict[str, object]], object]:
     from memwarden.daemon.frames import dumps
-    from memwarden.hooks.loopback import PROMPT_PATH, post
+    from memwarden.hooks.loopback import post
+    from memwarden.hooks.paths import PROMPT_PATH
 
     host, port, prefix = address
 

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from memwarden.hooks.paths import RECALL_PATH
 from memwarden.search.recall import recall
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config_hot import HotSettings
 
-RECALL_PATH = "/hooks/recall"
-
 
 def recall_from_server(settings: HotSettings, query: str, projects: list[str | None]) -> list[dict[str, Any]]:
     """Ask the configured loopback server; LoopbackError when it cannot answer within budget."""
-    from memwarden.hooks.loopback import LoopbackError, post_json
+    from memwarden.hooks.loopback import post_json
+    from memwarden.net import LoopbackError
 
     answer = post_json(
         settings.hook_server,
@@ -44,7 +44,7 @@ def recall_from_daemon(
 ) -> list[dict[str, Any]] | None:
     """Ask the user's daemon when it is up (never starting it); None when it is not there."""
     from memwarden.daemon.attach import call_daemon
-    from memwarden.hooks.loopback import LoopbackError
+    from memwarden.net import LoopbackError
 
     answer = call_daemon(
         settings,

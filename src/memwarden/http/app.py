@@ -13,9 +13,8 @@ from starlette.routing import Route
 from memwarden.config import Settings
 from memwarden.errors import ConfigError, InvalidInput, MemwardenError
 from memwarden.govern.identity import Identity, load_tokens_file
-from memwarden.hooks.loopback import PROMPT_PATH
-from memwarden.hooks.recall import RECALL_PATH
-from memwarden.http.auth import BearerAuth, is_loopback, parse_bind, token_digest
+from memwarden.hooks.paths import PROMPT_PATH, RECALL_PATH
+from memwarden.http.auth import BearerAuth, token_digest
 from memwarden.http.connections import (
     KEEP_ALIVE_S,
     connection_limit,
@@ -27,6 +26,7 @@ from memwarden.http.guard import FORM, GuardPolicy, HttpGuard, guard_routes
 from memwarden.http.health_route import DeepHealth
 from memwarden.http.session_binding import SessionBinding
 from memwarden.models import CALLER_SCOPE_KEY, Caller
+from memwarden.net import is_loopback, parse_bind
 from memwarden.rate_limits import SEARCH, ActorRateLimits, RateLimited
 from memwarden.service import MemoryService
 from memwarden.ui.mount import DashboardDispatch, dashboard_app

@@ -16,14 +16,12 @@ is served as before.
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import json
 import logging
 import os
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from memwarden.errors import ConfigError
 from memwarden.govern.identity import Identity, token_digest
 from memwarden.models import CALLER_SCOPE_KEY, Caller
 from memwarden.peer import client_owner, describe, trusted
@@ -41,28 +39,9 @@ logger = logging.getLogger(__name__)
 __all__ = [
     "PEER_UID_SCOPE_KEY",
     "BearerAuth",
-    "is_loopback",
-    "parse_bind",
     "token_digest",
     "unauthorized_reason",
 ]
-
-
-def parse_bind(address: str) -> tuple[str, int]:
-    """``host:port`` (``[v6]:port`` for IPv6) → (host, port), with a clear error otherwise."""
-    host, sep, port = address.strip().rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ConfigError(f"MEMWARDEN_HTTP={address!r}: expected host:port such as 127.0.0.1:8765")
-    return host.strip("[]"), int(port)
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def unauthorized_reason(header: str | None) -> tuple[str, str]:

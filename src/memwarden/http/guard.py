@@ -48,8 +48,9 @@ from urllib.parse import urlsplit
 import anyio
 
 from memwarden.errors import ConfigError
-from memwarden.http.auth import ASGIApp, BearerAuth, Scope, is_loopback
+from memwarden.http.auth import ASGIApp, BearerAuth, Scope
 from memwarden.json_limits import MAX_JSON_DEPTH, json_problem
+from memwarden.net import is_loopback
 
 __all__ = ["BodyGuard", "GuardPolicy", "HttpGuard", "guard_routes", "protect"]
 

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import TextIO
 
 from memwarden.errors import ConfigError
+from memwarden.net import is_loopback
 from memwarden.peer import foreign_server
 from memwarden.settings_paths import default_runtime_dir, is_postgres_url, sqlite_path
 
@@ -167,7 +168,7 @@ def published(
     if ticket is not None:
         out.write(f"dashboard: open {url}/ui/login?ticket={ticket} (works once, within 5 minutes)\n")
         out.flush()
-    path = state_path(database) if _is_loopback(host) else None
+    path = state_path(database) if is_loopback(host) else None
     if path is not None:
         write_state(path, url, key)
     # uvicorn re-raises SIGTERM after its graceful shutdown; with the default handler that ends
@@ -197,10 +198,6 @@ def _read_quietly(path: Path) -> Published | None:
         return None
 
 
-def _is_loopback(host: str) -> bool:
-    return host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
-
-
 def _ask(server: Published, path: str, form: dict[str, str], timeout: float) -> dict[str, object] | None:
     """POST ``form`` to ``path`` with the launcher key; the JSON answer, or None.
 
@@ -210,7 +207,7 @@ def _ask(server: Published, path: str, form: dict[str, str], timeout: float) -> 
     same-site with every dashboard on this host. Such a port counts as no answer (a new server
     is started), with a warning naming who holds it."""
     parts = urllib.parse.urlsplit(server.url)
-    if parts.scheme != "http" or not parts.hostname or not _is_loopback(parts.hostname):
+    if parts.scheme != "http" or not parts.hostname or not is_loopback(parts.hostname):
         return None  # a state file names loopback servers only (``published``)
     connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=timeout)
     try:
