@@ -15,9 +15,10 @@ from memwarden.text.analyzer import Analyzer
 
 ANALYZER = Analyzer(("english", "turkish"))
 # Any code point, surrogates included, plus a bias towards the scripts and characters that break
-# tokenizers: Turkish i's, CJK, combining marks, FTS5 operators and quotes.
+# tokenizers: Turkish i's, CJK, combining marks, FTS5 operators and quotes, Thai/Lao leading vowels,
+# Khmer coeng, Myanmar asat, and letters of the scripts with their own stemmer.
 TEXT = st.text(alphabet=st.characters(), max_size=200) | st.text(
-    alphabet=st.sampled_from(list('İıIi数据库ガ한\u0301\u0307"*^:()-+ ANDORNOTNEAR{}_.')), max_size=60
+    alphabet=st.sampled_from(list('İıIi数据库ガ한\u0301\u0307"*^:()-+ ANDORNOTNEAR{}_.เที่ໂ្កမ်سдέ')), max_size=60
 )
 
 
