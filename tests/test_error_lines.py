@@ -321,6 +321,12 @@ MISTAKES = [
     Mistake("prune before a bad date", ("audit", "prune", "--before", "soon"), ("'soon'",), ("2026-01-31",)),
     Mistake("malformed anchor", ("audit", "verify", "--anchor", "head"), ("--anchor",), ("SEQ:HASH",)),
     Mistake("dashboard port out of range", ("ui", "--port", "70000"), ("--port 70000",), ("1-65535",)),
+    Mistake(
+        "health of a server address without a scheme",
+        ("health", "--url", "localhost:8765"),
+        ("--url localhost:8765",),
+        ("http://127.0.0.1:8765",),
+    ),
 ]
 
 
@@ -372,6 +378,16 @@ def test_a_port_in_use_is_one_line_with_another_port(tmp_path: Path) -> None:
             cli_environment(tmp_path / "m.db", tmp_path), "serve", "--http", f"127.0.0.1:{port}"
         )
     assert_one_line(done.stdout, done.stderr, done.returncode, mistake, tmp_path)
+
+
+def test_health_of_a_server_nobody_runs_is_one_line_naming_the_address(tmp_path: Path) -> None:
+    with socket.socket() as bound:  # bound, never listening: a connection is refused
+        bound.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{bound.getsockname()[1]}"
+        mistake = Mistake("nobody answers", (), (f"{url}/healthz", "refused"), ("server is running",))
+        done = run_in_process(cli_environment(tmp_path / "m.db", tmp_path), "health", "--url", url)
+    assert_one_line(done.stdout, done.stderr, done.returncode, mistake, tmp_path)
+    assert not (tmp_path / "m.db").exists()  # probing a server needs no local database
 
 
 # Without these capabilities root obeys file permissions like any user.

@@ -58,6 +58,8 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 def needs_database(args: argparse.Namespace) -> bool:
     command = getattr(args, "command", None)
+    if command == "health" and getattr(args, "url", None):  # probes a server: no local database
+        return False
     if command in NEEDS_DATABASE:
         return True
     if command in NEEDS_DATABASE_SUB:

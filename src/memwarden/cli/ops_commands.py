@@ -147,15 +147,26 @@ def probe_url(url: str, token: str | None, timeout: float) -> tuple[int, dict[st
     """GET ``<url>/healthz?deep=1`` of a running server: (HTTP status, body)."""
     import httpx
 
-    from memwarden.errors import StorageError
+    from memwarden.errors import InvalidInput, StorageError
 
     base = url.rstrip("/")
+    if not base.startswith(("http://", "https://")):
+        raise InvalidInput(
+            f"--url {url} is not a server address: give its base URL, such as http://127.0.0.1:8765",
+            field="url",
+        )
     target = base if base.endswith("/healthz") else f"{base}/healthz"
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     try:
         response = httpx.get(target, params={"deep": "1"}, headers=headers, timeout=timeout)
     except httpx.HTTPError as exc:
-        raise StorageError(f"cannot reach {target}: {exc}") from None
+        import re
+
+        # httpx passes the socket error's text on, errno and all: only the words are for a person.
+        detail = re.sub(r"\[Errno -?\d+\]\s*", "", " ".join(str(exc).split())) or "no answer"
+        raise StorageError(
+            f"cannot reach {target} ({detail}): check that the server is running at that address"
+        ) from None
     try:
         body = response.json()
     except ValueError:
