@@ -371,7 +371,8 @@ class BackupManager:
             _write_json(self.directory / LAST, record.to_dict())
         except OSError as exc:
             raise StorageError(
-                f"backup written to {target}, but its verification could not be recorded: {exc}"
+                f"backup written to {target}, but its verification could not be recorded beside it "
+                f"({os_error_words(exc)[0]}): make {target.parent} and {self.directory} writable for this user"
             ) from exc
 
     # -- reading -----------------------------------------------------------------------------

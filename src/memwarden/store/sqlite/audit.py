@@ -128,7 +128,7 @@ class SQLiteAuditLog:
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             except sqlite3.Error as exc:
                 self.shm.lock.release()
-                raise StorageError(f"cannot open the audit log in {self.path}: {exc}") from exc
+                raise self._fault("cannot open the audit log", exc) from exc
             self._local.conn = conn
             self.shm.opened()
             with self._lock:
