@@ -318,7 +318,24 @@ MISTAKES = [
         ("choose another path",),
         prepare=_junk,
     ),
-    Mistake("prune before a bad date", ("audit", "prune", "--before", "soon"), ("'soon'",), ("2026-01-31",)),
+    Mistake(
+        "prune before a bad date",
+        ("audit", "prune", "--before", "soon"),
+        ("--before 'soon'",),
+        ("2026-01-31",),
+    ),
+    Mistake(
+        "audit export from a bad date",
+        ("audit", "export", "--from", "last week", "--out", "{tmp}/audit.jsonl"),
+        ("--from 'last week'",),
+        ("2026-01-31",),
+    ),
+    Mistake(
+        "missing anchor file",
+        ("audit", "verify", "--anchor-file", "{tmp}/anchor.json"),
+        ("{tmp}/anchor.json",),
+        ("check the path", "--anchor SEQ:HASH"),
+    ),
     Mistake("malformed anchor", ("audit", "verify", "--anchor", "head"), ("--anchor",), ("SEQ:HASH",)),
     Mistake("dashboard port out of range", ("ui", "--port", "70000"), ("--port 70000",), ("1-65535",)),
     Mistake(

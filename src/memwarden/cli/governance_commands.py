@@ -22,7 +22,7 @@ def _settings(args: argparse.Namespace) -> Any:
     return load_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
 
 
-def parse_when(value: str, *, end_of_day: bool = False) -> datetime:
+def parse_when(value: str, flag: str, *, end_of_day: bool = False) -> datetime:
     """An ISO date or date-time (UTC unless it says otherwise); a bare date as --to covers that day."""
     from memwarden.errors import InvalidInput
 
@@ -31,7 +31,7 @@ def parse_when(value: str, *, end_of_day: bool = False) -> datetime:
         when = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         raise InvalidInput(
-            f"{value!r} is not a date; use 2026-01-31 or 2026-01-31T12:00:00Z", field="date"
+            f"{flag} {value!r} is not a date; use 2026-01-31 or 2026-01-31T12:00:00Z", field="date"
         ) from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
@@ -68,7 +68,11 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
     if anchor is None and anchor_file:
         anchor = AnchorFile(Path(anchor_file).expanduser()).read()
         if anchor is None and args.anchor_file:
-            raise InvalidInput(f"the anchor file {args.anchor_file} does not exist", field="anchor_file")
+            raise InvalidInput(
+                f"the anchor file {args.anchor_file} does not exist: check the path, or give the head "
+                "an earlier `memwarden audit verify` printed as --anchor SEQ:HASH",
+                field="anchor_file",
+            )
     report = verify_database(settings.database_url(), anchor, key=_audit_key(settings))
     # The configured anchor file is missing although rows were written: the rollback check
     # cannot run, so the chain is not reported as verified. Before the first row (a new
@@ -186,8 +190,8 @@ def cmd_audit_export(args: argparse.Namespace) -> int:
     from memwarden.store.audit_logs import open_audit_log
 
     settings = _settings(args)
-    since = parse_when(args.since) if args.since else None
-    until = parse_when(args.until, end_of_day=True) if args.until else None
+    since = parse_when(args.since, "--from") if args.since else None
+    until = parse_when(args.until, "--to", end_of_day=True) if args.until else None
     if since and until and since >= until:
         raise InvalidInput("--from must be before --to", field="from")
     out = None if args.out == "-" else Path(args.out)
@@ -241,7 +245,7 @@ def cmd_audit_prune(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json
     from memwarden.errors import Conflict, InvalidInput
 
-    before = parse_when(args.before)
+    before = parse_when(args.before, "--before")
     now = datetime.now(UTC)
     if before > now:
         raise InvalidInput(
