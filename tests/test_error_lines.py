@@ -253,7 +253,7 @@ MISTAKES = [
         "import a missing file",
         ("import", "{tmp}/nope.json"),
         ("{tmp}/nope.json", "no such file"),
-        ("check the path", "memwarden export"),
+        ("check the name", "memwarden export"),
     ),
     Mistake(
         "import a folder",

@@ -103,7 +103,10 @@ def tenant_folder_name(tenant: str) -> str:
 
 def _unreadable(path: Path, exc: OSError) -> str:
     return cannot_read(
-        path, exc, what="import file", missing_fix="check the path (`memwarden export --out FILE` writes one)"
+        path,
+        exc,
+        what="import file",
+        missing_fix="check the name (an export writes one: `memwarden export --out FILE`, or memory_export)",
     )
 
 
