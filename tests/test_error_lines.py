@@ -428,6 +428,12 @@ PERMISSION_MISTAKES = [
     Mistake("read-only database, search", ("search", "memory"), ("{tmp}/m.db", "read-only"), ("chmod u+w",)),
     Mistake("read-only database, add", ("add", "another"), ("{tmp}/m.db", "read-only"), ("chmod u+w",)),
     Mistake(
+        "read-only database, restore",
+        ("restore", "{tmp}/backup.db", "--yes"),
+        ("{tmp}/m.db", "read-only"),
+        ("chmod u+w",),
+    ),
+    Mistake(
         "new database in a read-only folder",
         ("--db", "{tmp}/locked/sub/new.db", "add", "x"),
         ("{tmp}/locked/sub/new.db", "{tmp}/locked"),
@@ -465,6 +471,28 @@ def test_a_permission_mistake_is_one_line_naming_the_path(mistake: Mistake, tmp_
         (tmp_path / "m.db").chmod(0o600)
     assert_one_line(done.stdout, done.stderr, done.returncode, mistake, tmp_path)
     assert not (tmp_path / "locked" / "sub").exists()
+
+
+def test_a_read_only_database_can_still_be_backed_up(tmp_path: Path) -> None:
+    """A backup only reads the database (its audit row is best effort, said as a warning): it is
+    how a database this user cannot write is saved, so it is not refused like a write."""
+    env = cli_environment(tmp_path / "m.db", tmp_path)
+    assert run_in_process(env, "add", "a memory to keep").returncode == 0
+    _read_only(tmp_path / "m.db")
+    tmp_path.chmod(0o755)
+    try:
+        done = subprocess.run(
+            _as_a_user(memwarden_command("backup", "--out", str(tmp_path / "copy.db"))),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        (tmp_path / "m.db").chmod(0o600)
+    assert done.returncode == 0, done.stderr
+    assert "verified (1 memories" in done.stdout + done.stderr
+    assert "not recorded in the audit log" in done.stderr and "Traceback" not in done.stderr
 
 
 def _unreadable(name: str) -> Callable[[Path], None]:

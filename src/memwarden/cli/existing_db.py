@@ -52,6 +52,9 @@ NEEDS_DATABASE_SUB = {
 CREATES_DATABASE = frozenset({"add", "import", "serve"})
 # Commands that only read: with MEMWARDEN_AUDIT_READS_FAIL_OPEN they work on a read-only file.
 ONLY_READS = frozenset({"search", "get", "list", "stats", "export", "review", "verify"})
+# Commands that read and whose audit row is best effort: they work on a read-only file (a backup
+# is how a database that cannot be written is saved; its row's failure is printed as a warning).
+READS_AUDIT_BEST_EFFORT = frozenset({"backup"})
 # How every SQLite 3 database file begins (an empty file becomes one when opened).
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -79,7 +82,9 @@ def check_database_place(args: argparse.Namespace) -> str | None:
     """Raise a ConfigError naming the path when the command's SQLite database cannot be used;
     the path when this command will create a new database there, else None."""
     needs = needs_database(args)
-    creates = getattr(args, "command", None) in CREATES_DATABASE
+    # restore --yes writes the database (a preview only reads it, and needs none).
+    restores = getattr(args, "command", None) == "restore" and bool(getattr(args, "yes", False))
+    creates = getattr(args, "command", None) in CREATES_DATABASE or restores
     if not (needs or creates):
         return None
     from memwarden.config_hot import load_hot_settings
@@ -92,7 +97,11 @@ def check_database_place(args: argparse.Namespace) -> str | None:
     path = sqlite_file_name(url)
     source = "--db" if db else ("MEMWARDEN_DB" if settings.db else "the default location")
     if os.path.isfile(path):
-        _check_existing_file(path, source, settings, reads_only=_command_word(args) in ONLY_READS)
+        word = _command_word(args)
+        if word in READS_AUDIT_BEST_EFFORT:
+            _check_existing_file(path, source, settings, reads_only=True, fail_open=True)
+        else:
+            _check_existing_file(path, source, settings, reads_only=word in ONLY_READS)
         return None
     if os.path.exists(path):
         raise ConfigError(f"{path} (from {source}) is not a database file: give the path of a database file")
@@ -105,7 +114,9 @@ def check_database_place(args: argparse.Namespace) -> str | None:
     return path
 
 
-def _check_existing_file(path: str, source: str, settings: HotSettings, *, reads_only: bool) -> None:
+def _check_existing_file(
+    path: str, source: str, settings: HotSettings, *, reads_only: bool, fail_open: bool = False
+) -> None:
     try:
         with open(path, "rb") as file:
             header = file.read(len(SQLITE_HEADER))
@@ -119,7 +130,7 @@ def _check_existing_file(path: str, source: str, settings: HotSettings, *, reads
             f"{path} (from {source}) is not a memwarden database (not a SQLite file): check the path, "
             "or set --db / MEMWARDEN_DB to your database"
         )
-    if os.access(path, os.W_OK) or (reads_only and settings.audit_reads_fail_open):
+    if os.access(path, os.W_OK) or fail_open or (reads_only and settings.audit_reads_fail_open):
         return
     also = (
         "; to read a read-only copy, set MEMWARDEN_AUDIT_READS_FAIL_OPEN=true (its reads go unaudited)"
