@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bench.govern_corpora import benign_corpus, hostile_corpus, precision_corpus
 from memwarden.govern import OPTIONAL_RULES, Redactor
 from memwarden.govern.builtin_rules import BUILTIN_RULES
-from memwarden.govern.scopes import Scopes, fold
+from memwarden.govern.scopes import NUMBER_SCOPES, Scopes, fold
 
 SCOPED = Redactor()
 WHOLE = Redactor(scoped=False)
@@ -112,3 +112,28 @@ def test_number_windows_hold_only_runs_with_enough_digits_and_merge_close_runs()
     [(lo, hi, _)] = scopes.windows("dotted_numbers", 4)
     assert text[lo:hi] == "10.0.0.12"
     assert scopes.windows("digit_block", 17) == []
+
+
+_NUMBER_KEYS = (
+    ("numbers", 3),
+    ("numbers", 9),
+    ("digit_block", 11),
+    ("plus_numbers", 7),
+    ("dotted_numbers", 4),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet="0123456789 .-()+xX/·\t\nab", max_size=120))
+def test_one_walk_for_every_number_family_builds_the_windows_of_one_walk_each(text: str) -> None:
+    together = Scopes(text, _NUMBER_KEYS)
+    for scope, digits in _NUMBER_KEYS:
+        assert together.windows(scope, digits) == Scopes(text).windows(scope, digits), (scope, digits)
+    # A family nobody announced still gets its windows, and the IBAN windows read the same starts.
+    assert together.windows("numbers", 12) == Scopes(text).windows("numbers", 12)
+    assert together.windows("iban") == Scopes(text).windows("iban")
+
+
+def test_the_redactor_announces_every_number_family_its_rules_ask_for() -> None:
+    asked = {(rule.scope, digits) for rule, digits in zip(SCOPED.rules, SCOPED._window_digits, strict=True)}
+    assert {key for key in asked if key[0] in NUMBER_SCOPES} == set(SCOPED._number_keys)

@@ -30,7 +30,7 @@ from memwarden.govern.layers import decoded_runs
 from memwarden.govern.markers import MARKER, marker
 from memwarden.govern.normalization import normalize, normalize_text
 from memwarden.govern.rules import Rule
-from memwarden.govern.scopes import Scopes, fold
+from memwarden.govern.scopes import NUMBER_SCOPES, Scopes, fold
 
 MODES = ("enforce", "dry-run", "off")
 # Characters next to a replaced value that no rule's match can begin with (right side) or end
@@ -212,6 +212,14 @@ class Redactor:
             shared[rule.scope] if rule.min_digits >= _SHARED_WINDOW_DIGITS else rule.min_digits
             for rule in self.rules
         )
+        # Every number family a rule asks for, so one walk over a text's number runs builds them all.
+        self._number_keys = tuple(
+            dict.fromkeys(
+                (rule.scope, digits)
+                for rule, digits in zip(self.rules, self._window_digits, strict=True)
+                if rule.scope in NUMBER_SCOPES
+            )
+        )
 
     def find(self, text: str, *, dry_run: bool = False) -> list[Finding]:
         """Non-overlapping findings in ``text``, left to right; overlapping matches are merged.
@@ -237,7 +245,7 @@ class Redactor:
     ) -> list[Finding]:
         """``decoded_found``: the findings of each decoded run already searched in this text (an
         encoded value written twice is decoded to the same text, searched once)."""
-        scopes = Scopes(text)
+        scopes = Scopes(text, self._number_keys)
         lower = scopes.folded
         markers = [m.span() for m in MARKER.finditer(text)] if "[redacted:" in lower else []
         if markers:  # rule names inside markers ("secret", "key") must not wake rules up

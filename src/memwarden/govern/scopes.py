@@ -65,23 +65,38 @@ def fold(text: str) -> str:
 
 
 class Scopes:
-    """The windows of one (normalised) text, computed on first use."""
+    """The windows of one (normalised) text, computed on first use.
 
-    def __init__(self, text: str) -> None:
+    ``number_keys``: the ``(scope, min_digits)`` pairs of the number families the caller will
+    ask for (``Redactor`` knows them from its rules). The first request for any of them walks the
+    text's number runs once and builds the windows of every pair in that walk, instead of one
+    walk over the runs per pair; a pair not announced gets a walk of its own.
+    """
+
+    def __init__(self, text: str, number_keys: tuple[tuple[str, int], ...] = ()) -> None:
         self.text = text
         self.folded = fold(text)
-        self._runs: tuple[list[int], list[tuple[int, int, int, int, bool, bool]]] | None = None
+        self._number_keys = number_keys
+        self._starts: list[int] | None = None
         self._windows: dict[tuple[str, int], list[Window]] = {}
 
-    def number_runs(self) -> tuple[list[int], list[tuple[int, int, int, int, bool, bool]]]:
-        """Where every number run starts (for IBANs), and ``(lo, hi, digits, longest block of
-        digits, three dots or more, holds "+")`` of the runs long enough to hold a value (the
-        shortest: a service number of 3 digits after a verb of calling, ``pii_phones``). What the
-        scopes ask of a run is read once here, not once per rule."""
+    def _walk_numbers(self, keys: tuple[tuple[str, int], ...]) -> None:
+        """One walk over the number runs: every run's start (for IBANs), and for each of
+        ``keys`` the runs that can hold a value of a rule of that scope with that many digits,
+        those less than ``_MERGE_GAP`` apart merged into one window (nothing between them can
+        match). A run is read as ``(lo, hi, digits, longest block of digits, three dots or
+        more, holds "+")``, from a leading ``+`` or ``(`` to a trailing ``X``; runs shorter than
+        the shortest value (a service number of 3 digits after a verb of calling,
+        ``pii_phones``) hold none."""
         text = self.text
         end = len(text)
-        starts = []
-        runs = []
+        starts: list[int] = []
+        # Per key: its kind (0 any run, 1 a block of that many digits, 2 three dots, 3 a "+"),
+        # its digits and the windows being built.
+        wanted: list[tuple[int, int, list[Window]]] = [
+            (_KIND[scope], min_digits, []) for scope, min_digits in keys
+        ]
+        fewest = min((min_digits for _, min_digits, _ in wanted), default=0)
         for match in _NUMBER_RUN.finditer(text):
             lo, hi = match.span()
             starts.append(lo)
@@ -93,43 +108,41 @@ class Scopes:
                 hi += 1
             run = text[lo:hi]
             if run.isdigit():  # most runs of prose: one block (the text's digits are ASCII)
-                runs.append((lo, hi, hi - lo, hi - lo, False, False))
-                continue
-            blocks = [len(block) for block in _DIGITS.findall(run)]
-            runs.append((lo, hi, sum(blocks), max(blocks), run.count(".") >= 3, "+" in run))
-        return starts, runs
-
-    def _numbers(self, scope: str, min_digits: int) -> list[Window]:
-        """Runs that can hold a value of a rule of ``scope`` with ``min_digits`` digits, those
-        less than ``_MERGE_GAP`` apart merged into one window (nothing between them can match)."""
-        if self._runs is None:
-            self._runs = self.number_runs()
-        end = len(self.text)
-        windows: list[Window] = []
-        block = scope == "digit_block"
-        dotted = scope == "dotted_numbers"
-        plus = scope == "plus_numbers"
-        for lo, hi, digits, longest, dots, has_plus in self._runs[1]:
-            if (
-                digits < min_digits
-                or (block and longest < min_digits)
-                or (dotted and not dots)
-                or (plus and not has_plus)
-            ):
-                continue
-            if windows and lo - windows[-1][1] < _MERGE_GAP:
-                windows[-1] = (windows[-1][0], hi, min(end, hi + 2))
+                digits = longest = hi - lo
+                dots = has_plus = False
             else:
-                windows.append((lo, hi, min(end, hi + 2)))
-        return windows
+                blocks = [len(block) for block in _DIGITS.findall(run)]
+                digits, longest = sum(blocks), max(blocks)
+                dots, has_plus = run.count(".") >= 3, "+" in run
+            if digits < fewest:
+                continue
+            for kind, min_digits, windows in wanted:
+                if (
+                    digits < min_digits
+                    or (kind == 1 and longest < min_digits)
+                    or (kind == 2 and not dots)
+                    or (kind == 3 and not has_plus)
+                ):
+                    continue
+                if windows and lo - windows[-1][1] < _MERGE_GAP:
+                    windows[-1] = (windows[-1][0], hi, min(end, hi + 2))
+                else:
+                    windows.append((lo, hi, min(end, hi + 2)))
+        self._starts = starts
+        for key, (_, _, windows) in zip(keys, wanted, strict=True):
+            self._windows[key] = windows
+
+    def _run_starts(self) -> list[int]:
+        if self._starts is None:
+            self._walk_numbers(self._number_keys)
+        assert self._starts is not None
+        return self._starts
 
     def _iban(self) -> list[Window]:
         text = self.text
         end = len(text)
         windows = []
-        if self._runs is None:
-            self._runs = self.number_runs()
-        for lo in self._runs[0]:
+        for lo in self._run_starts():
             if lo >= 2 and text[lo - 1] in _ASCII_LETTERS and text[lo - 2] in _ASCII_LETTERS:
                 match = _IBAN_TAIL.match(text, lo)
                 hi = match.end() if match else lo
@@ -172,9 +185,10 @@ class Scopes:
         key = (scope, min_digits)
         windows = self._windows.get(key)
         if windows is None:
-            if scope in _NUMBER_SCOPES:
-                windows = self._numbers(scope, min_digits)
-            elif scope == "iban":
+            if scope in NUMBER_SCOPES:
+                self._walk_numbers(self._number_keys if key in self._number_keys else (key,))
+                return self._windows[key]
+            if scope == "iban":
                 windows = self._iban()
             elif scope == "email":
                 windows = self._email()
@@ -186,7 +200,8 @@ class Scopes:
         return windows
 
 
-_NUMBER_SCOPES = ("numbers", "digit_block", "dotted_numbers", "plus_numbers")
-SCOPES = ("text", *_NUMBER_SCOPES, "iban", "email", "ipv6")
+NUMBER_SCOPES = ("numbers", "digit_block", "dotted_numbers", "plus_numbers")
+_KIND = {scope: kind for kind, scope in enumerate(NUMBER_SCOPES)}
+SCOPES = ("text", *NUMBER_SCOPES, "iban", "email", "ipv6")
 
-__all__ = ["SCOPES", "Scopes", "Window", "fold"]
+__all__ = ["NUMBER_SCOPES", "SCOPES", "Scopes", "Window", "fold"]
