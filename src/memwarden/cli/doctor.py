@@ -15,22 +15,15 @@ import sqlite3
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from memwarden.cli.doctor_finding import Check
 from memwarden.errors import MemwardenError
 from memwarden.settings_paths import is_postgres_url, sqlite_path
 
 Handler = Callable[[argparse.Namespace], int]
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    status: str  # ok | warn | fail
-    detail: str
-    fix: str = ""
 
 
 def check_python() -> Check:

@@ -15,7 +15,7 @@ import os
 import time
 from typing import Any
 
-from memwarden.cli.doctor import Check
+from memwarden.cli.doctor_finding import Check
 from memwarden.errors import MemwardenError
 from memwarden.settings_paths import is_postgres_url, sqlite_file_name
 
