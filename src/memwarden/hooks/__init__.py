@@ -10,7 +10,9 @@ pydantic, MCP SDK, numpy or logging (see ``config_hot`` and bench/hooks.py).
     payload.py   hook input: parsing, the project a session belongs to, trivial prompts
     render.py    memories as quoted data within a token budget
     recall.py    the search itself: through a loopback server, or on the database
-    loopback.py  a minimal HTTP client (importing http.client would cost more than the request)
+    loopback.py  a minimal HTTP client (importing http.client would cost more than the request);
+                 the socket and line helpers it shares with the daemon client are in ``net``
+    paths.py     the HTTP routes the hooks post to (the server imports them from here)
     sessions.py  per-session state for SessionStart/Stop, and the service the hooks read through
     prompt.py    the prompt hook's answer to one hook JSON (run by the hook, or by the daemon)
     prompt_request.py   a whole prompt hook asked of the daemon or server: checks and answer
