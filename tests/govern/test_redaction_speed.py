@@ -7,12 +7,14 @@ computing the same thing, on generated text.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memwarden.govern import Redactor, normalize
+from memwarden.govern.checksums import digits_of
 from memwarden.govern.normalization import normalize_char
 from memwarden.govern.redactor import HintScan
 from memwarden.govern.scopes import fold
@@ -94,3 +96,10 @@ def test_a_card_followed_by_more_digit_groups_is_still_found_by_its_pieces() -> 
     assert "4111" not in red.text and "payment_card" in red.rules
     # No piece of 12+ digits passes Luhn: no card (the phone rule reads "0044 …" as a number).
     assert "payment_card" not in REDACTOR.redact("order 3704 0044 0532 0130 00 shipped").rules
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from([*"0123456789 .-/()+x·", "٣", "７", "\t", "é"]), max_size=40))
+def test_digits_of_keeps_exactly_the_decimal_digits_a_regex_keeps(text: str) -> None:
+    assert digits_of(text) == re.sub(r"\D", "", text)
+    assert digits_of("4111 1111-1111.1111") == "4111111111111111"

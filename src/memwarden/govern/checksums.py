@@ -109,12 +109,17 @@ IBAN_LENGTHS = {
 
 
 _NOT_DIGIT = re.compile(r"\D")
+# Every ASCII character but the ten digits, deleted by ``str.translate``: what ``_NOT_DIGIT``
+# removes from ASCII text, without the regex machinery a substitution sets up per call (card
+# and IBAN checks take the digits of every long number of a text, often twice).
+_ASCII_NOT_DIGIT = dict.fromkeys(code for code in range(128) if not 48 <= code <= 57)
 # Each digit in the doubled positions becomes the digit sum of its double (7 → 14 → 5).
 _LUHN_DOUBLED = str.maketrans("0123456789", "0246813579")
 
 
 def digits_of(text: str) -> str:
-    return _NOT_DIGIT.sub("", text)
+    """The decimal digits of ``text``, in order."""
+    return text.translate(_ASCII_NOT_DIGIT) if text.isascii() else _NOT_DIGIT.sub("", text)
 
 
 def luhn_valid(text: str) -> bool:
