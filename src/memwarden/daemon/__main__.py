@@ -23,6 +23,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--transport", choices=["unix", "tcp"], help="default: unix where available, else tcp"
     )
     parser.add_argument("--detach", action="store_true", help="start the daemon in its own session and exit")
+    parser.add_argument(
+        "--for-mcp",
+        action="store_true",
+        help="started for an MCP client: build the MCP servers before loading the model",
+    )
     # For tests only: pose as another memwarden release (the version this daemon reports and
     # requires), to prove a newer client replaces it. Hidden from --help.
     parser.add_argument("--as-version", help=argparse.SUPPRESS)
@@ -31,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.detach:
         from memwarden.daemon.launch import daemon_command, start_process
 
-        command = daemon_command(detach=False, transport=args.transport)
+        command = daemon_command(detach=False, transport=args.transport, for_mcp=args.for_mcp)
         start_process(command + (["--as-version", args.as_version] if args.as_version else []), database)
         return 0
     from memwarden.app import configure_logging
@@ -55,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             transport=args.transport,
             version=args.as_version,
             dashboard=DaemonDashboard,  # `memwarden ui`: the dashboard served here, on request
+            mcp_first=args.for_mcp,
         )
     except MemwardenError as exc:
         import logging

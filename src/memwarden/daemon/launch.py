@@ -82,6 +82,7 @@ def run_daemon(
     transport: str | None = None,
     version: str | None = None,
     dashboard: Callable[..., Any] | None = None,
+    mcp_first: bool = False,
 ) -> int:
     """Be the daemon for ``place`` unless another one is: build the service, serve, clean up."""
     import anyio
@@ -103,6 +104,7 @@ def run_daemon(
                 transport=transport or default_transport(),
                 version=version or __version__,
                 dashboard=dashboard,
+                mcp_first=mcp_first,
             )
             anyio.run(daemon.run)
         finally:
@@ -113,10 +115,12 @@ def run_daemon(
     return 0
 
 
-def daemon_command(*, detach: bool, transport: str | None = None) -> list[str]:
+def daemon_command(*, detach: bool, transport: str | None = None, for_mcp: bool = False) -> list[str]:
     command = [sys.executable, "-m", "memwarden.daemon", "--db", "-"]
     if transport:
         command += ["--transport", transport]
+    if for_mcp:
+        command += ["--for-mcp"]
     return command + (["--detach"] if detach else [])
 
 
@@ -145,10 +149,10 @@ def start_process(command: list[str], database: str) -> subprocess.Popen[bytes]:
     return child
 
 
-def spawn_daemon(database: str, *, transport: str | None = None) -> None:
+def spawn_daemon(database: str, *, transport: str | None = None, for_mcp: bool = False) -> None:
     """Start the daemon detached: a short-lived launcher starts it and exits (so the daemon is
     nobody's child here, and no client is left to reap it)."""
-    launcher = start_process(daemon_command(detach=True, transport=transport), database)
+    launcher = start_process(daemon_command(detach=True, transport=transport, for_mcp=for_mcp), database)
     try:
         code = launcher.wait(timeout=30)
     except subprocess.TimeoutExpired:
@@ -183,7 +187,7 @@ def attach_or_start(
     except DaemonUnavailable:
         pass
     place.prepare()
-    spawn_daemon(_database(settings), transport=transport)
+    spawn_daemon(_database(settings), transport=transport, for_mcp=mode == "mcp")
     deadline = time.monotonic() + timeout
     while True:
         try:

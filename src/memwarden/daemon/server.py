@@ -112,6 +112,7 @@ class Daemon:
         idle_s: float | None = None,
         version: str = __version__,
         dashboard: Callable[..., Any] | None = None,
+        mcp_first: bool = False,
     ) -> None:
         self.service = service
         self.full_settings = settings
@@ -133,8 +134,10 @@ class Daemon:
             service, started=self.started, clients=lambda: self.clients, limits=self.limits
         )
         self._stop: anyio.Event | None = None
-        self._mcp: Any = None  # memwarden.mcp.stream.StreamServers, built at start (``_warm_up``)
+        self._mcp: Any = None  # memwarden.mcp.stream.StreamServers (``_warm_up``, ``_mcp_servers``)
         self._mcp_built: anyio.Event | None = None
+        self._mcp_lock: anyio.Lock | None = None
+        self.mcp_first = mcp_first  # started by an MCP client's `serve`: its handshake waits
         self._group: Any = None
         # How to build the dashboard (``daemon.dashboard.DaemonDashboard``, given by
         # ``__main__``: importing it here would close an import cycle through ``http.app``), and
@@ -146,6 +149,7 @@ class Daemon:
         """Listen, serve until idle or stopped, then remove the socket / token file."""
         self._stop = anyio.Event()
         self._mcp_built = anyio.Event()
+        self._mcp_lock = anyio.Lock()
         asyncio.get_running_loop().set_exception_handler(_quiet_late_wakeups)
         if self.transport == "tcp":
             listener: Any = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
@@ -195,8 +199,15 @@ class Daemon:
         """Build the MCP servers, then start loading the model: in that order, because a client's
         MCP handshake waits for the first (the SDK's import is most of it) and nothing waits for
         the second (searches answer by keywords, marked ``warming_up``, until it is warm). Both
-        at once, the model's import and load hold the interpreter lock the SDK's import needs."""
+        at once, the model's import and load hold the interpreter lock the SDK's import needs.
+        A daemon started by a call (``memwarden search``/``add`` with ``only``, a bench) loads
+        the model at once and builds the MCP servers for its first MCP client: building them
+        first would hold that lock while its caller waits for an answer."""
         assert self._mcp_built is not None
+        if not self.mcp_first:
+            self._mcp_built.set()
+            self.service.searcher.start_background()
+            return
         try:
             self._mcp = await anyio.to_thread.run_sync(self._build_mcp)
         except Exception:
@@ -204,6 +215,16 @@ class Daemon:
         finally:
             self._mcp_built.set()
         self.service.searcher.start_background()  # the model loads once, for every client to come
+
+    async def _mcp_servers(self) -> Any:
+        """The MCP servers: built at start (``mcp_first``), else by the first MCP client, in a
+        thread (the SDK's import takes a second; other clients are served meanwhile)."""
+        assert self._mcp_built is not None and self._mcp_lock is not None
+        await self._mcp_built.wait()
+        async with self._mcp_lock:
+            if self._mcp is None:
+                self._mcp = await anyio.to_thread.run_sync(self._build_mcp)
+        return self._mcp
 
     def _build_mcp(self) -> Any:
         from memwarden.mcp.stream import StreamServers  # the MCP SDK: only the daemon imports it
@@ -294,11 +315,8 @@ class Daemon:
             encode({"ok": True, "pid": os.getpid(), "version": self.version, "mode": hello.mode})
         )
         if hello.mode == "mcp":
-            if self._mcp_built is not None:
-                await self._mcp_built.wait()
-            if self._mcp is None:
-                self._mcp = self._build_mcp()  # the build at start failed: its error, raised here
-            await self._mcp.serve(reader, stream, tools=hello.tools, caller=caller)
+            servers = await self._mcp_servers()
+            await servers.serve(reader, stream, tools=hello.tools, caller=caller)
             return
         await self._serve_calls(reader, stream, caller)
 
