@@ -223,6 +223,13 @@ MISTAKES = [
     Mistake("misspelt command", ("serch", "x"), ("'serch'",), ("did you mean 'search'",), code=2),
     Mistake("unknown flag", ("backup", "--keep", "1"), ("--keep",), ("--help",), code=2),
     Mistake("unknown hook", ("hook", "bogus"), ("bogus",), ("choose from",), code=2),
+    Mistake(
+        "unknown flag of a sub-command",
+        ("audit", "export", "--out", "{tmp}/audit.jsonl", "--bogus"),
+        ("--bogus", "memwarden audit export:"),
+        ("`memwarden audit export --help`",),
+        code=2,
+    ),
     # Serving, files in and out.
     Mistake("address without port", ("serve", "--http", "localhost"), ("--http",), ("127.0.0.1:8765",)),
     Mistake(
@@ -248,6 +255,21 @@ MISTAKES = [
         "bundle into a missing folder", ("bundle", "--out", "{tmp}/no/x.mcpb"), ("{tmp}/no",), ("create it",)
     ),
     Mistake("vault without folders", ("vault", "sync"), ("MEMWARDEN_VAULT_DIRS",), ("set",)),
+    Mistake(
+        "vault folder is a file",
+        ("vault", "sync"),
+        ("{tmp}/junk.db", "not a folder"),
+        ("set MEMWARDEN_VAULT_DIRS to a folder",),
+        {"MEMWARDEN_VAULT_DIRS": "{tmp}/junk.db"},
+        prepare=_junk,
+    ),
+    Mistake(
+        "audit export under a file",
+        ("audit", "export", "--out", "{tmp}/junk.db/audit.jsonl"),
+        ("{tmp}/junk.db", "not a folder"),
+        ("choose another --out",),
+        prepare=_junk,
+    ),
     # Files read and written by import, eval, backup, restore and the audit commands (U10).
     Mistake(
         "import a missing file",
@@ -517,6 +539,12 @@ ACCESS_MISTAKES = [
         ("{tmp}/locked", "MEMWARDEN_BACKUP_DIR"),
         ("make it writable",),
         {"MEMWARDEN_BACKUP_DIR": "{tmp}/locked/backups"},
+    ),
+    Mistake(
+        "export into a read-only folder",
+        ("export", "--out", "{tmp}/locked/memories.json"),
+        ("{tmp}/locked", "permission denied"),
+        ("chmod u+w", "--out"),
     ),
     Mistake(
         "eval an unreadable file",

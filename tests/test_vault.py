@@ -292,7 +292,7 @@ def test_sync_is_idempotent_and_leaves_every_other_file_alone(
     assert (good / "1 Sync keeps the vault right.md").read_text(
         encoding="utf-8"
     ) == "a person edited this note\n"
-    assert "Not a directory" in next(f for f in report["folders"] if f["path"] == str(bad))["error"]
+    assert "is a file, not a folder" in next(f for f in report["folders"] if f["path"] == str(bad))["error"]
 
 
 def test_sync_removes_notes_of_memories_deleted_while_the_mirror_was_off(tmp_path: Path) -> None:

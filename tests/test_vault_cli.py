@@ -97,10 +97,12 @@ def test_vault_sync_reports_an_unwritable_folder_and_exits_1(
     env = {**cli_env, "MEMWARDEN_VAULT_DIRS": os.pathsep.join([str(vault), str(blocker / "vault")])}
     result = memwarden(env, "vault", "sync")
     assert result.returncode == 1
-    assert (
-        f"  {blocker / 'vault'}: FAILED: {blocker / 'vault'}: Not a directory (errno 20)\n" in result.stdout
+    # The folder written on stdout; the failed one as one line on stderr, in words with the fix.
+    assert f"  {vault}: written 0, unchanged 0" in result.stdout and "FAILED" not in result.stdout
+    assert result.stderr == (
+        f"memwarden: vault sync: cannot write to {blocker / 'vault'}: {blocker} is a file, not a "
+        "folder; set MEMWARDEN_VAULT_DIRS to a folder (or move that file away)\n"
     )
-    assert f"  {vault}: written 0, unchanged 0" in result.stdout
 
 
 def test_vault_sync_without_folders_says_what_to_set(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from memwarden.errors import InvalidInput, StorageError
+from memwarden.os_error_words import nearest_existing
 
 T = TypeVar("T")
 
@@ -26,12 +27,25 @@ def check_new_file(path: Path, *, what: str) -> None:
         raise InvalidInput(f"{path} exists; choose a new file name ({what} never overwrite)", field="out")
     parent = path.parent
     if not parent.is_dir():
+        # A file on the way ("out/x.jsonl" where "out" is a file) is not a missing folder:
+        # mkdir -p would fail on it too.
+        existing = Path(nearest_existing(parent))
+        if not existing.is_dir():
+            raise InvalidInput(
+                f"{existing} is a file, not a folder, so {path} cannot be written; "
+                "choose another --out (or move that file away)",
+                field="out",
+            )
         raise InvalidInput(
             f"folder {parent} does not exist; create it first (mkdir -p {parent}) or choose another --out",
             field="out",
         )
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise InvalidInput(f"cannot write in {parent}: permission denied", field="out")
+        raise InvalidInput(
+            f"cannot write in {parent}: permission denied; choose an --out in a folder you can "
+            f"write, or make it writable (chmod u+w {parent})",
+            field="out",
+        )
 
 
 def write_new_file(path: Path, write: Callable[[TextIO], T], *, what: str) -> T:

@@ -14,6 +14,7 @@ import argparse
 import functools
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from memwarden.config_hot import terminal_columns
@@ -30,11 +31,41 @@ def help_width() -> int:
     return (columns or 80) - 2
 
 
+# The namespace attribute naming the innermost (sub-)command that parsed the arguments.
+_COMMAND_PROG = "_memwarden_command_prog"
+
+
 class Parser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` whose formatters are told the help width (see the module)."""
 
     def __init__(self, *, formatter_class: Any = argparse.HelpFormatter, **kwargs: Any) -> None:
         super().__init__(formatter_class=functools.partial(formatter_class, width=help_width()), **kwargs)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """argparse's, noting which command's parser ran innermost: a sub-command's parser
+        finishes first, and its namespace is copied into the outer one's."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if not hasattr(parsed, _COMMAND_PROG):
+            setattr(parsed, _COMMAND_PROG, self.prog)
+        return parsed, extras
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """argparse's, except that an unknown flag of a sub-command points to that sub-command's
+        help (``memwarden audit export --help``), where its flags are listed, not the top one."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        command = getattr(parsed, _COMMAND_PROG, self.prog)
+        delattr(parsed, _COMMAND_PROG)
+        if extras:
+            self.exit(
+                2,
+                f"{command}: unrecognized arguments: {' '.join(extras)}; "
+                f"`{command} --help` shows the usage\n",
+            )
+        return parsed
 
     def error(self, message: str) -> NoReturn:
         """A usage error as one line that says where the usage is (argparse prints the whole

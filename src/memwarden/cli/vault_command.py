@@ -11,15 +11,19 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _print_vault_sync(report: dict[str, Any]) -> int:
-    print(f"vault sync: {report['memories']} memories")
+    """The folders written on stdout; each failed folder as one line on stderr (the error
+    names the folder and what to do), so a sync that wrote nothing prints only its errors."""
+    written = [folder for folder in report["folders"] if not folder["error"]]
+    if written:
+        print(f"vault sync: {report['memories']} memories")
+    for folder in written:
+        print(
+            f"  {folder['path']}: written {folder['written']}, unchanged {folder['unchanged']}, "
+            f"renamed {folder['renamed']}, removed {folder['removed']}"
+        )
     for folder in report["folders"]:
         if folder["error"]:
-            print(f"  {folder['path']}: FAILED: {folder['error']}")
-        else:
-            print(
-                f"  {folder['path']}: written {folder['written']}, unchanged {folder['unchanged']}, "
-                f"renamed {folder['renamed']}, removed {folder['removed']}"
-            )
+            print(f"memwarden: vault sync: cannot write to {folder['error']}", file=sys.stderr)
     return 0 if report["ok"] else 1
 
 

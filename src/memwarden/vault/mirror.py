@@ -13,7 +13,9 @@ to reach the folders; what does not make it is caught up by the next ``vault syn
 from __future__ import annotations
 
 import atexit
+import errno
 import logging
+import os
 import queue
 import threading
 from collections.abc import Callable, Sequence
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from memwarden.models import Memory, format_time, utcnow
+from memwarden.os_error_words import nearest_existing, os_error_words
 from memwarden.vault.folder import VaultFolder
 
 logger = logging.getLogger(__name__)
@@ -44,10 +47,23 @@ class _FolderHealth:
 
 
 def describe_error(folder: Path, exc: BaseException) -> str:
-    """A one-line reason naming the folder, never a note name or memory text."""
-    if isinstance(exc, OSError):
-        return f"{folder}: {exc.strerror or type(exc).__name__} (errno {exc.errno})"
-    return f"{folder}: {type(exc).__name__}"
+    """A one-line reason naming the folder and what to do, never a note name or memory text."""
+    if not isinstance(exc, OSError):
+        # Its text could quote a note; the log of the failure has the details.
+        return f"{folder}: an unexpected failure; run `memwarden --debug vault sync` to see it"
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR):
+        blocker = nearest_existing(folder)
+        if blocker == os.path.abspath(folder) and os.path.exists(blocker):
+            return f"{folder}: it is a file, not a folder; set MEMWARDEN_VAULT_DIRS to a folder"
+        if not os.path.isdir(blocker):
+            return (
+                f"{folder}: {blocker} is a file, not a folder; set MEMWARDEN_VAULT_DIRS to a "
+                "folder (or move that file away)"
+            )
+    if exc.errno is not None and exc.strerror and exc.strerror != os.strerror(exc.errno):
+        return f"{folder}: {exc.strerror}"  # vault/folder.py's own words, which say what to do
+    happened, fix = os_error_words(exc)
+    return f"{folder}: {happened}; {fix}"
 
 
 class VaultMirror:
@@ -137,12 +153,14 @@ class VaultMirror:
             else:
                 self._health[str(folder.root)].failing = False
 
-    def _failed(self, root: Path, exc: BaseException) -> None:
+    def _failed(self, root: Path, exc: BaseException, *, log: bool = True) -> None:
+        """Count a failed write in ``root``; log it (once until the folder works again) unless
+        the caller reports it itself, as ``sync`` does to the person who ran it."""
         health = self._health[str(root)]
         health.errors += 1
         health.last_error = describe_error(root, exc)
         health.last_error_at = format_time(utcnow())
-        if not health.failing:
+        if log and not health.failing:
             logger.warning("vault mirror: cannot write to %s", health.last_error)
         health.failing = True
 
@@ -181,7 +199,7 @@ class VaultMirror:
             try:
                 report.update(folder.sync(mine, related, on_note=step))
             except OSError as exc:
-                self._failed(folder.root, exc)
+                self._failed(folder.root, exc, log=False)
                 report["error"] = describe_error(folder.root, exc)
             while done < before + len(mine):  # a failed folder's notes count as done
                 step()
