@@ -48,6 +48,22 @@ _HEX_RUN = re.compile(r"[0-9A-Fa-f:.]*")
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
 
+def _merged(runs: list[tuple[int, int, int, int, bool, bool]], end: int) -> list[Window]:
+    """The windows of ``runs`` (left to right), those less than ``_MERGE_GAP`` apart merged into
+    one: nothing between them can match."""
+    windows: list[Window] = []
+    if not runs:
+        return windows
+    first_lo, last_hi = runs[0][0], runs[0][1]
+    for run in runs:
+        if run[0] - last_hi >= _MERGE_GAP:
+            windows.append((first_lo, last_hi, min(end, last_hi + 2)))
+            first_lo = run[0]
+        last_hi = run[1]
+    windows.append((first_lo, last_hi, min(end, last_hi + 2)))
+    return windows
+
+
 def fold(text: str) -> str:
     """``text`` in lower case, the same length, with ``İ ı ſ K`` made ``i i s k``: the only four
     characters a case-insensitive search equates with an ASCII letter although ``lower()`` does
@@ -91,12 +107,8 @@ class Scopes:
         text = self.text
         end = len(text)
         starts: list[int] = []
-        # Per key: its kind (0 any run, 1 a block of that many digits, 2 three dots, 3 a "+"),
-        # its digits and the windows being built.
-        wanted: list[tuple[int, int, list[Window]]] = [
-            (_KIND[scope], min_digits, []) for scope, min_digits in keys
-        ]
-        fewest = min((min_digits for _, min_digits, _ in wanted), default=0)
+        fewest = min((min_digits for _, min_digits in keys), default=0)
+        runs: list[tuple[int, int, int, int, bool, bool]] = []
         for match in _NUMBER_RUN.finditer(text):
             lo, hi = match.span()
             starts.append(lo)
@@ -108,29 +120,27 @@ class Scopes:
                 hi += 1
             run = text[lo:hi]
             if run.isdigit():  # most runs of prose: one block (the text's digits are ASCII)
-                digits = longest = hi - lo
-                dots = has_plus = False
-            else:
-                blocks = [len(block) for block in _DIGITS.findall(run)]
-                digits, longest = sum(blocks), max(blocks)
-                dots, has_plus = run.count(".") >= 3, "+" in run
-            if digits < fewest:
+                if hi - lo >= fewest:
+                    runs.append((lo, hi, hi - lo, hi - lo, False, False))
                 continue
-            for kind, min_digits, windows in wanted:
-                if (
-                    digits < min_digits
-                    or (kind == 1 and longest < min_digits)
-                    or (kind == 2 and not dots)
-                    or (kind == 3 and not has_plus)
-                ):
-                    continue
-                if windows and lo - windows[-1][1] < _MERGE_GAP:
-                    windows[-1] = (windows[-1][0], hi, min(end, hi + 2))
-                else:
-                    windows.append((lo, hi, min(end, hi + 2)))
+            blocks = [len(block) for block in _DIGITS.findall(run)]
+            digits = sum(blocks)
+            if digits >= fewest:
+                runs.append((lo, hi, digits, max(blocks), run.count(".") >= 3, "+" in run))
         self._starts = starts
-        for key, (_, _, windows) in zip(keys, wanted, strict=True):
-            self._windows[key] = windows
+        # Each family keeps the runs it can use (a filter in C, not a test per run and family in
+        # Python); a run's longest block never exceeds its digits, so a block test is enough.
+        for key in keys:
+            scope, need = key
+            if scope == "digit_block":
+                kept = [run for run in runs if run[3] >= need]
+            elif scope == "dotted_numbers":
+                kept = [run for run in runs if run[4] and run[2] >= need]
+            elif scope == "plus_numbers":
+                kept = [run for run in runs if run[5] and run[2] >= need]
+            else:
+                kept = [run for run in runs if run[2] >= need]
+            self._windows[key] = _merged(kept, end)
 
     def _run_starts(self) -> list[int]:
         if self._starts is None:
@@ -201,7 +211,6 @@ class Scopes:
 
 
 NUMBER_SCOPES = ("numbers", "digit_block", "dotted_numbers", "plus_numbers")
-_KIND = {scope: kind for kind, scope in enumerate(NUMBER_SCOPES)}
 SCOPES = ("text", *NUMBER_SCOPES, "iban", "email", "ipv6")
 
 __all__ = ["NUMBER_SCOPES", "SCOPES", "Scopes", "Window", "fold"]
