@@ -213,7 +213,8 @@ def test_a_missing_database_gives_exit_0_no_output_and_one_log_line(
         result = run_cli(env, hook, payload)
         assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     lines = log.read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 3 and all("FileNotFoundError: no memwarden database at" in x for x in lines)
+    assert len(lines) == 3 and all("hook failed: no memwarden database at" in x for x in lines)
+    assert not any("Error" in x for x in lines)
     assert not (tmp_path / "nowhere" / "memwarden.db").exists()
 
 
@@ -255,7 +256,9 @@ def test_bad_hook_input_gives_exit_0_and_no_output(
     service: MemoryService, db_path: Path, payload: str, settings: Any
 ) -> None:
     assert run_in_process("prompt", payload, db_path) == ""
-    assert "prompt hook failed: HookInputError" in Path(settings.log_path()).read_text(encoding="utf-8")
+    logged = Path(settings.log_path()).read_text(encoding="utf-8")
+    assert "prompt hook ignored its input: hook input " in logged and "JSON Claude Code sends" in logged
+    assert "HookInputError" not in logged  # words, not the class name
 
 
 def test_bad_settings_give_exit_0_and_no_output(cli_env: dict[str, str], repo: Path) -> None:

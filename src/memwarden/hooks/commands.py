@@ -199,8 +199,28 @@ def run_hook(
                 settings, name, f"is off until a setting is fixed: {_short(exc)} (`memwarden doctor` checks)"
             )
         else:
-            log_line(settings, name, f"failed: {type(exc).__name__}: {_short(exc)}")
+            log_line(settings, name, _failure_words(exc))
     return 0
+
+
+def _failure_words(exc: Exception) -> str:
+    """What went wrong, for the log line, in words: bad input and memwarden's own errors say
+    what to do in their message; an OS error gets os_error_words'; only a failure nobody
+    foresaw (a bug to report) keeps its class name, which is what a bug report needs."""
+    from memwarden.errors import MemwardenError
+    from memwarden.hooks.payload import HookInputError
+
+    if isinstance(exc, HookInputError):
+        return f"ignored its input: {_short(exc)} (it reads the JSON Claude Code sends on stdin)"
+    if isinstance(exc, MemwardenError) or (isinstance(exc, OSError) and exc.errno is None):
+        return f"failed: {_short(exc)}"  # memwarden's own words (an OSError raised with a message)
+    if isinstance(exc, OSError):
+        from memwarden.os_error_words import os_error_words
+
+        happened, fix = os_error_words(exc)
+        where = f" ({exc.filename})" if exc.filename else ""
+        return f"failed: {happened}{where}; {fix}"
+    return f"failed unexpectedly, a bug worth reporting with this line: {type(exc).__name__}: {_short(exc)}"
 
 
 def _short(exc: BaseException) -> str:
