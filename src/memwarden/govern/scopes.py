@@ -131,6 +131,9 @@ class Scopes:
         # Each family keeps the runs it can use (a filter in C, not a test per run and family in
         # Python); a run's longest block never exceeds its digits, so a block test is enough.
         for key in keys:
+            if not runs:  # prose without a long number: every family is empty
+                self._windows[key] = []
+                continue
             scope, need = key
             if scope == "digit_block":
                 kept = [run for run in runs if run[3] >= need]
