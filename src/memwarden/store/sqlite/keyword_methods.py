@@ -76,7 +76,8 @@ class SQLiteKeywords:
                 chosen.append((count, i, exact))
             chosen.sort()
             words_used = [w for _, _, w in sorted(chosen, key=lambda c: c[1])]
-            rare = [w for count, _, w in chosen if count < cap][:MAX_RARE_WORDS]
+            # A word no memory holds selects nothing: it must not take a rare word's place.
+            rare = [w for count, _, w in chosen if 0 < count < cap][:MAX_RARE_WORDS]
             if rare:
                 scores, rows = self._rank_rare(
                     conn, scoped_expression(" OR ".join(rare), scope), tenant, where, params, limit
