@@ -18,20 +18,21 @@ What is built (``onnx.helper``, opset 17 plus onnxruntime's ``com.microsoft`` op
   the bias added in the same operator.
 
 The graph is written once per model file to the user's data folder with its SHA-256 beside it
-(``prepare``). It is made in this process from one weight matrix at a time: no child process,
-and the peak is the int8 graph plus one float32 matrix (docs/embeddings.md measures it).
+(``prepare``). It is made once, in a child process (``_write`` says why), from one weight matrix at a time:
+the child's peak is the int8 graph plus one float32 matrix (docs/embeddings.md measures it).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from memwarden.embed.e5_file import E5File
 from memwarden.embed.model_files import sha256_of
-from memwarden.embed.quantized import digest_file, is_current
+from memwarden.embed.quantized import MAKE_TIMEOUT_S, digest_file, is_current
 from memwarden.logs import get_logger
 
 logger = get_logger(__name__)
@@ -154,14 +155,34 @@ def prepare(source: Path, source_sha: str, folder: Path, work: Path | None = Non
 
 
 def _write(source: Path, path: Path) -> Path:
-    """Build into a temporary file beside ``path``, then move it and its digest into place (a
-    reader sees the old state or the new one, never half)."""
-    proto = build_graph(E5File(source))
+    """Build into a temporary file beside ``path`` in a child process, then move it and its
+    digest into place (a reader sees the old state or the new one, never half).
+
+    Why a child: importing ``onnx`` holds the interpreter lock for seconds on a busy machine,
+    and a server loading its model in a background thread would stop answering meanwhile (a
+    daemon's status call timed out); the child imports it instead, and its memory goes with it."""
+    import subprocess
+
+    from memwarden.errors import EmbeddingUnavailable
+
     handle, partial = tempfile.mkstemp(prefix=".making-", suffix=".onnx", dir=path.parent)
     os.close(handle)
     try:
-        Path(partial).write_bytes(proto.SerializeToString())
-        del proto
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "memwarden.embed.e5_graph", str(source), partial],
+                capture_output=True,
+                text=True,
+                timeout=MAKE_TIMEOUT_S,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise EmbeddingUnavailable(
+                f"making the e5 int8 model took over {MAKE_TIMEOUT_S:.0f} s", reason="model_error"
+            ) from None
+        if done.returncode != 0 or Path(partial).stat().st_size == 0:
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            raise EmbeddingUnavailable(f"the e5 int8 model could not be made: {last}", reason="model_error")
         digest = sha256_of(Path(partial))
         os.replace(partial, path)
         digest_file(path).write_text(digest + "\n", encoding="ascii")
@@ -169,3 +190,12 @@ def _write(source: Path, path: Path) -> Path:
         return path
     finally:
         Path(partial).unlink(missing_ok=True)
+
+
+def write_graph(source: Path, out: Path) -> None:
+    """What the child process runs: build the graph from ``source`` and write it to ``out``."""
+    out.write_bytes(build_graph(E5File(source)).SerializeToString())
+
+
+if __name__ == "__main__":  # pragma: no cover - run as the child process of _write
+    write_graph(Path(sys.argv[1]), Path(sys.argv[2]))
