@@ -405,8 +405,13 @@ class Operations:
             detail["file"] = name if isinstance(name, str) else None
         try:
             self.audit(action, caller=caller, outcome=exc.code, detail=detail)
-        except MemwardenError:  # the original error matters more; the failure is logged
-            logger.error("could not record a failed %s in the audit log", action)
+        except MemwardenError as failed:  # the original error matters more; the failure is logged
+            # Refused on the database (read-only, full): the row fails for the reason the
+            # caller's error already gives, so a second line would only repeat it.
+            if isinstance(exc, StorageError):
+                logger.debug("a failed %s not recorded in the audit log: %s", action, failed.message)
+                return
+            logger.error("could not record a failed %s in the audit log: %s", action, failed.message)
 
     def refused(
         self, action: str, exc: MemwardenError, *, name: object = None, caller: Caller | None = None

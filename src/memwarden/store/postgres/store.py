@@ -19,6 +19,7 @@ from memwarden.errors import Conflict, StorageError
 from memwarden.models import Candidate, IndexText, KeywordQuery, Memory
 from memwarden.store.postgres import migrations
 from memwarden.store.postgres.connect import open_pool, redact_url
+from memwarden.store.postgres.failure_words import postgres_failure
 from memwarden.store.postgres.insights import PostgresInsights
 from memwarden.store.postgres.keyword_plan import DISABLE, KeywordPlanner
 from memwarden.store.postgres.maintenance import PostgresMaintenance
@@ -85,7 +86,7 @@ class PostgresStore(PostgresMaintenance, PostgresVectors, PostgresInsights):
         except psycopg.errors.UniqueViolation:
             raise  # callers turn these into Conflict with the right ids
         except psycopg.Error as exc:
-            raise StorageError(f"PostgreSQL failed: {exc.__class__.__name__}: {exc}".strip()) from exc
+            raise StorageError(postgres_failure(exc, self.url)) from exc
 
     @contextmanager
     def write(self) -> Iterator[psycopg.Connection]:
