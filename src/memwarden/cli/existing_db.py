@@ -137,10 +137,24 @@ def _check_existing_file(
         if reads_only
         else ""
     )
+    folder = os.path.dirname(os.path.abspath(path))
+    if _on_read_only_mount(folder):  # chmod cannot help there: say what can
+        raise ConfigError(
+            f"the folder {folder} is read-only (its file system is mounted read-only), so the database "
+            f"{path} (from {source}) cannot be written: remount it read-write or set --db / MEMWARDEN_DB "
+            f"to a copy on a writable disk{also}"
+        )
     raise ConfigError(
         f"the database {path} (from {source}) is read-only for this user: make it writable "
         f"(chmod u+w {path}) or set --db / MEMWARDEN_DB to a writable copy{also}"
     )
+
+
+def _on_read_only_mount(folder: str) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows): the generic advice stands
+        return False
 
 
 def _check_can_create(path: str, source: str) -> None:
