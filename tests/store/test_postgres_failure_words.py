@@ -69,3 +69,37 @@ def test_any_other_failure_keeps_the_servers_line_and_points_to_its_log(store: P
     line = _failure(store, "SELECT 1 / 0")
     assert line.startswith("PostgreSQL at ") and "(division by zero)" in line
     assert line.endswith("check the server's log; `memwarden doctor` checks the connection")
+
+
+def test_a_refused_operation_whose_audit_row_fails_logs_why(
+    pg_migrated_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An export refused by the CLI's own check is recorded in the audit log; when that row cannot
+    be written (this user may not insert into the audit log), the log line says why."""
+    import logging
+
+    import psycopg
+
+    from memwarden.app import build_service
+    from memwarden.config import load_settings
+    from memwarden.errors import InvalidInput
+
+    with psycopg.connect(pg_migrated_url, autocommit=True) as admin:
+        admin.execute("CREATE ROLE writer_without_audit LOGIN")
+        admin.execute("GRANT ALL ON ALL TABLES IN SCHEMA public TO writer_without_audit")
+        admin.execute("GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO writer_without_audit")
+        admin.execute("REVOKE INSERT, UPDATE ON audit_log, audit_head FROM writer_without_audit")
+    user_url = re.sub(r"^postgresql://[^:@/]*", "postgresql://writer_without_audit", pg_migrated_url)
+    service = build_service(load_settings(db=user_url))
+    try:
+        with caplog.at_level(logging.ERROR, logger="memwarden"):
+            service.operations.refused("export", InvalidInput("out.json exists; choose a new file name"))
+    finally:
+        service.close()
+        with psycopg.connect(pg_migrated_url, autocommit=True) as admin:
+            admin.execute("REASSIGN OWNED BY writer_without_audit TO CURRENT_USER")
+            admin.execute("DROP OWNED BY writer_without_audit")
+            admin.execute("DROP ROLE writer_without_audit")
+    (line,) = [r.getMessage() for r in caplog.records if "could not record" in r.getMessage()]
+    assert line.startswith("could not record a failed export in the audit log: ")
+    assert "lacks rights on the audit tables" in line and "grant them" in line
