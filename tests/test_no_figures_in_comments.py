@@ -33,6 +33,8 @@ FIGURE = re.compile(
 #: Real constants, not measurements: (file under src/memwarden, words the line contains).
 _CONSTANTS: frozenset[tuple[str, str]] = frozenset(
     {
+        # The layout of the packaged 4-bit weight file (ggml's Q4_0 block), which the reader decodes.
+        ("embed/e5_file.py", "a float16 scale + 16 bytes of nibbles"),
         # PostgreSQL's own default for wal_writer_delay, which the durability argument rests on.
         ("store/postgres/audit.py", "WAL writer delay (200 ms by default)"),
         # PostgreSQL's documented limits on tsvector lexemes, which the index code enforces.

@@ -8,8 +8,8 @@ then a directory of tensors, each float32 or Q4_0 (blocks of 32 weights: a float
 bytes of 4-bit values, byte j holding weight j in its low half and j + 16 in its high half,
 stored with an offset of 8).
 
-The file is memory-mapped and read lazily: the 250k x 384 word-embedding table (54 MB of 4-bit
-blocks) stays on disk and only the rows of the tokens being embedded are read and dequantized,
+The file is memory-mapped and read lazily: the word-embedding table (a row of 4-bit blocks for each
+of the vocabulary's pieces, most of the file) stays on disk and only the rows of the tokens being embedded are read and dequantized,
 so it costs resident memory only for pages actually touched.
 """
 
