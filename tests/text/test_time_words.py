@@ -135,3 +135,17 @@ def test_any_text_parses_without_error(text: str) -> None:
     if words is not None:
         window = words.window(NOW)
         assert window.month is not None or (window.first is not None and window.first <= window.last)
+
+
+def test_a_cold_query_compiles_only_the_languages_its_words_point_at() -> None:
+    """A one-shot search or hook compiles patterns in its own process: an English query without
+    time words must not pay for the five other Latin-script languages."""
+    from memwarden.text import time_words
+
+    time_words._compiled.cache_clear()
+    assert parse_time_words("where do the invoices go") is None
+    assert time_words._compiled.cache_info().currsize <= 1
+    time_words._compiled.cache_clear()
+    found = parse_time_words("was haben wir letzte Woche beschlossen")
+    assert found is not None and found.unit == "week" and found.offset == -1
+    assert time_words._compiled.cache_info().currsize <= 3

@@ -184,6 +184,22 @@ def _compiled(name: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[s
 
 
 @functools.cache
+def _anchors(name: str) -> tuple[str, ...]:
+    """Three-letter starts of the letter runs in a Latin language's patterns. A query holding
+    none of them cannot match that language, so its patterns are not compiled: a cold process
+    (a one-shot search, the hook without the daemon) compiles the languages its query's words
+    point at, not every language written in its script."""
+    lang = LANGUAGES[name]
+    sources = [p for p, _, _ in lang.fixed] + [lang.ago] + [p for p, _ in lang.units]
+    sources += [*lang.months, *lang.numbers, lang.prepositions]
+    found: set[str] = set()
+    for source in sources:
+        plain = _fold(re.sub(r"\\.|\[[^\]]*\]|\(\?P<\w+>|\{\w+\}", " ", source))
+        found.update(run[:3] for run in re.findall(r"[^\W\d_]{3,}", plain))
+    return tuple(sorted(found))
+
+
+@functools.cache
 def _numbers(name: str) -> dict[str, int]:
     return {_fold(word): value for word, value in LANGUAGES[name].numbers.items()}
 
@@ -242,6 +258,8 @@ def _candidates(text: str) -> Iterator[tuple[int, int, TimeWords]]:
     for name, lang in LANGUAGES.items():
         if lang.script not in scripts:
             continue  # patterns compile only for the scripts queries use: cold starts stay short
+        if lang.script == "latin" and not any(anchor in text for anchor in _anchors(name)):
+            continue
         fixed, ago, months = _compiled(name)
         for match in ago.finditer(text):
             found = _ago(match, name)
