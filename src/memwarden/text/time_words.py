@@ -21,7 +21,6 @@ a preposition such as "in").
 
 from __future__ import annotations
 
-import calendar
 import functools
 import re
 import unicodedata
@@ -30,6 +29,20 @@ from datetime import date, datetime, timedelta
 from typing import NamedTuple
 
 from memwarden.text.time_word_tables import LANGUAGES
+
+# Named in English in ``why`` (``calendar.month_name`` would import ``locale`` on every cold search
+# and follow the process locale).
+_MONTH_NAMES = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+
+
+def _month_days(year: int, month: int) -> int:
+    """How many days ``month`` of ``year`` has."""
+    following = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
+    return (following - date(year, month, 1)).days
+
 
 UNITS = ("day", "week", "weekend", "month", "year")
 #: "N days ago" past this many units is read as no expression (a typo or a quantity).
@@ -54,7 +67,7 @@ class Window(NamedTuple):
     def describe(self) -> str:
         """How ``why`` names the boost: ``time: "last week" -> 2026-11-23..2026-11-29``."""
         if self.month is not None:
-            span = f"{calendar.month_name[self.month]} of any year"
+            span = f"{_MONTH_NAMES[self.month - 1]} of any year"
         elif self.first == self.last:
             span = str(self.first)
         else:
@@ -93,7 +106,7 @@ def _span(day: date, unit: str, offset: int) -> tuple[date, date]:
     if unit == "month":
         months = day.year * 12 + day.month - 1 + offset
         year, month = divmod(months, 12)
-        return date(year, month + 1, 1), date(year, month + 1, calendar.monthrange(year, month + 1)[1])
+        return date(year, month + 1, 1), date(year, month + 1, _month_days(year, month + 1))
     return date(day.year + offset, 1, 1), date(day.year + offset, 12, 31)
 
 
@@ -224,7 +237,7 @@ def _absolute(phrase: str, month: int, year: int | None, day: int | None) -> Tim
         return None
     if year is None:
         return TimeWords(phrase, False, absolute=Window(phrase, None, None, month))
-    last_day = calendar.monthrange(year, month)[1]
+    last_day = _month_days(year, month)
     if day is not None and 1 <= day <= last_day:
         at = date(year, month, day)
         return TimeWords(phrase, False, absolute=Window(phrase, at, at))
