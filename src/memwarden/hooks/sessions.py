@@ -35,7 +35,11 @@ def open_existing_service(settings: HotSettings) -> MemoryService:
     if not is_postgres_url(url):
         path = sqlite_file_name(url)  # a string: the prompt hook does not import pathlib
         if not os.path.isfile(path):
-            raise FileNotFoundError(f"no memwarden database at {path}")
+            raise FileNotFoundError(
+                f"no memwarden database at {path}: nothing to recall until a memory is stored there "
+                "(`memwarden add`, or an MCP client's memory_add); if your memories are elsewhere, set "
+                "MEMWARDEN_DB in the hook's environment"
+            )
     return build_service(settings, embeddings=False, source="hook")
 
 
