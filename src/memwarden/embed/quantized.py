@@ -95,21 +95,7 @@ def _make(source: Path, model: Path) -> Path:
     partial = Path(tempfile.mkdtemp(prefix=".making-", dir=model.parent))
     try:
         made = partial / model.name
-        try:
-            done = subprocess.run(
-                [sys.executable, "-m", "memwarden.embed.quantized", str(source), str(made)],
-                capture_output=True,
-                text=True,
-                timeout=MAKE_TIMEOUT_S,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise EmbeddingUnavailable(
-                f"making the int8 model took over {MAKE_TIMEOUT_S:.0f} s", reason="model_error"
-            ) from None
-        if done.returncode != 0 or not made.is_file():
-            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            raise EmbeddingUnavailable(f"the int8 model could not be made: {last}", reason="model_error")
+        make_in_child("memwarden.embed.quantized", source, made, "the int8 model")
         digest = sha256_of(made)
         os.replace(made, model)
         (partial / "digest").write_text(digest + "\n", encoding="ascii")
@@ -120,6 +106,31 @@ def _make(source: Path, model: Path) -> Path:
         for leftover in partial.iterdir():
             leftover.unlink(missing_ok=True)
         partial.rmdir()
+
+
+def make_in_child(module: str, source: Path, out: Path, what: str) -> None:
+    """Run ``python -m module SOURCE OUT`` and check it wrote ``out``; EmbeddingUnavailable
+    naming ``what`` and the child's last line otherwise (the makers of both int8 files)."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", module, str(source), str(out)],
+            capture_output=True,
+            text=True,
+            timeout=MAKE_TIMEOUT_S,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise EmbeddingUnavailable(
+            f"making {what} took over {MAKE_TIMEOUT_S:.0f} s", reason="model_error"
+        ) from None
+    if done.returncode != 0 or not out.is_file() or out.stat().st_size == 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise EmbeddingUnavailable(f"{what} could not be made: {last}", reason="model_error")
+
+
+def inference_threads() -> int:
+    """Threads for an onnxruntime session: at most two (more only contend on small batches)."""
+    return max(1, min(2, os.cpu_count() or 1))
 
 
 def convert(source: Path, out: Path) -> None:
