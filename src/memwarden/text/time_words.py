@@ -113,29 +113,48 @@ def _span(day: date, unit: str, offset: int) -> tuple[date, date]:
 _CHINESE_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5}
 _CHINESE_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
 _CHINESE_NUMBER = r"\d+|[〇零一二两兩三四五六七八九十]{1,3}"
-_CHINESE_MONTH = re.compile(
+_CHINESE_MONTH = (
     r"(?:(?P<y>\d{4}|[〇零一二三四五六七八九]{4})\s*年\s*)?(?P<m>\d{1,2}|十[一二]?|[一二三四五六七八九])\s*月"
     r"(?:\s*(?P<d>\d{1,2}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])\s*[日号號])?"
 )
-_NUMBERED_MONTH = re.compile(r"(?<!\w)tháng\s+(?P<m>\d{1,2})(?:\s*(?:năm\s+|/)(?P<y>\d{4}))?(?!\w)")
+_NUMBERED_MONTH = r"(?<!\w)tháng\s+(?P<m>\d{1,2})(?:\s*(?:năm\s+|/)(?P<y>\d{4}))?(?!\w)"
 # A year: 1900-2199, or 2400-2799 read as the Thai Buddhist era (543 years ahead).
-_YEAR = re.compile(r"(?<!\d)(?P<y>19\d\d|2[01]\d\d|2[4-7]\d\d)(?!\d)")
+_YEAR = r"(?<!\d)(?P<y>19\d\d|2[01]\d\d|2[4-7]\d\d)(?!\d)"
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th|\.)?"
 # A day just before a month word ("3 May", "3 de mayo"), just after it ("May 3", not "May 3:30"),
 # and a year after either ("May 3, 2023", "mayo de 2023").
-_DAY_BEFORE = re.compile(rf"(?<!\d){_DAY}\s*(?:de\s+|of\s+|the\s+)?$")
-_DAY_AFTER = re.compile(rf"\s*(?:the\s+)?{_DAY}(?!\d)(?!\s*:)")
-_YEAR_AFTER = re.compile(r"[\s,./-]*(?:de\s+|del\s+|of\s+)?(?<!\d)(?P<y>19\d\d|2[01]\d\d|2[4-7]\d\d)(?!\d)")
+_DAY_BEFORE = rf"(?<!\d){_DAY}\s*(?:de\s+|of\s+|the\s+)?$"
+_DAY_AFTER = rf"\s*(?:the\s+)?{_DAY}(?!\d)(?!\s*:)"
+_YEAR_AFTER = r"[\s,./-]*(?:de\s+|del\s+|of\s+)?(?<!\d)(?P<y>19\d\d|2[01]\d\d|2[4-7]\d\d)(?!\d)"
 #: The letters of each script the tables are written in (``Language.script``).
-_SCRIPTS = {
-    "latin": re.compile(r"[a-zß-ɏ]"),
-    "cyrillic": re.compile(r"[\u0400-\u04ff]"),
-    "greek": re.compile(r"[\u0370-\u03ff]"),
-    "arabic": re.compile(r"[\u0600-\u06ff]"),
-    "devanagari": re.compile(r"[\u0900-\u097f]"),
-    "han": re.compile(r"[\u3400-\u9fff]"),
-    "thai": re.compile(r"[\u0e00-\u0e7f]"),
+_SCRIPTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "latin": (("a", "z"), ("ß", "ɏ")),
+    "cyrillic": (("\u0400", "\u04ff"),),
+    "greek": (("\u0370", "\u03ff"),),
+    "arabic": (("\u0600", "\u06ff"),),
+    "devanagari": (("\u0900", "\u097f"),),
+    "han": (("\u3400", "\u9fff"),),
+    "thai": (("\u0e00", "\u0e7f"),),
 }
+
+
+@functools.cache
+def _regex(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled on first use: a cold process (a one-shot search, the hook without
+    the daemon) compiles only the patterns its query reaches."""
+    return re.compile(pattern)
+
+
+def _scripts_of(text: str) -> set[str]:
+    """The scripts of ``_SCRIPTS`` that ``text`` (folded) has letters of."""
+    letters = set(text)
+    return {
+        name
+        for name, ranges in _SCRIPTS.items()
+        if any(low <= letter <= high for letter in letters for low, high in ranges)
+    }
+
+
 _GREEK_PLAIN = str.maketrans("άέήίόύώϊϋΐΰς", "αεηιουωιυιυσ")  # casefold makes ς σ too
 _CEDILLA = str.maketrans("şţ", "șț")
 
@@ -251,9 +270,9 @@ def _month_name(text: str, match: re.Match[str], name: str) -> TimeWords | None:
     lang = LANGUAGES[name]
     month = next(int(k[1:]) + 1 for k, v in match.groupdict().items() if v is not None)
     lead = max(0, match.start() - 8)
-    day_before = _DAY_BEFORE.search(text[lead : match.start()])
-    day_after = _DAY_AFTER.match(text, match.end())
-    year = _YEAR_AFTER.match(text, day_after.end() if day_after is not None else match.end())
+    day_before = _regex(_DAY_BEFORE).search(text[lead : match.start()])
+    day_after = _regex(_DAY_AFTER).match(text, match.end())
+    year = _regex(_YEAR_AFTER).match(text, day_after.end() if day_after is not None else match.end())
     if month in lang.ambiguous_months and day_before is None and day_after is None and year is None:
         word_before = re.search(r"(\w+)\W*$", text[: match.start()])
         if word_before is None or not re.fullmatch(lang.prepositions, word_before.group(1)):
@@ -267,7 +286,7 @@ def _month_name(text: str, match: re.Match[str], name: str) -> TimeWords | None:
 
 def _candidates(text: str) -> Iterator[tuple[int, int, TimeWords]]:
     """Every time expression found, as (start, priority, words); the caller keeps the first."""
-    scripts = {name for name, letters in _SCRIPTS.items() if letters.search(text)}
+    scripts = _scripts_of(text)
     for name, lang in LANGUAGES.items():
         if lang.script not in scripts:
             continue  # patterns compile only for the scripts queries use: cold starts stay short
@@ -287,7 +306,7 @@ def _candidates(text: str) -> Iterator[tuple[int, int, TimeWords]]:
                 found = _month_name(text, match, name)
                 if found is not None:
                     yield match.start(), 2, found
-    for match in _CHINESE_MONTH.finditer(text) if "han" in scripts else ():
+    for match in _regex(_CHINESE_MONTH).finditer(text) if "han" in scripts else ():
         y, m, d = match.group("y"), match.group("m"), match.group("d")
         found = _absolute(
             match.group(0),
@@ -297,7 +316,7 @@ def _candidates(text: str) -> Iterator[tuple[int, int, TimeWords]]:
         )
         if found is not None:
             yield match.start(), 2, found
-    for match in _NUMBERED_MONTH.finditer(text) if "latin" in scripts else ():
+    for match in _regex(_NUMBERED_MONTH).finditer(text) if "latin" in scripts else ():
         found = _absolute(
             match.group(0), int(match.group("m")), int(match.group("y")) if match.group("y") else None, None
         )
@@ -324,7 +343,7 @@ def parse_time_words(query: str) -> TimeWords | None:
             best = (start, priority, words)
     if best is not None:
         return _as_written(query, text, best[0], best[2])
-    year = _YEAR.search(text)
+    year = _regex(_YEAR).search(text)
     if year is None:
         return None
     value = _year(int(year.group("y")))
