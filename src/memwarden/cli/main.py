@@ -264,84 +264,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from memwarden.config_hot import load_hot_settings
+    from memwarden.cli.serve_command import serve_command  # only serve pays for its imports
 
-    overrides: dict[str, Any] = {}
-    if args.db:
-        overrides["db"] = args.db
-    if args.http is not None:
-        overrides["http"] = args.http
-    if args.tools:
-        overrides["tools"] = args.tools
-    # The standard-library reader: a serve that only relays to the daemon imports no pydantic
-    # (docs/daemon.md); one that serves itself reads the full settings in ``_serve``.
-    settings = load_hot_settings(**overrides)
-    from memwarden.config_hot import unknown_setting_names
-    from memwarden.logs import log_lifecycle
-
-    unknown = unknown_setting_names()
-    if unknown and not settings.http and settings.daemon != "off":
-        # On its own line: the daemon's start line (daemon/attach.py) does not carry our notes.
-        print(f"memwarden: ignoring unknown settings: {', '.join(unknown)}", file=sys.stderr)
-    log_lifecycle(settings.log_path(), f"serve started (pid {_pid()}, version {__version__})")
-    try:
-        return _serve(settings, overrides, _start_notes(args, unknown))
-    finally:
-        log_lifecycle(settings.log_path(), f"serve stopped (pid {_pid()})")
-
-
-def _pid() -> int:
-    import os
-
-    return os.getpid()
-
-
-def _start_notes(args: argparse.Namespace, unknown: list[str]) -> tuple[str, ...]:
-    notes = []
-    if getattr(args, "new_database", None):
-        notes.append("a new database, created now (check the path if you expected your memories)")
-    if unknown:
-        notes.append(f"unknown settings ignored: {', '.join(unknown)}")
-    return tuple(notes)
-
-
-def _serve(settings: Any, overrides: dict[str, Any], notes: tuple[str, ...]) -> int:
-    if not settings.http:
-        from memwarden.daemon.attach import serve_through_daemon
-
-        relayed = serve_through_daemon(settings, tools=settings.tools)
-        if relayed is not None:
-            return relayed
-    from memwarden.app import build_server_service, configure_logging
-    from memwarden.config import load_settings
-
-    settings = load_settings(**overrides)
-    configure_logging(settings, to_stderr=True)
-    from memwarden.cli.serve_start import announce, check_port_free, parse_http_address
-
-    if settings.http:
-        from memwarden.http.app import check_bind, serve_http
-
-        host, port = parse_http_address(settings.http)
-        check_bind(settings, settings.http)  # refuse before opening anything
-        check_port_free(host, port)
-        service = build_server_service(settings)
-        try:
-            announce(service, settings, address=settings.http, notes=notes)
-            serve_http(service, settings, settings.http)
-        finally:
-            service.close()
-        return 0
-    from memwarden.mcp.server import run_stdio
-    from memwarden.rate_limits import ActorRateLimits
-
-    service = build_server_service(settings)
-    try:
-        announce(service, settings, address=None, notes=notes)
-        run_stdio(service, tools=settings.tools, limits=ActorRateLimits.from_settings(settings))
-    finally:
-        service.close()
-    return 0
+    return serve_command(args)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
