@@ -38,10 +38,10 @@ from measure import Machine, cold_run, write_json
 
 from memwarden.app import build_service
 from memwarden.config import load_settings
-from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.client import DaemonClient
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
+from memwarden.settings_reader import load_hot_settings
 
 #: The trick, and the import it avoids.
 TRICKS = {

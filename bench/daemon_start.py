@@ -30,9 +30,9 @@ from pathlib import Path
 import anyio
 from mcp import Client, StdioServerParameters
 
-from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.client import DaemonClient, DaemonUnavailable
 from memwarden.daemon.place import DaemonPlace
+from memwarden.settings_reader import load_hot_settings
 
 
 def _environment(home: Path, runtime: Path) -> dict[str, str]:

@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.client import DaemonClient
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
+from memwarden.settings_reader import load_hot_settings
 
 EMBED_TIMEOUT_S = 1800.0
 

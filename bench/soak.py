@@ -147,7 +147,7 @@ def _daemon_call(env: dict[str, str], op: str, args: dict[str, Any] | None = Non
     """One call to the user's daemon (started when needed), as a CLI client would make it."""
     code = (
         "import json, sys\n"
-        "from memwarden.config_hot import load_hot_settings\n"
+        "from memwarden.settings_reader import load_hot_settings\n"
         "from memwarden.daemon.attach import daemon_place\n"
         "from memwarden.daemon.launch import attach_or_start\n"
         "with attach_or_start(daemon_place(), load_hot_settings()) as c:\n"

@@ -86,7 +86,7 @@ def measure(mode: str, folder: Path) -> dict[str, int]:
     os.environ["MEMWARDEN_HOOK_STOP"] = mode
     db = folder / f"{mode}.db"
     from memwarden.app import build_service
-    from memwarden.config_hot import load_hot_settings
+    from memwarden.settings_reader import load_hot_settings
 
     build_service(load_hot_settings(db=str(db)), embeddings=False).close()  # the database exists
     counts = {"asked": 0, "asked_with_fact": 0, "asked_without_fact": 0, "fact_not_asked": 0}

@@ -39,10 +39,11 @@ def reads_environment(tree: ast.Module) -> bool:
 
 
 def test_only_config_reads_the_environment() -> None:
-    # config_hot.py is config's pydantic-free reader for the per-prompt paths (see its docstring).
+    # settings_reader.py is the one settings reader (config.Settings takes its values from it);
+    # settings_paths.py reads the XDG folders the default paths derive from.
     # vendor_env.py only sets third-party switches (onnxruntime telemetry off) before their import;
     # it reads nothing of memwarden's settings.
-    allowed = {"config.py", "config_hot.py", "settings_paths.py", "vendor_env.py"}
+    allowed = {"settings_reader.py", "settings_paths.py", "vendor_env.py"}
     offenders = [rel for rel, tree in modules() if rel not in allowed and reads_environment(tree)]
     assert offenders == []
 

@@ -85,7 +85,7 @@ def test_the_project_is_the_repository_holding_cwd(tmp_path: Path) -> None:
 def test_the_settings_folders_agree(
     fields: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memwarden.config_hot import load_hot_settings
+    from memwarden.settings_reader import load_hot_settings
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     settings = load_hot_settings(**fields)

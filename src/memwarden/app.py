@@ -11,20 +11,20 @@ from memwarden.logs import get_logger
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.auditor import Auditor
     from memwarden.config import Settings
-    from memwarden.config_hot import HotSettings
     from memwarden.embed.base import Embedder
     from memwarden.govern.redactor import Redactor
     from memwarden.ops.backup import BackupManager
     from memwarden.ops.options import OpsOptions
+    from memwarden.settings_reader import HotSettings
 import functools
 
-from memwarden.config_hot import parse_optional_weight
 from memwarden.errors import Conflict, MemwardenError, StorageError
 from memwarden.intake import Intake
 from memwarden.models import Caller
 from memwarden.search.ranking import RankingWeights
 from memwarden.search.tuning import Tuning
 from memwarden.service import MemoryService
+from memwarden.settings_reader import parse_optional_weight
 from memwarden.store import open_store
 from memwarden.store.base import MaintainableStore
 from memwarden.text.analyzer import Analyzer

@@ -1,19 +1,22 @@
-"""Settings: the only module that reads the environment.
+"""Settings as a typed pydantic model, for servers and full commands.
 
-Every field is read from ``MEMWARDEN_<NAME>`` once, at the composition root (``app.py`` or the
-CLI), and passed down. docs/configuration.md documents each one; tests/test_docs.py fails when a
-setting is missing there.
+The values come from the one settings reader (``settings_reader.py``): ``load_settings`` and
+``Settings(...)`` read the environment through it, ``explicit_settings`` checks the values a
+library caller gives and reads nothing. This model only carries them typed (``Literal`` choices,
+``SecretStr`` tokens, descriptions for docs/configuration.md) and checks nothing of its own, so
+how a value is parsed and checked is known in one place. Settings are read once, at the
+composition root (``app.py`` or the CLI), and passed down; tests/test_docs.py fails when a
+setting is missing from docs/configuration.md.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from memwarden.errors import ConfigError
 from memwarden.settings_paths import SettingsPaths, default_data_dir, sqlite_path
+from memwarden.settings_reader import check_explicit, read_environment
 from memwarden.settings_table import BY_NAME
 
 __all__ = [
@@ -27,15 +30,17 @@ __all__ = [
 
 
 def _field(name: str, description: str | None = None) -> Any:
-    """The pydantic field of a setting, with the default and bounds of ``settings_table``."""
-    spec = BY_NAME[name]
-    return Field(default=spec.default, description=description, **spec.bounds())
+    """The pydantic field of a setting, with the default of ``settings_table`` (its bounds and
+    choices are checked by the reader before the model sees a value)."""
+    return Field(default=BY_NAME[name].default, description=description)
 
 
-class Settings(SettingsPaths, BaseSettings):
-    """memwarden's settings; each field is ``MEMWARDEN_<FIELD>`` in the environment."""
+class Settings(SettingsPaths, BaseModel):
+    """memwarden's settings; each field is ``MEMWARDEN_<FIELD>`` in the environment.
 
-    model_config = SettingsConfigDict(env_prefix="MEMWARDEN_", extra="ignore", frozen=True)
+    ``Settings(db=…)`` reads the environment for every field not given, like ``load_settings``."""
+
+    model_config = ConfigDict(frozen=True)
 
     db: str = _field("db", description="Database: a file path or sqlite:///path (SQLite), or postgresql://…")
     tenant: str = _field("tenant")
@@ -115,26 +120,12 @@ class Settings(SettingsPaths, BaseSettings):
     daemon: Literal["auto", "off", "only"] = _field("daemon")
     daemon_idle_s: float = _field("daemon_idle_s")
 
-    @field_validator("languages")
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**self._read(values))
+
     @classmethod
-    def _snowball_languages(cls, value: str) -> str:
-        """Unknown names stop start-up with the list of valid ones (see text/languages.py)."""
-        from memwarden.text.languages import parse_languages
-
-        return ",".join(parse_languages(value))
-
-    @field_validator("search_vector_weight")
-    @classmethod
-    def _weight_or_empty(cls, value: str) -> str:
-        from memwarden.config_hot import parse_optional_weight
-
-        parse_optional_weight(value)
-        return value.strip()
-
-    @field_validator("http_token", "embed_api_key", mode="before")
-    @classmethod
-    def _empty_token_is_none(cls, value: object) -> object:
-        return None if value == "" else value
+    def _read(cls, values: dict[str, Any]) -> dict[str, Any]:
+        return read_environment(**values)
 
 
 class ExplicitSettings(Settings):
@@ -144,50 +135,18 @@ class ExplicitSettings(Settings):
     says, whatever the environment of the process that imports it holds."""
 
     @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings,)
+    def _read(cls, values: dict[str, Any]) -> dict[str, Any]:
+        return check_explicit(values)
 
 
 def explicit_settings(**values: object) -> ExplicitSettings:
-    """``ExplicitSettings`` of ``values``; a bad value raises a ConfigError naming the setting."""
-    from pydantic import ValidationError
-
-    try:
-        return ExplicitSettings(**values)  # type: ignore[arg-type]
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}" for err in exc.errors()
-        )
-        raise ConfigError(f"invalid settings: {problems}") from None
+    """``ExplicitSettings`` of ``values``; a bad value or an unknown name raises a ConfigError
+    naming it."""
+    # mypy types a subclass's constructor from its fields (pydantic's dataclass transform), not
+    # from ``Settings.__init__``; the reader checks every value before the model sees it.
+    return ExplicitSettings(**values)  # type: ignore[arg-type]
 
 
 def load_settings(**overrides: object) -> Settings:
     """Read the environment once; a bad value stops start-up with a ConfigError naming it."""
-    from pydantic import ValidationError
-
-    try:
-        return Settings(**overrides)  # type: ignore[arg-type]
-    except ValidationError as exc:
-        problems = "; ".join(_problem(err, overrides) for err in exc.errors())
-        raise ConfigError(f"invalid settings: {problems}") from None
-
-
-def _problem(err: Any, overrides: dict[str, object]) -> str:
-    """One bad setting in the words of ``config_hot`` (the CLI's reader), so that ``serve`` and
-    the commands describe the same mistake the same way; pydantic's words for the rest."""
-    import os
-
-    from memwarden.config_hot import describe_problem
-
-    name = str(err["loc"][0]) if err["loc"] else ""
-    env = f"MEMWARDEN_{'_'.join(str(p) for p in err['loc']).upper()}"
-    raw = overrides.get(name, os.environ.get(env)) if name in BY_NAME else None
-    described = describe_problem(BY_NAME[name], str(raw)) if raw is not None else None
-    return described or f"{env}: {err['msg']}"
+    return Settings(**overrides)

@@ -1,8 +1,8 @@
-"""Where memwarden keeps its files, derived from the settings (shared by both settings readers).
+"""Where memwarden keeps its files, derived from the settings (``Settings`` and ``HotSettings``).
 
 Reads ``XDG_DATA_HOME`` for the default data directory and ``XDG_RUNTIME_DIR`` / ``TMPDIR``
-for the daemon's folder: with ``config.py`` and
-``config_hot.py``, one of the three modules allowed to read the environment.
+for the daemon's folder: with ``settings_reader.py`` (the settings) and ``vendor_env.py``,
+one of the three modules allowed to touch the environment.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """Every memwarden setting, once: name, type, default, bounds, choices, secrecy, meaning.
 
-Both readers are built from this table: ``config.Settings`` (pydantic-settings, the authority at
-start-up and in servers) and ``config_hot.HotSettings`` (a standard-library reader for the
-per-prompt paths, which cannot afford pydantic's import). Adding a setting means adding one row
-here and one typed field in ``config.Settings``; ``tests/test_config.py`` fails when the two
-disagree. Each setting is ``MEMWARDEN_<NAME>`` in the environment. Standard library only.
+The one settings reader (``settings_reader.py``) parses and checks every value by these rows,
+whether it comes from the environment or from the library API; ``config.Settings`` (the typed
+pydantic model of servers) and ``settings_reader.HotSettings`` (the per-prompt paths') carry what
+it read. Adding a setting means adding one row here and one typed field in ``config.Settings``;
+``tests/test_config.py`` fails when the two disagree. Each setting is ``MEMWARDEN_<NAME>`` in
+the environment. Standard library only.
 """
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from memwarden.config_hot import HotSettings, load_hot_settings
 from memwarden.daemon.client import DaemonClient, DaemonUnavailable
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
+from memwarden.settings_reader import HotSettings, load_hot_settings
 
 HERE = Path(__file__).parent
 

@@ -8,11 +8,11 @@ import pytest
 from audit_rows import audit_rows
 from conftest import alive, wait_until
 
-from memwarden.config_hot import HotSettings, load_hot_settings
 from memwarden.daemon.client import AttachRefused, DaemonClient
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
 from memwarden.errors import InvalidInput
+from memwarden.settings_reader import HotSettings, load_hot_settings
 
 
 def test_two_clients_racing_to_start_it_end_with_one_daemon(

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from conftest import stop_daemon, wait_until
 
-from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
+from memwarden.settings_reader import load_hot_settings
 
 
 def prompt_hook(prompt: str, cwd: Path, **env: str) -> dict[str, object] | None:

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from conftest import raw_exchange
 
-from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.client import DaemonClient
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
 from memwarden.daemon.protocol import hello_frame
+from memwarden.settings_reader import load_hot_settings
 
 DEEP = "[" * 100_000 + "]" * 100_000
 

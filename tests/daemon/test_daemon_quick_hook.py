@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from memwarden.config_hot import HotSettings, load_hot_settings
 from memwarden.daemon.client import AttachRefused, DaemonClient
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
 from memwarden.errors import InvalidInput
+from memwarden.settings_reader import HotSettings, load_hot_settings
 
 # What the hook process must not import when the daemon answers it: the standard library's
 # costly modules (typing alone is about 15 ms on the bench machine) and every module that

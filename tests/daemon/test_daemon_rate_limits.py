@@ -10,11 +10,11 @@ import sys
 
 import pytest
 
-from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.client import DaemonClient
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
 from memwarden.errors import MemwardenError
+from memwarden.settings_reader import load_hot_settings
 
 
 @pytest.fixture

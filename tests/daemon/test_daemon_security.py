@@ -12,11 +12,11 @@ import pytest
 from conftest import raw_exchange
 
 from memwarden import __version__
-from memwarden.config_hot import HotSettings, load_hot_settings
 from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace, PlaceError
 from memwarden.daemon.protocol import MAX_HELLO_BYTES, hello_frame
+from memwarden.settings_reader import HotSettings, load_hot_settings
 
 NOBODY = 65534
 # The other user runs a standard-library script with an interpreter it may execute (this

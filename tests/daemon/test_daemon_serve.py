@@ -12,10 +12,10 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.client import DaemonClient
 from memwarden.daemon.place import DaemonPlace
 from memwarden.errors import MemwardenError
+from memwarden.settings_reader import load_hot_settings
 
 
 def serve(**env: str) -> StdioServerParameters:

@@ -11,9 +11,9 @@ from pathlib import Path
 import anyio
 from mcp import Client, MCPError, StdioServerParameters
 
-from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.client import DaemonClient, DaemonUnavailable
 from memwarden.daemon.place import DaemonPlace
+from memwarden.settings_reader import load_hot_settings
 
 KILLS = 5
 
@@ -65,8 +65,11 @@ def test_a_client_keeps_working_while_the_daemon_is_killed_five_times(place: Dae
             command=sys.executable, args=["-m", "memwarden", "serve"], env=dict(os.environ)
         )
         async with Client(server) as client:
-            first = _daemon_pid(place)
-            assert first is not None
+            # The relay answers the handshake before the daemon it starts is up (docs/daemon.md
+            # "Starting fast"): wait for that daemon, then kill it.
+            with anyio.fail_after(60):
+                while (first := _daemon_pid(place)) is None:
+                    await anyio.sleep(0.05)
             os.kill(first, signal.SIGKILL)
             killed.append(first)
             with anyio.fail_after(240):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.client import DaemonClient
 from memwarden.daemon.place import DaemonPlace
+from memwarden.settings_reader import load_hot_settings
 
 
 def test_an_add_through_the_daemon_records_cli_and_the_connections_actor(

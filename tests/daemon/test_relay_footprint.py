@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
+from memwarden.settings_reader import load_hot_settings
 
 # What a relay must never load: the daemon holds them once for every client.
 HEAVY = (

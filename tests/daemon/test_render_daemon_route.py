@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from hostile_rows import make_every_field_hostile
 
-from memwarden.config_hot import load_hot_settings
 from memwarden.daemon.launch import attach_or_start
 from memwarden.daemon.place import DaemonPlace
+from memwarden.settings_reader import load_hot_settings
 from tests.test_render_routes import PROMPT, check
 
 

@@ -142,7 +142,7 @@ def test_the_multilingual_model_finds_answers_across_languages() -> None:
 
 def test_the_default_embedder_is_the_builtin_model(monkeypatch: pytest.MonkeyPatch) -> None:
     from memwarden.config import load_settings
-    from memwarden.config_hot import load_hot_settings
+    from memwarden.settings_reader import load_hot_settings
 
     monkeypatch.delenv("MEMWARDEN_EMBEDDER", raising=False)
     assert load_settings().embedder == "builtin"

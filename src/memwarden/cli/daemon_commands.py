@@ -149,9 +149,9 @@ def cmd_daemon(args: argparse.Namespace) -> int:
         )
         return 2
     from memwarden.cli.output import emit_json
-    from memwarden.config_hot import load_hot_settings
     from memwarden.daemon.attach import daemon_place
     from memwarden.daemon.client import DaemonUnavailable
+    from memwarden.settings_reader import load_hot_settings
 
     settings = load_hot_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
     place = daemon_place()

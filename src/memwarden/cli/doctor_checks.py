@@ -27,7 +27,7 @@ HOOK_TIMEOUT_HEADROOM = 3
 
 
 def check_unknown_settings() -> Check:
-    from memwarden.config_hot import unknown_setting_names
+    from memwarden.settings_reader import unknown_setting_names
 
     unknown = unknown_setting_names()
     if not unknown:

@@ -26,7 +26,7 @@ from memwarden.settings_paths import is_postgres_url, sqlite_file_name
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
-    from memwarden.config_hot import HotSettings
+    from memwarden.settings_reader import HotSettings
 
 # Top-level commands that never start a database.
 NEEDS_DATABASE = frozenset(
@@ -87,7 +87,7 @@ def check_database_place(args: argparse.Namespace) -> str | None:
     creates = getattr(args, "command", None) in CREATES_DATABASE or restores
     if not (needs or creates):
         return None
-    from memwarden.config_hot import load_hot_settings
+    from memwarden.settings_reader import load_hot_settings
 
     db = getattr(args, "db", None)
     settings = load_hot_settings(**({"db": db} if db else {}))

@@ -16,8 +16,8 @@ def cmd_hook(args: argparse.Namespace) -> int:
 
 
 def cmd_install(args: argparse.Namespace) -> int:
-    from memwarden.config_hot import load_hot_settings
     from memwarden.hooks.claude_install import install_claude_code, memwarden_command, project_command
+    from memwarden.settings_reader import load_hot_settings
 
     db = getattr(args, "db", None)
     command = None

@@ -36,7 +36,7 @@ def _print_added(result: AddResult) -> None:
 
 
 def _hot_settings(args: argparse.Namespace) -> Any:
-    from memwarden.config_hot import load_hot_settings
+    from memwarden.settings_reader import load_hot_settings
 
     return load_hot_settings(**({"db": args.db} if getattr(args, "db", None) else {}))
 

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from memwarden.config_hot import terminal_columns
+from memwarden.settings_reader import terminal_columns
 
 
 def help_width() -> int:

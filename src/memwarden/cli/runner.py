@@ -40,7 +40,7 @@ def open_service(args: argparse.Namespace, *, kind: Kind = "hot", embeddings: bo
         return build_service(
             load_settings(**({"db": db} if db else {})), ops=True, background=False, source="cli"
         )
-    from memwarden.config_hot import load_hot_settings
+    from memwarden.settings_reader import load_hot_settings
 
     settings = load_hot_settings(**({"db": db} if db else {}))
     return build_service(settings, embeddings=embeddings, background=False, source="cli")

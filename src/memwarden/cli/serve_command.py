@@ -12,7 +12,7 @@ from memwarden.version import __version__
 
 def serve_command(args: argparse.Namespace) -> int:
     """``memwarden serve``: relay to the user's daemon, or serve MCP (stdio or HTTP) here."""
-    from memwarden.config_hot import load_hot_settings
+    from memwarden.settings_reader import load_hot_settings
 
     overrides: dict[str, Any] = {}
     if args.db:
@@ -24,8 +24,8 @@ def serve_command(args: argparse.Namespace) -> int:
     # The standard-library reader: a serve that only relays to the daemon imports no pydantic
     # (docs/daemon.md); one that serves itself reads the full settings in ``_serve``.
     settings = load_hot_settings(**overrides)
-    from memwarden.config_hot import unknown_setting_names
     from memwarden.logs import log_lifecycle
+    from memwarden.settings_reader import unknown_setting_names
 
     unknown = unknown_setting_names()
     if unknown and not settings.http and settings.daemon != "off":

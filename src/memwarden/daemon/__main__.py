@@ -41,11 +41,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     from memwarden.app import configure_logging
     from memwarden.config import load_settings
-    from memwarden.config_hot import default_runtime_dir
     from memwarden.daemon.dashboard import DaemonDashboard
     from memwarden.daemon.launch import run_daemon
     from memwarden.daemon.place import DaemonPlace
     from memwarden.errors import MemwardenError
+    from memwarden.settings_paths import default_runtime_dir
 
     try:
         settings = load_settings(**({"db": database} if database else {}))

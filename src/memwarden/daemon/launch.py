@@ -203,7 +203,7 @@ def attach_or_start(
 
 
 def _database(settings: Any) -> str:
-    from memwarden.config_hot import is_postgres_url, sqlite_path
+    from memwarden.settings_paths import is_postgres_url, sqlite_path
 
     url: str = settings.database_url()
     return url if is_postgres_url(url) else str(sqlite_path(url).resolve())

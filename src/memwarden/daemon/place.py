@@ -1,6 +1,6 @@
 """Where the daemon's files live and who may open them.
 
-One folder per user (``config_hot.default_runtime_dir``) holds the Unix socket, the lock that
+One folder per user (``settings_paths.default_runtime_dir``) holds the Unix socket, the lock that
 keeps the daemon single, and, on the TCP transport, ``daemon.json`` with the loopback port and
 the token. The folder must belong to this user and be closed to everyone else (mode 0700): a
 folder someone else made or opened (``/tmp/memwarden-1000`` planted by another user, say) is

@@ -10,7 +10,7 @@ from memwarden.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.config import Settings
-    from memwarden.config_hot import HotSettings
+    from memwarden.settings_reader import HotSettings
 
 
 def _secret(value: object) -> str:

@@ -5,7 +5,7 @@ Each hook reads Claude Code's hook JSON on stdin and prints the hook output JSON
 documents (``hookSpecificOutput.additionalContext``, or ``decision: "block"`` with a ``reason``
 for Stop). A hook never breaks a session: on any failure it prints nothing, exits 0 and writes
 one line to the log file. The prompt hook runs before every message, so its path imports no
-pydantic, MCP SDK, numpy or logging (see ``config_hot`` and bench/hooks.py).
+pydantic, MCP SDK, numpy or logging (see ``settings_reader`` and bench/hooks.py).
 
     payload.py   hook input: parsing, the project a session belongs to, trivial prompts
     render.py    memories as quoted data within a token budget

@@ -25,7 +25,7 @@ from memwarden.hooks.payload import parse_hook_input, project_for, projects_to_s
 from memwarden.hooks.prompt import output_text, prompt_answer
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memwarden.config_hot import HotSettings
+    from memwarden.settings_reader import HotSettings
 
 Output = dict[str, Any] | None
 PINNED_LIMIT = 20
@@ -176,7 +176,7 @@ def run_hook(
     ``prompt_hook``; ``settings``: already read for this command (``db`` applied)."""
     try:
         if settings is None:
-            from memwarden.config_hot import load_hot_settings
+            from memwarden.settings_reader import load_hot_settings
 
             settings = load_hot_settings(**({"db": db} if db else {}))
         raw = (stdin or sys.stdin).read()
@@ -235,7 +235,7 @@ def log_line(settings: HotSettings | None, hook: str, message: str) -> None:
         else:  # the settings could not be read: the log file the user named, if any
             from pathlib import Path
 
-            from memwarden.config_hot import log_file_name
+            from memwarden.settings_reader import log_file_name
 
             path = Path(log_file_name())
         from datetime import UTC, datetime

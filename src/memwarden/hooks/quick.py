@@ -37,8 +37,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
     from typing import IO
 
-    from memwarden.config_hot import HotSettings
     from memwarden.daemon.place import DaemonPlace
+    from memwarden.settings_reader import HotSettings
 
 
 def answer_prompt_hook(
@@ -51,9 +51,9 @@ def answer_prompt_hook(
     """Run ``memwarden [--db DB] hook prompt [--project P]``: through the daemon or server when
     there is one to ask, else the usual way, with the settings read once. Always 0, as every
     hook."""
-    from memwarden.config_hot import load_hot_settings
     from memwarden.errors import ConfigError
     from memwarden.settings_paths import default_runtime_dir_name
+    from memwarden.settings_reader import load_hot_settings
 
     try:
         settings = load_hot_settings(**({"db": db} if db else {}))

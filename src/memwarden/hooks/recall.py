@@ -16,7 +16,7 @@ from memwarden.hooks.paths import RECALL_PATH
 from memwarden.search.recall import recall
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memwarden.config_hot import HotSettings
+    from memwarden.settings_reader import HotSettings
 
 
 def recall_from_server(settings: HotSettings, query: str, projects: list[str | None]) -> list[dict[str, Any]]:

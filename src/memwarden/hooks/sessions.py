@@ -20,8 +20,8 @@ from memwarden.settings_paths import is_postgres_url, sqlite_file_name
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
 
-    from memwarden.config_hot import HotSettings
     from memwarden.service import MemoryService
+    from memwarden.settings_reader import HotSettings
 
 KEEP_DAYS = 30
 
