@@ -19,18 +19,19 @@ def test_both_settings_types_are_built_from_the_one_settings_table() -> None:
 
 
 def test_building_a_service_from_the_hot_reader_never_loads_pydantic(tmp_path) -> None:
-    """The per-prompt paths: settings and service without pydantic-settings (its import cost)."""
+    """The per-prompt paths: settings and service without the pydantic model (its import cost)."""
     import subprocess
     import sys
 
     code = (
-        "import sys; from memwarden.settings_reader import load_hot_settings; from memwarden.app import build_service;"
+        "import sys; from memwarden.settings_reader import load_hot_settings;"
+        "from memwarden.app import build_service;"
         f"build_service(load_hot_settings(db={str(tmp_path / 'x.db')!r}), embeddings=False).close();"
-        "print('PYDANTIC_SETTINGS', 'pydantic_settings' in sys.modules)"
+        "print('LOADED', 'memwarden.config' in sys.modules, 'pydantic_settings' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert "PYDANTIC_SETTINGS False" in result.stdout
+    assert "LOADED False False" in result.stdout
 
 
 def test_settings_fields_carry_the_tables_defaults_and_choices_and_check_nothing_themselves() -> None:
