@@ -66,7 +66,7 @@ def populated(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureR
     conn.execute("ANALYZE")
     if request.param == "no statistics":
         conn.execute("DELETE FROM sqlite_stat1")
-    for each in store._all:
+    for each in store.db.connections:
         each.execute("ANALYZE sqlite_schema")  # every connection re-reads the statistics
     yield service
     service.close()
@@ -75,19 +75,19 @@ def populated(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureR
 def _recorded(store: SQLiteStore, run: Any) -> list[str]:
     """The statements ``run`` executes, on any thread's connection."""
     statements: list[str] = []
-    opened = store.connection
+    opened = store.db.connection
 
     def traced() -> sqlite3.Connection:
         conn = opened()
         conn.set_trace_callback(statements.append)
         return conn
 
-    store.connection = traced  # type: ignore[method-assign]
+    store.db.connection = traced  # type: ignore[method-assign]
     try:
         run()
     finally:
-        del store.connection
-        for conn in store._all:
+        del store.db.connection
+        for conn in store.db.connections:
             conn.set_trace_callback(None)
     return [s for s in statements if s.lstrip().upper().startswith(("SELECT", "UPDATE", "DELETE", "WITH"))]
 

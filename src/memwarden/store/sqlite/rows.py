@@ -1,9 +1,11 @@
-"""How a memory row maps to Python and back, shared by the SQLite store's modules."""
+"""How a memory row maps to Python and back, and the filters every read of memories applies;
+shared by the SQLite store's modules."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from memwarden.models import Memory, format_time, parse_time
@@ -76,3 +78,21 @@ def memory_params(m: Memory) -> tuple[Any, ...]:
         m.source,
         m.actor,
     )
+
+
+def memory_filters(
+    project: str | None, tags: Sequence[str], include_expired: bool, now: datetime
+) -> tuple[str, list[Any]]:
+    """The ``AND …`` terms (over ``memories m``) and their parameters for a project, tags that
+    must all be present, and expiry as of ``now``."""
+    sql, params = "", list[Any]()
+    if project is not None:
+        sql += " AND m.project = ?"
+        params.append(project)
+    if not include_expired:
+        sql += " AND (m.expires_at IS NULL OR m.expires_at > ?)"
+        params.append(format_time(now))
+    for tag in tags:
+        sql += " AND EXISTS (SELECT 1 FROM json_each(m.tags) WHERE json_each.value = ?)"
+        params.append(tag)
+    return sql, params
