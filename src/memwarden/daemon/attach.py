@@ -51,37 +51,53 @@ def log_relay(settings: Any) -> None:
 
 
 def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
-    """Relay this process's stdio MCP session to the daemon; None means: serve in-process."""
+    """Relay this process's stdio MCP session to the daemon; None means: serve in-process.
+
+    A daemon that answers is attached at once. When none does, the relay starts one while it
+    already reads the client: the handshake is answered from the answer the daemon gave last
+    time (or the one shipped with the package, ``daemon/handshake.py``) and replayed to the
+    daemon once it is up, so the client does not wait for the daemon's start.
+    """
     if settings.daemon == "off":
         return None
     log_relay(settings)
     from memwarden.daemon.client import DaemonClient, DaemonUnavailable
-    from memwarden.daemon.launch import attach_or_start
+    from memwarden.daemon.launch import attach_or_start, attach_running
     from memwarden.daemon.relay import relay_stdio
 
+    place = daemon_place()
+    attach: dict[str, Any] = {"mode": "mcp", "tools": tools, "server_settings": True}
     try:
-        place = daemon_place()
-        client = attach_or_start(place, settings, mode="mcp", tools=tools, server_settings=True)
-    except DaemonUnavailable as exc:
+        client = attach_running(place, settings, **attach) if place.may_be_up() else None
+    except DaemonUnavailable as exc:  # refused these settings, or an older daemon would not stop
         if settings.daemon == "only":
             raise ConfigError(f"MEMWARDEN_DAEMON=only: {exc}") from None
-        # When: the daemon refused these settings or could not start. Why: a client must get a
-        # server either way. What the client sees: a normal server in its own process (cold).
+        # When: the daemon refused these settings or could not be replaced. Why: a client must
+        # get a server either way. What the client sees: a normal server in its own process (cold).
         logger.warning("serving in this process, not the shared daemon: %s", exc)
         return None
-    sys.stderr.write(
-        f"memwarden {client.info.get('version')}: serving MCP over stdio through the shared daemon "
-        f"(pid {client.info.get('pid')}, {place.folder}); database {settings.database_url()}; "
-        f"embedder {settings.embedder} (in the daemon); tools {tools}; log {settings.log_path()}; "
-        "MEMWARDEN_DAEMON=off serves in this process\n"
-    )
-    sys.stderr.flush()
+
+    def announce(attached: DaemonClient) -> None:
+        sys.stderr.write(
+            f"memwarden {attached.info.get('version')}: serving MCP over stdio through the shared "
+            f"daemon (pid {attached.info.get('pid')}, {place.folder}); database "
+            f"{settings.database_url()}; embedder {settings.embedder} (in the daemon); tools {tools}; "
+            f"log {settings.log_path()}; MEMWARDEN_DAEMON=off serves in this process\n"
+        )
+        sys.stderr.flush()
 
     def reconnect() -> DaemonClient:
-        # The daemon died under this client: find the one another client started, or start it.
-        return attach_or_start(place, settings, mode="mcp", tools=tools, server_settings=True)
+        # No daemon (none yet, or it died under this client): find the one another client
+        # started, or start it.
+        return attach_or_start(place, settings, **attach)
 
-    return relay_stdio(client, reconnect=reconnect)
+    if client is not None:
+        announce(client)
+        return relay_stdio(client, reconnect=reconnect)
+    from memwarden.daemon.handshake import KeptAnswers
+
+    kept = KeptAnswers(settings.data_dir_name(), tools)
+    return relay_stdio(None, connect=reconnect, reconnect=reconnect, kept=kept, on_attached=announce)
 
 
 def call_daemon(

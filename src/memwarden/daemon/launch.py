@@ -163,6 +163,19 @@ def spawn_daemon(database: str, *, transport: str | None = None, for_mcp: bool =
         raise DaemonUnavailable(f"the memwarden daemon launcher failed (exit {code})")
 
 
+def attach_running(place: DaemonPlace, settings: Any, **attach: Any) -> DaemonClient | None:
+    """The running daemon, attached; None when none answers (or an older release's was stopped
+    to make way for this one's). AttachRefused when it refuses these settings."""
+    try:
+        return DaemonClient.attach(place, settings, timeout=5.0, **attach)
+    except AttachRefused as exc:
+        if not replace_older_daemon(exc):
+            raise
+    except DaemonUnavailable:
+        pass
+    return None
+
+
 def attach_or_start(
     place: DaemonPlace,
     settings: Any,
@@ -179,13 +192,9 @@ def attach_or_start(
     in-process); DaemonUnavailable when no daemon could be started within ``timeout``.
     """
     attach: dict[str, Any] = {"mode": mode, "tools": tools, "server_settings": server_settings}
-    try:
-        return DaemonClient.attach(place, settings, timeout=5.0, **attach)
-    except AttachRefused as exc:
-        if not replace_older_daemon(exc):
-            raise
-    except DaemonUnavailable:
-        pass
+    running = attach_running(place, settings, **attach)
+    if running is not None:
+        return running
     place.prepare()
     spawn_daemon(_database(settings), transport=transport, for_mcp=mode == "mcp")
     deadline = time.monotonic() + timeout
