@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 from mcp import Client, StdioServerParameters
@@ -126,7 +127,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    report = {}
+    report: dict[str, Any] = {"load_average_before": list(os.getloadavg())}
     for kind in ("returning", "new"):
         rows = measure(kind, args.runs)
         report[kind] = {
@@ -136,7 +137,7 @@ def main() -> int:
             "first_search_s": [round(r[1], 3) for r in rows],
             "first_search_degraded": [r[2] for r in rows],
         }
-    report["load_average"] = list(os.getloadavg())
+    report["load_average_after"] = list(os.getloadavg())
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -147,7 +148,10 @@ def main() -> int:
             f"{kind:<10} {row['handshake_s_median']:>13.3f}s {row['first_search_s_median']:>16.3f}s  "
             f"{row['handshake_s']}"
         )
-    print(f"load average {report['load_average']}")
+        print(
+            f"{'':<10} first search runs (s) {row['first_search_s']}, degraded {row['first_search_degraded']}"
+        )
+    print(f"load average before {report['load_average_before']}, after {report['load_average_after']}")
     return 0
 
 

@@ -207,3 +207,25 @@ def test_when_no_daemon_can_be_had_each_queued_request_gets_a_clear_error(
         newer.wait(timeout=30)
     assert error.data == {"reason": "daemon_unavailable", "retry": False}
     assert "99.0.0" in error.message and "did not run" in error.message, error.message
+
+
+def test_a_runtime_folder_others_can_open_is_refused_before_the_client_is_read(place: DaemonPlace) -> None:
+    """No daemon may listen in a folder other users can open: `serve` finds that before it reads
+    the client, so with MEMWARDEN_DAEMON=auto it serves in its own process from the first line."""
+    os.makedirs(place.folder, mode=0o700, exist_ok=True)
+    os.chmod(place.folder, 0o755)
+
+    async def run() -> int:
+        server = StdioServerParameters(
+            command=sys.executable, args=["-m", "memwarden", "serve"], env=dict(os.environ)
+        )
+        async with Client(server) as client:
+            await client.call_tool("memory_add", {"content": "Standups start at nine"})
+            found = await client.call_tool("memory_search", {"query": "standups"})
+            assert found.structured_content is not None
+            return len(found.structured_content["hits"])
+
+    assert anyio.run(run) == 1
+    assert not place.may_be_up()  # served in its own process: no daemon was started
+    log = Path(os.environ["MEMWARDEN_LOG_FILE"]).read_text(encoding="utf-8")
+    assert "serving in this process, not the shared daemon" in log and "chmod 700" in log

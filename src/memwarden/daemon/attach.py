@@ -94,6 +94,18 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
     if client is not None:
         announce(client)
         return relay_stdio(client, reconnect=reconnect)
+    from memwarden.daemon.place import PlaceError
+
+    try:
+        place.prepare()  # a folder the daemon cannot use is found before the client is read
+    except PlaceError as exc:
+        if settings.daemon == "only":
+            raise ConfigError(f"MEMWARDEN_DAEMON=only: {exc}") from None
+        # When: the runtime folder is not this user's private folder. Why: no daemon may listen
+        # there, and nothing of the client has been read yet. What the client sees: a normal
+        # server in this process (cold), as when the daemon refuses it.
+        logger.warning("serving in this process, not the shared daemon: %s", exc)
+        return None
     from memwarden.daemon.handshake import KeptAnswers
 
     kept = KeptAnswers(settings.data_dir_name(), tools)

@@ -12,7 +12,9 @@ cut short by a dying daemon never reaches the client) and remembers what a new d
 - the client's handshake request (``initialize``, or the 2026 revision's ``server/discover``)
   and ``notifications/initialized``, replayed to each daemon that takes the session over (its
   answer to the replay is read here, never shown to the client, which already has one), so the
-  client's session carries on without knowing;
+  client's session carries on without knowing. ``initialize`` is waited for before anything
+  else goes to the daemon (the session's state); ``server/discover`` is stateless, so its
+  answer is read whenever it comes, and only keeps the saved answer fresh;
 - the ids of the client's requests sent and not answered yet: when the daemon dies, each gets
   exactly one JSON-RPC error naming the restart and saying to retry. They are not re-sent: the
   relay cannot tell whether a write reached the database before the daemon died;
@@ -28,10 +30,7 @@ is up. If no daemon can be had, every queued request gets a JSON-RPC error sayin
 
 from __future__ import annotations
 
-import _socket
-import json
 import os
-import socket
 import sys
 import threading
 from collections.abc import Callable
@@ -39,10 +38,17 @@ from typing import Any
 
 from memwarden.daemon.client import DaemonClient, DaemonUnavailable
 from memwarden.daemon.handshake import HANDSHAKE_METHODS, KeptAnswers, handshake_answer
+from memwarden.daemon.relay_lines import (
+    key_of,
+    message_of,
+    restart_error,
+    shut_write,
+    take_line,
+    unavailable_error,
+    write_all,
+)
 
 CHUNK = 65536
-# JSON-RPC's range for implementation-defined server errors (-32000 to -32099).
-DAEMON_RESTARTED = -32000
 REPLAY_TIMEOUT_S = 60.0  # a new daemon may migrate the database before it answers
 RECONNECT_ATTEMPTS = 3
 # What the client may send while no daemon is attached; past it the relay stops reading stdin
@@ -50,63 +56,6 @@ RECONNECT_ATTEMPTS = 3
 QUEUE_MAX_BYTES = 8 * 1024 * 1024
 
 Connect = Callable[[], DaemonClient]
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def _message(line: bytes) -> dict[str, Any] | None:
-    """The JSON-RPC message on ``line``, or None for anything else (forwarded untracked)."""
-    try:
-        message = json.loads(line)
-    except ValueError:
-        return None
-    return message if isinstance(message, dict) else None
-
-
-def _key(request_id: object) -> str:
-    # 1 and "1" are different JSON-RPC ids: key them by their JSON text.
-    return json.dumps(request_id)
-
-
-def _take_line(buffer: bytearray) -> bytes | None:
-    end = buffer.find(b"\n")
-    if end < 0:
-        return None
-    line = bytes(buffer[: end + 1])
-    del buffer[: end + 1]
-    return line
-
-
-def _error_line(request_id: object, message: str, reason: str, retry: bool) -> bytes:
-    error = {"code": DAEMON_RESTARTED, "message": message, "data": {"reason": reason, "retry": retry}}
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error}).encode("utf-8") + b"\n"
-
-
-def restart_error(request_id: object, pid: object) -> bytes:
-    """The one answer a request in flight gets when the daemon dies under it."""
-    return _error_line(
-        request_id,
-        f"the memwarden daemon (pid {pid}) stopped while this request was in flight and a new one "
-        "is taking over: the request got no answer and may or may not have taken effect; retry it",
-        "daemon_restarted",
-        True,
-    )
-
-
-def unavailable_error(request_id: object, reason: str) -> bytes:
-    """The answer a queued request gets when no daemon could be had: it never ran."""
-    return _error_line(
-        request_id,
-        f"memwarden could not reach its daemon ({reason}); the request did not run. Restart the MCP "
-        "client to try again; MEMWARDEN_DAEMON=off serves in the client's own process",
-        "daemon_unavailable",
-        False,
-    )
 
 
 class DaemonLost(Exception):
@@ -169,7 +118,7 @@ class McpRelay:
         try:
             while chunk := os.read(self._stdin_fd, CHUNK):
                 buffer += chunk
-                while (line := _take_line(buffer)) is not None:
+                while (line := take_line(buffer)) is not None:
                     self._from_client(line)
             if buffer:
                 self._from_client(bytes(buffer))  # a last message without its newline
@@ -182,10 +131,10 @@ class McpRelay:
             # queue not sent): the flush that empties the queue closes this side.
             sock = self._client.sock if self._ready and self._client is not None else None
         if sock is not None:
-            _shut_write(sock)
+            shut_write(sock)
 
     def _from_client(self, line: bytes) -> None:
-        message = _message(line)
+        message = message_of(line)
         answer = None
         with self._state:
             if self._closed or (message is not None and self._is_stale_answer(message)):
@@ -213,7 +162,7 @@ class McpRelay:
             result = self._kept.lookup(message) if self._kept is not None else None
             if result is not None:
                 self._handshake, self._handshake_message = line, message
-                self._handshake_key = _key(message["id"])
+                self._handshake_key = key_of(message["id"])
                 self._handshake_answered, self._kept_result = True, result
                 return handshake_answer(message["id"], result)
         if (
@@ -234,7 +183,7 @@ class McpRelay:
     def _is_stale_answer(self, message: dict[str, Any]) -> bool:
         """The client's answer to a request of a daemon that has died since (dropped)."""
         if message.get("method") is None and "id" in message:
-            key = _key(message["id"])
+            key = key_of(message["id"])
             if key in self._stale_asks:
                 self._stale_asks.discard(key)
                 return True
@@ -245,7 +194,7 @@ class McpRelay:
         """Remember what a new daemon would need of a line sent to the daemon (holding the lock)."""
         method = message.get("method")
         if isinstance(method, str) and "id" in message:
-            key = _key(message["id"])
+            key = key_of(message["id"])
             self._waiting[key] = message["id"]
             if method in HANDSHAKE_METHODS:
                 self._handshake, self._handshake_message, self._handshake_key = line, message, key
@@ -276,7 +225,7 @@ class McpRelay:
             except OSError:
                 return  # the daemon died: the downstream loop restarts; this line was in flight
         if done:
-            _shut_write(sock)
+            shut_write(sock)
 
     # -- daemon -> client (the calling thread) -----------------------------------------------
 
@@ -314,7 +263,7 @@ class McpRelay:
         next: the bytes of the daemon that took over, or the exit code."""
         assert self._client is not None
         while True:
-            while (line := _take_line(buffer)) is not None:
+            while (line := take_line(buffer)) is not None:
                 self._to_client(line)
             try:
                 chunk = self._client.sock.recv(CHUNK)
@@ -335,11 +284,11 @@ class McpRelay:
         return self._restart()
 
     def _to_client(self, line: bytes) -> None:
-        message = _message(line)
+        message = message_of(line)
         handshake = None
         if message is not None and "id" in message:
             with self._state:
-                key = _key(message["id"])
+                key = key_of(message["id"])
                 if "method" not in message and key == self._swallow:
                     self._swallow = None  # the answer to a replayed server/discover: not the client's
                     request = self._handshake_message
@@ -361,7 +310,7 @@ class McpRelay:
 
     def _write(self, data: bytes) -> None:
         with self._out:
-            _write_all(self._stdout_fd, data)
+            write_all(self._stdout_fd, data)
 
     def _keep(self, request: dict[str, Any], result: object) -> None:
         """Save the daemon's answer to a handshake for the next start (``daemon/handshake.py``)."""
@@ -482,9 +431,9 @@ class McpRelay:
         try:
             sock.sendall(line)
             while True:
-                while (got := _take_line(buffer)) is not None:
-                    message = _message(got)
-                    if message is not None and "method" not in message and _key(message.get("id")) == key:
+                while (got := take_line(buffer)) is not None:
+                    message = message_of(got)
+                    if message is not None and "method" not in message and key_of(message.get("id")) == key:
                         if "result" not in message:
                             raise DaemonUnavailable(f"the daemon refused the session: {got[:200]!r}")
                         self._compare_kept(request, message["result"])
@@ -519,13 +468,6 @@ class McpRelay:
             )
         if request is not None:
             self._keep(request, result)
-
-
-def _shut_write(sock: _socket.socket) -> None:
-    try:
-        sock.shutdown(socket.SHUT_WR)  # the daemon ends the session, then closes
-    except OSError:
-        pass
 
 
 def relay_stdio(
