@@ -2,9 +2,9 @@
 
 The values come from the one settings reader (``settings_reader.py``): ``load_settings`` and
 ``Settings(...)`` read the environment through it, ``explicit_settings`` checks the values a
-library caller gives and reads nothing. This model only carries them typed (``Literal`` choices,
-``SecretStr`` tokens, descriptions for docs/configuration.md) and checks nothing of its own, so
-how a value is parsed and checked is known in one place. Settings are read once, at the
+library caller gives and reads nothing. This model only carries them typed (``Literal`` choices
+that tests/test_config.py holds to the table, ``SecretStr`` tokens kept out of reprs, frozen)
+and checks nothing of its own, so how a value is parsed and checked is known in one place. Settings are read once, at the
 composition root (``app.py`` or the CLI), and passed down; tests/test_docs.py fails when a
 setting is missing from docs/configuration.md.
 """
