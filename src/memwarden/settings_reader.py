@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "HotSettings",
     "check_explicit",
-    "describe_problem",
+    "check_value",
     "load_hot_settings",
     "log_file_name",
     "parse_optional_weight",
@@ -52,6 +52,9 @@ def read_environment(**overrides: object) -> dict[str, Any]:
     ``overrides`` (the CLI's ``--db`` …) replace the variable of the same name unread.
 
     A bad value raises ConfigError naming its variable: ``invalid settings: MEMWARDEN_X: …``."""
+    unknown = sorted(set(overrides) - set(BY_NAME))
+    if unknown:
+        raise ConfigError(f"invalid settings: {_unknown_names(unknown)}")
     values: dict[str, Any] = {}
     for spec in SETTINGS:
         if spec.name in overrides:
@@ -60,9 +63,6 @@ def read_environment(**overrides: object) -> dict[str, Any]:
         raw = os.environ.get(spec.env)
         if raw is not None:
             values[spec.name] = check_value(spec, raw, spec.env)
-    unknown = sorted(set(overrides) - set(BY_NAME))
-    if unknown:
-        raise ConfigError(f"invalid settings: {_unknown_names(unknown)}")
     return values
 
 
@@ -93,15 +93,6 @@ def check_value(spec: SettingSpec, value: object, label: str) -> Any:
     elif spec.kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
         return _check_bounds(spec, float(value), repr(value), label)
     raise ConfigError(f"invalid settings: {label}: expected {_kind_words(spec)}, got {value!r}")
-
-
-def describe_problem(spec: SettingSpec, raw: str) -> str | None:
-    """What is wrong with ``raw`` for this setting (``MEMWARDEN_X: …``), or None when it parses."""
-    try:
-        check_value(spec, raw, spec.env)
-    except ConfigError as exc:
-        return exc.message.removeprefix("invalid settings: ")
-    return None
 
 
 def _kind_words(spec: SettingSpec) -> str:
