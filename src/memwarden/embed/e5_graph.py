@@ -42,7 +42,7 @@ def file_name(source_sha: str) -> str:
     return f"{_STEM}-f{FORMAT}-{source_sha[:16]}.onnx"
 
 
-def _linear(model: E5File, weight: Any, bias: Any) -> Linear:
+def _linear(weight: Any, bias: Any) -> Linear:
     product = quantize_columns(weight)
     product.bias = bias
     return product
@@ -60,11 +60,11 @@ def _layer(model: E5File, layer: int) -> BertLayer:
     qkv = np.concatenate([matrix(part, hidden, hidden) for part in ("q", "k", "v")])
     bias = np.concatenate([model.vector(f"{p}{part}.b") for part in ("q", "k", "v")])
     return BertLayer(
-        qkv=_linear(model, qkv, bias),
-        attention_out=_linear(model, matrix("ao", hidden, hidden), model.vector(f"{p}ao.b")),
+        qkv=_linear(qkv, bias),
+        attention_out=_linear(matrix("ao", hidden, hidden), model.vector(f"{p}ao.b")),
         attention_norm=(model.vector(f"{p}aln.w"), model.vector(f"{p}aln.b")),
-        ffn_in=_linear(model, matrix("fi", model.ffn, hidden), model.vector(f"{p}fi.b")),
-        ffn_out=_linear(model, matrix("fo", hidden, model.ffn), model.vector(f"{p}fo.b")),
+        ffn_in=_linear(matrix("fi", model.ffn, hidden), model.vector(f"{p}fi.b")),
+        ffn_out=_linear(matrix("fo", hidden, model.ffn), model.vector(f"{p}fo.b")),
         output_norm=(model.vector(f"{p}oln.w"), model.vector(f"{p}oln.b")),
     )
 

@@ -125,18 +125,13 @@ def write_graph(source: Path, out: Path) -> None:
     # Word rows of the text only, int8 to float32 as the packaged graph computes them.
     word_q = g.const("word.q", packaged.tensor(emb + "word_embeddings.weight_q"))
     word_scale = g.const("word.scale", packaged.tensor(emb + "word_embeddings.weight_scale"))
-    rows = g.node(
-        "Cast",
-        [g.node("Gather", [word_q, "input_ids"], "word.rows.q", axis=0)],
-        "word.rows.f",
-        to=proto.FLOAT,
-    )
+    rows_q = g.node("Gather", [word_q, "input_ids"], "word.rows.q", axis=0)
+    rows = g.node("Cast", [rows_q], "word.rows.f", to=proto.FLOAT)
     scales = g.node("Gather", [word_scale, "input_ids"], "word.rows.scale", axis=0)
     words = g.node("Mul", [rows, scales], "word.rows")
     types = g.const("type.table", packaged.tensor(emb + "token_type_embeddings.weight"))
-    typed = g.node(
-        "Add", [words, g.node("Gather", [types, "token_type_ids"], "type.rows", axis=0)], "emb.typed"
-    )
+    type_rows = g.node("Gather", [types, "token_type_ids"], "type.rows", axis=0)
+    typed = g.node("Add", [words, type_rows], "emb.typed")
     # The 512 position rows are small: turned to float32 here, in the same float32 product.
     position_q = packaged.tensor(emb + "position_embeddings.weight_q")
     position_scale = packaged.tensor(emb + "position_embeddings.weight_scale")
