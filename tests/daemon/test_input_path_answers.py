@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from conftest import wait_until
 from http_servers import start_http_server
 
 from memwarden.config import load_settings
@@ -126,6 +127,9 @@ def test_the_daemon_socket_answers_the_malformed_suite_alike(place: DaemonPlace)
     starter = StdioPeer({**os.environ, "MEMWARDEN_EMBEDDER": "none", "MEMWARDEN_DAEMON": "only"})
     starter.send(json.dumps(INIT).encode())
     assert starter.answer()["id"] == 1
+    # The relay answers initialize before the daemon it starts is up (docs/daemon.md "Starting
+    # fast"): wait for the daemon's socket.
+    wait_until(place.socket_path.exists, timeout=ANSWER_TIMEOUT, what="the daemon serve started")
     settings = load_settings(embedder="none")
     with socket.socket(socket.AF_UNIX) as sock:
         sock.settimeout(ANSWER_TIMEOUT)
@@ -264,6 +268,7 @@ def test_the_daemon_answers_a_line_past_its_limit_and_goes_on_serving(place: Dae
     starter = StdioPeer(env)
     starter.send(json.dumps(INIT).encode())
     assert starter.answer()["id"] == 1
+    wait_until(place.socket_path.exists, timeout=ANSWER_TIMEOUT, what="the daemon serve started")
     settings = load_settings(embedder="none", import_max_bytes=1024)
     with socket.socket(socket.AF_UNIX) as sock:
         sock.settimeout(ANSWER_TIMEOUT)
