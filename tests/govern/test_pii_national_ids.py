@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memwarden.govern import Redactor
+from memwarden.govern.pii_national_ids import (
+    _DIGIT_LED_ID,
+    _FORM_CHARACTERS,
+    _LETTER_LED_ID,
+    _LOOK_BACK,
+    _NUMBER,
+    _near_digits,
+)
 
 REDACTOR = Redactor()
 
@@ -47,3 +57,52 @@ def test_a_number_after_a_word_naming_an_identity_document_is_redacted(text: str
 )
 def test_words_about_identity_next_to_ordinary_numbers_change_nothing(text: str) -> None:
     assert REDACTOR.redact(text).text == text
+
+
+FORM_ALPHABET = st.sampled_from([*"0123456789", *"ABCDEHKLMPRSTXYZ", "Ñ", "&", *" ./+-", *"ax,_é\n"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(FORM_ALPHABET, min_size=1, max_size=40).map("".join), st.integers(0, 39))
+def test_no_national_id_form_reaches_past_the_run_of_characters_forms_hold(text: str, start: int) -> None:
+    # NationalIdRule skips a place whose run of form characters lies inside a covered span: that is
+    # exact only if every form's match is such a run.
+    start = min(start, len(text) - 1)
+    run = _FORM_CHARACTERS.match(text, start)
+    assert run is not None
+    for form in (_DIGIT_LED_ID, _LETTER_LED_ID):
+        found = form.match(text, start)
+        assert found is None or found.end() <= run.end()
+
+
+def test_national_id_forms_hold_only_digits_capitals_and_separators_written_in_the_table() -> None:
+    for value in (
+        "RSSMRA85T10A562S",
+        "GODE561231GR8",
+        "X-1234567-L",
+        "123.456.789-09",
+        "1 85 05 78 006 084 36",
+    ):
+        run = _FORM_CHARACTERS.match(value)
+        assert run is not None and run.end() == len(value)
+
+
+def _stretches_number_by_number(text: str) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for number in _NUMBER.finditer(text):
+        lo, hi = max(0, number.start() - _LOOK_BACK), number.end()
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return out
+
+
+GAPS = st.sampled_from(["", " ", "-", ".", "/", "x" * 20, "y" * 59, "z" * 60, "w" * 61, "\n" * 30, "a. "])
+DIGIT_PIECES = st.sampled_from(["1", "12", "1 2", "12-", "3.4.", "5 / 6", "7-", " 8", "99999", "0"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(GAPS, DIGIT_PIECES), max_size=30).map("".join))
+def test_the_stretches_before_numbers_are_those_merged_number_by_number(text: str) -> None:
+    assert _near_digits(text) == _stretches_number_by_number(text)

@@ -284,10 +284,18 @@ _NUMBER = re.compile(r"[0-9][0-9 ./-]*[0-9]")
 _NUMBER_RUN = re.compile(r"[0-9]+(?:[ ./-][0-9]+)*")  # digit groups and the separators between them
 _CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")  # every form starts with one or a digit
 _CAPITAL = re.compile("[A-Z]")
+# Every character a form of ``ID_SHAPES`` can hold (its match is a run of them): digits, capitals,
+# the separators and the "Ñ" and "&" of a Mexican RFC (tests/govern/test_pii_national_ids.py checks
+# that no form reaches past such a run).
+_FORM_CHARACTERS = re.compile(r"[\dA-ZÑ& ./+-]*")
 _WORD_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _LOOK_BACK = 60  # characters before a number searched for a word naming it (word, filler, letters)
 _LEAD = 6  # letters a national id may have before its first digits (a codice fiscale's six)
 _LOOK_AHEAD = 30  # characters after a value searched for a word naming it ("… (PESEL)")
+# Numbers (``_NUMBER``) each starting at most ``_LOOK_BACK`` characters after the end of the one
+# before: the stretches before them touch. The greedy gap takes the furthest next start, whose
+# number ends where the whole run of digits and separators ends, as the number found alone would.
+_NUMBER_CLUSTER = LazyPattern(rf"{_NUMBER.pattern}(?:(?s:.){{0,{_LOOK_BACK}}}{_NUMBER.pattern})*")
 _MIN_DIGITS = 7  # the fewest digits a form starting with a digit holds (an Irish PPS number)
 
 
@@ -329,17 +337,14 @@ def id_words(text: str, pos: int = 0, endpos: int | None = None) -> Iterator[tup
             glued = glued_match.span() if glued_match is not None else None
 
 
-def _near_digits(text: str, back: int) -> list[tuple[int, int]]:
-    """Stretches of ``text`` from ``back`` characters before each number (two digits or more) to its
-    end, those that touch merged: only they can hold a value and the characters in front of it."""
-    out: list[tuple[int, int]] = []
-    for number in _NUMBER.finditer(text):
-        lo, hi = max(0, number.start() - back), number.end()
-        if out and lo <= out[-1][1]:
-            out[-1] = (out[-1][0], hi)
-        else:
-            out.append((lo, hi))
-    return out
+def _near_digits(text: str) -> list[tuple[int, int]]:
+    """Stretches of ``text`` from ``_LOOK_BACK`` characters before each number (two digits or more)
+    to its end, those that touch merged: only they can hold a value and the characters in front of
+    it. One match of ``_NUMBER_CLUSTER`` is one stretch's numbers, found in C (a loop over every
+    number of a text full of them cost more than the rest of the rule)."""
+    return [
+        (max(0, cluster.start() - _LOOK_BACK), cluster.end()) for cluster in _NUMBER_CLUSTER.finditer(text)
+    ]
 
 
 class IdNumberRule(Rule):
@@ -368,7 +373,7 @@ class IdNumberRule(Rule):
         self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
     ) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
-        for stretch_lo, hi in _near_digits(text, _LOOK_BACK):
+        for stretch_lo, hi in _near_digits(text):
             lo, near = words_near(text, stretch_lo, hi)  # markers blanked, case-folded
             for _, word_end in id_words(near):
                 value = _AFTER_ID_WORD.match(text, lo + word_end)
@@ -454,7 +459,13 @@ class NationalIdRule(Rule):
             )
             if not (letters or digits):
                 continue
-            for found in _candidates(text, at, lo, letters=letters, digits=digits):
+            places = _candidate_starts(text, at, lo, letters=letters, digits=digits)
+            # A value starting where a covered span already reaches past every character a form
+            # can hold would lie inside it (the loop below stops there): when every place left
+            # is such a place, this number yields nothing, and no form is tried there.
+            while places and ordered and _sealed(text, places[-1][0], starts, reach):
+                places.pop()
+            for found in _candidates(text, at, places):
                 inside = bisect.bisect_right(starts, found.start()) - 1
                 if inside >= 0 and reach[inside] >= found.end():
                     break
@@ -470,21 +481,41 @@ class NationalIdRule(Rule):
         return out
 
 
-def _candidates(text: str, at: int, lo: int, *, letters: bool, digits: bool) -> Iterator[re.Match[str]]:
-    """The values a national id may take around the number at ``at``, left to right: with
-    ``letters``, those starting with a capital at a word start from ``lo`` on; with ``digits``, the
-    one starting with the number. A value starts after a character that is not an ASCII letter or
+def _candidate_starts(text: str, at: int, lo: int, *, letters: bool, digits: bool) -> list[tuple[int, bool]]:
+    """Where a national id around the number at ``at`` may start, left to right, and whether its
+    form starts with a digit: with ``letters``, each capital at a word start from ``lo`` on; with
+    ``digits``, the number itself. A value starts after a character that is not an ASCII letter or
     digit."""
+    places = []
     if letters:
         for start in range(lo, at):
             if text[start] in _CAPITALS and not (start and text[start - 1] in _WORD_CHARS):
-                found = _LETTER_LED_ID.match(text, start)
-                if found is not None and found.end() > at:
-                    yield found
+                places.append((start, False))
     if digits:
-        found = _DIGIT_LED_ID.match(text, at)
-        if found is not None:
-            yield found
+        places.append((at, True))
+    return places
+
+
+def _candidates(text: str, at: int, places: list[tuple[int, bool]]) -> Iterator[re.Match[str]]:
+    """The values a national id may take at ``places`` (``_candidate_starts``), left to right; one
+    starting with a letter must reach into the number at ``at``."""
+    for start, digit_led in places:
+        if digit_led:
+            found = _DIGIT_LED_ID.match(text, start)
+            if found is not None:
+                yield found
+        else:
+            found = _LETTER_LED_ID.match(text, start)
+            if found is not None and found.end() > at:
+                yield found
+
+
+def _sealed(text: str, start: int, starts: list[int], reach: list[int]) -> bool:
+    """Whether any value starting at ``start`` lies inside a covered span (``starts`` and ``reach``
+    as in ``NationalIdRule.spans``): the spans reach past the run of characters a form can hold."""
+    inside = bisect.bisect_right(starts, start) - 1
+    run = _FORM_CHARACTERS.match(text, start)
+    return inside >= 0 and run is not None and reach[inside] >= run.end()
 
 
 ID_RULES: tuple[Rule, ...] = (NationalIdRule(), IdNumberRule())
