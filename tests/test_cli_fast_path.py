@@ -89,3 +89,28 @@ def test_the_full_parser_still_answers_what_the_fast_path_leaves(cli_env: dict[s
         )
         assert done.returncode == code, (argv, done.stderr)
         assert words in (done.stderr if code else done.stdout), (argv, done.stderr)
+
+
+def imported_modules(stderr: str) -> set[str]:
+    """The modules a process run with PYTHONPROFILEIMPORTTIME=1 imported (its stderr)."""
+    return {line.rsplit("|", 1)[1].strip() for line in stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_a_search_with_the_daemon_off_imports_no_daemon_module(cli_env: dict[str, str]) -> None:
+    """MEMWARDEN_DAEMON=off: a cold search neither asks a daemon nor imports the modules that would."""
+    subprocess.run(
+        [sys.executable, "-m", "memwarden", "add", "the client prefers email"],
+        capture_output=True, text=True, env=cli_env, timeout=120, check=True,
+    )  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "memwarden", "search", "client email", "--json"],
+        capture_output=True,
+        text=True,
+        env={**cli_env, "PYTHONPROFILEIMPORTTIME": "1"},
+        timeout=60,
+        check=True,
+    )
+    assert '"via": "process"' in done.stdout and "the client prefers email" in done.stdout
+    modules = imported_modules(done.stderr)
+    assert "memwarden.search.searcher" in modules
+    assert not {m for m in modules if m.startswith("memwarden.daemon")}

@@ -462,6 +462,31 @@ def test_the_hooks_read_settings_without_pydantic_or_dataclasses(
     )
 
 
+def test_the_prompt_hook_with_the_daemon_off_imports_no_daemon_module(
+    service: MemoryService, cli_env: dict[str, str], repo: Path
+) -> None:
+    """MEMWARDEN_DAEMON=off: the hook searches the database without looking for a daemon, so
+    neither the daemon's runtime folder nor its modules are read (the cold hook's start)."""
+    service.memories.add("The Acme client prefers email", project="acme")
+    done = subprocess.run(
+        [sys.executable, "-m", "memwarden", "hook", "prompt"],
+        input=json.dumps(prompt_payload("email the client", repo)),
+        env={**cli_env, "PYTHONPROFILEIMPORTTIME": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert (
+        "The Acme client prefers email" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    )
+    modules = {
+        line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")
+    }
+    assert "memwarden.hooks.commands" in modules
+    assert not {m for m in modules if m.startswith("memwarden.daemon")}
+
+
 def test_hook_usage_errors_exit_2_through_the_full_parser(cli_env: dict[str, str]) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "memwarden", "hook", "bogus"],

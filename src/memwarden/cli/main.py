@@ -113,7 +113,6 @@ def _announce_new_database(args: argparse.Namespace) -> None:
 
 def cmd_search(args: argparse.Namespace) -> int:
     from memwarden.cli.output import emit_json, print_hits
-    from memwarden.daemon.attach import call_daemon
 
     query = {
         "query": args.query,
@@ -126,7 +125,13 @@ def cmd_search(args: argparse.Namespace) -> int:
     }
     # The daemon, when it is up, searches by meaning too with its warm model; else this process
     # searches by keywords (or loads the model for --hybrid).
-    answer = call_daemon(_hot_settings(args), "search", {**query, "vector": True}, timeout=SEARCH_TIMEOUT_S)
+    # MEMWARDEN_DAEMON=off: the daemon modules are not even imported (a cold search's start).
+    settings = _hot_settings(args)
+    answer = None
+    if settings.daemon != "off":
+        from memwarden.daemon.attach import call_daemon
+
+        answer = call_daemon(settings, "search", {**query, "vector": True}, timeout=SEARCH_TIMEOUT_S)
     if answer is not None:
         answer["via"] = "daemon"
         emit_json(answer) if args.json else print_hits(answer)

@@ -57,7 +57,6 @@ def answer_prompt_hook(
 
     try:
         settings = load_hot_settings(**({"db": db} if db else {}))
-        runtime = default_runtime_dir_name()
     except ConfigError:  # run_hook reads the settings again and logs what is wrong
         return _usual(project, db, None, stdin, stdout, None, None)
     ask: Callable[[dict[str, object]], object]
@@ -68,11 +67,18 @@ def answer_prompt_hook(
         if address is None:  # the usual way reads it with urllib (and refuses what is not loopback)
             return _usual(project, db, None, stdin, stdout, None, settings)
         ask, which = _server(settings, address), "server"
+    elif settings.daemon == "off":
+        # No daemon to ask, and none looked for: its runtime folder and modules stay unread.
+        return _usual(project, db, None, stdin, stdout, None, settings)
     else:
+        try:
+            runtime = default_runtime_dir_name()
+        except ConfigError:  # run_hook reads the settings again and logs what is wrong
+            return _usual(project, db, None, stdin, stdout, None, None)
         from memwarden.daemon.place import DaemonPlace
 
         place = DaemonPlace(runtime)
-        if settings.daemon == "off" or not place.may_be_up():
+        if not place.may_be_up():
             # No daemon to ask. With "auto" the usual way need not look again (""); with "only"
             # it says in the log that none is up.
             unasked = "" if settings.daemon == "auto" else None
