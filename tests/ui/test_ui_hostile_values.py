@@ -32,6 +32,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 import pytest
+from daemon_site import DaemonSite
 from hostile_values import hostile_values, intact_and_broken
 from ui_helpers import TOKEN, WAIT_MS, Server, fill
 
@@ -196,7 +197,7 @@ document.addEventListener('securitypolicyviolation', e => window.__violations.pu
 
 @dataclass
 class Site:
-    server: Server
+    server: Server | DaemonSite
     db: Path
     values: list[str]
     carriers: list[str]
@@ -341,6 +342,12 @@ def _write_hostile_backup_record(backups: Path, values: list[str]) -> None:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The hostile database served by the HTTP app in this process
+    (tests/ui/test_ui_daemon_hostile_values.py runs the same test on the user's daemon)."""
+    yield from hostile_site(tmp_path_factory, daemon=False)
+
+
+def hostile_site(tmp_path_factory: pytest.TempPathFactory, *, daemon: bool) -> Iterator[Site]:
     folder = tmp_path_factory.mktemp("hostile")
     settings = load_settings(
         db=str(folder / "ui.db"),
@@ -362,7 +369,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     _write_hostile_memories(db, probes, carriers, values)
     _write_hostile_audit_rows(db, settings.tenant, carriers, values)
     _write_hostile_backup_record(folder / "backups", values)
-    server = Server(build_http_app(service, settings))
+    server: Server | DaemonSite
+    if daemon:
+        service.close()  # the daemon opens the database itself
+        server = DaemonSite(db, folder, MEMWARDEN_HTTP_TOKEN=TOKEN)
+    else:
+        server = Server(build_http_app(service, settings))
     try:
         yield Site(server, db, values, carriers, probes, _memory_rows(db))
     finally:
