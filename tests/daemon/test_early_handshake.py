@@ -229,3 +229,45 @@ def test_a_runtime_folder_others_can_open_is_refused_before_the_client_is_read(p
     assert not place.may_be_up()  # served in its own process: no daemon was started
     log = Path(os.environ["MEMWARDEN_LOG_FILE"]).read_text(encoding="utf-8")
     assert "serving in this process, not the shared daemon" in log and "chmod 700" in log
+
+
+def test_a_relay_that_starts_the_daemon_imports_no_heavy_module(place: DaemonPlace, tmp_path: Path) -> None:
+    """The kept answers are read with the standard library: answering the handshake itself, the
+    relay still imports neither the MCP SDK nor pydantic (tests/daemon/test_relay_footprint.py)."""
+    from test_relay_footprint import HEAVY, INITIALIZE, RSS_BOUND_KB
+
+    imports = tmp_path / "imports.txt"
+    with imports.open("wb") as stderr:
+        relay = subprocess.Popen(
+            [sys.executable, "-X", "importtime", "-m", "memwarden", "serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+        )
+        assert relay.stdin is not None and relay.stdout is not None
+        try:
+            relay.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
+            relay.stdin.flush()
+            answer = json.loads(relay.stdout.readline())
+            assert answer["result"]["serverInfo"] == {"name": "memwarden", "version": __version__}
+            relay.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+            relay.stdin.write(b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n')
+            relay.stdin.flush()
+            listed = json.loads(relay.stdout.readline())  # from the daemon, once it is up
+            assert listed["id"] == 2 and {tool["name"] for tool in listed["result"]["tools"]} >= {
+                "memory_add"
+            }
+            status = Path(f"/proc/{relay.pid}/status").read_text(encoding="utf-8")
+            rss_kb = int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1])
+        finally:
+            relay.stdin.close()
+            code = relay.wait(timeout=60)
+            relay.stdout.close()
+    assert code == 0
+    imported = {
+        line.rsplit("|", 1)[1].strip()
+        for line in imports.read_text(encoding="utf-8").splitlines()
+        if line.startswith("import time:")
+    }
+    assert sorted(name for name in imported if name.split(".")[0] in HEAVY) == []
+    assert rss_kb < RSS_BOUND_KB, f"relay resident memory {rss_kb} kB"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -23,6 +22,8 @@ from memwarden.daemon.place import DaemonPlace, default_transport
 from memwarden.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
+    import subprocess
+
     from memwarden.config import Settings
 
 logger = logging.getLogger(__name__)
@@ -130,6 +131,8 @@ def start_process(command: list[str], database: str) -> subprocess.Popen[bytes]:
     The database goes through a pipe, not the command line, where ``ps`` would show a
     PostgreSQL URL's password; everything else is the inherited environment.
     """
+    import subprocess  # here: a relay attaching to a running daemon starts nothing
+
     options: dict[str, Any] = {}
     if sys.platform == "win32":
         options["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.DETACHED_PROCESS
@@ -152,6 +155,8 @@ def start_process(command: list[str], database: str) -> subprocess.Popen[bytes]:
 def spawn_daemon(database: str, *, transport: str | None = None, for_mcp: bool = False) -> None:
     """Start the daemon detached: a short-lived launcher starts it and exits (so the daemon is
     nobody's child here, and no client is left to reap it)."""
+    import subprocess
+
     launcher = start_process(daemon_command(detach=True, transport=transport, for_mcp=for_mcp), database)
     try:
         code = launcher.wait(timeout=30)

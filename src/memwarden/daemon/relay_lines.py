@@ -3,10 +3,9 @@ taken from a buffer, a message read from one, and the errors the relay itself an
 
 from __future__ import annotations
 
-import _socket
+import _socket  # the C socket type: socket.py builds enums the relay never needs
 import json
 import os
-import socket
 from typing import Any
 
 # JSON-RPC's range for implementation-defined server errors (-32000 to -32099).
@@ -72,6 +71,6 @@ def unavailable_error(request_id: object, reason: str) -> bytes:
 
 def shut_write(sock: _socket.socket) -> None:
     try:
-        sock.shutdown(socket.SHUT_WR)  # the daemon ends the session, then closes
+        sock.shutdown(_socket.SHUT_WR)  # the daemon ends the session, then closes
     except OSError:
         pass
