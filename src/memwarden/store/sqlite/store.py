@@ -26,11 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 from memwarden.audit.write_audit import WriteAudit
 from memwarden.models import Candidate, IndexText, KeywordQuery, Memory, VectorCounts, VectorSpace
+
+# maintenance and insights are imported by the methods that use them: a search or a prompt
+# hook with the daemon off never runs them, and every module it imports is start-up time.
 from memwarden.store.sqlite import (
     index_state,
-    insights,
     keyword_methods,
-    maintenance,
     memory_reads,
     memory_writes,
     threads,
@@ -215,6 +216,8 @@ class SQLiteStore:
         after: BrowseCursor | None = None,
         before: BrowseCursor | None = None,
     ) -> MemoryPage:
+        from memwarden.store.sqlite import insights
+
         return insights.browse(
             self.db.connection(),
             tenant,
@@ -227,9 +230,13 @@ class SQLiteStore:
         )
 
     def projects(self, tenant: str) -> list[str]:
+        from memwarden.store.sqlite import insights
+
         return insights.projects(self.db.connection(), tenant)
 
     def overview(self, tenant: str, *, now: datetime, weeks_since: datetime, top: int) -> StoreOverview:
+        from memwarden.store.sqlite import insights
+
         return insights.overview(self.db.connection(), tenant, now=now, weeks_since=weeks_since, top=top)
 
     # -- vectors -----------------------------------------------------------------------------
@@ -306,48 +313,74 @@ class SQLiteStore:
     # -- whole-store operations --------------------------------------------------------------
 
     def integrity_problems(self) -> list[str]:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.integrity_problems(self.db)
 
     def probe_keyword_index(self) -> str | None:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.probe_keyword_index(self.db)
 
     def probe_vector_store(self) -> str | None:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.probe_vector_store(self.db)
 
     def keyword_index_mismatch(self) -> str | None:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.keyword_index_mismatch(self.db.connection())
 
     def rebuild_keyword_index(self, index_for: Callable[[Memory], IndexText]) -> int:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.rebuild_keyword_index(self.db, index_for)
 
     def iter_memories(
         self, tenant: str, *, project: str | None, include_deleted: bool, batch: int = 2000
     ) -> Iterator[Memory]:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.iter_memories(
             self.db, tenant, project=project, include_deleted=include_deleted, batch=batch
         )
 
     def iter_vectors(self, batch: int = 2000) -> Iterator[tuple[str, VectorSpace, bytes]]:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.iter_vectors(self.db, batch)
 
     def tenants(self) -> list[str]:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.tenants(self.db.connection())
 
     def table_counts(self) -> dict[str, int]:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.table_counts(self.db.connection())
 
     def existing_ids(self, ids: Sequence[str]) -> set[str]:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.existing_ids(self.db.connection(), ids)
 
     def import_memories(
         self, entries: Sequence[tuple[Memory, IndexText]], *, audit: WriteAudit | None = None
     ) -> list[str]:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.import_memories(self.db, entries, audit=audit)
 
     def purge_expired(self, expired_before: datetime, *, audit: WriteAudit | None = None) -> list[str]:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.purge_expired(self.db, expired_before, audit=audit)
 
     def vacuum(self) -> dict[str, int]:
+        from memwarden.store.sqlite import maintenance
+
         return maintenance.vacuum(self.db)
 
     def put_state(self, key: str, value: str) -> None:
