@@ -68,6 +68,8 @@ def test_open_prints_nothing(tmp_path: Path, capfd: pytest.CaptureFixture[str]) 
 def test_unknown_or_bad_settings_are_refused_by_name(tmp_path: Path) -> None:
     with pytest.raises(memwarden.ConfigError, match=r"unknown setting.*colour"):
         memwarden.open(tmp_path / "a.db", colour="blue")
+    with pytest.raises(memwarden.ConfigError, match=r"langauges \(did you mean languages\?\)"):
+        memwarden.open(tmp_path / "a.db", langauges="english")
     with pytest.raises(memwarden.ConfigError, match="redaction"):
         memwarden.open(tmp_path / "a.db", redaction="sometimes")
     with pytest.raises(memwarden.ConfigError, match="db is the first argument"):

@@ -82,11 +82,8 @@ def open(
     ``ConfigError``. The environment is never read.
     """
     from memwarden.app import build_service
-    from memwarden.config import ExplicitSettings, explicit_settings
+    from memwarden.config import explicit_settings
 
-    unknown = sorted(set(settings) - set(ExplicitSettings.model_fields))
-    if unknown:
-        raise ConfigError(f"unknown setting(s) {', '.join(unknown)}: see memwarden.Settings for the names")
     if "db" in settings:
         raise ConfigError("db is the first argument of memwarden.open, not a setting")
     values: dict[str, object] = {**settings, "db": os.fspath(path_or_url)}
