@@ -18,7 +18,7 @@ from memwarden.models import KeywordQuery
 # token naming the memory's tenant and project (``scope_token``), so a project-scoped search is
 # answered inside the index (``scope : "s…" AND …``) without reading every matching memory row;
 # its bm25 weight is 0, so it never changes the score. ``context`` (migration 0009) holds the
-# analyzed context of a memory, a low-weight field (keyword_methods.BM25_WEIGHTS).
+# analyzed context of a memory, a low-weight field (``keyword_methods.BM25_WEIGHTS``).
 FTS_TABLE_SQL = (
     "CREATE VIRTUAL TABLE memories_fts USING fts5("
     "title, tags, body, context, scope, "
@@ -82,7 +82,7 @@ def word_expressions(query: KeywordQuery) -> list[tuple[str, str | None]]:
 def scope_token(tenant: str | None, project: str | None) -> str | None:
     """The index token of one tenant+project: ``s`` and 24 hex digits of their SHA-256.
 
-    Computed here and written with the index row as a plain value (``SQLiteStore._index``
+    Computed here and written with the index row as a plain value (``keyword_methods.index_row``
     says why it is not computed by SQL in an ``INSERT … SELECT``).
     """
     if tenant is None or project is None:
