@@ -159,14 +159,11 @@ def test_a_corrupt_saved_file_is_ignored(place: DaemonPlace, settings: Any, tmp_
     assert read_answers(str(tmp_path / SAVED_FILE))  # rewritten whole from the daemon's answer
 
 
-def test_when_no_daemon_can_be_had_each_queued_request_gets_a_clear_error(
-    place: DaemonPlace, settings: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A daemon of a newer memwarden takes the lock first; it is paused before it listens, so the
-    client's `serve` finds no daemon, answers the handshake, queues the call and starts one (which
-    waits for the lock). Resumed, the newer daemon refuses this client; with
-    MEMWARDEN_DAEMON=only the queued call gets an error naming the refusal and `serve` exits 1."""
-    monkeypatch.setenv("MEMWARDEN_DAEMON", "only")
+@contextmanager
+def newer_daemon_paused(place: DaemonPlace) -> Iterator[subprocess.Popen[bytes]]:
+    """A daemon of a newer memwarden that holds the lock but is paused before it listens: a
+    `serve` started now finds no daemon, answers the handshake and starts one, which waits for
+    the lock. Resumed (SIGCONT), the newer daemon listens and refuses this release's clients."""
     place.prepare()
     newer = subprocess.Popen(
         [sys.executable, "-m", "memwarden.daemon", "--as-version", "99.0.0"],
@@ -174,39 +171,67 @@ def test_when_no_daemon_can_be_had_each_queued_request_gets_a_clear_error(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+    def newer_holds_lock() -> bool:
+        probe = DaemonLock(place)
+        try:
+            return not probe.try_acquire()
+        finally:
+            probe.release()  # closing the file drops the lock if this probe took it
+
     try:
-
-        def newer_holds_lock() -> bool:
-            probe = DaemonLock(place)
-            try:
-                return not probe.try_acquire()
-            finally:
-                probe.release()  # closing the file drops the lock if this probe took it
-
         deadline = time.monotonic() + 60
         while not newer_holds_lock():
             assert time.monotonic() < deadline, "the newer daemon never took its lock"
             time.sleep(0.01)
         newer.send_signal(signal.SIGSTOP)
         assert not place.may_be_up(), "the newer daemon listened before it could be paused"
-
-        async def run() -> MCPError:
-            server = StdioServerParameters(
-                command=sys.executable, args=["-m", "memwarden", "serve"], env=dict(os.environ)
-            )
-            async with Client(server) as client:
-                newer.send_signal(signal.SIGCONT)
-                with pytest.raises(MCPError) as refused:
-                    await client.call_tool("memory_add", {"content": "Never stored"})
-                return refused.value
-
-        error = anyio.run(run)
+        yield newer
     finally:
         newer.send_signal(signal.SIGCONT)
         newer.terminate()
         newer.wait(timeout=30)
+
+
+async def call_once_the_newer_daemon_refuses(newer: subprocess.Popen[bytes]) -> Any:
+    """Shake hands (answered by the relay), resume the newer daemon, then call a tool: its result,
+    or the MCPError it raised."""
+    server = StdioServerParameters(
+        command=sys.executable, args=["-m", "memwarden", "serve"], env=dict(os.environ)
+    )
+    async with Client(server) as client:
+        newer.send_signal(signal.SIGCONT)
+        try:
+            added = await client.call_tool("memory_add", {"content": "Backups rotate every Sunday"})
+        except MCPError as exc:
+            return exc
+        found = await client.call_tool("memory_search", {"query": "backups rotate"})
+        assert found.structured_content is not None
+        return added, len(found.structured_content["hits"])
+
+
+def test_when_no_daemon_can_be_had_each_queued_request_gets_a_clear_error(
+    place: DaemonPlace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MEMWARDEN_DAEMON=only: the queued call gets an error naming the refusal; serve exits 1."""
+    monkeypatch.setenv("MEMWARDEN_DAEMON", "only")
+    with newer_daemon_paused(place) as newer:
+        error = anyio.run(call_once_the_newer_daemon_refuses, newer)
+    assert isinstance(error, MCPError), error
     assert error.data == {"reason": "daemon_unavailable", "retry": False}
     assert "99.0.0" in error.message and "did not run" in error.message, error.message
+
+
+def test_with_auto_a_client_answered_early_is_served_in_its_own_process_when_no_daemon_takes_it(
+    place: DaemonPlace,
+) -> None:
+    """MEMWARDEN_DAEMON=auto: the session is replayed to a server of the client's own, as when
+    `serve` waited for the daemon and then served in its own process."""
+    with newer_daemon_paused(place) as newer:
+        outcome = anyio.run(call_once_the_newer_daemon_refuses, newer)
+    assert not isinstance(outcome, MCPError), outcome
+    added, hits = outcome
+    assert not added.is_error and hits == 1
 
 
 def test_a_runtime_folder_others_can_open_is_refused_before_the_client_is_read(place: DaemonPlace) -> None:

@@ -13,6 +13,7 @@ is there to ask.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -109,7 +110,37 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
     from memwarden.daemon.handshake import KeptAnswers
 
     kept = KeptAnswers(settings.data_dir_name(), tools)
-    return relay_stdio(None, connect=reconnect, reconnect=reconnect, kept=kept, on_attached=announce)
+    own = (
+        None
+        if settings.daemon == "only" or os.name == "nt"
+        else (lambda: serve_in_own_process(settings, tools))
+    )
+    return relay_stdio(
+        None, connect=reconnect, reconnect=reconnect, kept=kept, fallback=own, on_attached=announce
+    )
+
+
+def serve_in_own_process(settings: Any, tools: str) -> Any:
+    """A connection to a server of this client's own (``daemon/own_process.py``) on a socket
+    pair, which the relay replays the session to when no daemon could be had after all."""
+    import _socket
+    import subprocess
+
+    from memwarden.daemon.client import DaemonClient
+    from memwarden.daemon.launch import database_argument
+
+    ours, theirs = _socket.socketpair()
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "memwarden.daemon.own_process", "--tools", tools],
+            stdin=theirs.fileno(),
+            stdout=theirs.fileno(),
+            close_fds=True,
+        )
+    finally:
+        theirs.close()
+    ours.sendall(database_argument(settings).encode("utf-8") + b"\n")
+    return DaemonClient(ours, {"pid": child.pid}, bytearray())
 
 
 def call_daemon(

@@ -201,7 +201,7 @@ def attach_or_start(
     if running is not None:
         return running
     place.prepare()
-    spawn_daemon(_database(settings), transport=transport, for_mcp=mode == "mcp")
+    spawn_daemon(database_argument(settings), transport=transport, for_mcp=mode == "mcp")
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -216,7 +216,9 @@ def attach_or_start(
         time.sleep(0.05)
 
 
-def _database(settings: Any) -> str:
+def database_argument(settings: Any) -> str:
+    """The database as a started process reads it from its standard input: a resolved SQLite
+    path (the child may run elsewhere) or the PostgreSQL URL."""
     from memwarden.settings_paths import is_postgres_url, sqlite_path
 
     url: str = settings.database_url()

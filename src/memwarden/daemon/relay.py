@@ -77,12 +77,14 @@ class McpRelay:
         *,
         connect: Connect | None = None,
         kept: KeptAnswers | None = None,
+        fallback: Connect | None = None,
         stdin_fd: int = 0,
         stdout_fd: int = 1,
         on_attached: Callable[[DaemonClient], None] | None = None,
     ) -> None:
         self._client = client
         self._connect = connect
+        self._fallback = fallback
         self._reconnect = reconnect
         self._kept = kept
         self._on_attached = on_attached
@@ -237,6 +239,16 @@ class McpRelay:
             if self._client is None:
                 assert self._connect is not None
                 attached = self._attach(self._connect)
+                if isinstance(attached, str) and self._fallback is not None:
+                    # When: no daemon could be had after the handshake was answered (MEMWARDEN_DAEMON
+                    # =auto). Why: the client must get a server, as when serve waited and then
+                    # served in its own process. What it sees: the same session, served cold.
+                    print(
+                        f"memwarden: serving in a process of its own, not the shared daemon: {attached}",
+                        file=sys.stderr,
+                    )
+                    self._reconnect = None
+                    attached = self._attach(self._fallback)
                 if isinstance(attached, str):
                     outcome = self._give_up(attached)
                 else:
@@ -478,12 +490,14 @@ def relay_stdio(
     reconnect: Connect | None = None,
     connect: Connect | None = None,
     kept: KeptAnswers | None = None,
+    fallback: Connect | None = None,
     on_attached: Callable[[DaemonClient], None] | None = None,
 ) -> int:
     """Relay until the MCP client closes stdin (0) or the daemon is lost for good (1).
 
     With ``client`` None, ``connect`` attaches (starting the daemon) while the client's handshake
-    is answered from ``kept`` and its other lines wait. With ``reconnect`` (how to attach to the
+    is answered from ``kept`` and its other lines wait; when no daemon can be had, ``fallback``
+    (if given) serves the session instead. With ``reconnect`` (how to attach to the
     daemon again, starting one if needed) a daemon that dies is replaced and the session
     replayed to it; without it the relay ends with the daemon.
     """
@@ -494,6 +508,7 @@ def relay_stdio(
         reconnect,
         connect=connect,
         kept=kept,
+        fallback=fallback,
         stdin_fd=stdin_fd,
         stdout_fd=stdout_fd,
         on_attached=on_attached,
