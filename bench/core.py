@@ -1,6 +1,6 @@
 """Core speed: add and keyword search through the service, cold CLI processes, the paired floor.
 
-    python bench/core.py [--sizes 10000,100000] [--runs 200] [--cold-runs 15] [--json FILE]
+    python bench/core.py [--sizes 10000,100000] [--runs 200] [--cold-runs 15] [--instructions] [--json FILE]
 
 Prints a table of medians, p95 and CPU time (see measure.py) with the machine's load, and
 writes the same numbers as JSON. Targets: add p50 <= 2 ms at 10k (issue 2), also with a
@@ -14,7 +14,10 @@ bare query after importing the standard-library modules `memwarden search` impor
 run time with ``PYTHONPROFILEIMPORTTIME``): no memwarden code at all, the floor of any CPython program that
 uses them. Then the same two commands with the user's daemon up (``MEMWARDEN_DAEMON=auto``, the
 builtin model, every memory embedded first: they search by meaning too), paired the same way;
-``--no-daemon`` skips those rows.
+``--no-daemon`` skips those rows. ``--instructions`` also counts the instructions one cold run
+of the bare query, ``memwarden search`` and ``memwarden hook prompt`` executes (valgrind,
+instructions.py): a figure the shared machine's load leaves alone, to tell whether a change
+made the cold commands cheaper when the wall clock is too noisy to say.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import QUERIES, memory_text
+from instructions import instruction_rows, print_instruction_rows
 from measure import Machine, cold_run, print_rows, summary, timed_calls, write_json
 
 from memwarden.app import build_service
@@ -185,6 +189,11 @@ def main() -> None:
         action="store_true",
         help="skip the rows with the daemon up (they embed every memory first)",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count the instructions of one cold run of each command (needs valgrind)",
+    )
     parser.add_argument("--json", dest="json_out")
     args = parser.parse_args()
     machine = Machine()
@@ -192,6 +201,7 @@ def main() -> None:
     compile_package()
     rng = random.Random(42)
     rows: list[dict[str, object]] = []
+    counted: list[dict[str, object]] = []
     exe = str(Path(sys.executable).with_name("memwarden"))
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
@@ -289,6 +299,15 @@ def main() -> None:
                     size,
                     stdin=prompt,
                 )
+                if args.instructions:
+                    counted = instruction_rows(
+                        [
+                            ("memwarden search", [exe, "search", "client email", "--json"], ""),
+                            ("memwarden hook prompt", hook_command(exe), prompt),
+                        ],
+                        bare,
+                        env,
+                    )
                 if not args.no_daemon:
                     rows += daemon_rows(exe, env, bare, args.cold_runs, size, prompt)
         version = [cold_run([exe, "--version"], env)[:2] for _ in range(args.cold_runs)]
@@ -303,7 +322,9 @@ def main() -> None:
         service.close()
     machine.finish()
     print_rows(rows, machine)
-    write_json(args.json_out, "core", rows, machine)
+    if counted:
+        print_instruction_rows(counted)
+    write_json(args.json_out, "core", rows, machine, instructions=counted)
 
 
 if __name__ == "__main__":
