@@ -102,3 +102,24 @@ def stop_http_server(process: subprocess.Popen[Any]) -> None:
     for stream in (process.stdout, process.stderr):
         if stream is not None:
             stream.close()
+
+
+def free_port() -> int:
+    """A port to give a server that cannot bind port 0 itself; a test that starts ``memwarden
+    serve --http`` uses ``http_servers.start_http_server``, which starts again on a taken port."""
+    return pick_port()
+
+
+def wait_for_http(url: str, process: subprocess.Popen, timeout: float = SERVER_START_TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(
+                f"server exited with {process.returncode}: {process.stderr.read() if process.stderr else ''}"
+            )
+        try:
+            if httpx.get(url, timeout=1.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    raise AssertionError(f"{url} did not answer within {timeout} s")

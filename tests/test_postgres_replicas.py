@@ -17,7 +17,7 @@ import anyio
 import httpx
 import pytest
 from fake_ollama import fake_ollama
-from test_transports import free_port, wait_for_http
+from http_servers import free_port, wait_for_http
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 TOKEN = "replica-token-0123456789"

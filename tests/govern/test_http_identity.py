@@ -37,7 +37,7 @@ ACCEPT = {"accept": "application/json, text/event-stream"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    from test_transports import free_port, wait_for_http
+    from http_servers import free_port, wait_for_http
 
     tmp = tmp_path_factory.mktemp("identity")
     tokens = tmp / "tokens.json"

@@ -24,7 +24,7 @@ BOB = "mwt_bob-exports-fedcba9876543210"
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
-    from test_transports import free_port, wait_for_http
+    from http_servers import free_port, wait_for_http
 
     db = str(tmp_path / "m.db") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
     tokens = tmp_path / "tokens.json"
