@@ -10,9 +10,9 @@ tokenizers, numpy and threadpoolctl send nothing and write nothing: none of thei
 needed (``TOKENIZERS_PARALLELISM`` only silences a warning after a fork, which memwarden does
 not do once a tokenizer has run, and would slow batches).
 
-``quiet_vendor_libraries()`` is called before every import of onnxruntime (``embed/builtin.py``,
-the child process of ``embed/quantized.py``) and at the start of the CLI (``cli/entry.py``),
-which starts the server and the daemon. It only sets values; ``config.py`` stays the only
+``quiet_vendor_libraries()`` is called before every import of onnxruntime (``embed/builtin.py``)
+and at the start of the CLI (``cli/entry.py``),
+which starts the server and the daemon. It only sets values; ``settings_reader.py`` stays the only
 reader of the environment. The values are forced, not defaulted: the promise that nothing
 leaves the machine does not depend on what the shell exported. Children memwarden starts
 inherit them.
