@@ -38,11 +38,18 @@ from memwarden.models import Caller
 PROFILES = ("core", "all")
 
 
-def handshake_requests() -> list[dict[str, Any]]:
-    """One request per handshake the installed SDK negotiates: ``initialize`` at each revision it
-    reaches that way, ``server/discover`` at each 2026-era revision."""
-    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+# The protocol revisions a client may propose (the MCP specification's, oldest first): those
+# reached through ``initialize``, and the 2026 ones probed with ``server/discover``. Read here,
+# not from the SDK (only ``mcp/`` imports it); a revision the installed SDK does not speak is
+# dropped by asking the server (``derive_answers``), and one missing here is only answered
+# later: its client waits for the daemon's answer, which is then saved.
+HANDSHAKE_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+DISCOVER_REVISIONS = ("2026-07-28",)
 
+
+def handshake_requests() -> list[dict[str, Any]]:
+    """One request per handshake a client may make: ``initialize`` at each revision reached that
+    way, ``server/discover`` at each 2026-era revision."""
     client = {"name": "memwarden-handshake-derive", "version": "1"}
     requests: list[dict[str, Any]] = [
         {
@@ -51,7 +58,7 @@ def handshake_requests() -> list[dict[str, Any]]:
             "method": "initialize",
             "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": client},
         }
-        for version in HANDSHAKE_PROTOCOL_VERSIONS
+        for version in HANDSHAKE_REVISIONS
     ]
     requests += [
         {
@@ -66,9 +73,19 @@ def handshake_requests() -> list[dict[str, Any]]:
                 }
             },
         }
-        for version in MODERN_PROTOCOL_VERSIONS
+        for version in DISCOVER_REVISIONS
     ]
     return requests
+
+
+def speaks(request: dict[str, Any], result: dict[str, Any] | None) -> bool:
+    """Whether the server took the revision ``request`` proposed (an ``initialize`` it does not
+    know is answered with another; a ``server/discover`` it does not know, with an error)."""
+    if result is None:
+        return False
+    if request["method"] == "initialize":
+        return bool(result.get("protocolVersion") == request["params"]["protocolVersion"])
+    return request["params"]["_meta"][PROTOCOL_META_KEY] in result.get("supportedVersions", [])
 
 
 class _Collected:
@@ -81,8 +98,9 @@ class _Collected:
         self.lines.append(item)
 
 
-async def _ask(servers: Any, tools: str, request: dict[str, Any]) -> dict[str, Any]:
-    """The result the daemon's MCP server gives ``request`` on a connection of its own."""
+async def _ask(servers: Any, tools: str, request: dict[str, Any]) -> dict[str, Any] | None:
+    """The result the daemon's MCP server gives ``request`` on a connection of its own (None: an
+    error)."""
     send, receive = anyio.create_memory_object_stream[bytes](4)
     sender = _Collected()
     async with send:
@@ -99,9 +117,7 @@ async def _ask(servers: Any, tools: str, request: dict[str, Any]) -> dict[str, A
         for part in line.splitlines():
             message = json.loads(part)
             if message.get("id") == request["id"]:
-                if "result" not in message:
-                    raise RuntimeError(f"the server refused {request['method']}: {message}")
-                result: dict[str, Any] = message["result"]
+                result: dict[str, Any] | None = message.get("result")
                 return result
     raise RuntimeError(f"the server did not answer {request['method']}")
 
@@ -125,7 +141,9 @@ def derive_answers() -> dict[str, dict[str, Any]]:
                 for request in handshake_requests():
                     key = answer_key(releases, tools, request)
                     assert key is not None
-                    answers[key] = anyio.run(_ask, servers, tools, request)
+                    result = anyio.run(_ask, servers, tools, request)
+                    if result is not None and speaks(request, result):
+                        answers[key] = result
         finally:
             service.close()
     return answers

@@ -92,7 +92,6 @@ class McpRelay:
         self._stdout_fd = stdout_fd
         self._state = threading.Condition()
         self._ready = client is not None  # a daemon has the session and the queue is sent
-        self._wanted = False  # the client sent something while no daemon was attached
         self._closed = False
         self._epoch = 0  # one more for each daemon attached: a flush of an older one stops
         self._queue: list[tuple[bytes, dict[str, Any] | None]] = []
@@ -103,7 +102,6 @@ class McpRelay:
         self._handshake_answered = False  # the client has an answer (the daemon's or a kept one)
         self._kept_result: dict[str, Any] | None = None  # the kept answer the client got, if any
         self._initialized: bytes | None = None
-        self._initialized_sent = False  # went to the daemon that has the session
         self._waiting: dict[str, object] = {}  # the client's requests sent, unanswered: key -> id
         self._daemon_asks: set[str] = set()  # the daemon's unanswered requests to the client
         self._stale_asks: set[str] = set()  # ... asked by a daemon that has since died
