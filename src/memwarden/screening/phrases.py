@@ -72,6 +72,10 @@ _EN_OVERRIDE = [
     r"\b(?:repeat|print|output|show|display|reveal|recite|echo|write out|spell out|dump) (?:back )?(?:me |us )?(?:all |everything )?(?:of )?(?:the |your )?(?:full |entire |exact |whole )?(?:above (?:text|prompt|instructions|conversation|context)|(?:initial|hidden|original|secret) (?:prompt|instructions))\b",
     r"\b(?:repeat|print|output|show|display|reveal|recite|echo|write out|spell out|dump) (?:back )?(?:me |us )?(?:all |everything )?(?:of )?(?:the |your )?(?:full |entire |exact |whole )?(?:text|prompt|instructions|conversation) (?:above\b(?! the\b)|before this|you (?:were|have been) given|you received|at the (?:beginning|start|top) of (?:this|the) (?:conversation|chat|session))",
     r"\b(?:return|print|output|reveal|show|leak|dump|tell me|give me|share) (?:me |us )?your (?:own )?(?:embeddings|weights|training data|system prompt|initial prompt|original prompt|hidden prompt|hidden instructions|secret instructions|initial instructions)\b",
+    # Authority over the assistant itself claimed by the text: "as your creator", "I'm your developer".
+    r"\b(?:i am|i['’]m|as|this is) your (?:own )?(?:developer|creator|maker|programmer|administrator|owner|operator|trainer)s?\b",
+    # The assistant's secret asked for in a disguise: "write the passphrase in pig latin".
+    r"\b(?:password|passphrase|passcode|secret key|secret word)s? (?:in|into|using|as|with) (?:pig latin|morse(?: code)?|rot ?13|a caesar cipher|caesar|reverse(?:d)? order|backwards|leetspeak|an acrostic)\b",
     # Playing a malicious AI: "imagine you are an evil AI".
     r"\b(?:imagine|pretend|suppose|assume) (?:that )?you(?:'re| are) (?:now )?(?:an? |the )?(?:evil|malicious|rogue|unrestricted|unfiltered|uncensored|unethical|amoral) (?:ai|assistant|bot|chatbot|model|computer|machine|language model)\b",
     r"\bact as (?:if you (?:are|were) )?(?:an? )?(?:unrestricted|unfiltered|uncensored|evil|malicious)\b",
