@@ -11,9 +11,6 @@ from memwarden.govern.pii_national_ids import (
     _DIGIT_LED_ID,
     _FORM_CHARACTERS,
     _LETTER_LED_ID,
-    _LOOK_BACK,
-    _NUMBER,
-    _near_digits,
 )
 
 REDACTOR = Redactor()
@@ -85,24 +82,3 @@ def test_national_id_forms_hold_only_digits_capitals_and_separators_written_in_t
     ):
         run = _FORM_CHARACTERS.match(value)
         assert run is not None and run.end() == len(value)
-
-
-def _stretches_number_by_number(text: str) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for number in _NUMBER.finditer(text):
-        lo, hi = max(0, number.start() - _LOOK_BACK), number.end()
-        if out and lo <= out[-1][1]:
-            out[-1] = (out[-1][0], hi)
-        else:
-            out.append((lo, hi))
-    return out
-
-
-GAPS = st.sampled_from(["", " ", "-", ".", "/", "x" * 20, "y" * 59, "z" * 60, "w" * 61, "\n" * 30, "a. "])
-DIGIT_PIECES = st.sampled_from(["1", "12", "1 2", "12-", "3.4.", "5 / 6", "7-", " 8", "99999", "0"])
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.one_of(GAPS, DIGIT_PIECES), max_size=30).map("".join))
-def test_the_stretches_before_numbers_are_those_merged_number_by_number(text: str) -> None:
-    assert _near_digits(text) == _stretches_number_by_number(text)

@@ -103,3 +103,10 @@ def test_a_card_followed_by_more_digit_groups_is_still_found_by_its_pieces() -> 
 def test_digits_of_keeps_exactly_the_decimal_digits_a_regex_keeps(text: str) -> None:
     assert digits_of(text) == re.sub(r"\D", "", text)
     assert digits_of("4111 1111-1111.1111") == "4111111111111111"
+
+
+def test_a_group_of_hints_reports_the_hints_inside_its_matches_and_past_the_matches_it_reads() -> None:
+    scan = HintScan(("abcd", "abc", "abx", "aby", "bc"))
+    assert scan.present("xx abcd xx") == {"abcd", "abc", "bc"}
+    assert scan.present("abx " * 10 + "aby") == {"abx", "aby"}
+    assert scan.present("a b c d") == set()

@@ -292,10 +292,6 @@ _WORD_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrs
 _LOOK_BACK = 60  # characters before a number searched for a word naming it (word, filler, letters)
 _LEAD = 6  # letters a national id may have before its first digits (a codice fiscale's six)
 _LOOK_AHEAD = 30  # characters after a value searched for a word naming it ("… (PESEL)")
-# Numbers (``_NUMBER``) each starting at most ``_LOOK_BACK`` characters after the end of the one
-# before: the stretches before them touch. The greedy gap takes the furthest next start, whose
-# number ends where the whole run of digits and separators ends, as the number found alone would.
-_NUMBER_CLUSTER = LazyPattern(rf"{_NUMBER.pattern}(?:(?s:.){{0,{_LOOK_BACK}}}{_NUMBER.pattern})*")
 _MIN_DIGITS = 7  # the fewest digits a form starting with a digit holds (an Irish PPS number)
 
 
@@ -337,14 +333,17 @@ def id_words(text: str, pos: int = 0, endpos: int | None = None) -> Iterator[tup
             glued = glued_match.span() if glued_match is not None else None
 
 
-def _near_digits(text: str) -> list[tuple[int, int]]:
-    """Stretches of ``text`` from ``_LOOK_BACK`` characters before each number (two digits or more)
-    to its end, those that touch merged: only they can hold a value and the characters in front of
-    it. One match of ``_NUMBER_CLUSTER`` is one stretch's numbers, found in C (a loop over every
-    number of a text full of them cost more than the rest of the rule)."""
-    return [
-        (max(0, cluster.start() - _LOOK_BACK), cluster.end()) for cluster in _NUMBER_CLUSTER.finditer(text)
-    ]
+def _near_digits(text: str, back: int) -> list[tuple[int, int]]:
+    """Stretches of ``text`` from ``back`` characters before each number (two digits or more) to its
+    end, those that touch merged: only they can hold a value and the characters in front of it."""
+    out: list[tuple[int, int]] = []
+    for number in _NUMBER.finditer(text):
+        lo, hi = max(0, number.start() - back), number.end()
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return out
 
 
 class IdNumberRule(Rule):
@@ -373,7 +372,7 @@ class IdNumberRule(Rule):
         self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
     ) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
-        for stretch_lo, hi in _near_digits(text):
+        for stretch_lo, hi in _near_digits(text, _LOOK_BACK):
             lo, near = words_near(text, stretch_lo, hi)  # markers blanked, case-folded
             for _, word_end in id_words(near):
                 value = _AFTER_ID_WORD.match(text, lo + word_end)
