@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from memwarden.config import Settings
-from memwarden.errors import ConfigError, InvalidInput, MemwardenError
+from memwarden.errors import ConfigError, MemwardenError
 from memwarden.govern.identity import Identity, load_tokens_file
 from memwarden.hooks.paths import PROMPT_PATH, RECALL_PATH
 from memwarden.http.auth import BearerAuth, token_digest
@@ -22,6 +22,7 @@ from memwarden.http.connections import (
     quiet_server_class,
     raise_open_file_limit,
 )
+from memwarden.http.error_answers import error_response, refusal_log
 from memwarden.http.guard import FORM, GuardPolicy, HttpGuard, guard_routes
 from memwarden.http.health_route import DeepHealth
 from memwarden.http.session_binding import SessionBinding
@@ -54,12 +55,15 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
     from memwarden.mcp.server import streamable_http_app
 
     limits = ActorRateLimits.from_settings(settings)
+    refusals = refusal_log()
 
     async def hook_route(request: Request, answer: Callable[[object, Caller | None], object]) -> JSONResponse:
         # A hook's JSON body answered in a worker thread for the caller the token names. The
-        # guard has checked the body already (JSON, bounded in size and depth, UTF-8); bad input
-        # is a 400 naming the field, a storage failure a 500, a caller past its search rate a
-        # 429 whose Retry-After says when to try again.
+        # guard has checked the body already (JSON, bounded in size and depth, UTF-8); every
+        # error the core raises gets its status and JSON body in http.error_answers: bad input
+        # a 400 naming the field, a caller past its search rate a 429 with Retry-After, a
+        # database that cannot serve (a full disk refusing the search's audit row) a 503 whose
+        # ``reason`` names the condition. The prompt hook falls back on any of them.
         import anyio.to_thread
 
         caller = request.scope.get(CALLER_SCOPE_KEY)
@@ -67,9 +71,7 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
             who = caller or default
             limits.take(who.actor, SEARCH, tenant=who.tenant)
         except RateLimited as exc:
-            return JSONResponse(
-                exc.to_dict(), status_code=429, headers={"retry-after": str(exc.fields["retry_after_s"])}
-            )
+            return error_response(exc, route=request.url.path, refusals=refusals)
         try:
             body = await request.json()
         except ValueError:
@@ -79,8 +81,7 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
         try:
             return JSONResponse(await anyio.to_thread.run_sync(lambda: answer(body, caller)))
         except MemwardenError as exc:
-            status = 400 if isinstance(exc, InvalidInput) else 500
-            return JSONResponse(exc.to_dict(), status_code=status)
+            return error_response(exc, route=request.url.path, refusals=refusals)
 
     def recall_hits(body: object, caller: Caller | None) -> object:
         # The prompt hook's search (memwarden.hooks.recall): the hits, rendered by the hook.
