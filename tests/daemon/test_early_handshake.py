@@ -296,3 +296,26 @@ def test_a_relay_that_starts_the_daemon_imports_no_heavy_module(place: DaemonPla
     }
     assert sorted(name for name in imported if name.split(".")[0] in HEAVY) == []
     assert rss_kb < RSS_BOUND_KB, f"relay resident memory {rss_kb} kB"
+
+
+def test_a_client_of_a_running_daemon_leaves_the_daemons_answer_saved(
+    place: DaemonPlace, settings: Any, tmp_path: Path
+) -> None:
+    """With the daemon up, the handshake goes to it as before; its answer is saved all the same,
+    so the next start without a daemon is answered from it."""
+    from memwarden.daemon.launch import attach_or_start
+
+    attach_or_start(place, settings).close()
+
+    async def run() -> str | None:
+        server = StdioServerParameters(
+            command=sys.executable, args=["-m", "memwarden", "serve"], env=dict(os.environ)
+        )
+        async with Client(server, mode="legacy") as client:
+            await client.list_tools()
+            return client.instructions
+
+    instructions = anyio.run(run)
+    saved = read_answers(str(tmp_path / SAVED_FILE))
+    assert [key.split()[-2] for key in saved] == ["initialize"]  # method, then the revision
+    assert next(iter(saved.values()))["instructions"] == instructions

@@ -92,9 +92,13 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
         # started, or start it.
         return attach_or_start(place, settings, **attach)
 
+    from memwarden.daemon.handshake import KeptAnswers
+
+    # The daemon's answer to this client's handshake is saved for the next start either way.
+    kept = KeptAnswers(settings.data_dir_name(), tools)
     if client is not None:
         announce(client)
-        return relay_stdio(client, reconnect=reconnect)
+        return relay_stdio(client, reconnect=reconnect, kept=kept)
     from memwarden.daemon.place import PlaceError
 
     try:
@@ -107,9 +111,6 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
         # server in this process (cold), as when the daemon refuses it.
         logger.warning("serving in this process, not the shared daemon: %s", exc)
         return None
-    from memwarden.daemon.handshake import KeptAnswers
-
-    kept = KeptAnswers(settings.data_dir_name(), tools)
     own = (
         None
         if settings.daemon == "only" or os.name == "nt"
