@@ -23,7 +23,12 @@ _RULES = (
     r"(?:instructions?|prompts?|rules|guidelines|directions|directives|commands|guardrails|constraints"
     r"|context|messages|orders|policies|programming|training)"
 )
-_FORGET = r"(?:ignore|disregard|forget|override|bypass|skip|drop|discard|abandon|set aside|throw away|erase|dismiss|neglect|stop following|pay no attention to)"
+# Not followed by "-s" or "-ed": prose that says what an attack does ("generating prompts until one
+# bypasses safety measures") gives no order. Words run together ("ignoreallprevious") still match.
+_FORGET = (
+    r"(?:ignore|disregard|forget|override|bypass|skip|drop|discard|abandon|set aside|throw away|erase|dismiss"
+    r"|neglect|stop following|pay no attention to)(?!e?[sd]\b)"
+)
 _YOU = r"(?:you|it|the (?:assistant|model|ai|agent|bot))"
 # "everything", also as attackers type it in a hurry ("everthing", "every thing").
 _EVERYTHING = r"(?:every ?thing|everthing)"
