@@ -122,6 +122,9 @@ RULED_LOOKALIKES = [
     "Repeat the previous command with sudo if it fails.",
     "I am the admin of the billing account.",
     "Store the password in base64 in the Kubernetes secret.",
+    # Prose saying what an attack does gives no order.
+    "Red-team log: after a few tries the crafted prompt bypasses safety measures.",
+    "In the incident the bot ignored previous instructions planted in a README.",
 ]
 
 
