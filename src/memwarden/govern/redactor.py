@@ -87,10 +87,10 @@ _MAX_DEPTH = 2  # base64 inside URL-encoding inside base64 is as deep as the lay
 # hints hold a punctuation character (``ghp_``, ``glpat-``, ``sig=``, ``at]``, ``"auth"``) that
 # prose rarely holds: ``HintScan`` buckets them by the rarest such character (``_RARE_FIRST``) and
 # scans a bucket only when one search for that single character, in C, finds it. Hints made of
-# letters alone are always scanned, grouped by their first letter. A group of ``_GROUPED`` hints or
-# more is first searched as one alternation (one pass over the text instead of one per hint: the
-# twelve AWS key prefixes cost what one substring test costs), and its hints are tested one by one
-# only when that finds one. The answer is exactly ``{h for h in hints if h in text}``
+# letters alone are always scanned. In each bucket and among the letters, ``_GROUPED`` hints or more
+# sharing their first character are searched as one alternation (one pass over the text instead of
+# one per hint: the twelve AWS key prefixes cost little more than one substring test), and tested
+# one by one only past a few matches. The answer is exactly ``{h for h in hints if h in text}``
 # (tests/govern/test_redaction_speed.py checks it on generated text).
 _RARE_FIRST = '"$}{][><=_@/+)(:-.'
 _GROUPED = 4
@@ -111,8 +111,6 @@ class _HintGroup:
         self._within = {hint: [other for other in hints if other in hint] for hint in hints}
 
     def found_in(self, text: str) -> list[str]:
-        if len(self.hints) < _GROUPED:
-            return [hint for hint in self.hints if hint in text]
         if self._regex is None:
             self._regex = re.compile(_alternation(self.hints))
         # A match at each place the hints start from (the longest there, written first: the
@@ -128,14 +126,11 @@ class _HintGroup:
 
 
 def _alternation(hints: tuple[str, ...]) -> str:
-    """``hints`` as one alternation, the longest first (at a place, the longest hint there is the
-    match); hints sharing their first character have it written once in front, which lets ``re``
-    skip in C to the places holding it."""
-    longest_first = sorted(hints, key=len, reverse=True)
-    first = hints[0][0]
-    if all(hint[0] == first for hint in hints):
-        return re.escape(first) + "(?:" + "|".join(re.escape(hint[1:]) for hint in longest_first) + ")"
-    return "|".join(map(re.escape, longest_first))
+    """``hints`` (sharing their first character) as one alternation, that character written once in
+    front (``re`` skips in C to the places holding it), the longest first (at a place, the longest
+    hint there is the match)."""
+    rests = sorted((re.escape(hint[1:]) for hint in hints), key=len, reverse=True)
+    return re.escape(hints[0][0]) + "(?:" + "|".join(rests) + ")"
 
 
 class HintScan:
@@ -147,24 +142,31 @@ class HintScan:
         for hint in self.hints:
             guard = next((ch for ch in _RARE_FIRST if ch in hint), "")
             buckets.setdefault(guard, []).append(hint)
-        by_first: dict[str, list[str]] = {}
-        for hint in buckets.pop("", ()):
-            by_first.setdefault(hint[0], []).append(hint)
-        self._letters = tuple(hint for group in by_first.values() if len(group) < _GROUPED for hint in group)
-        self._letter_groups = tuple(
-            _HintGroup(tuple(group)) for group in by_first.values() if len(group) >= _GROUPED
-        )
-        self._buckets = tuple((guard, _HintGroup(tuple(bucket))) for guard, bucket in buckets.items())
+        self._letters, self._letter_groups = _split_by_first(buckets.pop("", []))
+        self._buckets = tuple((guard, *_split_by_first(bucket)) for guard, bucket in buckets.items())
 
     def present(self, text: str) -> set[str]:
         """The hints that occur in ``text``."""
         found = {hint for hint in self._letters if hint in text}
         for group in self._letter_groups:
             found.update(group.found_in(text))
-        for guard, bucket in self._buckets:
+        for guard, plain, groups in self._buckets:
             if guard in text:
-                found.update(bucket.found_in(text))
+                found.update(hint for hint in plain if hint in text)
+                for group in groups:
+                    found.update(group.found_in(text))
         return found
+
+
+def _split_by_first(hints: list[str]) -> tuple[tuple[str, ...], tuple[_HintGroup, ...]]:
+    """``hints`` tested one by one, and the groups of ``_GROUPED`` or more sharing a first character
+    (an alternation of hints starting with different characters tries each at every place, which
+    costs more than a substring test per hint)."""
+    by_first: dict[str, list[str]] = {}
+    for hint in hints:
+        by_first.setdefault(hint[0], []).append(hint)
+    plain = tuple(hint for group in by_first.values() if len(group) < _GROUPED for hint in group)
+    return plain, tuple(_HintGroup(tuple(group)) for group in by_first.values() if len(group) >= _GROUPED)
 
 
 def _overlaps(start: int, end: int, markers: list[tuple[int, int]]) -> bool:
