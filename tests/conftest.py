@@ -151,3 +151,17 @@ def pg_migrated_url(pg_server: object) -> Iterator[str]:
     """A fresh PostgreSQL database at the current schema: a copy of the session's migrated template."""
     with pg_server.database(migrated=True) as url:  # type: ignore[attr-defined]
         yield url
+
+
+@pytest.fixture
+def http_server(cli_env: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """(base URL, token) of a real ``memwarden serve --http`` on a loopback port, every tool on."""
+    from http_servers import start_http_server, stop_http_server
+
+    token = "test-token-0123456789"
+    env = {**cli_env, "MEMWARDEN_HTTP_TOKEN": token, "MEMWARDEN_TOOLS": "all"}
+    process, port = start_http_server(env)
+    try:
+        yield f"http://127.0.0.1:{port}", token
+    finally:
+        stop_http_server(process)

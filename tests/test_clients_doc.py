@@ -15,7 +15,6 @@ import pytest
 from memwarden.cli.main import build_parser
 from memwarden.version import __version__
 from tests.test_bundle import SESSION
-from tests.test_transports import http_server  # noqa: F401 - the fixture
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "clients.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -184,7 +183,7 @@ def test_the_stdio_harness_program_runs(cli_env: dict[str, str], tmp_path: Path)
     assert not (tmp_path / ".local").exists()
 
 
-def test_the_http_harness_program_runs(http_server: tuple[str, str]) -> None:  # noqa: F811
+def test_the_http_harness_program_runs(http_server: tuple[str, str]) -> None:
     base, token = http_server
     program = (
         blocks("python")[1].replace("http://127.0.0.1:8765/mcp", f"{base}/mcp").replace("YOUR_TOKEN", token)

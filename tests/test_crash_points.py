@@ -23,13 +23,13 @@ from typing import Any
 import anyio
 import httpx
 from anyio.from_thread import start_blocking_portal
+from http_servers import free_port, wait_for_http
 from mcp import Client
 
 from memwarden.app import build_service
 from memwarden.config import load_settings
 from memwarden.store.sqlite.migrations import MIGRATIONS
 from tests.store.test_reindex_migration import _old_database
-from tests.test_transports import free_port, wait_for_http
 
 DELAYS = (0.0, 0.4, 0.9, 1.6, 2.5)
 

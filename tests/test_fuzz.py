@@ -12,12 +12,12 @@ import sys
 from collections.abc import Iterator
 
 import pytest
+from http_servers import free_port, wait_for_http
 
 from memwarden.config import Settings
 from memwarden.mcp.server import create_server
 from memwarden.service import MemoryService
 from tests.fuzz_engine import Tally, fuzz_http, fuzz_in_memory, stored_rows
-from tests.test_transports import free_port, wait_for_http
 
 EXAMPLES_PER_TOOL = 12
 ROUTE_EXAMPLES = 60

@@ -13,11 +13,11 @@ from pathlib import Path
 import httpx
 import pytest
 from audit_rows import audit_rows
+from http_servers import free_port
 
 from memwarden.hooks.loopback import loopback_address, plain_loopback_address, post_json
 from memwarden.net import LoopbackError
 from tests.test_hooks import prompt_payload, run_cli
-from tests.test_transports import free_port, http_server  # noqa: F401 - the fixture
 
 RECALL = "/hooks/recall"
 
@@ -35,7 +35,7 @@ def _add(env: dict[str, str], text: str, project: str) -> str:
 
 
 def test_recall_route_answers_the_merged_hits_for_the_token(
-    http_server: tuple[str, str],  # noqa: F811
+    http_server: tuple[str, str],
     cli_env: dict[str, str],
 ) -> None:
     url, token = http_server
@@ -73,7 +73,7 @@ def test_recall_route_answers_the_merged_hits_for_the_token(
     ],
 )
 def test_recall_route_rejects_bad_input_with_a_clear_400(
-    http_server: tuple[str, str],  # noqa: F811 - the fixture
+    http_server: tuple[str, str],
     body: object,
     field: str,
 ) -> None:
@@ -83,7 +83,7 @@ def test_recall_route_rejects_bad_input_with_a_clear_400(
     assert answer.json()["error"] == "invalid_input" and answer.json()["field"] == field
 
 
-def test_recall_route_needs_the_token_and_json(http_server: tuple[str, str]) -> None:  # noqa: F811
+def test_recall_route_needs_the_token_and_json(http_server: tuple[str, str]) -> None:
     url, token = http_server
     assert httpx.post(url + RECALL, json={"query": "x"}, timeout=10).status_code == 401
     auth = {"Authorization": f"Bearer {token}"}
@@ -99,7 +99,7 @@ def test_recall_route_needs_the_token_and_json(http_server: tuple[str, str]) -> 
 
 
 def test_prompt_hook_asks_the_server_and_prints_what_it_found(
-    http_server: tuple[str, str],  # noqa: F811
+    http_server: tuple[str, str],
     cli_env: dict[str, str],
     tmp_path: Path,
 ) -> None:
@@ -194,7 +194,7 @@ PROMPT = "/hooks/prompt"
 
 
 def test_prompt_route_answers_the_whole_hook_for_the_token(
-    http_server: tuple[str, str],  # noqa: F811
+    http_server: tuple[str, str],
     cli_env: dict[str, str],
     tmp_path: Path,
 ) -> None:
@@ -238,7 +238,7 @@ def test_prompt_route_answers_the_whole_hook_for_the_token(
     ],
 )
 def test_prompt_route_rejects_bad_input_with_a_clear_400(
-    http_server: tuple[str, str],  # noqa: F811
+    http_server: tuple[str, str],
     body: object,
     field: str,
 ) -> None:
@@ -249,7 +249,7 @@ def test_prompt_route_rejects_bad_input_with_a_clear_400(
 
 
 def test_the_hook_through_the_server_prints_what_the_usual_path_prints_and_imports_almost_nothing(
-    http_server: tuple[str, str],  # noqa: F811
+    http_server: tuple[str, str],
     cli_env: dict[str, str],
     tmp_path: Path,
 ) -> None:

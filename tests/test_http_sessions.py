@@ -15,13 +15,13 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from http_servers import free_port, wait_for_http
 from mcp import Client
 from starlette.testclient import TestClient
 
 from memwarden.app import build_service
 from memwarden.config import Settings, load_settings
 from memwarden.http.app import build_http_app
-from tests.test_transports import free_port, wait_for_http
 
 BASE = "http://127.0.0.1:8765"
 TOKENS = {"alice": "alice-token-0123456789", "bob": "bob-token-0123456789"}

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from http_servers import start_http_server, stop_http_server
+from http_servers import free_port, start_http_server, stop_http_server
 
 from memwarden.cli.main import main
 from memwarden.config import Settings
-from tests.test_transports import free_port
 
 
 @pytest.fixture(autouse=True)

@@ -23,7 +23,6 @@ from hostile_rows import assert_shown_exactly, make_every_field_hostile, parse_r
 from memwarden.hooks.render import render_recall
 from memwarden.service import MemoryService
 from tests.mcp_helpers import mcp_client
-from tests.test_transports import free_port, http_server  # noqa: F401 - the fixture
 
 PROMPT = "what does the ledger say"
 
@@ -87,7 +86,7 @@ def test_the_prompt_and_session_hooks_keep_hostile_fields_quoted(
 
 
 def test_the_hook_through_the_http_server_keeps_hostile_fields_quoted(
-    http_server: tuple[str, str],  # noqa: F811 - the fixture
+    http_server: tuple[str, str],
     cli_env: dict[str, str],
     tmp_path: Path,
 ) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 import httpx
 
 from tests.test_hooks import prompt_payload, run_cli
-from tests.test_transports import http_server  # noqa: F401 - the fixture
 
 ROUTE = "/hooks/recall"
 
@@ -23,7 +22,7 @@ def _refusal(url: str, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
 
 
 def test_a_401_says_missing_malformed_or_mismatched_and_reveals_nothing(
-    http_server: tuple[str, str],  # noqa: F811
+    http_server: tuple[str, str],
 ) -> None:
     url, token = http_server
     status, missing = _refusal(url, {})
@@ -43,7 +42,7 @@ def test_a_401_says_missing_malformed_or_mismatched_and_reveals_nothing(
 
 
 def test_the_prompt_hook_logs_a_token_mismatch_and_doctor_names_it(
-    http_server: tuple[str, str],  # noqa: F811
+    http_server: tuple[str, str],
     cli_env: dict[str, str],
     tmp_path: Path,
 ) -> None:

@@ -4,25 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
 import httpx
-import pytest
-from http_servers import start_http_server, stop_http_server
 from mcp import Client, StdioServerParameters
-
-
-@pytest.fixture
-def http_server(cli_env: dict[str, str]) -> Iterator[tuple[str, str]]:
-    token = "test-token-0123456789"
-    env = {**cli_env, "MEMWARDEN_HTTP_TOKEN": token, "MEMWARDEN_TOOLS": "all"}
-    process, port = start_http_server(env)
-    try:
-        yield f"http://127.0.0.1:{port}", token
-    finally:
-        stop_http_server(process)
 
 
 def test_stdio_subprocess_serves_tools(cli_env: dict[str, str]) -> None:
