@@ -137,15 +137,20 @@ def test_any_text_parses_without_error(text: str) -> None:
         assert window.month is not None or (window.first is not None and window.first <= window.last)
 
 
-def test_a_cold_query_compiles_only_the_languages_its_words_point_at() -> None:
+def test_a_cold_query_compiles_only_the_patterns_its_words_point_at() -> None:
     """A one-shot search or hook compiles patterns in its own process: an English query without
-    time words must not pay for the five other Latin-script languages."""
+    time words must not pay for the other Latin-script languages, nor for the kinds of pattern
+    (relative phrases, "N units ago", month names) its words do not point at."""
     from memwarden.text import time_words
 
     time_words._compiled.cache_clear()
     assert parse_time_words("where do the invoices go") is None
     assert time_words._compiled.cache_info().currsize <= 1
     time_words._compiled.cache_clear()
+    # "mai" (a German or Romanian May) inside "email" compiles their month names, not the rest.
+    assert parse_time_words("please email the client") is None
+    assert time_words._compiled.cache_info().currsize <= 4
+    time_words._compiled.cache_clear()
     found = parse_time_words("was haben wir letzte Woche beschlossen")
     assert found is not None and found.unit == "week" and found.offset == -1
-    assert time_words._compiled.cache_info().currsize <= 3
+    assert time_words._compiled.cache_info().currsize <= 4

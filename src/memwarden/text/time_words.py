@@ -193,42 +193,60 @@ def _bounded(pattern: str, spaced: bool) -> str:
     return rf"(?<!{_WORD_GOES_ON})(?:{pattern})(?!{_WORD_GOES_ON})"
 
 
-@functools.cache
-def _compiled(name: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]:
-    """One language's patterns: relative phrases, "N units ago", month names (compiled on first use)."""
-    lang = LANGUAGES[name]
-    numbers = "|".join(sorted((re.escape(k) for k in _numbers(name)), key=len, reverse=True))
-    n = rf"\d+|{numbers}" if numbers else (_CHINESE_NUMBER if name == "chinese" else r"\d+")
-    fixed = "|".join(f"(?P<f{i}>{p})" for i, (p, _, _) in enumerate(lang.fixed))
-    months = "|".join(f"(?P<m{i}>{p})" for i, p in enumerate(lang.months))
-    months = f"(?:{months}){lang.month_suffix}" if months else ""
-
-    def compiled(pattern: str) -> re.Pattern[str]:
-        # Written as a user types them; folded like the text (accents, final sigma, NFKC nukta).
-        folded = unicodedata.normalize("NFKC", pattern).translate(_GREEK_PLAIN).translate(_CEDILLA)
-        return re.compile(_bounded(folded, lang.spaced))
-
-    return (
-        compiled(fixed),
-        compiled(lang.ago.format(n=n)),
-        compiled(months) if months else None,
-    )
+# The three kinds of pattern a language has; each is compiled, and looked for, on its own.
+PARTS = ("fixed", "ago", "months")
 
 
 @functools.cache
-def _anchors(name: str) -> tuple[str, ...]:
-    """Three-letter starts of the letter runs in a Latin language's patterns. A query holding
-    none of them cannot match that language, so its patterns are not compiled: a cold process
-    (a one-shot search, the hook without the daemon) compiles the languages its query's words
-    point at, not every language written in its script."""
+def _compiled(name: str, part: str) -> re.Pattern[str] | None:
+    """One of a language's patterns (``PARTS``: relative phrases, "N units ago", month names),
+    compiled on first use; None for a language without month names."""
     lang = LANGUAGES[name]
-    sources = [p for p, _, _ in lang.fixed] + [lang.ago] + [p for p, _ in lang.units]
-    sources += [*lang.months, *lang.numbers, lang.prepositions]
+    if part == "fixed":
+        pattern = "|".join(f"(?P<f{i}>{p})" for i, (p, _, _) in enumerate(lang.fixed))
+    elif part == "ago":
+        numbers = "|".join(sorted((re.escape(k) for k in _numbers(name)), key=len, reverse=True))
+        n = rf"\d+|{numbers}" if numbers else (_CHINESE_NUMBER if name == "chinese" else r"\d+")
+        pattern = lang.ago.format(n=n)
+    else:
+        months = "|".join(f"(?P<m{i}>{p})" for i, p in enumerate(lang.months))
+        if not months:
+            return None
+        pattern = f"(?:{months}){lang.month_suffix}"
+    # Written as a user types them; folded like the text (accents, final sigma, NFKC nukta).
+    folded = unicodedata.normalize("NFKC", pattern).translate(_GREEK_PLAIN).translate(_CEDILLA)
+    return re.compile(_bounded(folded, lang.spaced))
+
+
+def _part_sources(name: str, part: str) -> list[str]:
+    """The tables a part's matches are made of: every match holds letters of one of them."""
+    lang = LANGUAGES[name]
+    if part == "fixed":
+        return [p for p, _, _ in lang.fixed]
+    if part == "ago":
+        return [lang.ago, *(p for p, _ in lang.units), *lang.numbers]
+    return [*lang.months, lang.prepositions]
+
+
+@functools.cache
+def _anchors(name: str, part: str) -> tuple[str, ...]:
+    """Three-letter starts of the letter runs in one part of a Latin language's patterns. A
+    query holding none of them cannot match that part, so it is not compiled: a cold process
+    (a one-shot search, the hook without the daemon) compiles the parts its query's words point
+    at ("email" holds the German month "mai", not a German "last week"), not every pattern
+    written in its script."""
     found: set[str] = set()
-    for source in sources:
+    for source in _part_sources(name, part):
         plain = _fold(re.sub(r"\\.|\[[^\]]*\]|\(\?P<\w+>|\{\w+\}", " ", source))
         found.update(run[:3] for run in re.findall(r"[^\W\d_]{3,}", plain))
     return tuple(sorted(found))
+
+
+def _pattern(text: str, name: str, part: str) -> re.Pattern[str] | None:
+    """The part's pattern when ``text`` may match it (see ``_anchors``), else None."""
+    if LANGUAGES[name].script == "latin" and not any(anchor in text for anchor in _anchors(name, part)):
+        return None
+    return _compiled(name, part)
 
 
 @functools.cache
@@ -290,17 +308,17 @@ def _candidates(text: str) -> Iterator[tuple[int, int, TimeWords]]:
     for name, lang in LANGUAGES.items():
         if lang.script not in scripts:
             continue  # patterns compile only for the scripts queries use: cold starts stay short
-        if lang.script == "latin" and not any(anchor in text for anchor in _anchors(name)):
-            continue
-        fixed, ago, months = _compiled(name)
-        for match in ago.finditer(text):
+        ago = _pattern(text, name, "ago")
+        for match in ago.finditer(text) if ago is not None else ():
             found = _ago(match, name)
             if found is not None:
                 yield match.start(), 0, found
-        for match in fixed.finditer(text):
+        fixed = _pattern(text, name, "fixed")
+        for match in fixed.finditer(text) if fixed is not None else ():
             index = next(int(k[1:]) for k, v in match.groupdict().items() if v is not None)
             _, unit, offset = lang.fixed[index]
             yield match.start(), 1, TimeWords(match.group(0).strip(), True, unit, offset)
+        months = _pattern(text, name, "months")
         if months is not None:
             for match in months.finditer(text):
                 found = _month_name(text, match, name)
