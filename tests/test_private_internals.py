@@ -145,7 +145,7 @@ def test_cpython_socket_type_connects_the_hook_to_a_loopback_listener() -> None:
 def test_cpython_thread_module_gives_locks_and_thread_locals() -> None:
     import _thread  # documented low-level API; listed because the SQLite store relies on it
 
-    where = "memwarden/store/sqlite/store.py, shm.py, audit.py, vector_methods.py"
+    where = "memwarden/store/sqlite/database.py, shm.py, audit.py"
     for name in ("allocate_lock", "_local", "get_ident"):
         require(hasattr(_thread, name), f"_thread.{name}", where, "the attribute is missing")
     lock = _thread.allocate_lock()
