@@ -18,9 +18,12 @@ For ``--minutes`` this runs, against one database and one user's daemon (``MEMWA
 
 It then prints acknowledged writes lost (an add, update or delete a client got a success answer
 for, missing from the database afterwards: must be 0), ``memwarden audit verify``, p50/p99 latency
-per operation, errors by kind, and the resident memory of the daemon and the relays over time
-(growth after the first 5 minutes, of the relays, which live the whole run, and of each daemon at
-the same age). The database and runtime folders are temporary.
+per operation, errors by kind (each counted in the window it fell in: the disk-full episode,
+the seconds after a kill, or elsewhere; those the run's own faults explain are expected, the rest
+``unexpected``, whose total must be 0: ``soak_errors.py``), and the resident memory of the daemon
+and the relays over time (growth after the first 5 minutes, of the relays, which live the whole
+run, and of each daemon at the same age). The exit code is 1 when a write was lost, the audit
+does not verify or an error was unexpected. The database and runtime folders are temporary.
 """
 
 from __future__ import annotations
@@ -36,13 +39,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx
-from mcp import Client, MCPError, StdioServerParameters
+from mcp import Client, StdioServerParameters
+from soak_errors import ErrorLog, error_kind, tool_error_kind
 
 STDIO_CLIENTS = 4
 HTTP_CLIENTS = 2
@@ -60,8 +64,9 @@ class Ledger:
         self.added: dict[str, str] = {}  # id -> content acknowledged
         self.updated: dict[str, int] = {}  # id -> the version an acknowledged update gave
         self.deleted: set[str] = set()
+        self.deleting: set[str] = set()  # every id a delete was sent for, answered or not
         self.latency: dict[str, list[float]] = defaultdict(list)
-        self.errors: Counter[str] = Counter()
+        self.errors = ErrorLog()
 
     def own(self, rng: random.Random) -> str | None:
         live = [i for i in self.added if i not in self.deleted]
@@ -72,21 +77,6 @@ def _text(rng: random.Random, n: int) -> str:
     return f"Soak note {n}: " + " ".join(rng.choice(WORDS) for _ in range(8))
 
 
-def _error_kind(exc: BaseException) -> str:
-    if isinstance(exc, MCPError):
-        data = exc.data if isinstance(exc.data, dict) else {}
-        return f"mcp:{data.get('reason') or exc.code}"
-    return type(exc).__name__
-
-
-def _tool_error_kind(result: Any) -> str:
-    text = " ".join(getattr(c, "text", "") for c in result.content)
-    for word in ("disk", "full", "rate_limited", "storage"):
-        if word in text.lower():
-            return f"tool:{word}"
-    return "tool:other"
-
-
 async def _call(
     ledger: Ledger, client: Client, op: str, tool: str, args: dict[str, Any]
 ) -> dict[str, Any] | None:
@@ -95,11 +85,12 @@ async def _call(
         with anyio.fail_after(60):
             result = await client.call_tool(tool, args)
     except Exception as exc:  # noqa: BLE001 - every failure is counted by kind
-        ledger.errors[f"{op}:{_error_kind(exc)}"] += 1
+        ledger.errors.add(f"{op}:{error_kind(exc)}")
         return None
     ledger.latency[op].append((time.perf_counter() - started) * 1000)
     if result.is_error:
-        ledger.errors[f"{op}:{_tool_error_kind(result)}"] += 1
+        text = " ".join(getattr(c, "text", "") for c in result.content)
+        ledger.errors.add(f"{op}:{tool_error_kind(text)}", about=args.get("id"))
         return None
     return result.structured_content or {}
 
@@ -121,6 +112,7 @@ async def _one_step(ledger: Ledger, client: Client, rng: random.Random, n: int, 
             if isinstance(version, int):
                 ledger.updated[target] = max(version, ledger.updated.get(target, 0))
     elif roll < 0.65:
+        ledger.deleting.add(target)
         if await _call(ledger, client, f"delete/{where}", "memory_delete", {"id": target}) is not None:
             ledger.deleted.add(target)
     else:
@@ -139,7 +131,7 @@ async def stdio_client(ledger: Ledger, env: dict[str, str], until: float, seed: 
                     n += 1
                     await _one_step(ledger, client, rng, seed * 1_000_000 + n, "stdio")
         except Exception as exc:  # noqa: BLE001 - the session itself broke: counted, reopened
-            ledger.errors[f"session/stdio:{_error_kind(exc)}"] += 1
+            ledger.errors.add(f"session/stdio:{error_kind(exc)}")
             await anyio.sleep(0.5)
 
 
@@ -168,6 +160,15 @@ def _daemon_call(env: dict[str, str], op: str, args: dict[str, Any] | None = Non
     return answer
 
 
+def _refusal(response: httpx.Response) -> str:
+    """A hook route's refusal: its status and the ``reason`` its JSON body gives, if any."""
+    try:
+        reason = response.json().get("reason")
+    except (ValueError, AttributeError):
+        reason = None
+    return f"{response.status_code} {reason}" if isinstance(reason, str) else str(response.status_code)
+
+
 async def http_client(ledger: Ledger, env: dict[str, str], until: float, seed: int) -> None:
     rng = random.Random(seed)
     n = 0
@@ -183,11 +184,11 @@ async def http_client(ledger: Ledger, env: dict[str, str], until: float, seed: i
                         if response.status_code == 200:
                             ledger.latency["hook_recall/http"].append((time.perf_counter() - started) * 1000)
                         else:
-                            ledger.errors[f"hook_recall/http:{response.status_code}"] += 1
+                            ledger.errors.add(f"hook_recall/http:{_refusal(response)}")
                         continue
                     await _one_step(ledger, client, rng, seed * 1_000_000 + n, "http")
         except Exception as exc:  # noqa: BLE001 - the daemon (and its HTTP server) died: reconnect
-            ledger.errors[f"session/http:{_error_kind(exc)}"] += 1
+            ledger.errors.add(f"session/http:{error_kind(exc)}")
             await anyio.sleep(0.5)
 
 
@@ -201,7 +202,7 @@ async def hooks(ledger: Ledger, env: dict[str, str], until: float) -> None:
         if done.returncode == 0:
             ledger.latency["hook_prompt/process"].append((time.perf_counter() - started) * 1000)
         else:
-            ledger.errors[f"hook_prompt/process:exit{done.returncode}"] += 1
+            ledger.errors.add(f"hook_prompt/process:exit{done.returncode}")
         await anyio.sleep(5)
 
 
@@ -235,7 +236,7 @@ def _processes(runtime: str) -> tuple[int | None, list[int]]:
     return daemon, relays
 
 
-async def killer(state: dict[str, Any], runtime: str, until: float, every: float) -> None:
+async def killer(state: dict[str, Any], errors: ErrorLog, runtime: str, until: float, every: float) -> None:
     next_kill = time.monotonic() + every
     while time.monotonic() < until:
         await anyio.sleep(1)
@@ -244,6 +245,7 @@ async def killer(state: dict[str, Any], runtime: str, until: float, every: float
         next_kill += every
         daemon, _ = _processes(runtime)
         if daemon is not None:
+            errors.kills.append(time.monotonic())
             os.kill(daemon, signal.SIGKILL)
             state["kills"] += 1
 
@@ -276,21 +278,27 @@ async def backups(state: dict[str, Any], env: dict[str, str], until: float) -> N
         state["backups"].append(done.returncode)
 
 
-async def disk_full(state: dict[str, Any], folder: Path | None, at: float, seconds: float) -> None:
+async def disk_full(
+    state: dict[str, Any], errors: ErrorLog, folder: Path | None, at: float, seconds: float
+) -> None:
     if folder is None:
         return
     await anyio.sleep(max(0.0, at - time.monotonic()))
+    began = time.monotonic()
+    errors.disk_full = (began, None)
     filler = folder / "filler"
-    with open(filler, "wb") as file:
+    # Unbuffered: a buffered file keeps the chunk the full disk refused and fails again, with
+    # ENOSPC out of the with statement, when closing tries to flush it.
+    with open(filler, "wb", buffering=0) as file:
         while True:
             try:
                 file.write(b"\0" * 65536)
-                file.flush()
             except OSError:
                 break
     state["disk_full"] = f"full for {seconds:.0f} s at t+{at - state['started']:.0f} s"
     await anyio.sleep(seconds)
     filler.unlink()
+    errors.disk_full = (began, time.monotonic())
 
 
 def mount_small_disk(folder: Path, size: str) -> str | None:
@@ -378,11 +386,16 @@ async def soak(args: argparse.Namespace, root: Path) -> dict[str, Any]:
             for n in range(HTTP_CLIENTS):
                 group.start_soon(http_client, ledger, env, until, 100 + n)
             group.start_soon(hooks, ledger, env, until)
-            group.start_soon(killer, state, runtime, until, args.kill_every)
+            group.start_soon(killer, state, ledger.errors, runtime, until, args.kill_every)
             group.start_soon(sampler, state, runtime, until, started)
             group.start_soon(backups, state, env, until)
             group.start_soon(
-                disk_full, state, None if reason else data, started + args.minutes * 30, args.disk_full_s
+                disk_full,
+                state,
+                ledger.errors,
+                None if reason else data,
+                started + args.minutes * 30,
+                args.disk_full_s,
             )
         stopped = subprocess.run(
             [sys.executable, "-m", "memwarden", "daemon", "stop"], env=env, capture_output=True, text=True
@@ -416,7 +429,7 @@ async def soak(args: argparse.Namespace, root: Path) -> dict[str, Any]:
             op: {"n": len(v), "p50": round(_percentile(v, 0.5), 1), "p99": round(_percentile(v, 0.99), 1)}
             for op, v in sorted(ledger.latency.items())
         },
-        "errors": dict(sorted(ledger.errors.items())),
+        **ledger.errors.classify(ledger.deleting),
         "rss": state["rss"],
         "rss_growth_after_5_min": growth(state["rss"], 300),
         "load_average": list(os.getloadavg()),
@@ -439,9 +452,7 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"\n{'operation':<24} {'n':>6} {'p50 ms':>8} {'p99 ms':>8}")
     for op, row in report["latency_ms"].items():
         print(f"{op:<24} {row['n']:>6} {row['p50']:>8} {row['p99']:>8}")
-    print("\nerrors by kind:" + ("" if report["errors"] else " none"))
-    for kind, count in report["errors"].items():
-        print(f"  {kind:<40} {count}")
+    print_errors(report)
     print(f"\n{'t (s)':>7} {'daemon MB':>10} {'its age s':>10} {'relays MB':>10} {'relays':>7}")
     for sample in report["rss"][:: max(1, len(report["rss"]) // 20)]:
         print(
@@ -450,6 +461,22 @@ def print_report(report: dict[str, Any]) -> None:
         )
     print(f"resident memory growth after the first 5 minutes: {report['rss_growth_after_5_min']}")
     print(f"load average at the end: {report['load_average']}")
+
+
+def print_errors(report: dict[str, Any]) -> None:
+    """Errors by kind, with where they happened (soak_errors.py says what each window is) and
+    whether the run's own faults explain them."""
+    windows = report["errors_by_window"]
+    print("\nerrors by kind:" + ("" if report["errors"] else " none"))
+    if report["errors"]:
+        print(f"  {'kind':<58} {'disk full':>9} {'at kills':>8} {'elsewhere':>9}  expected?")
+    for kind in report["errors"]:
+        counts = [windows[w].get(kind, 0) for w in ("disk_full", "after_kill", "elsewhere")]
+        verdict = "no" if kind in report["unexpected"] else "yes"
+        if kind in report["unexpected"] and kind in report["expected"]:
+            verdict = f"{report['unexpected'][kind]} not"
+        print(f"  {kind:<58} {counts[0]:>9} {counts[1]:>8} {counts[2]:>9}  {verdict}")
+    print(f"unexpected errors: {report['unexpected_total']} (must be 0) {report['unexpected'] or ''}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -469,7 +496,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=2))
     else:
         print_report(report)
-    return 0 if report["lost"] == 0 and report["audit_verify"]["exit"] == 0 else 1
+    sound = report["lost"] == 0 and report["audit_verify"]["exit"] == 0 and report["unexpected_total"] == 0
+    return 0 if sound else 1
 
 
 if __name__ == "__main__":
