@@ -36,11 +36,9 @@ _NOSPACE = "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\ua
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 # A run is every base64 character (padding "=" included) between two others: preceded by a
 # character outside base64 (the leading class keeps the scan fast: positions inside words fail at
-# once) or starting the text. Only runs holding a lower-case and an upper-case letter are found:
-# the others are words of one case (``_plain_word``), told apart in C instead of one by one.
-_MIXED_CASE = r"(?=[A-Za-z0-9+/=_-]*[a-z])(?=[A-Za-z0-9+/=_-]*[A-Z])"
-_B64_RUN = re.compile(rf"[^A-Za-z0-9+/=_-]({_MIXED_CASE}[A-Za-z0-9+/=_-]{{12,}})")
-_B64_RUN_AT_START = re.compile(rf"{_MIXED_CASE}[A-Za-z0-9+/=_-]{{12,}}")
+# once) or starting the text.
+_B64_RUN = re.compile(r"[^A-Za-z0-9+/=_-]([A-Za-z0-9+/=_-]{12,})")
+_B64_RUN_AT_START = re.compile(r"[A-Za-z0-9+/=_-]{12,}")
 _B64_WHOLE = re.compile(r"[A-Za-z0-9+/_-]{12,}={0,2}")
 _B64_HINT = re.compile(r"[A-Za-z0-9+/_-]{12}")
 # Where a run is cut into segments: what joins a name, a path or an id to an encoded value.
