@@ -468,14 +468,15 @@ def print_errors(report: dict[str, Any]) -> None:
     whether the run's own faults explain them."""
     windows = report["errors_by_window"]
     print("\nerrors by kind:" + ("" if report["errors"] else " none"))
+    width = max((len(kind) for kind in report["errors"]), default=4)
     if report["errors"]:
-        print(f"  {'kind':<58} {'disk full':>9} {'at kills':>8} {'elsewhere':>9}  expected?")
+        print(f"  {'kind':<{width}} {'disk full':>9} {'at kills':>8} {'elsewhere':>9}  expected?")
     for kind in report["errors"]:
         counts = [windows[w].get(kind, 0) for w in ("disk_full", "after_kill", "elsewhere")]
         verdict = "no" if kind in report["unexpected"] else "yes"
         if kind in report["unexpected"] and kind in report["expected"]:
             verdict = f"{report['unexpected'][kind]} not"
-        print(f"  {kind:<58} {counts[0]:>9} {counts[1]:>8} {counts[2]:>9}  {verdict}")
+        print(f"  {kind:<{width}} {counts[0]:>9} {counts[1]:>8} {counts[2]:>9}  {verdict}")
     print(f"unexpected errors: {report['unexpected_total']} (must be 0) {report['unexpected'] or ''}")
 
 
