@@ -21,7 +21,7 @@ from typing import IO, Any
 import httpx
 from cli_runner import memwarden_command
 
-SERVER_START_TIMEOUT = 30.0
+SERVER_START_TIMEOUT = 60.0
 #: How many ports a start tries before the test fails.
 START_ATTEMPTS = 5
 _TAKEN = ("already in use", "Errno 98")

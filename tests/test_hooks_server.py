@@ -22,6 +22,23 @@ from tests.test_hooks import prompt_payload, run_cli
 RECALL = "/hooks/recall"
 
 
+@pytest.fixture(scope="module")
+def refusing_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """One real server for the bad-input tables of this module: each case is refused before
+    anything is read or written, so the cases need no server of their own."""
+    from cli_runner import cli_environment
+    from http_servers import start_http_server, stop_http_server
+
+    folder = tmp_path_factory.mktemp("refusing")
+    token = "test-token-0123456789"
+    env = cli_environment(folder / "memwarden.db", folder, MEMWARDEN_HTTP_TOKEN=token, MEMWARDEN_TOOLS="all")
+    process, port = start_http_server(env)
+    try:
+        yield f"http://127.0.0.1:{port}", token
+    finally:
+        stop_http_server(process)
+
+
 def _add(env: dict[str, str], text: str, project: str) -> str:
     out = subprocess.run(
         [sys.executable, "-m", "memwarden", "add", text, "--project", project, "--json"],
@@ -73,11 +90,11 @@ def test_recall_route_answers_the_merged_hits_for_the_token(
     ],
 )
 def test_recall_route_rejects_bad_input_with_a_clear_400(
-    http_server: tuple[str, str],
+    refusing_server: tuple[str, str],
     body: object,
     field: str,
 ) -> None:
-    url, token = http_server
+    url, token = refusing_server
     answer = httpx.post(url + RECALL, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=10)
     assert answer.status_code == 400
     assert answer.json()["error"] == "invalid_input" and answer.json()["field"] == field
@@ -238,11 +255,11 @@ def test_prompt_route_answers_the_whole_hook_for_the_token(
     ],
 )
 def test_prompt_route_rejects_bad_input_with_a_clear_400(
-    http_server: tuple[str, str],
+    refusing_server: tuple[str, str],
     body: object,
     field: str,
 ) -> None:
-    url, token = http_server
+    url, token = refusing_server
     answer = httpx.post(url + PROMPT, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=10)
     assert answer.status_code == 400
     assert answer.json()["error"] == "invalid_input" and answer.json()["field"] == field
