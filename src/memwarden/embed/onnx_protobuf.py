@@ -10,7 +10,7 @@ and node wiring of the packaged MiniLM file, ``minilm_graph.py``). onnxruntime v
 file it loads, so a mistake here fails loudly at session creation.
 
 Wire format: each field is a key (field number << 3 | wire type) and a value: a varint (type 0),
-8 bytes (type 1), length-prefixed bytes (type 2) or 4 bytes (type 5).
+a fixed64 (type 1), length-prefixed bytes (type 2) or a fixed32 (type 5).
 """
 
 from __future__ import annotations
