@@ -39,14 +39,14 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 		echo "chromium is missing: run 'sudo apt-get install -y chromium' for the dashboard's browser tests"
 
-## The official MCP Bundle packer and validator (npm @anthropic-ai/mcpb) for tests/test_bundle.py,
+## The official MCP Bundle packer and validator (npm @anthropic-ai/mcpb) for tests/mcp/test_bundle.py,
 ## installed into the virtual environment; npm comes from Debian when it is missing and we may.
 MCPB := $(VENV)/node/node_modules/.bin/mcpb
 mcpb: $(MCPB)
 $(MCPB):
 	@command -v npm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; } || \
-		echo "npm is missing: install Node.js and npm for the bundle tests (tests/test_bundle.py)" >&2
+		echo "npm is missing: install Node.js and npm for the bundle tests (tests/mcp/test_bundle.py)" >&2
 	@command -v npm >/dev/null 2>&1 && npm install --silent --no-audit --no-fund --prefix $(VENV)/node \
 		@anthropic-ai/mcpb@2.1.2 >&2 || true
 

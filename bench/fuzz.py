@@ -24,11 +24,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the helpers import one another by name, as under pytest
 from memwarden.app import build_service  # noqa: E402
 from memwarden.config import load_settings  # noqa: E402
 from memwarden.mcp.server import create_server  # noqa: E402
 from tests.fuzz_engine import Tally, fuzz_http, fuzz_in_memory  # noqa: E402
-from tests.test_transports import free_port, wait_for_http  # noqa: E402
+from tests.http_servers import free_port, wait_for_http  # noqa: E402
 
 TOKEN = "bench-fuzz-token-0123456789"
 

@@ -1,6 +1,6 @@
 """Write docs/export-format.schema.json from the export format's pydantic models.
 
-Run after changing ``src/memwarden/ops/export_format.py``; tests/test_ops_exchange.py fails
+Run after changing ``src/memwarden/ops/export_format.py``; tests/ops/test_ops_exchange.py fails
 while the published file differs from what the models describe.
 """
 

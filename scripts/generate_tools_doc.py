@@ -2,7 +2,7 @@
 
     python scripts/generate_tools_doc.py
 
-The texts live in src/memwarden/tool_text.py and guidance.py; tests/test_tool_definitions.py
+The texts live in src/memwarden/tool_text.py and guidance.py; tests/mcp/test_tool_definitions.py
 fails when docs/tools.md differs from what this writes.
 """
 

@@ -1,4 +1,4 @@
-"""Run by tests/test_error_lines.py as a process without root's file capabilities: the calls of
+"""Run by tests/cli/test_error_lines.py as a process without root's file capabilities: the calls of
 a real MCP client session on a database this user may only read, printed as JSON.
 
 The CLI refuses a read-only database before opening it; a server or the library API opened

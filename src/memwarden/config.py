@@ -5,7 +5,7 @@ The values come from the one settings reader (``settings_reader.py``): ``load_se
 library caller gives and reads nothing. This model only carries them typed (``Literal`` choices
 that tests/test_config.py holds to the table, ``SecretStr`` tokens kept out of reprs, frozen)
 and checks nothing of its own, so how a value is parsed and checked is known in one place. Settings are read once, at the
-composition root (``app.py`` or the CLI), and passed down; tests/test_docs.py fails when a
+composition root (``app.py`` or the CLI), and passed down; tests/project/test_docs.py fails when a
 setting is missing from docs/configuration.md.
 """
 

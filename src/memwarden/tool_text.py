@@ -3,7 +3,7 @@
 Tool descriptions, parameter descriptions, the server instructions, the prompts and the
 resources all take their words from this module; ``docs/tools.md`` is generated from the live
 ``tools/list`` these produce (``scripts/generate_tools_doc.py``), and a test fails when the two
-differ or when a text misses a part the model needs (see ``tests/test_tool_definitions.py``).
+differ or when a text misses a part the model needs (see ``tests/mcp/test_tool_definitions.py``).
 
 A tool description has six parts, each on its own line so a model (and a reviewer) finds them:
 what it does, when to use it, which sibling to use instead, side effects, limits, and what the

@@ -20,7 +20,7 @@ from http_servers import start_http_server
 from memwarden.config import load_settings
 from memwarden.daemon.place import DaemonPlace
 from memwarden.daemon.protocol import hello_frame
-from tests.test_stdio_answers import ANSWER_TIMEOUT, StdioPeer
+from tests.mcp.test_stdio_answers import ANSWER_TIMEOUT, StdioPeer
 
 INIT = {
     "jsonrpc": "2.0",

@@ -140,7 +140,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     def search(service: MemoryService) -> dict[str, Any]:
         # The keyword form, which builds no SearchRequest: the request models import pydantic,
-        # which a cold `memwarden search` without the daemon must not load (tests/test_cli.py).
+        # which a cold `memwarden search` without the daemon must not load (tests/cli/test_cli.py).
         query.pop("query")
         result = service.searcher.search(args.query, vector=args.hybrid, **query)
         return {**result.to_dict(), "via": "process"}

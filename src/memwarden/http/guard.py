@@ -28,7 +28,7 @@ browsers send no bearer token), so it gets steps 1, 2 and 4 with HTML form bodie
 (``application/x-www-form-urlencoded``) instead of JSON: ``HttpGuard`` wraps the whole server
 and ``guard_routes`` each group of routes. A separate application (a page served on its own)
 is protected by ``protect(app, GuardPolicy.from_settings(settings, bind_host), auth, media=…)``.
-``tests/test_http_guard.py`` enumerates the routes of the built app and fails if any answers a
+``tests/http/test_http_guard.py`` enumerates the routes of the built app and fails if any answers a
 foreign Host, a foreign Origin, an oversized or non-JSON body, or a missing token with
 anything but a refusal. A route that must take another body type (a form, an upload) is a
 deliberate change to step 4 here, not an exception in the route.

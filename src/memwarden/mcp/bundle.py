@@ -16,7 +16,7 @@ installed package, so ``memwarden bundle`` works from a wheel as well as from a 
 - ``icon.png`` (drawn by ``mcp/bundle_icon.py``), and the homepage, repository, documentation
   and support links of pyproject's ``[project.urls]`` in the manifest.
 
-``tests/test_bundle.py`` validates the manifest with the official packer's ``mcpb validate``
+``tests/mcp/test_bundle.py`` validates the manifest with the official packer's ``mcpb validate``
 and runs the bundled server over stdio with the manifest's environment.
 """
 

@@ -1,7 +1,7 @@
 """docs/tools.md, rendered from what a client really receives: ``tools/list`` of both profiles,
 ``prompts/list``, ``resources/list``, ``resources/templates/list`` and the server instructions.
 
-``scripts/generate_tools_doc.py`` writes the file; ``tests/test_tool_definitions.py`` renders it
+``scripts/generate_tools_doc.py`` writes the file; ``tests/mcp/test_tool_definitions.py`` renders it
 again and fails when the two differ, so the page cannot drift from the definitions.
 """
 
@@ -22,7 +22,7 @@ from memwarden.tool_text import PART_LABELS
 
 # The token budget of the whole ``core`` tool list (README, "MCP tools"); checked by a test.
 CORE_TOKEN_BUDGET = 4500
-# Word budgets of the texts a model reads (checked by tests/test_tool_definitions.py).
+# Word budgets of the texts a model reads (checked by tests/mcp/test_tool_definitions.py).
 TOOL_WORDS = 140
 PARAM_WORDS = 50
 INSTRUCTION_WORDS = 100

@@ -19,7 +19,7 @@ from memwarden.cli.main import build_parser
 from memwarden.settings_table import SETTINGS
 from memwarden.version import __version__
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "docs" / "mcp-registry" / "server.schema.json").read_text(encoding="utf-8"))
 SERVER = json.loads((ROOT / "server.json").read_text(encoding="utf-8"))
 

@@ -22,7 +22,7 @@ from memwarden.models import Caller
 from memwarden.ops.transfer import read_limited
 from memwarden.service import MemoryService
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCHEMA = json.loads((DOCS / "export-format.schema.json").read_text(encoding="utf-8"))
 
 

@@ -598,7 +598,7 @@ def test_a_read_only_database_reached_through_mcp_fails_each_call_with_one_clear
     before = database.read_bytes()
     _read_only(database)
     tmp_path.chmod(0o755)
-    helper = Path(__file__).with_name("read_only_session.py")
+    helper = Path(__file__).parents[1] / "read_only_session.py"
     env = {**os.environ, "PYTHONPATH": str(helper.parent)}
     try:
         done = subprocess.run(

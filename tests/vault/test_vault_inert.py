@@ -123,5 +123,5 @@ def test_any_text_is_inert_once_written(text: str) -> None:
 
 
 def test_obsidian_guide_documents_the_inert_notes() -> None:
-    guide = (Path(__file__).resolve().parents[1] / "docs" / "obsidian.md").read_text(encoding="utf-8")
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "obsidian.md").read_text(encoding="utf-8")
     assert "## Notes are inert" in guide and "dataviewjs" in guide

@@ -24,7 +24,7 @@ from memwarden.cli.main import main
 from memwarden.mcp.server import CORE_TOOLS, TOOL_NAMES
 from memwarden.version import __version__
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -238,7 +238,7 @@ def test_the_bundle_carries_an_icon_and_the_project_links(bundle: Path, tmp_path
     assert icon.startswith(b"\x89PNG\r\n\x1a\n") and icon[12:16] == b"IHDR"
     width, height = struct.unpack(">II", icon[16:24])
     assert width == height and 64 <= width <= 512
-    urls = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))[
+    urls = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))[
         "project"
     ]["urls"]
     assert manifest["homepage"] == urls["Homepage"]

@@ -19,7 +19,7 @@ import yaml
 
 from memwarden.cli.main import build_parser
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "deploy" / "systemd"
 
 

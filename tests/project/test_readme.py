@@ -25,7 +25,7 @@ from model_cache import share_prepared_model
 
 from memwarden.cli.main import build_parser
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TEXT = (ROOT / "README.md").read_text(encoding="utf-8")
 FIRST_SCREEN = TEXT[: TEXT.index("## What it does")]
 MEMWARDEN = str(Path(sys.executable).parent / "memwarden")
@@ -55,7 +55,7 @@ def session() -> list[tuple[str, str]]:
 
 # Where each shell command of the first screen is run (a new command there fails this list).
 RUN_BY = {
-    "make run": "tests/test_first_run.py::test_make_run_stdout_starts_with_the_servers_first_json_rpc_line",
+    "make run": "tests/cli/test_first_run.py::test_make_run_stdout_starts_with_the_servers_first_json_rpc_line",
     "make test": ".ci/run (CI runs it on a fresh clone)",
     "pip install -e .": "test_pip_install_from_the_checkout_then_demo_and_doctor",
     "memwarden demo": "test_pip_install_from_the_checkout_then_demo_and_doctor",

@@ -10,7 +10,7 @@ from memwarden.cli.main import build_parser
 from memwarden.config import Settings
 from memwarden.mcp.server import TOOL_NAMES
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def _subcommands(parser: argparse.ArgumentParser, prefix: str = "") -> list[str]:

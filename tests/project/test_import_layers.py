@@ -21,7 +21,7 @@ A layer names top-level modules or packages (``hooks``), or a module of one (``h
 the longest name the table holds decides.
 
 Every import counts (module level, inside functions, under ``TYPE_CHECKING``), read with ``ast``
-by the graph of ``tests/test_import_cycles.py``.
+by the graph of ``tests/project/test_import_cycles.py``.
 """
 
 from __future__ import annotations

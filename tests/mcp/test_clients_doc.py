@@ -14,9 +14,9 @@ import pytest
 
 from memwarden.cli.main import build_parser
 from memwarden.version import __version__
-from tests.test_bundle import SESSION
+from tests.mcp.test_bundle import SESSION
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "clients.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "clients.md"
 TEXT = DOC.read_text(encoding="utf-8")
 
 

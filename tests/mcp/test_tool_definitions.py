@@ -31,7 +31,7 @@ from memwarden.mcp.tool_docs import (
 from memwarden.service import MemoryService
 from memwarden.tool_text import PART_LABELS, TOOLS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NAME = re.compile(r"^memory_[a-z]+$")
 MENTIONED_TOOL = re.compile(r"\b(memory_[a-z]+)\b")
 
