@@ -76,15 +76,24 @@ class SQLiteAuditLog:
         self._lock = _thread.allocate_lock()
         self.shm = watch_for(self.path)
         self.shm.register(self)
+        # A writable log checks its tables with its first connection, not here: a service's log
+        # appends its rows on the store's connection (``append_in``), so a search or a prompt
+        # hook never opens one of the log's own, nor pays its open, its pragmas and its close.
+        # A read-only log is opened to be read at once (verify, a backup's head), and callers
+        # tell a file without a log by this constructor's StorageError: it checks now.
+        self._tables_checked = False
+        if readonly:
+            self.connection()
+
+    def _check_tables(self, conn: sqlite3.Connection) -> None:
+        """The log's tables are in the file (once per log); a damaged file said in words."""
         try:
-            tables = {
-                r[0] for r in self.connection().execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            }
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.Error as exc:  # a damaged file: say so in words, not "malformed" alone
-            self.close()
             raise self._fault("cannot read the audit log", exc) from exc
         if not {"audit_log", "audit_head", "audit_checkpoints"} <= tables:
             raise StorageError(f"{self.path} has no audit log (it predates schema migration 0002_audit_log)")
+        self._tables_checked = True
 
     def _fault(self, what: str, exc: sqlite3.Error) -> SQLiteFault:
         """``exc`` as one line naming this file; its condition and bare cause as fields, so a
@@ -126,8 +135,14 @@ class SQLiteAuditLog:
                     enable_wal(conn, BUSY_TIMEOUT_MS / 1000)
                     conn.execute("PRAGMA synchronous = NORMAL")
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            except sqlite3.Error as exc:
+                if not self._tables_checked:
+                    self._check_tables(conn)
+            except (sqlite3.Error, StorageError) as exc:
                 self.shm.lock.release()
+                if conn is not None:
+                    conn.close()
+                if isinstance(exc, StorageError):
+                    raise
                 raise self._fault("cannot open the audit log", exc) from exc
             self._local.conn = conn
             self.shm.opened()
