@@ -29,7 +29,7 @@ from memwarden.models import KeywordQuery
 from memwarden.text.language_guess import LATIN, SCRIPT_LANGUAGE, LanguageGuesser, script_of, scripts_of
 from memwarden.text.languages import make_stemmer, parse_languages, turkish_stem
 from memwarden.text.normalize import fold, fold_accents, fold_case, fold_case_turkish, nfkc
-from memwarden.text.stopwords import stopwords_for
+from memwarden.text.stopwords import as_compared, stopwords_for
 from memwarden.text.tokenize import CJK, UNSPACED, WORD, bigrams, cluster_bigrams, clusters, split_words
 
 # Bump when analysis changes in a way that changes index terms: stores re-index on a mismatch.
@@ -187,7 +187,7 @@ class Analyzer:
 @lru_cache(maxsize=64)
 def _stopwords_of(languages: frozenset[str]) -> frozenset[str]:
     """The union of the (already folded) stopword lists of ``languages``."""
-    return frozenset(fold(w) for lang in languages for w in stopwords_for(lang))
+    return frozenset(as_compared(w) for lang in languages for w in stopwords_for(lang))
 
 
 def _run_kind(term: str) -> str:

@@ -26,8 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from memwarden.text.normalize import fold
-from memwarden.text.stopwords import stopwords_for
+from memwarden.text.stopwords import as_compared, stopwords_for
 
 LATIN = "latin"
 # Snowball languages by the script they are written in; every other one is Latin. Serbian is
@@ -121,7 +120,7 @@ class LanguageGuesser:
         owners: dict[str, list[int]] = {}
         for number, name in enumerate(_CANDIDATES):
             for word in stopwords_for(name):
-                owners.setdefault(fold(word), []).append(number)
+                owners.setdefault(as_compared(word), []).append(number)
         self._owners = {word: tuple(numbers) for word, numbers in owners.items()}
         self._configured = [i for i, name in enumerate(_CANDIDATES) if name in self.configured]
 

@@ -11,6 +11,8 @@ bm25's inverse document frequency mostly makes up for (docs/search.md says which
 
 from __future__ import annotations
 
+from memwarden.text.normalize import fold
+
 _LISTS: dict[str, str] = {
     "english": """
         a about above after again against all am an and any are as at be because been before
@@ -76,6 +78,16 @@ _LISTS: dict[str, str] = {
 }
 
 _cache: dict[str, frozenset[str]] = {}
+
+
+def as_compared(word: str) -> str:
+    """A stopword in the form text is compared in (``normalize.fold``).
+
+    The lists are written in that form, so a lower-case ASCII word is its own folded form and
+    only the few others (Turkish "mı", Russian "ей") go through ``fold``: folding every word
+    of every list was a visible share of each cold start (tests/text/test_stopwords.py checks
+    this equals ``fold`` on every word)."""
+    return word if word.isascii() else fold(word)
 
 
 def stopwords_for(language: str) -> frozenset[str]:
