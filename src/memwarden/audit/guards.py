@@ -11,7 +11,8 @@ with the words below. The append path checks for itself that its row landed and 
 advanced (``landed_problem``), so a row dropped this way fails the write instead of vanishing.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: typing.NamedTuple compiles every string annotation
+# into a ForwardRef, a visible share of a cold search's imports (docs/performance.md#cold-start).
 
 from collections.abc import Sequence
 from typing import Any, NamedTuple

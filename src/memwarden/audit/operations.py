@@ -18,7 +18,8 @@ probe for another tenant's ids shows up as ``not_found``) and the error goes on 
 No state travels beside the call: everything a row holds is in these values.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: typing.NamedTuple compiles every string annotation
+# into a ForwardRef, a visible share of a cold search's imports (docs/performance.md#cold-start).
 
 import functools
 from collections.abc import Callable, Mapping
@@ -46,8 +47,8 @@ class Redacts(Protocol):
 class AuditedPart(Protocol):
     """What ``@audited`` needs of the object whose methods it wraps."""
 
-    auditor: Auditor | None
-    default_caller: Caller
+    auditor: "Auditor | None"
+    default_caller: "Caller"
     intake: Redacts
 
 
@@ -59,16 +60,16 @@ WRITES = ("add", "update", "delete", "import")
 class AuditCall(NamedTuple):
     """One call of an audited service method: what its row holds before the method ran."""
 
-    auditor: Auditor
+    auditor: "Auditor"
     action: str
-    caller: Caller
+    caller: "Caller"
     project: str | None = None
     query: str | None = None
     detail: Mapping[str, Any] = MappingProxyType({})
 
     def for_write(
         self, *, redaction_count: int = 0, degraded: bool = False, detail: Mapping[str, Any] | None = None
-    ) -> WriteAudit:
+    ) -> "WriteAudit":
         """The row the store call appends in its own transaction (it adds the ids it wrote)."""
         return self.auditor.for_write(
             self.action,

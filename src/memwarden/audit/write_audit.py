@@ -16,7 +16,8 @@ in what only it knows (the ids it wrote, how many, details such as ``duplicate``
 else comes from the service. Imports no backend and no service part.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: typing.NamedTuple compiles every string annotation
+# into a ForwardRef, a visible share of a cold search's imports (docs/performance.md#cold-start).
 
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
@@ -54,7 +55,7 @@ class WriteAudit(NamedTuple):
             detail={**self.event.detail, **(detail or {})},
         )
 
-    def with_redactions(self, count: int) -> WriteAudit:
+    def with_redactions(self, count: int) -> "WriteAudit":
         """The same row, counting ``count`` redaction matches (an import knows them once every
         record is built, after the value was made)."""
         return self._replace(event=self.event._replace(redaction_count=count))
