@@ -9,6 +9,9 @@ wall time (docs/performance.md#cold-start). ``cli.main.main`` turns the collecto
 before any other command runs (servers, daemons, imports and re-indexing run long and may build
 cycles), so only ``--version``, ``search`` and the hooks run without it, to their end.
 
+A plain ``memwarden serve`` (how MCP clients start it) starts here too, without ``cli.main``
+(``cli/plain_serve.py``): a relay stays resident for a client's whole session.
+
 The hooks start here, without ``cli.main`` (their arguments are read by ``argv_shapes``, as
 ``cli.main`` reads them): the prompt hook is first offered to a running daemon
 (``hooks.quick``), then run as usual (``hooks.commands.run_hook``).
@@ -60,6 +63,16 @@ def main() -> int:
     from memwarden.vendor_env import quiet_vendor_libraries
 
     quiet_vendor_libraries()
+    from memwarden.cli.plain_serve import is_plain_serve
+
+    if is_plain_serve(sys.argv[1:]):
+        # One per MCP client, relaying for the client's whole session: started without the
+        # parser, whose imports would stay resident in every client's process (cli/plain_serve.py).
+        # It runs long, so with the collector on, and ends through the interpreter's own exit.
+        gc.enable()
+        from memwarden.cli.plain_serve import run_plain_serve
+
+        return run_plain_serve()
     from memwarden.cli.argv_shapes import hook_argv
 
     hook = hook_argv(sys.argv[1:])

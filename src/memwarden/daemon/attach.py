@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 from memwarden.daemon.place import DaemonPlace
+from memwarden.daemon.relay_log import get_logger, set_up_on_first_log
 from memwarden.errors import ConfigError
-from memwarden.logs import get_logger
 from memwarden.settings_paths import default_runtime_dir_name
+
+# Not typing's: a relay imports this module and stays resident for its client's whole session
+# (docs/daemon.md, "The relay"); mypy reads it as True.
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 logger = get_logger(__name__)
 
@@ -29,26 +34,38 @@ def daemon_place() -> DaemonPlace:
     return DaemonPlace(default_runtime_dir_name())
 
 
+def log_file_name(settings: Any) -> str:
+    """``settings.log_path()`` as a string, without importing pathlib (and urllib.parse) into a
+    relay for one file name: the setting ``MEMWARDEN_LOG_FILE``, else ``memwarden.log`` in the
+    data folder, as ``settings_paths.SettingsPaths.log_path`` has it."""
+    return str(settings.log_file or os.path.join(settings.data_dir_name(), "memwarden.log"))
+
+
 def log_relay(settings: Any) -> None:
     """Log to the log file and stderr as a server does, without the redacting filter
     (``app.configure_logging``) whose rules a relay would import and compile for nothing: a relay
     logs only its own lines (the daemon's state, a refusal naming settings), never what the
-    client sent. A ``serve`` that ends up serving in its own process sets the full logging up."""
-    import logging
+    client sent. Set up when the first line is logged (``relay_log.py``): most relays log none.
+    A ``serve`` that ends up serving in its own process sets the full logging up."""
 
-    handlers: list[logging.Handler] = [logging.StreamHandler()]
-    try:
-        path = settings.log_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handlers.append(logging.FileHandler(path, encoding="utf-8"))
-    except OSError:
-        pass
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        handlers=handlers,
-        force=True,
-    )
+    def set_up() -> None:
+        import logging
+
+        handlers: list[logging.Handler] = [logging.StreamHandler()]
+        try:
+            path = log_file_name(settings)
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            handlers.append(logging.FileHandler(path, encoding="utf-8"))
+        except OSError:
+            pass
+        logging.basicConfig(
+            level=settings.log_level,
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+            handlers=handlers,
+            force=True,
+        )
+
+    set_up_on_first_log(set_up)
 
 
 def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
@@ -83,7 +100,7 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
             f"memwarden {attached.info.get('version')}: serving MCP over stdio through the shared "
             f"daemon (pid {attached.info.get('pid')}, {place.folder}); database "
             f"{settings.database_url()}; embedder {settings.embedder} (in the daemon); tools {tools}; "
-            f"log {settings.log_path()}; MEMWARDEN_DAEMON=off serves in this process\n"
+            f"log {log_file_name(settings)}; MEMWARDEN_DAEMON=off serves in this process\n"
         )
         sys.stderr.flush()
 

@@ -9,24 +9,26 @@ to attach until its deadline, so both end up on the one daemon that won.
 
 from __future__ import annotations
 
-import logging
 import os
-import signal
 import sys
 import time
-from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any
 
 from memwarden.daemon.client import AttachRefused, DaemonClient, DaemonUnavailable, _connect
 from memwarden.daemon.place import DaemonPlace, default_transport
+from memwarden.daemon.relay_log import get_logger
 from memwarden.version import __version__
 
+# Not typing's: a relay imports this module and stays resident for its client's whole session
+# (docs/daemon.md, "The relay"); mypy reads it as True.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     import subprocess
+    from collections.abc import Callable
+    from typing import IO, Any
 
     from memwarden.config import Settings
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 START_TIMEOUT_S = 60.0  # a first start may migrate and back up the database before it listens
 LOCK_WAIT_S = 60.0
@@ -289,6 +291,8 @@ def terminate_daemon(pid: int, timeout: float = STOP_WAIT_S) -> bool:
     if not is_daemon_process(pid):
         raise DaemonUnavailable(f"process {pid} is not a memwarden daemon; not signalling it")
     try:
+        import signal  # only to stop a daemon
+
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
         return True
