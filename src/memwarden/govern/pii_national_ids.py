@@ -30,7 +30,7 @@ from memwarden.govern.checksums import id_like, national_id_holds
 from memwarden.govern.national_id_table import ID_SHAPES
 from memwarden.govern.pii_phones import LazyPattern, words_near
 from memwarden.govern.rules import Rule
-from memwarden.govern.scopes import Scopes, Window
+from memwarden.govern.scopes import Window
 
 _NOSPACE = (
     "\u0e00-\u0e7f\u1100-\u11ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
@@ -369,15 +369,11 @@ class IdNumberRule(Rule):
         return IdNumberRule(fields["name"], fields["description"], mode=fields["mode"])
 
     def spans(
-        self,
-        text: str,
-        windows: list[Window] | None = None,
-        covered: list[tuple[int, int]] | None = None,
-        context: Scopes | None = None,
+        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
     ) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
         for stretch_lo, hi in _near_digits(text, _LOOK_BACK):
-            lo, near = words_near(text, stretch_lo, hi, context)  # markers blanked, case-folded
+            lo, near = words_near(text, stretch_lo, hi)  # markers blanked, case-folded
             for _, word_end in id_words(near):
                 value = _AFTER_ID_WORD.match(text, lo + word_end)
                 if value is None:
@@ -393,13 +389,13 @@ def _digit_count(number: str) -> int:
     return len(number) - number.count(" ") - number.count(".") - number.count("/") - number.count("-")
 
 
-def _named_nearby(text: str, start: int, end: int, folded: list[str], context: Scopes | None) -> bool:
+def _named_nearby(text: str, start: int, end: int, folded: list[str]) -> bool:
     """Whether a word naming an identity number (``_ID_WORDS``) stands within ``_LOOK_BACK``
     characters before the value or ``_LOOK_AHEAD`` after it ("PESEL 44051401359",
     "44051401359 (PESEL)"). ``folded`` caches the text case-folded with markers blanked
     (``words_near``, same length) for the next value of the same text."""
     if not folded:
-        folded.append(words_near(text, 0, len(text), context)[1])
+        folded.append(words_near(text, 0, len(text))[1])
     lo, hi = max(0, start - _LOOK_BACK), min(len(text), end + _LOOK_AHEAD)
     while lo > 0 and text[lo - 1].isalnum():  # a word cut by the window is read whole
         lo -= 1
@@ -437,11 +433,7 @@ class NationalIdRule(Rule):
     skips_covered = True
 
     def spans(
-        self,
-        text: str,
-        windows: list[Window] | None = None,
-        covered: list[tuple[int, int]] | None = None,
-        context: Scopes | None = None,
+        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
     ) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
         done = 0
@@ -480,8 +472,7 @@ class NationalIdRule(Rule):
                 # of prose (timestamps, order numbers) have none, and a check costs more than a look.
                 value = found.group()
                 if national_id_holds(value, alone=True) or (
-                    _named_nearby(text, *found.span(), folded, context)
-                    and national_id_holds(value, alone=False)
+                    _named_nearby(text, *found.span(), folded) and national_id_holds(value, alone=False)
                 ):
                     out.append(found.span())
                     done = found.end()

@@ -37,7 +37,7 @@ from typing import Any
 from memwarden.govern.markers import MARKER
 from memwarden.govern.phone_context import names_a_record, not_a_phone_by_context
 from memwarden.govern.rules import Rule
-from memwarden.govern.scopes import Scopes, Window, fold
+from memwarden.govern.scopes import Window, fold
 
 
 class LazyPattern:
@@ -323,16 +323,12 @@ class PhoneRule(Rule):
     skips_covered = True
 
     def spans(
-        self,
-        text: str,
-        windows: list[Window] | None = None,
-        covered: list[tuple[int, int]] | None = None,
-        context: Scopes | None = None,
+        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
     ) -> list[tuple[int, int]]:
         if windows is None:
             windows = [(0, len(text), len(text))]
         out: list[tuple[int, int]] = []
-        judge = _Judge(text, context)
+        judge = _Judge(text)
         # Covered spans by start, with the furthest end reached by any of them so far: a candidate
         # lies inside one of them when that reach, up to its start, passes its end (one bisect).
         ordered = sorted(covered or ())
@@ -393,16 +389,15 @@ class _Judge:
     """Decides whether ``text[start:end]`` is a phone number (one per text: the regions and the
     words about calling are looked up once)."""
 
-    def __init__(self, text: str, context: Scopes | None = None) -> None:
+    def __init__(self, text: str) -> None:
         self.text = text
-        self.context = context
         self.regions: tuple[str, ...] | None = None
         self.words: list[tuple[int, int]] | None = None  # of the current window
 
     def words_between(self, start: int, end: int, lo: int, hi: int) -> bool:
         """Whether a word about calling stands near ``text[start:end]`` (inside window ``lo:hi``)."""
         if self.words is None:
-            self.words = _phone_words(self.text, lo, hi, self.context)
+            self.words = _phone_words(self.text, lo, hi)
         return any(
             start - _CONTEXT_BEFORE <= w_end and w_start <= end + _CONTEXT_AFTER
             for w_start, w_end in self.words
@@ -443,19 +438,17 @@ class _Judge:
         return _national_shape(candidate, groups, digits, self.regions)
 
 
-def _phone_words(text: str, lo: int, hi: int, context: Scopes | None) -> list[tuple[int, int]]:
+def _phone_words(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
     """Spans of the words about calling near the window ``lo:hi`` (one scan of the window's text,
     case-folded to the same length: a case-insensitive search costs three times as much)."""
-    start, near = words_near(text, max(0, lo - _CONTEXT_BEFORE), hi + _CONTEXT_AFTER, context)
+    start, near = words_near(text, max(0, lo - _CONTEXT_BEFORE), hi + _CONTEXT_AFTER)
     return [(start + m.start(), start + m.end()) for m in _PHONE_WORDS.finditer(near)]
 
 
-def words_near(text: str, lo: int, hi: int, context: Scopes | None = None) -> tuple[int, str]:
+def words_near(text: str, lo: int, hi: int) -> tuple[int, str]:
     """``text[lo:hi]`` case-folded (same length) with redaction markers blanked, and where it starts:
     a marker's rule name ("phone_us", "us_ssn") is no word about the number next to it. A marker cut
-    by ``lo`` or ``hi`` is taken whole (the stretch grows), so no piece of it is read either.
-    ``context``: the scan of ``text`` the redactor made, whose folded words are sliced when they
-    give the same string (``Scopes.words_slice``)."""
+    by ``lo`` or ``hi`` is taken whole (the stretch grows), so no piece of it is read either."""
     marker_start = text.rfind("[REDACTED:", max(0, lo - 52), lo + 9)
     if 0 <= marker_start < lo and text.find("]", marker_start) >= lo:
         lo = marker_start
@@ -466,10 +459,6 @@ def words_near(text: str, lo: int, hi: int, context: Scopes | None = None) -> tu
         hi = max(hi, text.find("]", marker_start) + 1)
     while hi < len(text) and text[hi].isalnum():  # and a word cut by ``hi`` ("tel|ephone")
         hi += 1
-    if context is not None and context.text is text:
-        shared = context.words_slice(lo, hi)
-        if shared is not None:
-            return lo, shared
     near = text[lo:hi]
     if "[REDACTED:" in near:
         near = MARKER.sub(lambda marker: " " * len(marker.group()), near)

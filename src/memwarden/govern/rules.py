@@ -19,7 +19,7 @@ from functools import cached_property
 from typing import Any
 
 from memwarden.govern.checksums import DIGIT_VALIDATORS, VALIDATORS, digits_of
-from memwarden.govern.scopes import SCOPES, Scopes, Window
+from memwarden.govern.scopes import SCOPES, Window
 
 RULE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 RULE_MODES = ("enforce", "dry-run")
@@ -251,11 +251,7 @@ class Rule:
         return None
 
     def spans(
-        self,
-        text: str,
-        windows: list[Window] | None = None,
-        covered: list[tuple[int, int]] | None = None,
-        context: Scopes | None = None,
+        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
     ) -> list[tuple[int, int]]:
         """(start, end) of every value this rule redacts in ``text``, left to right (``covered``:
         see ``skips_covered``; a plain rule searches as if it were not given).
@@ -263,9 +259,6 @@ class Rule:
         A match its validator rejects does not hide a valid value that starts inside it: the
         search resumes one character after the rejected match's start. With ``windows``
         (``govern.scopes``) only they are searched; a match must end by its window's ``hi``.
-        ``context``: the redactor's scan of ``text`` (``Scopes``), for rules that read what it
-        computes once per text instead of recomputing it (the words around numbers); a plain rule
-        has no use for it.
         """
         out: list[tuple[int, int]] = []
         if windows is None:

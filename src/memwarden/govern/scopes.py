@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import re
 
-from memwarden.govern.markers import MARKER
-
 Window = tuple[int, int, int]
 
 _SHORTEST_VALUE = 3  # digits of the shortest number any rule redacts
@@ -64,10 +62,6 @@ def _merged(runs: list[tuple[int, int, int, int, bool, bool]], end: int) -> list
         last_hi = run[1]
     windows.append((first_lo, last_hi, min(end, last_hi + 2)))
     return windows
-
-
-def _blank(marker: re.Match[str]) -> str:
-    return " " * len(marker.group())
 
 
 def fold(text: str) -> str:
@@ -101,36 +95,6 @@ class Scopes:
         self._number_keys = number_keys
         self._starts: list[int] | None = None
         self._windows: dict[tuple[str, int], list[Window]] = {}
-        self._words: str | None = None
-        self._markers: list[tuple[int, int]] | None = None
-
-    @property
-    def words(self) -> str:
-        """The text case-folded with every redaction marker blanked, the same length: what the
-        rules reading the words around a number search (``pii_phones.words_near``), folded once
-        per text instead of once per stretch and rule."""
-        if self._words is None:
-            if "[REDACTED:" in self.text:
-                self._words = fold(MARKER.sub(_blank, self.text))
-            else:
-                self._words = self.folded
-        return self._words
-
-    def words_slice(self, lo: int, hi: int) -> str | None:
-        """``words[lo:hi]``, when it is what folding ``text[lo:hi]`` with its markers blanked gives:
-        neither end cuts a marker, and the text holds no "Σ" (whose lower case depends on the
-        letter after it, which a slice may have cut off). None otherwise: the caller folds the
-        slice itself."""
-        if "Σ" in self.text:
-            return None
-        if self._markers is None:
-            self._markers = (
-                [m.span() for m in MARKER.finditer(self.text)] if "[REDACTED:" in self.text else []
-            )
-        for m_start, m_end in self._markers:
-            if m_start < lo < m_end or m_start < hi < m_end:
-                return None
-        return self.words[lo:hi]
 
     def _walk_numbers(self, keys: tuple[tuple[str, int], ...]) -> None:
         """One walk over the number runs: every run's start (for IBANs), and for each of
