@@ -127,3 +127,48 @@ def test_atexit_handlers_still_run(stored: dict[str, str], tmp_path: Path) -> No
     )
     assert done.returncode == 0, done.stderr
     assert marker.read_text() == "yes"
+
+
+def test_a_plain_serve_without_the_daemon_serves_mcp_in_its_process_with_the_collector_on(
+    cli_env: dict[str, str],
+) -> None:
+    # cli_env sets MEMWARDEN_DAEMON=off: the plain ``serve`` (cli/plain_serve.py) serves itself.
+    assert cli_env.get("MEMWARDEN_DAEMON") == "off"
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    session = "\n".join(
+        json.dumps(message)
+        for message in (
+            initialize,
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        )
+    )
+    assert probe(cli_env, "serve", stdin=session + "\n") == (True, True, 0)
+    done = run_cli(cli_env, "serve", stdin=session + "\n")
+    assert done.returncode == 0, done.stderr
+    answers = {answer["id"]: answer for answer in map(json.loads, done.stdout.splitlines())}
+    assert answers[1]["result"]["serverInfo"]["name"] == "memwarden"
+    assert "memory_add" in {tool["name"] for tool in answers[2]["result"]["tools"]}
+
+
+def test_a_plain_serve_refuses_a_file_that_is_not_a_database_in_one_line(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n", encoding="utf-8")
+    done = run_cli({**cli_env, "MEMWARDEN_DB": str(notes)}, "serve")
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        f"memwarden: {notes} (from MEMWARDEN_DB) is not a memwarden database (not a SQLite file): "
+        "check the path, or set --db / MEMWARDEN_DB to your database"
+    ]
+    assert notes.read_text(encoding="utf-8") == "not a database\n"  # nothing written to it

@@ -30,9 +30,14 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
 
 from memwarden.version import __version__
+
+# Not typing's: a relay imports this module and stays resident for its client's whole session
+# (docs/daemon.md, "The relay"); mypy reads it as True.
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 FORMAT = 1
 SAVED_FILE = "handshake-answers.json"

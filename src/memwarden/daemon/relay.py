@@ -33,8 +33,6 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable
-from typing import Any
 
 from memwarden.daemon.client import DaemonClient, DaemonUnavailable
 from memwarden.daemon.handshake import HANDSHAKE_METHODS, KeptAnswers, handshake_answer
@@ -48,14 +46,21 @@ from memwarden.daemon.relay_lines import (
     write_all,
 )
 
+# Not typing's: a relay imports this module and stays resident for its client's whole session
+# (docs/daemon.md, "The relay"); mypy reads it as True.
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+    from typing import Any
+
+    Connect = Callable[[], DaemonClient]
+
 CHUNK = 65536
 REPLAY_TIMEOUT_S = 60.0  # a new daemon may migrate the database before it answers
 RECONNECT_ATTEMPTS = 3
 # What the client may send while no daemon is attached; past it the relay stops reading stdin
 # until one is (the client's writes then wait in the pipe).
 QUEUE_MAX_BYTES = 8 * 1024 * 1024
-
-Connect = Callable[[], DaemonClient]
 
 
 class DaemonLost(Exception):

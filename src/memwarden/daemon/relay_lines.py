@@ -6,7 +6,12 @@ from __future__ import annotations
 import _socket  # the C socket type: socket.py builds enums the relay never needs
 import json
 import os
-from typing import Any
+
+# Not typing's: a relay imports this module and stays resident for its client's whole session
+# (docs/daemon.md, "The relay"); mypy reads it as True.
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
 
 # JSON-RPC's range for implementation-defined server errors (-32000 to -32099).
 DAEMON_RESTARTED = -32000
