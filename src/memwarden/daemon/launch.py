@@ -199,7 +199,9 @@ def attach_or_start(
     in-process); DaemonUnavailable when no daemon could be started within ``timeout``.
     """
     attach: dict[str, Any] = {"mode": mode, "tools": tools, "server_settings": server_settings}
-    running = attach_running(place, settings, **attach)
+    # Two stats first: with neither file there, no daemon answers, and trying would import the
+    # loopback fallback's socket machinery into a relay for nothing.
+    running = attach_running(place, settings, **attach) if place.may_be_up() else None
     if running is not None:
         return running
     place.prepare()
@@ -207,6 +209,10 @@ def attach_or_start(
     deadline = time.monotonic() + timeout
     while True:
         try:
+            if not place.may_be_up():
+                # Not listening yet: no attempt, which would try the loopback port of daemon.json
+                # and import the socket module into a relay for nothing.
+                raise DaemonUnavailable("the daemon has not created its socket yet")
             return DaemonClient.attach(place, settings, timeout=5.0, **attach)
         except AttachRefused:
             raise
@@ -221,10 +227,11 @@ def attach_or_start(
 def database_argument(settings: Any) -> str:
     """The database as a started process reads it from its standard input: a resolved SQLite
     path (the child may run elsewhere) or the PostgreSQL URL."""
-    from memwarden.settings_paths import is_postgres_url, sqlite_path
+    from memwarden.settings_paths import is_postgres_url, sqlite_file_name
 
     url: str = settings.database_url()
-    return url if is_postgres_url(url) else str(sqlite_path(url).resolve())
+    # os.path.realpath as Path.resolve() has it, without pathlib (and urllib.parse) in a relay.
+    return url if is_postgres_url(url) else os.path.realpath(sqlite_file_name(url))
 
 
 def release_key(version: str) -> tuple[int, ...]:
