@@ -6,6 +6,8 @@ import os
 import signal
 import sqlite3
 import sys
+import threading
+import time
 from pathlib import Path
 
 import anyio
@@ -98,3 +100,51 @@ def test_a_client_keeps_working_while_the_daemon_is_killed_five_times(place: Dae
     with sqlite3.connect(database) as connection:
         stored = {row[0] for row in connection.execute("SELECT id FROM memories")}
     assert set(acknowledged) <= stored, set(acknowledged) - stored
+
+
+def _daemon_processes(runtime: str) -> list[int]:
+    """Pids of `python -m memwarden.daemon` processes of this test's runtime folder."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        daemon = b"memwarden.daemon" in cmdline and b"--detach" not in cmdline  # not its launcher
+        if daemon and f"XDG_RUNTIME_DIR={runtime}".encode() in environ.split(b"\0"):
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_daemon_killed_before_it_listens_is_started_again_not_waited_for(place: DaemonPlace) -> None:
+    """The daemon a call starts dies during its start-up: the caller starts another within
+    seconds instead of waiting out the whole start timeout (60 s) for a dead process."""
+    from memwarden.daemon.launch import START_TIMEOUT_S, attach_or_start
+
+    runtime = os.environ["XDG_RUNTIME_DIR"]
+    killed: list[int] = []
+
+    def kill_the_first() -> None:
+        deadline = time.monotonic() + 30
+        while not killed and time.monotonic() < deadline:
+            for pid in _daemon_processes(runtime):
+                if not place.may_be_up():  # still starting: not listening yet
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+            time.sleep(0.005)
+
+    hunter = threading.Thread(target=kill_the_first)
+    hunter.start()
+    started = time.monotonic()
+    client = attach_or_start(place, load_hot_settings())
+    took = time.monotonic() - started
+    hunter.join()
+    try:
+        assert killed, "the test never saw the daemon starting"
+        assert int(client.info["pid"]) not in killed
+        assert took < START_TIMEOUT_S / 2, f"waited {took:.1f} s for a dead daemon"
+    finally:
+        client.close()

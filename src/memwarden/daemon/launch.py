@@ -31,6 +31,10 @@ if TYPE_CHECKING:  # pragma: no cover
 logger = get_logger(__name__)
 
 START_TIMEOUT_S = 60.0  # a first start may migrate and back up the database before it listens
+#: A started daemon takes the lock after its imports; past this, a free lock means it died.
+RESPAWN_GRACE_S = 5.0
+#: Daemons started again for one client before it gives up waiting (then the timeout decides).
+RESPAWNS = 3
 LOCK_WAIT_S = 60.0
 STOP_WAIT_S = 20.0  # a stopping daemon drains its calls (server.DRAIN_S) and closes the store
 
@@ -205,8 +209,10 @@ def attach_or_start(
     if running is not None:
         return running
     place.prepare()
-    spawn_daemon(database_argument(settings), transport=transport, for_mcp=mode == "mcp")
+    database = database_argument(settings)
+    spawn_daemon(database, transport=transport, for_mcp=mode == "mcp")
     deadline = time.monotonic() + timeout
+    spawned, respawns = time.monotonic(), 0
     while True:
         try:
             if not place.may_be_up():
@@ -221,7 +227,25 @@ def attach_or_start(
                 raise DaemonUnavailable(
                     f"no memwarden daemon answered within {timeout:.0f} s ({exc}); see {settings.log_path()}"
                 ) from None
+            # The daemon started here died before it listened (killed, crashed): nobody holds
+            # the daemon lock any more. Start another rather than wait out the whole timeout.
+            now = time.monotonic()
+            if now - spawned > RESPAWN_GRACE_S and respawns < RESPAWNS and lock_is_free(place):
+                logger.warning(
+                    "the memwarden daemon started for this client exited before it listened; starting another"
+                )
+                spawn_daemon(database, transport=transport, for_mcp=mode == "mcp")
+                spawned, respawns = time.monotonic(), respawns + 1
         time.sleep(0.05)
+
+
+def lock_is_free(place: DaemonPlace) -> bool:
+    """True when no daemon holds (or is starting with) the daemon lock: none is alive for ``place``."""
+    probe = DaemonLock(place)
+    try:
+        return probe.try_acquire()
+    finally:
+        probe.release()
 
 
 def database_argument(settings: Any) -> str:
