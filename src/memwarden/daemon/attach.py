@@ -96,6 +96,8 @@ def serve_through_daemon(settings: Any, *, tools: str) -> int | None:
         return None
 
     def announce(attached: DaemonClient) -> None:
+        if attached.info.get("own"):
+            return  # a server of this client's own: the relay has said so already
         sys.stderr.write(
             f"memwarden {attached.info.get('version')}: serving MCP over stdio through the shared "
             f"daemon (pid {attached.info.get('pid')}, {place.folder}); database "
@@ -158,7 +160,7 @@ def serve_in_own_process(settings: Any, tools: str) -> Any:
     finally:
         theirs.close()
     ours.sendall(database_argument(settings).encode("utf-8") + b"\n")
-    return DaemonClient(ours, {"pid": child.pid}, bytearray())
+    return DaemonClient(ours, {"pid": child.pid, "own": True}, bytearray())
 
 
 def call_daemon(
