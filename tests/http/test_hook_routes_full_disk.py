@@ -19,8 +19,8 @@ from http_servers import start_http_server, stop_http_server
 from memwarden.errors import InvalidInput, StorageError
 from memwarden.http.error_answers import status_for
 from memwarden.rate_limits import RateLimited
+from tests.hooks.test_hooks import prompt_payload, run_cli
 from tests.small_disk import fill, small_disk
-from tests.test_hooks import prompt_payload, run_cli
 
 
 def _add(env: dict[str, str], text: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.test_hooks import prompt_payload, run_cli
+from tests.hooks.test_hooks import prompt_payload, run_cli
 
 ROUTE = "/hooks/recall"
 

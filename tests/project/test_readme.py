@@ -67,7 +67,7 @@ RUN_BY = {
 
 def test_every_command_of_the_first_screen_is_run_by_a_test() -> None:
     assert shell_commands() == list(RUN_BY)
-    first_run = (ROOT / "tests" / "test_first_run.py").read_text(encoding="utf-8")
+    first_run = (ROOT / "tests" / "cli" / "test_first_run.py").read_text(encoding="utf-8")
     assert "def test_make_run_stdout_starts_with_the_servers_first_json_rpc_line" in first_run
     assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert len(session()) >= 6

@@ -55,7 +55,7 @@ def search_args(argv: Sequence[str], handler: Callable[[Any], int]) -> Any | Non
     (``--help``, ``--limit=5``, an abbreviated flag, a value that starts with "-", a second
     query…) returns None and goes through the full parser, which gives argparse's own answer.
     ``handler`` is the search command's (``cli.main.cmd_search``).
-    ``tests/test_cli_fast_path.py`` checks that both read every shape alike."""
+    ``tests/cli/test_cli_fast_path.py`` checks that both read every shape alike."""
     from types import SimpleNamespace
 
     args = list(argv)

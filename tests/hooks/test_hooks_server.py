@@ -17,7 +17,7 @@ from http_servers import free_port
 
 from memwarden.hooks.loopback import loopback_address, plain_loopback_address, post_json
 from memwarden.net import LoopbackError
-from tests.test_hooks import prompt_payload, run_cli
+from tests.hooks.test_hooks import prompt_payload, run_cli
 
 RECALL = "/hooks/recall"
 
