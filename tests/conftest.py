@@ -165,3 +165,32 @@ def http_server(cli_env: dict[str, str]) -> Iterator[tuple[str, str]]:
         yield f"http://127.0.0.1:{port}", token
     finally:
         stop_http_server(process)
+
+
+#: The files whose tests take longest (`pytest --durations`), handed out first: pytest-xdist's
+#: `--dist loadfile` gives files to workers in collection order, and one of these started last
+#: would leave a single worker running long after the others are done.
+LONGEST_FIRST = (
+    "daemon/test_soak_short.py",
+    "project/test_readme.py",
+    "ui/test_ui_daemon_hostile_values.py",
+    "ui/test_ui_hostile_values.py",
+    "ops/test_crash_points.py",
+    "ops/test_durability.py",
+    "store/test_postgres_migrate.py",
+    "ops/test_interrupted_operations.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files first, every other file in its usual order (a stable sort)."""
+    tests = Path(__file__).parent
+
+    def rank(item: pytest.Item) -> int:
+        try:
+            name = item.path.relative_to(tests).as_posix()
+        except ValueError:
+            return len(LONGEST_FIRST)
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)
