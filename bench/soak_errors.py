@@ -18,7 +18,9 @@ An error is expected only inside the window that explains it: a full-disk refusa
 time, a lost connection or a ``daemon_restarted`` with no kill before it (the daemon crashed by
 itself), an HTTP 500, a timeout: each is unexpected. Two clients updating and deleting the
 same memories may race (an update of a memory another client has just deleted, or whose
-delete was in flight at a kill, answers ``not found``): expected at any time, named so.
+delete was in flight at a kill, answers ``not found``; two updates of one memory at once, the
+second told its version is stale; an update to text another memory holds): expected at any time,
+named so.
 """
 
 from __future__ import annotations
@@ -54,6 +56,12 @@ LOST = "connection lost"
 DISK = "disk full"
 RESTARTED = "daemon_restarted"
 RACE = "deleted meanwhile by another client"
+#: Two clients updating one memory at once: the second is told its version is stale (no write is
+#: lost; the client may get the memory again and retry).
+VERSION_RACE = "updated meanwhile by another client"
+#: An update to text another live memory of the project already holds (the random texts of two
+#: clients can coincide): refused, nothing changed.
+SAME_TEXT = "same text as another memory"
 #: A hook route's answer to a search refused on the full disk (memwarden.http.error_answers).
 HTTP_DISK_FULL = "503 disk_full"
 
@@ -94,8 +102,12 @@ def tool_error_kind(text: str) -> str:
     lowered = text.lower()
     if "disk is full" in lowered or "no space left" in lowered:
         return f"tool:{DISK}"
-    if "no memory with id" in lowered:
+    if "no memory with id" in lowered or "was deleted meanwhile" in lowered:
         return "tool:not found"
+    if "get it again and retry the update" in lowered:
+        return f"tool:{VERSION_RACE}"
+    if "already says exactly this" in lowered:
+        return f"tool:{SAME_TEXT}"
     for word in ("rate_limited", "storage", "locked"):
         if word in lowered:
             return f"tool:{word}"
@@ -167,4 +179,4 @@ class ErrorLog:
             return raw, after_kill
         if what in (f"tool:{DISK}", HTTP_DISK_FULL):
             return raw, in_disk
-        return raw, what == RACE
+        return raw, what in (RACE, f"tool:{VERSION_RACE}", f"tool:{SAME_TEXT}")
