@@ -212,7 +212,7 @@ def attach_or_start(
     database = database_argument(settings)
     spawn_daemon(database, transport=transport, for_mcp=mode == "mcp")
     deadline = time.monotonic() + timeout
-    spawned, respawns = time.monotonic(), 0
+    spawned, respawns, probed = time.monotonic(), 0, 0.0
     while True:
         try:
             if not place.may_be_up():
@@ -230,12 +230,15 @@ def attach_or_start(
             # The daemon started here died before it listened (killed, crashed): nobody holds
             # the daemon lock any more. Start another rather than wait out the whole timeout.
             now = time.monotonic()
-            if now - spawned > RESPAWN_GRACE_S and respawns < RESPAWNS and lock_is_free(place):
-                logger.warning(
-                    "the memwarden daemon started for this client exited before it listened; starting another"
-                )
-                spawn_daemon(database, transport=transport, for_mcp=mode == "mcp")
-                spawned, respawns = time.monotonic(), respawns + 1
+            if now - spawned > RESPAWN_GRACE_S and now - probed > 1.0 and respawns < RESPAWNS:
+                probed = now  # the lock file is opened once a second, not on every 50 ms try
+                if lock_is_free(place):
+                    logger.warning(
+                        "the memwarden daemon started for this client exited before it listened; "
+                        "starting another"
+                    )
+                    spawn_daemon(database, transport=transport, for_mcp=mode == "mcp")
+                    spawned, respawns = time.monotonic(), respawns + 1
         time.sleep(0.05)
 
 
