@@ -102,6 +102,16 @@ def test_a_client_keeps_working_while_the_daemon_is_killed_five_times(place: Dae
     assert set(acknowledged) <= stored, set(acknowledged) - stored
 
 
+def _launched(entry: Path) -> bool:
+    """True once the process's launcher has exited (its parent is no `--detach` launcher any
+    more): the launcher reports a child that dies before that as a failed start."""
+    try:
+        parent = (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+        return b"--detach" not in Path(f"/proc/{parent}/cmdline").read_bytes()
+    except (OSError, IndexError):
+        return True
+
+
 def _daemon_processes(runtime: str) -> list[int]:
     """Pids of `python -m memwarden.daemon` processes of this test's runtime folder."""
     found = []
@@ -114,7 +124,7 @@ def _daemon_processes(runtime: str) -> list[int]:
         except OSError:
             continue
         daemon = b"memwarden.daemon" in cmdline and b"--detach" not in cmdline  # not its launcher
-        if daemon and f"XDG_RUNTIME_DIR={runtime}".encode() in environ.split(b"\0"):
+        if daemon and f"XDG_RUNTIME_DIR={runtime}".encode() in environ.split(b"\0") and _launched(entry):
             found.append(int(entry.name))
     return found
 

@@ -231,7 +231,7 @@ def attach_or_start(
             # the daemon lock any more. Start another rather than wait out the whole timeout.
             now = time.monotonic()
             if now - spawned > RESPAWN_GRACE_S and now - probed > 1.0 and respawns < RESPAWNS:
-                probed = now  # the lock file is opened once a second, not on every 50 ms try
+                probed = now  # the lock file is opened once a second, not on every attach try
                 if lock_is_free(place):
                     logger.warning(
                         "the memwarden daemon started for this client exited before it listened; "
