@@ -57,6 +57,14 @@ def test_redaction_never_raises(text: str) -> None:
 # number once the address is a marker, so the first redaction must already see it alone.
 @example("00100000000000 0@0.AA")
 @example("call 0612345678 0@0.AA and 1@1.BB")
+# A whole token after "1::": once it is a marker, "1::" stands alone as an IPv6 address.
+@example("1::xoxa-0-00-00")
+# A marker's letters must not complete a pattern around it (a .pgpass line's database name).
+@example("0:00:(0@0.AA;:0")
+# A decimal comma joins two numbers until one of them is a marker.
+@example("01000000,02000000000")
+# An address's local part may be in a script written without spaces.
+@example("github_pat_" + "0" * 54 + "ゝ@0.AA")
 def test_redaction_is_idempotent(text: str) -> None:
     once = REDACTOR.redact(text)
     twice = REDACTOR.redact(once.text)

@@ -369,8 +369,14 @@ class IdNumberRule(Rule):
         return IdNumberRule(fields["name"], fields["description"], mode=fields["mode"])
 
     def spans(
-        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
+        self,
+        text: str,
+        windows: list[Window] | None = None,
+        covered: list[tuple[int, int]] | None = None,
+        avoid: list[tuple[int, int]] | None = None,
     ) -> list[tuple[int, int]]:
+        # ``avoid`` (markers) needs no check: the id words are read with markers blanked and a
+        # value is digits, which no marker holds.
         out: list[tuple[int, int]] = []
         for stretch_lo, hi in _near_digits(text, _LOOK_BACK):
             lo, near = words_near(text, stretch_lo, hi)  # markers blanked, case-folded
@@ -433,8 +439,14 @@ class NationalIdRule(Rule):
     skips_covered = True
 
     def spans(
-        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
+        self,
+        text: str,
+        windows: list[Window] | None = None,
+        covered: list[tuple[int, int]] | None = None,
+        avoid: list[tuple[int, int]] | None = None,
     ) -> list[tuple[int, int]]:
+        # ``avoid`` (markers) needs no check: the id words are read with markers blanked and a
+        # value is digits, which no marker holds.
         out: list[tuple[int, int]] = []
         done = 0
         # Covered spans by start, with the furthest end any of them reaches so far: a value lies

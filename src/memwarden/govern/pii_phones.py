@@ -323,8 +323,13 @@ class PhoneRule(Rule):
     skips_covered = True
 
     def spans(
-        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
+        self,
+        text: str,
+        windows: list[Window] | None = None,
+        covered: list[tuple[int, int]] | None = None,
+        avoid: list[tuple[int, int]] | None = None,
     ) -> list[tuple[int, int]]:
+        # ``avoid`` (markers) needs no check: a candidate is digits and joiners, which no marker holds.
         if windows is None:
             windows = [(0, len(text), len(text))]
         out: list[tuple[int, int]] = []

@@ -42,8 +42,9 @@ _SAFE_BEFORE = frozenset(",;!?\"'<>{}|(=@")
 # What joins digit groups into one number candidate (``pii_phones``, ``pii_national_ids``). A value
 # starting or ending with a digit, one such character away from another digit, may have been read
 # as part of a longer number that failed its checks; once the value is a marker, the number
-# standing alone may pass ("00100000000000 0@0.AA"), so another pass must look.
-_NUMBER_JOINERS = frozenset(" -./()")
+# standing alone may pass ("00100000000000 0@0.AA"), so another pass must look. A comma joins
+# too: "01000000,02000000000" reads as one number with a decimal comma until its tail is a marker.
+_NUMBER_JOINERS = frozenset(" -./(),")
 
 
 class Finding(NamedTuple):
@@ -225,6 +226,15 @@ def _joins_a_number(text: str, start: int, end: int) -> bool:
     )
 
 
+def _starts_a_local_part(text: str, at: int) -> bool:
+    """Whether the word at ``at`` runs into an "@": an e-mail address's local part may be written
+    in any script ("ゝ@example.org"), so the value before it may have hidden the address."""
+    end = min(len(text), at + 65)
+    while at < end and (text[at].isalnum() or text[at] in "_.%+-"):
+        at += 1
+    return at < len(text) and text[at] == "@"
+
+
 class Redactor:
     """Applies an ordered set of rules in one of the three modes."""
 
@@ -240,7 +250,14 @@ class Redactor:
         ordered = tuple(enumerate(self.rules))
         self._enforced = tuple((i, r) for i, r in ordered if r.mode == "enforce")
         self._dry = tuple((i, r) for i, r in ordered if r.mode == "dry-run")
-        self._grouped = frozenset(rule.name for rule in self.rules if rule.secret_groups)
+        # Rules whose value is always preceded by the rule's own syntax ("password=", "-p", "user:"):
+        # a built-in rule's secret groups, except ``secret_token`` (a whole token, as Slack's, whose
+        # left neighbour is anything). A pack's groups promise nothing of the kind.
+        self._grouped = frozenset(
+            rule.name
+            for rule in self.rules
+            if rule.secret_groups and rule.timeout is None and "secret_token" not in rule.secret_groups
+        )
         # Base64 of user:password is found (as ``basic_auth``) by the rules' run having that rule.
         self._pairs = frozenset(i for i, rule in ordered if rule.name == "basic_auth")
         self.scoped = scoped
@@ -334,7 +351,7 @@ class Redactor:
                     continue
             # The reference (``scoped=False``) gives no rule what earlier rules found.
             covered = [(s, s - n) for s, n, _, _ in found] if self.scoped and rule.skips_covered else None
-            for start, end in rule.spans(scopes.folded if rule.folded else text, windows, covered):
+            for start, end in rule.spans(scopes.folded if rule.folded else text, windows, covered, markers):
                 # A marker is never matched again, nor part of a longer match: that keeps a second
                 # run from finding anything new (idempotence). Text typed to look like a marker
                 # can therefore shield what is glued to it (docs/governance.md, limits).
@@ -385,7 +402,12 @@ class Redactor:
                 or f.rule in self._grouped
                 or before in NOSPACE_CHARS
             )
-            if not left_safe or not (after.isspace() or after in _SAFE_AFTER or after in NOSPACE_CHARS):
+            right_safe = (
+                after.isspace()
+                or after in _SAFE_AFTER
+                or (after in NOSPACE_CHARS and not _starts_a_local_part(text, f.end))
+            )
+            if not left_safe or not right_safe:
                 return True
         return False
 

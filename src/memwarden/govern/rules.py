@@ -251,10 +251,16 @@ class Rule:
         return None
 
     def spans(
-        self, text: str, windows: list[Window] | None = None, covered: list[tuple[int, int]] | None = None
+        self,
+        text: str,
+        windows: list[Window] | None = None,
+        covered: list[tuple[int, int]] | None = None,
+        avoid: list[tuple[int, int]] | None = None,
     ) -> list[tuple[int, int]]:
         """(start, end) of every value this rule redacts in ``text``, left to right (``covered``:
-        see ``skips_covered``; a plain rule searches as if it were not given).
+        see ``skips_covered``; a plain rule searches as if it were not given). ``avoid``: spans
+        (redaction markers) no match may touch, its syntax included: a marker's letters must not
+        complete a pattern ("host:5432:[REDACTED:email]:user:pw" is no .pgpass line).
 
         A match its validator rejects does not hide a valid value that starts inside it: the
         search resumes one character after the rejected match's start. With ``windows``
@@ -263,6 +269,7 @@ class Rule:
         out: list[tuple[int, int]] = []
         if windows is None:
             windows = [(0, len(text), len(text))]
+        # A plain rule's value is its whole match: the caller drops those touching ``avoid``.
         plain = self.validator is None and not self.secret_groups and not self.trim and self.timeout is None
         cursor = 0
         for lo, hi, endpos in windows:
@@ -273,12 +280,20 @@ class Rule:
                     m.span() for m in self.regex.finditer(text, max(lo, cursor), endpos) if m.end() <= hi
                 )
             else:
-                self._spans_in(text, max(lo, cursor), hi, endpos, out)
+                self._spans_in(text, max(lo, cursor), hi, endpos, out, avoid)
             if out:
                 cursor = out[-1][1]
         return out
 
-    def _spans_in(self, text: str, pos: int, hi: int, endpos: int, out: list[tuple[int, int]]) -> None:
+    def _spans_in(
+        self,
+        text: str,
+        pos: int,
+        hi: int,
+        endpos: int,
+        out: list[tuple[int, int]],
+        avoid: list[tuple[int, int]] | None,
+    ) -> None:
         search = (
             self.regex.search if self.timeout is None else self._timed_search(time.monotonic() + self.timeout)
         )
@@ -287,6 +302,9 @@ class Rule:
             if match is None:
                 return
             if match.end() > hi:  # cannot happen for the built-in scopes; never trust a cut match
+                pos = match.start() + 1
+                continue
+            if avoid and any(a < match.end() and match.start() < b for a, b in avoid):
                 pos = match.start() + 1
                 continue
             found = False
