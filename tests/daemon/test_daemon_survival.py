@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import anyio
+import pytest
 from mcp import Client, MCPError, StdioServerParameters
 
 from memwarden.daemon.client import DaemonClient, DaemonUnavailable
@@ -158,3 +159,53 @@ def test_a_daemon_killed_before_it_listens_is_started_again_not_waited_for(place
         assert took < START_TIMEOUT_S / 2, f"waited {took:.1f} s for a dead daemon"
     finally:
         client.close()
+
+
+def _failing_launchers(monkeypatch: pytest.MonkeyPatch, failures: int) -> list[int]:
+    """The first ``failures`` launchers exit 1 at once, as one whose daemon was killed before it
+    was handed the database does; the later ones are the real launcher. Returns the exit codes
+    asked for, one per start."""
+    from memwarden.daemon import launch
+
+    real = launch.daemon_command
+    starts: list[int] = []
+
+    def command(*, detach: bool, **options: object) -> list[str]:
+        if detach and len(starts) < failures:
+            starts.append(1)
+            return [sys.executable, "-c", "import sys; sys.exit(1)"]
+        starts.append(0)
+        return real(detach=detach, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(launch, "daemon_command", command)
+    return starts
+
+
+def test_a_launcher_that_fails_is_tried_again_not_fatal(
+    place: DaemonPlace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memwarden.daemon.launch import RESPAWN_GRACE_S, attach_or_start
+
+    starts = _failing_launchers(monkeypatch, failures=1)
+    started = time.monotonic()
+    client = attach_or_start(place, load_hot_settings())
+    took = time.monotonic() - started
+    try:
+        assert starts[:2] == [1, 0], starts
+        assert client.call("ping")["pid"]
+        assert took < RESPAWN_GRACE_S + 20, f"took {took:.1f} s"
+    finally:
+        client.close()
+
+
+def test_launchers_that_keep_failing_end_the_call_with_their_reason(
+    place: DaemonPlace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memwarden.daemon.launch import RESPAWNS, START_TIMEOUT_S, attach_or_start
+
+    starts = _failing_launchers(monkeypatch, failures=100)
+    started = time.monotonic()
+    with pytest.raises(DaemonUnavailable, match=r"launcher failed \(exit 1\)"):
+        attach_or_start(place, load_hot_settings())
+    assert len(starts) == RESPAWNS + 1
+    assert time.monotonic() - started < START_TIMEOUT_S / 4

@@ -153,8 +153,11 @@ def start_process(command: list[str], database: str) -> subprocess.Popen[bytes]:
         **options,
     )
     assert child.stdin is not None
-    with child.stdin:
-        child.stdin.write(database.encode("utf-8") + b"\n")
+    try:
+        with child.stdin:
+            child.stdin.write(database.encode("utf-8") + b"\n")
+    except BrokenPipeError:
+        pass  # the child is gone already (killed at once): its exit status tells the caller
     return child
 
 
@@ -210,9 +213,14 @@ def attach_or_start(
         return running
     place.prepare()
     database = database_argument(settings)
-    spawn_daemon(database, transport=transport, for_mcp=mode == "mcp")
     deadline = time.monotonic() + timeout
     spawned, respawns, probed = time.monotonic(), 0, 0.0
+    # A launcher that failed (its daemon killed before it was handed the database, say) is
+    # retried at once, within the same bound on starts; when every start failed so, the call
+    # fails with the launcher's reason.
+    failed = _spawn_failure(database, transport, mode)
+    if failed:
+        spawned -= RESPAWN_GRACE_S
     while True:
         try:
             if not place.may_be_up():
@@ -229,6 +237,8 @@ def attach_or_start(
                 ) from None
             # The daemon started here died before it listened (killed, crashed): nobody holds
             # the daemon lock any more. Start another rather than wait out the whole timeout.
+            if failed and respawns >= RESPAWNS:
+                raise DaemonUnavailable(failed) from None
             now = time.monotonic()
             if now - spawned > RESPAWN_GRACE_S and now - probed > 1.0 and respawns < RESPAWNS:
                 probed = now  # the lock file is opened once a second, not on every attach try
@@ -237,9 +247,21 @@ def attach_or_start(
                         "the memwarden daemon started for this client exited before it listened; "
                         "starting another"
                     )
-                    spawn_daemon(database, transport=transport, for_mcp=mode == "mcp")
                     spawned, respawns = time.monotonic(), respawns + 1
+                    failed = _spawn_failure(database, transport, mode)
+                    if failed:
+                        spawned -= RESPAWN_GRACE_S
         time.sleep(0.05)
+
+
+def _spawn_failure(database: str, transport: str | None, mode: str) -> str:
+    """Start a daemon: "" when its launcher succeeded, else why not (logged)."""
+    try:
+        spawn_daemon(database, transport=transport, for_mcp=mode == "mcp")
+    except DaemonUnavailable as exc:
+        logger.warning("%s", exc)
+        return str(exc)
+    return ""
 
 
 def lock_is_free(place: DaemonPlace) -> bool:
