@@ -10,7 +10,9 @@ Searches use it too (project names, the index text of a candidate), so the write
 use them: `memwarden search` and the prompt hook never load them.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: typing.NamedTuple compiles every string annotation
+# into a ForwardRef, and the first one costs a cold process the compiler's AST set-up
+# (docs/performance.md#cold-start); only names imported for type checking are quoted.
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
@@ -22,7 +24,6 @@ from memwarden.govern.markers import rules_in_markers, unmarked
 from memwarden.identifiers import check_identifier
 from memwarden.models import IndexText, Memory
 from memwarden.text.analyzer import Analyzer
-from memwarden.text.memory_index import memory_index
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.govern.redactor import Redaction, Redactor
@@ -43,7 +44,7 @@ def new_id() -> str:
     return str(ULID())
 
 
-def builtin_redactor() -> Redactor:
+def builtin_redactor() -> "Redactor":
     """The built-in rules in enforce mode.
 
     Imported on first use: compiling the rules costs more than a per-prompt read command may
@@ -75,8 +76,8 @@ class Intake:
         self,
         analyzer: Analyzer,
         *,
-        redactor: Redactor | None = None,
-        redactor_factory: Callable[[], Redactor] = builtin_redactor,
+        redactor: "Redactor | None" = None,
+        redactor_factory: "Callable[[], Redactor]" = builtin_redactor,
         max_content_bytes: int = DEFAULT_MAX_CONTENT_BYTES,
     ) -> None:
         self.analyzer = analyzer
@@ -85,13 +86,13 @@ class Intake:
         self._redactor_factory = redactor_factory
 
     @property
-    def redactor(self) -> Redactor:
+    def redactor(self) -> "Redactor":
         """The redactor, built on first use."""
         if self._redactor is None:
             self._redactor = self._redactor_factory()
         return self._redactor
 
-    def redact(self, text: str) -> Redaction:
+    def redact(self, text: str) -> "Redaction":
         """Redact ``text`` (the outcome counts its matches).
 
         A pack rule that runs past its time limit refuses the write (nothing is stored).
@@ -232,7 +233,12 @@ class Intake:
     def index_text(self, memory: Memory) -> IndexText:
         """The analyzed text the keyword index stores for ``memory`` (text/memory_index.py: the
         content with the dates its relative time words name, and the context apart); redaction
-        markers become one neutral word (``govern.markers.INDEXED_MARKER``), never the rule's name."""
+        markers become one neutral word (``govern.markers.INDEXED_MARKER``), never the rule's name.
+
+        Imported here: a search on SQLite reads the stored index text and never calls this, so
+        ``memwarden search`` and the prompt hook leave the date resolver unloaded."""
+        from memwarden.text.memory_index import memory_index
+
         plain = memory._replace(
             title=unmarked(memory.title),
             content=unmarked(memory.content),

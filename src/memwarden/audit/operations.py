@@ -26,14 +26,16 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
+# Imported, not only for type checking: AuditCall's fields name them, and a quoted name there
+# is a ForwardRef (see above). The service loads both anyway while auditing is on (the default).
+from memwarden.audit.auditor import Auditor
 from memwarden.errors import MemwardenError, StorageError
 from memwarden.logs import get_logger
+from memwarden.models import Caller
 from memwarden.validation import check_id
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memwarden.audit.auditor import Auditor
     from memwarden.audit.write_audit import WriteAudit
-    from memwarden.models import Caller
 
 logger = get_logger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -60,9 +62,9 @@ WRITES = ("add", "update", "delete", "import")
 class AuditCall(NamedTuple):
     """One call of an audited service method: what its row holds before the method ran."""
 
-    auditor: "Auditor"
+    auditor: Auditor
     action: str
-    caller: "Caller"
+    caller: Caller
     project: str | None = None
     query: str | None = None
     detail: Mapping[str, Any] = MappingProxyType({})

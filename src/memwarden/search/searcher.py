@@ -10,7 +10,9 @@ the keyword search within MEMWARDEN_VECTOR_TIMEOUT_MS; when it is missing, warmi
 failing, the hits come from keywords alone and the result says why (``degraded``).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: typing.NamedTuple compiles every string annotation
+# into a ForwardRef, and the first one costs a cold process the compiler's AST set-up
+# (docs/performance.md#cold-start); only names imported for type checking are quoted.
 
 import re
 from collections.abc import Callable, Sequence
@@ -81,8 +83,8 @@ class Searcher:
         default_caller: Caller,
         ranking: RankingWeights = DEFAULT_WEIGHTS,
         clock: Callable[[], datetime] = utcnow,
-        auditor: Auditor | None = None,
-        vectors: VectorPath | None = None,
+        auditor: "Auditor | None" = None,
+        vectors: "VectorPath | None" = None,
         tuning: Tuning = DEFAULT_TUNING,
     ) -> None:
         self.store = store

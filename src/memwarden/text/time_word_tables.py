@@ -4,7 +4,9 @@ month names, as a user types them (time_words.py folds case, accents and NFKC fo
 sides). A language is added by giving it a ``Language`` entry.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: typing.NamedTuple compiles every string annotation
+# into a ForwardRef, and the first one costs a cold process the compiler's AST set-up
+# (docs/performance.md#cold-start); only names imported for type checking are quoted.
 
 from typing import NamedTuple
 

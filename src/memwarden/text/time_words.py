@@ -19,7 +19,9 @@ sentences ("may", "march" in English and "mai" in Romanian count only next to a 
 a preposition such as "in").
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: typing.NamedTuple compiles every string annotation
+# into a ForwardRef, and the first one costs a cold process the compiler's AST set-up
+# (docs/performance.md#cold-start); only names imported for type checking are quoted.
 
 import functools
 import re
