@@ -122,8 +122,75 @@ TOKEN_FORMATS: tuple[tuple[str, str, str, str], ...] = (
 _SHAPE_HINTS: dict[str, tuple[str, ...]] = {"facebook_app_token": ("|", "%7c")}
 
 
+# The first piece of a pattern when it is one character: a literal, an escape or a class, with an
+# optional count ("[MNO]", "\\d{5,16}", "h"), not optional ("h?", "\\d{0,3}" keep the lookbehind).
+_FIRST_CHARACTER = re.compile(r"(\\.|\[(?:\\.|[^\]\\])+\]|[0-9A-Za-z_])(?:\{(\d+)(?:,(\d*))?\})?(?![?*+{])")
+
+
+def _top_level(pattern: str) -> tuple[list[str], int]:
+    """``pattern`` cut at each "|" outside every group and class, and where its first group closes
+    (0 when it has none)."""
+    depth, escaped, in_class = 0, False, False
+    pieces, start, closes = [], 0, 0
+    for at, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+            if depth == 0 and not closes:
+                closes = at + 1
+        elif char == "|" and depth == 0:
+            pieces.append(pattern[start:at])
+            start = at + 1
+    return [*pieces, pattern[start:]], closes
+
+
+def _boundary_after_first(pattern: str) -> str | None:
+    """``pattern`` with ``(?<![B].)`` after its first character, or None when that character is not
+    one piece of every alternative."""
+    alternatives, closes = _top_level(pattern)
+    if len(alternatives) > 1:
+        moved = [_boundary_after_first(alternative) for alternative in alternatives]
+        return None if None in moved else "|".join(m for m in moved if m is not None)
+    if pattern.startswith("(?:") and closes and pattern[closes : closes + 1] not in ("?", "*", "+", "{"):
+        group = _boundary_after_first(pattern[3 : closes - 1])  # "(?:SK|AC)…" → "(?:S(?<!…)K|A(?<!…)C)…"
+        return None if group is None else f"(?:{group}){pattern[closes:]}"
+    first = _FIRST_CHARACTER.match(pattern)
+    if first is None:
+        return None
+    atom, least, most = first.groups()
+    rest = pattern[first.end() :]
+    if least is not None:  # "\\d{5,16}" → "\\d" and "\\d{4,15}" after the boundary
+        if int(least) == 0:
+            return None
+        upper = "" if most == "" else str(int(most) - 1) if most is not None else None
+        count = f"{{{int(least) - 1}}}" if upper is None else f"{{{int(least) - 1},{upper}}}"
+        rest = f"{atom}{count}{rest}"
+    return f"{atom}(?<![{_B}].){rest}"
+
+
+def bounded(prefix: str, body: str) -> str:
+    """``(?<![B])(?:prefix)body``, not glued after a letter, digit or "_", with the boundary tested
+    after the first character where that character is one piece ("hf_" → ``h(?<![B].)f_``): a
+    pattern starting with a lookbehind is tried at every position of the text, one starting with a
+    character is tried only where ``re``, skipping in C, finds that character (a token row whose
+    hint is "." ran over every text holding a dotted number). ``(?<![B].)`` right after the first
+    character tests the character before it, as the leading lookbehind did (none at the start of
+    the text; tests/govern/test_secret_tokens.py compares the two)."""
+    pattern = f"(?:{prefix}){body}" if prefix else body
+    moved = _boundary_after_first(pattern) if len(_top_level(pattern)[0]) == 1 else None
+    if moved is not None:
+        return moved
+    return f"(?<![{_B}])(?:{prefix}){body}" if prefix else f"(?<![{_B}]){body}"
+
+
 def _rule(name: str, prefix: str, body: str, hint: str) -> Rule:
-    head = f"(?<![{_B}])(?:{prefix})" if prefix else f"(?<![{_B}])"
     if not hint and name in _SHAPE_HINTS:
         hints = _SHAPE_HINTS[name]
     else:
@@ -132,7 +199,7 @@ def _rule(name: str, prefix: str, body: str, hint: str) -> Rule:
         raise ValueError(f"token row {name} {prefix!r} needs literal hints")
     return Rule(
         name,
-        f"{head}{body}(?![{_B}])",
+        f"{bounded(prefix, body)}(?![{_B}])",
         f"{name.replace('_', ' ')} ({prefix or 'shape'}: public scanner rule sets)",
         hints=hints,
         standalone=True,
@@ -141,4 +208,4 @@ def _rule(name: str, prefix: str, body: str, hint: str) -> Rule:
 
 TOKEN_RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in TOKEN_FORMATS)
 
-__all__ = ["TOKEN_FORMATS", "TOKEN_RULES"]
+__all__ = ["TOKEN_FORMATS", "TOKEN_RULES", "bounded"]
