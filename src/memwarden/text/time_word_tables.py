@@ -453,4 +453,60 @@ LANGUAGES: dict[str, Language] = {
     ),
 }
 
-__all__ = ["LANGUAGES", "Language"]
+# The words of each part (fixed, ago, months) of a spaced language, as
+# ``time_word_keys.derived_table`` reads them in the patterns above (tests/text checks that it
+# still does; ``python -m memwarden.text.time_word_keys`` prints it anew). A query none of whose
+# words begins with one of a part's words skips that part; None: the part's patterns do not say
+# (it is always run); "": a part without patterns.
+REQUIRED_WORDS: dict[tuple[str, str], str | None] = {
+    ("english", "fixed"): (
+        "afternoon evening month morning night this today tonight week weekend year yesterday"
+    ),
+    ("english", "ago"): "ago",
+    ("english", "months"): (
+        "april august december february january july june march may november october sept september"
+    ),
+    ("turkish", "fixed"): "akșam bu bugün dün evvelsi gece geçen geçtiğimiz hafta sabah sene yıl önceki",
+    ("turkish", "ago"): "evvel önce",
+    ("turkish", "months"): (
+        "aralık aralığ ağustos ekim eylül haziran kasım mart mayıs nisan ocak temmuz șubat"
+    ),
+    ("german", "fixed"): "diese gestern heuer heute letzte vergangene vorgestern vorige voriges wochenende",
+    ("german", "ago"): "vor",
+    ("german", "months"): (
+        "april august dezember februar januar juli juni jänner mai märz november oktober september"
+    ),
+    ("spanish", "fixed"): "anoche anteayer antier ayer este hoy mañana noche pasado semana tarde última",
+    ("spanish", "ago"): "hace",
+    ("spanish", "months"): (
+        "abril agosto diciembre enero febrero julio junio marzo mayo noviembre octubre septiembre setiembre"
+    ),
+    ("russian", "fixed"): "вчера выходн год месяц недел позавчера прошл сегодня",
+    ("russian", "ago"): "назад",
+    ("russian", "months"): "август апрел декабр июл июн ма март ноябр октябр сентябр феврал январ",
+    ("greek", "fixed"): (
+        "αυτο εβδομαδα περασμενη περασμενο περσι προηγουμενη προηγουμενο προχθεσ προχτεσ σημερα φετοσ "
+        "χθεσ χτεσ"
+    ),
+    ("greek", "ago"): "πριν",
+    ("greek", "months"): "απριλ αυγουστ δεκεμβρ ιανουαρ ιουλ ιουν μαι μαρτ νοεμβρ οκτωβρ σεπτεμβρ φεβρουαρ",
+    ("arabic", "fixed"): None,
+    ("arabic", "ago"): "قبل منذ",
+    ("arabic", "months"): None,
+    ("hindi", "fixed"): "आज इस कल छल",
+    ("hindi", "ago"): "प पहल",
+    ("hindi", "months"): "अक अगस अप ज जनवर तम नव नवम फरवर बर म मई रवर सम",
+    ("romanian", "fixed"): (
+        "alaltăieri anul aseară astăzi azi dimineața dimineață ieri luna săptămâna trecut trecută weekendul"
+    ),
+    ("romanian", "ago"): "acum",
+    ("romanian", "months"): (
+        "aprilie august decembrie februarie ianuarie iulie iunie mai martie noiembrie octombrie septembrie"
+    ),
+    ("vietnamese", "fixed"): "hôm năm sáng tháng tuần tối đêm",
+    ("vietnamese", "ago"): "qua trước",
+    ("vietnamese", "months"): "",
+}
+
+
+__all__ = ["LANGUAGES", "REQUIRED_WORDS", "Language"]

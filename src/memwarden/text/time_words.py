@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
 
-from memwarden.text.time_word_tables import LANGUAGES
+from memwarden.text.time_word_tables import LANGUAGES, REQUIRED_WORDS
 
 # Named in English in ``why`` (``calendar.month_name`` would import ``locale`` on every cold search
 # and follow the process locale).
@@ -122,6 +122,7 @@ _CHINESE_MONTH = (
 _NUMBERED_MONTH = r"(?<!\w)tháng\s+(?P<m>\d{1,2})(?:\s*(?:năm\s+|/)(?P<y>\d{4}))?(?!\w)"
 # A year: 1900-2199, or 2400-2799 read as the Thai Buddhist era (543 years ahead).
 _YEAR = r"(?<!\d)(?P<y>19\d\d|2[01]\d\d|2[4-7]\d\d)(?!\d)"
+_YEAR_STARTS = ("19", "20", "21", "24", "25", "26", "27")
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th|\.)?"
 # A day just before a month word ("3 May", "3 de mayo"), just after it ("May 3", not "May 3:30"),
 # and a year after either ("May 3, 2023", "mayo de 2023").
@@ -199,6 +200,12 @@ def _bounded(pattern: str, spaced: bool) -> str:
 PARTS = ("fixed", "ago", "months")
 
 
+def _as_compiled(pattern: str) -> str:
+    """A table's pattern as it is compiled: written as a user types it, folded like the text
+    (accents, final sigma, NFKC nukta)."""
+    return unicodedata.normalize("NFKC", pattern).translate(_GREEK_PLAIN).translate(_CEDILLA)
+
+
 @functools.cache
 def _compiled(name: str, part: str) -> re.Pattern[str] | None:
     """One of a language's patterns (``PARTS``: relative phrases, "N units ago", month names),
@@ -215,38 +222,25 @@ def _compiled(name: str, part: str) -> re.Pattern[str] | None:
         if not months:
             return None
         pattern = f"(?:{months}){lang.month_suffix}"
-    # Written as a user types them; folded like the text (accents, final sigma, NFKC nukta).
-    folded = unicodedata.normalize("NFKC", pattern).translate(_GREEK_PLAIN).translate(_CEDILLA)
-    return re.compile(_bounded(folded, lang.spaced))
-
-
-def _part_sources(name: str, part: str) -> list[str]:
-    """The tables a part's matches are made of: every match holds letters of one of them."""
-    lang = LANGUAGES[name]
-    if part == "fixed":
-        return [p for p, _, _ in lang.fixed]
-    if part == "ago":
-        return [lang.ago, *(p for p, _ in lang.units), *lang.numbers]
-    return [*lang.months, lang.prepositions]
+    return re.compile(_bounded(_as_compiled(pattern), lang.spaced))
 
 
 @functools.cache
-def _anchors(name: str, part: str) -> tuple[str, ...]:
-    """Three-letter starts of the letter runs in one part of a Latin language's patterns. A
-    query holding none of them cannot match that part, so it is not compiled: a cold process
-    (a one-shot search, the hook without the daemon) compiles the parts its query's words point
-    at ("email" holds the German month "mai", not a German "last week"), not every pattern
-    written in its script."""
-    found: set[str] = set()
-    for source in _part_sources(name, part):
-        plain = _fold(re.sub(r"\\.|\[[^\]]*\]|\(\?P<\w+>|\{\w+\}", " ", source))
-        found.update(run[:3] for run in re.findall(r"[^\W\d_]{3,}", plain))
-    return tuple(sorted(found))
+def _keys(name: str, part: str) -> tuple[str, ...] | None:
+    """Words one of which begins a word of every text a part of a spaced language matches
+    (``time_word_tables.REQUIRED_WORDS``); None when the part's patterns do not say (it is
+    always run), none for a part without patterns (Vietnamese month names: they are numbered)."""
+    words = REQUIRED_WORDS.get((name, part)) if LANGUAGES[name].spaced else None
+    return None if words is None else tuple(words.split())
 
 
-def _pattern(text: str, name: str, part: str) -> re.Pattern[str] | None:
-    """The part's pattern when ``text`` may match it (see ``_anchors``), else None."""
-    if LANGUAGES[name].script == "latin" and not any(anchor in text for anchor in _anchors(name, part)):
+def _pattern(words: list[str], name: str, part: str) -> re.Pattern[str] | None:
+    """The part's pattern when a text of these ``words`` (its runs of \\w) may match it, else
+    None: a cold process (a one-shot search, the hook without the daemon) compiles and runs
+    only the parts its query's words point at ("last week" wakes the English relative
+    phrases; "email" wakes no German "Mai", "decide" no "December")."""
+    keys = _keys(name, part)
+    if keys is not None and not any(word.startswith(keys) for word in words):
         return None
     return _compiled(name, part)
 
@@ -307,26 +301,28 @@ def _month_name(text: str, match: re.Match[str], name: str) -> TimeWords | None:
 def _candidates(text: str) -> Iterator[tuple[int, int, TimeWords]]:
     """Every time expression found, as (start, priority, words); the caller keeps the first."""
     scripts = _scripts_of(text)
+    words = _regex(r"\w+").findall(text)
     for name, lang in LANGUAGES.items():
         if lang.script not in scripts:
             continue  # patterns compile only for the scripts queries use: cold starts stay short
-        ago = _pattern(text, name, "ago")
+        ago = _pattern(words, name, "ago")
         for match in ago.finditer(text) if ago is not None else ():
             found = _ago(match, name)
             if found is not None:
                 yield match.start(), 0, found
-        fixed = _pattern(text, name, "fixed")
+        fixed = _pattern(words, name, "fixed")
         for match in fixed.finditer(text) if fixed is not None else ():
             index = next(int(k[1:]) for k, v in match.groupdict().items() if v is not None)
             _, unit, offset = lang.fixed[index]
             yield match.start(), 1, TimeWords(match.group(0).strip(), True, unit, offset)
-        months = _pattern(text, name, "months")
+        months = _pattern(words, name, "months")
         if months is not None:
             for match in months.finditer(text):
                 found = _month_name(text, match, name)
                 if found is not None:
                     yield match.start(), 2, found
-    for match in _regex(_CHINESE_MONTH).finditer(text) if "han" in scripts else ():
+    # Each of the two patterns below holds its month word as written: no word, no search.
+    for match in _regex(_CHINESE_MONTH).finditer(text) if "月" in text else ():
         y, m, d = match.group("y"), match.group("m"), match.group("d")
         found = _absolute(
             match.group(0),
@@ -336,7 +332,7 @@ def _candidates(text: str) -> Iterator[tuple[int, int, TimeWords]]:
         )
         if found is not None:
             yield match.start(), 2, found
-    for match in _regex(_NUMBERED_MONTH).finditer(text) if "latin" in scripts else ():
+    for match in _regex(_NUMBERED_MONTH).finditer(text) if "tháng" in text else ():
         found = _absolute(
             match.group(0), int(match.group("m")), int(match.group("y")) if match.group("y") else None, None
         )
@@ -363,6 +359,10 @@ def parse_time_words(query: str) -> TimeWords | None:
             best = (start, priority, words)
     if best is not None:
         return _as_written(query, text, best[0], best[2])
+    # A year begins 19, 2 then 0, 1 or 4 to 7 (``_YEAR``): a query without such a pair is
+    # not searched (nor the pattern compiled).
+    if not any(start in text for start in _YEAR_STARTS):
+        return None
     year = _regex(_YEAR).search(text)
     if year is None:
         return None
