@@ -68,9 +68,14 @@ def test_a_foreign_trigger_that_drops_rows_fails_the_add_and_verify_names_it(
     assert done.stdout.startswith("audit chain NOT VERIFIED") and "GUARD quiet: foreign" in done.stdout
     report = json.loads(run(cli_env, "audit", "verify", "--json").stdout)
     assert report["ok"] is False and report["state"] == "not_verified" and report["problems"] == []
-    health = json.loads(run(cli_env, "health", "--json", "--no-repair").stdout)
-    assert health["status"] == "degraded"
+    checked = run(cli_env, "health", "--json", "--no-repair")
+    health = json.loads(checked.stdout)
+    assert health["status"] == "degraded" and checked.returncode == 0  # still serving
     assert [f["name"] for f in health["checks"]["audit_guards"]["findings"]] == ["quiet"]
+    # A monitor asks for --strict: degraded is then a failure, in text and JSON alike.
+    strict = run(cli_env, "health", "--strict", "--no-repair")
+    assert strict.returncode == 1 and strict.stdout.startswith("status: degraded"), strict.stdout
+    assert run(cli_env, "health", "--strict", "--json", "--no-repair").returncode == 1
 
 
 def test_a_keyed_row_edited_is_not_verified_without_the_key_and_broken_with_it(

@@ -84,6 +84,8 @@ def test_health_review_and_vacuum_report(capsys: pytest.CaptureFixture[str]) -> 
     assert report["status"] == "ok" and report["checks"]["keyword_index"]["ok"] is True
     assert main(["health"]) == 0
     assert "keyword_index" in capsys.readouterr().out
+    assert main(["health", "--strict"]) == 0  # ok is ok for a monitor too
+    capsys.readouterr()
     review = run_json(capsys, "review")
     assert review["counts"]["duplicates"] == 1 and review["note"].startswith("proposals only")
     assert main(["review"]) == 0 and "duplicate" in capsys.readouterr().out

@@ -174,11 +174,12 @@ def probe_url(url: str, token: str | None, timeout: float) -> tuple[int, dict[st
     return response.status_code, body
 
 
-def _healthy(report: dict[str, Any]) -> int:
-    return 0 if report.get("status") in ("ok", "degraded") else 1
+def _healthy(report: dict[str, Any], *, strict: bool = False) -> int:
+    """0 for ``ok``, and for ``degraded`` (still serving) unless ``strict``; else 1."""
+    return 0 if report.get("status") in (("ok",) if strict else ("ok", "degraded")) else 1
 
 
-def _print_health(report: dict[str, Any]) -> int:
+def _print_health(report: dict[str, Any], *, strict: bool = False) -> int:
     print(f"status: {report.get('status')}")
     for name, check in report.get("checks", {}).items():
         state = check.get("state") or ("ok" if check.get("ok") else "PROBLEM")
@@ -188,16 +189,17 @@ def _print_health(report: dict[str, Any]) -> int:
         )
     if "message" in report:
         print(f"  {report['message']}")
-    return _healthy(report)
+    return _healthy(report, strict=strict)
 
 
 def cmd_health(args: argparse.Namespace) -> int:
+    strict = bool(args.strict)
     if not args.url:
         return run_with_service(
             args,
             lambda service: service.operations.health(repair=not args.no_repair),
-            text=_print_health,
-            exit_code=_healthy,
+            text=lambda report: _print_health(report, strict=strict),
+            exit_code=lambda report: _healthy(report, strict=strict),
             kind="ops",
         )
     settings = _settings(args)
@@ -206,8 +208,8 @@ def cmd_health(args: argparse.Namespace) -> int:
     if args.json:
         _emit(report)
     else:
-        _print_health(report)
-    return 0 if code == 200 and _healthy(report) == 0 else 1
+        _print_health(report, strict=strict)
+    return 0 if code == 200 and _healthy(report, strict=strict) == 0 else 1
 
 
 def cmd_review(args: argparse.Namespace) -> int:
@@ -437,6 +439,11 @@ def register(command: Callable[[str, Handler, str], argparse.ArgumentParser]) ->
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for --url (default 10)")
     p.add_argument(
         "--no-repair", action="store_true", help="report a broken keyword index without rebuilding it"
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when degraded too (a failed backup verification, vectors or vault down), for monitors",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
