@@ -33,7 +33,8 @@ from memwarden.text.stopwords import as_compared, stopwords_for
 from memwarden.text.tokenize import CJK, UNSPACED, WORD, bigrams, cluster_bigrams, clusters, split_words
 
 # Bump when analysis changes in a way that changes index terms: stores re-index on a mismatch.
-ANALYZER_VERSION = 5  # 4: Thai, Lao, Khmer, Myanmar bigrams; 5: stemmers by script and evidence
+ANALYZER_VERSION = 6  # 4: Thai, Lao, Khmer, Myanmar bigrams; 5: stemmers by script and evidence;
+# 6: Arabic, Greek and Hindi stopwords
 # Alphabetic query terms at least this long also match as prefixes (see _prefix_helps).
 PREFIX_MIN_CHARS = 4
 # A query is cut to this many words/bigrams; longer queries gain nothing but cost time.
