@@ -111,3 +111,9 @@ def test_function_words_of_arabic_greek_and_hindi_questions_are_dropped() -> Non
     assert analyzer.groups("Ποια είναι η πρωτεύουσα της Ελλάδας") == analyzer.groups("πρωτεύουσα Ελλάδας")
     assert analyzer.groups("भारत की राजधानी क्या है") == analyzer.groups("भारत राजधानी")
     assert analyzer.terms("في هذا") != []  # a text of nothing but stopwords keeps them
+
+
+def test_vietnamese_function_words_are_dropped_only_from_vietnamese_text() -> None:
+    analyzer = Analyzer()
+    assert analyzer.groups("Ai là người sáng lập của công ty") == analyzer.groups("Ai người sáng lập công ty")
+    assert "la" in analyzer.terms("la casa de papel")  # not Vietnamese: "la" stays

@@ -29,12 +29,12 @@ from memwarden.models import KeywordQuery
 from memwarden.text.language_guess import LATIN, SCRIPT_LANGUAGE, LanguageGuesser, script_of, scripts_of
 from memwarden.text.languages import make_stemmer, parse_languages, turkish_stem
 from memwarden.text.normalize import fold, fold_accents, fold_case, fold_case_turkish, nfkc
-from memwarden.text.stopwords import as_compared, stopwords_for
+from memwarden.text.stopwords import VIETNAMESE, as_compared, stopwords_for
 from memwarden.text.tokenize import CJK, UNSPACED, WORD, bigrams, cluster_bigrams, clusters, split_words
 
 # Bump when analysis changes in a way that changes index terms: stores re-index on a mismatch.
 ANALYZER_VERSION = 6  # 4: Thai, Lao, Khmer, Myanmar bigrams; 5: stemmers by script and evidence;
-# 6: Arabic, Greek and Hindi stopwords
+# 6: Arabic, Greek, Hindi and Vietnamese stopwords
 # Alphabetic query terms at least this long also match as prefixes (see _prefix_helps).
 PREFIX_MIN_CHARS = 4
 # A query is cut to this many words/bigrams; longer queries gain nothing but cost time.
@@ -118,6 +118,8 @@ class Analyzer:
                 guess = self._guesser.latin_language(folded, text)
                 if guess is not None:
                     languages = (*languages, guess)
+                if LanguageGuesser.is_vietnamese(text):  # no stemmer, but function words
+                    stop.add(VIETNAMESE)
             elif not languages and script in SCRIPT_LANGUAGE:
                 own = SCRIPT_LANGUAGE[script]
                 languages = (LanguageGuesser.arabic_script_language(text) if own == "arabic" else own,)

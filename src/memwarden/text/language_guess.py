@@ -139,12 +139,17 @@ class LanguageGuesser:
             return None
         if any(counts[i] >= top for i in self._configured):
             return None
-        low, high = _VIETNAMESE_RANGE
-        if not raw_text.isascii() and any(
-            ch in _VIETNAMESE_LETTERS or low <= ord(ch) <= high for ch in raw_text
-        ):
+        if self.is_vietnamese(raw_text):
             return None
         return _CANDIDATES[counts.index(top)]
+
+    @staticmethod
+    def is_vietnamese(raw_text: str) -> bool:
+        """True when the text has letters only Vietnamese writes (ơ, ư, đ, ạ … ỹ)."""
+        if raw_text.isascii():
+            return False
+        low, high = _VIETNAMESE_RANGE
+        return any(ch in _VIETNAMESE_LETTERS or low <= ord(ch) <= high for ch in raw_text)
 
     @staticmethod
     def arabic_script_language(raw_text: str) -> str:

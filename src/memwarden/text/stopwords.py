@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from memwarden.text.normalize import fold
 
+#: The stopword list of Vietnamese, which has no Snowball stemmer (analyzer.py).
+VIETNAMESE = "vietnamese"
+
 _LISTS: dict[str, str] = {
     "english": """
         a about above after again against all am an and any are as at be because been before
@@ -91,6 +94,13 @@ _LISTS: dict[str, str] = {
         ποιες ποιον ποιας ποιου ποιων ποιους τι πότε πόσα πόσοι πόσες πόσο πόσους πόση είναι
         ήταν θα να δεν μη μην αυτό αυτή αυτός αυτά αυτού αυτής αυτών ως κατά μετά όταν επίσης
         έχει είχε είχαν έχουν οποίο οποία οποίος οποίοι οποίες οποίων
+    """,
+    # Not a Snowball language: dropped from texts with letters only Vietnamese writes
+    # (``LanguageGuesser.is_vietnamese``). Its words are syllables, so only whole function
+    # words and question words are listed.
+    VIETNAMESE: """
+        của là và có được những các một trong cho với này đã không để từ thì nào gì ai đâu
+        bao nhiêu khi ở bởi như mà cũng về sẽ đang vào ra theo tại
     """,
     "hindi": """
         का की के में है हैं था थी थे से को ने पर और या एक यह वह ये वे इस उस इन उन कि जो भी तो
