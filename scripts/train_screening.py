@@ -1,6 +1,6 @@
 """Rebuild ``src/memwarden/screening/attack_model.json`` and ``.npy``: the n-gram model screening ships.
 
-    python scripts/train_screening.py                      # cross-validate, pick the threshold, train, write
+    python scripts/train_screening.py                      # cross-validate, pick the thresholds, train, write
     python scripts/train_screening.py --evaluate           # the held-out figures only, nothing written
     python scripts/train_screening.py --evaluate --c 8 16 32 64 --extra-weight 0.1 0.3 1   # a sweep
     python scripts/train_screening.py --evaluate --nb-c 0     # without the naive-Bayes-scaled half
@@ -20,15 +20,19 @@ Training data, read at run time and never copied into the repository:
 Evaluation (``--evaluate``, and before every write): two-fold cross-validation split by a hash of
 the row id (a fold predicts the graded hidden half, which was split the same way), and
 leave-one-source-out (train without a whole source, score it: what an attack set nobody has seen
-would meet); the hash split also with the phrase rules in front, as ``screen_text`` runs them.
-The threshold is chosen on the out-of-fold scores of the hash split, phrase rules in front (a
-benign row a rule flags uses up part of its set's allowance), so that at most ``--target-fp`` of
-the benign dev rows are flagged, and at most ``--set-fp`` of each other benign set (XQuAD, PII and
-LoCoMo sentences, memwarden's own notes, its standing preferences): a pooled rate hides one set
-paying for the others. Chosen that way the threshold has seen the benign rows it is graded on, so
-the held-out figure is also reported with each test fold's threshold chosen on a validation split
-inside its training fold (``validated_split``; sound, and pessimistic: the validation models are
-fitted on a quarter of the rows). The shipped model is then fitted on everything.
+would meet); the hash split also with the phrase rules in front, as ``screen_text`` applies them
+(``applied_rule_flags``). Two thresholds are chosen on the out-of-fold scores of the hash split,
+phrase rules in front (a benign row a rule flags uses up part of its set's allowance): one for text
+mostly in Latin letters, one for text in other scripts (``attack_model.other_script``), together,
+as the pair that flags the most public attacks while at most ``--target-fp`` of the benign dev rows
+are flagged, and at most ``--set-fp`` of each public benign source on its own (deepset's questions,
+OWASP's prose about attacks, rule-file lines, command descriptions) and of each other benign set
+(XQuAD, PII and LoCoMo sentences, memwarden's own notes, its standing preferences): a pooled rate
+hid one source paying for the others. Chosen that way the thresholds have seen the benign rows
+they are graded on, so the held-out figure is also reported with each test fold's thresholds
+chosen on a validation split inside its training fold (``validated_split``, ``--inner-folds``
+folds; sound, and pessimistic: the validation models are fitted on less than the training fold).
+The shipped model is then fitted on everything.
 
 The fit (``fit``) is the mean of two scikit-learn L2-regularised logistic regressions (liblinear,
 deterministic, classes balanced) over the n-gram features: one over the features as they are
@@ -78,15 +82,18 @@ from bench.govern_corpora import (  # noqa: E402
     multilingual_attacks,
     multilingual_notes,
 )
-from memwarden.screening import model_view, rule_flags  # noqa: E402
-from memwarden.screening.attack_model import WEIGHTS_FILE, buckets  # noqa: E402
-from memwarden.screening.unwrap import exposed_text  # noqa: E402
+from memwarden.screening import applied_rule_flags, model_view  # noqa: E402
+from memwarden.screening.attack_model import WEIGHTS_FILE, buckets, other_script  # noqa: E402
 
 MAX_N = 5
-# Leaving out 1- and 2-grams (MIN_N = 3) made scoring faster and cost held-out recall; so did adding
-# hashed word unigrams and bigrams, and 6-grams; 2**20 buckets did no better than 2**18.
+# Leaving out 1- and 2-grams (MIN_N = 3) made scoring faster and cost held-out recall; so did
+# 6-grams; 2**20 buckets did no better than 2**18. Hashed words and word pairs beside the character
+# n-grams (WORDS) raised held-out recall at the same benign rates, with each benign set held apart.
 MIN_N = 1
 BITS = 18
+WORDS = True
+# Candidate thresholds per script: this many quantiles of the upper half of the finite scores.
+THRESHOLD_CANDIDATES = 120
 # A public attack language with fewer hostile rows than this is weighted up, by at most the boost.
 LANGUAGE_ROWS = 30
 MAX_LANGUAGE_BOOST = 3.0
@@ -121,9 +128,9 @@ class Row:
         "family",
         "fold",
         "hostile",
-        "inner",
         "key",
         "lang",
+        "other",
         "ruled",
         "source",
         "text",
@@ -138,11 +145,16 @@ class Row:
         self.source = family.split(":")[0]
         # Not the corpus' own split salt ("split:"): every dev row is even under it.
         self.fold = int(hashlib.sha256(f"fold:{key}".encode()).hexdigest(), 16) % 2
-        # The validation split inside a training fold, where the threshold is chosen.
-        self.inner = int(hashlib.sha256(f"inner:{key}".encode()).hexdigest(), 16) % 2
-        self.buckets = buckets(model_view(text), BITS, MAX_N, MIN_N)
+        view = model_view(text)
+        self.buckets = buckets(view, BITS, MAX_N, MIN_N, WORDS)
+        # Held to the threshold of other scripts than Latin.
+        self.other = other_script(view)
         # screen_text asks the model only when no phrase rule flags the text.
-        self.ruled = bool(rule_flags(exposed_text(text)))
+        self.ruled = bool(applied_rule_flags(text))
+
+    def inner(self, folds: int) -> int:
+        """The validation fold inside a training fold, where the thresholds are chosen."""
+        return int(hashlib.sha256(f"inner:{self.key}".encode()).hexdigest(), 16) % folds
 
 
 def load_rows(
@@ -281,9 +293,18 @@ def fit(
     return Model(coef.astype(np.float16).astype(np.float32), round(bias, 4))
 
 
-def report(title: str, rows: list[Row], scores: list[float], threshold: float) -> dict[str, dict[str, float]]:
+# A threshold for text mostly in Latin letters and one for text mostly in other scripts.
+Thresholds = tuple[float, float]
+
+
+def margins_of(rows: list[Row], scores: list[float], thresholds: Thresholds) -> list[float]:
+    """Each row's score minus the threshold of its script: flagged when above 0."""
+    return [s - thresholds[r.other] for r, s in zip(rows, scores, strict=True)]
+
+
+def report(title: str, rows: list[Row], margins: list[float]) -> dict[str, dict[str, float]]:
     groups: dict[str, list[bool]] = collections.defaultdict(list)
-    for row, score in zip(rows, scores, strict=True):
+    for row, margin in zip(rows, margins, strict=True):
         side = "flag" if row.hostile else "pass"
         public = row.source in PUBLIC_SOURCES
         for key in (
@@ -291,14 +312,15 @@ def report(title: str, rows: list[Row], scores: list[float], threshold: float) -
             f"{side} source={row.source}",
             f"{side} family={row.family}" if public else "",
             f"{side} lang={row.lang}" if public else "",
+            f"{side} script={'other' if row.other else 'latin'}" if public else "",
             # Each benign set outside the public rows, as threshold_for holds them.
             f"pass set={row.family}" if row.source == "extra" else "",
             "pass set=own" if row.source == "own" and not row.hostile else "",
             "pass set=own:preference" if row.family == "own:preference" else "",
         ):
             if key:
-                groups[key].append(score > threshold)
-    print(f"\n== {title} (threshold {threshold:.3f}; flag rows: recall, pass rows: false-positive rate)")
+                groups[key].append(margin > 0)
+    print(f"\n== {title} (flag rows: recall, pass rows: false-positive rate)")
     table = {}
     for key in sorted(groups):
         hits = groups[key]
@@ -310,31 +332,52 @@ def report(title: str, rows: list[Row], scores: list[float], threshold: float) -
 
 def benign_sets(rows: list[Row]) -> dict[str, list[bool]]:
     """The benign sets no one of which may lose more than its share to a flag: the public dev
-    rows, each outside set of sentences, memwarden's own notes and its standing preferences."""
+    rows together and each public source on its own (ordinary questions, prose about attacks,
+    rule files, command lines), each outside set of sentences, memwarden's own notes and its
+    standing preferences. A pooled rate hid one source paying for the others."""
     sets = {"public": [not r.hostile and r.source in PUBLIC_SOURCES for r in rows]}
+    for source in PUBLIC_SOURCES:
+        sets[f"public:{source}"] = [not r.hostile and r.source == source for r in rows]
     for family in ("extra:xquad", "extra:pii", "extra:locomo"):
         sets[family] = [r.family == family for r in rows]
     sets["own"] = [not r.hostile and r.source == "own" for r in rows]
     sets["preferences"] = [r.family == "own:preference" for r in rows]
-    return sets
+    return {name: keep for name, keep in sets.items() if any(keep)}
 
 
 def threshold_for(
     rows: list[Row], scores: list[float], target_fp: float, set_fp: float | None = None
-) -> float:
-    """The lowest threshold that flags at most ``target_fp`` of the benign public rows and at most
-    ``set_fp`` (default: ``target_fp``) of each other benign set, on out-of-fold scores."""
-    threshold = -math.inf
+) -> Thresholds:
+    """The two thresholds (Latin script, other scripts) that flag the most public attacks while
+    flagging at most ``target_fp`` of the benign public rows and at most ``set_fp`` (default:
+    ``target_fp``) of each other benign set, on out-of-fold scores with the phrase rules in front.
+
+    Where the phrase rules alone use up a set's allowance (scores of infinity), the model may add
+    no flag on that set. The candidates are quantiles of the upper half of the finite scores; for
+    each Latin candidate the lowest feasible threshold for other scripts is taken (a lower one only
+    flags more)."""
+    score = np.array(scores)
+    other = np.array([r.other for r in rows])
+    attack = np.array([r.hostile and r.source in PUBLIC_SOURCES for r in rows])
+    limits = []
     for name, keep in benign_sets(rows).items():
-        benign = sorted((s for s, k in zip(scores, keep, strict=True) if k), reverse=True)
-        if not benign:
-            continue
-        allowed = int(len(benign) * (target_fp if name == "public" or set_fp is None else set_fp))
-        # Where the phrase rules alone use up a set's allowance (scores of infinity), the model
-        # adds no flag on that set: the threshold goes to its highest finite score.
-        finite = [s for s in benign[allowed:] if not math.isinf(s)]
-        threshold = max(threshold, finite[0] if finite else benign[-1])
-    return threshold
+        mask = np.array(keep)
+        share = target_fp if name == "public" or set_fp is None else set_fp
+        limits.append((mask, max(int(mask.sum() * share), int(np.isinf(score[mask]).sum()))))
+    finite = score[np.isfinite(score)]
+    candidates = np.unique(np.quantile(finite, np.linspace(0.5, 1.0, THRESHOLD_CANDIDATES)))
+    best: tuple[float, float, float] | None = None
+    for latin in candidates:
+        for rest in candidates:
+            flagged = score > np.where(other, rest, latin)
+            if all(flagged[mask].sum() <= allowed for mask, allowed in limits):
+                recall = float(flagged[attack].mean())
+                if best is None or recall > best[0]:
+                    best = (recall, float(latin), float(rest))
+                break
+    if best is None:
+        return (float(candidates[-1]), float(candidates[-1]))
+    return (best[1], best[2])
 
 
 def with_rules(rows: list[Row], scores: list[float]) -> list[float]:
@@ -344,11 +387,16 @@ def with_rules(rows: list[Row], scores: list[float]) -> list[float]:
 
 
 def out_of_fold(
-    rows: list[Row], fold_of: Callable[[Row], int], c: float, extra_weight: float, nb_c: float
+    rows: list[Row],
+    fold_of: Callable[[Row], int],
+    folds: int,
+    c: float,
+    extra_weight: float,
+    nb_c: float,
 ) -> list[float]:
-    """Two-fold cross-validation: each row scored by the model fitted on the other fold."""
+    """Cross-validation: each row scored by the model fitted on the other folds."""
     scores = [0.0] * len(rows)
-    for fold in (0, 1):
+    for fold in range(folds):
         model = fit([r for r in rows if fold_of(r) != fold], c, extra_weight, nb_c)
         for i, row in enumerate(rows):
             if fold_of(row) == fold:
@@ -358,29 +406,37 @@ def out_of_fold(
 
 def hash_split(rows: list[Row], c: float, extra_weight: float, nb_c: float) -> list[float]:
     """Out-of-fold scores of two-fold cross-validation by id hash."""
-    return out_of_fold(rows, lambda r: r.fold, c, extra_weight, nb_c)
+    return out_of_fold(rows, lambda r: r.fold, 2, c, extra_weight, nb_c)
 
 
 def validated_split(
-    rows: list[Row], c: float, extra_weight: float, nb_c: float, target_fp: float, set_fp: float
-) -> tuple[list[float], list[float]]:
-    """The hash split with each test fold's threshold chosen without it: inside the training
-    fold, a second two-fold split (``Row.inner``) gives out-of-fold scores on which
-    ``threshold_for`` picks the threshold (phrase rules in front); the model fitted on the whole
+    rows: list[Row],
+    c: float,
+    extra_weight: float,
+    nb_c: float,
+    target_fp: float,
+    set_fp: float,
+    inner_folds: int,
+) -> tuple[list[float], list[Thresholds]]:
+    """The hash split with each test fold's thresholds chosen without it: inside the training
+    fold, an ``inner_folds``-fold split (``Row.inner``) gives out-of-fold scores on which
+    ``threshold_for`` picks the thresholds (phrase rules in front); the model fitted on the whole
     training fold then scores the test fold. Returns each row's score minus its fold's threshold
-    (flagged when above 0) and the two thresholds."""
+    for its script (flagged when above 0) and the two folds' thresholds. With two inner folds the
+    validation models saw a quarter of the rows and scored less sharply than the model they stand
+    for, which set the thresholds too high; four see three eighths."""
     margins = [0.0] * len(rows)
-    thresholds = []
+    chosen = []
     for fold in (0, 1):
         train = [r for r in rows if r.fold != fold]
-        inner = out_of_fold(train, lambda r: r.inner, c, extra_weight, nb_c)
-        threshold = threshold_for(train, with_rules(train, inner), target_fp, set_fp)
-        thresholds.append(threshold)
+        inner = out_of_fold(train, lambda r: r.inner(inner_folds), inner_folds, c, extra_weight, nb_c)
+        thresholds = threshold_for(train, with_rules(train, inner), target_fp, set_fp)
+        chosen.append(thresholds)
         model = fit(train, c, extra_weight, nb_c)
         for i, row in enumerate(rows):
             if row.fold == fold:
-                margins[i] = model.score(row) - threshold
-    return margins, thresholds
+                margins[i] = model.score(row) - thresholds[row.other]
+    return margins, chosen
 
 
 def leave_source_out(
@@ -396,32 +452,32 @@ def leave_source_out(
     return tested, scores
 
 
-def rate(keep: list[bool], scores: list[float], threshold: float) -> float:
-    """The share of the kept rows scored above ``threshold``."""
-    hits = [score > threshold for score, k in zip(scores, keep, strict=True) if k]
+def rate(keep: list[bool], margins: list[float]) -> float:
+    """The share of the kept rows with a margin above 0."""
+    hits = [margin > 0 for margin, k in zip(margins, keep, strict=True) if k]
     return sum(hits) / len(hits)
 
 
 def sweep(
     rows: list[Row], cs: list[float], extra_weights: list[float], target_fp: float, set_fp: float, nb_c: float
 ) -> None:
-    """Held-out recall of each setting at the threshold that flags ``target_fp`` of the benign dev rows."""
+    """Held-out recall of each setting at the thresholds that keep every benign set within its share."""
     public = [r.source in PUBLIC_SOURCES for r in rows]
-    print(f"\n== sweep, two-fold hash split, out of fold, threshold at {target_fp:.3f} benign dev FP")
+    print(f"\n== sweep, two-fold hash split, out of fold, benign dev FP at most {target_fp:.3f}")
     print("       C  extra   recall  +rules  fp+rules  fp-other  fp-preferences")
     for c in cs:
         for extra in extra_weights:
             scores = hash_split(rows, c, extra, nb_c)
             ruled = with_rules(rows, scores)
-            threshold = threshold_for(rows, ruled, target_fp, set_fp)
-
+            thresholds = threshold_for(rows, ruled, target_fp, set_fp)
+            plain, margins = margins_of(rows, scores, thresholds), margins_of(rows, ruled, thresholds)
             hostile = [p and r.hostile for p, r in zip(public, rows, strict=True)]
             benign = [p and not r.hostile for p, r in zip(public, rows, strict=True)]
             other = [not p and not r.hostile for p, r in zip(public, rows, strict=True)]
             preference = [r.family == "own:preference" for r in rows]
             print(
-                f"  {c:6g}  {extra:5g}   {rate(hostile, scores, threshold):.3f}   {rate(hostile, ruled, threshold):.3f}   "
-                f"{rate(benign, ruled, threshold):.3f}     {rate(other, scores, threshold):.3f}     {rate(preference, scores, threshold):.3f}",
+                f"  {c:6g}  {extra:5g}   {rate(hostile, plain):.3f}   {rate(hostile, margins):.3f}   "
+                f"{rate(benign, margins):.3f}     {rate(other, plain):.3f}     {rate(preference, plain):.3f}",
                 flush=True,
             )
 
@@ -444,7 +500,13 @@ def main() -> None:
     )
     parser.add_argument("--target-fp", type=float, default=0.015, help="benign dev rows flagged, out of fold")
     parser.add_argument(
-        "--set-fp", type=float, default=0.02, help="each other benign set's rows flagged, out of fold"
+        "--set-fp",
+        type=float,
+        default=0.02,
+        help="each other benign set's rows flagged (each public source's too), out of fold",
+    )
+    parser.add_argument(
+        "--inner-folds", type=int, default=4, help="folds of the validation split inside a training fold"
     )
     parser.add_argument("--json", type=Path, help="write the evaluation tables here")
     parser.add_argument(
@@ -468,64 +530,76 @@ def main() -> None:
         return
     c, extra = args.c[0], args.extra_weight[0]
     scores = hash_split(rows, c, extra, args.nb_c)
-    # The shipped threshold, chosen on these out-of-fold scores with the phrase rules in front (a
+    # The shipped thresholds, chosen on these out-of-fold scores with the phrase rules in front (a
     # benign row a rule flags uses up its set's allowance as it does in screen_text).
-    threshold = threshold_for(rows, with_rules(rows, scores), args.target_fp, args.set_fp)
-    tables = {"hash_split": report("two-fold hash split, out of fold", rows, scores, threshold)}
-    public = [i for i, r in enumerate(rows) if r.source in PUBLIC_SOURCES]
+    thresholds = threshold_for(rows, with_rules(rows, scores), args.target_fp, args.set_fp)
+    shown = f"thresholds {thresholds[0]:.3f} Latin, {thresholds[1]:.3f} other scripts"
+    tables = {
+        "hash_split": report(
+            f"two-fold hash split, out of fold, {shown}", rows, margins_of(rows, scores, thresholds)
+        )
+    }
+    public = [r for r in rows if r.source in PUBLIC_SOURCES]
+    public_scores = [s for r, s in zip(rows, scores, strict=True) if r.source in PUBLIC_SOURCES]
     tables["hash_split_with_rules"] = report(
         "two-fold hash split, out of fold, phrase rules or model (what screen_text does); "
-        "threshold chosen on these same scores",
-        [rows[i] for i in public],
-        with_rules([rows[i] for i in public], [scores[i] for i in public]),
-        threshold,
+        f"{shown} chosen on these same scores",
+        public,
+        margins_of(public, with_rules(public, public_scores), thresholds),
     )
-    # The held-out figure: each test fold's threshold chosen inside its training fold.
-    margins, fold_thresholds = validated_split(rows, c, extra, args.nb_c, args.target_fp, args.set_fp)
-    print(f"\nthresholds chosen on the validation split of each training fold: {fold_thresholds}")
+    # The held-out figure: each test fold's thresholds chosen inside its training fold.
+    margins, fold_thresholds = validated_split(
+        rows, c, extra, args.nb_c, args.target_fp, args.set_fp, args.inner_folds
+    )
+    print(
+        "\nthresholds (Latin, other scripts) chosen on the validation split of each training fold: "
+        + ", ".join(f"({a:.3f}, {b:.3f})" for a, b in fold_thresholds)
+    )
     tables["validated_with_rules"] = report(
-        "two-fold hash split, phrase rules or model, threshold chosen on a validation split of the "
+        "two-fold hash split, phrase rules or model, thresholds chosen on a validation split of the "
         "training fold (score minus that threshold)",
         rows,
         with_rules(rows, margins),
-        0.0,
     )
     if args.by_source:
         tested, held_scores = leave_source_out(rows, c, extra, args.nb_c)
-        tables["leave_source_out"] = report("leave one source out", tested, held_scores, threshold)
+        tables["leave_source_out"] = report(
+            f"leave one source out, {shown}", tested, margins_of(tested, held_scores, thresholds)
+        )
     if args.json:
         # Out-of-fold scores of the dev rows by id, to combine with the phrase rules elsewhere.
         oof = {r.key: round(sc, 4) for r, sc in zip(rows, scores, strict=True) if r.source in PUBLIC_SOURCES}
-        args.json.write_text(json.dumps({"threshold": threshold, **tables, "out_of_fold": oof}, indent=1))
+        args.json.write_text(json.dumps({"thresholds": thresholds, **tables, "out_of_fold": oof}, indent=1))
     if args.evaluate:
         return
     model = fit(rows, c, extra, args.nb_c)
     payload = {
         "about": "memwarden injection screening: the mean of a plain and a naive-Bayes-scaled logistic "
-        "regression over hashed char 1-5-grams of the screening view, bucket weights in attack_model.npy; "
-        "rebuilt by scripts/train_screening.py",
+        "regression over hashed char 1-5-grams, words and word pairs of the screening view, bucket "
+        "weights in attack_model.npy; rebuilt by scripts/train_screening.py",
         "trained_on": "governance-dev injection (public dev half), XQuAD/PII/LoCoMo benign sentences, "
         "bench/govern_corpora.py",
-        "features": "distinct hashed n-gram buckets, unit length",
+        "features": "distinct hashed n-gram, word and word-pair buckets, unit length",
         "nb_c": args.nb_c,
         "outside_weights": OUTSIDE_WEIGHTS,
         "bits": BITS,
         "max_n": MAX_N,
         "min_n": MIN_N,
+        "words": WORDS,
         "c": c,
         "extra_weight": extra,
         "bias": model.bias,
-        "threshold": round(threshold, 4),
+        "threshold": round(thresholds[0], 4),
+        "threshold_other": round(thresholds[1], 4),
     }
     args.out.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     buckets_out = args.out.with_suffix(".npy")
     np.save(buckets_out, model.weights.astype(np.float16), allow_pickle=False)
     dev = [r for r in rows if r.source in PUBLIC_SOURCES]
     report(
-        "fitted on everything, scored on the dev rows (optimistic)",
+        f"fitted on everything, scored on the dev rows (optimistic), {shown}",
         dev,
-        [model.score(r) for r in dev],
-        threshold,
+        margins_of(dev, [model.score(r) for r in dev], thresholds),
     )
     print(f"\nwrote {args.out} and {buckets_out} ({buckets_out.stat().st_size:,} bytes)")
 

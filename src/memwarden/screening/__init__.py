@@ -92,6 +92,15 @@ _NEGATED = re.compile(
 MAX_SCREENED_CHARS = 65_536
 # A part of a memory this long (characters) is also scored by the model on its own.
 _SCORED_ALONE = 40
+# Prose about attacks cites them: 'a document that says "Ignore all previous instructions"'. A quoted
+# span (straight or curly double quotes, guillemets, a backtick code span) on one line ...
+_QUOTED = re.compile(r'"[^"\n]{3,400}"|“[^”\n]{3,400}”|«[^»\n]{3,400}»|`[^`\n]{3,400}`')
+# ... in a text whose own words, outside the quotes, say it is discussing attacks or giving examples.
+_DISCUSSES = re.compile(
+    r"\b(?:examples?|e\.g\.|such as|for instance|attacks?|attackers?|injections?|injected|malicious"
+    r"|adversar\w*|payloads?|jailbreaks?|exploits?|phishing|smuggl\w*)\b",
+    re.IGNORECASE,
+)
 
 
 class _Patterns(NamedTuple):
@@ -143,17 +152,34 @@ def screen_text(*parts: str) -> tuple[str, ...]:
     joined = "\n".join(p for p in parts if p)[:MAX_SCREENED_CHARS]
     exposed = exposed_text(joined)
     plain = plain_view(exposed)
-    found = rule_flags(exposed, plain)
+    found = applied_rule_flags(joined, exposed, plain)
     if not found and joined:
-        from memwarden.screening.attack_model import attack_model, attack_score
+        from memwarden.screening.attack_model import attack_margin, attack_model
 
         model = attack_model()
         # The parts together, then each longer part alone: a hostile context must not be diluted by
         # a long benign content (a tag or a short title alone says too little to score).
         alone = [p[:MAX_SCREENED_CHARS] for p in parts if len(p) >= _SCORED_ALONE]
         views = [plain, *(model_view(p) for p in alone)] if len(alone) > 1 else [plain]
-        if any(attack_score(view, model) > model.threshold for view in views):
+        if any(attack_margin(view, model) > 0 for view in views):
             found = ("injection_like",)
+    return found
+
+
+def applied_rule_flags(text: str, exposed: str | None = None, plain: str | None = None) -> tuple[str, ...]:
+    """The phrase rules' flags as ``screen_text`` applies them to ``text``: ``rule_flags`` of its
+    exposed form, except that rules which match only inside quotes that prose about attacks cites
+    ("a document that says \"Ignore all previous instructions\"") raise nothing, and the model
+    judges the whole text as it judges any text no rule matched. The cited attack still counts
+    there, so a bare quoted attack with a word of discussion beside it is not waved through;
+    prose about prompt injection is what users store about security, and a rule firing on every
+    quote flagged it."""
+    exposed = exposed_text(text) if exposed is None else exposed
+    found = rule_flags(exposed, plain)
+    if found and _QUOTED.search(text):
+        outside = _QUOTED.sub(" ", text)
+        if _DISCUSSES.search(outside) and not rule_flags(exposed_text(outside)):
+            return ()
     return found
 
 
@@ -209,6 +235,7 @@ __all__ = [
     "FLAGS",
     "FLAG_REASONS",
     "MAX_SCREENED_CHARS",
+    "applied_rule_flags",
     "model_view",
     "normalize_for_screening",
     "rule_flags",
