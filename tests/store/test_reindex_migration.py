@@ -17,6 +17,8 @@ def _old_database(path: Path, contents: list[str]) -> None:
     """A database as the core release wrote it: schema 0001, raw lower-cased words indexed."""
     conn = sqlite3.connect(path, isolation_level=None)
     migrate(conn, MIGRATIONS[:1])
+    # One transaction for the rows: in autocommit each insert is a commit (a disk sync of its own).
+    conn.execute("BEGIN")
     for i, content in enumerate(contents, start=1):
         conn.execute(
             "INSERT INTO memories (id, tenant, project, kind, content, content_hash, created_at, updated_at)"
@@ -27,6 +29,7 @@ def _old_database(path: Path, contents: list[str]) -> None:
         conn.execute(
             "INSERT INTO memories_fts(rowid, title, tags, body) VALUES (?, '', '', ?)", (i, content.lower())
         )
+    conn.execute("COMMIT")
     conn.close()
 
 
