@@ -46,7 +46,7 @@ from typing import Any
 import anyio
 import httpx
 from mcp import Client, StdioServerParameters
-from soak_errors import ErrorLog, error_kind, tool_error_kind
+from soak_errors import DISK_GRACE_S, ErrorLog, error_kind, tool_error_kind
 
 STDIO_CLIENTS = 4
 HTTP_CLIENTS = 2
@@ -242,12 +242,17 @@ async def killer(state: dict[str, Any], errors: ErrorLog, runtime: str, until: f
         await anyio.sleep(1)
         if time.monotonic() < next_kill:
             continue
-        next_kill += every
+        if errors.disk_full is not None and (
+            errors.disk_full[1] is None or time.monotonic() < errors.disk_full[1] + DISK_GRACE_S
+        ):
+            continue  # one fault at a time: a kill waits for the disk-full episode to be over
         daemon, _ = _processes(runtime)
-        if daemon is not None:
-            errors.kills.append(time.monotonic())
-            os.kill(daemon, signal.SIGKILL)
-            state["kills"] += 1
+        if daemon is None:
+            continue  # none started yet since the last kill (a slow machine): kill it when it is
+        next_kill = time.monotonic() + every
+        errors.kills.append(time.monotonic())
+        os.kill(daemon, signal.SIGKILL)
+        state["kills"] += 1
 
 
 async def sampler(state: dict[str, Any], runtime: str, until: float, started: float) -> None:

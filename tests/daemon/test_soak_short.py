@@ -21,9 +21,9 @@ def test_a_short_soak_loses_no_acknowledged_write_and_the_audit_verifies() -> No
             str(SOAK),
             *(
                 "--minutes",
-                "1.5",
+                "1",
                 "--kill-every",
-                "30",
+                "20",
                 "--disk-full-s",
                 "10",
                 "--embedder",
