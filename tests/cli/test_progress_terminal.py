@@ -20,10 +20,25 @@ from pathlib import Path
 
 import pytest
 
+from memwarden.cli.ops_commands import PROGRESS_FROM
+from memwarden.embed.base import BATCH_SIZE
+from memwarden.ops.exchange import CHUNK
+from memwarden.progress import PROGRESS_MIN_MEMORIES
+from memwarden.store.sqlite.keyword_methods import REINDEX_BATCH
+
 MEMWARDEN = str(Path(sys.executable).parent / "memwarden")
 # What a bar line carries: a rate, and either the time left or (at the end) the time it took.
 RATE = re.compile(r"[\d,]+/s, (\d+:\d\d left|took \d+:\d\d)")
 LEFT = re.compile(r"[\d,]+/s, \d+:\d\d left")
+
+# The fewest memories for which each job draws a line with the time left, whatever the machine's
+# speed: a bar draws at its first report and at the end, so a job must report once before its
+# total, and reach the total below which its bar stays quiet. An import reports after each chunk
+# of records it reads, the keyword re-index after each batch of memories, the embedding backfill
+# after each batch it embeds; migrate reports the memories copied before the audit rows.
+IMPORTED = max(PROGRESS_FROM, CHUNK + 1, PROGRESS_MIN_MEMORIES, REINDEX_BATCH + 1)
+EMBEDDED = BATCH_SIZE + 1
+MIGRATED = 100
 
 
 def on_terminal(argv: list[str], env: dict[str, str], out: Path, timeout: float = 300) -> str:
@@ -94,16 +109,16 @@ def env(cli_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
 def test_import_and_the_keyword_reindex_show_rate_and_time_left_on_a_terminal_only(
     env: dict[str, str], tmp_path: Path
 ) -> None:
-    source = memories_file(tmp_path / "mem0.json", 2_500)
+    source = memories_file(tmp_path / "mem0.json", IMPORTED)
     shown = on_terminal(["import", str(source), "--format", "mem0"], env, tmp_path / "out")
     assert_bar(shown, "importing")
-    assert "imported 2500 of 2500 records" in (tmp_path / "out").read_text()
+    assert f"imported {IMPORTED} of {IMPORTED} records" in (tmp_path / "out").read_text()
 
     # A change of MEMWARDEN_LANGUAGES re-indexes every memory when the database is next opened.
     german = {**env, "MEMWARDEN_LANGUAGES": "german"}
     shown = on_terminal(["stats", "--json"], german, tmp_path / "out")
     assert_bar(shown, "memwarden: re-indexing memories for search")
-    assert json.loads((tmp_path / "out").read_text())["memories"] == 2_500
+    assert json.loads((tmp_path / "out").read_text())["memories"] == IMPORTED
 
     other = {**env, "MEMWARDEN_DB": str(tmp_path / "piped.db")}
     assert_no_bar(piped(["import", str(source), "--format", "mem0"], other).stderr)
@@ -114,7 +129,7 @@ def test_import_and_the_keyword_reindex_show_rate_and_time_left_on_a_terminal_on
 def test_the_embedding_backfill_and_vault_sync_show_rate_and_time_left_on_a_terminal_only(
     env: dict[str, str], tmp_path: Path
 ) -> None:
-    piped(["import", str(memories_file(tmp_path / "mem0.json", 300)), "--format", "mem0"], env)
+    piped(["import", str(memories_file(tmp_path / "mem0.json", EMBEDDED)), "--format", "mem0"], env)
     builtin = {**env, "MEMWARDEN_EMBEDDER": "builtin"}
     shown = on_terminal(["reindex", "--embeddings"], builtin, tmp_path / "out")
     assert_bar(shown, "embedding")
@@ -122,7 +137,7 @@ def test_the_embedding_backfill_and_vault_sync_show_rate_and_time_left_on_a_term
     vault = {**env, "MEMWARDEN_VAULT_DIRS": str(tmp_path / "vault")}
     shown = on_terminal(["vault", "sync"], vault, tmp_path / "out")
     assert_bar(shown, "syncing vault")
-    assert "written 300" in (tmp_path / "out").read_text()
+    assert f"written {EMBEDDED}" in (tmp_path / "out").read_text()
 
     assert_no_bar(piped(["vault", "sync"], vault).stderr)
     other = {**env, "MEMWARDEN_DB": str(tmp_path / "piped.db")}
@@ -135,7 +150,7 @@ def test_the_embedding_backfill_and_vault_sync_show_rate_and_time_left_on_a_term
 def test_migrate_shows_rate_and_time_left_on_a_terminal_only(
     env: dict[str, str], tmp_path: Path, pg_server: object
 ) -> None:
-    piped(["import", str(memories_file(tmp_path / "mem0.json", 2_500)), "--format", "mem0"], env)
+    piped(["import", str(memories_file(tmp_path / "mem0.json", MIGRATED)), "--format", "mem0"], env)
     with pg_server.database() as url:  # type: ignore[attr-defined]
         shown = on_terminal(["migrate", "--to", url], env, tmp_path / "out")
     assert_bar(shown, "migrating")
