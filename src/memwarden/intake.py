@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, NamedTuple
 from memwarden import validation as v
 from memwarden.digests import sha256
 from memwarden.errors import InvalidInput
-from memwarden.govern.markers import rules_in_markers, unmarked
 from memwarden.identifiers import check_identifier
 from memwarden.models import IndexText, Memory
 from memwarden.text.analyzer import Analyzer
 
 if TYPE_CHECKING:  # pragma: no cover
+    from memwarden.clean_identifiers import CleanIdentifiers
     from memwarden.govern.redactor import Redaction, Redactor
 
 DEFAULT_PROJECT = "default"
@@ -69,7 +69,9 @@ class Intake:
 
     ``redactor`` is the redactor to use; without one, ``redactor_factory`` builds it on first use
     (per-prompt paths that never write skip compiling the rules; the default factory gives the
-    built-in rules in enforce mode).
+    built-in rules in enforce mode). ``clean_identifiers``: names the same rules already found
+    clean in an earlier process (``memwarden.clean_identifiers``; the hooks set it), which are
+    then neither checked nor redacted again.
     """
 
     def __init__(
@@ -84,6 +86,7 @@ class Intake:
         self.max_content_bytes = max_content_bytes
         self._redactor = redactor
         self._redactor_factory = redactor_factory
+        self.clean_identifiers: CleanIdentifiers | None = None
 
     @property
     def redactor(self) -> "Redactor":
@@ -114,6 +117,8 @@ class Intake:
 
     def redact_text(self, text: str) -> str:
         """``text`` with every match replaced, whatever the mode (``off`` leaves it as is)."""
+        if self.clean_identifiers is not None and self.clean_identifiers.holds(text):
+            return text  # no rule of this rule set matches it (audit rows redact project names)
         return self.redactor.scrub_text(text)
 
     # -- the two kinds of field ------------------------------------------------------------------
@@ -143,12 +148,16 @@ class Intake:
         Off and dry-run modes skip the rule check only (dry-run reports the rule on the write, as
         for any field).
         """
+        memo = self.clean_identifiers
+        if memo is not None and memo.holds(value):
+            return check_identifier(field, value)  # visible and clean under these rules: checked before
         from memwarden.govern.normalization import normalize_text
 
         what = {"tags": "a tag", "project": "the project"}.get(field, f"the {field}")
         if not normalize_text(value).strip():
             raise InvalidInput(f"{what} is empty once invisible characters are removed", field=field)
-        findings = self.redactor.find(value) if self.redactor.mode == "enforce" else ()
+        checked = self.redactor.mode == "enforce"
+        findings = self.redactor.find(value) if checked else ()
         if findings:
             rule = findings[0].rule
             raise InvalidInput(
@@ -157,7 +166,10 @@ class Intake:
                 field=field,
                 rule=rule,
             )
-        return check_identifier(field, value)
+        checked_value = check_identifier(field, value)
+        if memo is not None and checked:
+            memo.remember(value)
+        return checked_value
 
     # -- the fields of a memory ----------------------------------------------------------------
 
@@ -216,6 +228,8 @@ class Intake:
     @staticmethod
     def rules_held(*texts: str) -> tuple[str, ...]:
         """Rule names of the redaction markers these stored texts hold, in order of appearance."""
+        from memwarden.govern.markers import rules_in_markers
+
         return tuple(rules_in_markers("\n".join(texts)))
 
     @staticmethod
@@ -236,7 +250,8 @@ class Intake:
         markers become one neutral word (``govern.markers.INDEXED_MARKER``), never the rule's name.
 
         Imported here: a search on SQLite reads the stored index text and never calls this, so
-        ``memwarden search`` and the prompt hook leave the date resolver unloaded."""
+        ``memwarden search`` and the prompt hook leave the date resolver and markers unloaded."""
+        from memwarden.govern.markers import unmarked
         from memwarden.text.memory_index import memory_index
 
         plain = memory._replace(

@@ -40,7 +40,13 @@ def open_existing_service(settings: HotSettings) -> MemoryService:
                 "(`memwarden add`, or an MCP client's memory_add); if your memories are elsewhere, set "
                 "MEMWARDEN_DB in the hook's environment"
             )
-    return build_service(settings, embeddings=False, source="hook")
+    from memwarden.clean_identifiers import CleanIdentifiers
+
+    service = build_service(settings, embeddings=False, source="hook")
+    # Project names the rules found clean in an earlier hook are not checked again: a hook
+    # whose project is known loads no redaction rules (memwarden.clean_identifiers).
+    service.intake.clean_identifiers = CleanIdentifiers.for_settings(settings)
+    return service
 
 
 # A transcript larger than this is not read to the end: the count only has to reach a threshold.

@@ -51,7 +51,6 @@ MIN_CANDIDATES = 50
 RELATED_LIMIT = 5
 RELATED_QUERY_WORDS = 5
 
-_WORD_CHARS = re.compile(r"\W")
 logger = get_logger(__name__)
 DEFAULT_TUNING = Tuning(vector_weight=None, thread_weight=THREAD_WEIGHT)
 
@@ -431,7 +430,7 @@ class Searcher:
         # nearly every row.
         words = list(dict.fromkeys(f"{memory.title} {' '.join(memory.tags)} {memory.content}".split()))
         longest = set(
-            sorted(words, key=lambda w: len(_WORD_CHARS.sub("", w)), reverse=True)[:RELATED_QUERY_WORDS]
+            sorted(words, key=lambda w: len(re.sub(r"\W", "", w)), reverse=True)[:RELATED_QUERY_WORDS]
         )
         query = " ".join(w for w in words if w in longest)[: v.MAX_QUERY_CHARS]
         if not query.strip():
