@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 from ui_helpers import HOST, TOKEN
 
-from memwarden.ui.login_limits import LIMIT, FailedLogins
+from memwarden.token_guesses import LIMIT, FailedLogins
 from memwarden.ui.security import COOKIE
 
 

@@ -158,6 +158,13 @@ def check_hook_server(settings: Any) -> Check:
                 f"{settings.hook_server} refused the hook's token: {exc}",
                 "set MEMWARDEN_HTTP_TOKEN in the hook's environment to the server's token",
             )
+        if exc.status == "429":
+            return Check(
+                "hooks",
+                "fail",
+                f"{settings.hook_server} refuses this user's requests for a minute: too many wrong tokens",
+                "set MEMWARDEN_HTTP_TOKEN in the hook's environment to the server's token, then wait a minute",
+            )
         if exc.status not in ("400", "422"):
             return Check("hooks", "fail", f"{settings.hook_server}: {exc}", "check MEMWARDEN_HOOK_SERVER")
     except LoopbackError as exc:

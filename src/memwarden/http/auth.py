@@ -6,6 +6,11 @@ SHA-256 digest in constant time and never logged. The token's identity picks the
 first, or the one named by ``X-Memwarden-Tenant`` when the token lists it (403 otherwise). The
 resolved caller is put in the ASGI scope for the MCP tools to read.
 
+Wrong tokens are counted per local user (per client address where the user cannot be told,
+``token_guesses``): past ten in a minute, that guesser's requests answer 429 with ``Retry-After``
+whatever token they carry, so a short MEMWARDEN_HTTP_TOKEN cannot be found by trying, and
+another account's guessing does not lock out the server's owner.
+
 Without tokens (the loopback default), every path, ``/healthz`` included, answers only the
 server's own user (and root): another user of the machine connecting to the port gets 403 and
 a message saying to configure a token. Who connects is read from the kernel (``memwarden.peer``,
@@ -18,6 +23,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import math
 import os
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -26,6 +32,7 @@ from memwarden.govern.identity import Identity, token_digest
 from memwarden.models import CALLER_SCOPE_KEY, Caller
 from memwarden.peer import client_owner, describe, trusted
 from memwarden.rate_limits import OncePerInterval
+from memwarden.token_guesses import FailedLogins
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
@@ -77,6 +84,7 @@ class BearerAuth:
         self.default = default
         # Another local user can send requests as fast as it likes: say so once a minute per user.
         self._refusals = OncePerInterval(logger)
+        self.guesses = FailedLogins()
 
     def identify(self, header: str | None) -> Identity | None:
         if not header or not header.lower().startswith("bearer "):
@@ -99,10 +107,41 @@ class BearerAuth:
             return Caller(actor=identity.actor, tenant=identity.tenants[0])
         return Caller(actor=identity.actor, tenant=tenant) if tenant in identity.tenants else None
 
-    async def _refuse(self, send: Any, status: int, error: str, message: str, reason: str = "") -> None:
+    @staticmethod
+    def guesser(scope: Scope) -> str:
+        """Who is trying tokens: the local user where it can be told, else the client address."""
+        uid = client_owner(scope)
+        if uid is not None:
+            return f"uid:{uid}"
+        client = scope.get("client")
+        return f"addr:{client[0] if client else ''}"
+
+    def guess_wait_s(self, scope: Scope) -> int:
+        """Whole seconds before this request's sender may try a token again (0: now)."""
+        if not self.guesses.any():
+            return 0
+        wait = self.guesses.wait_s(self.guesser(scope))
+        return max(1, math.ceil(wait)) if wait > 0 else 0
+
+    def wrong_token(self, scope: Scope) -> None:
+        """Count a wrong (or missing) token against this request's sender."""
+        who = self.guesser(scope)
+        self.guesses.failed(who)
+        if self.guesses.wait_s(who) > 0:
+            self._refusals.warn(
+                f"guess:{who}",
+                "refused HTTP requests from %s for a minute: too many wrong tokens (%d in the last minute)",
+                who,
+            )
+
+    async def _refuse(
+        self, send: Any, status: int, error: str, message: str, reason: str = "", retry_after: int = 0
+    ) -> None:
         headers = [(b"content-type", b"application/json")]
         if status == 401:
             headers.append((b"www-authenticate", b'Bearer realm="memwarden"'))
+        if retry_after:
+            headers.append((b"retry-after", str(retry_after).encode()))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         body: dict[str, str] = {"error": error, "message": message}
         if reason:
@@ -139,11 +178,26 @@ class BearerAuth:
                 header = value.decode("latin-1")
             elif name == TENANT_HEADER:
                 tenant = value.decode("utf-8", "replace").strip()
-        if self.tokens and self.identify(header) is None:
-            reason, message = unauthorized_reason(header)
-            logger.info("refused an HTTP request: %s", reason.replace("_", " "))
-            await self._refuse(send, 401, "unauthorized", message, reason=reason)
-            return
+        if self.tokens:
+            wait = self.guess_wait_s(scope)
+            if wait:
+                await self._refuse(
+                    send,
+                    429,
+                    "too_many_wrong_tokens",
+                    f"too many wrong tokens from here in the last minute: wait {wait} s, then send "
+                    "the right one (the server's MEMWARDEN_HTTP_TOKEN or a token of its MEMWARDEN_TOKENS_FILE)",
+                    reason="too_many_wrong_tokens",
+                    retry_after=wait,
+                )
+                return
+            if self.identify(header) is None:
+                reason, message = unauthorized_reason(header)
+                logger.info("refused an HTTP request: %s", reason.replace("_", " "))
+                if reason != "token_missing":  # a client that sent nothing is not guessing
+                    self.wrong_token(scope)
+                await self._refuse(send, 401, "unauthorized", message, reason=reason)
+                return
         caller = self.resolve(header, tenant)
         if caller is None:
             logger.info("refused an HTTP request for a tenant its token does not list")

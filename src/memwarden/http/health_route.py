@@ -56,8 +56,20 @@ class DeepHealth:
             return JSONResponse({"status": "ok", "version": __version__})
         loopback = client_is_loopback(request.scope)
         if self.auth.tokens:
+            wait = self.auth.guess_wait_s(request.scope)
+            if wait:
+                return JSONResponse(
+                    {
+                        "error": "too_many_wrong_tokens",
+                        "message": f"too many wrong tokens from here in the last minute: wait {wait} s",
+                    },
+                    status_code=429,
+                    headers={"retry-after": str(wait)},
+                )
             caller = self.auth.resolve(request.headers.get("authorization"))
             if caller is None:
+                if request.headers.get("authorization"):
+                    self.auth.wrong_token(request.scope)
                 return JSONResponse(
                     {"error": "unauthorized", "message": "deep health needs Authorization: Bearer <token>"},
                     status_code=401,

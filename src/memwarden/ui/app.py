@@ -28,11 +28,11 @@ from memwarden.govern.identity import Identity, token_digest
 from memwarden.models import Caller, utcnow
 from memwarden.rate_limits import ActorRateLimits
 from memwarden.service import MemoryService
+from memwarden.token_guesses import FailedLogins
 from memwarden.ui import actions, bulk_actions, display, live, memory_map, pages, security
 from memwarden.ui.context import Handler, UiContext
 from memwarden.ui.dashboard import THREAD_HOPS, Dashboard
 from memwarden.ui.launcher import LAUNCHER_HEADER
-from memwarden.ui.login_limits import FailedLogins
 from memwarden.ui.sessions import Session, SessionStore
 
 HERE = Path(__file__).parent

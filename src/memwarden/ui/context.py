@@ -18,9 +18,9 @@ from memwarden.errors import Conflict, InvalidInput, MemwardenError, NotFound
 from memwarden.govern.identity import Identity
 from memwarden.models import Caller
 from memwarden.rate_limits import SEARCH, WRITE, ActorRateLimits, RateLimited
+from memwarden.token_guesses import FailedLogins
 from memwarden.ui import forms, security
 from memwarden.ui.dashboard import Dashboard
-from memwarden.ui.login_limits import FailedLogins
 from memwarden.ui.sessions import Session, SessionStore
 
 Handler = Callable[[Request, "UiContext", Session], Awaitable[Response]]

@@ -1,11 +1,11 @@
-"""How often a token may be guessed on the dashboard's login form.
+"""How often a token may be guessed: the dashboard's login form and the HTTP API's bearer tokens.
 
-A wrong token costs the guesser one request and nothing else, and the form answers quickly, so
+A wrong token costs the guesser one request and nothing else, and the answer comes quickly, so
 a script can try tokens without end (and a user-chosen MEMWARDEN_HTTP_TOKEN may be short).
-After ``LIMIT`` failed logins within ``WINDOW`` from one local user (from one client address
-where the user cannot be told), further token logins from them are refused until the oldest
-failure leaves the window, the right token included: the answer then says nothing about it.
-Keyed per user so that another local account guessing does not lock out the server's owner.
+After ``LIMIT`` failed tries within ``WINDOW`` from one local user (from one client address
+where the user cannot be told), further tokens from them are refused until the oldest failure
+leaves the window, the right token included: the answer then says nothing about it. Keyed per
+user so that another local account guessing does not lock out the server's owner.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ MAX_GUESSERS = 1000  # distinct users or addresses tracked; the quietest is forg
 
 
 class FailedLogins:
-    """Failed token logins per guesser (thread-safe)."""
+    """Failed token tries per guesser (thread-safe)."""
 
     def __init__(
         self, clock: Callable[[], datetime] = utcnow, *, limit: int = LIMIT, window: timedelta = WINDOW
@@ -39,6 +39,10 @@ class FailedLogins:
         while times and now - times[0] >= self.window:
             times.popleft()
         return times
+
+    def any(self) -> bool:
+        """Whether any failure is remembered (else no guesser need be told apart)."""
+        return bool(self._failures)
 
     def wait_s(self, who: str) -> float:
         """Seconds before ``who`` may try a token again; 0 when they may now."""
