@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
             {
                 "errors", "models", "version", "digests", "identifiers", "json_limits", "logs",
                 "progress", "peer", "hidden_paths", "settings_paths", "settings_table", "config",
-                "settings_reader", "vendor_env", "write_results", "browsing", "rate_limits", "token_guesses", "text",
+                "settings_reader", "vendor_env", "write_results", "browsing", "rate_limits", "token_guesses", "clean_identifiers", "text",
                 "tool_text", "net", "os_error_words",
             }
         ),
