@@ -455,29 +455,37 @@ class NationalIdRule(Rule):
         starts = [c_start for c_start, _ in ordered]
         reach = list(itertools.accumulate((c_end for _, c_end in ordered), max))
         folded: list[str] = []
+        capital = _CAPITAL.search
         # Whole numbers, not runs of digits: "45" in 123-45-6789 is no place for a value to start.
         for number in _NUMBER_RUN.finditer(text):
-            at = number.start()
+            at, stop = number.span()
             if at < done:
                 continue
-            lo = max(done, at - _LEAD)
+            lo = at - _LEAD if at - _LEAD > done else done
             # Most numbers of prose hold too few digits and have no capital letter just before.
-            letters = _CAPITAL.search(text, lo, at) is not None
+            letters = capital(text, lo, at) is not None
             digits = (
-                number.end() - at >= _MIN_DIGITS
+                stop - at >= _MIN_DIGITS
                 and not (at and text[at - 1] in _WORD_CHARS)
                 and _digit_count(number.group()) >= _MIN_DIGITS
             )
-            if not (letters or digits):
+            if letters:
+                places = _candidate_starts(text, at, lo, letters=letters, digits=digits)
+            elif digits:
+                places = [(at, True)]
+            else:
                 continue
-            places = _candidate_starts(text, at, lo, letters=letters, digits=digits)
             # A value starting where a covered span already reaches past every character a form
             # can hold would lie inside it (the loop below stops there): when every place left
             # is such a place, this number yields nothing, and no form is tried there.
             while places and ordered and _sealed(text, places[-1][0], starts, reach):
                 places.pop()
-            for found in _candidates(text, at, places):
-                inside = bisect.bisect_right(starts, found.start()) - 1
+            for start, digit_led in places:
+                found = (_DIGIT_LED_ID if digit_led else _LETTER_LED_ID).compiled.match(text, start)
+                # A value starting with a letter must reach into the number.
+                if found is None or not (digit_led or found.end() > at):
+                    continue
+                inside = bisect.bisect_right(starts, start) - 1
                 if inside >= 0 and reach[inside] >= found.end():
                     break
                 # A form needing a word is checked only once the word is there: most long numbers
@@ -505,20 +513,6 @@ def _candidate_starts(text: str, at: int, lo: int, *, letters: bool, digits: boo
     if digits:
         places.append((at, True))
     return places
-
-
-def _candidates(text: str, at: int, places: list[tuple[int, bool]]) -> Iterator[re.Match[str]]:
-    """The values a national id may take at ``places`` (``_candidate_starts``), left to right; one
-    starting with a letter must reach into the number at ``at``."""
-    for start, digit_led in places:
-        if digit_led:
-            found = _DIGIT_LED_ID.match(text, start)
-            if found is not None:
-                yield found
-        else:
-            found = _LETTER_LED_ID.match(text, start)
-            if found is not None and found.end() > at:
-                yield found
 
 
 def _sealed(text: str, start: int, starts: list[int], reach: list[int]) -> bool:
