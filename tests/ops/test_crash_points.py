@@ -71,16 +71,24 @@ def _copy_db(source: Path, target: Path) -> None:
             shutil.copy(source.with_name(source.name + suffix), target.with_name(target.name + suffix))
 
 
+def _import(service: Any, db: Path, contents: list[str], **fields: str) -> set[str]:
+    """Write ``contents`` as one import (a few transactions, not one per memory); the live ids."""
+    records = [{"content": content, **fields} for content in contents]
+    service.operations.import_text(json.dumps(records), fmt="memorry")
+    return _state(db)[1]
+
+
 def test_kill_9_during_restore_leaves_the_old_or_the_restored_state(
     tmp_path: Path, cli_env: dict[str, str]
 ) -> None:
     template = tmp_path / "template.db"
     settings = load_settings(db=str(template), embedder="none", backup_dir=str(tmp_path / "backups"))
     service = build_service(settings, embeddings=False, ops=True)
-    restored = {service.memories.add(f"in the backup {i} " + "text " * 30).memory.id for i in range(1500)}
+    restored = _import(service, template, [f"in the backup {i} " + "text " * 30 for i in range(1500)])
     assert service.operations.backups is not None
     backup = Path(service.operations.backups.backup().path)
-    old = restored | {service.memories.add(f"added after the backup {i}").memory.id for i in range(500)}
+    old = _import(service, template, [f"added after the backup {i}" for i in range(500)])
+    assert len(restored) == 1500 and len(old) == 2000
     service.close()
     outcomes = []
     for n, delay in enumerate(DELAYS):
@@ -136,10 +144,10 @@ def test_kill_9_during_a_vault_sync_leaves_each_note_old_or_new(
     vault.mkdir()
     settings = load_settings(db=str(db), embedder="none", vault_dirs=str(vault))
     service = build_service(settings, embeddings=False)
-    ids = [
-        service.memories.add(f"vault memory {i} " + "body " * 20, project="notes").memory.id
-        for i in range(600)
-    ]
+    ids = sorted(
+        _import(service, db, [f"vault memory {i} " + "body " * 20 for i in range(600)], project="notes")
+    )
+    assert len(ids) == 600
     service.operations.vault_sync()
     service.close()
     old_notes = _notes(vault)

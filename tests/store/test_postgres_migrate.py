@@ -13,9 +13,14 @@ from memwarden.app import build_service
 from memwarden.config import load_settings
 from memwarden.embed.fake import FakeEmbedder
 from memwarden.models import Caller
+from memwarden.postgres_copy import BATCH
 from memwarden.store.audit_logs import verify_database
 
 pytestmark = pytest.mark.postgres
+
+# The kill tests' sources: migrate copies rows in committed batches of BATCH and is killed once
+# the first is in, so five batches leave four to resume, each long beside the poll that kills.
+ROWS = 5 * BATCH
 
 
 def _run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
@@ -195,27 +200,27 @@ def _check_resumed(env: dict[str, str], pg_url: str, memories: int, audit_rows: 
 def test_a_migrate_killed_while_copying_memories_resumes(
     db_path: Path, pg_url: str, cli_env: dict[str, str]
 ) -> None:
-    _bulk_source(db_path, 20_000, 500)
+    _bulk_source(db_path, ROWS, 500)
     copied = _kill_migrate_when(cli_env, pg_url, "memories")
-    assert 0 < copied < 20_000
-    report = _check_resumed(cli_env, pg_url, 20_000, 500)
-    assert report["copied"]["memories"] == 20_000 - report["resumed"]["memories"]  # type: ignore[index]
+    assert 0 < copied < ROWS
+    report = _check_resumed(cli_env, pg_url, ROWS, 500)
+    assert report["copied"]["memories"] == ROWS - report["resumed"]["memories"]  # type: ignore[index]
 
 
 def test_a_migrate_killed_while_copying_the_audit_chain_resumes_from_its_head(
     db_path: Path, pg_url: str, cli_env: dict[str, str]
 ) -> None:
-    _bulk_source(db_path, 2000, 40_000)
+    _bulk_source(db_path, BATCH, ROWS)
     copied = _kill_migrate_when(cli_env, pg_url, "audit_log")
-    assert 0 < copied < 40_000
-    report = _check_resumed(cli_env, pg_url, 2000, 40_000)
-    assert report["copied"]["memories"] == 0 and report["copied"]["audit_rows"] < 40_000  # type: ignore[index]
+    assert 0 < copied < ROWS
+    report = _check_resumed(cli_env, pg_url, BATCH, ROWS)
+    assert report["copied"]["memories"] == 0 and report["copied"]["audit_rows"] < ROWS  # type: ignore[index]
 
 
 def test_a_resume_refuses_when_the_source_changed_and_says_what_to_do(
     db_path: Path, pg_url: str, cli_env: dict[str, str], tmp_path: Path
 ) -> None:
-    _bulk_source(db_path, 20_000, 10)
+    _bulk_source(db_path, ROWS, 10)
     _kill_migrate_when(cli_env, pg_url, "memories")
     other = tmp_path / "other.db"
     _bulk_source(other, 100, 10)
