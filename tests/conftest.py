@@ -167,19 +167,43 @@ def http_server(cli_env: dict[str, str]) -> Iterator[tuple[str, str]]:
         stop_http_server(process)
 
 
-#: The files whose tests take longest (`pytest --durations`), handed out first: pytest-xdist's
-#: `--dist loadfile` gives files to workers in collection order, and one of these started last
-#: would leave a single worker running long after the others are done.
+#: The files whose tests take longest (`pytest --durations`, summed per file), longest first:
+#: pytest-xdist's `--dist loadfile` hands files to workers in collection order (see
+#: pytest_configure), and one of these started last would leave a single worker running long
+#: after the others are done.
 LONGEST_FIRST = (
-    "daemon/test_soak_short.py",
-    "project/test_readme.py",
-    "ui/test_ui_daemon_hostile_values.py",
-    "ui/test_ui_hostile_values.py",
     "ops/test_crash_points.py",
+    "project/test_readme.py",
+    "ops/test_interrupted_operations.py",
+    "mcp/test_clients_doc.py",
+    "daemon/test_soak_short.py",
     "ops/test_durability.py",
     "store/test_postgres_migrate.py",
-    "ops/test_interrupted_operations.py",
+    "cli/test_progress_terminal.py",
+    "ops/test_wal_damage.py",
+    "store/test_postgres_replicas.py",
+    "hooks/test_hooks_server.py",
+    "ops/test_ops_exchange.py",
+    "mcp/test_bundle.py",
+    "project/test_packaging.py",
+    "http/test_http_limits.py",
+    "store/test_wal_switch.py",
+    "cli/test_start_checks.py",
+    "test_nothing_leaves.py",
+    "ui/test_ui_hostile_values.py",
+    "govern/test_tenant_export_folders.py",
+    "daemon/test_daemon_serve.py",
+    "test_fuzz.py",
+    "ui/test_ui_daemon_hostile_values.py",
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep the collection order under `--dist loadfile`: pytest-xdist otherwise reorders the
+    files by their number of tests, which starts a long file of one test (the soak, the pip
+    install) among the last and leaves LONGEST_FIRST without effect."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
