@@ -1,15 +1,14 @@
 """Starting a real ``memwarden serve --http`` for a test, on a port no other test holds.
 
-``memwarden serve`` takes a fixed HOST:PORT (port 0 is refused), so a test cannot let the
-server bind port 0 and read the port back. The port is picked the same way instead (a socket
-bound at port 0, its port read back and let go) and the one race left, another process taking
-that port before the server binds it, is met by starting again on a new port: the server ends
-at once with a line saying the port is in use (``cli/serve_start.check_port_free``, or
-uvicorn's bind error). With pytest-xdist several workers start servers at the same moment.
+The server is asked for port 0: it binds a port the kernel picks, holds it from then on, and
+names it in its start-up line on stderr, where the port is read back. No port is picked here
+and let go, so no other process (pytest-xdist workers start servers at the same moment) can
+take it in between.
 """
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import tempfile
@@ -22,38 +21,44 @@ import httpx
 from cli_runner import memwarden_command
 
 SERVER_START_TIMEOUT = 60.0
-#: How many ports a start tries before the test fails.
-START_ATTEMPTS = 5
-_TAKEN = ("already in use", "Errno 98")
+_START_LINE = re.compile(rb"Streamable HTTP at http://\S+:(\d+)/mcp")
 
 
 def pick_port(host: str = "127.0.0.1") -> int:
-    """A port the kernel gives out for ``host``: bound at 0, read back, released."""
+    """A port the kernel gives out for ``host``: bound at 0, read back, released (for servers
+    other than ``memwarden serve --http``, which binds port 0 itself)."""
     with socket.socket() as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
 
 
-class PortTaken(Exception):
-    """The server ended because another process took its port first."""
-
-
-def _wait_until_healthy(url: str, process: subprocess.Popen[Any], log: IO[bytes], timeout: float) -> None:
+def _port_when_healthy(
+    process: subprocess.Popen[Any], log: IO[bytes], probe_host: str, timeout: float
+) -> int:
+    """The port the start-up line names, once ``/healthz`` answers on it."""
     deadline = time.monotonic() + timeout
+    port = 0
     while time.monotonic() < deadline:
         if process.poll() is not None:
             log.seek(0)
             said = log.read().decode("utf-8", errors="replace")
-            if any(sign in said for sign in _TAKEN):
-                raise PortTaken(said)
             raise AssertionError(f"server exited with {process.returncode}: {said}")
+        if not port:
+            log.seek(0)
+            found = _START_LINE.search(log.read())
+            if found is None:
+                time.sleep(0.05)
+                continue
+            port = int(found.group(1))
         try:
-            if httpx.get(url, timeout=1.0).status_code == 200:
-                return
+            if httpx.get(f"http://{probe_host}:{port}/healthz", timeout=1.0).status_code == 200:
+                return port
         except httpx.HTTPError:
             time.sleep(0.05)
     stop_http_server(process)
-    raise AssertionError(f"{url} did not answer within {timeout} s")
+    raise AssertionError(
+        f"the server did not answer /healthz within {timeout} s (port {port or 'not named'})"
+    )
 
 
 def start_http_server(
@@ -66,28 +71,20 @@ def start_http_server(
     stderr_file: Path | None = None,
     **popen: Any,
 ) -> tuple[subprocess.Popen[Any], int]:
-    """Start ``memwarden serve --http HOST:PORT *args`` with ``env`` and wait for ``/healthz``
-    (asked on ``probe_host``); the process and its port. Its stderr goes to ``stderr_file``,
-    or an unnamed file (a pipe nobody reads could fill and stall the server). ``popen`` goes to
-    ``subprocess.Popen`` (``preexec_fn``, ``cwd``)."""
-    said = ""
-    for _ in range(START_ATTEMPTS):
-        port = pick_port(host)
-        with stderr_file.open("w+b") if stderr_file else tempfile.TemporaryFile() as log:
-            process = subprocess.Popen(
-                memwarden_command("serve", "--http", f"{host}:{port}", *args),
-                env=dict(env),
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-                **popen,
-            )
-            try:
-                _wait_until_healthy(f"http://{probe_host}:{port}/healthz", process, log, timeout)
-            except PortTaken as taken:
-                said = str(taken)
-                continue
-            return process, port
-    raise AssertionError(f"no port free for the server after {START_ATTEMPTS} tries: {said}")
+    """Start ``memwarden serve --http HOST:0 *args`` with ``env`` and wait for ``/healthz``
+    (asked on ``probe_host``); the process and the port it took. Its stderr goes to
+    ``stderr_file``, or an unnamed file (a pipe nobody reads could fill and stall the server).
+    ``popen`` goes to ``subprocess.Popen`` (``preexec_fn``, ``cwd``)."""
+    bracketed = f"[{host}]" if ":" in host else host
+    with stderr_file.open("w+b") if stderr_file else tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            memwarden_command("serve", "--http", f"{bracketed}:0", *args),
+            env=dict(env),
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            **popen,
+        )
+        return process, _port_when_healthy(process, log, probe_host, timeout)
 
 
 def stop_http_server(process: subprocess.Popen[Any]) -> None:
@@ -106,7 +103,7 @@ def stop_http_server(process: subprocess.Popen[Any]) -> None:
 
 def free_port() -> int:
     """A port to give a server that cannot bind port 0 itself; a test that starts ``memwarden
-    serve --http`` uses ``http_servers.start_http_server``, which starts again on a taken port."""
+    serve --http`` uses ``http_servers.start_http_server``, which lets the server bind port 0."""
     return pick_port()
 
 

@@ -121,6 +121,7 @@ def test_healthz_reads_the_connecting_address_with_the_same_check(
         (" localhost:1 ", ("localhost", 1)),
         ("[::1]:65535", ("::1", 65535)),
         ("0.0.0.0:80", ("0.0.0.0", 80)),
+        ("127.0.0.1:0", ("127.0.0.1", 0)),  # a free port, picked at start
     ],
 )
 def test_a_bind_address_is_read_as_host_and_port(address: str, expected: tuple[str, int]) -> None:
@@ -128,10 +129,10 @@ def test_a_bind_address_is_read_as_host_and_port(address: str, expected: tuple[s
 
 
 @pytest.mark.parametrize(
-    "address", ["", "8765", ":8765", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:65536", "h:x"]
+    "address", ["", "8765", ":8765", "127.0.0.1", "127.0.0.1:-1", "127.0.0.1:65536", "h:x"]
 )
 def test_a_bad_bind_address_is_refused_naming_the_setting(address: str) -> None:
-    with pytest.raises(ConfigError, match=r"MEMWARDEN_HTTP=.*expected host:port"):
+    with pytest.raises(ConfigError, match=r"--http / MEMWARDEN_HTTP .* is not HOST:PORT"):
         parse_bind(address)
 
 

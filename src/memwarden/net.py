@@ -59,14 +59,18 @@ def _is_loopback_ipv4(host: str) -> bool:
 
 
 def parse_bind(address: str) -> tuple[str, int]:
-    """``host:port`` (``[v6]:port`` for IPv6) → (host, port), with a clear error otherwise."""
+    """``host:port`` (``[v6]:port`` for IPv6) → (host, port), with a clear error otherwise; port 0
+    asks the kernel for a free one (``cli.serve_start.bind_listener``)."""
     host, sep, port = address.strip().rpartition(":")
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
         from memwarden.errors import ConfigError
 
-        raise ConfigError(f"MEMWARDEN_HTTP={address!r}: expected host:port such as 127.0.0.1:8765")
+        raise ConfigError(
+            f"--http / MEMWARDEN_HTTP {address!r} is not HOST:PORT: give a host and a port, "
+            "such as 127.0.0.1:8765 (or [::1]:8765; port 0 picks a free port)"
+        )
     return host, int(port)
 
 

@@ -231,11 +231,14 @@ def check_claude_code(home: Path, project: Path) -> Check:
 
 
 def check_port(settings: Any) -> Check:
-    from memwarden.cli.serve_start import check_port_free, parse_http_address
+    from memwarden.cli.serve_start import check_port_free
+    from memwarden.net import parse_bind
 
     address = settings.http or "127.0.0.1:8765"
     try:
-        host, port = parse_http_address(address)
+        host, port = parse_bind(address)
+        if port == 0:
+            return Check("port", "ok", f"{address}: the server takes a free port at start and names it")
         check_port_free(host, port)
     except MemwardenError as exc:
         status = "fail" if settings.http else "warn"

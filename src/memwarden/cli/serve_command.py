@@ -65,20 +65,24 @@ def _serve(settings: Any, overrides: dict[str, Any], notes: tuple[str, ...]) -> 
 
     settings = load_settings(**overrides)
     configure_logging(settings, to_stderr=True)
-    from memwarden.cli.serve_start import announce, check_port_free, parse_http_address
+    from memwarden.cli.serve_start import announce
 
     if settings.http:
+        from memwarden.cli.serve_start import bind_listener, listening_address
         from memwarden.http.app import check_bind, serve_http
 
-        host, port = parse_http_address(settings.http)
-        check_bind(settings, settings.http)  # refuse before opening anything
-        check_port_free(host, port)
-        service = build_server_service(settings)
+        host, port = check_bind(settings, settings.http)  # refuse before opening anything
+        listener = bind_listener(host, port)  # held from here on: port 0 becomes a real port
         try:
-            announce(service, settings, address=settings.http, notes=notes)
-            serve_http(service, settings, settings.http)
+            address = listening_address(host, listener)
+            service = build_server_service(settings)
+            try:
+                announce(service, settings, address=address, notes=notes)
+                serve_http(service, settings, address, listener=listener)
+            finally:
+                service.close()
         finally:
-            service.close()
+            listener.close()
         return 0
     from memwarden.mcp.server import run_stdio
     from memwarden.rate_limits import ActorRateLimits

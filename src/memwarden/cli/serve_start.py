@@ -3,7 +3,7 @@
 Every server writes one start-up line on stderr (stdout carries MCP over stdio): transport,
 address or stdio, database, embedder and its state, tools profile, log file. An address
 without a port, or a port already taken, stops start-up with one line, before the database
-is opened.
+is opened. Port 0 asks for a free port: the start-up line names the one the server holds.
 """
 
 from __future__ import annotations
@@ -22,39 +22,50 @@ if TYPE_CHECKING:  # pragma: no cover
     from memwarden.service import MemoryService
 
 
-def parse_http_address(address: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[v6]:PORT`` for IPv6) of ``--http`` / MEMWARDEN_HTTP, or a ConfigError
-    that names the expected form."""
-    host, sep, port = address.strip().rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ConfigError(
-            f"--http / MEMWARDEN_HTTP {address!r} is not HOST:PORT: give a host and a port, "
-            "such as 127.0.0.1:8765 (or [::1]:8765)"
-        )
-    return host.strip("[]"), int(port)
+#: uvicorn's default backlog, which the server keeps.
+LISTEN_BACKLOG = 2048
 
 
-def check_port_free(host: str, port: int) -> None:
-    """Bind the address once and let it go: a taken port becomes one ConfigError line.
+def bind_listener(host: str, port: int) -> socket.socket:
+    """The server's socket, bound (port 0: a free port the kernel picks, read back with
+    ``getsockname``); a taken port or an unknown host becomes one ConfigError line.
 
-    Binds as uvicorn will (SO_REUSEADDR), so a port left in TIME_WAIT by a previous run is free.
+    Binds as uvicorn would (SO_REUSEADDR), so a port left in TIME_WAIT by a previous run is
+    free. The server is then handed this socket: nothing can take the port in between.
     """
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise ConfigError(f"cannot serve on {host}:{port}: unknown host ({exc.strerror})") from None
     family, kind, proto, _, sockaddr = infos[0]
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(sockaddr)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                raise ConfigError(
-                    f"port {port} on {host} is already in use (another memwarden serve?): stop that "
-                    f"process or choose another port, e.g. --http {host}:{port + 1}"
-                ) from None
-            raise ConfigError(f"cannot serve on {host}:{port}: {exc.strerror}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(sockaddr)
+        # Listening at once: a client that read the start-up line and connects before the
+        # server's loop runs waits in the backlog instead of being refused.
+        sock.listen(LISTEN_BACKLOG)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ConfigError(
+                f"port {port} on {host} is already in use (another memwarden serve?): stop that "
+                f"process or choose another port, e.g. --http {host}:{port + 1}"
+            ) from None
+        raise ConfigError(f"cannot serve on {host}:{port}: {exc.strerror}") from None
+    return sock
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Bind the address once and let it go (``doctor``): a taken port is one ConfigError line."""
+    bind_listener(host, port).close()
+
+
+def listening_address(host: str, sock: socket.socket) -> str:
+    """``HOST:PORT`` (``[v6]:PORT``) as the user named the host, with the port ``sock`` holds
+    (the one the kernel gave for port 0)."""
+    port = sock.getsockname()[1]
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def database_label(settings: Settings) -> str:

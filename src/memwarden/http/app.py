@@ -5,6 +5,7 @@ the dashboard's own login, body checks)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -31,6 +32,9 @@ from memwarden.net import is_loopback, parse_bind
 from memwarden.rate_limits import SEARCH, ActorRateLimits, RateLimited
 from memwarden.service import MemoryService
 from memwarden.ui.mount import DashboardDispatch, dashboard_app
+
+if TYPE_CHECKING:  # pragma: no cover
+    import socket
 
 
 def check_bind(settings: Settings, address: str) -> tuple[str, int]:
@@ -154,12 +158,19 @@ def build_http_app(service: MemoryService, settings: Settings, bind_host: str | 
     )
 
 
-def serve_http(service: MemoryService, settings: Settings, address: str) -> None:
+def serve_http(
+    service: MemoryService, settings: Settings, address: str, *, listener: socket.socket | None = None
+) -> None:
+    """Serve until stopped on ``address``, or on ``listener``, a socket bound to it already
+    (``cli.serve_start.bind_listener``: nothing can take the port between the check and the
+    serving, and port 0 has become the port the kernel gave)."""
     import uvicorn
 
     from memwarden.ui.launcher import published
 
     host, port = check_bind(settings, address)
+    if listener is not None:
+        port = int(listener.getsockname()[1])
     app = build_http_app(service, settings, host)
     # The dashboard's launcher file (for `memwarden ui`) and, without a token, its one-time link.
     ui = app.dashboard.state.ui
@@ -187,7 +198,7 @@ def serve_http(service: MemoryService, settings: Settings, address: str) -> None
     server = quiet_server_class()(config)
     with published(settings.database_url(), host, port, key=ui.launcher_key, ticket=ticket):
         try:
-            server.run()
+            server.run(sockets=[listener] if listener is not None else None)
         except KeyboardInterrupt:
             pass
     if not server.started:
