@@ -84,7 +84,7 @@ def _serve_in_process(settings: HotSettings, new_database: str | None, unknown: 
     (MEMWARDEN_DAEMON=off, --http set by MEMWARDEN_HTTP, or the daemon refused this client):
     ``daemon="off"`` so that it does not ask the daemon a second time."""
     from memwarden.cli.output import TerminalSafeStdout
-    from memwarden.cli.serve_command import _serve
+    from memwarden.cli.serve_command import serve_with
 
     notes = []
     if new_database:
@@ -95,4 +95,4 @@ def _serve_in_process(settings: HotSettings, new_database: str | None, unknown: 
     from memwarden.settings_reader import load_hot_settings
 
     with TerminalSafeStdout():  # as cli.main.run_handler runs every command
-        return _serve(load_hot_settings(**off), off, tuple(notes))
+        return serve_with(load_hot_settings(**off), off, tuple(notes))

@@ -22,7 +22,7 @@ def serve_command(args: argparse.Namespace) -> int:
     if args.tools:
         overrides["tools"] = args.tools
     # The standard-library reader: a serve that only relays to the daemon imports no pydantic
-    # (docs/daemon.md); one that serves itself reads the full settings in ``_serve``.
+    # (docs/daemon.md); one that serves itself reads the full settings in ``serve_with``.
     settings = load_hot_settings(**overrides)
     from memwarden.logs import log_lifecycle
     from memwarden.settings_reader import unknown_setting_names
@@ -33,7 +33,7 @@ def serve_command(args: argparse.Namespace) -> int:
         print(f"memwarden: ignoring unknown settings: {', '.join(unknown)}", file=sys.stderr)
     log_lifecycle(settings.log_path(), f"serve started (pid {_pid()}, version {__version__})")
     try:
-        return _serve(settings, overrides, _start_notes(args, unknown))
+        return serve_with(settings, overrides, _start_notes(args, unknown))
     finally:
         log_lifecycle(settings.log_path(), f"serve stopped (pid {_pid()})")
 
@@ -53,7 +53,9 @@ def _start_notes(args: argparse.Namespace, unknown: list[str]) -> tuple[str, ...
     return tuple(notes)
 
 
-def _serve(settings: Any, overrides: dict[str, Any], notes: tuple[str, ...]) -> int:
+def serve_with(settings: Any, overrides: dict[str, Any], notes: tuple[str, ...]) -> int:
+    """Serve with read ``settings`` (relaying through the daemon for stdio when it will have this
+    client), ``overrides`` being what the command line changed; ``notes`` end the start-up line."""
     if not settings.http:
         from memwarden.daemon.attach import serve_through_daemon
 
