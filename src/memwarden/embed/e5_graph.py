@@ -77,11 +77,14 @@ def _layer(model: E5File, layer: int) -> BertLayer:
     )
 
 
-def write_graph(source: Path, out: Path) -> None:
-    """Build the encoder graph from the packaged file ``source`` (already verified) into ``out``."""
+def write_graph(source: Path, out: Path, format_number: int = FORMAT) -> None:
+    """Build the encoder graph from the packaged file ``source`` (already verified) into ``out``.
+    ``format_number=2`` writes the former graph (``SkipLayerNormalization``, zero points), which
+    ``bench/e5_int8.py --against-format2`` runs beside this one."""
     model = E5File(source)
     hidden = model.hidden
-    g = BertGraph(heads=model.heads, eps=model.eps, separate_skip_norm=True, zero_points=False)
+    current = format_number >= 3
+    g = BertGraph(heads=model.heads, eps=model.eps, separate_skip_norm=current, zero_points=not current)
     x = g.layer_norm("embeddings", "emb.ln", (model.vector("emb.ln.w"), model.vector("emb.ln.b")))
     for layer in range(model.layers):
         x = g.layer(x, f"l{layer}.", _layer(model, layer))
