@@ -3,6 +3,8 @@ name, and the words that look like a time but are not one."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import UTC, date, datetime
 
 import pytest
@@ -142,16 +144,28 @@ def test_a_cold_query_compiles_only_the_patterns_its_words_point_at() -> None:
     words compiles none (not for "the", nor "December" for "decide", nor the German "Mai" for
     "email"), and one with them only the kind of pattern (relative phrases, "N units ago",
     month names) of the language its words point at."""
-    from memwarden.text import time_words
+    from memwarden.text import time_word_patterns
 
     for query in ("where do the invoices go", "please email the client", "What did we decide?"):
-        time_words._compiled.cache_clear()
+        time_word_patterns._compiled.cache_clear()
         assert parse_time_words(query) is None
-        assert time_words._compiled.cache_info().currsize == 0, query
-    time_words._compiled.cache_clear()
+        assert time_word_patterns._compiled.cache_info().currsize == 0, query
+    time_word_patterns._compiled.cache_clear()
     found = parse_time_words("was haben wir letzte Woche beschlossen")
     assert found is not None and found.unit == "week" and found.offset == -1
-    assert time_words._compiled.cache_info().currsize == 1
+    assert time_word_patterns._compiled.cache_info().currsize == 1
+
+
+def test_a_query_without_time_words_loads_no_time_word_table() -> None:
+    code = (
+        "import sys; from memwarden.text.time_words import parse_time_words; "
+        "assert parse_time_words('What did we decide about the client email?') is None; "
+        "print(sorted(m for m in sys.modules if m.startswith('memwarden.text.time_word_')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == ["[]"]
 
 
 def test_bu_ay_is_this_month_though_its_words_are_short() -> None:
@@ -187,28 +201,37 @@ QUERIES_OF_TABLE_WORDS = st.sampled_from(sorted(TABLE_WORDS)).flatmap(
 def test_the_words_a_pattern_needs_never_hide_a_time_expression(words: list[str], gap: str) -> None:
     """Skipping the patterns a query's words do not point at changes no answer: the same
     queries read with every pattern run find the same time words."""
-    from memwarden.text import time_words
+    from memwarden.text import time_word_patterns, time_words
 
     query = gap.join(words)
     checked = parse_time_words(query)
-    keys = time_words._keys
+    keys, screen = time_word_patterns._keys, time_words.may_name_a_time
     try:
-        time_words._keys = lambda name, part: None  # type: ignore[assignment]
+        time_word_patterns._keys = lambda name, part: None  # type: ignore[assignment]
+        time_words.may_name_a_time = lambda text: True
         every_pattern = parse_time_words(query)
     finally:
-        time_words._keys = keys  # type: ignore[assignment]
+        time_word_patterns._keys = keys  # type: ignore[assignment]
+        time_words.may_name_a_time = screen
     assert checked == every_pattern
 
 
 def test_the_table_of_required_words_is_what_the_patterns_give() -> None:
     from memwarden.text.time_word_keys import derived_table, table_source
-    from memwarden.text.time_word_tables import REQUIRED_WORDS
+    from memwarden.text.time_word_tables import LANGUAGES
+    from memwarden.text.time_words import ALWAYS_READ_SCRIPTS, REQUIRED_WORDS
 
     derived = derived_table()
     assert derived == REQUIRED_WORDS, (
-        "a time-word pattern changed: replace REQUIRED_WORDS in text/time_word_tables.py with\n"
+        "a time-word pattern changed: replace REQUIRED_WORDS in text/time_words.py with\n"
         + table_source(derived)
     )
+    unscreened = {
+        lang.script
+        for name, lang in LANGUAGES.items()
+        if not lang.spaced or any(derived[name, part] is None for part in ("fixed", "ago", "months"))
+    }
+    assert unscreened == ALWAYS_READ_SCRIPTS
 
 
 @pytest.mark.parametrize(

@@ -1,14 +1,14 @@
 r"""The words every match of a time-word pattern starts a word with, so a query without them skips it.
 
-``text/time_words.py`` compiles a language's patterns on first use, and a cold process (a one-shot
-search, the prompt hook without the daemon) pays for every pattern its query wakes.
+``text/time_word_patterns.py`` compiles a language's patterns on first use, and a cold process (a
+one-shot search, the prompt hook without the daemon) pays for every pattern its query wakes.
 ``required_words(pattern)`` reads one pattern of the tables (``time_word_tables.py``) and gives
 words such that every text the pattern matches has a word (a run of ``\w`` characters) that
 begins with one of them. A query none of whose words begins with one cannot match: its pattern
 is neither compiled nor run.
 
 Reading the patterns costs a cold process more than the check saves, so
-``time_word_tables.REQUIRED_WORDS`` holds what ``required_words`` gives for each part of each
+``time_words.REQUIRED_WORDS`` holds what ``required_words`` gives for each part of each
 spaced language (``derived_table``), and tests/text/test_time_words.py checks that it still does:
 when a pattern changes, ``python -m memwarden.text.time_word_keys`` prints the new table.
 
@@ -36,10 +36,10 @@ _QUANTIFIERS = ("?", "*", "+", "{0", "{1", "{2", "{3", "{4", "{5", "{6", "{7", "
 
 
 def part_pattern(name: str, part: str) -> str:
-    """The patterns of one part (``time_words.PARTS``) of a language as one pattern, folded as
-    time_words compiles it; "" for a part without patterns."""
+    """The patterns of one part (``time_word_patterns.PARTS``) of a language as one pattern,
+    folded as they are compiled; "" for a part without patterns."""
+    from memwarden.text.time_word_patterns import _as_compiled
     from memwarden.text.time_word_tables import LANGUAGES
-    from memwarden.text.time_words import _as_compiled
 
     lang = LANGUAGES[name]
     if part == "fixed":
@@ -52,7 +52,7 @@ def part_pattern(name: str, part: str) -> str:
 
 
 def derived_table() -> dict[tuple[str, str], str | None]:
-    """``time_word_tables.REQUIRED_WORDS`` as the patterns give it now."""
+    """``time_words.REQUIRED_WORDS`` as the patterns give it now."""
     from memwarden.text.time_word_tables import LANGUAGES
 
     table: dict[tuple[str, str], str | None] = {}
@@ -66,7 +66,7 @@ def derived_table() -> dict[tuple[str, str], str | None]:
 
 
 def table_source(table: dict[tuple[str, str], str | None]) -> str:
-    """``table`` written as the assignment of ``time_word_tables.REQUIRED_WORDS``."""
+    """``table`` written as the assignment of ``time_words.REQUIRED_WORDS``."""
     lines = ["REQUIRED_WORDS: dict[tuple[str, str], str | None] = {"]
     for (name, part), words in table.items():
         key = f'    ("{name}", "{part}"): '
