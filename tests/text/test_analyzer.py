@@ -117,3 +117,10 @@ def test_vietnamese_function_words_are_dropped_only_from_vietnamese_text() -> No
     analyzer = Analyzer()
     assert analyzer.groups("Ai là người sáng lập của công ty") == analyzer.groups("Ai người sáng lập công ty")
     assert "la" in analyzer.terms("la casa de papel")  # not Vietnamese: "la" stays
+
+
+def test_chinese_question_words_cut_a_run_and_add_no_bigram() -> None:
+    analyzer = Analyzer()
+    assert analyzer.groups("超级碗的冠军是什么球队") == analyzer.groups("超级碗的冠军是 球队")
+    assert ("什么",) not in analyzer.groups("冠军是什么")
+    assert analyzer.groups("什么") == [("什么",)]  # nothing else: the question word stays

@@ -21,6 +21,7 @@ Pipeline for every piece of text (content, title, tags, query):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -29,17 +30,19 @@ from memwarden.models import KeywordQuery
 from memwarden.text.language_guess import LATIN, SCRIPT_LANGUAGE, LanguageGuesser, script_of, scripts_of
 from memwarden.text.languages import make_stemmer, parse_languages, turkish_stem
 from memwarden.text.normalize import fold, fold_accents, fold_case, fold_case_turkish, nfkc
-from memwarden.text.stopwords import VIETNAMESE, as_compared, stopwords_for
+from memwarden.text.stopwords import CJK_QUESTION_WORDS, VIETNAMESE, as_compared, stopwords_for
 from memwarden.text.tokenize import CJK, UNSPACED, WORD, bigrams, cluster_bigrams, clusters, split_words
 
 # Bump when analysis changes in a way that changes index terms: stores re-index on a mismatch.
-ANALYZER_VERSION = 6  # 4: Thai, Lao, Khmer, Myanmar bigrams; 5: stemmers by script and evidence;
-# 6: Arabic, Greek, Hindi and Vietnamese stopwords
+ANALYZER_VERSION = 7  # 4: Thai, Lao, Khmer, Myanmar bigrams; 5: stemmers by script and evidence;
+# 6: Arabic, Greek, Hindi and Vietnamese stopwords; 7: Chinese question words cut CJK runs
 # Alphabetic query terms at least this long also match as prefixes (see _prefix_helps).
 PREFIX_MIN_CHARS = 4
 # A query is cut to this many words/bigrams; longer queries gain nothing but cost time.
 MAX_QUERY_GROUPS = 64
 _CACHE_LIMIT = 200_000
+# Chinese question words cut a CJK run (stopwords.CJK_QUESTION_WORDS), longest first.
+_CJK_QUESTION = re.compile("|".join(sorted(CJK_QUESTION_WORDS, key=len, reverse=True)))
 
 
 class Analyzer:
@@ -139,7 +142,9 @@ class Analyzer:
         index = 0
         for kind, piece in pieces:
             if kind == CJK:
-                out.extend((gram,) for gram in bigrams(piece))
+                # A run of nothing but question words keeps them, as a text of stopwords does.
+                for part in [p for p in _CJK_QUESTION.split(piece) if p] or [piece]:
+                    out.extend((gram,) for gram in bigrams(part))
             elif kind == UNSPACED:
                 out.extend((gram,) for gram in cluster_bigrams(piece))
             else:

@@ -110,6 +110,38 @@ _LISTS: dict[str, str] = {
     """,
 }
 
+#: Chinese question words (simplified and traditional). A CJK run is cut where one stands, on
+#: both sides of a match, so a question's "是什么" adds no bigram ("是什", "什么") that a statement
+#: never holds and that coverage would count. Words that also start other words ("几" of
+#: "几何", "何" of Japanese "何度") are left out.
+CJK_QUESTION_WORDS = [
+    "为什么",
+    "為什麼",
+    "什么",
+    "什麼",
+    "哪个",
+    "哪個",
+    "哪些",
+    "哪里",
+    "哪裡",
+    "哪一",
+    "哪位",
+    "哪家",
+    "哪年",
+    "多少",
+    "怎么",
+    "怎麼",
+    "怎样",
+    "怎樣",
+    "如何",
+    "谁",
+    "誰",
+    "是否",
+    "吗",
+    "嗎",
+    "呢",
+]
+
 _cache: dict[str, frozenset[str]] = {}
 
 
