@@ -10,12 +10,10 @@ Searches use it too (project names, the index text of a candidate), so the write
 use them: `memwarden search` and the prompt hook never load them.
 """
 
-# No ``from __future__ import annotations``: typing.NamedTuple compiles every string annotation
-# into a ForwardRef, and the first one costs a cold process the compiler's AST set-up
-# (docs/performance.md#cold-start); only names imported for type checking are quoted.
+from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from memwarden import validation as v
 from memwarden.digests import sha256
@@ -44,7 +42,7 @@ def new_id() -> str:
     return str(ULID())
 
 
-def builtin_redactor() -> "Redactor":
+def builtin_redactor() -> Redactor:
     """The built-in rules in enforce mode.
 
     Imported on first use: compiling the rules costs more than a per-prompt read command may
@@ -55,13 +53,19 @@ def builtin_redactor() -> "Redactor":
     return Redactor()
 
 
-class Cleaned(NamedTuple):
+class Cleaned:
     """A free-text field as it is stored: the (redacted) text, the rules that fired and how
-    many matches they replaced (the count an operation's audit row records)."""
+    many matches they replaced (the count an operation's audit row records).
 
-    text: str
-    rules: tuple[str, ...] = ()
-    matches: int = 0
+    A plain class, not a named tuple: every cold search and hook defines it, and a named
+    tuple's class costs several times as much to create (docs/performance.md#cold-start)."""
+
+    __slots__ = ("matches", "rules", "text")
+
+    def __init__(self, text: str, rules: tuple[str, ...] = (), matches: int = 0) -> None:
+        self.text = text
+        self.rules = rules
+        self.matches = matches
 
 
 class Intake:
@@ -78,8 +82,8 @@ class Intake:
         self,
         analyzer: Analyzer,
         *,
-        redactor: "Redactor | None" = None,
-        redactor_factory: "Callable[[], Redactor]" = builtin_redactor,
+        redactor: Redactor | None = None,
+        redactor_factory: Callable[[], Redactor] = builtin_redactor,
         max_content_bytes: int = DEFAULT_MAX_CONTENT_BYTES,
     ) -> None:
         self.analyzer = analyzer
@@ -89,13 +93,13 @@ class Intake:
         self.clean_identifiers: CleanIdentifiers | None = None
 
     @property
-    def redactor(self) -> "Redactor":
+    def redactor(self) -> Redactor:
         """The redactor, built on first use."""
         if self._redactor is None:
             self._redactor = self._redactor_factory()
         return self._redactor
 
-    def redact(self, text: str) -> "Redaction":
+    def redact(self, text: str) -> Redaction:
         """Redact ``text`` (the outcome counts its matches).
 
         A pack rule that runs past its time limit refuses the write (nothing is stored).

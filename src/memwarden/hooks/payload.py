@@ -9,7 +9,6 @@ Claude continue in this turn).
 import json
 import re
 import sys
-from typing import NamedTuple
 
 from memwarden.hooks.projects import project_for, projects_to_search
 
@@ -138,13 +137,29 @@ class HookInputError(ValueError):
     """The stdin JSON is not the hook input this command expects."""
 
 
-class HookInput(NamedTuple):
-    event: str
-    session_id: str
-    cwd: str
-    prompt: str = ""
-    source: str = ""
-    stop_hook_active: bool = False
+class HookInput:
+    """The fields of a hook input the hooks read.
+
+    A plain class, not a named tuple: every cold hook defines it, and a named tuple's class
+    costs several times as much to create (docs/performance.md#cold-start)."""
+
+    __slots__ = ("cwd", "event", "prompt", "session_id", "source", "stop_hook_active")
+
+    def __init__(
+        self,
+        event: str,
+        session_id: str,
+        cwd: str,
+        prompt: str = "",
+        source: str = "",
+        stop_hook_active: bool = False,
+    ) -> None:
+        self.event = event
+        self.session_id = session_id
+        self.cwd = cwd
+        self.prompt = prompt
+        self.source = source
+        self.stop_hook_active = stop_hook_active
 
 
 def _text(data: dict[str, object], key: str) -> str:

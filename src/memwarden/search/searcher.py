@@ -10,14 +10,12 @@ the keyword search within MEMWARDEN_VECTOR_TIMEOUT_MS; when it is missing, warmi
 failing, the hits come from keywords alone and the result says why (``degraded``).
 """
 
-# No ``from __future__ import annotations``: typing.NamedTuple compiles every string annotation
-# into a ForwardRef, and the first one costs a cold process the compiler's AST set-up
-# (docs/performance.md#cold-start); only names imported for type checking are quoted.
+from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from memwarden import validation as v
 from memwarden.audit import operations as audit_ops
@@ -55,20 +53,51 @@ logger = get_logger(__name__)
 DEFAULT_TUNING = Tuning(vector_weight=None, thread_weight=THREAD_WEIGHT)
 
 
-class Gathered(NamedTuple):
-    """What both retrieval paths found for one query, before fusion and ranking."""
+class Gathered:
+    """What both retrieval paths found for one query, before fusion and ranking.
 
-    who: Caller
-    text: str
-    query: KeywordQuery
-    keyword: list[Candidate]
-    nearest: list[Candidate]
-    reason: DegradeReason | None
-    project: str | None
-    tags: tuple[str, ...]
-    include_expired: bool
-    now: datetime
-    waited_ms: float = 0.0
+    A plain class, not a named tuple: every cold search and hook defines it, and a named
+    tuple's class costs several times as much to create (docs/performance.md#cold-start)."""
+
+    __slots__ = (
+        "include_expired",
+        "keyword",
+        "nearest",
+        "now",
+        "project",
+        "query",
+        "reason",
+        "tags",
+        "text",
+        "waited_ms",
+        "who",
+    )
+
+    def __init__(
+        self,
+        who: Caller,
+        text: str,
+        query: KeywordQuery,
+        keyword: list[Candidate],
+        nearest: list[Candidate],
+        reason: DegradeReason | None,
+        project: str | None,
+        tags: tuple[str, ...],
+        include_expired: bool,
+        now: datetime,
+        waited_ms: float = 0.0,
+    ) -> None:
+        self.who = who
+        self.text = text
+        self.query = query
+        self.keyword = keyword
+        self.nearest = nearest
+        self.reason = reason
+        self.project = project
+        self.tags = tags
+        self.include_expired = include_expired
+        self.now = now
+        self.waited_ms = waited_ms
 
 
 class Searcher:
@@ -82,8 +111,8 @@ class Searcher:
         default_caller: Caller,
         ranking: RankingWeights = DEFAULT_WEIGHTS,
         clock: Callable[[], datetime] = utcnow,
-        auditor: "Auditor | None" = None,
-        vectors: "VectorPath | None" = None,
+        auditor: Auditor | None = None,
+        vectors: VectorPath | None = None,
         tuning: Tuning = DEFAULT_TUNING,
     ) -> None:
         self.store = store
