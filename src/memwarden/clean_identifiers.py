@@ -76,19 +76,29 @@ class CleanIdentifiers:
                 finally:
                     os.close(fd)
                 return
-            # A new file, one of another rule set, or a full one: this rule set's alone, in place at once.
-            assert self._fingerprint is not None
-            temporary = f"{self.path}.{os.getpid()}.tmp"
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            self._replace_file(digest)
+            known.intersection_update({digest})
+        except OSError:
+            pass  # a folder that cannot be written: the rules are loaded again next time
+
+    def _replace_file(self, digest: str) -> None:
+        """A new file, or one of another rule set, or a full one: this rule set's fingerprint
+        and ``digest`` alone, put in place at once (a reader sees the old file or the new)."""
+        temporary = f"{self.path}.{os.getpid()}.tmp"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
             try:
                 os.write(fd, f"{self._fingerprint}\n{digest}\n".encode())
             finally:
                 os.close(fd)
             os.replace(temporary, self.path)
-            self._file_current = True
-            known.intersection_update({digest})
         except OSError:
-            pass  # a folder that cannot be written: the rules are loaded again next time
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            raise
+        self._file_current = True
 
     def _digest(self, name: str) -> str:
         text = f"{self._fingerprint}\n{name}".encode("utf-8", "surrogatepass")

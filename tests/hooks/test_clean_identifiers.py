@@ -106,8 +106,10 @@ def test_the_memo_is_replaced_when_it_is_full(tmp_path: Path, monkeypatch: pytes
     path = str(tmp_path / FILE_NAME)
     for name in ("a1", "a2", "a3", "a4"):
         CleanIdentifiers(path, "enforce", "").remember(name)
-    assert len((tmp_path / FILE_NAME).read_text(encoding="utf-8").splitlines()) <= 4
-    assert CleanIdentifiers(path, "enforce", "").holds("a4")
+    assert len((tmp_path / FILE_NAME).read_text(encoding="utf-8").splitlines()) == 2  # fingerprint, a4
+    again = CleanIdentifiers(path, "enforce", "")
+    assert again.holds("a4") and not again.holds("a1")
+    assert [p.name for p in tmp_path.iterdir()] == [FILE_NAME]
 
 
 def test_a_project_name_a_rule_matches_is_refused_every_time_and_never_remembered(

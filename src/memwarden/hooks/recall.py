@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memwarden.hooks.paths import RECALL_PATH
 from memwarden.search.recall import recall
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def recall_from_server(settings: HotSettings, query: str, projects: list[str | None]) -> list[dict[str, Any]]:
     """Ask the configured loopback server; LoopbackError when it cannot answer within budget."""
     from memwarden.hooks.loopback import post_json
+    from memwarden.hooks.paths import RECALL_PATH
     from memwarden.net import LoopbackError
 
     answer = post_json(
