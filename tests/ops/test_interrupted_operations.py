@@ -17,6 +17,7 @@ from pathlib import Path
 from cli_runner import CliResult, run_in_process
 
 from memwarden.models import IndexText, Memory
+from memwarden.ops.exchange import CHUNK
 from memwarden.store.sqlite import SQLiteStore
 
 
@@ -82,7 +83,8 @@ def health(env: dict[str, str]) -> dict[str, object]:
 def test_a_killed_import_is_reported_and_running_it_again_clears_it(
     cli_env: dict[str, str], tmp_path: Path, db_path: Path
 ) -> None:
-    records = [{"content": f"imported fact {i}"} for i in range(6000)]
+    # Four batches of CHUNK records, each committed on its own: the kill lands after the first.
+    records = [{"content": f"imported fact {i}"} for i in range(4 * CHUNK)]
     source = tmp_path / "big.json"
     source.write_text(json.dumps(records))
     assert run(cli_env, "add", "first").returncode == 0
@@ -108,7 +110,7 @@ def test_a_killed_import_is_reported_and_running_it_again_clears_it(
     again = run(cli_env, "import", str(source), "--format", "memorry", "--no-progress", "--json")
     assert again.returncode == 0, again.stderr
     assert health(cli_env)["checks"]["operations"]["ok"] is True  # type: ignore[index]
-    assert json.loads(run(cli_env, "stats", "--json").stdout)["memories"] == 6001
+    assert json.loads(run(cli_env, "stats", "--json").stdout)["memories"] == len(records) + 1
 
 
 def test_a_killed_restore_is_reported_and_a_killed_backup_leaves_nothing_behind(
