@@ -8,13 +8,15 @@ the keyword and vector candidates of every question once (``Searcher.gather``) a
 (``Searcher.score``, the code ``search`` runs) under: keyword only, the model's own weighting
 (what ships), flat vector weights 0.0-1.0 and sliding weights (``vector_weight`` falling to
 ``covered_weight`` as the best keyword hit covers the query, hybrid.py). Prints recall@5 and
-MRR@10 per language and setting. In-process (no MCP): this is a fit; bench/xquad.py is the
+MRR@10 per language and setting, and the share of questions whose sentence is in either path's
+own top 5 (a ceiling for any fusion of the two lists; its MRR column is not computed). In-process (no MCP): this is a fit; bench/xquad.py is the
 measurement through the tools.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import sys
@@ -86,12 +88,20 @@ def fit_language(code: str, model: str, data: Path) -> dict[str, Any]:
                 ranked = []
                 for gathered in pools:
                     if keyword_only:
-                        gathered = gathered._replace(nearest=[])
+                        gathered = copy.copy(gathered)
+                        gathered.nearest = []
                     hits = service.searcher.score(gathered, limit=LIMIT, tuning=tuning)
                     ranked.append([sentence_of.get(h.memory.id, -1) for h in hits])
                 return _scores(ranked, relevant)
 
             out: dict[str, Any] = {"keyword": run(keyword_only=True), "shipped": run()}
+            # What any fusion of the two lists can hope for: the sentence in either path's own
+            # top 5 (bm25 order, cosine order). No weighting of the two reaches past it.
+            either = sum(
+                r in [sentence_of.get(c.memory.id, -1) for c in [*g.keyword[:5], *g.nearest[:5]]]
+                for g, r in zip(pools, relevant, strict=True)
+            )
+            out["either path top 5"] = {"recall@5": round(either / len(relevant), 4), "mrr": 0.0}
             for weight in FLAT:
                 out[f"flat {weight:g}"] = run(Tuning(weight, thread_weight))
             own = (embedder.fusion_weight, getattr(embedder, "covered_fusion_weight", None))
