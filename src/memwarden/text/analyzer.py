@@ -35,7 +35,8 @@ from memwarden.text.tokenize import CJK, UNSPACED, WORD, bigrams, cluster_bigram
 
 # Bump when analysis changes in a way that changes index terms: stores re-index on a mismatch.
 ANALYZER_VERSION = 7  # 4: Thai, Lao, Khmer, Myanmar bigrams; 5: stemmers by script and evidence;
-# 6: Arabic, Greek, Hindi and Vietnamese stopwords; 7: Chinese question words cut CJK runs
+# 6: Arabic, Greek, Hindi and Vietnamese stopwords; 7: Chinese question words cut CJK runs,
+# more Hindi stopwords
 # Alphabetic query terms at least this long also match as prefixes (see _prefix_helps).
 PREFIX_MIN_CHARS = 4
 # A query is cut to this many words/bigrams; longer queries gain nothing but cost time.
