@@ -146,3 +146,54 @@ def test_the_phone_rules_find_what_their_leading_lookbehind_forms_find(text: str
         assert [m.span() for m in rules[name].regex.finditer(text, pos)] == [
             m.span() for m in plain.finditer(text, pos)
         ], name
+
+
+def _env_secret_with_leading_lookbehind() -> str:
+    """``env_secret`` as it was written before its alternatives started with a character."""
+    from memwarden.govern import secret_assignment as sa
+
+    name = sa._NOT_VALUE_NAME.upper()
+    return (
+        r"(?<![^\n])[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*"
+        + name
+        + r"[ \t]*=[ \t]*(?P<secret_line>(?![\"'$%])(?!"
+        + sa._PLACEHOLDER
+        + r")[^\s][^\r\n]*?)[ \t]*(?=\r?\n|$)"
+        rf"|(?:(?i:export|setx?|env|\$env:)(?<![{_B}]export)(?<![{_B}]set)(?<![{_B}]setx)(?<![{_B}]env)"
+        rf"[ \t]*(?<=[ \t:])(?i:{sa._ENV_NAME})"
+        rf"|[A-Z](?<![{_B}][A-Z])[A-Z0-9_-]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*"
+        + name
+        + ")"
+        r"[\"']?[ \t]*[=:][ \t]*(?P<secret>" + sa.QUOTED + "|" + sa.UNQUOTED + ")"
+    )
+
+
+ENV_PIECES = st.sampled_from(
+    [
+        "export ",
+        "EXPORT ",
+        "set ",
+        "SETX ",
+        "env ",
+        "$env:",
+        "$ENV:",
+        "DB_PASS",
+        "API_KEY",
+        "api_key",
+        "SECRET",
+    ]
+    + ["TOKEN_URL", "=", ": ", "\n", " ", "\t", "hunter2", "'q w'", '"a b"', "$VAR", "[PW]", "ſet ", "a", "Z"]
+    + ["_", "e", "s", "é", "9", "=value with space\n", ",", "&user=x"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(ENV_PIECES, max_size=12).map("".join), st.integers(0, 4))
+def test_env_secret_finds_what_its_leading_lookbehind_form_finds(text: str, pos: int) -> None:
+    from memwarden.govern.secret_assignment import ENV_SECRET
+
+    plain = re.compile(_env_secret_with_leading_lookbehind(), re.DOTALL)
+    moved = re.compile(ENV_SECRET, re.DOTALL)
+    assert [(m.span(), m.groupdict()) for m in moved.finditer(text, pos)] == [
+        (m.span(), m.groupdict()) for m in plain.finditer(text, pos)
+    ]

@@ -131,20 +131,27 @@ SECRET_ASSIGNMENT_HINTS = (
 # What counts as "part of the same word" next to a value: ASCII letters, digits and underscore.
 _B = "0-9A-Za-z_"
 _ENV_NAME = r"[A-Za-z_][A-Za-z0-9_]*?(?:pass|pwd|secret|token|key|credentials?)[A-Za-z0-9_]*"
+_ENV_WORDS = r"(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)"
 ENV_SECRET = (
+    # Every alternative starts with one of these characters (``re`` skips, in C, to the places
+    # holding one, where a leading lookbehind was tried at every position of the text); what the
+    # first character was is read back with a lookbehind ("ſ" is an "s" to the case-blind words).
+    r"[ \t$A-Zesſ](?:"
     # A line that is only NAME=value (upper-case name, "export " allowed): the value runs to the
-    # end of the line.
-    r"(?<![^\n])[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*"
+    # end of the line. Each branch reads up to the name's first letter.
+    r"(?<![^\n].)(?:(?<=[ \t])[ \t]*(?:export[ \t]+)?[A-Z]|(?<=e)xport[ \t]+[A-Z]|(?<=[A-Z]))"
+    r"[A-Z0-9_]*?"
+    + _ENV_WORDS
+    + "[A-Z0-9_]*"
     + _NOT_VALUE_NAME.upper()
     + r"[ \t]*=[ \t]*(?P<secret_line>(?![\"'$%])(?!"
     + _PLACEHOLDER
     + r")[^\s][^\r\n]*?)[ \t]*(?=\r?\n|$)"
-    rf"|(?:(?i:export|setx?|env|\$env:)(?<![{_B}]export)(?<![{_B}]set)(?<![{_B}]setx)(?<![{_B}]env)"
+    rf"|(?:(?:(?<=[eE])(?i:xport|nv)|(?<=[sSſ])(?i:etx?)|(?<=\$)(?i:env:))"
+    rf"(?<![{_B}]export)(?<![{_B}]set)(?<![{_B}]setx)(?<![{_B}]env)"
     rf"[ \t]*(?<=[ \t:])(?i:{_ENV_NAME})"
-    rf"|[A-Z](?<![{_B}][A-Z])[A-Z0-9_-]*?(?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*"
-    + _NOT_VALUE_NAME.upper()
-    + ")"
-    r"[\"']?[ \t]*[=:][ \t]*(?P<secret>" + QUOTED + "|" + UNQUOTED + ")"
+    rf"|(?<=[A-Z])(?<![{_B}].)[A-Z0-9_-]*?" + _ENV_WORDS + "[A-Z0-9_]*" + _NOT_VALUE_NAME.upper() + ")"
+    r"[\"']?[ \t]*[=:][ \t]*(?P<secret>" + QUOTED + "|" + UNQUOTED + "))"
 )
 # The shell forms name their command; the upper-case form's name joins words with "_" (a plain
 # PASSWORD= or TOKEN= is secret_assignment's).
