@@ -8,7 +8,7 @@ begins with one of them. A query none of whose words begins with one cannot matc
 is neither compiled nor run.
 
 Reading the patterns costs a cold process more than the check saves, so
-``time_words.REQUIRED_WORDS`` holds what ``required_words`` gives for each part of each
+``time_word_core.REQUIRED_WORDS`` holds what ``required_words`` gives for each part of each
 spaced language (``derived_table``), and tests/text/test_time_words.py checks that it still does:
 when a pattern changes, ``python -m memwarden.text.time_word_keys`` prints the new table.
 
@@ -27,7 +27,7 @@ word, and a pattern with any way through it that holds none gives None: it is al
 from __future__ import annotations
 
 # One token of a pattern: an escape, a class, a lookaround or group opening, a closing or an
-# alternation, a quantifier, a ``{n}`` placeholder (time_words fills it in), or one character.
+# alternation, a quantifier, a ``{n}`` placeholder (time_word_patterns fills it in), or one character.
 _TOKEN = (
     r"\\.|\[\^?\]?(?:\\.|[^\]])*\]|\(\?<?[=!]|\(\?P<\w+>|\(\?:|[()|]"
     r"|\{\d*(?:,\d*)?\}\??|[?*+]\??|\{\w+\}|."
@@ -52,7 +52,7 @@ def part_pattern(name: str, part: str) -> str:
 
 
 def derived_table() -> dict[tuple[str, str], str | None]:
-    """``time_words.REQUIRED_WORDS`` as the patterns give it now."""
+    """``time_word_core.REQUIRED_WORDS`` as the patterns give it now."""
     from memwarden.text.time_word_tables import LANGUAGES
 
     table: dict[tuple[str, str], str | None] = {}
@@ -66,7 +66,7 @@ def derived_table() -> dict[tuple[str, str], str | None]:
 
 
 def table_source(table: dict[tuple[str, str], str | None]) -> str:
-    """``table`` written as the assignment of ``time_words.REQUIRED_WORDS``."""
+    """``table`` written as the assignment of ``time_word_core.REQUIRED_WORDS``."""
     lines = ["REQUIRED_WORDS: dict[tuple[str, str], str | None] = {"]
     for (name, part), words in table.items():
         key = f'    ("{name}", "{part}"): '
@@ -86,7 +86,7 @@ def table_source(table: dict[tuple[str, str], str | None]) -> str:
 
 def required_words(pattern: str) -> tuple[str, ...] | None:
     """Words one of which starts a word of every text ``pattern`` matches (matched with a word
-    boundary before it, as time_words does), or None when the pattern does not say."""
+    boundary before it, as time_word_patterns does), or None when the pattern does not say."""
     reader = _Reader(pattern)
     words, _ = reader.alternatives(True)
     return None if words is None else tuple(sorted(words))

@@ -3,7 +3,7 @@
 ``time_words.parse_time_words`` screens a query and, when it may name a time, hands it here
 (``find_time_words``): each language's patterns of three kinds (``PARTS``: relative phrases,
 "N units ago", month names) are compiled from ``time_word_tables`` on first use, and only those
-the query's words point at (``time_words.REQUIRED_WORDS``), so a cold process compiles what its
+the query's words point at (``time_word_core.REQUIRED_WORDS``), so a cold process compiles what its
 query needs.
 """
 
@@ -13,8 +13,7 @@ import unicodedata
 from collections.abc import Iterator
 from datetime import date
 
-from memwarden.text.time_word_tables import LANGUAGES
-from memwarden.text.time_words import (
+from memwarden.text.time_word_core import (
     CEDILLA,
     GREEK_PLAIN,
     MAX_AGO,
@@ -27,6 +26,7 @@ from memwarden.text.time_words import (
     month_days,
     scripts_of,
 )
+from memwarden.text.time_word_tables import LANGUAGES
 
 _CHINESE_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5}
 _CHINESE_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
