@@ -6,15 +6,12 @@ A module of its own so that the patterns, loaded only for a query that may name 
 nothing from the screen that loads them.
 """
 
-# No ``from __future__ import annotations``: typing.NamedTuple compiles every string annotation
-# into a ForwardRef, and the first one costs a cold process the compiler's AST set-up
-# (docs/performance.md#cold-start); only names imported for type checking are quoted.
+from __future__ import annotations
 
 import functools
 import re
 import unicodedata
 from datetime import date, datetime, timedelta
-from typing import NamedTuple
 
 # Named in English in ``why`` (``calendar.month_name`` would import ``locale`` on every cold search
 # and follow the process locale).
@@ -35,14 +32,36 @@ UNITS = ("day", "week", "weekend", "month", "year")
 MAX_AGO = 200
 
 
-class Window(NamedTuple):
+class Window:
     """The days a time expression names: ``first``..``last`` inclusive, or one month of every
-    year (``month``, with ``first`` and ``last`` None)."""
+    year (``month``, with ``first`` and ``last`` None).
 
-    phrase: str
-    first: date | None
-    last: date | None
-    month: int | None = None
+    A plain class, not a named tuple (nor is ``TimeWords``): every cold search and hook
+    defines it, and a named tuple's class costs several times as much to create
+    (docs/performance.md#cold-start). Equal when their fields are."""
+
+    __slots__ = ("first", "last", "month", "phrase")
+
+    def __init__(self, phrase: str, first: date | None, last: date | None, month: int | None = None) -> None:
+        self.phrase = phrase
+        self.first = first
+        self.last = last
+        self.month = month
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.phrase, self.first, self.last, self.month)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Window) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "Window(phrase={!r}, first={!r}, last={!r}, month={!r})".format(*self._values())
+
+    def with_phrase(self, phrase: str) -> Window:
+        return Window(phrase, self.first, self.last, self.month)
 
     def contains(self, when: datetime) -> bool:
         if self.month is not None:
@@ -61,15 +80,39 @@ class Window(NamedTuple):
         return f'time: "{self.phrase}" -> {span}'
 
 
-class TimeWords(NamedTuple):
+class TimeWords:
     """A time expression found in a query. ``relative`` ones are counted from an anchor:
     ``unit`` and ``offset`` (-1: the previous one); absolute ones carry their window."""
 
-    phrase: str
-    relative: bool
-    unit: str = "day"
-    offset: int = 0
-    absolute: Window | None = None
+    __slots__ = ("absolute", "offset", "phrase", "relative", "unit")
+
+    def __init__(
+        self, phrase: str, relative: bool, unit: str = "day", offset: int = 0, absolute: Window | None = None
+    ) -> None:
+        self.phrase = phrase
+        self.relative = relative
+        self.unit = unit
+        self.offset = offset
+        self.absolute = absolute
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.phrase, self.relative, self.unit, self.offset, self.absolute)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TimeWords) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "TimeWords(phrase={!r}, relative={!r}, unit={!r}, offset={!r}, absolute={!r})".format(
+            *self._values()
+        )
+
+    def with_phrase(self, phrase: str) -> TimeWords:
+        """The same expression as written ``phrase`` (its window's phrase too)."""
+        absolute = None if self.absolute is None else self.absolute.with_phrase(phrase)
+        return TimeWords(phrase, self.relative, self.unit, self.offset, absolute)
 
     def window(self, anchor: datetime) -> Window:
         if not self.relative:

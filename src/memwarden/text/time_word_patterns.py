@@ -249,9 +249,7 @@ def _as_written(query: str, text: str, start: int, words: TimeWords) -> TimeWord
     at = text.find(words.phrase, max(0, start - 16))  # a day before a month starts the phrase early
     if len(text) != len(query) or at < 0:
         return words
-    phrase = query[at : at + len(words.phrase)]
-    absolute = None if words.absolute is None else words.absolute._replace(phrase=phrase)
-    return words._replace(phrase=phrase, absolute=absolute)
+    return words.with_phrase(query[at : at + len(words.phrase)])
 
 
 __all__ = ["PARTS", "find_time_words"]
