@@ -35,6 +35,7 @@ quiet_vendor_libraries()
 
 from cli_runner import CliResult, cli_environment, run_in_process  # noqa: E402
 from db_templates import copy_migrated, make_migrated_sqlite  # noqa: E402
+from suite_order import LONGEST_FIRST  # noqa: E402
 
 from memwarden.app import build_service  # noqa: E402
 from memwarden.config import Settings, load_settings  # noqa: E402
@@ -165,37 +166,6 @@ def http_server(cli_env: dict[str, str]) -> Iterator[tuple[str, str]]:
         yield f"http://127.0.0.1:{port}", token
     finally:
         stop_http_server(process)
-
-
-#: The files whose tests take longest (`pytest --durations`, summed per file), longest first:
-#: pytest-xdist's `--dist loadfile` hands files to workers in collection order (see
-#: pytest_configure), and one of these started last would leave a single worker running long
-#: after the others are done.
-LONGEST_FIRST = (
-    "ops/test_crash_points.py",
-    "project/test_readme.py",
-    "ops/test_interrupted_operations.py",
-    "mcp/test_clients_doc.py",
-    "daemon/test_soak_short.py",
-    "ops/test_durability.py",
-    "store/test_postgres_migrate.py",
-    "cli/test_progress_terminal.py",
-    "ops/test_wal_damage.py",
-    "store/test_postgres_replicas.py",
-    "hooks/test_hooks_server.py",
-    "ops/test_ops_exchange.py",
-    "mcp/test_bundle.py",
-    "project/test_packaging.py",
-    "http/test_http_limits.py",
-    "store/test_wal_switch.py",
-    "cli/test_start_checks.py",
-    "test_nothing_leaves.py",
-    "ui/test_ui_hostile_values.py",
-    "govern/test_tenant_export_folders.py",
-    "daemon/test_daemon_serve.py",
-    "test_fuzz.py",
-    "ui/test_ui_daemon_hostile_values.py",
-)
 
 
 def pytest_configure(config: pytest.Config) -> None:

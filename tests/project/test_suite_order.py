@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import LONGEST_FIRST
+from suite_order import LONGEST_FIRST
 
 TESTS = Path(__file__).resolve().parents[1]
 
