@@ -175,7 +175,9 @@ _ID_WORDS = tuple(unicodedata.normalize("NFKC", word) for word in _ID_WORDS)
 # After the word: up to 20 characters without a digit or a full stop ("number is ", "-Nr: ", "번호는 "), then the
 # value: groups of letters and digits joined by ". / -" or single spaces (a group after a space must
 # start with a digit or be one capital letter, so the value stops before the next word), holding a
-# digit within its first 9 characters (checked again by the validator).
+# digit within its first 9 characters (checked again by the validator). Between the id word and
+# the value, up to 20 characters that are no digit, line end, sentence stop or "]": a redaction
+# marker ends with "]", and a value the first pass did not reach must stay out of reach.
 _VALUE = (
     rf"{_ALNUM}+(?:[./-]{_ALNUM}+)*"
     rf"(?: (?=\d|{_ALNUM}(?!{_ALNUM})){_ALNUM}+(?:[./-]{_ALNUM}+)*){{0,6}}"
@@ -183,7 +185,7 @@ _VALUE = (
 ID_NUMBER_PATTERN = (
     r"(?:"
     + "|".join(_ID_WORDS)
-    + r")[^\d\n.;!?]{0,20}?(?<![0-9A-Za-z_])(?=[^\s\d]{0,8}\d)(?P<secret>"
+    + r")[^\d\n.;!?\]]{0,20}?(?<![0-9A-Za-z_])(?=[^\s\d]{0,8}\d)(?P<secret>"
     + _VALUE
     + ")"
 )
@@ -273,7 +275,7 @@ _SPACED_AFTER_BOUNDARY = LazyPattern(rf"[^\w]({_SPACED_ALTERNATIVES})")
 _SPACED_AT_START = LazyPattern(f"(?:{_SPACED_ALTERNATIVES})")
 _GLUED_WORD = LazyPattern("|".join(_by_first_character(_GLUED_WORDS, "")))
 _AFTER_ID_WORD = LazyPattern(
-    r"[^\d\n.;!?]{0,20}?(?<![0-9A-Za-z_])(?=[^\s\d]{0,8}\d)(?P<secret>" + _VALUE + ")"
+    r"[^\d\n.;!?\]]{0,20}?(?<![0-9A-Za-z_])(?=[^\s\d]{0,8}\d)(?P<secret>" + _VALUE + ")"
 )
 _DIGIT_LED_ID = LazyPattern("(?:" + _by_leading_digits(_DIGIT_FORMS) + ")" + _ID_END)
 _LETTER_LED_ID = LazyPattern("(?:" + "|".join(_LETTER_FORMS) + ")" + _ID_END)
