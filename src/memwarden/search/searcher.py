@@ -236,6 +236,7 @@ class Searcher:
         if None in scopes:
             scopes = [None]
         now = self.clock()
+        analyzed = self.analyzer.query(text)  # once for every project searched
         found = [
             self.find(
                 who,
@@ -248,6 +249,7 @@ class Searcher:
                 now=now,
                 # A hook waits tens of milliseconds; a model loads in seconds: keywords meanwhile.
                 wait_for_model=False,
+                analyzed=analyzed,
             )
             for p in scopes
         ]
@@ -291,10 +293,14 @@ class Searcher:
         now: datetime,
         tuning: Tuning | None = None,
         wait_for_model: bool = True,
+        analyzed: KeywordQuery | None = None,
     ) -> SearchResult:
         """The retrieval behind ``search`` (checked arguments), with no side effects: no use is
-        counted and no audit row written. ``wait_for_model``: see ``VectorPath.submit``."""
-        if not self.analyzer.query(text).terms and not text.strip():
+        counted and no audit row written. ``wait_for_model``: see ``VectorPath.submit``;
+        ``analyzed``: ``text`` as the analyzer reads it, when the caller has it already."""
+        if analyzed is None:
+            analyzed = self.analyzer.query(text)
+        if not analyzed.terms and not text.strip():
             recent = self.store.list_memories(
                 who.tenant,
                 project=project,
@@ -315,6 +321,7 @@ class Searcher:
             now=now,
             limit=limit,
             wait_for_model=wait_for_model,
+            analyzed=analyzed,
         )
         hits = self.score(gathered, limit=limit, tuning=tuning)
         return SearchResult(
@@ -336,9 +343,10 @@ class Searcher:
         now: datetime,
         limit: int = 10,
         wait_for_model: bool = True,
+        analyzed: KeywordQuery | None = None,
     ) -> Gathered:
-        """Keyword and vector candidates of one (non-empty) query."""
-        keyword_query = self.analyzer.query(text)
+        """Keyword and vector candidates of one (non-empty) query (``analyzed``: see ``find``)."""
+        keyword_query = self.analyzer.query(text) if analyzed is None else analyzed
         reason: DegradeReason | None = None
         pool = max(MIN_CANDIDATES, limit * CANDIDATES_PER_HIT)
         # The vector path starts first and runs beside the keyword search (see VectorPath.submit).
