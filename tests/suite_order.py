@@ -7,13 +7,13 @@ from __future__ import annotations
 #: pytest_configure in tests/conftest.py), and one of these started last would leave a single
 #: worker running long after the others are done.
 LONGEST_FIRST = (
-    "ops/test_crash_points.py",
     "project/test_readme.py",
-    "ops/test_interrupted_operations.py",
-    "mcp/test_clients_doc.py",
-    "daemon/test_soak_short.py",
+    "ops/test_crash_points.py",
     "ops/test_durability.py",
+    "daemon/test_soak_short.py",
     "store/test_postgres_migrate.py",
+    "mcp/test_clients_doc.py",
+    "ops/test_interrupted_operations.py",
     "cli/test_progress_terminal.py",
     "ops/test_wal_damage.py",
     "store/test_postgres_replicas.py",
