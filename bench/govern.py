@@ -272,7 +272,7 @@ def main() -> None:
         (
             "screen one 200-byte memory (per write)",
             screening["per_write_200b"],
-            "< 0.5",
+            "<= 1",  # issue 32: at most a millisecond per memory
         ),
         (
             "redact 1 KiB, no matches",
