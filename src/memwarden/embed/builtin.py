@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from memwarden.embed.base import check_dimension, normalize_rows
 from memwarden.embed.model_files import verify
-from memwarden.embed.quantized import inference_threads
+from memwarden.embed.quantized import inference_threads, session_options
 from memwarden.errors import ConfigError, EmbeddingUnavailable
 from memwarden.models import VectorSpace
 
@@ -158,17 +158,9 @@ class MiniLMEmbedder:
             tokenizer = Tokenizer.from_str(tokenizer_file.read_text(encoding="utf-8"))
             tokenizer.enable_truncation(MINILM_MAX_TOKENS)
             tokenizer.no_padding()  # each text runs alone (the file's own setting pads to 128)
-            options = onnxruntime.SessionOptions()
-            # One thread per run: this model's matrices are too small to split (two threads were
-            # slower per query and per batch, at more CPU: docs/performance.md#embeddings). Cores
-            # are used by running batches side by side (``embed_documents``): a session serves
-            # concurrent runs.
-            options.intra_op_num_threads = 1
-            options.inter_op_num_threads = 1
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            options.log_severity_level = 3
-            # The arena keeps the largest batch's buffers for ever; without it RSS follows the batch.
-            options.enable_cpu_mem_arena = False
+            # One thread per run (two were slower per query and per batch, at more CPU:
+            # docs/performance.md#embeddings); batches run side by side (``embed_documents``).
+            options = session_options(onnxruntime)
             self._session = self._int8_session(model_file, options)
             self._tokenizer = tokenizer
 

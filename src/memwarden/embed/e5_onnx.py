@@ -21,7 +21,7 @@ from typing import Any
 
 from memwarden.embed.base import check_dimension, normalize_rows
 from memwarden.embed.model_files import PINNED, verify
-from memwarden.embed.quantized import inference_threads
+from memwarden.embed.quantized import inference_threads, session_options
 from memwarden.errors import EmbeddingUnavailable
 from memwarden.models import VectorSpace
 
@@ -37,14 +37,7 @@ def open_session(graph: Path, optimized_copy: Path | None = None) -> Any:
 
     from memwarden.embed.bert_graph import SKIP_NORM_FUSION
 
-    options = onnxruntime.SessionOptions()
-    # One thread per run, runs side by side on the cores (as builtin.MiniLMEmbedder: the
-    # matrices are too small to split across threads).
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.log_severity_level = 3
-    options.enable_cpu_mem_arena = False
+    options = session_options(onnxruntime)
     if optimized_copy is not None:
         options.optimized_model_filepath = str(optimized_copy)
     # The graph's Add + LayerNormalization pairs stay apart (bert_graph.py says why).

@@ -29,6 +29,10 @@ from memwarden.embed.model_files import sha256_of
 from memwarden.errors import EmbeddingUnavailable
 from memwarden.logs import get_logger
 
+TYPE_CHECKING = False  # not typing's: this module loads with the model, typing need not
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
 logger = get_logger(__name__)
 #: Part of the file name: a change to how the file is made gives a new file. The vector space
 #: (``builtin.MINILM_SPACE``) changes only when the vectors do: format 2 (this graph, built from
@@ -142,3 +146,17 @@ def _remove_older_formats(model: Path, stem: str, current: int) -> None:
 def inference_threads() -> int:
     """Threads for an onnxruntime session: at most two (more only contend on small batches)."""
     return max(1, min(2, os.cpu_count() or 1))
+
+
+def session_options(onnxruntime: Any) -> Any:
+    """The builtin models' onnxruntime session options: one thread per run (their matrices are
+    too small to split; cores are used by running batches side by side, a session serving
+    concurrent runs), no spinning, warnings and worse only, and no memory arena (it would keep
+    the largest batch's buffers for ever; without it resident memory follows the batch)."""
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3
+    options.enable_cpu_mem_arena = False
+    return options
