@@ -11,6 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Property tests check what the code does, never how long one example takes: on a loaded 2-core
+# machine (three test workers, servers, the soak) a single example can wait half a second for a
+# CPU, and hypothesis's default deadline turned that into a failure. Speed lives in bench/.
+hypothesis_settings.register_profile("memwarden", deadline=None)
+hypothesis_settings.load_profile("memwarden")
 
 # Tests never read the developer's real configuration.
 for _name in [n for n in os.environ if n.startswith("MEMWARDEN_")]:
