@@ -73,7 +73,14 @@ def test_nfkc_makes_full_width_and_ligatures_plain() -> None:
 
 
 def test_indic_words_are_not_cut_at_their_vowel_signs() -> None:
-    assert ANALYZER.terms("हिन्दी") == ["हिन्दी"]
+    assert len(ANALYZER.terms("हिन्दी")) == 1
+
+
+def test_hindi_words_with_vowel_signs_are_stemmed() -> None:
+    # Vowel signs are combining marks, not letters (str.isalpha is False): the stemmer must still
+    # see the word, so a plural meets its singular.
+    assert _matches("किताबें", "यह किताब नई है")
+    assert _matches("लड़कियों", "एक लड़की")
 
 
 def test_snake_case_and_punctuation_split_like_words() -> None:
@@ -117,6 +124,16 @@ def test_vietnamese_function_words_are_dropped_only_from_vietnamese_text() -> No
     analyzer = Analyzer()
     assert analyzer.groups("Ai là người sáng lập của công ty") == analyzer.groups("Ai người sáng lập công ty")
     assert "la" in analyzer.terms("la casa de papel")  # not Vietnamese: "la" stays
+
+
+def test_vietnamese_words_keep_their_tones() -> None:
+    # năm "year" and nam "south" are different words; "độ" (degree) is no English "do".
+    analyzer = Analyzer()
+    assert analyzer.query("Nhiệt độ năm nào").groups == (("nhiệt",), ("độ",), ("năm",))
+    assert not _matches("nhiệt độ năm", "người miền nam")
+    assert _matches("nhiệt độ cao nhất", "nhiệt độ tăng")
+    # A query typed without marks is not seen as Vietnamese and still finds the memory.
+    assert _matches("nhiet do", "Nhiệt độ tăng vào mùa hè")
 
 
 def test_chinese_question_words_cut_a_run_and_add_no_bigram() -> None:

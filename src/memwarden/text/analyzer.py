@@ -22,6 +22,7 @@ Pipeline for every piece of text (content, title, tags, query):
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -34,9 +35,10 @@ from memwarden.text.stopwords import CJK_QUESTION_WORDS, VIETNAMESE, as_compared
 from memwarden.text.tokenize import CJK, UNSPACED, WORD, bigrams, cluster_bigrams, clusters, split_words
 
 # Bump when analysis changes in a way that changes index terms: stores re-index on a mismatch.
-ANALYZER_VERSION = 7  # 4: Thai, Lao, Khmer, Myanmar bigrams; 5: stemmers by script and evidence;
+ANALYZER_VERSION = 8  # 4: Thai, Lao, Khmer, Myanmar bigrams; 5: stemmers by script and evidence;
 # 6: Arabic, Greek, Hindi and Vietnamese stopwords; 7: Chinese question words cut CJK runs,
-# more Hindi stopwords
+# more Hindi stopwords; 8: words with combining marks (Devanagari) stemmed, Vietnamese
+# words keep their tones
 # Alphabetic query terms at least this long also match as prefixes (see _prefix_helps).
 PREFIX_MIN_CHARS = 4
 # A query is cut to this many words/bigrams; longer queries gain nothing but cost time.
@@ -85,7 +87,7 @@ class Analyzer:
         if cached is not None:
             return cached
         neutral = fold_case(word)
-        if not languages or not neutral.isalpha():
+        if not languages or not _is_letters(neutral):
             plain = fold_accents(neutral)
             terms: tuple[str, ...] = (plain,) if plain else ()
         else:
@@ -131,13 +133,20 @@ class Analyzer:
             out[script] = languages
         return out, frozenset(stop)
 
-    def groups(self, text: str) -> list[tuple[str, ...]]:
+    def groups(self, text: str, *, query: bool = False) -> list[tuple[str, ...]]:
         """For each word or bigram of ``text``, in order, its alternative index terms."""
         pieces = list(split_words(nfkc(text)))
         words = [p for kind, p in pieces if kind == WORD]
         folded = [fold(w) for w in words]
         by_script, stop_languages = self._languages_by_script(text, words, folded)
-        stop = _stopwords_of(stop_languages)
+        vietnamese = VIETNAMESE in stop_languages
+        if vietnamese:
+            # Tones tell Vietnamese words apart (năm "year", nam "south"; độ "degree" is no
+            # English "do"), so its words are compared with their marks.
+            stop = _toned_stopwords_of(stop_languages)
+            folded = [fold_case(w) for w in words]
+        else:
+            stop = _stopwords_of(stop_languages)
         drop = bool(stop) and any(f not in stop for f in folded)
         out: list[tuple[str, ...]] = []
         index = 0
@@ -152,6 +161,8 @@ class Analyzer:
                 index += 1
                 if not (drop and folded[index - 1] in stop):
                     terms = self._word_terms(piece, by_script[script_of(piece)])
+                    if vietnamese and not piece.isascii() and script_of(piece) == LATIN:
+                        terms = _vietnamese_terms(piece, terms, query=query)
                     if terms:  # a lone combining mark folds to nothing
                         out.append(terms)
         return out
@@ -174,7 +185,7 @@ class Analyzer:
         A lone CJK character matches as a prefix, so "猫" still finds the bigram "猫粮"; so does
         a lone cluster of an unspaced script ("ไ" is no term of its own, "ไป" is).
         """
-        groups = list(dict.fromkeys(self.groups(text)))[:MAX_QUERY_GROUPS]
+        groups = list(dict.fromkeys(self.groups(text, query=True)))[:MAX_QUERY_GROUPS]
         terms = tuple(dict.fromkeys(t for g in groups for t in g))
         kinds = {t: _run_kind(t) for t in terms}
         prefix = frozenset(
@@ -193,10 +204,34 @@ class Analyzer:
 # unrelated words. bench/quality measured the gain (docs/search.md).
 
 
+def _vietnamese_terms(word: str, terms: tuple[str, ...], *, query: bool) -> tuple[str, ...]:
+    """A word of a Vietnamese text: its marked form (tones tell words apart: năm "year", nam
+    "south"), and in memories also its folded terms, so a query typed without marks (not seen as
+    Vietnamese, so folded) still finds them. A Vietnamese query asks for the marked form only:
+    the folded one matches every word of the same letters."""
+    toned = fold_case(word)
+    return (toned,) if query else (toned, *[t for t in terms if t != toned])
+
+
+def _is_letters(word: str) -> bool:
+    """Letters only, combining marks allowed: a Devanagari or Tamil word holds vowel signs
+    (``str.isalpha`` is False for them), and a word of letters is what a stemmer takes."""
+    return word.isalpha() or all(ch.isalpha() or unicodedata.category(ch)[0] == "M" for ch in word)
+
+
 @lru_cache(maxsize=64)
 def _stopwords_of(languages: frozenset[str]) -> frozenset[str]:
     """The union of the (already folded) stopword lists of ``languages``."""
     return frozenset(as_compared(w) for lang in languages for w in stopwords_for(lang))
+
+
+@lru_cache(maxsize=16)
+def _toned_stopwords_of(languages: frozenset[str]) -> frozenset[str]:
+    """Stopwords compared with their marks (a Vietnamese text's): Vietnamese as written, the
+    other lists as stored (their folded words only meet unmarked words)."""
+    return frozenset(
+        fold_case(w) if lang == VIETNAMESE else w for lang in languages for w in stopwords_for(lang)
+    )
 
 
 def _run_kind(term: str) -> str:
