@@ -92,7 +92,7 @@ def service(
 
 @pytest.fixture(scope="session")
 def builtin_embedder() -> Iterator[Any]:
-    """The real packaged model (all-MiniLM-L6-v2 int8), loaded once for the whole session."""
+    """The real packaged default model (``builtin.DEFAULT_MODEL``), loaded once for the whole session."""
     from memwarden.embed.builtin import open_builtin
 
     embedder = open_builtin()

@@ -9,6 +9,7 @@ import pytest
 
 from memwarden.app import build_service
 from memwarden.config import Settings, load_settings
+from memwarden.embed.builtin import MINILM, open_builtin
 from memwarden.search.hybrid import sliding_weight
 from memwarden.search.vector_path import embedding_text
 
@@ -21,10 +22,26 @@ def test_the_weight_slides_from_the_model_weight_to_the_covered_weight() -> None
     assert sliding_weight(0.7, 0.3, 3.0) == pytest.approx(0.3)  # clamped
 
 
+@pytest.fixture(scope="module")
+def minilm() -> Any:
+    """The English MiniLM (selectable; the default is multilingual), loaded once for this file."""
+    embedder = open_builtin(MINILM)
+    embedder.load()
+    unload = embedder.close
+    embedder.close = lambda: None  # type: ignore[method-assign]  # services must not unload it
+    yield embedder
+    unload()
+
+
+@pytest.fixture(params=["default", "minilm"])
+def model(request: pytest.FixtureRequest, builtin_embedder: Any, minilm: Any) -> Any:
+    return builtin_embedder if request.param == "default" else minilm
+
+
 def test_a_query_its_keywords_cover_leans_on_keywords_and_a_paraphrase_on_the_model(
-    settings: Settings, builtin_embedder: Any
+    settings: Settings, model: Any
 ) -> None:
-    svc = build_service(settings, embedder=builtin_embedder, background=False)
+    svc = build_service(settings, embedder=model, background=False)
     try:
         svc.memories.add("Never run database migrations on Fridays")
         svc.memories.add("The client prefers email over phone calls for status updates")
@@ -37,10 +54,14 @@ def test_a_query_its_keywords_cover_leans_on_keywords_and_a_paraphrase_on_the_mo
         assert 0 < covered.why["vector"] <= 0.5 * 0.3 + 1e-6
         paraphrase = svc.searcher.search("when is it unsafe to change the schema").hits[0]
         assert paraphrase.memory.content.startswith("Never run database migrations")
-        # No keyword covers the paraphrase: the model's own share 0.7 applies to its best match.
-        assert paraphrase.why["vector"] == pytest.approx(0.5 * 0.7, abs=1e-6)
-        # A CJK query keeps MiniLM's weight at 0 and nothing slides.
-        assert svc.vectors.covered_weight("数据库迁移") is None
+        # No keyword covers the paraphrase: the model's own share applies to its best match.
+        assert paraphrase.why["vector"] == pytest.approx(0.5 * model.fusion_weight, abs=1e-6)
+        if model.identity.model_id.startswith("all-MiniLM"):
+            # A CJK query keeps the English model's weight at 0 and nothing slides.
+            assert svc.vectors.covered_weight("数据库迁移") is None
+        else:
+            # The multilingual model reads it: its weight slides as for any other query.
+            assert svc.vectors.covered_weight("数据库迁移") == pytest.approx(0.3)
     finally:
         svc.close()
 

@@ -156,15 +156,16 @@ def _keyword_index(conn: sqlite3.Connection) -> Check:
     return Check("keyword index", "ok", f"{rows:,} rows, answers queries (`memwarden health` tests a write)")
 
 
-def check_model(settings: Any) -> Check:
-    """The configured embedder: for ``builtin``, the files (pinned hashes) and a timed load; for
-    an endpoint, one sentence embedded through it (``doctor_checks``)."""
+def check_model(settings: Any) -> list[Check]:
+    """The configured embedder: for ``builtin``, the files (pinned hashes), a timed load and how
+    many memories still wait for a vector of it; for an endpoint, one sentence embedded through
+    it (``doctor_checks``)."""
     if settings.embedder == "none":
-        return Check("model", "ok", "MEMWARDEN_EMBEDDER=none: keyword search only")
-    if settings.embedder != "builtin":
-        from memwarden.cli.doctor_checks import check_embedder_endpoint
+        return [Check("model", "ok", "MEMWARDEN_EMBEDDER=none: keyword search only")]
+    from memwarden.cli import doctor_checks
 
-        return check_embedder_endpoint(settings)
+    if settings.embedder != "builtin":
+        return [doctor_checks.check_embedder_endpoint(settings)]
     from memwarden.embed.builtin import open_builtin
 
     started = time.monotonic()
@@ -174,14 +175,16 @@ def check_model(settings: Any) -> Check:
         embedder.embed_query("memwarden doctor")
         embedder.close()
     except MemwardenError as exc:
-        return Check("model", "fail", exc.message, "reinstall memwarden, or set MEMWARDEN_EMBEDDER=none")
+        return [Check("model", "fail", exc.message, "reinstall memwarden, or set MEMWARDEN_EMBEDDER=none")]
     elapsed = (time.monotonic() - started) * 1000
-    return Check(
+    loaded = Check(
         "model",
         "ok",
         f"{embedder.identity.model_id}: files match their pinned SHA-256, "
         f"loaded and embedded in {elapsed:.0f} ms",
     )
+    backlog = doctor_checks.check_vector_backlog(settings, embedder.identity)
+    return [loaded] if backlog is None else [loaded, backlog]
 
 
 def check_vault(settings: Any) -> list[Check]:
@@ -303,7 +306,7 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
     )
     checks.append(doctor_checks.check_data_folder(settings))
     checks += check_database(settings)
-    checks.append(check_model(settings))
+    checks += check_model(settings)
     checks.append(doctor_checks.check_rule_pack(settings))
     checks.append(doctor_checks.check_hook_server(settings))
     checks += check_vault(settings)

@@ -190,3 +190,48 @@ def check_hook_server(settings: Any) -> Check:
         f"{settings.hook_server} accepts the hook's token; round trip {elapsed_ms:.0f} ms "
         f"within the {budget_ms} ms timeout",
     )
+
+
+def check_vector_backlog(settings: Any, space: Any) -> Check | None:
+    """How many live memories of the SQLite database still lack a vector of ``space`` (the
+    configured model's): after a change of model (the default became multilingual-e5-small) the
+    server embeds them again in the background, and until then keyword search finds them. None
+    when there is nothing to say (no database yet, PostgreSQL, which ``memwarden health``
+    counts)."""
+    import sqlite3
+
+    from memwarden.settings_paths import sqlite_path
+
+    url = settings.database_url()
+    if is_postgres_url(url):
+        return None
+    path = sqlite_path(url).expanduser()
+    if not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            live, embedded, elsewhere = conn.execute(
+                "SELECT COUNT(*), SUM(v.memory_rowid IS NOT NULL),"
+                " (SELECT COUNT(*) FROM memory_vectors WHERE model != ? OR dim != ?)"
+                " FROM memories m LEFT JOIN memory_vectors v"
+                "  ON v.memory_rowid = m.rowid AND v.model = ? AND v.dim = ?"
+                " WHERE m.deleted_at IS NULL",
+                (space.model_id, space.dimension, space.model_id, space.dimension),
+            ).fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None  # the database check above names what is wrong with the file
+    missing = (live or 0) - (embedded or 0)
+    if missing <= 0:
+        return Check("vectors", "ok", f"all {live:,} memories have a vector of {space.model_id}")
+    detail = f"{missing:,} of {live:,} memories have no vector of {space.model_id} yet"
+    if elsewhere:
+        detail += " (they have one of an earlier model)"
+    return Check(
+        "vectors",
+        "warn" if elsewhere else "ok",
+        detail + ": a running server embeds them in the background; keyword search finds them meanwhile",
+        "`memwarden reindex --embeddings` embeds them now" if elsewhere else "",
+    )

