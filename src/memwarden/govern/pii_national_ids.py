@@ -394,7 +394,10 @@ class IdNumberRule(Rule):
 
 def _digit_count(number: str) -> int:
     """How many digits ``number`` (``_NUMBER_RUN``: digit groups and separators) holds."""
-    return len(number) - number.count(" ") - number.count(".") - number.count("/") - number.count("-")
+    return len(number) - len(number.translate(_DIGITS_DROPPED))
+
+
+_DIGITS_DROPPED = str.maketrans("", "", "0123456789")  # what stays: the separators
 
 
 def _named_nearby(text: str, start: int, end: int, folded: list[str]) -> bool:
@@ -466,9 +469,13 @@ class NationalIdRule(Rule):
             lo = at - _LEAD if at - _LEAD > done else done
             # Most numbers of prose hold too few digits and have no capital letter just before.
             letters = capital(text, lo, at) is not None
+            # The number as a place of its own would be popped below when a covered span seals
+            # it (another rule's finding, most long numbers of a text full of values): its digits
+            # need no count then.
             digits = (
                 stop - at >= _MIN_DIGITS
                 and not (at and text[at - 1] in _WORD_CHARS)
+                and not (ordered and _sealed(text, at, starts, reach))
                 and _digit_count(number.group()) >= _MIN_DIGITS
             )
             if letters:

@@ -37,7 +37,9 @@ Window = tuple[int, int, int]
 
 _SHORTEST_VALUE = 3  # digits of the shortest number any rule redacts
 _NUMBER_RUN = re.compile(r"[0-9][0-9 .()+\-\t\r\n/·]*")
-_DIGITS = re.compile(r"[0-9]+")
+# Every character of a run but its digits (``_NUMBER_RUN``'s separators, a leading "+" or "(", a
+# trailing "X") made a space: what is left between spaces are its blocks of digits.
+_BLOCKS_APART = str.maketrans(dict.fromkeys(" .()+-\t\r\n/·Xx", " "))
 # Windows of number runs closer than this are searched as one: scanning a few characters costs
 # less than another search call.
 _MERGE_GAP = 48
@@ -123,10 +125,10 @@ class Scopes:
                 if hi - lo >= fewest:
                     runs.append((lo, hi, hi - lo, hi - lo, False, False))
                 continue
-            blocks = [len(block) for block in _DIGITS.findall(run)]
-            digits = sum(blocks)
+            blocks = run.translate(_BLOCKS_APART).split()  # its blocks of digits, in C
+            digits = sum(map(len, blocks))
             if digits >= fewest:
-                runs.append((lo, hi, digits, max(blocks), run.count(".") >= 3, "+" in run))
+                runs.append((lo, hi, digits, max(map(len, blocks)), run.count(".") >= 3, "+" in run))
         self._starts = starts
         # Each family keeps the runs it can use (a filter in C, not a test per run and family in
         # Python); a run's longest block never exceeds its digits, so a block test is enough.
