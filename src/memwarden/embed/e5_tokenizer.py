@@ -2,8 +2,8 @@
 
 Why not ``tokenizers``: its unigram model over these 250k pieces held more resident memory than
 the whole encoder (a trie of hash maps; docs/embeddings.md). This one keeps the pieces in a
-``marisa_trie.Trie`` (a few MB where a dict of 250k strings held about 45 MB, and one call per
-position finds every piece that starts there) with the scores in a flat array, and segments
+``marisa_trie.Trie`` (a small fraction of what a dict of the 250k strings held, and one call
+per position finds every piece that starts there) with the scores in a flat array, and segments
 word by word, which is exact here: no piece holds the metaspace anywhere but at its start, so no
 best segmentation crosses a word boundary.
 
