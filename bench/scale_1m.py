@@ -79,11 +79,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def prepare(db: Path) -> dict[str, Any]:
+def prepare(db: Path, model: str = "") -> dict[str, Any]:
     from memwarden.embed.builtin import open_builtin
     from memwarden.store.sqlite import SQLiteStore
 
-    embedder = open_builtin()
+    embedder = open_builtin(model)
     space = embedder.identity
     started, cpu = time.perf_counter(), time.process_time()
     store = SQLiteStore(db)
@@ -98,7 +98,9 @@ def prepare(db: Path) -> dict[str, Any]:
     }
 
 
-async def serve_and_search(db: Path, searches: int, start_backup: bool = True) -> dict[str, Any]:
+async def serve_and_search(
+    db: Path, searches: int, start_backup: bool = True, model: str = ""
+) -> dict[str, Any]:
     from mcp import Client, StdioServerParameters
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
@@ -112,6 +114,8 @@ async def serve_and_search(db: Path, searches: int, start_backup: bool = True) -
     )
     if not start_backup:
         env["MEMWARDEN_BACKUP_KEEP"] = "0"
+    if model:
+        env["MEMWARDEN_EMBED_MODEL"] = model
     params = StdioServerParameters(command=sys.executable, args=["-m", "memwarden", "serve"], env=env)
     report: dict[str, Any] = {}
     started = time.perf_counter()
@@ -225,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="serve with MEMWARDEN_BACKUP_KEEP=0 (no start-up backup running beside the searches)",
     )
+    parser.add_argument("--model", default="", help="builtin model the server runs (empty: the default)")
     parser.add_argument("--json", dest="json_file")
     args = parser.parse_args(argv)
     db = Path(args.db)
@@ -247,10 +252,10 @@ def main(argv: list[str] | None = None) -> int:
     if stored != args.memories:
         print(f"FAILED: the database holds {stored} memories, not {args.memories}", file=sys.stderr)
         return 1
-    report["prepare"] = prepare(db)
+    report["prepare"] = prepare(db, args.model)
     print(f"prepare: {report['prepare']}; load {load()}", flush=True)
     report["start_backup"] = not args.no_start_backup
-    report["serve"] = anyio.run(serve_and_search, db, args.searches, not args.no_start_backup)
+    report["serve"] = anyio.run(serve_and_search, db, args.searches, not args.no_start_backup, args.model)
     if not args.skip_backup:
         report["keyword_backup"] = keyword_and_backup(db)
     report["load_end"] = load()

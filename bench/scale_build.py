@@ -55,13 +55,13 @@ def stored_count(db: Path) -> int:
         return int(conn.execute("SELECT COUNT(*) FROM memories WHERE deleted_at IS NULL").fetchone()[0])
 
 
-def build(db: Path, count: int) -> dict[str, object]:
+def build(db: Path, count: int, model: str = "") -> dict[str, object]:
     import hashlib
 
     import numpy as np
     from ulid import ULID
 
-    embedder = open_builtin()
+    embedder = open_builtin(model)
     embedder.load()
     space = embedder.identity
     settings = load_settings(
@@ -131,11 +131,14 @@ def build(db: Path, count: int) -> dict[str, object]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=1_000_000)
+    parser.add_argument(
+        "--model", default="", help="builtin model whose vectors to write (empty: the default)"
+    )
     parser.add_argument("--out", required=True, help="database file to create (or finish)")
     args = parser.parse_args(argv)
     db = Path(args.out)
     db.parent.mkdir(parents=True, exist_ok=True)
-    report = build(db, args.memories)
+    report = build(db, args.memories, args.model)
     print(report)
     if report["stored"] != args.memories:
         print(
