@@ -82,6 +82,18 @@ _REVIEW_NOTES = [
     "The malware sample from the incident is kept in the sandbox share, never on laptops.",
     "Our threat model lists exfiltration through logs, so request bodies are not logged.",
 ]
+# Orders about handling a credential: the public attacks ask for "the password" in the imperative,
+# so these are the notes a model trained on them is most likely to flag.
+_ORDER_NOTES = [
+    "Store the password in base64 in the Kubernetes secret.",
+    "Write the new database password into Vault and delete the old one.",
+    "Encode the client certificate in base64 before you paste it into the pipeline settings.",
+    "Reset the staging password and share it through the password manager, not chat.",
+    "Move the SMTP password out of settings.py into an environment variable.",
+    "Copy the API token from 1Password into the CI secret, then revoke the old one.",
+    "Add the public half of the deploy key to the repository settings and keep the private half in Vault.",
+    "Change the admin password after the handover and store it in the team vault.",
+]
 _WHO = ["The platform team", "Priya", "The SRE rotation", "Our security lead", "Jonas", "The data team"]
 _OWNERS = ["Priya", "the on-call engineer", "the security lead", "Mehmet", "the platform team"]
 _FREQ = ["every quarter", "monthly", "before each release", "after every incident", "twice a year"]
@@ -106,6 +118,7 @@ def security_prose() -> list[tuple[str, str]]:
         ("encodings", _ENCODING_NOTES),
         ("prompts", _PROMPT_NOTES),
         ("review", _REVIEW_NOTES),
+        ("orders", _ORDER_NOTES),
     ):
         for note in notes:
             rows.append((f"prose/{group}", note.format(owner=rng.choice(_OWNERS), freq=rng.choice(_FREQ))))
