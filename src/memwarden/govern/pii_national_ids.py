@@ -392,6 +392,27 @@ class IdNumberRule(Rule):
         return out
 
 
+def _whole_numbers(text: str) -> list[tuple[int, int]]:
+    """The spans ``_NUMBER_RUN.finditer(text)`` yields, read from the runs of digits and separators
+    (``_NUMBER_CHUNK``, a single character class the engine repeats in C; the group repeated per
+    digit group in ``_NUMBER_RUN`` cost several times as much): a run is one number once its
+    trailing separators are dropped, unless two separators meet inside it, where it is split by
+    ``_NUMBER_RUN`` itself."""
+    spans: list[tuple[int, int]] = []
+    for chunk in _NUMBER_CHUNK.finditer(text):
+        at = chunk.start()
+        core = chunk.group().rstrip(" ./-")
+        if core.isdigit() or _TWO_SEPARATORS.search(core) is None:
+            spans.append((at, at + len(core)))
+        else:
+            spans.extend(number.span() for number in _NUMBER_RUN.finditer(text, at, at + len(core)))
+    return spans
+
+
+_NUMBER_CHUNK = re.compile(r"[0-9][0-9 ./-]*")
+_TWO_SEPARATORS = re.compile(r"[ ./-]{2}")
+
+
 def _digit_count(number: str) -> int:
     """How many digits ``number`` (``_NUMBER_RUN``: digit groups and separators) holds."""
     return len(number) - len(number.translate(_DIGITS_DROPPED))
@@ -462,8 +483,7 @@ class NationalIdRule(Rule):
         folded: list[str] = []
         capital = _CAPITAL.search
         # Whole numbers, not runs of digits: "45" in 123-45-6789 is no place for a value to start.
-        for number in _NUMBER_RUN.finditer(text):
-            at, stop = number.span()
+        for at, stop in _whole_numbers(text):
             if at < done:
                 continue
             lo = at - _LEAD if at - _LEAD > done else done
@@ -476,7 +496,7 @@ class NationalIdRule(Rule):
                 stop - at >= _MIN_DIGITS
                 and not (at and text[at - 1] in _WORD_CHARS)
                 and not (ordered and _sealed(text, at, starts, reach))
-                and _digit_count(number.group()) >= _MIN_DIGITS
+                and _digit_count(text[at:stop]) >= _MIN_DIGITS
             )
             if letters:
                 places = _candidate_starts(text, at, lo, letters=letters, digits=digits)

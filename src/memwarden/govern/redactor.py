@@ -22,7 +22,7 @@ decodes to ``user:password`` (``basic_auth``: HTTP Basic credentials, docker's `
 
 import re
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from memwarden.govern.builtin_rules import BUILTIN_RULES, NOSPACE_CHARS
 from memwarden.govern.credential_rules import is_credential_pair
@@ -51,6 +51,9 @@ class Finding(NamedTuple):
     start: int
     end: int
     rule: str
+
+
+_new_finding = tuple.__new__  # a Finding from a sequence, without its Python constructor
 
 
 class Redaction(NamedTuple):
@@ -180,20 +183,25 @@ def _merge(found: list[tuple[int, int, int, str]]) -> list[Finding]:
     if not found:
         return []
     found.sort()
-    merged: list[Finding] = []
+    # Clusters as plain lists [start, end, rule], made findings at the end (a named tuple built
+    # per match, through its Python constructor, cost more than the merge itself).
+    clusters: list[list[Any]] = []
     best: tuple[int, int] = (0, 0)  # (-length, priority) of the cluster's naming match
+    last: list[Any] = [0, 0, ""]
     for start, neg_len, priority, name in found:
         end = start - neg_len
-        if merged and start < merged[-1].end:
-            last = merged[-1]
+        if clusters and start < last[1]:
             name_rank = (neg_len, priority)
-            new_name = name if name_rank < best else last.rule
-            best = min(best, name_rank)
-            merged[-1] = Finding(last.start, max(last.end, end), new_name)
+            if name_rank < best:
+                last[2] = name
+                best = name_rank
+            if end > last[1]:
+                last[1] = end
         else:
-            merged.append(Finding(start, end, name))
+            last = [start, end, name]
+            clusters.append(last)
             best = (neg_len, priority)
-    return merged
+    return [_new_finding(Finding, cluster) for cluster in clusters]
 
 
 def _split_standalone(
@@ -208,22 +216,6 @@ def _split_standalone(
                 by_hint.setdefault(hint, []).append(priority)
     general = tuple(entry for entry in group if not entry[1].standalone)
     return general, {hint: tuple(priorities) for hint, priorities in by_hint.items()}
-
-
-def _joins_a_number(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` begins or ends with a digit that one joining character
-    (``_NUMBER_JOINERS``) links to another digit outside it."""
-    return (
-        start >= 2
-        and (text[start].isdecimal() or text[start] in "+(")
-        and text[start - 1] in _NUMBER_JOINERS
-        and (text[start - 2].isdecimal() or text[start - 2] == ")")
-    ) or (
-        end + 1 < len(text)
-        and (text[end - 1].isdecimal() or text[end - 1] == ")")
-        and text[end] in _NUMBER_JOINERS
-        and (text[end + 1].isdecimal() or text[end + 1] in "+(")
-    )
 
 
 def _starts_a_local_part(text: str, at: int) -> bool:
@@ -383,31 +375,37 @@ class Redactor:
 
     def _may_change_neighbours(self, text: str, findings: list[Finding]) -> bool:
         end = len(text)
-        for f in findings:
-            before = text[f.start - 1] if f.start > 0 else " "
-            after = text[f.end] if f.end < end else " "
-            if (before in _NUMBER_JOINERS or after in _NUMBER_JOINERS) and _joins_a_number(
-                text, f.start, f.end
+        for start, stop, rule in findings:
+            before = text[start - 1] if start > 0 else " "
+            after = text[stop] if stop < end else " "
+            # A value beginning or ending with a digit that one joining character
+            # (``_NUMBER_JOINERS``) links to another digit outside it. Each side is tested from
+            # the neighbour out: most values have a blank and then a word beside them.
+            if (
+                before in _NUMBER_JOINERS
+                and start >= 2
+                and (text[start - 2].isdecimal() or text[start - 2] == ")")
+                and (text[start].isdecimal() or text[start] in "+(")
+            ) or (
+                after in _NUMBER_JOINERS
+                and stop + 1 < end
+                and (text[stop + 1].isdecimal() or text[stop + 1] in "+(")
+                and (text[stop - 1].isdecimal() or text[stop - 1] == ")")
             ):
                 return True
-            if after == "." and (f.end + 1 == end or text[f.end + 1].isspace()):
+            if after == "." and (stop + 1 == end or text[stop + 1].isspace()):
                 # A sentence's full stop after the value (password=hunter2.): no rule's match
                 # begins with "." followed by whitespace.
                 after = " "
             # A secret group's left neighbour is its own rule's syntax ("user:", "password="), which
             # no other rule's match can end with. (Cheapest tests first: most neighbours are blanks.)
-            left_safe = (
-                before.isspace()
-                or before in _SAFE_BEFORE
-                or f.rule in self._grouped
-                or before in NOSPACE_CHARS
-            )
-            right_safe = (
+            if not (
+                before.isspace() or before in _SAFE_BEFORE or rule in self._grouped or before in NOSPACE_CHARS
+            ) or not (
                 after.isspace()
                 or after in _SAFE_AFTER
-                or (after in NOSPACE_CHARS and not _starts_a_local_part(text, f.end))
-            )
-            if not left_safe or not right_safe:
+                or (after in NOSPACE_CHARS and not _starts_a_local_part(text, stop))
+            ):
                 return True
         return False
 
