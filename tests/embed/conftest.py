@@ -18,3 +18,17 @@ def builtin_embedder() -> Iterator[Any]:
     embedder.load()
     embedder.close = lambda: None  # type: ignore[method-assign]  # services must not unload the shared model
     yield embedder
+
+
+@pytest.fixture(scope="session")
+def e5(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """multilingual-e5-small int8 (the default model, named here so this folder's tests know
+    which one they get), its graph made into a folder of its own, loaded once for the session."""
+    from memwarden.embed.e5_onnx import E5Int8Embedder
+
+    embedder = E5Int8Embedder(cache_dir=tmp_path_factory.mktemp("e5-models"))
+    embedder.load()
+    unload = embedder.close
+    embedder.close = lambda: None  # type: ignore[method-assign]  # services must not unload it
+    yield embedder
+    unload()

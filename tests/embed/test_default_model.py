@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,16 +23,6 @@ NOTES = [
     "本番環境へのデプロイは金曜日の午後には行わない",
     "Los registros se conservan durante treinta días",
 ]
-
-
-@pytest.fixture(scope="module")
-def e5(tmp_path_factory: pytest.TempPathFactory) -> Iterator[E5Int8Embedder]:
-    embedder = E5Int8Embedder(cache_dir=tmp_path_factory.mktemp("e5-models"))
-    embedder.load()
-    unload = embedder.close
-    embedder.close = lambda: None  # type: ignore[method-assign]  # services must not unload it
-    yield embedder
-    unload()
 
 
 def test_an_empty_model_setting_means_the_multilingual_model(

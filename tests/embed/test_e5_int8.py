@@ -5,7 +5,6 @@ embedded by another model embedded again in the background."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -38,13 +37,6 @@ NOTES = [
     "ข้อมูลบันทึกจะถูกเก็บไว้สามสิบวัน",
     "  spaces\tand\ttabs,   and a café  ",
 ]
-
-
-@pytest.fixture(scope="module")
-def e5(tmp_path_factory: pytest.TempPathFactory) -> Iterator[E5Int8Embedder]:
-    embedder = E5Int8Embedder(cache_dir=tmp_path_factory.mktemp("e5-models"))
-    embedder.load()
-    yield embedder
 
 
 @pytest.fixture(scope="module")
