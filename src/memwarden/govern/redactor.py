@@ -325,7 +325,10 @@ class Redactor:
             if runs:
                 joined = " ".join(runs)
                 hits = self._token_hints.present(joined)
-                mixed = " ".join(run for run in runs if _DIGIT_OR_UNDERSCORE.search(run))
+                # (A run of letters alone, a long word of prose, is settled without a search.)
+                mixed = " ".join(
+                    run for run in runs if not run.isalpha() and _DIGIT_OR_UNDERSCORE.search(run)
+                )
                 if mixed:
                     hits |= self._short_token_hints.present(mixed)
                 present.update(hits)

@@ -23,7 +23,6 @@ from memwarden.govern.scopes import SCOPES, Window
 
 RULE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 RULE_MODES = ("enforce", "dry-run")
-_CUT_CHARS = " .-"  # where a rejected match is cut into shorter pieces (``Rule._shrunk``)
 # Named groups of a pattern in Python's syntax whose name starts with ``secret`` (built-in rules).
 _SECRET_GROUP = re.compile(r"\(\?P<(secret\w*)>")
 _FIELDS = (
@@ -215,37 +214,46 @@ class Rule:
     def _shrunk(self, text: str, start: int, end: int) -> tuple[int, int] | None:
         """The longest piece of ``text[start:end]``, cut at separators, that validates."""
         value = text[start:end]
-        cuts = [0, *(at for at, char in enumerate(value) if char in _CUT_CHARS), len(value)]
-        # Digits before each cut: a piece holding fewer digits than every value holds cannot
-        # validate, so it is never handed to the validator.
-        digits_before = list(itertools.accumulate(map(str.isdecimal, value), initial=0))
+        # The parts between the cuts ("" between two cuts in a row) and the digits before each:
+        # a piece holding fewer digits than every value holds cannot validate, so it is never
+        # handed to the validator. (Counted per part, in C: a count per character cost more
+        # than the validation.)
+        parts = value.replace(".", " ").replace("-", " ").split(" ")
+        last = len(parts) - 1  # the cuts are 1 … last, each before the part of its number
+        if not last:
+            return None
+        counts = [len(part) if part.isdecimal() else sum(map(str.isdecimal, part)) for part in parts]
+        before = list(itertools.accumulate(counts, initial=0))
         # Every piece lies after the first cut or before the last one: when neither holds enough
         # digits (a phone number's 13 digits, the card rule's 12), no piece can validate.
-        inner = cuts[1:-1]
-        if (
-            not inner
-            or max(digits_before[-1] - digits_before[inner[0] + 1], digits_before[inner[-1]])
-            < self.min_digits
-        ):
+        least = self.min_digits
+        if max(before[-1] - before[1], before[last]) < least:
             return None
+        # A piece runs from the start or just after a cut (``begins``) to a cut or the end.
+        begins = list(itertools.accumulate((len(part) + 1 for part in parts), initial=0))
+        froms = begins[:-1]
+        if not parts[0]:  # a cut at the very start: a piece after it starts at 0 as well
+            froms[1] = 0
+        size = len(value)
         pieces = []
-        for i, a in enumerate(cuts):
-            for b in cuts[i + 1 :]:
-                lo = a + 1 if a else 0
-                if digits_before[b] - digits_before[lo] < self.min_digits:
+        for i, lo in enumerate(froms):
+            for j in range(i + 1, last + 2):
+                if before[j] - before[i] < least:
                     continue
-                if b - lo > 0 and b - lo >= self.min_digits and (lo, b) != (0, len(value)):
-                    pieces.append((b - lo, lo, b))
+                hi = begins[j] - 1
+                if hi - lo > 0 and hi - lo >= least and (lo, hi) != (0, size):
+                    pieces.append((hi - lo, lo, hi, before[i], before[j]))
+        pieces.sort(reverse=True)
         by_digits = DIGIT_VALIDATORS.get(self.validator or "")
         if by_digits is not None:
-            # A piece's digits are a slice of the value's (``digits_before`` counts the same
-            # characters ``digits_of`` keeps): taken once, not once per piece.
+            # A piece's digits are a slice of the value's (``before`` counts the same characters
+            # ``digits_of`` keeps): taken once, not once per piece.
             digits = digits_of(value)
-            for _, lo, hi in sorted(pieces, reverse=True):
-                if by_digits(digits[digits_before[lo] : digits_before[hi]]):
+            for _, lo, hi, first, stop in pieces:
+                if by_digits(digits[first:stop]):
                     return start + lo, start + hi
             return None
-        for _, lo, hi in sorted(pieces, reverse=True):
+        for _, lo, hi, _, _ in pieces:
             if self._valid(value[lo:hi]):
                 return start + lo, start + hi
         return None
