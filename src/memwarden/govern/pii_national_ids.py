@@ -340,7 +340,8 @@ def _near_digits(text: str, back: int) -> list[tuple[int, int]]:
     end, those that touch merged: only they can hold a value and the characters in front of it."""
     out: list[tuple[int, int]] = []
     for number in _NUMBER.finditer(text):
-        lo, hi = max(0, number.start() - back), number.end()
+        lo, hi = number.span()
+        lo = lo - back if lo > back else 0
         if out and lo <= out[-1][1]:
             out[-1] = (out[-1][0], hi)
         else:

@@ -342,9 +342,9 @@ class PhoneRule(Rule):
         for lo, hi, endpos in windows:
             judge.words = None
             for match in _CANDIDATE.finditer(text, lo, endpos):
-                if match.end() > hi:
-                    continue
                 start, end = match.span()
+                if end > hi:
+                    continue
                 # Every number this candidate can yield lies inside it (``_numbers_inside`` too).
                 at = bisect.bisect_right(starts, start) - 1
                 if at >= 0 and reach[at] >= end:

@@ -284,9 +284,10 @@ class Rule:
             if hi <= cursor:
                 continue
             if plain:  # every match is a value: the search resumes at its end, as finditer does
-                out.extend(
-                    m.span() for m in self.regex.finditer(text, max(lo, cursor), endpos) if m.end() <= hi
-                )
+                for match in self.regex.finditer(text, max(lo, cursor), endpos):
+                    span = match.span()
+                    if span[1] <= hi:
+                        out.append(span)
             else:
                 self._spans_in(text, max(lo, cursor), hi, endpos, out, avoid)
             if out:
@@ -305,30 +306,33 @@ class Rule:
         search = (
             self.regex.search if self.timeout is None else self._timed_search(time.monotonic() + self.timeout)
         )
+        # The validator itself, not ``_valid``: a frame less per candidate of a text full of values.
+        check = VALIDATORS[self.validator] if self.validator is not None else None
         while True:
             match = search(text, pos, endpos)
             if match is None:
                 return
-            if match.end() > hi:  # cannot happen for the built-in scopes; never trust a cut match
-                pos = match.start() + 1
+            at, match_end = match.span()
+            if match_end > hi:  # cannot happen for the built-in scopes; never trust a cut match
+                pos = at + 1
                 continue
-            if avoid and any(a < match.end() and match.start() < b for a, b in avoid):
-                pos = match.start() + 1
+            if avoid and any(a < match_end and at < b for a, b in avoid):
+                pos = at + 1
                 continue
             found = False
-            resume = match.end()
+            resume = match_end
             if self.secret_groups:
                 for name in self.secret_groups:
                     start, end = match.span(name)
-                    if start >= 0 and end > start and self._valid(match.group(name)):
+                    if start >= 0 and end > start and (check is None or check(text[start:end])):
                         found = True
                         out.append((start, end))
             else:
-                start, end = match.span()
+                start, end = at, match_end
                 if self.trim:
                     while start < end and text[start] in self.trim:
                         start += 1
-                if end > start and self._valid(text[start:end]):
+                if end > start and (check is None or check(text[start:end])):
                     found = True
                     out.append((start, end))
                 elif end > start and self.shrink:
@@ -337,4 +341,4 @@ class Rule:
                         found = True
                         resume = piece[1]
                         out.append(piece)
-            pos = resume if found and resume > match.start() else match.start() + 1
+            pos = resume if found and resume > at else at + 1
