@@ -51,7 +51,9 @@ def daemon_pid(db: Path) -> int:
     raise RuntimeError("the memwarden daemon is not running")
 
 
-async def run(adds: int, tmp: Path, daemon: bool = False, synchronous: str = "FULL") -> dict[str, Any]:
+async def run(
+    adds: int, tmp: Path, daemon: bool = False, synchronous: str = "FULL", model: str = ""
+) -> dict[str, Any]:
     from mcp import Client, StdioServerParameters
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
@@ -64,6 +66,8 @@ async def run(adds: int, tmp: Path, daemon: bool = False, synchronous: str = "FU
         MEMWARDEN_DAEMON="auto" if daemon else "off",
         MEMWARDEN_SQLITE_SYNCHRONOUS=synchronous,
     )
+    if model:
+        env["MEMWARDEN_EMBED_MODEL"] = model
     if daemon:
         (tmp / "run").mkdir(mode=0o700)
         env["XDG_RUNTIME_DIR"] = str(tmp / "run")
@@ -123,10 +127,11 @@ def main(argv: list[str] | None = None) -> int:
         "--daemon", action="store_true", help="through the daemon, as users run it by default"
     )
     parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
+    parser.add_argument("--model", default="", help="builtin model (empty: the default)")
     parser.add_argument("--json", dest="json_file")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        report = anyio.run(run, args.adds, Path(tmp), args.daemon, args.synchronous)
+        report = anyio.run(run, args.adds, Path(tmp), args.daemon, args.synchronous, args.model)
     print(
         f"{report['adds']} memory_add calls through MCP, {report['path']}, synchronous={report['synchronous']}, builtin model on: p50 {report['add_p50_ms']} ms, "
         f"p95 {report['add_p95_ms']} ms, {report['adds_per_s']} adds/s wall; server CPU "
