@@ -165,3 +165,31 @@ def test_one_walk_builds_the_windows_a_walk_per_number_family_builds(text: str) 
 def test_the_redactor_announces_every_number_family_its_rules_ask_for() -> None:
     asked = {(rule.scope, digits) for rule, digits in zip(SCOPED.rules, SCOPED._window_digits, strict=True)}
     assert {key for key in asked if key[0] in NUMBER_SCOPES} == set(SCOPED._number_keys)
+
+
+SECRET_NAMES = [
+    "password", "passwd", "passphrase", "db_pass", "pwd", "my_pw", "conf.pw", "x-pw", "private_key",
+    "private-key", "secret", "client_secret", "token", "access_token", "credentials", "consumer_key",
+    "api_key", "apikey", "access-key", "account_key", "license_key", "encryption_key", "encryption-key",
+    "master_key", "webhook_key", "signing_key", "shared-key", "sas_key", "?sig", "&signature",
+    "?x-amz-signature", "&x-goog-signature",
+]  # fmt: skip
+FORMS = ["{n}=S3cr3t!value", "{n}: 'S3cr3t!value'", "{n} => 'S3cr3t!value'", "config['{n}'] = 'S3cr3t!v1'",
+         "define('{n}', 'S3cr3t!value')", "os.Setenv(\"{n}\", \"S3cr3t!value\")",
+         "System.setProperty( \"{n}\", \"S3cr3t!value\")", "{n} := \"S3cr3t!value\""]  # fmt: skip
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_secret_assignment_searched_near_its_hints_finds_every_word(form: str) -> None:
+    # The rule is searched only from the stretches near its hints and anchors (``Rule.near``):
+    # every word it starts with, in every form, is found as the whole text's search finds it.
+    rule = next(rule for rule in BUILTIN_RULES if rule.name == "secret_assignment")
+    assert rule.lead is not None
+    for name in SECRET_NAMES:
+        for case in (name, name.upper()):
+            text = "Notes " + "x" * 30 + " then " + form.format(n=case) + " and a long tail of words " * 3
+            _same(text)
+            folded = fold(text)
+            near = rule.near(folded, set(rule.hints))
+            for match in rule.regex.finditer(folded):
+                assert any(lo <= match.start() <= hi for lo, hi in near), (text, match)

@@ -16,7 +16,9 @@ from memwarden.govern.secret_assignment import (
     ENV_SECRET,
     ENV_SECRET_HINTS,
     SECRET_ASSIGNMENT,
+    SECRET_ASSIGNMENT_ANCHORS,
     SECRET_ASSIGNMENT_HINTS,
+    SECRET_ASSIGNMENT_LEAD,
 )
 from memwarden.govern.secret_tokens import TOKEN_RULES
 
@@ -157,6 +159,8 @@ BUILTIN_RULES: tuple[Rule, ...] = (
         hints=SECRET_ASSIGNMENT_HINTS,
         ignore_case=True,
         folded=True,
+        lead=SECRET_ASSIGNMENT_LEAD,
+        anchors=SECRET_ASSIGNMENT_ANCHORS,
     ),
     *CREDENTIAL_RULES,  # headers, command lines, credential files, XML (govern/credential_rules.py)
 ) + PII_RULES  # personal data (govern/pii_rules.py)

@@ -377,6 +377,7 @@ class IdNumberRule(Rule):
         windows: list[Window] | None = None,
         covered: list[tuple[int, int]] | None = None,
         avoid: list[tuple[int, int]] | None = None,
+        hinted: list[tuple[int, int]] | None = None,  # a rule of the whole text's (``Rule.near``)
     ) -> list[tuple[int, int]]:
         # ``avoid`` (markers) needs no check: the id words are read with markers blanked and a
         # value is digits, which no marker holds.
@@ -471,6 +472,7 @@ class NationalIdRule(Rule):
         windows: list[Window] | None = None,
         covered: list[tuple[int, int]] | None = None,
         avoid: list[tuple[int, int]] | None = None,
+        hinted: list[tuple[int, int]] | None = None,  # a rule of the whole text's (``Rule.near``)
     ) -> list[tuple[int, int]]:
         # ``avoid`` (markers) needs no check: the id words are read with markers blanked and a
         # value is digits, which no marker holds.

@@ -328,6 +328,7 @@ class PhoneRule(Rule):
         windows: list[Window] | None = None,
         covered: list[tuple[int, int]] | None = None,
         avoid: list[tuple[int, int]] | None = None,
+        hinted: list[tuple[int, int]] | None = None,  # a rule of the whole text's (``Rule.near``)
     ) -> list[tuple[int, int]]:
         # ``avoid`` (markers) needs no check: a candidate is digits and joiners, which no marker holds.
         if windows is None:

@@ -346,7 +346,12 @@ class Redactor:
                     continue
             # The reference (``scoped=False``) gives no rule what earlier rules found.
             covered = [(s, s - n) for s, n, _, _ in found] if self.scoped and rule.skips_covered else None
-            for start, end in rule.spans(scopes.folded if rule.folded else text, windows, covered, markers):
+            searched = scopes.folded if rule.folded else text
+            if self.scoped and rule.lead is not None:
+                spans = rule.spans(searched, windows, covered, markers, rule.near(searched, present))
+            else:
+                spans = rule.spans(searched, windows, covered, markers)
+            for start, end in spans:
                 # A marker is never matched again, nor part of a longer match: that keeps a second
                 # run from finding anything new (idempotence). Text typed to look like a marker
                 # can therefore shield what is glued to it (docs/governance.md, limits).

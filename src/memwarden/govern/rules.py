@@ -40,6 +40,8 @@ _FIELDS = (
     "min_digits",
     "folded",
     "standalone",
+    "lead",
+    "anchors",
 )
 
 
@@ -101,6 +103,8 @@ class Rule:
         min_digits: int = 0,
         folded: bool = False,
         standalone: bool = False,
+        lead: int | None = None,
+        anchors: str = "",
     ) -> None:
         self.name = name
         self.pattern = pattern
@@ -125,6 +129,12 @@ class Rule:
         # alone, so its hints are looked for only in the text's token-like runs (the redactor
         # scans those once per text; a text of words needs no check of the table's prefixes).
         self.standalone = standalone
+        # Built-in rules of the whole text whose every match starts with a word holding one of
+        # the hints, at most ``lead`` characters before the hint starts (one character after it
+        # at most), or where ``anchors`` (a pattern) matches: only the stretches near those places
+        # are searched from (``Rule.near``); the searches in between found nothing but cost most.
+        self.lead = lead
+        self.anchors = anchors
         self._check()
 
     # Whether ``spans`` can use ``covered``: the values earlier rules found in the same pass. A
@@ -258,12 +268,43 @@ class Rule:
                 return start + lo, start + hi
         return None
 
+    def near(self, text: str, present: Container[str]) -> list[tuple[int, int]]:
+        """Stretches ``(lo, hi)`` of ``text`` where a match can start (``lead``), left to right:
+        near each place one of the hints in ``present`` (those the text holds) occurs, and at each
+        match of ``anchors``."""
+        lead = self.lead or 0
+        places: list[tuple[int, int]] = []
+        for hint in self.hints:
+            if hint in present:
+                at = text.find(hint)
+                while at >= 0:
+                    places.append((at - lead if at > lead else 0, at + 1))
+                    at = text.find(hint, at + 1)
+        if self.anchors:  # a match of ``anchors`` ends the word a match starts with
+            for anchor in self._anchors.finditer(text):
+                at = anchor.start()
+                places.append((at - lead if at > lead else 0, at))
+        places.sort()
+        merged: list[tuple[int, int]] = []
+        for lo, hi in places:
+            if merged and lo <= merged[-1][1] + 1:
+                if hi > merged[-1][1]:
+                    merged[-1] = (merged[-1][0], hi)
+            else:
+                merged.append((lo, hi))
+        return merged
+
+    @cached_property
+    def _anchors(self) -> re.Pattern[str]:
+        return re.compile(self.anchors)
+
     def spans(
         self,
         text: str,
         windows: list[Window] | None = None,
         covered: list[tuple[int, int]] | None = None,
         avoid: list[tuple[int, int]] | None = None,
+        hinted: list[tuple[int, int]] | None = None,
     ) -> list[tuple[int, int]]:
         """(start, end) of every value this rule redacts in ``text``, left to right (``covered``:
         see ``skips_covered``; a plain rule searches as if it were not given). ``avoid``: spans
@@ -272,7 +313,8 @@ class Rule:
 
         A match its validator rejects does not hide a valid value that starts inside it: the
         search resumes one character after the rejected match's start. With ``windows``
-        (``govern.scopes``) only they are searched; a match must end by its window's ``hi``.
+        (``govern.scopes``) only they are searched; a match must end by its window's ``hi``. With
+        ``hinted`` (``Rule.near``, a rule of the whole text) the searches start only there.
         """
         out: list[tuple[int, int]] = []
         if windows is None:
@@ -289,7 +331,7 @@ class Rule:
                     if span[1] <= hi:
                         out.append(span)
             else:
-                self._spans_in(text, max(lo, cursor), hi, endpos, out, avoid)
+                self._spans_in(text, max(lo, cursor), hi, endpos, out, avoid, hinted)
             if out:
                 cursor = out[-1][1]
         return out
@@ -302,13 +344,24 @@ class Rule:
         endpos: int,
         out: list[tuple[int, int]],
         avoid: list[tuple[int, int]] | None,
+        hinted: list[tuple[int, int]] | None = None,
     ) -> None:
         search = (
             self.regex.search if self.timeout is None else self._timed_search(time.monotonic() + self.timeout)
         )
         # The validator itself, not ``_valid``: a frame less per candidate of a text full of values.
         check = VALIDATORS[self.validator] if self.validator is not None else None
+        stretch = 0
         while True:
+            if hinted is not None:
+                # No match starts before the next stretch: the search jumps there, and stops
+                # once none is left (a search from any position finds the same leftmost match).
+                while stretch < len(hinted) and hinted[stretch][1] < pos:
+                    stretch += 1
+                if stretch == len(hinted):
+                    return
+                if pos < hinted[stretch][0]:
+                    pos = hinted[stretch][0]
             match = search(text, pos, endpos)
             if match is None:
                 return

@@ -127,6 +127,14 @@ SECRET_ASSIGNMENT_HINTS = (
     "sig=",
     "signature=",
 )
+# Every word of ``_WORDS`` holds one of the hints, starting at most this many characters after the
+# word does ("encryption_key": "key" 11 after the "e"; "?x-goog-signature=": 8), or one after it
+# ("_pw": the word is the "pw"); the three words that may hold none ("(", "define(", "setenv(")
+# end where ``SECRET_ASSIGNMENT_ANCHORS`` matches. A match starts with a word, so it starts in one of those
+# stretches (``Rule.near``; tests/govern/test_redaction_scopes.py compares the search from them
+# with the search of the whole text).
+SECRET_ASSIGNMENT_LEAD = 16
+SECRET_ASSIGNMENT_ANCHORS = r"\((?:(?=[ \t]*[\"'])|(?<=define\()|(?<=setenv\())"
 
 # What counts as "part of the same word" next to a value: ASCII letters, digits and underscore.
 _B = "0-9A-Za-z_"
