@@ -317,7 +317,8 @@ def id_words(text: str, pos: int = 0, endpos: int | None = None) -> Iterator[tup
     end = len(text) if endpos is None else min(endpos, len(text))
     cursor = pos
     spaced = _spaced_word_from(text, cursor, end)
-    glued_match = _GLUED_WORD.compiled.search(text, cursor, end)
+    # The glued words are Thai, kana, CJK or Hangul: ASCII text (most stretches near numbers) holds none.
+    glued_match = None if text.isascii() else _GLUED_WORD.compiled.search(text, cursor, end)
     glued = glued_match.span() if glued_match is not None else None
     while True:
         if spaced is not None and (glued is None or spaced[0] < glued[0]):

@@ -204,6 +204,16 @@ def _merge(found: list[tuple[int, int, int, str]]) -> list[Finding]:
     return [_new_finding(Finding, cluster) for cluster in clusters]
 
 
+def _by_hint(general: tuple[tuple[int, Rule], ...]) -> tuple[tuple[int, ...], dict[str, tuple[int, ...]]]:
+    """The priorities of the rules without hints, and of the rules with each hint."""
+    by_hint: dict[str, list[int]] = {}
+    for priority, rule in general:
+        for hint in rule.hints:
+            by_hint.setdefault(hint, []).append(priority)
+    hintless = tuple(priority for priority, rule in general if not rule.hints)
+    return hintless, {hint: tuple(priorities) for hint, priorities in by_hint.items()}
+
+
 def _split_standalone(
     group: tuple[tuple[int, Rule], ...],
 ) -> tuple[tuple[tuple[int, Rule], ...], dict[str, tuple[int, ...]]]:
@@ -263,8 +273,9 @@ class Redactor:
         # Per set of rules (enforced, dry-run): the other rules in order, and the standalone ones
         # by hint, so a text costs a loop over only the token rows whose prefix it holds.
         self._split = {id(group): _split_standalone(group) for group in (self._enforced, self._dry)}
-        # By position: several rules may share a name (the vendor token table names a family).
-        self._rule_hints = tuple(frozenset(rule.hints) for rule in self.rules)
+        # And the other rules' priorities: those without hints, and those of each hint (a text
+        # runs the rules of the hints it holds, not a test per rule of the table).
+        self._by_hint = {key: _by_hint(general) for key, (general, _) in self._split.items()}
         # The digits each rule's number windows are built for. A window with fewer digits than a
         # rule needs holds none of its values, so rules needing 6 or more share the windows of the
         # one needing the fewest in their scope (built once per text); a rule needing fewer (the
@@ -317,7 +328,7 @@ class Redactor:
             lower = fold(MARKER.sub(" ", text))
         found: list[tuple[int, int, int, str]] = []
         present = self._hints.present(lower)
-        general, by_hint = self._split[id(rules)]
+        by_hint = self._split[id(rules)][1]
         tokens: set[int] = set()
         if by_hint:
             first = _TOKEN_RUN_AT_START.match(lower)
@@ -334,11 +345,16 @@ class Redactor:
                 present.update(hits)
                 for hint in hits:
                     tokens.update(by_hint.get(hint, ()))
-        if tokens:
-            general = (*general, *((i, self.rules[i]) for i in sorted(tokens)))
-        for priority, rule in general:
-            if rule.hints and present.isdisjoint(self._rule_hints[priority]):
-                continue
+        hintless, general_by_hint = self._by_hint[id(rules)]
+        chosen = set(hintless)
+        for hint in present:
+            priorities = general_by_hint.get(hint)
+            if priorities:
+                chosen.update(priorities)
+        # The rules in order, the standalone token rows the runs woke after them.
+        planned = [*sorted(chosen), *sorted(tokens)]
+        for priority in planned:
+            rule = self.rules[priority]
             windows = None
             if self.scoped and rule.scope != "text":
                 windows = scopes.windows(rule.scope, self._window_digits[priority])
