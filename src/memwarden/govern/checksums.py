@@ -129,7 +129,19 @@ def digits_of(text: str) -> str:
 
 def luhn_valid(text: str) -> bool:
     """Payment cards: 13-19 digits passing the Luhn check; 12 for Maestro (IIN 50, 56-69)."""
+    if text.isascii():  # the digits' bytes straight to the check (no str made of them)
+        raw = text.encode()
+        return _luhn_bytes_valid(raw if text.isdigit() else raw.translate(None, _NOT_ASCII_DIGIT))
     return luhn_digits_valid(digits_of(text))
+
+
+def _luhn_bytes_valid(raw: bytes) -> bool:
+    """``luhn_digits_valid`` of ASCII digits given as bytes."""
+    if not 12 <= len(raw) <= 19:
+        return False
+    if len(raw) == 12 and not (raw[:2] == b"50" or b"56" <= raw[:2] <= b"69"):
+        return False
+    return (sum(raw[-1::-2]) + sum(raw[-2::-2].translate(_LUHN_DOUBLED)) - 48 * len(raw)) % 10 == 0
 
 
 def luhn_digits_valid(digits: str) -> bool:

@@ -263,6 +263,7 @@ class Redactor:
         # Base64 of user:password is found (as ``basic_auth``) by the rules' run having that rule.
         self._pairs = frozenset(i for i, rule in ordered if rule.name == "basic_auth")
         self.scoped = scoped
+        self._markers: dict[str, str] = {}  # ``marker(rule)`` of each rule name met so far
         # Every hint once, bucketed so that prose settles most with a few one-character searches
         # (``HintScan``); which are in a text is found once, shared by the rules.
         # The hints of standalone token formats are looked for only in the token-like runs.
@@ -390,10 +391,13 @@ class Redactor:
     def _replace(self, text: str, findings: list[Finding]) -> str:
         parts: list[str] = []
         cursor = 0
-        for f in findings:
-            parts.append(text[cursor : f.start])
-            parts.append(marker(f.rule))
-            cursor = f.end
+        markers = self._markers
+        for start, end, rule in findings:
+            text_marker = markers.get(rule)
+            if text_marker is None:
+                text_marker = markers[rule] = marker(rule)
+            parts += (text[cursor:start], text_marker)
+            cursor = end
         parts.append(text[cursor:])
         return "".join(parts)
 
