@@ -130,3 +130,13 @@ def test_counts_missing_and_failures_follow_the_vectors(store: Any) -> None:
     store.put_vectors(SPACE, [(b.id, 1, unit(0, 1).tobytes())])
     assert store.vector_counts("t1", SPACE).failed == 0
     store.warm_vectors(SPACE)
+
+
+def test_vectors_of_another_space_are_known(store: Any) -> None:
+    """After a change of model the server says it embeds everything again: it asks this."""
+    a = put(store, "one")
+    assert store.holds_other_vectors(SPACE) is False  # nothing stored yet
+    store.put_vectors(SPACE, [(a.id, 1, unit(1).tobytes())])
+    assert store.holds_other_vectors(SPACE) is False
+    assert store.holds_other_vectors(OTHER) is True
+    assert store.holds_other_vectors(VectorSpace(SPACE.model_id, 4)) is True  # same name, other size

@@ -84,3 +84,28 @@ def test_a_minilm_database_is_embedded_again_by_a_server_which_says_so(
 def test_the_backlog_check_says_nothing_without_a_database(tmp_path: Path, e5: E5Int8Embedder) -> None:
     settings = load_settings(db=str(tmp_path / "not-yet.db"))
     assert check_vector_backlog(settings, e5.identity) is None
+
+
+def test_memories_written_while_a_fresh_server_loads_are_no_warning(
+    settings: Settings, e5: E5Int8Embedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A first start, no earlier model: what was written before the model loaded is embedded
+    without a warning (the log at the default level stays quiet)."""
+    caplog.set_level(logging.INFO, logger="memwarden")
+    writer = build_service(settings, embeddings=False)
+    try:
+        writer.memories.add(NOTES[0])
+    finally:
+        writer.close()
+    server = build_service(settings, embedder=e5, background=True)
+    try:
+        assert server.vectors is not None
+        server.vectors.start()
+        deadline = time.monotonic() + 120
+        while server.searcher.vector_status(probe=False)["missing"] != 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.searcher.vector_status(probe=False)["missing"] == 0
+    finally:
+        server.close()
+    said = [r for r in caplog.records if "have no vector of" in r.getMessage()]
+    assert [r.levelno for r in said] == [logging.INFO]

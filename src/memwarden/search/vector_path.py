@@ -167,17 +167,22 @@ class VectorPath:
 
     def _say_backlog(self) -> None:
         """Once the model is loaded in a server: how many memories wait for a vector of it. After
-        a change of model (an upgrade whose default model is another one) that is every memory;
-        the loop below embeds them, and keyword search finds them meanwhile."""
+        a change of model (an upgrade whose default model is another one) that is every memory,
+        said as a warning; the memories written while the model loaded are only noted. The loop
+        below embeds them, and keyword search finds them meanwhile."""
+        import logging
+
         space = self.space
         if space is None:
             return
         try:
             counts = self.store.vector_counts(None, space)
+            changed = bool(counts.missing) and self.store.holds_other_vectors(space)
         except StorageError:
             return
         if counts.missing:
-            logger.warning(
+            logger.log(
+                logging.WARNING if changed else logging.INFO,
                 "%d of %d memories have no vector of %s yet: embedding them in the background; "
                 "keyword search finds them meanwhile",
                 counts.missing,

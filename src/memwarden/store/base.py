@@ -270,6 +270,11 @@ class VectorStore(Protocol):
         """How many live memories there are, how many have a vector in ``space``, how many failed."""
         ...
 
+    def holds_other_vectors(self, space: VectorSpace) -> bool:
+        """Whether any vector of another space is stored: an earlier model's, after a change of
+        model (the server then says that it embeds every memory again)."""
+        ...
+
     def vector_search(
         self,
         tenant: str,

@@ -262,6 +262,14 @@ class PostgresVectors:
         assert row is not None
         return VectorCounts(live=row[0], with_vector=row[1], failed=row[2])
 
+    def holds_other_vectors(self, space: VectorSpace) -> bool:
+        with self.connection() as conn:
+            row = conn.execute(
+                "SELECT 1 FROM memory_vectors WHERE model != %s OR dim != %s LIMIT 1",
+                (space.model_id, space.dimension),
+            ).fetchone()
+        return row is not None
+
     def warm_vectors(self, space: VectorSpace) -> None:
         self.ensure_space_index(space)
 

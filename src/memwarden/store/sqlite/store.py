@@ -279,6 +279,9 @@ class SQLiteStore:
     def vector_counts(self, tenant: str | None, space: VectorSpace) -> VectorCounts:
         return vector_methods.vector_counts(self.db.connection(), tenant, space)
 
+    def holds_other_vectors(self, space: VectorSpace) -> bool:
+        return vector_methods.holds_other_vectors(self.db.connection(), space)
+
     def warm_vectors(self, space: VectorSpace) -> None:
         vector_methods.warm_vectors(self._vector_index(space), self.connection)
 

@@ -170,6 +170,13 @@ def vector_counts(conn: sqlite3.Connection, tenant: str | None, space: VectorSpa
     return VectorCounts(live=row[0] or 0, with_vector=row[1] or 0, failed=row[2] or 0)
 
 
+def holds_other_vectors(conn: sqlite3.Connection, space: VectorSpace) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM memory_vectors WHERE model != ? OR dim != ? LIMIT 1", (space.model_id, space.dimension)
+    ).fetchone()
+    return row is not None
+
+
 def new_space_index(path: str, space: VectorSpace, *, exact_max: int, snapshots: bool) -> VectorSpaceIndex:
     """The in-process index of one space (its module, and numpy, load here: with the first
     vector search, never on a keyword-only path)."""
