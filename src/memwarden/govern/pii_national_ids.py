@@ -385,6 +385,10 @@ class IdNumberRule(Rule):
         out: list[tuple[int, int]] = []
         for stretch_lo, hi in _near_digits(text, _LOOK_BACK):
             lo, near = words_near(text, stretch_lo, hi)  # markers blanked, case-folded
+            # A value starts at most 20 characters after its word, is at most 32 long and holds 4
+            # digits or more (``id_like``): a stretch without them there ("net 45") needs no search.
+            if _too_few_digits(text[lo : lo + len(near) + _VALUE_REACH]):
+                continue
             for _, word_end in id_words(near):
                 value = _AFTER_ID_WORD.match(text, lo + word_end)
                 if value is None:
@@ -414,6 +418,17 @@ def _whole_numbers(text: str) -> list[tuple[int, int]]:
 
 _NUMBER_CHUNK = re.compile(r"[0-9][0-9 ./-]*")
 _TWO_SEPARATORS = re.compile(r"[ ./-]{2}")
+
+
+_VALUE_REACH = 52  # the filler after an id word (20) and the longest value ``id_like`` takes (32)
+_VALUE_DIGITS = 4  # the fewest digits a value ``id_like`` takes holds
+
+
+def _too_few_digits(text: str) -> bool:
+    """Whether ``text`` holds fewer digits than a value ``id_like`` takes. Told for ASCII text only
+    (a count in C); for other text, where ``str.isdigit`` holds for more than ASCII digits and
+    a count per character cost more than the search it would spare, the answer is no."""
+    return text.isascii() and len(text) - len(text.encode().translate(None, b"0123456789")) < _VALUE_DIGITS
 
 
 def _digit_count(number: str) -> int:
