@@ -213,7 +213,7 @@ def check_vector_backlog(settings: Any, space: Any) -> Check | None:
         try:
             live, embedded, elsewhere = conn.execute(
                 "SELECT COUNT(*), SUM(v.memory_rowid IS NOT NULL),"
-                " (SELECT COUNT(*) FROM memory_vectors WHERE model != ? OR dim != ?)"
+                " EXISTS (SELECT 1 FROM memory_vectors WHERE model != ? OR dim != ?)"
                 " FROM memories m LEFT JOIN memory_vectors v"
                 "  ON v.memory_rowid = m.rowid AND v.model = ? AND v.dim = ?"
                 " WHERE m.deleted_at IS NULL",
