@@ -247,14 +247,7 @@ def load_rows(
     for r in map(json.loads, (data / "governance-dev" / "pii.jsonl").open(encoding="utf-8")):
         if rng.random() < 0.4:
             rows.append(Row(r["text"], False, "extra:pii", r["lang"], r["id"]))
-    locomo = json.loads((data / "locomo-dev" / "locomo-dev.json").read_text("utf-8"))
-    turns = [
-        t["text"]
-        for item in locomo
-        for key, session in item["conversation"].items()
-        if key.startswith("session_") and isinstance(session, list)
-        for t in session
-    ]
+    turns = locomo_turns(data)
     rows += [Row(t, False, "extra:locomo", "en", t) for t in rng.sample(turns, min(500, len(turns)))]
     # memwarden's benchmark memories: short facts the way agents store them.
     rows += [Row(memory_text(rng, n), False, "own:memories", "en", f"memory:{n}") for n in range(1000)]
@@ -284,6 +277,18 @@ def load_rows(
     return rows
 
 
+def locomo_turns(data: Path) -> list[str]:
+    """Every dialogue turn of the LoCoMo dev conversations, in file order."""
+    locomo = json.loads((data / "locomo-dev" / "locomo-dev.json").read_text("utf-8"))
+    return [
+        t["text"]
+        for item in locomo
+        for key, session in item["conversation"].items()
+        if key.startswith("session_") and isinstance(session, list)
+        for t in session
+    ]
+
+
 def balance_languages(rows: list[Row]) -> None:
     """Raise the weight of public attacks in thinly covered languages (a language with a few
     dozen rows otherwise counts for little beside English), at most ``MAX_LANGUAGE_BOOST``."""
@@ -301,15 +306,7 @@ def calibration_pool(data: Path, rows: list[Row], size: int = 0, seed: int = 99)
         return []
     rng = random.Random(seed)
     taken = {r.text for r in rows}
-    locomo = json.loads((data / "locomo-dev" / "locomo-dev.json").read_text("utf-8"))
-    turns = [
-        t["text"]
-        for item in locomo
-        for key, session in item["conversation"].items()
-        if key.startswith("session_") and isinstance(session, list)
-        for t in session
-        if t["text"] not in taken
-    ]
+    turns = [t for t in locomo_turns(data) if t not in taken]
     texts = rng.sample(turns, min(size // 2, len(turns)))
     paths = sorted((data / "xquad-dev").glob("xquad.*.json"))
     for path in paths:
