@@ -219,13 +219,8 @@ def _split_standalone(
 ) -> tuple[tuple[tuple[int, Rule], ...], dict[str, tuple[int, ...]]]:
     """``(priority, rule)`` entries: the rules that are not standalone, and the priorities of the
     standalone ones by hint."""
-    by_hint: dict[str, list[int]] = {}
-    for priority, rule in group:
-        if rule.standalone:
-            for hint in rule.hints:
-                by_hint.setdefault(hint, []).append(priority)
     general = tuple(entry for entry in group if not entry[1].standalone)
-    return general, {hint: tuple(priorities) for hint, priorities in by_hint.items()}
+    return general, _by_hint(tuple(entry for entry in group if entry[1].standalone))[1]
 
 
 def _starts_a_local_part(text: str, at: int) -> bool:
