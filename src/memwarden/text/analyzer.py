@@ -35,10 +35,10 @@ from memwarden.text.stopwords import CJK_QUESTION_WORDS, VIETNAMESE, as_compared
 from memwarden.text.tokenize import CJK, UNSPACED, WORD, bigrams, cluster_bigrams, clusters, split_words
 
 # Bump when analysis changes in a way that changes index terms: stores re-index on a mismatch.
-ANALYZER_VERSION = 8  # 4: Thai, Lao, Khmer, Myanmar bigrams; 5: stemmers by script and evidence;
+ANALYZER_VERSION = 9  # 4: Thai, Lao, Khmer, Myanmar bigrams; 5: stemmers by script and evidence;
 # 6: Arabic, Greek, Hindi and Vietnamese stopwords; 7: Chinese question words cut CJK runs,
 # more Hindi stopwords; 8: words with combining marks (Devanagari) stemmed, Vietnamese
-# words keep their tones
+# words keep their tones; 9: Vietnamese syllable pairs
 # Alphabetic query terms at least this long also match as prefixes (see _prefix_helps).
 PREFIX_MIN_CHARS = 4
 # A query is cut to this many words/bigrams; longer queries gain nothing but cost time.
@@ -149,8 +149,12 @@ class Analyzer:
             stop = _stopwords_of(stop_languages)
         drop = bool(stop) and any(f not in stop for f in folded)
         out: list[tuple[str, ...]] = []
+        pairs: list[tuple[str, ...]] = []  # a Vietnamese text's syllable pairs (_syllable_pair)
+        previous: tuple[str, ...] | None = None
         index = 0
         for kind, piece in pieces:
+            if kind != WORD:
+                previous = None
             if kind == CJK:
                 # A run of nothing but question words keeps them, as a text of stopwords does.
                 for part in [p for p in _CJK_QUESTION.split(piece) if p] or [piece]:
@@ -165,7 +169,10 @@ class Analyzer:
                         terms = _vietnamese_terms(piece, terms, query=query)
                     if terms:  # a lone combining mark folds to nothing
                         out.append(terms)
-        return out
+                        if vietnamese and previous is not None:
+                            pairs.append((_syllable_pair(previous, terms),))
+                        previous = terms
+        return out + pairs
 
     # -- documents ---------------------------------------------------------------------------
 
@@ -211,6 +218,15 @@ def _vietnamese_terms(word: str, terms: tuple[str, ...], *, query: bool) -> tupl
     the folded one matches every word of the same letters."""
     toned = fold_case(word)
     return (toned,) if query else (toned, *[t for t in terms if t != toned])
+
+
+def _syllable_pair(first: tuple[str, ...], second: tuple[str, ...]) -> str:
+    """One term for two neighbouring words of a Vietnamese text (stopwords between them left
+    out): its words are single syllables, and most of its content words are two of them
+    ("lưu vực" basin, "diện tích" area), which one syllable alone ("tích") does not tell apart.
+    Index and query both get the pairs, so a memory holding the query's compound in order
+    outranks one holding its syllables apart. Joined by an underscore, which no word holds."""
+    return f"{first[0]}_{second[0]}"
 
 
 def _is_letters(word: str) -> bool:
