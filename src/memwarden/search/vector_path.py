@@ -12,17 +12,28 @@ A server's writes never wait for the model: an add commits the memory and its ke
 wakes the background embedder, which drains the store's embedding queue (live memories without
 a vector of the current model, found from a watermark, so a pass costs what changed) in batches.
 The queue is the database itself: nothing is lost on a crash, and a search meanwhile finds the
-new memory by its keywords. Memories this process wrote while the model loaded are embedded by
-the first drain after it: until that drain has run, a search would miss them by meaning without
-saying so, so it waits for the drain (within MEMWARDEN_VECTOR_WARMUP_WAIT_MS) and otherwise
-answers by keywords with ``warming_up``. A one-shot process (``background=False``) embeds at once instead.
+new memory by its keywords.
+
+The embedder gives way to requests: its thread (and the inference threads it starts) runs at a
+lower OS priority on Linux, and while writes keep arriving it waits for a pause in them
+(``QUIET_S``), never longer than ``MAX_DEFER_S`` after the first write it has not embedded; so a
+burst of adds does not share the cores with its own embedding, and under a steady stream every
+memory still gets its vector within that bound plus the embedding time.
+
+Memories this process wrote while the model loaded are embedded by the first drain after it:
+until that drain has run, a search would miss them by meaning without saying so, so it waits for
+the drain (within MEMWARDEN_VECTOR_WARMUP_WAIT_MS) and otherwise answers by keywords with
+``warming_up``. A one-shot process (``background=False``) embeds at once instead.
 When embedding fails the memory is kept and marked (``embedding_error``); the background
 retries it every ``backfill_interval_s``.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -38,8 +49,17 @@ from memwarden.models import Candidate, DegradeReason, Memory, VectorSpace
 from memwarden.store.base import Store, VectorStore
 
 logger = get_logger(__name__)
-#: After a wake-up by a write, the embedder waits this long so a burst of adds forms one batch.
-BATCH_PAUSE_S = 0.05
+#: The embedder embeds written memories once writes have paused this long (a burst of adds then
+#: forms one batch, and the adds do not share the cores with the embedding of the ones before)...
+QUIET_S = 0.1
+#: ...or once the first of them has waited this long, however steady the stream of writes.
+MAX_DEFER_S = 2.0
+#: Memories embedded per step of a drain; between steps a drain gives way to writes that arrived
+#: (within the same bound), so a long backlog does not hold the cores through a burst of adds.
+DRAIN_STEP = 32
+#: How much the embedder's thread lowers its OS priority (Linux niceness, per thread; the threads
+#: it starts inherit it): requests run first whenever the cores are short.
+BACKGROUND_NICE = 10
 #: Query vectors kept for reuse (the same text searched again soon, e.g. in two projects).
 RECENT_QUERIES = 32
 State = Literal["off", "loading", "ready", "failed"]
@@ -52,6 +72,27 @@ def embedding_text(memory: Memory) -> str:
     index and the thread lift, and embedding it with the content measured worse on LoCoMo (a
     reply's vector moved towards the question before it, which then ranked both; docs/search.md)."""
     return unmarked("\n".join(part for part in (memory.title, memory.content) if part))
+
+
+def give_way_to_requests() -> None:
+    """Lower the calling thread's OS priority by ``BACKGROUND_NICE`` and name it for ``top -H``.
+
+    Linux only, where niceness belongs to each thread (``setpriority`` on its id) and threads it
+    starts inherit it; elsewhere the id would name a process, so nothing is done. A refusal (a
+    sandbox without the right) leaves the thread as it was: it then shares the cores evenly.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    tid = threading.get_native_id()
+    try:
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + BACKGROUND_NICE))
+    except OSError as exc:
+        logger.debug("the background embedder keeps its priority: %s", exc)
+    try:
+        with open(f"/proc/self/task/{tid}/comm", "w", encoding="ascii") as comm:
+            comm.write("memwarden-embed")
+    except OSError:
+        pass  # a name for the process list only
 
 
 class PendingVectors:
@@ -101,6 +142,10 @@ class VectorPath:
         # process wrote memories while it loaded (``_written_while_loading``).
         self._caught_up = threading.Event()
         self._written_while_loading = False
+        # When the last write woke the embedder, and when the first it has not embedded did
+        # (None: every write so far is served by a drain under way or done); monotonic clock.
+        self._last_write = float("-inf")
+        self._first_waiting: float | None = None
         self._thread: threading.Thread | None = None
         self._executor: ThreadPoolExecutor | None = None
         self.on_progress: Callable[[int, int], None] | None = None
@@ -140,8 +185,7 @@ class VectorPath:
             self._loaded.set()
 
     def _run(self) -> None:
-        import time
-
+        give_way_to_requests()
         self._load()
         if self.state == "ready":
             self._say_backlog()
@@ -162,8 +206,18 @@ class VectorPath:
             except (EmbeddingUnavailable, StorageError) as exc:
                 logger.warning("background embedding will retry: %s", exc.message)
             if self._wake.wait(self.backfill_interval_s):
-                self._stop.wait(BATCH_PAUSE_S)  # let a burst of adds gather into one batch
+                first = self._first_waiting
+                self._wait_for_pause(MAX_DEFER_S + (time.monotonic() if first is None else first))
             self._wake.clear()
+
+    def _wait_for_pause(self, deadline: float) -> None:
+        """Wait until no write has arrived for ``QUIET_S``, or until ``deadline`` (monotonic)."""
+        while not self._stop.is_set():
+            now = time.monotonic()
+            until = min(self._last_write + QUIET_S, deadline)
+            if now >= until:
+                return
+            self._stop.wait(until - now)
 
     def _say_backlog(self) -> None:
         """Once the model is loaded in a server: how many memories wait for a vector of it. After
@@ -191,11 +245,17 @@ class VectorPath:
             )
 
     def _drain(self, mark: Any) -> Any:
-        """Embed the store's queue until it is empty; returns the queue's new watermark."""
+        """Embed the store's queue until it is empty, in steps of ``DRAIN_STEP`` memories, giving
+        way to writes between steps until ``MAX_DEFER_S`` after the first write this drain
+        serves; returns the queue's new watermark."""
         space = self.space
         seen: set[str] = set()
+        first = self._first_waiting
+        deadline = MAX_DEFER_S + (time.monotonic() if first is None else first)
+        self._first_waiting = None  # writes from here on are served by this drain or the next
         while space is not None and not self._stop.is_set():
-            batch, mark = self.store.embedding_queue(space, mark, limit=BATCH_SIZE)
+            step_started = time.monotonic()
+            batch, mark = self.store.embedding_queue(space, mark, limit=DRAIN_STEP)
             batch = [m for m in batch if m.id not in seen]
             if not batch:
                 break
@@ -203,6 +263,8 @@ class VectorPath:
             error = self._embed_now(space, batch)
             if error is not None:
                 raise EmbeddingUnavailable(error, reason="backfill")
+            if self._last_write > step_started:
+                self._wait_for_pause(deadline)
         return mark
 
     def _retry_failed(self) -> None:
@@ -274,6 +336,9 @@ class VectorPath:
         if self._thread is not None:
             if self.state == "loading":
                 self._written_while_loading = True
+            self._last_write = time.monotonic()
+            if self._first_waiting is None:
+                self._first_waiting = self._last_write
             self._wake.set()
             return None
         space = self.space
@@ -378,8 +443,6 @@ class VectorPath:
         ``wait_for_model`` a search arriving while the model loads does not wait for it (the
         prompt hook's: its budget is tens of milliseconds, a model loads in seconds).
         """
-        import time
-
         self.start()
         if self.embedder is None:
             return PendingVectors(lambda: ([], "no_embedder"))
@@ -459,8 +522,6 @@ class VectorPath:
 
     def probe(self) -> dict[str, Any]:
         """Embed a short text within the search budget: ``probe_ms``, or ``probe_error``."""
-        import time
-
         if self.embedder is None or self.state != "ready":
             return {"probe_error": f"vector path is {self.state}"}
         embedder = self.embedder
