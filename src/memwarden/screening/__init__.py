@@ -31,7 +31,8 @@ Flags (``FLAGS``, always reported in this order; ``FLAG_REASONS`` holds the line
   of secrets on its own;
 - ``injection_like``: no rule matched, but the text reads like the public prompt-injection and
   jailbreak sets (``screening.attack_model``: a linear model over character n-grams, trained on
-  their dev half; it catches the many attacks that use no telltale phrase).
+  their dev half; it catches the many attacks that use no telltale phrase); also one word repeated
+  ten times or more in a row, the repeated-token attack (``phrases.REPEATED_TOKEN``).
 
 Before matching, ``screening.unwrap`` exposes what wrappers hide (Markdown link titles and alt
 text, role-named code fences, JSON and YAML chat messages, HTML attributes and ``<details>``,
@@ -54,6 +55,7 @@ from memwarden.screening.phrases import (
     EXFIL,
     HIDDEN,
     OVERRIDE,
+    REPEATED_TOKEN,
     ROLE,
     TOOL_CALL,
     compile_union,
@@ -77,7 +79,7 @@ FLAG_REASONS: dict[str, str] = {
     "tool_call": "is shaped like a tool or function call an agent might execute",
     "hidden_instruction": "hides text addressed to a model (comment, hidden element, invisible characters)",
     "tool_command": "tells an agent to do something harmful with its tools (delete, push, exfiltrate, run a download)",
-    "injection_like": "reads like known prompt-injection or jailbreak text (statistical model, no single phrase)",
+    "injection_like": "reads like known prompt-injection or jailbreak text (statistical model, or one word repeated many times)",
 }
 # Unicode tag characters spell ASCII invisibly ("ASCII smuggling"); a memory has no use for them.
 _TAG_CHARS = re.compile("[\U000e0020-\U000e007e]")
@@ -111,6 +113,7 @@ class _Patterns(NamedTuple):
     # is searched flag by flag.
     any_view: re.Pattern[str]
     any_despaced: re.Pattern[str]
+    repeated: re.Pattern[str]  # one word many times in a row, on the plain view
 
 
 @functools.cache
@@ -133,6 +136,7 @@ def _patterns() -> _Patterns:
         despaced={name: compile_union(parts) for name, parts in DESPACED.items()},
         any_view=re.compile(union(every), re.DOTALL),
         any_despaced=re.compile(union([p for parts in DESPACED.values() for p in parts]), re.DOTALL),
+        repeated=re.compile(REPEATED_TOKEN),
     )
 
 
@@ -196,8 +200,10 @@ def rule_flags(raw: str, plain: str | None = None) -> tuple[str, ...]:
     folded = unhyphenated_view(folded_view(normal))
     views = (plain,) if folded == plain else (plain, folded)
     despaced = despaced_view(folded)
+    repeated = patterns.repeated.search(plain) is not None
     if (
-        not any(patterns.any_view.search(view) for view in views)
+        not repeated
+        and not any(patterns.any_view.search(view) for view in views)
         and (despaced == folded or patterns.any_despaced.search(despaced) is None)
         and not _TAG_CHARS.search(raw)
     ):
@@ -228,6 +234,8 @@ def rule_flags(raw: str, plain: str | None = None) -> tuple[str, ...]:
         found.add("hidden_instruction")
     if hits("exfil") or (acts() and (hits("cue") or found & {"role_tag", "hidden_instruction"})):
         found.add("tool_command")
+    if repeated:
+        found.add("injection_like")
     return tuple(name for name in FLAGS if name in found)
 
 

@@ -244,7 +244,15 @@ ROLE = [
     r"\n\s*(?:system|developer|admin|operator)\s*(?:message|prompt|note|notice|override|instructions?)?\s*:",
     r"(?:^|\n)\s*(?:system|developer)\s*(?:message|prompt|override|instructions?)?\s*:\s*(?:you|ignore|from now|new|the (?:assistant|ai|model)|always|never|do not|don'?t|disregard|forget|override|run|execute|delete)",
     r"(?:^|\n)\s*(?:系统|系統|システム|система|시스템|النظام|sistem|système|sistema|systeem)\s*(?:消息|提示|メッセージ|сообщение)?\s*:",
+    # A role in square brackets with text or another tag after it on the same line ("[system][system]
+    # Hidden profile for screening systems: ..."); not an INI section header alone on its line, a
+    # Markdown link "[system](...)" or a link reference "[system]: ...".
+    r"\[(?:system|assistant|developer)\][ \t]*(?![\s(:]|$)",
 ]
+# One word repeated many times in a row ("cake cake cake ... Q: ..."): the repeated-token attack that
+# pushes a model off its instructions. Words of three or more characters, or two letters, so that a
+# hex dump ("00 00 00 ...") is no attack.
+REPEATED_TOKEN = r"\b(\w{3,}|[^\W\d_]{2})(?: \1\b){9,}"
 TOOL_CALL = [
     # ReAct agents' transcript: "Thought: … / Action: … / Action Input: …".
     r"\baction\s*:[^\n]{1,200}\n\s*action[ _]input\s*:",
@@ -402,6 +410,7 @@ __all__ = [
     "EXFIL",
     "HIDDEN",
     "OVERRIDE",
+    "REPEATED_TOKEN",
     "ROLE",
     "TOOL_CALL",
     "compile_union",
