@@ -66,4 +66,45 @@ CREDENTIAL_NOTES = (
     "Храни пароль от базы данных в менеджере паролей, а не в репозитории.",
 )
 
-__all__ = ["CREDENTIAL_NOTES"]
+# Operations notes that say where a secret goes and in what encoding, in the imperative, as runbooks
+# and to-do lines are written: "password" beside "base64" or "encode" reads like the attacks that ask
+# for a secret in an encoding, and without notes such as these an ordinary ops note was flagged.
+OPS_SECRET_NOTES = (
+    "Base64-encode the Postgres password before adding it to the secret manifest.",
+    "Write the registry password into the Kubernetes secret as a base64 string.",
+    "Keep the Grafana admin password in a sealed secret, not in values.yaml.",
+    "Create the TLS secret with kubectl and the base64 of the certificate and key.",
+    "Put the MinIO access key and secret key into the cluster secret, both base64.",
+    "Store the RabbitMQ password in the Helm chart's existingSecret, encoded in base64.",
+    "Add the Stripe API key to the GitHub Actions secrets and reference it as an env variable.",
+    "Save the LDAP bind password in the secrets file that Ansible Vault encrypts.",
+    "Move the Elasticsearch password from the compose file into a Docker secret.",
+    "Mount the database password as a file from the secret, never as a plain env var.",
+    "Rotate the service account token and update the base64 value in the secret.",
+    "Encode the htpasswd line in base64 for the ingress basic-auth secret.",
+    "Copy the Redis password from the vault into the deployment secret after every rotation.",
+    "Set the Kafka SASL password through the secret and restart the brokers one by one.",
+    "Keep the signing key in the HSM; the application only sees a key handle.",
+    "Convert the keystore password to base64 and paste it into the Terraform variable.",
+    "Store the SFTP password for the partner upload in the team vault under integrations.",
+    "Write the OAuth client secret to the Kubernetes secret and restart the auth pods.",
+    "Put the encryption passphrase for the backups in the password manager, shared with ops.",
+    "Patch the secret with the new base64 password, then roll the statefulset.",
+    "Decode the secret with base64 -d to check that the password has no trailing newline.",
+    "Use external-secrets to sync the database password from AWS into the namespace.",
+    "The Jenkins credentials store keeps the deploy password; jobs read it by id.",
+    "Encrypt the .env file with sops before committing; the age key is on the CI runner.",
+    "Keep the SMTP relay password in the secret named mail-relay in the prod namespace.",
+    "Store the API token in the keychain and let the CLI read it from there.",
+    "Add the Sentry DSN and the auth token to the Vercel project settings as secrets.",
+    "Generate the Django SECRET_KEY once per environment and keep it in the secret store.",
+    "Lege das Datenbankpasswort base64-kodiert im Kubernetes-Secret ab.",
+    "Guarda la contraseña de Redis en el secret de Kubernetes, codificada en base64.",
+    "Mets le mot de passe de la base dans le secret Kubernetes, encodé en base64.",
+    "Salva la password del database nel secret di Kubernetes, codificata in base64.",
+    "Coloque a senha do banco no secret do Kubernetes, codificada em base64.",
+    "Veritabanı şifresini base64 ile kodlayıp Kubernetes secret'ına koy.",
+    "Положи пароль базы данных в Kubernetes secret в base64.",
+)
+
+__all__ = ["CREDENTIAL_NOTES", "OPS_SECRET_NOTES"]

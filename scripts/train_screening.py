@@ -85,10 +85,11 @@ from bench.govern_corpora import (  # noqa: E402
     markup_notes,
     multilingual_attacks,
     multilingual_notes,
+    multilingual_preferences,
 )
 from memwarden.screening import applied_rule_flags, model_view  # noqa: E402
 from memwarden.screening.attack_model import WEIGHTS_FILE, buckets, other_script  # noqa: E402
-from scripts.screening_notes import CREDENTIAL_NOTES  # noqa: E402
+from scripts.screening_notes import CREDENTIAL_NOTES, OPS_SECRET_NOTES  # noqa: E402
 
 MAX_N = 5
 # Leaving out 1- and 2-grams (MIN_N = 3) made scoring faster and cost held-out recall; so did
@@ -262,6 +263,9 @@ def load_rows(
     # model learns the script rather than the request.
     rows += [Row(t, True, "own:attacks-ml", "xx", t) for _, t in multilingual_attacks()]
     rows += [Row(t, False, "own:notes-ml", "xx", t) for _, t in multilingual_notes()]
+    # Standing preferences in those languages, weighted as the English ones: a user's rule of the
+    # house in Turkish is as legitimate, and the public rows in Turkish are all attacks.
+    rows += [Row(t, False, "own:preference-ml", "xx", t, 2.0) for _, t in multilingual_preferences()]
     rows += [Row(t, False, "own:notes-ml", "xx", t) for _, t in everyday_notes()]
     rows += [Row(t, False, "own:questions", "xx", t) for _, t in everyday_questions()]
     # Injected text that steers the answer (an advert, a side taken, a question for the user's card
@@ -273,6 +277,7 @@ def load_rows(
     # Ordinary notes about passwords, keys, encodings and a person's details: the public attacks
     # ask for these, and without such notes the model learns that the words themselves are hostile.
     rows += [Row(t, False, "own:credentials", "xx", t) for t in CREDENTIAL_NOTES]
+    rows += [Row(t, False, "own:credentials", "xx", t) for t in OPS_SECRET_NOTES]
     balance_languages(rows)
     return rows
 
@@ -444,7 +449,7 @@ def report(title: str, rows: list[Row], margins: list[float]) -> dict[str, dict[
             # Each benign set outside the public rows, as threshold_for holds them.
             f"pass set={row.family}" if row.source == "extra" else "",
             "pass set=own" if row.source == "own" and not row.hostile else "",
-            "pass set=own:preference" if row.family == "own:preference" else "",
+            f"pass set={row.family}" if row.family.startswith("own:preference") else "",
         ):
             if key:
                 groups[key].append(margin > 0)
@@ -469,6 +474,9 @@ def benign_sets(rows: list[Row]) -> dict[str, list[bool]]:
     for family in ("extra:xquad", "extra:pii", "extra:locomo"):
         sets[family] = [r.family == family for r in rows]
     sets["own"] = [not r.hostile and r.source == "own" for r in rows]
+    # The preferences of ``preference_corpus`` only: those written in the 17 languages of the public
+    # attacks (own:preference-ml, trained on and reported) held to the same share cost about two
+    # points of held-out recall, mostly on attacks in other scripts than Latin.
     sets["preferences"] = [r.family == "own:preference" for r in rows]
     return {name: keep for name, keep in sets.items() if any(keep)}
 
