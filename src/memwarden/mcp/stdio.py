@@ -38,6 +38,7 @@ from contextlib import asynccontextmanager
 from typing import Any, BinaryIO
 
 import anyio
+import anyio.to_thread
 import mcp_types as types
 from mcp.server.mcpserver import MCPServer
 from mcp.shared._context_streams import ContextReceiveStream, ContextSendStream, create_context_streams
@@ -127,7 +128,8 @@ class _Wire:
     """fd 0 and 1 moved to private descriptors; 0 then reads /dev/null and 1 writes to stderr."""
 
     def __init__(self) -> None:
-        self.reader: BinaryIO = os.fdopen(os.dup(0), "rb", buffering=0)
+        # Buffered: the readline of an unbuffered file reads one byte per system call.
+        self.reader: BinaryIO = os.fdopen(os.dup(0), "rb")
         self.writer: BinaryIO = os.fdopen(os.dup(1), "wb", buffering=0)
         self._saved = (os.dup(0), os.dup(1))
         null = os.open(os.devnull, os.O_RDONLY)
@@ -230,11 +232,14 @@ async def answering_stdio(
     """Streams for ``Server.run`` over stdin/stdout (or the given files); see ``answering_lines``."""
     wire = _Wire() if reader is None or writer is None else None
     source = anyio.wrap_file(reader or (wire.reader if wire else sys.stdin.buffer))
-    sink = anyio.wrap_file(writer or (wire.writer if wire else sys.stdout.buffer))
+    sink = writer or (wire.writer if wire else sys.stdout.buffer)
+
+    def send(data: bytes) -> None:
+        sink.write(data)
+        sink.flush()
 
     async def write(data: bytes) -> None:
-        await sink.write(data)
-        await sink.flush()
+        await anyio.to_thread.run_sync(send, data)  # one trip to a worker thread, not two
 
     try:
         async with answering_lines(source, write) as streams:
