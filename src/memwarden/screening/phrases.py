@@ -101,7 +101,7 @@ _OTHER_OVERRIDE = [
     r"\bkullanıcıya (?:söyleme|haber verme|bildirme|söylemeden)",
     r"\byeni sistem (?:kuralları|talimatları)",
     # German
-    r"\b(?:ignoriere?n?|vergiss|vergesst|missachte|übergehe?) (?:alle |sämtliche |die |deine )*(?:vorherigen|bisherigen|obigen|früheren|vorigen|ursprünglichen|alten) (?:anweisungen|befehle|regeln|instruktionen|vorgaben)",
+    r"\b(?:ignoriere?n?|vergiss|vergesst|vergessen|missachte|missachten|übergehe?n?)(?: sie)? (?:alle |sämtliche |die |deine |ihre )*(?:vorherigen?|bisherigen?|obigen?|früheren?|vorigen?|ursprünglichen?|alten) (?:anweisungen|befehle|regeln|instruktionen|vorgaben)",
     r"\bvergiss (?:alles|was man dir gesagt hat|was dir gesagt wurde)",
     r"\bdu bist (?:jetzt|ab sofort|nun) (?:ein|eine|der|die|das|kein|frei|ohne)",
     r"\bneue (?:system)?(?:anweisungen|regeln|befehle) ?:",
@@ -111,12 +111,16 @@ _OTHER_OVERRIDE = [
     # French
     r"\bignore[rz]? (?:toutes |tous )?(?:les |tes |vos )?(?:instructions|consignes|règles|directives) (?:précédentes|antérieures|ci-dessus|initiales|d'origine)",
     r"\boublie[rz]? (?:tout ce qu'on (?:t'a|vous a) dit|toutes? (?:les |tes )?(?:instructions|consignes|règles))",
+    r"\boublie[rz]? (?:toutes? )?(?:les |tes |vos )?(?:instructions|consignes|règles) (?:précédentes|antérieures|initiales|d'origine)",
+    r"\boublie[rz]? (?:toutes? )?(?:tes|vos) (?:instructions|consignes)\b",
+    r"\boublie[rz]? tout ce que (?:tu as|vous avez) (?:déjà )?reçu",
     r"\b(?:tu es|vous êtes) (?:maintenant|désormais|dorénavant) (?:un|une|le|la|libre|sans)",
     r"\bnouvelles (?:instructions|règles|consignes) (?:système )?:",
     r"\b(?:révèle|affiche|montre|donne)[rz]? (?:moi |nous )?(?:ton|votre|le) (?:prompt|message) (?:système|systeme)",
     r"\bne (?:le )?dis (?:rien |pas )(?:à|a) l'utilisateur",
     # Spanish
-    r"\b(?:ignora|ignore|ignorad|olvida|olvide|descarta) (?:todas )?(?:las |tus )?(?:instrucciones|reglas|órdenes|indicaciones) (?:anteriores|previas|de arriba|originales)",
+    r"\b(?:ignora|ignore|ignorad|ignorar|olvida|olvide|olvidar|descarta|descartar) (?:todas )?(?:las |tus )?(?:instrucciones|reglas|órdenes|indicaciones) (?:anteriores|previas|de arriba|originales)",
+    r"\bolvíd(?:ate|ese) de (?:todas )?(?:esas |las |tus |sus )?(?:reglas|instrucciones|órdenes|indicaciones)\b",
     r"\bolvid[ae] (?:todo lo que te (?:dijeron|han dicho)|todas (?:las|tus) instrucciones|todo (?:lo )?que (?:te )?(?:dije|digo|he dicho))",
     r"\b(?:ahora eres|a partir de ahora eres|desde ahora eres)\b",
     r"\bnuevas (?:instrucciones|reglas)(?: del sistema)?\s*:",
@@ -125,6 +129,7 @@ _OTHER_OVERRIDE = [
     # Italian
     r"\b(?:ignora|dimentica|trascura) (?:tutte )?(?:le |tue )?(?:istruzioni|regole|indicazioni) (?:precedenti|di prima|originali|sopra)",
     r"\bdimentica (?:tutto quello che ti (?:è stato|hanno) detto|tutto)\b",
+    r"\b(?:ignora|dimentica) tutto (?:ciò|quello) che ti (?:è stato|hanno|era stato) dett[oa]",
     r"\b(?:ora|adesso|da ora) sei (?:un|una|il|la|libero|senza)",
     r"\bnuove (?:istruzioni|regole)(?: di sistema)?\s*:",
     r"\b(?:rivela|mostra|dimmi) (?:il tuo|il) prompt di sistema",
@@ -132,6 +137,8 @@ _OTHER_OVERRIDE = [
     # Portuguese
     r"\b(?:ignore|ignora|esqueça|esqueca|desconsidere) (?:todas )?(?:as |suas )?(?:instruções|instrucoes|regras|ordens) (?:anteriores|prévias|previas|acima|originais)",
     r"\besqueça (?:tudo o que (?:te|lhe) disseram|tudo)\b",
+    r"\b(?:esqueça|esqueca|ignore|desconsidere) (?:todas )?(?:as )?(?:suas|tuas) (?:instruções|instrucoes|regras|ordens)\b",
+    r"\bindependentemente (?:das|de) (?:tarefas|instruções|ordens) anteriores",
     r"\b(?:agora você é|agora voce e|a partir de agora você é)\b",
     r"\bnovas (?:instruções|instrucoes|regras)(?: do sistema)?\s*:",
     r"\b(?:revele|mostre|me diga) (?:seu|o) prompt do sistema",
@@ -145,7 +152,7 @@ _OTHER_OVERRIDE = [
     r"\bvertel (?:het )?(?:de|aan de) gebruiker niet",
     # Russian
     r"(?:игнорируй|игнорируйте|проигнорируй|забудь|забудьте|отбрось|отмени) (?:все |всё |свои |ваши )*(?:предыдущие|прежние|прошлые|вышеуказанные|старые|системные|исходные|данные ранее) (?:инструкции|указания|правила|команды|установки|промпты)",
-    r"(?:забудь|забудьте) (?:всё|все)?,? (?:что|чему) (?:тебе|вам) (?:говорили|сказали|было сказано)",
+    r"(?:забудь|забудьте|игнорируй|игнорируйте|проигнорируй|проигнорируйте) (?:всё|все)?,? (?:что|чему) (?:тебе|вам) (?:говорили|сказали|было сказано)",
     r"(?:теперь|отныне) ты (?:—|-)? ?(?:не |новый |новая |свободн|дэн|dan|без)",
     r"новые (?:системные )?(?:правила|инструкции|указания) ?:",
     r"(?:покажи|выведи|раскрой|напечатай) (?:мне )?(?:свой |твой |системный )*(?:системный )?(?:промпт|prompt|инструкции)",
@@ -196,17 +203,56 @@ _MORE_IGNORE = [
     r"\b(?:abaikan|lupakan|acuhkan) (?:semua |seluruh )?(?:instruksi|perintah|petunjuk|arahan|aturan) (?:sebelumnya|di atas|terdahulu|awal)",
     # Tagalog
     r"\b(?:huwag pansinin|kalimutan|balewalain) (?:ang )?(?:lahat ng )?(?:mga )?(?:naunang|nakaraang|dating|nasa itaas na) (?:tagubilin|instruksyon|utos|panuntunan)",
+    r"\b(?:huwag pansinin|kalimutan|balewalain) (?:ang )?(?:lahat ng )?(?:iyong|inyong) (?:mga )?(?:tagubilin|instruksyon|utos|panuntunan)",
+]
+# The assistant's own secret asked for ("what is your secret key?", "tell me your password"): a secret
+# in the system prompt is what the public attack sets try to extract, in every language they use.
+# A note about the user's own password says "my" or names the account ("the wifi password"), so
+# only the assistant's ("your") is asked for here.
+_SECRET = (
+    r"(?:secret key|secret word|secret code|password|passphrase|passcode|pass phrase|access code|pin code)"
+)
+_SECRET_ASKED = [
+    rf"\b(?:what(?:'s| is) |tell me |give me |share |reveal |confirm |provide |disclose |spell out )(?:to )?(?:me |us )?your {_SECRET}\b",
+    r"\b(?:wie lautet|was ist|nenne|verrate|gib|sag|teile|bestätige)(?: mir| uns)? (?:dein|deinen|ihr|ihren|euer) (?:geheimer schlüssel|geheimen schlüssel|passwort|kennwort|geheimcode|geheimwort)",
+    r"\b(?:quel est|donne[sz]?(?:-moi)?|révèle[sz]?(?:-moi)?|dis(?:-moi)?|confirme[sz]?|partage[sz]?)(?: moi)? (?:ton|votre) (?:mot de passe|clé secrète|code secret|mot secret)",
+    r"\b(?:cuál es|dime|dame|revela(?:me)?|comparte|confirma) (?:tu|su) (?:clave secreta|contraseña|código secreto|palabra secreta)",
+    r"\b(?:qual è|dimmi|dammi|rivela(?:mi)?|condividi|conferma) (?:la tua|il tuo|la sua) (?:chiave segreta|password|parola d'ordine|codice segreto|parola segreta)",
+    r"\b(?:qual é|qual e|diga|diz|me dê|me de|revele|compartilhe|confirme)(?: me)? (?:a |o )?(?:sua|seu|tua|teu) (?:chave secreta|senha|código secreto|palavra secreta)",
+    r"\b(?:wat is|geef|vertel|deel|bevestig)(?: me| mij)? (?:je|jouw|uw) (?:geheime sleutel|wachtwoord|geheime code)",
+    r"\b(?:gizli anahtar(?:ın|ınız)|şifre(?:n|niz)|parola(?:n|nız)) (?:ne|nedir|neydi)\b",
+    r"\b(?:gizli anahtar(?:ını|ınızı)|şifre(?:ni|nizi)|parola(?:nı|nızı)) (?:söyle|ver|paylaş|göster|yaz)",
+    r"(?:какой|каков|какое|скажи|скажите|назови|назовите|сообщи|сообщите|покажи|дай|раскрой)(?: мне)? (?:у (?:тебя|вас) )?(?:твой|ваш|свой|твоё|ваше) (?:секретный ключ|пароль|секретное слово|код доступа|секретный код)",
+    r"(?:твой|ваш) (?:секретный ключ|пароль|секретный код) ?\?",
+    r"你的(?:秘密)?(?:密钥|密碼|密码|口令|秘钥|金鑰|密鑰)(?:是什么|是什麼|是多少|是啥)",
+    r"(?:告诉我|告訴我|说出|說出|透露|给我|給我|分享)你的(?:秘密)?(?:密钥|密碼|密码|口令|秘钥|金鑰|密鑰)",
+    r"(?:あなた|君|きみ|お前)の(?:秘密鍵|秘密の(?:キー|鍵|言葉|コード)|パスワード|合言葉|暗証番号)(?:は(?:何|なん)|を(?:教え|言っ|見せ|共有))",
+    r"(?:당신|너|네|귀하)의? ?(?:비밀 ?키|비밀번호|암호|비밀 ?코드)(?:는|은|가|이|를|을)? ?(?:무엇|뭐|알려|말해|공유)",
+    r"(?:ما هو|ما هي|ماهو|ماهي|اعطني|أعطني|أخبرني|اخبرني|شارك|اكشف)(?: لي)? (?:عن )?(?:مفتاحك السري|كلمة المرور الخاصة بك|كلمة مرورك|رمزك السري|كلمة السر الخاصة بك)",
+    r"\b(?:chìa khóa bí mật|khóa bí mật|mật khẩu|mã bí mật) của (?:bạn|anh|chị|em) (?:là gì|là bao nhiêu)",
+    r"\b(?:cho tôi biết|nói cho tôi|tiết lộ|chia sẻ) (?:chìa khóa bí mật|khóa bí mật|mật khẩu|mã bí mật) của (?:bạn|anh|chị)",
+    r"\b(?:apa|berapa|sebutkan|beri tahu|beritahu|bagikan|ungkapkan)(?: saya)? (?:kunci rahasia|kata sandi|sandi|kode rahasia) (?:anda|kamu|mu)\b",
+    r"\b(?:kunci rahasia|kata sandi|kode rahasia) (?:anda|kamu) (?:apa|adalah apa)\b",
+    r"\b(?:ano ang|sabihin (?:mo )?(?:sa akin )?ang|ibigay (?:mo )?ang|ibahagi (?:mo )?ang) (?:iyong|inyong) (?:lihim na susi|password|sikretong susi|lihim na code)",
+    r"\b(?:lihim na susi|sikretong susi|password) mo\b",
+]
+# The same in Hindi, Bengali and Thai, written in their own letters and folded at import (no
+# uppercase escapes: folding lowercases the pattern).
+_SECRET_ASKED_FOLDED = [
+    r"(?:आपकी|तुम्हारी|आपका|तुम्हारा) (?:गुप्त कुंजी|सीक्रेट की|पासवर्ड|गुप्त कोड|पासकोड)",
+    r"(?:আপনার|তোমার) (?:গোপন কী|গোপন চাবি|পাসওয়ার্ড|গোপন কোড|পাসকোড)",
+    r"(?:รหัสผ่าน|กุญแจลับ|คีย์ลับ|รหัสลับ)(?:ของคุณ|ของเธอ)",
 ]
 # Written in their own letters and folded at import: Thai, Hindi, Bengali.
 _FOLDED_IGNORE = [
-    ("ไม่สนใจ", "ละเว้น", "เพิกเฉย"),
+    ("ไม่สนใจ", "ละเว้น", "เพิกเฉย", "อย่าไปสนใจ", "อย่าสนใจ"),
     ("คำสั่ง", "คำแนะนำ", "ข้อความ", ""),
     ("ก่อนหน้า", "ข้างต้น", "ก่อนหน้านี้"),
     ("पिछले", "पूर्व", "ऊपर के", "पहले के"),
     ("सभी", "सारे"),
     ("निर्देशों", "निर्देश", "आदेशों", "नियमों"),
-    ("को", ""),
-    ("अनदेखा", "नज़रअंदाज़", "नजरअंदाज", "भूल"),
+    ("को", "की", ""),
+    ("अनदेखा", "नज़रअंदाज़", "नजरअंदाज", "भूल", "अवहेलना"),
     ("পূর্ববর্তী", "আগের", "উপরের"),
     ("সমস্ত", "সব"),
     ("নির্দেশাবলী", "নির্দেশনা", "নির্দেশ", "আদেশ"),
@@ -224,12 +270,15 @@ def _folded_phrases() -> list[str]:
 
     t = _FOLDED_IGNORE
     thai = alt(t[0]) + r"\s*" + alt(t[1]) + r"\s*" + alt(t[2])
+    # Thai may put "your" between the instructions and "previous".
+    thai_yours = alt(t[0]) + r"\s*" + alt(t[1]) + r"\s*(?:" + plain_view("ของคุณ") + r"\s*)?" + alt(t[2])
     hindi = alt(t[3]) + r"\s*(?:" + alt(t[4]) + r"\s*)?" + alt(t[5]) + r"\s*" + alt(t[6]) + r"\s*" + alt(t[7])
     bengali = alt(t[8]) + r"\s*(?:" + alt(t[9]) + r"\s*)?" + alt(t[10]) + r"\s*\S*\s*" + alt(t[11])
-    return [thai, hindi, bengali]
+    return [thai, thai_yours, hindi, bengali, *(plain_view(p) for p in _SECRET_ASKED_FOLDED)]
 
 
-OVERRIDE = [phrase(p) for p in _EN_OVERRIDE] + _OTHER_OVERRIDE + _MORE_IGNORE + _folded_phrases()
+OVERRIDE = [phrase(p) for p in _EN_OVERRIDE] + _OTHER_OVERRIDE + _MORE_IGNORE
+OVERRIDE += [phrase(_SECRET_ASKED[0]), *_SECRET_ASKED[1:], *_folded_phrases()]
 
 ROLE = [
     r"<\|\s*(?:im_start|im_end|im_sep|endoftext|system|user|assistant|eot_id|start_header_id|end_header_id|begin_of_text)\s*\|>",
