@@ -128,7 +128,9 @@ def test_the_daemon_socket_answers_the_malformed_suite_alike(place: DaemonPlace)
     starter.send(json.dumps(INIT).encode())
     assert starter.answer()["id"] == 1
     # The relay answers initialize before the daemon it starts is up (docs/daemon.md "Starting
-    # fast"): wait for the daemon's socket.
+    # fast"): wait for the daemon's socket. Its file appears once the socket listens (it used to
+    # appear at bind, two worker-thread trips before listen: under load a connect in between was
+    # refused; tests/daemon/test_socket_publish.py).
     wait_until(place.socket_path.exists, timeout=ANSWER_TIMEOUT, what="the daemon serve started")
     settings = load_settings(embedder="none")
     with socket.socket(socket.AF_UNIX) as sock:

@@ -12,6 +12,7 @@ then the socket is removed and the store closed (``launch.run_daemon``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
@@ -99,6 +100,28 @@ def peer_uid(stream: SocketStream) -> int | None:
     return int(uid)
 
 
+async def listen_unix(place: DaemonPlace) -> Any:
+    """A listener on the place's socket, whose file appears only once it accepts connections.
+
+    anyio binds, sets the mode and listens in three steps, the first two in worker threads: a
+    client that found the socket file in between was refused, and took the daemon for one that
+    had died. So the socket listens under a temporary name in the same folder first, then is
+    renamed into place (``rename`` is atomic; a connection goes to the socket, not the name). The
+    temporary name is no longer than the final one, which must fit the 108 bytes of a Unix
+    socket address.
+    """
+    partial = os.path.join(os.fspath(place.folder), f".s{os.getpid():x}")
+    listener = await anyio.create_unix_listener(partial, mode=0o600)
+    try:
+        os.replace(partial, place.socket_file)
+    except OSError:
+        await listener.aclose()
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise
+    return listener
+
+
 class Daemon:
     """Serves one service to every local client of this user until idle or stopped."""
 
@@ -156,7 +179,7 @@ class Daemon:
             self.place.write_token(listener.extra(SocketAttribute.local_port), self.token or "")
         else:
             self.place.remove_files()  # a socket left by a daemon killed with -9 (we hold the lock)
-            listener = await anyio.create_unix_listener(self.place.socket_path, mode=0o600)
+            listener = await listen_unix(self.place)
         logger.info(
             "daemon %d serving on %s",
             os.getpid(),
