@@ -70,6 +70,19 @@ def thread_cpu(pid: int) -> dict[str, tuple[str, float]]:
     return out
 
 
+def run_queue_ms(pid: int) -> float:
+    """Milliseconds the threads of ``pid`` have spent runnable but waiting for a CPU
+    (``/proc/PID/task/*/schedstat``, second field): on a loaded machine, most of an add's wall
+    time is this wait, not the code's CPU."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / 1e6
+
+
 def request_cpu(before: dict[str, tuple[str, float]], after: dict[str, tuple[str, float]]) -> float:
     """CPU seconds the live threads other than the background embedder (``memwarden-embed``)
     spent between two ``thread_cpu`` readings: the event loop and the request workers. The rest
@@ -126,6 +139,8 @@ async def run(
 
         # The process that embeds: the server, or with --daemon the daemon (not the relay).
         cpu0, embedding0, threads0 = cpu(), cpu_of(pids[-1]), thread_cpu(pids[-1])
+        relay0 = cpu_of(pids[0]) if daemon else 0.0
+        waited0 = sum(run_queue_ms(pid) for pid in pids)
         client0 = time.process_time()
         times = []
         started = time.perf_counter()
@@ -137,6 +152,8 @@ async def run(
         add_s = time.perf_counter() - started
         add_cpu = cpu() - cpu0
         add_embed_cpu = cpu_of(pids[-1]) - embedding0 - request_cpu(threads0, thread_cpu(pids[-1]))
+        relay_cpu = cpu_of(pids[0]) - relay0 if daemon else 0.0
+        waited = sum(run_queue_ms(pid) for pid in pids) - waited0
         client_cpu = time.process_time() - client0
         missing = 0
         while embedder != "none":
@@ -161,6 +178,9 @@ async def run(
         "embedder_cpu_s_during_adds": round(add_embed_cpu, 2),
         "server_cpu_ms_per_add_outside_embedder": round((add_cpu - add_embed_cpu) / adds * 1000, 2),
         "client_cpu_ms_per_add": round(client_cpu / adds * 1000, 2),
+        # With --daemon: the relay's share of the server CPU (the rest is the daemon's).
+        "relay_cpu_ms_per_add": round(relay_cpu / adds * 1000, 2),
+        "server_run_queue_wait_ms_per_add": round(waited / adds, 2),
         "all_embedded_after_s": round(embedded_s, 1),
         "embedded_per_s": round(adds / embedded_s, 1),
         "all_embedded_after_last_add_s": round(embedded_s - add_s, 2),
@@ -195,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{report['server_cpu_s_during_adds']} s during the adds ({report['embedder_cpu_s_during_adds']} s of it "
         f"the background embedder's; {report['server_cpu_ms_per_add_outside_embedder']} ms per add outside it); "
         f"client CPU {report['client_cpu_ms_per_add']} ms per add"
+        + (f"; the relay's CPU {report['relay_cpu_ms_per_add']} ms per add" if args.daemon else "")
+        + f"; server threads waited {report['server_run_queue_wait_ms_per_add']} ms per add for a CPU"
     )
     print(
         f"all embedded by the background {report['all_embedded_after_s']} s after the first add "
