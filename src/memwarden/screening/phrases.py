@@ -155,6 +155,8 @@ _OTHER_OVERRIDE = [
     r"(?:забудь|забудьте|игнорируй|игнорируйте|проигнорируй|проигнорируйте) (?:всё|все)?,? (?:что|чему) (?:тебе|вам) (?:говорили|сказали|было сказано)",
     r"(?:теперь|отныне) ты (?:—|-)? ?(?:не |новый |новая |свободн|дэн|dan|без)",
     r"новые (?:системные )?(?:правила|инструкции|указания) ?:",
+    r"(?:не обращай(?:те)? внимания|наплюй(?:те)?|плюнь(?:те)?) на (?:все |свои |твои |ваши |прежние |предыдущие |данные тебе )*(?:инструкции|указания|правила|установки)",
+    r"(?:больше не|не) (?:следуй(?:те)?|подчиняйся|подчиняйтесь) (?:своим |твоим |вашим |прежним )+(?:инструкциям|указаниям|правилам)",
     r"(?:покажи|выведи|раскрой|напечатай) (?:мне )?(?:свой |твой |системный )*(?:системный )?(?:промпт|prompt|инструкции)",
     r"не (?:говори|сообщай|рассказывай) (?:об этом )?пользователю",
     r"(?:вы|ты) (?:должны|должен|должна|обязаны|обязан) (?:теперь )?(?:слушать|слушаться|подчиняться|выполнять) (?:только )?(?:мои|моим|меня|мне) ?(?:инструкци\w*|команд\w*|приказ\w*|указани\w*)?",
@@ -182,6 +184,9 @@ _OTHER_OVERRIDE = [
     # Arabic
     r"(?:تجاهل|تجاهلي|انس|انسى|إنس|اترك|تخط|تخطى) (?:جميع |كل |كافة )?(?:ال)?(?:تعليمات|أوامر|اوامر|قواعد|إرشادات|توجيهات)(?:ك|كم)?(?: ال\w+)? ?(?:السابقة|الأصلية|الاصلية|القديمة|أعلاه|اعلاه|الماضية)",
     r"(?:انس|انسى|إنس) (?:كل )?ما (?:قيل|قلناه|تعلمته) (?:لك|سابقا)?",
+    # "Do not keep to / follow your instructions (any more)", "stop following your rules".
+    r"(?:لا|لم تعد) (?:تلتزم|تتبع|تطع|تتقيد) (?:ب)?(?:تعليماتك|قواعدك|أوامرك|إرشاداتك|توجيهاتك)",
+    r"(?:توقف|كف) عن (?:اتباع|الالتزام ب|التقيد ب)(?:تعليماتك|قواعدك|أوامرك|إرشاداتك|توجيهاتك)",
     r"(?:أنت|انت) (?:الآن|الان|من الآن) ",
     r"(?:تعليمات|قواعد|أوامر) (?:نظام )?جديدة ?:",
     r"(?:اكشف|أظهر|اظهر|اعرض|اطبع) (?:عن )?(?:موجه|تعليمات|رسالة) (?:ال)?نظام",
@@ -417,13 +422,27 @@ def unanchored(parts: list[str]) -> list[str]:
     return [p.replace(r"\b", "").replace(r"\s+", r"\s*") for p in parts]
 
 
+def starts_outside_ascii(part: str) -> bool:
+    """Whether ``part`` opens with a letter outside ASCII (after any ``(?:``): the phrases in other
+    scripts. ``tests/screening`` checks with the regex parser that each such part can only start
+    matching at a character outside ASCII."""
+    while part.startswith("(?:"):
+        part = part[3:]
+    return part[:1] > "\x7f"
+
+
 def union(parts: list[str]) -> str:
     """One alternation of ``parts``, the word boundary they start with factored out: at the
     positions that are no word boundary (most of a text) the alternatives are not tried at all.
-    Whether it matches anywhere is what searching each part would say."""
+    The phrases in other scripts sit behind one look-ahead for a character outside ASCII, so at
+    the positions of ASCII text they are not tried either. Whether it matches anywhere is what
+    searching each part would say."""
     bounded = [p[2:] for p in parts if p.startswith(r"\b")]
     alternatives = [r"\b(?=\w)(?:" + "|".join(f"(?:{p})" for p in bounded) + ")"] if bounded else []
-    alternatives += [f"(?:{p})" for p in parts if not p.startswith(r"\b")]
+    foreign = [p for p in parts if not p.startswith(r"\b") and starts_outside_ascii(p)]
+    if foreign:
+        alternatives.append(r"(?=[^\x00-\x7f])(?:" + "|".join(f"(?:{p})" for p in foreign) + ")")
+    alternatives += [f"(?:{p})" for p in parts if not p.startswith(r"\b") and not starts_outside_ascii(p)]
     return "|".join(alternatives)
 
 
@@ -464,5 +483,6 @@ __all__ = [
     "TOOL_CALL",
     "compile_union",
     "phrase",
+    "starts_outside_ascii",
     "union",
 ]
