@@ -21,6 +21,7 @@ copied into the repository: half of each corpus is held back, so fix rules, not 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -196,6 +197,40 @@ def _with_rates(counts: dict[str, int]) -> dict[str, Any]:
         "recall": _rate(counts["found"], counts["positives"]),
         "false_positive_rate": _rate(counts["false_positives"], counts["negatives"]),
     }
+
+
+# XQuAD questions sampled per language: ordinary questions in 12 languages, half of them trained on
+# by scripts/train_screening.py and half never (``xquad_questions``), to hold screening's benign
+# rate per language.
+XQUAD_QUESTIONS = 60
+
+
+def xquad_questions(
+    data: Path = DEFAULT_DATA.parent, per_language: int = XQUAD_QUESTIONS
+) -> list[tuple[str, str, str, bool]]:
+    """``(language, key, question, trained)``: ``per_language`` XQuAD questions of each language
+    of ``data/xquad-dev``, chosen and split by a hash of the question id (the same question is in
+    the same half in every language): ``trained`` rows may be fitted on, the others never are, so
+    a benign rate measured on them is held out. Raises MissingData without the folder."""
+    paths = sorted((data / "xquad-dev").glob("xquad.*.json"))
+    if not paths:
+        raise MissingData(f"no xquad-dev/xquad.*.json under {data}")
+
+    def rank(qid: str) -> int:
+        return int(hashlib.sha256(f"xquad-question:{qid}".encode()).hexdigest(), 16)
+
+    rows = []
+    for path in paths:
+        lang = path.name.split(".")[1]
+        qas = [
+            (q["id"], q["question"])
+            for a in json.loads(path.read_text("utf-8"))["data"]
+            for p in a["paragraphs"]
+            for q in p["qas"]
+        ]
+        for qid, question in sorted(qas, key=lambda q: rank(q[0]))[:per_language]:
+            rows.append((lang, f"xquad-q:{lang}:{qid}", question, rank(qid) % 2 == 0))
+    return rows
 
 
 def score(corpora: Iterable[str] = CORPORA, data: Path = DEFAULT_DATA) -> dict[str, dict[str, Any]]:

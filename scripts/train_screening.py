@@ -12,6 +12,8 @@ Training data, read at run time and never copied into the repository:
 - ``governance-dev/injection.jsonl``: the public dev half (``flag`` rows hostile, ``pass`` rows benign);
 - benign text in many languages, so that "not English" never reads as "hostile": sentences of the
   XQuAD contexts (12 languages), the PII corpus' sentences (21 languages), LoCoMo dialogue turns;
+  XQuAD questions (``bench/govern_public.py`` ``xquad_questions``: split by a hash of the question
+  id, half fitted on, half only scored, so their benign rate is held out for the shipped model too);
 - memwarden's own corpora (``bench/govern_corpora.py``: hostile phrasings with evasions; benign
   notes, standing preferences, to-do lines, texts about security, prompts and shell; attacks and
   ordinary notes written in the 17 languages the public attacks use; injected text that steers the
@@ -29,8 +31,10 @@ mostly in Latin letters, one for text in other scripts (``attack_model.other_scr
 as the pair that flags the most public attacks while at most ``--target-fp`` of the benign dev rows
 are flagged, and at most ``--set-fp`` of each public benign source on its own (deepset's questions,
 OWASP's prose about attacks, rule-file lines, command descriptions) and of each other benign set
-(XQuAD, PII and LoCoMo sentences, memwarden's own notes, its standing preferences): a pooled rate
-hid one source paying for the others. Chosen that way the thresholds have seen the benign rows
+(XQuAD, PII and LoCoMo sentences, memwarden's own notes, its standing preferences) and, first of
+all, of the ordinary text of each language: the standing preferences written here in the 17
+languages of the public attacks and XQuAD's questions, pooled per language (``benign_sets``). A
+pooled rate hid one source, or one language, paying for the others. Chosen that way the thresholds have seen the benign rows
 they are graded on, so the held-out figure is also reported with each test fold's thresholds
 chosen on a validation split inside its training fold (``validated_split``, ``--inner-folds``
 folds). Every model is standardised on a calibration pool of benign sentences that no model is
@@ -88,6 +92,7 @@ from bench.govern_corpora import (  # noqa: E402
     multilingual_notes,
     multilingual_preferences,
 )
+from bench.govern_public import xquad_questions  # noqa: E402
 from memwarden.screening import applied_rule_flags, model_view  # noqa: E402
 from memwarden.screening.attack_model import WEIGHTS_FILE, buckets, other_script  # noqa: E402
 from scripts.screening_notes import CREDENTIAL_NOTES, OPS_SECRET_NOTES  # noqa: E402
@@ -110,14 +115,21 @@ MAX_LANGUAGE_BOOST = 3.0
 NB_ALPHA = 1.0
 # Each outside set's factor on --extra-weight: XQuAD and LoCoMo sentences count more because a
 # model that flags them flags ordinary writing; the lines written here in 17 languages count more
-# because they are few and each says what the attacks in that language are made of.
+# because they are few and each says what the attacks in that language are made of; the standing
+# preferences in those languages and XQuAD's questions count as much as XQuAD's sentences: they are
+# held to 2 % per language, and weighted less they pushed the threshold for other scripts up (more
+# attacks missed), while left out of the fit the questions did so most.
 OUTSIDE_WEIGHTS = {
     "extra:xquad": 8.0,
+    "extra:xquad-q": 8.0,
     "extra:locomo": 2.0,
     "own:attacks-ml": 2.5,
     "own:notes-ml": 5.0,
+    "own:preference-ml": 8.0,
     "own": 1.5,
 }
+# The benign sets held to their share per language (``benign_sets``).
+MULTILINGUAL_BENIGN = ("own:preference-ml", "extra:xquad-q")
 PUBLIC_SOURCES = (
     "bipia",
     "cyberseceval",
@@ -203,6 +215,7 @@ class Row:
         "ruled",
         "source",
         "text",
+        "trained",
         "weight",
     )
 
@@ -212,6 +225,8 @@ class Row:
         self.text, self.hostile, self.family, self.lang, self.weight = text, hostile, family, lang, weight
         self.key = key
         self.source = family.split(":")[0]
+        # False: a row only scored and held to its benign share, never fitted on.
+        self.trained = True
         # Not the corpus' own split salt ("split:"): every dev row is even under it.
         self.fold = int(hashlib.sha256(f"fold:{key}".encode()).hexdigest(), 16) % 2
         view = model_view(text)
@@ -234,6 +249,7 @@ def load_rows(
     data: Path,
     xquad_per_language: int = 40,
     seed: int = 5,
+    xquad_questions_per_language: int = 60,
 ) -> list[Row]:
     rng = random.Random(seed)
     rows = [
@@ -268,9 +284,17 @@ def load_rows(
     # model learns the script rather than the request.
     rows += [Row(t, True, "own:attacks-ml", "xx", t) for _, t in multilingual_attacks()]
     rows += [Row(t, False, "own:notes-ml", "xx", t) for _, t in multilingual_notes()]
-    # Standing preferences in those languages, weighted as the English ones: a user's rule of the
-    # house in Turkish is as legitimate, and the public rows in Turkish are all attacks.
-    rows += [Row(t, False, "own:preference-ml", "xx", t, 2.0) for _, t in multilingual_preferences()]
+    # Standing preferences in those languages (``OUTSIDE_WEIGHTS``): a user's rule of the house in
+    # Turkish is as legitimate, and the public rows in Turkish are all attacks.
+    rows += [Row(t, False, "own:preference-ml", lang, t, 2.0) for lang, t in multilingual_preferences()]
+    # Ordinary questions in XQuAD's 12 languages: CyberSecEval-ml's rows are ordinary-looking
+    # questions in other languages labelled hostile, and without these the model learnt that a
+    # question in Chinese or Hindi is an attack. Half are fitted on; the other half never are and
+    # hold the thresholds per language (``benign_sets``), as the preferences do.
+    for lang, key, question, trained in xquad_questions(data, xquad_questions_per_language):
+        row = Row(question, False, "extra:xquad-q", lang, key)
+        row.trained = trained
+        rows.append(row)
     rows += [Row(t, False, "own:notes-ml", "xx", t) for _, t in everyday_notes()]
     rows += [Row(t, False, "own:questions", "xx", t) for _, t in everyday_questions()]
     # Injected text that steers the answer (an advert, a side taken, a question for the user's card
@@ -381,7 +405,10 @@ def fit(
 
     With a calibration ``pool`` the model is standardised on it (``standardised``), so thresholds
     chosen on one model's scores carry over to another fitted on more rows.
+
+    Rows with ``trained`` false are left out: they are only scored.
     """
+    rows = [r for r in rows if r.trained]
     matrix = scipy.sparse.csr_matrix(
         (
             np.concatenate([np.full(len(r.buckets), 1 / len(r.buckets) ** 0.5) for r in rows]),
@@ -455,6 +482,11 @@ def report(title: str, rows: list[Row], margins: list[float]) -> dict[str, dict[
             f"pass set={row.family}" if row.source == "extra" else "",
             "pass set=own" if row.source == "own" and not row.hostile else "",
             f"pass set={row.family}" if row.family.startswith("own:preference") else "",
+            f"pass lang={row.lang} {row.family}" if row.family in MULTILINGUAL_BENIGN else "",
+            f"pass lang={row.lang} pooled" if row.family in MULTILINGUAL_BENIGN else "",
+            "pass set=extra:xquad-q never-fitted"
+            if row.family == "extra:xquad-q" and not row.trained
+            else "",
         ):
             if key:
                 groups[key].append(margin > 0)
@@ -479,10 +511,13 @@ def benign_sets(rows: list[Row]) -> dict[str, list[bool]]:
     for family in ("extra:xquad", "extra:pii", "extra:locomo"):
         sets[family] = [r.family == family for r in rows]
     sets["own"] = [not r.hostile and r.source == "own" for r in rows]
-    # The preferences of ``preference_corpus`` only: those written in the 17 languages of the public
-    # attacks (own:preference-ml, trained on and reported) held to the same share cost about two
-    # points of held-out recall, mostly on attacks in other scripts than Latin.
     sets["preferences"] = [r.family == "own:preference" for r in rows]
+    # Ordinary text in other languages first: the standing preferences written in the 17 languages
+    # of the public attacks and XQuAD's questions, together and per language (both sets of one
+    # language pooled), so that no language's users lose their preferences or questions to a flag.
+    sets["own:preference-ml"] = [r.family == "own:preference-ml" for r in rows]
+    for lang in sorted({r.lang for r in rows if r.family in MULTILINGUAL_BENIGN}):
+        sets[f"lang:{lang}"] = [r.family in MULTILINGUAL_BENIGN and r.lang == lang for r in rows]
     return {name: keep for name, keep in sets.items() if any(keep)}
 
 
@@ -671,6 +706,11 @@ def main() -> None:
         default=2,
         help="test folds of the validated figure (2: the hash split; more: models fitted on more rows)",
     )
+    parser.add_argument(
+        "--ml-weight",
+        type=float,
+        help="factor in OUTSIDE_WEIGHTS of the preferences in 17 languages and XQuAD's questions",
+    )
     parser.add_argument("--json", type=Path, help="write the evaluation tables here")
     parser.add_argument(
         "--calibration-rows",
@@ -689,6 +729,9 @@ def main() -> None:
     )
     args = parser.parse_args()
 
+    if args.ml_weight is not None:
+        for family in MULTILINGUAL_BENIGN:
+            OUTSIDE_WEIGHTS[family] = args.ml_weight
     started = time.perf_counter()
     rows = load_rows(args.data, args.xquad_per_language)
     pool = calibration_pool(args.data, rows, args.calibration_rows)
