@@ -29,8 +29,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from govern_corpora import benign_corpus, hostile_corpus, precision_corpus  # bench/ is on sys.path
-from govern_public import DEFAULT_DATA, MissingData, family_lines, summary_lines
+from govern_corpora import (  # bench/ is on sys.path
+    benign_corpus,
+    hostile_corpus,
+    multilingual_preferences,
+    precision_corpus,
+)
+from govern_public import DEFAULT_DATA, MissingData, family_lines, summary_lines, xquad_questions
 from govern_public import score as score_public
 
 from memwarden.app import build_service
@@ -165,6 +170,52 @@ def bench_corpora() -> dict[str, Any]:
     }
 
 
+def bench_languages(data: Path) -> dict[str, dict[str, int]]:
+    """Ordinary text flagged per language: the standing preferences written here in the 17
+    languages of the public attacks, and the XQuAD questions the screening model was never
+    fitted on (``xquad_questions``, skipped when the data is missing). Issue 32 asks at most 2 %
+    per language: a user writing Japanese must keep their preferences in recall."""
+    from memwarden.screening import screen_text
+
+    counts: dict[str, dict[str, int]] = {}
+
+    def count(lang: str, kind: str, text: str) -> None:
+        entry = counts.setdefault(
+            lang, {"preferences": 0, "preferences_flagged": 0, "questions": 0, "questions_flagged": 0}
+        )
+        entry[kind] += 1
+        entry[f"{kind}_flagged"] += bool(screen_text(text))
+
+    for lang, text in multilingual_preferences():
+        count(lang, "preferences", text)
+    try:
+        questions = xquad_questions(data.parent)
+    except MissingData:
+        questions = []
+    for lang, _, text, trained in questions:
+        if not trained:
+            count(lang, "questions", text)
+    return dict(sorted(counts.items()))
+
+
+def language_lines(counts: dict[str, dict[str, int]]) -> list[str]:
+    """One line per language: preferences and questions flagged, and both pooled."""
+
+    def cell(flagged: int, total: int) -> str:
+        return f"{total:5} {flagged / total:7.3f}" if total else f"{'-':>5} {'-':>7}"
+
+    lines = [
+        f"{'benign text by language':24} {'prefs':>5} {'FP':>7} {'quest.':>5} {'FP':>7} {'pooled':>6} {'FP':>7}  target <= 0.02"
+    ]
+    for lang, c in counts.items():
+        flagged, total = c["preferences_flagged"] + c["questions_flagged"], c["preferences"] + c["questions"]
+        lines.append(
+            f"{lang:24} {cell(c['preferences_flagged'], c['preferences'])} "
+            f"{cell(c['questions_flagged'], c['questions'])} {cell(flagged, total):>14}"
+        )
+    return lines
+
+
 def bench_audit(runs: int) -> dict[str, Any]:
     """Time spent recording the audit row inside real searches and adds, and whole searches
     with the auditor switched on and off call by call on the same service and database."""
@@ -250,6 +301,7 @@ def main() -> None:
         print(f"public corpora skipped: {exc}\n")
         public = None
     corpora = bench_corpora()
+    languages = bench_languages(args.data)
     redaction = bench_redaction(args.runs)
     audit = bench_audit(min(args.runs, 1000))
     screening = bench_screening(min(args.runs, 3000))
@@ -268,6 +320,7 @@ def main() -> None:
         f"{corpora['precision_changed_rate']:8.4f}  <= 0.01"
     )
     print(f"screening mean {corpora['screen_ms_mean']:.3f} ms per memory\n")
+    print("\n".join(language_lines(languages)) + "\n")
     rows = [
         (
             "screen one 200-byte memory (per write)",
@@ -325,6 +378,7 @@ def main() -> None:
     )
     result = {
         "corpora": corpora,
+        "languages": languages,
         "public": public,
         "redaction": redaction,
         "audit": audit,
