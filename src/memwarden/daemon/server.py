@@ -107,8 +107,8 @@ async def listen_unix(place: DaemonPlace) -> Any:
     client that found the socket file in between was refused, and took the daemon for one that
     had died. So the socket listens under a temporary name in the same folder first, then is
     renamed into place (``rename`` is atomic; a connection goes to the socket, not the name). The
-    temporary name is no longer than the final one, which must fit the 108 bytes of a Unix
-    socket address.
+    temporary name is no longer than the final one, which must fit a Unix socket address
+    (``sun_path``).
     """
     partial = os.path.join(os.fspath(place.folder), f".s{os.getpid():x}")
     listener = await anyio.create_unix_listener(partial, mode=0o600)
