@@ -252,7 +252,9 @@ def build_server_service(settings: Settings) -> MemoryService:
 def _checked_at_start(settings: Settings, service: MemoryService) -> MemoryService:
     """The keyword index probed with a real write now; the checks that read every row (the
     index's count against the table's, the purge of long-expired memories: seconds at 1M
-    memories, issue 21) run in a thread beside the serving server, which answers meanwhile."""
+    memories, issue 21) run in a thread beside the serving server, which answers meanwhile, as
+    does the warm-up of the write path (``Intake.warm``: a first add would wait for it)."""
+    _warm_in_background(service)
     store = service.store
     if not isinstance(store, MaintainableStore):
         return service
@@ -264,6 +266,19 @@ def _checked_at_start(settings: Settings, service: MemoryService) -> MemoryServi
 
     service.in_background(whole_table_checks, name="memwarden-start-checks")
     return service
+
+
+def _warm_in_background(service: MemoryService) -> None:
+    """``Intake.warm`` in a thread of its own. It reads no store, so ``close`` need not wait for
+    it (``MemoryService.in_background`` threads are waited for) and a process may exit under it."""
+    import threading
+
+    def warm() -> None:
+        import memwarden.memories  # noqa: F401  (the write side's module, imported on first use)
+
+        service.intake.warm()
+
+    threading.Thread(target=warm, name="memwarden-warm", daemon=True).start()
 
 
 def _purge_at_start(settings: Settings, service: MemoryService) -> None:

@@ -248,6 +248,17 @@ class Intake:
             )
         )
 
+    def warm(self) -> None:
+        """Build now what a process's first write would otherwise wait for: the redaction rules,
+        screening's phrase patterns and its model (compiling the patterns is most of a first
+        write's time). A server calls it in a thread at start; nothing is written."""
+        from memwarden.screening import screen_text
+
+        for rule in self.redactor.rules:
+            getattr(rule, "regex", None)  # each rule's pattern is compiled on its first use
+        sample = "Warm-up: ask ana@example.org or +1 415 555 0100 before Friday's deploy to 10.0.0.5."
+        screen_text(self.redact(sample).text)
+
     def index_text(self, memory: Memory) -> IndexText:
         """The analyzed text the keyword index stores for ``memory`` (text/memory_index.py: the
         content with the dates its relative time words name, and the context apart); redaction

@@ -9,6 +9,8 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from audit_rows import audit_rows
+
 from memwarden.app import build_service
 from memwarden.config import load_settings
 
@@ -49,3 +51,29 @@ def test_a_server_closed_during_its_start_checks_waits_for_them(tmp_path: Path) 
         assert stats["memories"] == stats["expired"] == 0
     finally:
         reopened.close()
+
+
+def test_a_server_warms_its_write_path_at_start_and_writes_nothing(tmp_path: Path) -> None:
+    """What a first add would wait for (screening's phrase patterns and model, the redaction
+    rules) is built in a thread at start; the database gets no memory and no audit row from it."""
+    import threading
+
+    from memwarden import screening
+    from memwarden.app import build_server_service
+    from memwarden.screening import attack_model
+
+    screening._patterns.cache_clear()
+    attack_model.attack_model.cache_clear()
+    settings = load_settings(db=str(tmp_path / "m.db"), embedder="none", backup_keep=0)
+    service = build_server_service(settings)
+    try:
+        for thread in threading.enumerate():
+            if thread.name == "memwarden-warm":
+                thread.join(timeout=120)
+        assert screening._patterns.cache_info().currsize == 1
+        assert attack_model.attack_model.cache_info().currsize == 1
+        assert service.intake._redactor is not None
+        assert service.store.table_counts()["memories"] == 0
+    finally:
+        service.close()
+    assert [row["op"] for row in audit_rows(tmp_path / "m.db") if row["op"] in {"add", "update"}] == []
