@@ -11,8 +11,6 @@ import base64
 import os
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from importlib import resources
 from typing import Any
 from urllib.parse import quote
@@ -230,25 +228,6 @@ def test_each_script_is_held_to_its_own_threshold() -> None:
     for view in ("the deploy key is in 1password", "会议在周五下午三点开始。"):
         threshold = model.threshold_other if other_script(view) else model.threshold
         assert attack_margin(view, model) == pytest.approx(attack_score(view, model) - threshold)
-
-
-def test_the_model_costs_less_than_the_phrase_rules_it_backs_up() -> None:
-    """The model's share of a write's screening (bench/govern.py times the whole on an idle
-    machine; here both parts are timed in the same loop, so machine load cancels out)."""
-    text = ("Deploy notes: the API gateway runs on port 8443 and Bob rotates its TLS certificate. " * 3)[:200]
-    screen_text(text)  # patterns compiled and model loaded outside the timing
-    model, view = attack_model(), model_view(text)
-
-    def best_of(call: Callable[[], object]) -> float:
-        timings = []
-        for _ in range(5):
-            started = time.perf_counter()
-            for _ in range(100):
-                call()
-            timings.append(time.perf_counter() - started)
-        return min(timings)
-
-    assert best_of(lambda: attack_score(view, model)) < best_of(lambda: rule_flags(exposed_text(text)))
 
 
 def test_context_and_thread_are_screened_on_write(service: MemoryService) -> None:
