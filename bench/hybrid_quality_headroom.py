@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import locomo  # noqa: E402
 import xquad  # noqa: E402
+import xquad_fit  # noqa: E402
 
 from memwarden.models import Candidate, KeywordQuery  # noqa: E402
 from memwarden.search import searcher as searcher_module  # noqa: E402
@@ -151,21 +152,7 @@ def recall5(service: Any, q: Question, *, tuning: Tuning | None = None, keyword_
 
 
 def _service(tmp: str, name: str, model: str) -> Any:
-    from memwarden.app import build_service
-    from memwarden.config import load_settings
-
-    settings = load_settings(
-        db=f"{tmp}/{name}.db",
-        log_file=f"{tmp}/log",
-        audit=False,
-        embedder="builtin",
-        embed_model=model,
-        vector_timeout_ms=60_000,
-    )
-    service = build_service(settings, background=False)
-    if service.vectors is None or not service.vectors.wait_ready(300):
-        raise SystemExit(f"the model did not load: {service.vectors and service.vectors.error}")
-    return service
+    return xquad_fit.model_service(f"{tmp}/{name}.db", f"{tmp}/log", model)
 
 
 def gather_xquad(service: Any, code: str, data: Path) -> list[Question]:

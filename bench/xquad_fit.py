@@ -45,25 +45,30 @@ def _scores(ranked: list[list[int]], relevant: list[int]) -> dict[str, float]:
     return {"recall@5": round(at5 / n, 4), "mrr": round(mrr / n, 4)}
 
 
-def fit_language(code: str, model: str, data: Path) -> dict[str, Any]:
+def model_service(db: str, log_file: str, model: str) -> Any:
+    """An in-process service on ``db`` (no audit) with the builtin ``model`` loaded, embedding
+    as it writes (no background thread); exits when the model does not load."""
     from memwarden.app import build_service
     from memwarden.config import load_settings
+
+    settings = load_settings(
+        db=db, log_file=log_file, audit=False, embedder="builtin", embed_model=model, vector_timeout_ms=60_000
+    )
+    service = build_service(settings, background=False)
+    if service.vectors is None or not service.vectors.wait_ready(300):
+        error = service.vectors and service.vectors.error
+        service.close()
+        raise SystemExit(f"the model did not load: {error}")
+    return service
+
+
+def fit_language(code: str, model: str, data: Path) -> dict[str, Any]:
     from memwarden.search.tuning import Tuning
 
     language = load(data, code)
     with tempfile.TemporaryDirectory() as tmp:
-        settings = load_settings(
-            db=f"{tmp}/fit.db",
-            log_file=f"{tmp}/log",
-            audit=False,
-            embedder="builtin",
-            embed_model=model,
-            vector_timeout_ms=60_000,
-        )
-        service = build_service(settings, background=False)
+        service = model_service(f"{tmp}/fit.db", f"{tmp}/log", model)
         try:
-            if service.vectors is None or not service.vectors.wait_ready(300):
-                raise SystemExit(f"the model did not load: {service.vectors and service.vectors.error}")
             project = f"xquad-{code}"
             sentence_of: dict[str, int] = {}
             for number, sentence in enumerate(language.sentences):
