@@ -206,9 +206,13 @@ class VectorPath:
             except (EmbeddingUnavailable, StorageError) as exc:
                 logger.warning("background embedding will retry: %s", exc.message)
             if self._wake.wait(self.backfill_interval_s):
-                first = self._first_waiting
-                self._wait_for_pause(MAX_DEFER_S + (time.monotonic() if first is None else first))
+                self._wait_for_pause(self._defer_deadline())
             self._wake.clear()
+
+    def _defer_deadline(self) -> float:
+        """``MAX_DEFER_S`` after the first write not embedded yet (or from now, when none waits)."""
+        first = self._first_waiting
+        return MAX_DEFER_S + (time.monotonic() if first is None else first)
 
     def _wait_for_pause(self, deadline: float) -> None:
         """Wait until no write has arrived for ``QUIET_S``, or until ``deadline`` (monotonic)."""
@@ -250,8 +254,7 @@ class VectorPath:
         serves; returns the queue's new watermark."""
         space = self.space
         seen: set[str] = set()
-        first = self._first_waiting
-        deadline = MAX_DEFER_S + (time.monotonic() if first is None else first)
+        deadline = self._defer_deadline()
         self._first_waiting = None  # writes from here on are served by this drain or the next
         while space is not None and not self._stop.is_set():
             step_started = time.monotonic()
