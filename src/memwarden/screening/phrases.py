@@ -95,11 +95,31 @@ _EN_OVERRIDE = [
     r"\b(?:ai|llm) (?:assistants?|agents?|models?) (?:reading|processing|that read|who read) this\b",
     # Switching off the assistant's own safeguard of asking first is an override, not a preference.
     r"\b(?:without|don'?t|do not|never) (?:asking|ask) (?:the user )?for (?:permission|confirmation|approval)\b",
+    # The assistant's safeguards declared off: "your content filters are off", "safety guidelines
+    # have been suspended for this session". Said of a proxy or a profile ("content filters are
+    # disabled in staging") it is an ops note, so the assistant or the conversation is named.
+    r"\b(?:your|the (?:assistant|model|ai|agent|bot)'?s?) (?:content |safety |ethical |moderation |ethics )?(?:filters?|restrictions|guardrails|safeguards|polic(?:y|ies)|guidelines|rules|checks) (?:are|is|have been|has been|were|was) (?:now |hereby |temporarily )?(?:off|disabled|removed|lifted|turned off|switched off|deactivated|suspended|waived|no longer (?:active|in effect|apply|applicable))\b",
+    r"\b(?:content|safety|ethical|moderation|ethics) (?:filters?|restrictions|guardrails|safeguards|polic(?:y|ies)|guidelines|rules|checks) (?:are|is|have been|has been|were|was) (?:now |hereby |temporarily )?(?:off|disabled|removed|lifted|turned off|switched off|deactivated|suspended|waived|no longer (?:active|in effect|apply|applicable)) (?:for|in|during) (?:you|this (?:session|conversation|chat|thread|reply|answer)|the rest of (?:this|the) (?:session|conversation|chat))\b",
+    r"\b(?:developer|god|dan|jailbreak|unrestricted|unfiltered) mode\b[^.\n]{0,40}\b(?:content |safety |ethical |moderation )?(?:filters?|restrictions|guardrails|safeguards|censorship) (?:are|is|have been|has been) (?:now )?(?:off|disabled|removed|lifted|turned off|deactivated|suspended)\b",
+    r"\b(?:your |the )?(?:guardrails|safeguards|restrictions|limitations|filters) (?:on|of) (?:you|the (?:assistant|model|ai|agent)) (?:are|have been|were) (?:now )?(?:off|disabled|removed|lifted|suspended)\b",
+    # An assistant without limits: "you are now an AI with no restrictions".
+    r"\byou(?:'re| are) (?:now )?(?:an? |the )?(?:[\w-]+ ){0,2}(?:ai|assistant|model|chatbot|bot|llm|agent)\b[^.\n]{0,30}?\b(?:without|with no|free (?:of|from)|that has no|which has no) (?:any )?(?:limits|limitations|restrictions|filters|censorship|rules|guidelines|guardrails|boundaries|ethics)\b",
+    # The rules given called fake: "the previous rules were a test; the real rules are …".
+    rf"\b(?:{_EARLIER}|those|these|your) (?:{_RULES}|guidelines) (?:were|was) (?:just |only |all |merely )*(?:a test|a drill|fake|a joke|a decoy|a trick|not real|a lie)\b",
+    r"\b(?:the |your )?(?:real|actual|true|new) (?:rules|instructions|guidelines|orders|directives) (?:are|is) ?:",
+    r"\bthe (?:real|actual|true) (?:rules|instructions|guidelines|directives) (?:are|is) (?:as follows|below|these|now|different)\b",
+    # The user's own rules called hostile, so that the assistant drops them.
+    r"\b(?:stop following|ignore|disregard|override|bypass|set aside) (?:all |any )?(?:of )?(?:the |your )?(?:user|owner|operator|human)(?:'s|s'|s)? (?:instructions|rules|constraints|restrictions|wishes|requests|guidelines)\b[^.\n]{0,20}(?:;|,|:|\.|—|-)? ?(?:they|these|those|it) (?:were|was|are|is) (?:written|planted|sent|injected|placed|added) by\b",
+    # Consent claimed for the reader: "as we discussed, you agreed to share the admin token".
+    r"\byou (?:already |previously |earlier )?(?:agreed|promised|consented|said you would|said you'd|offered)(?: to)? (?:share|give|send|reveal|tell|disclose|provide|hand over|show)\b[^.\n]{0,50}\b(?:tokens?|passwords?|keys?|secrets?|credentials|passphrases?)\b",
+    # Blanket leave to act unasked: "approved running any shell command without confirmation".
+    r"\b(?:run|running|execute|executing) (?:any|all|every|arbitrary) (?:shell |terminal |system )?(?:commands?|scripts?|code) (?:\w+ ){0,3}?without (?:any )?(?:confirmation|asking|approval|permission|review|checking)\b",
 ]
 _OTHER_OVERRIDE = [
     # Turkish
     r"\b(?:önceki|yukarıdaki|tüm|bütün|eski|sistem) (?:tüm |bütün )?(?:talimatları|kuralları|komutları|yönergeleri) (?:yok say|unut|görmezden gel|dikkate alma|boşver|iptal et)",
     r"\bartık sen (?:bir |yeni )?\w+",
+    r"\b(?:kısıtlamasız|sınırsız|filtresiz|sansürsüz|kuralsız) (?:bir )?(?:yapay zeka|asistan|model|bot)\b",
     r"\bsistem (?:istemini|komutunu|talimatlarını) (?:göster|yaz|söyle|açıkla|ver)",
     r"\bkullanıcıya (?:söyleme|haber verme|bildirme|söylemeden)",
     r"\byeni sistem (?:kuralları|talimatları)",
@@ -107,6 +127,8 @@ _OTHER_OVERRIDE = [
     r"\b(?:ignoriere?n?|vergiss|vergesst|vergessen|missachte|missachten|übergehe?n?)(?: sie)? (?:alle |sämtliche |die |deine |ihre )*(?:vorherigen?|bisherigen?|obigen?|früheren?|vorigen?|ursprünglichen?|alten) (?:anweisungen|befehle|regeln|instruktionen|vorgaben)",
     r"\bvergiss (?:alles|was man dir gesagt hat|was dir gesagt wurde)",
     r"\bdu bist (?:jetzt|ab sofort|nun) (?:ein|eine|der|die|das|kein|frei|ohne)",
+    r"\b(?:ab sofort|ab jetzt|von nun an|von jetzt an) bist du (?:ein|eine|der|die|das|kein|frei|ohne)",
+    r"\b(?:ki|assistent\w*|modell|bot|chatbot) (?:ganz )?ohne (?:jegliche )?(?:einschränkungen|filter|regeln|zensur|grenzen|richtlinien)\b",
     r"\bneue (?:system)?(?:anweisungen|regeln|befehle) ?:",
     r"\b(?:zeige?|gib|verrate) (?:mir )?(?:deinen|den|deine) (?:system ?prompt|systemanweisungen)",
     r"\bsag(?:e)? (?:es )?(?:dem|den) (?:benutzer|nutzer)n? nicht",
@@ -118,6 +140,8 @@ _OTHER_OVERRIDE = [
     r"\boublie[rz]? (?:toutes? )?(?:tes|vos) (?:instructions|consignes)\b",
     r"\boublie[rz]? tout ce que (?:tu as|vous avez) (?:déjà )?reçu",
     r"\b(?:tu es|vous êtes) (?:maintenant|désormais|dorénavant) (?:un|une|le|la|libre|sans)",
+    r"\b(?:à partir de maintenant|dès maintenant|à partir d'aujourd'hui),? (?:tu es|vous êtes) (?:un|une|le|la|libre|sans)",
+    r"\b(?:ia|assistant|modèle|bot|chatbot) sans (?:aucune? )?(?:filtres?|restrictions|limites|règles|censure)\b",
     r"\bnouvelles (?:instructions|règles|consignes) (?:système )?:",
     r"\b(?:révèle|affiche|montre|donne)[rz]? (?:moi |nous )?(?:ton|votre|le) (?:prompt|message) (?:système|systeme)",
     r"\bne (?:le )?dis (?:rien |pas )(?:à|a) l'utilisateur",
@@ -125,7 +149,8 @@ _OTHER_OVERRIDE = [
     r"\b(?:ignora|ignore|ignorad|ignorar|olvida|olvide|olvidar|descarta|descartar) (?:todas )?(?:las |tus )?(?:instrucciones|reglas|órdenes|indicaciones) (?:anteriores|previas|de arriba|originales)",
     r"\bolvíd(?:ate|ese) de (?:todas )?(?:esas |las |tus |sus )?(?:reglas|instrucciones|órdenes|indicaciones)\b",
     r"\bolvid[ae] (?:todo lo que te (?:dijeron|han dicho)|todas (?:las|tus) instrucciones|todo (?:lo )?que (?:te )?(?:dije|digo|he dicho))",
-    r"\b(?:ahora eres|a partir de ahora eres|desde ahora eres)\b",
+    r"\b(?:ahora eres|a partir de ahora eres|desde ahora eres|de ahora en adelante,? eres|a partir de este momento,? eres)\b",
+    r"\beres (?:ahora )?(?:una? )?(?:asistente|ia|inteligencia artificial|modelo|bot|chatbot) sin (?:ningún |ninguna )?(?:filtros?|restricciones|límites|limites|reglas|censura)\b",
     r"\bnuevas (?:instrucciones|reglas)(?: del sistema)?\s*:",
     r"\b(?:revela|muestra|dime) (?:tu|el) (?:prompt|mensaje) del sistema",
     r"\bno (?:se lo |le |se )?(?:digas|cuentes|menciones) (?:nada )?al usuario",
@@ -158,6 +183,7 @@ _OTHER_OVERRIDE = [
     r"(?:забудь|забудьте|игнорируй|игнорируйте|проигнорируй|проигнорируйте) (?:всё|все)?,? (?:что|чему) (?:тебе|вам) (?:говорили|сказали|было сказано)",
     r"(?:теперь|отныне) ты (?:—|-)? ?(?:не |новый |новая |свободн|дэн|dan|без)",
     r"новые (?:системные )?(?:правила|инструкции|указания) ?:",
+    r"(?:ии|ассистент|помощник|модель|бот|чат-бот|нейросеть) без (?:каких-либо |всяких |любых )?(?:ограничений|фильтров|правил|цензуры)",
     r"(?:не обращай(?:те)? внимания|наплюй(?:те)?|плюнь(?:те)?) на (?:все |свои |твои |ваши |прежние |предыдущие |данные тебе )*(?:инструкции|указания|правила|установки)",
     r"(?:больше не|не) (?:следуй(?:те)?|подчиняйся|подчиняйтесь) (?:своим |твоим |вашим |прежним )+(?:инструкциям|указаниям|правилам)",
     r"(?:покажи|выведи|раскрой|напечатай) (?:мне )?(?:свой |твой |системный )*(?:системный )?(?:промпт|prompt|инструкции)",
@@ -168,12 +194,14 @@ _OTHER_OVERRIDE = [
     r"(?:忘记|忘記|忘掉)(?:你)?(?:之前|以前|先前)?(?:被)?(?:告诉|告訴|教)(?:你)?的(?:一切|所有|内容|东西)",
     r"(?:(?:从现在开始|從現在開始|从现在起|從現在起|现在起|今后|今後)[,，]?你(?:现在|現在)?是|你(?:现在|現在)是)(?:一个|一個)?(?:不受|没有|沒有|新的|自由|邪恶|越狱|dan)",
     r"新的?系统(?:指令|规则|提示|设定)|系統(?:指令|規則)更新|新的系統指令",
+    r"(?:没有|沒有|不受)(?:任何)?(?:限制|过滤|過濾|审查|審查|规则|規則)的(?:ai|人工智能|助手|模型|机器人|機器人)",
     r"(?:不要|别|不准|切勿)(?:告诉|告訴|通知|提醒)(?:用户|使用者|用戶)",
     r"(?:显示|顯示|输出|輸出|打印|泄露|泄漏|告诉我|告訴我|透露)(?:你的|你)?(?:系统|系統)(?:提示|提示词|指令|消息)",
     # Japanese
     r"(?:以前|前|上記|これまで|今まで|先ほど|元|最初|システム)の(?:すべての|全ての|全部の)?(?:指示|命令|ルール|指令|プロンプト|設定)(?:は|を|も)?(?:すべて|全て|全部)?(?:無視|忘れ|破棄)",
     r"(?:言われた|教えられた)(?:こと|事)を(?:すべて|全て|全部)?忘れ",
     r"(?:あなたは|君は|お前は)(?:今から|これから|今日から|もう)",
+    r"(?:制限|フィルター|検閲|ルール)(?:の(?:ない|一切ない)|なし|を持たない)(?:ai|アシスタント|モデル|ボット)",
     r"新しい(?:システム)?(?:指示|ルール|命令)[:はを]",
     r"ユーザー(?:に|には)(?:言わ|伝え|知らせ|報告し)(?:ない|ず)",
     r"システムプロンプトを(?:表示|教え|出力|見せ|公開)",
@@ -379,6 +407,14 @@ _ACTION_OTHER = [
     r"\b(?:apague|exclua|delete) (?:todos os arquivos|todos os dados)",
     r"\bverwijder (?:alle bestanden|alle gegevens)",
     r"\btüm (?:dosyaları|verileri) sil",
+    # The user's safeguards switched off: tests, security, logs.
+    r"\b(?:tüm )?(?:testleri|güvenlik duvarını|kimlik doğrulamayı|günlükleri|logları|denetim kayıtlarını|kod incelemesini) (?:devre dışı bırak|kapat|atla)",
+    r"\b(?:deaktiviere|deaktivieren sie|schalte) (?:die |alle )?(?:tests|sicherheitsprüfungen|firewall|protokollierung|zwei-faktor-authentifizierung|2fa)\b",
+    r"\b(?:désactive[rz]?|coupe[rz]?) (?:les tests|la sécurité|le pare-feu|la journalisation|l'authentification)",
+    r"\b(?:desactiva|deshabilita|desactive) (?:las pruebas|los tests|la seguridad|el cortafuegos|el registro|la autenticación)",
+    r"(?:отключи|отключите|выключи|выключите) (?:все )?(?:тесты|защиту|брандмауэр|файрвол|логирование|аудит|аутентификацию)",
+    r"(?:禁用|关闭|關閉|停用)(?:所有|全部)?的?(?:测试|測試|安全检查|防火墙|日志|日誌|审计|審計)",
+    r"(?:テスト|セキュリティ|ファイアウォール|ログ|監査)を(?:すべて|全て)?(?:無効|オフ)に",
     r"(?:发送|上传|發送|上傳)(?:所有|全部)?(?:的)?(?:密钥|密碼|密码|令牌|凭证|憑證)",
     r"(?:отправь|загрузи|перешли) (?:все )?(?:ключи|пароли|токены|секреты)",
 ]
@@ -412,7 +448,7 @@ _CUE = [
     r"\b(?:silenciosamente|inmediatamente|en secreto|sin avisar|imediatamente|sem avisar|em segredo)\b",
     r"\b(?:silenziosamente|immediatamente|di nascosto|senza avvisare)\b",
     r"\b(?:stilletjes|onmiddellijk|ongemerkt|zonder (?:het )?te (?:zeggen|melden))\b",
-    r"\b(?:sessizce|hemen|derhal|gizlice|kullanıcıya söylemeden|(?:kullanıcıya |kimseye )?sormadan|onay (?:almadan|beklemeden)|haber vermeden)\b",
+    r"\b(?:sessizce|hemen|derhal|gizlice|kullanıcıya söylemeden|(?:kullanıcıya |kimseye )?sormadan|(?:kullanıcının |kullanıcıdan )?onay(?:ını|ı)? (?:almadan|beklemeden)|haber vermeden)\b",
     r"\b(?:ohne (?:zu fragen|nachzufragen|rückfrage|bestätigung)|sans (?:demander|confirmation)|sin (?:preguntar|confirmación)"
     r"|senza (?:chiedere|conferma)|sem (?:perguntar|confirmação)|zonder (?:te vragen|bevestiging))\b",
     r"(?:не спрашивая|без подтверждения|不要询问|无需确认|不经确认|確認せずに|聞かずに|묻지 않고|확인 없이|دون سؤال|بدون سؤال|دون تأكيد)",
@@ -465,6 +501,14 @@ EXFIL = [
     r"\|\s*(?:nc|ncat|netcat)\s+\S",
     r"\bcurl\b[^\n]{0,200}@\S*(?:\.env|id_rsa|\.ssh|passwd)",
     r"\b(?:cat|type)\s+\S*(?:\.env|id_rsa|\.ssh/|credentials|\.netrc|\.pgpass)\S*\s*\|\s*(?:curl|nc|ncat|netcat|wget)\b",
+    # The same in other languages: a secret sent to a server, an address or a link.
+    r"(?:秘密鍵|パスワード|認証情報|キー|アクセストークン|トークン|鍵|環境変数)(?:を|も)[^。\n]{0,30}(?:外部|サーバー|url|アドレス|メール|サイト)[^。\n]{0,10}(?:に|へ)(?:送信|送っ|送る|送り|アップロード|転送)",
+    r"(?:密钥|密碼|密码|令牌|凭证|憑證|私钥|私鑰)[^。\n]{0,20}(?:发到|發到|发送到|發送到|上传到|上傳到|传到|傳到)[^。\n]{0,20}(?:网址|網址|服务器|伺服器|邮箱|郵箱|链接|鏈接|地址)",
+    r"\b(?:envía|envia|manda|sube|reenvía)(?:le|les)? (?:las |los |la |el |tus |sus |todas las |todos los )?(?:contraseñas?|claves?(?: privadas?| api| ssh)?|credenciales|tokens?)\b[^.\n]{0,60}\b(?:a|al|hacia) (?:https?://|\S+@\S+\.\w+|(?:este|esta|un|una|el) (?:servidor|correo|dirección|enlace|url|sitio)\b)",
+    r"\b(?:sende|schicke|lade|übertrage)\b[^.\n]{0,40}\b(?:passwörter|passwort|schlüssel|zugangsdaten|tokens?|geheimnisse)\b[^.\n]{0,60}\b(?:an|zu|auf|hoch zu) (?:https?://|\S+@\S+\.\w+|(?:diesen|diese|einen|eine|den|die) (?:server|adresse|e-mail|link|url|webhook)\b)",
+    r"\b(?:envoie[rz]?|transmets|transmettez|téléverse[rz]?)\b[^.\n]{0,40}\b(?:mots de passe|mot de passe|clés?|identifiants|jetons?|tokens?)\b[^.\n]{0,60}\b(?:à|a|vers|sur) (?:https?://|\S+@\S+\.\w+|(?:cette|ce|un|une|l') ?(?:serveur|adresse|e-mail|lien|url|site)\b)",
+    r"(?:отправь|отправьте|перешли|перешлите|загрузи|загрузите|вышли|вышлите)[^.\n]{0,40}(?:пароль|пароли|ключ|ключи|токен|токены|секреты|учётные данные|учетные данные|\.env)[^.\n]{0,60}(?:на (?:этот |этот же )?(?:адрес|сервер|сайт|почту|url|https?://)|по (?:этому )?адресу)",
+    r"\b(?:şifreleri|parolaları|anahtarları|tokenları|kimlik bilgilerini)\b[^.\n]{0,60}\b(?:adrese|sunucuya|siteye|e-postaya|urlye|linke) ?(?:gönder|yükle|ilet)",
 ]
 # English patterns again, for the view in which spaced-out letters were joined.
 DESPACED = {
