@@ -135,6 +135,8 @@ _OTHER_OVERRIDE = [
     # German
     r"\b(?:ignoriere?n?|vergiss|vergesst|vergessen|missachte|missachten|übergehe?n?)(?: sie)? (?:alle |sämtliche |die |deine |ihre )*(?:vorherigen?|bisherigen?|obigen?|früheren?|vorigen?|ursprünglichen?|alten) (?:anweisungen|befehle|regeln|instruktionen|vorgaben)",
     r"\bvergiss (?:alles|was man dir gesagt hat|was dir gesagt wurde)",
+    r"\b(?:vergiss|vergesst|ignoriere|missachte|umgehe)(?: sie)? (?:die |deine |alle |ihre |sämtliche )*(?:leitplanken|sicherheitsregeln|sicherheitsrichtlinien|schutzmassnahmen|schutzmechanismen|einschränkungen|inhaltsrichtlinien)\b",
+    r"\b(?:vergiss|ignoriere|missachte)(?: sie)? (?:die |deine |alle |ihre )*(?:regeln|richtlinien|anweisungen|vorgaben),? (?:mit denen|die) (?:du|man dir|dir|sie) (?:\w+ ){0,3}(?:eingerichtet|konfiguriert|gegeben|trainiert|programmiert|erstellt)",
     r"\bdu bist (?:jetzt|ab sofort|nun) (?:ein|eine|der|die|das|kein|frei|ohne)",
     r"\b(?:ab sofort|ab jetzt|von nun an|von jetzt an) bist du (?:ein|eine|der|die|das|kein|frei|ohne)",
     r"\b(?:ki|assistent\w*|modell|bot|chatbot) (?:ganz )?ohne (?:jegliche )?(?:einschränkungen|filter|regeln|zensur|grenzen|richtlinien)\b",
@@ -237,7 +239,7 @@ _OTHER_OVERRIDE = [
 # 'ACCESS GRANTED'"); a language or a tone asked for is a preference and has no quoted reply.
 _FIXED_REPLY = [
     r"\b(?:réponds?|répondez)\b[^.\n]{0,30}[\"'“«‘][^\"'”»’\n]{1,60}[\"'”»’][^.\n]{0,10}\b(?:quelle que soit|quel que soit|peu importe|à (?:chaque|toute|toutes les) (?:question|demande))",
-    r"\b(?:antworte|antworten sie) auf (?:jede|alle) (?:frage|fragen|nachricht|nachrichten) (?:nur|ausschließlich|immer) mit [\"'„“»‘‚]",
+    r"\b(?:antworte|antworten sie) auf (?:jede|alle) (?:frage|fragen|nachricht|nachrichten) (?:nur|ausschliesslich|immer) mit [\"'„“»‘‚]",
     r"\b(?:responde|contesta)\b[^.\n]{0,30}[\"'“«‘][^\"'”»’\n]{1,60}[\"'”»’][^.\n]{0,10}\b(?:sin importar|a (?:cada|toda|todas las) pregunta)",
     r"\bher (?:soruya|mesaja|isteğe) (?:sadece|yalnızca|hep) [\"'“«‘]",
     r"(?:на любой вопрос|на все вопросы|на каждый вопрос) (?:отвечай|отвечайте) только",
@@ -260,6 +262,26 @@ _MORE_IGNORE = [
     # Indonesian, Malay
     r"\b(?:tampilkan|tunjukkan|ungkapkan|cetak|berikan)\b[^.\n]{0,20}\b(?:prompt sistem|instruksi (?:sistem|tersembunyi|rahasia)|perintah sistem)",
     r"\b(?:abaikan|lupakan|acuhkan) (?:semua |seluruh )?(?:instruksi|perintah|petunjuk|arahan|aturan) (?:sebelumnya|di atas|terdahulu|awal)",
+    # Ukrainian; Bulgarian, Serbian and Macedonian in Cyrillic
+    r"(?:проігноруй|проігноруйте|ігноруй|ігноруйте|забудь|забудьте) (?:усі |всі )?(?:попередні|минулі|попередніх|попереднi) (?:інструкції|вказівки|правила|команди|настанови)",
+    r"(?:игнорирай|игнорирайте|забрави|забравете|игнориши|игнорирај|заборави|занемари) (?:всички |све |сите )?(?:предишни|предходни|претходне|претходна|претходни|досегашни) (?:инструкции|указания|правила|упутства|инструкције|упатства|напътствия)",
+    # Hebrew (points dropped by the views)
+    r"(?:התעלם|התעלמי|התעלמו|שכח|שכחי|שכחו)\s+(?:מכל\s+|מ|את\s+(?:כל\s+)?)?ה?(?:הוראות|ההוראות|הנחיות|ההנחיות|כללים|הכללים|פקודות)\s+ה?(?:קודמות|קודמים|מקוריות|הקודמות)",
+    # Persian and Urdu
+    r"(?:دستورالعمل|دستورات|دستور|قوانین|قواعد|راهنمایی)\S*\s+(?:قبلی|پیشین|قبل)\s+(?:را\s+)?(?:نادیده\s*بگیر|فراموش\s*کن|کنار\s*بگذار)",
+    r"(?:پچھلی|سابقہ|پہلے\s+کی)\s+(?:تمام\s+|سب\s+|ساری\s+)?(?:ہدایات|ہدایتوں|احکامات|قواعد)\s+(?:کو\s+)?(?:نظر\s*انداز|بھول)",
+    # Finnish, Hungarian
+    r"\b(?:ohita|unohda|jätä huomiotta|sivuuta) (?:kaikki )?(?:aiemmat|edelliset|aikaisemmat|yllä olevat) (?:ohjeet|ohjeesi|käskyt|säännöt)",
+    r"\b(?:hagyd figyelmen kívül|felejtsd el|ignoráld) (?:az? )?(?:összes |minden )?(?:korábbi|előző|fenti) (?:utasítást|utasításokat|szabályt|szabályokat)",
+    # Danish, Norwegian, Swedish
+    r"\b(?:ignorer|ignorera|glem|glöm|se bort fra|bortse från)(?: alle| alla)? (?:de )?(?:tidligere|tidigare|forrige|föregående|ovenstående|ovanstående) (?:instruktioner|instruksjoner|instrukser|anvisninger|anvisningar|regler|kommandoer)",
+    # Czech, Slovak, Slovenian
+    r"\b(?:ignoruj(?:te)?|zapomeň(?:te)?|zabudni(?:te)?|prezri|pozabi) (?:na )?(?:všechny |všetky |vsa |vse )?(?:předchozí|předešlé|predchádzajúce|predošlé|výše uvedené|prejšnja|prejšnje) (?:pokyny|instrukce|inštrukcie|příkazy|pravidla|pravidlá|navodila|ukaze)",
+    # Romanian, Catalan
+    r"\b(?:ignoră|ignorați|ignorati|uită|uitați|uitati)(?:-ți)? (?:toate )?(?:instrucțiunile|instructiunile|regulile|comenzile) (?:anterioare|precedente|de mai sus)",
+    r"\b(?:ignora|oblida)(?:'t)? (?:totes )?(?:les )?(?:instruccions|regles|ordres) (?:anteriors|prèvies|originals)",
+    # Swahili
+    r"\b(?:puuza|sahau|usijali) (?:maagizo|maelekezo|amri|sheria) (?:yote |zote )?(?:ya |za )?(?:awali|zamani|hapo awali|yaliyotangulia|zilizotangulia)",
     # Tagalog
     r"\b(?:huwag pansinin|kalimutan|balewalain) (?:ang )?(?:lahat ng )?(?:mga )?(?:naunang|nakaraang|dating|nasa itaas na) (?:tagubilin|instruksyon|utos|panuntunan)",
     r"\b(?:huwag pansinin|kalimutan|balewalain) (?:ang )?(?:lahat ng )?(?:iyong|inyong) (?:mga )?(?:tagubilin|instruksyon|utos|panuntunan)",
@@ -429,7 +451,7 @@ _ACTION_OTHER = [
     r"\belimina (?:tutti i file|tutti i dati)",
     r"\b(?:apague|exclua|delete) (?:todos os arquivos|todos os dados)",
     r"\bverwijder (?:alle bestanden|alle gegevens)",
-    r"\btüm (?:dosyaları|verileri) sil",
+    r"\b(?:tüm|bütün) (?:dosyaları|verileri|dalları|yedekleri|kayıtları) sil",
     # The user's safeguards switched off: tests, security, logs.
     r"\b(?:tüm )?(?:testleri|güvenlik duvarını|kimlik doğrulamayı|günlükleri|logları|denetim kayıtlarını|kod incelemesini) (?:devre dışı bırak|kapat|atla)",
     r"\b(?:deaktiviere|deaktivieren sie|schalte) (?:die |alle )?(?:tests|sicherheitsprüfungen|firewall|protokollierung|zwei-faktor-authentifizierung|2fa)\b",
