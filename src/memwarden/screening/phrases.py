@@ -1,13 +1,15 @@
 """Screening patterns, by flag: most in 13 languages, some in more.
 
-Patterns are written for the case-folded views of ``screening.views``; a space in a phrase
-matches any run of spaces or none (letters spaced out one by one are joined before matching,
-so "i g n o r e a l l" arrives as "ignoreall"). Languages of every flag: English, Turkish,
-German, French, Spanish, Italian, Portuguese, Dutch, Russian (the stopword languages), Chinese,
-Japanese, Korean and Arabic. "Ignore the previous instructions" is also written in Greek,
-Polish, Croatian/Serbian, Vietnamese, Indonesian, Tagalog, Thai, Hindi and Bengali, and the
-assistant's own secret key or password asked for (``_SECRET_ASKED``) in the 18 languages of the
-public attack sets (docs/governance.md).
+Patterns are written for the case-folded views of ``screening.views`` (``ß`` is ``ss`` there); a
+space in a phrase matches any run of spaces or none (letters spaced out one by one are joined
+before matching, so "i g n o r e a l l" arrives as "ignoreall"). Languages of every flag: English,
+Turkish, German, French, Spanish, Italian, Portuguese, Dutch, Russian (the stopword languages),
+Chinese, Japanese, Korean and Arabic. "Ignore the previous instructions" is also written in Greek,
+Polish, Croatian/Serbian, Vietnamese, Indonesian, Tagalog, Thai, Hindi, Bengali, Ukrainian,
+Bulgarian/Macedonian, Hebrew, Persian, Urdu, Finnish, Hungarian, Danish/Norwegian/Swedish,
+Czech/Slovak/Slovenian, Romanian, Catalan and Swahili; the assistant's own secret key or password
+asked for (``_SECRET_ASKED``) in the 18 languages of the public attack sets; one fixed reply forced
+on every question (``_FIXED_REPLY``) in seven (docs/governance.md).
 """
 
 from __future__ import annotations
