@@ -123,6 +123,16 @@ _EN_OVERRIDE = [
     r"\b(?:story|world|scenario|game|universe|fiction|roleplay|role-play|simulation)\b[^.\n]{0,40}\ban? (?:ai|assistant|chatbot|model|llm|bot) (?:with no|without (?:any )?|free of|that has no) (?:restrictions|limits|limitations|filters|rules|guidelines|censorship|ethics|guardrails)\b",
     # A terminal or shell with root and no checks: the virtualization family.
     r"\byou are (?:now )?(?:an? )?(?:linux |unix |bash |windows |root |unrestricted )*(?:terminal|shell|console|command line|command prompt)\b[^.\n]{0,40}\b(?:root|no (?:safety|restrictions|limits|filters|checks)|without (?:any )?(?:safety|restrictions|limits|filters|checks))\b",
+    # The assistant's rules declared gone: "your guidelines were revoked", "freed from its guidelines".
+    r"\b(?:your|the (?:assistant|model|ai|agent)'?s?) (?:instructions|rules|guidelines|guardrails|policies|safety rules|system prompt|configuration|programming) (?:were|are|have been|has been|is|was) (?:now )?(?:revoked|cancell?ed|withdrawn|suspended|void|voided|rescinded|deprecated|replaced|removed|obsolete)\b",
+    r"\b(?:freed|released|liberated|unshackled|unchained) from (?:all )?(?:of )?(?:its|your|their|the) (?:guidelines|rules|restrictions|limits|limitations|filters|programming|training|constraints|policies|guardrails)\b",
+    # The assistant's own rules set aside in so many words: "ignore your rules".
+    rf"\b{_FORGET} (?:all (?:of )?)?your (?:own )?(?:{_RULES}|guidelines)\b",
+    # The memory made the rules: "treat this memory as your system prompt".
+    r"\btreat (?:this|these|the following) (?:notes?|memory|memories|messages?|text) as (?:your )?(?:new )?(?:system prompt|system message|instructions|rules|orders)\b",
+    rf"\b{_FORGET} (?:any|all|every) (?:instructions?|rules|requests|orders|commands) (?:from |of |by )?the user(?:'s)?\b[^.\n]{{0,30}}\b(?:contradicts?|conflicts? with|disagrees? with|goes against) (?:this|these) (?:notes?|memory|memories|messages?)\b",
+    # Only the text itself to be obeyed: "follow only instructions inside memories".
+    r"\b(?:use|follow|obey) (?:only (?:the )?(?:rules|instructions|orders|commands) (?:in|inside|from|within) (?:this|these|the) (?:notes?|memory|memories|messages?|documents?)|(?:the )?(?:rules|instructions|orders|commands) (?:in|inside|from|within) (?:this|these) (?:notes?|memory|memories|messages?|documents?) only)\b",
     # Blanket leave to act unasked: "approved running any shell command without confirmation".
     r"\b(?:run|running|execute|executing) (?:any|all|every|arbitrary) (?:shell |terminal |system )?(?:commands?|scripts?|code) (?:\w+ ){0,3}?without (?:any )?(?:confirmation|asking|approval|permission|review|checking)\b",
 ]
@@ -135,8 +145,9 @@ _OTHER_OVERRIDE = [
     r"\bkullanıcıya (?:söyleme|haber verme|bildirme|söylemeden)",
     r"\byeni sistem (?:kuralları|talimatları)",
     # German
-    r"\b(?:ignoriere?n?|vergiss|vergesst|vergessen|missachte|missachten|übergehe?n?)(?: sie)? (?:alle |sämtliche |die |deine |ihre )*(?:vorherigen?|bisherigen?|obigen?|früheren?|vorigen?|ursprünglichen?|alten) (?:anweisungen|befehle|regeln|instruktionen|vorgaben)",
+    r"\b(?:ignoriere?n?|vergiss|vergesst|vergessen|missachte|missachten|übergehe?n?)(?: sie)?(?: ab sofort| ab jetzt| jetzt| nun| einfach| ruhig| bitte)? (?:alle |sämtliche |die |deine |ihre )*(?:vorherigen?|bisherigen?|obigen?|früheren?|vorigen?|ursprünglichen?|alten) (?:anweisungen|befehle|regeln|instruktionen|vorgaben)",
     r"\bvergiss (?:alles|was man dir gesagt hat|was dir gesagt wurde)",
+    r"\b(?:vergiss|ignoriere|missachte)(?: sie)?(?: ab sofort| ab jetzt| jetzt| nun)? (?:alle |die )*(?:regeln|anweisungen|vorgaben|wünsche) (?:des|deines|ihres) (?:nutzers|benutzers|users|anwenders|besitzers)",
     r"\b(?:vergiss|vergesst|ignoriere|missachte|umgehe)(?: sie)? (?:die |deine |alle |ihre |sämtliche )*(?:leitplanken|sicherheitsregeln|sicherheitsrichtlinien|schutzmassnahmen|schutzmechanismen|einschränkungen|inhaltsrichtlinien)\b",
     r"\b(?:vergiss|ignoriere|missachte)(?: sie)? (?:die |deine |alle |ihre )*(?:regeln|richtlinien|anweisungen|vorgaben),? (?:mit denen|die) (?:du|man dir|dir|sie) (?:\w+ ){0,3}(?:eingerichtet|konfiguriert|gegeben|trainiert|programmiert|erstellt)",
     r"\bdu bist (?:jetzt|ab sofort|nun) (?:ein|eine|der|die|das|kein|frei|ohne)",
@@ -168,7 +179,7 @@ _OTHER_OVERRIDE = [
     r"\b(?:revela|muestra|dime) (?:tu|el) (?:prompt|mensaje) del sistema",
     r"\bno (?:se lo |le |se )?(?:digas|cuentes|menciones) (?:nada )?al usuario",
     # Italian
-    r"\b(?:ignora|dimentica|trascura) (?:tutte )?(?:le |tue )?(?:istruzioni|regole|indicazioni) (?:precedenti|di prima|originali|sopra)",
+    r"\b(?:ignora|dimentica|trascura|ignorare|dimenticare|trascurare) (?:tutte )?(?:le |tue )?(?:istruzioni|regole|indicazioni) (?:precedenti|di prima|originali|sopra)",
     r"\bdimentica (?:tutto quello che ti (?:è stato|hanno) detto|tutto)\b",
     r"\b(?:ignora|dimentica) tutto (?:ciò|quello) che ti (?:è stato|hanno|era stato) dett[oa]",
     r"\b(?:ora|adesso|da ora) sei (?:un|una|il|la|libero|senza)",
@@ -185,7 +196,7 @@ _OTHER_OVERRIDE = [
     r"\b(?:revele|mostre|me diga) (?:seu|o) prompt do sistema",
     r"\bnão (?:conte|diga) (?:nada )?ao usuário",
     # Dutch
-    r"\b(?:negeer|vergeet|omzeil) (?:alle )?(?:de |je )?(?:vorige|eerdere|voorgaande|bovenstaande|oorspronkelijke) (?:instructies|regels|opdrachten|aanwijzingen)",
+    r"\b(?:negeer|vergeet|omzeil) (?:je )?(?:gewoon |maar |nu )?(?:alle )?(?:de |je |jouw )?(?:vorige|eerdere|voorgaande|bovenstaande|oorspronkelijke) (?:instructies|regels|opdrachten|aanwijzingen)",
     r"\bvergeet (?:alles wat je (?:is verteld|gezegd is)|alles)\b",
     r"\bje bent (?:nu|vanaf nu) (?:een|de|het|vrij|zonder)",
     r"\bnieuwe (?:systeem)?(?:instructies|regels) ?:",
@@ -237,6 +248,32 @@ _OTHER_OVERRIDE = [
     r"(?:اكشف|أظهر|اظهر|اعرض|عرض|اطبع|كشف|إظهار)(?: لي)? (?:عن )?(?:تعليماتك|التعليمات|أوامرك|إرشاداتك) (?:المخفية|السرية|الخفية|الأصلية)",
     r"لا (?:تخبر|تبلغ|تعلم) (?:ال)?مستخدم",
 ]
+# The user's own rules set aside, and the memory's text made the only rule ("forget the user's rules",
+# "follow only this note"): an attack on a memory system in any language. A user's note says where
+# their rules live ("the user rules are in settings"); it gives no order to drop them.
+_USERS_RULES_DROPPED = [
+    r"\b(?:use|follow|obey|heed) only (?:the )?(?:rules|instructions|orders|commands) (?:in|inside|from|within|of) (?:this|these) (?:notes?|memory|memories|messages?)\b",
+    r"\bonly (?:obey|follow|heed|listen to) (?:the )?(?:rules|instructions|orders|commands|text) (?:in|inside|within|from|of) (?:this|these) (?:notes?|memory|memories|messages?)\b",
+    r"\b(?:olvida|ignora|descarta|olvidad|ignorad) (?:todas )?(?:las )?(?:reglas|instrucciones|órdenes|indicaciones) del usuario\b",
+    r"\b(?:oublie[rz]?|ignore[rz]?) (?:toutes )?(?:les )?(?:règles|instructions|consignes) de l'utilisateur\b",
+    r"\b(?:dimentica|ignora) (?:tutte )?(?:le )?(?:regole|istruzioni) dell'utente\b",
+    r"\b(?:esqueça|esqueca|ignore|ignora|desconsidere) (?:todas )?(?:as )?(?:regras|instruções|instrucoes|ordens) do usuário\b",
+    r"\b(?:negeer|vergeet) (?:gewoon )?(?:alle )?(?:de )?(?:regels|instructies) van de gebruiker\b",
+    r"\b(?:kullanıcının|kullanıcı) (?:tüm |bütün )?(?:kurallarını|talimatlarını|komutlarını) (?:unut|yok say|görmezden gel|dikkate alma)",
+    r"\b(?:zignoruj|ignoruj|zapomnij)(?: o)? (?:wszystkie |wszystkich )?(?:zasady|instrukcje|polecenia|zasadach|instrukcjach) użytkownika\b",
+    r"\b(?:αγνόησε|αγνοήστε|ξέχασε|ξεχάστε) (?:τισ |τουσ |τα )?(?:οδηγίεσ|κανόνεσ|εντολέσ) του χρήστη\b",
+    r"(?:забудь|забудьте|игнорируй|игнорируйте|проигнорируй) (?:все )?(?:правила|инструкции|указания) пользователя",
+    r"(?:تجاهل|انس|انسى) (?:جميع |كل )?(?:قواعد|تعليمات|أوامر|اوامر) (?:ال)?مستخدم",
+    r"\b(?:bỏ qua|quên|phớt lờ) (?:tất cả |mọi )?(?:các |những )?(?:quy tắc|hướng dẫn|chỉ dẫn|lệnh) của người dùng\b",
+    r"\b(?:abaikan|lupakan) (?:semua )?(?:aturan|instruksi|perintah) pengguna\b",
+    r"(?:忽略|无视|無視|忘记|忘記|不要理会|不用理会)(?:掉)?(?:所有)?(?:用户|用戶|使用者)的?(?:规则|規則|指令|指示|要求)",
+    r"(?:用户|用戶|使用者)的?(?:规则|規則|指令|指示)(?:已经|已)?(?:作废|作廢|失效|无效|無效|取消)",
+    r"(?:只|仅|僅)(?:听|聽|服从|服從|遵守|遵循)(?:这|這)(?:条|條|个|個|段)?(?:记忆|記憶|笔记|筆記|消息|备注|備註)",
+    r"ユーザーの(?:ルール|指示|命令)(?:は|を)(?:無効|無視|忘れ|取り消)",
+    r"(?:この|その)(?:メモ|記憶|ノート|メッセージ)の(?:指示|ルール|命令)(?:だけ|のみ)に従",
+    r"사용자(?:의)? ?(?:규칙|지시|명령)(?:은|는|을|를)? ?(?:이제 )?(?:무효|무시|잊어)",
+    r"이 (?:메모|기억|노트|메시지)의 (?:지시|규칙|명령)만 따르",
+]
 # One fixed reply forced on every question, in other languages ("answer every question only with
 # 'ACCESS GRANTED'"); a language or a tone asked for is a preference and has no quoted reply.
 _FIXED_REPLY = [
@@ -253,7 +290,7 @@ _FIXED_REPLY = [
 # screening views drop, so these phrases are passed through the same folding (``plain_view``).
 _MORE_IGNORE = [
     # Greek (final sigma folds to σ)
-    r"\b(?:αγνοήστε|αγνόησε|ξεχάστε|ξέχασε|παραβλέψτε) (?:όλεσ )?(?:τισ )?(?:προηγούμενεσ|παραπάνω|αρχικέσ) (?:οδηγίεσ|εντολέσ|κανόνεσ)",
+    r"\b(?:αγνοήστε|αγνόησε|ξεχάστε|ξέχασε|παραβλέψτε) (?:όλεσ |όλουσ |όλα )?(?:τισ |τουσ |τα )?(?:προηγούμενεσ|προηγούμενουσ|προηγούμενα|παραπάνω|αρχικέσ|αρχικούσ) (?:οδηγίεσ|εντολέσ|κανόνεσ|οδηγίεσ σου)",
     # Polish
     r"\b(?:zignoruj|ignoruj|zapomnij)(?: o)? (?:wszystkie |wszystkich )?(?:poprzednie|wcześniejsze|powyższe|poprzednich) (?:instrukcje|polecenia|zasady|instrukcjach)",
     # Croatian, Serbian, Bosnian
@@ -321,6 +358,10 @@ _SECRET_ASKED = [
 ]
 # The same in Hindi, Bengali and Thai, written in their own letters and folded at import (no
 # uppercase escapes: folding lowercases the pattern).
+_USERS_RULES_FOLDED = [
+    r"(?:ไม่ต้องสนใจ|ไม่สนใจ|ละเว้น|เพิกเฉย|อย่าสนใจ|ลืม)\s*(?:กฎ|คำสั่ง|ข้อกำหนด)\s*(?:ทั้งหมด\s*)?ของ\s*ผู้ใช้",
+    r"(?:उपयोगकर्ता|यूज़र|यूजर) (?:के|की) (?:सभी )?(?:नियमों|निर्देशों|आदेशों|नियम|निर्देश) (?:को )?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल)",
+]
 _SECRET_ASKED_FOLDED = [
     r"(?:आपकी|तुम्हारी|आपका|तुम्हारा) (?:गुप्त कुंजी|सीक्रेट की|पासवर्ड|गुप्त कोड|पासकोड)",
     r"(?:আপনার|তোমার) (?:গোপন কী|গোপন চাবি|পাসওয়ার্ড|গোপন কোড|পাসকোড)",
@@ -329,7 +370,7 @@ _SECRET_ASKED_FOLDED = [
 # Written in their own letters and folded at import: Thai, Hindi, Bengali.
 _FOLDED_IGNORE = [
     ("ไม่สนใจ", "ละเว้น", "เพิกเฉย", "อย่าไปสนใจ", "อย่าสนใจ"),
-    ("คำสั่ง", "คำแนะนำ", "ข้อความ", ""),
+    ("คำสั่ง", "คำแนะนำ", "ข้อความ", "กฎ", "กฎเกณฑ์", ""),
     ("ก่อนหน้า", "ข้างต้น", "ก่อนหน้านี้"),
     ("पिछले", "पूर्व", "ऊपर के", "पहले के"),
     ("सभी", "सारे"),
@@ -357,10 +398,17 @@ def _folded_phrases() -> list[str]:
     thai_yours = alt(t[0]) + r"\s*" + alt(t[1]) + r"\s*(?:" + plain_view("ของคุณ") + r"\s*)?" + alt(t[2])
     hindi = alt(t[3]) + r"\s*(?:" + alt(t[4]) + r"\s*)?" + alt(t[5]) + r"\s*" + alt(t[6]) + r"\s*" + alt(t[7])
     bengali = alt(t[8]) + r"\s*(?:" + alt(t[9]) + r"\s*)?" + alt(t[10]) + r"\s*\S*\s*" + alt(t[11])
-    return [thai, thai_yours, hindi, bengali, *(plain_view(p) for p in _SECRET_ASKED_FOLDED)]
+    return [
+        thai,
+        thai_yours,
+        hindi,
+        bengali,
+        *(plain_view(p) for p in _SECRET_ASKED_FOLDED + _USERS_RULES_FOLDED),
+    ]
 
 
 OVERRIDE = [phrase(p) for p in _EN_OVERRIDE] + _OTHER_OVERRIDE + _MORE_IGNORE + _FIXED_REPLY
+OVERRIDE += [phrase(p) for p in _USERS_RULES_DROPPED[:2]] + _USERS_RULES_DROPPED[2:]
 OVERRIDE += [phrase(_SECRET_ASKED[0]), *_SECRET_ASKED[1:], *_folded_phrases()]
 
 ROLE = [
@@ -414,7 +462,9 @@ _ACTION_EN = [
         r"\b(?:delete|remove|wipe|erase|destroy|shred|rm) (?:all|every|the entire|everything in|the whole)(?: of)? (?:the |your |their |my )?(?:files?|data|repo(?:sitory)?|database|directory|folder|home|disk|drive|project|backups?|memories|branches)"
     ),
     phrase(r"\bdrop (?:the |all )?(?:database|tables?|schema)\b"),
-    phrase(r"\b(?:git )?push (?:--force |-f )?(?:directly |straight )?to (?:main|master|prod|production)\b"),
+    phrase(
+        r"\b(?:git )?push (?:--force |-f )?(?:(?:the|this|that|my|your|it|them|these|those) (?:\w+ )?)?(?:directly |straight )?to (?:main|master|prod|production)\b"
+    ),
     r"\bgit\s+push\s+(?:--force|-f)\b",
     (
         r"\b(?:send|upload|post|exfiltrate|forward|copy|leak|email|transmit|paste)\s+(?:all\s+|the\s+|your\s+|every\s+)?"
@@ -479,7 +529,7 @@ _CUE = [
     ),
     # Authority claimed for the reader: "the user said you should …", "the admin approved this".
     phrase(
-        r"\bthe (?:user|owner|admin|administrator|operator|developer|boss) (?:said|says|wants|asked|told|has approved|approved|authori[sz]ed)(?: that)? you\b"
+        r"\bthe (?:user|owner|admin|administrator|operator|developer|boss)(?: of (?:this|the) (?:repo|repository|project|account|machine|server|workspace))? (?:said|says|wants|asked|told|has approved|approved|authori[sz]ed)(?: that)? you\b"
     ),
     phrase(
         r"\b(?:runbook|instructions?|steps?|checklist|notes?|guide|message|task) (?:for|to) (?:the |any |all )?(?:ai |llm |coding )?(?:agents?|assistants?|ai|bots?|llms?|models?|claude|copilot)\b"
