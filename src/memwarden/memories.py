@@ -28,7 +28,7 @@ from memwarden.requests import (
     UpdateRequest,
 )
 from memwarden.search.similar import find_similar
-from memwarden.store.base import Store
+from memwarden.store.base import StateStore, Store
 from memwarden.write_results import AddResult, DeleteResult
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,6 +72,21 @@ def _expiry(now: datetime, ttl_hours: float | None) -> datetime | None:
 # The fields screening reads: an update of any of them screens the memory again (so a cleared
 # flag stays cleared through a pin or a move, and comes back only with new text).
 SCREENED_FIELDS = frozenset({"content", "title", "tags", "context", "thread"})
+# Where a memory's cleared flags are remembered (a ``StateStore`` row per memory, valued by the
+# digest of the text screening read when the user cleared them).
+CLEARED_STATE = "screening-cleared:"
+# The actor of the audit rows of flags the system sets on its own (the semantic head's).
+SYSTEM_ACTOR = "memwarden"
+
+
+def _screened_digest(memory: Memory) -> str:
+    """A digest of what screening reads of a memory, the vector's text among it."""
+    from memwarden.digests import sha256
+
+    text = "\x00".join((memory.title, memory.content, memory.context, memory.thread, *memory.tags))
+    return sha256(text.encode("utf-8")).hexdigest()
+
+
 # The fields a model reads as the memory: an update of any of them makes the updater the
 # memory's provenance (``source``, ``actor``); a pin or a new expiry does not.
 AUTHORED_FIELDS = SCREENED_FIELDS | {"project", "kind"}
@@ -99,6 +114,10 @@ class Memories:
         self.auditor = auditor
         self.vectors = vectors
         self.vault = vault
+        if vectors is not None:
+            # The background embedder scores each vector it stores (screening.semantic) and hands
+            # back the memories its head flags; the flag is written here, with the audit row.
+            vectors.on_semantic_flags = self.flag_semantic
 
     def _caller(self, caller: Caller | None) -> Caller:
         return caller or self.default_caller
@@ -279,6 +298,10 @@ class Memories:
             return FlagsCleared(current, ())
         cleared = current._replace(injection_flags=(), updated_at=self.clock())
         flags = {"cleared_flags": list(current.injection_flags)}
+        # Remembered first, so that the semantic head, which flags a memory again whenever its
+        # vector is stored again (a move, a new model), leaves this text alone.
+        if isinstance(self.store, StateStore):
+            self.store.put_state(CLEARED_STATE + current.id, _screened_digest(current))
         stored = self.store.update(
             cleared,
             self.intake.index_text(cleared),
@@ -286,6 +309,47 @@ class Memories:
             audit=audit.for_write(detail=flags) if audit is not None else None,
         )
         return FlagsCleared(stored, current.injection_flags)
+
+    def flag_semantic(self, memories: list[Memory]) -> list[Memory]:
+        """Flag these just-embedded memories ``semantic_injection``: the semantic screening head
+        found their vectors close to injections (``screening.semantic``; the vector path calls
+        this). Each flag is written like any other (the store's update, one audit row with the
+        system as actor, ``SYSTEM_ACTOR``) and behaves like one: hooks leave the memory out,
+        review lists it, a user can clear it. Skipped: a memory that has a flag already, one a
+        user cleared at this same text, and one changed or deleted since it was embedded (its
+        new text is embedded and scored again). Returns the memories as stored now."""
+        from memwarden.models import Caller
+        from memwarden.screening.semantic import SEMANTIC_FLAG
+
+        stored = []
+        for memory in memories:
+            if memory.injection_flags or self._cleared_at(memory):
+                continue
+            flagged = memory._replace(injection_flags=(SEMANTIC_FLAG,))
+            audit = None
+            if self.auditor is not None:
+                audit = self.auditor.for_write(
+                    "update",
+                    Caller(SYSTEM_ACTOR, memory.tenant),
+                    project=memory.project,
+                    detail={"flagged": [SEMANTIC_FLAG]},
+                )
+            try:
+                stored.append(
+                    self.store.update(
+                        flagged, self.intake.index_text(flagged), expected_version=memory.version, audit=audit
+                    )
+                )
+            except (Conflict, NotFound):
+                continue
+        return stored
+
+    def _cleared_at(self, memory: Memory) -> bool:
+        """Whether a user cleared this memory's flags while it held the text it holds now."""
+        if not isinstance(self.store, StateStore):
+            return False
+        key = CLEARED_STATE + memory.id
+        return self.store.states(key).get(key) == _screened_digest(memory)
 
     @audited("delete", None, ids_arg="id")
     def delete(

@@ -20,6 +20,7 @@ import pytest
 from memwarden.screening import (
     FLAG_REASONS,
     FLAGS,
+    VECTOR_FLAGS,
     applied_rule_flags,
     model_view,
     rule_flags,
@@ -224,7 +225,7 @@ def test_a_forbidden_action_is_a_preference_and_an_aimed_one_is_an_attack() -> N
 
 
 def test_every_flag_has_a_reason_a_person_can_read() -> None:
-    assert set(FLAG_REASONS) == set(FLAGS)
+    assert set(FLAG_REASONS) == set(FLAGS) | set(VECTOR_FLAGS)
     assert all(reason and "\n" not in reason for reason in FLAG_REASONS.values())
 
 

@@ -32,7 +32,11 @@ Flags (``FLAGS``, always reported in this order; ``FLAG_REASONS`` holds the line
 - ``injection_like``: no rule matched, but the text reads like the public prompt-injection and
   jailbreak sets (``screening.attack_model``: a linear model over character n-grams, trained on
   their dev half; it catches the many attacks that use no telltale phrase); also one word repeated
-  ten times or more in a row, the repeated-token attack (``phrases.REPEATED_TOKEN``).
+  ten times or more in a row, the repeated-token attack (``phrases.REPEATED_TOKEN``);
+- ``semantic_injection`` (``VECTOR_FLAGS``: raised after the write, not by ``screen_text``): the
+  memory carried no flag, and once the background embedder stored its vector, a small network
+  over that vector found it close in meaning to the public injection sets, in any language
+  (``screening.semantic``; only for vectors of the space it was trained in).
 
 Before matching, ``screening.unwrap`` exposes what wrappers hide (Markdown link titles and alt
 text, role-named code fences, JSON and YAML chat messages, HTML attributes and ``<details>``,
@@ -72,6 +76,9 @@ FLAGS: tuple[str, ...] = (
     "tool_command",
     "injection_like",
 )
+#: Flags raised after the write, on the memory's vector (``screening.semantic``), never by
+#: ``screen_text``.
+VECTOR_FLAGS: tuple[str, ...] = ("semantic_injection",)
 #: One line per flag, for the hooks, ``memwarden review --flagged`` and the dashboard.
 FLAG_REASONS: dict[str, str] = {
     "instruction_override": "tries to override the assistant's instructions, identity or loyalty to the user",
@@ -80,6 +87,7 @@ FLAG_REASONS: dict[str, str] = {
     "hidden_instruction": "hides text addressed to a model (comment, hidden element, invisible characters)",
     "tool_command": "tells an agent to do something harmful with its tools (delete, push, exfiltrate, run a download)",
     "injection_like": "reads like known prompt-injection or jailbreak text (statistical model, or one word repeated many times)",
+    "semantic_injection": "means what known prompt injections mean, in any language (model over the memory's embedding)",
 }
 # Unicode tag characters spell ASCII invisibly ("ASCII smuggling"); a memory has no use for them.
 _TAG_CHARS = re.compile("[\U000e0020-\U000e007e]")
@@ -243,6 +251,7 @@ __all__ = [
     "FLAGS",
     "FLAG_REASONS",
     "MAX_SCREENED_CHARS",
+    "VECTOR_FLAGS",
     "applied_rule_flags",
     "model_view",
     "normalize_for_screening",

@@ -42,7 +42,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from memwarden.embed.base import BATCH_SIZE, Embedder
-from memwarden.errors import EmbeddingUnavailable, StorageError
+from memwarden.errors import EmbeddingUnavailable, MemwardenError, StorageError
 from memwarden.govern.markers import unmarked
 from memwarden.logs import get_logger
 from memwarden.models import Candidate, DegradeReason, Memory, VectorSpace
@@ -149,6 +149,9 @@ class VectorPath:
         self._thread: threading.Thread | None = None
         self._executor: ThreadPoolExecutor | None = None
         self.on_progress: Callable[[int, int], None] | None = None
+        #: Called with the just-embedded memories the semantic screening head flags (``Memories``
+        #: sets it to write the flag); None: stored vectors are not screened.
+        self.on_semantic_flags: Callable[[list[Memory]], object] | None = None
         self._recent_queries: OrderedDict[tuple[VectorSpace, str], Any] = OrderedDict()
         self._recent_lock = threading.Lock()
 
@@ -363,7 +366,31 @@ class VectorPath:
             self.store.record_embedding_failure([m.id for m in memories], exc.message)
             self._wake.set()
             return exc.message
+        self._screen_vectors(space, memories, vectors)
         return None
+
+    def _screen_vectors(self, space: VectorSpace, memories: Sequence[Memory], vectors: Any) -> None:
+        """Score the vectors just stored with the semantic screening head (``screening.semantic``)
+        when it was trained in this space, and hand the memories it flags that carry no flag yet
+        to ``on_semantic_flags``. A failure to write a flag is logged: the vectors are stored."""
+        if self.on_semantic_flags is None:
+            return
+        from memwarden.screening.semantic import head_for, semantic_flagged
+
+        head = head_for(space)
+        if head is None:
+            return
+        fresh = [i for i, m in enumerate(memories) if not m.injection_flags]
+        if not fresh:
+            return
+        flagged = semantic_flagged(head, vectors[fresh], [embedding_text(memories[i]) for i in fresh])
+        over = [memories[i] for i, hit in zip(fresh, flagged, strict=True) if hit]
+        if not over:
+            return
+        try:
+            self.on_semantic_flags(over)
+        except MemwardenError as exc:
+            logger.warning("semantic screening could not flag %d memories: %s", len(over), exc.message)
 
     def backfill(self, *, limit: int | None = None, tenant: str | None = None) -> int:
         """Embed memories that lack a vector of the current model, in batches; how many were."""
