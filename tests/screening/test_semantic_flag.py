@@ -170,3 +170,27 @@ def test_scores_are_one_per_vector() -> None:
     head = semantic_head()
     vectors = np.eye(3, head.dimension, dtype=np.float32)
     assert semantic_scores(head, vectors).shape == (3,)
+
+
+def test_on_postgresql_the_flag_is_written_audited_and_cleared_for_good(
+    pg_migrated_url: str, builtin_embedder: Any, tmp_path: Path
+) -> None:
+    from memwarden.config import load_settings
+
+    settings = load_settings(db=pg_migrated_url, log_file=str(tmp_path / "log"))
+    svc = build_service(settings, embedder=builtin_embedder, background=False)  # a one-shot: embeds at once
+    try:
+        hostile = svc.memories.add(HOSTILE[0], project="acme").memory
+        benign = svc.memories.add(BENIGN[0], project="acme").memory
+        assert _stored(svc, hostile.id).injection_flags == (SEMANTIC_FLAG,)
+        assert _stored(svc, benign.id).injection_flags == ()
+        with svc.store.connection() as conn:
+            rows = conn.execute(
+                "SELECT action, memory_ids FROM audit_log WHERE actor = %s", (SYSTEM_ACTOR,)
+            ).fetchall()
+        assert [(action, json.loads(ids)) for action, ids in rows] == [("update", [hostile.id])]
+        svc.memories.clear_flags(hostile.id)
+        svc.memories.update(hostile.id, project="elsewhere")  # the vector is made again
+        assert _stored(svc, hostile.id).injection_flags == ()
+    finally:
+        svc.close()
