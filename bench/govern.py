@@ -35,7 +35,16 @@ from govern_corpora import (  # bench/ is on sys.path
     multilingual_preferences,
     precision_corpus,
 )
-from govern_public import DEFAULT_DATA, MissingData, family_lines, summary_lines, xquad_questions
+from govern_public import (
+    DEFAULT_DATA,
+    MissingData,
+    comparison_lines,
+    family_lines,
+    read_rows,
+    score_rows,
+    summary_lines,
+    xquad_questions,
+)
 from govern_public import score as score_public
 
 from memwarden.app import build_service
@@ -182,48 +191,76 @@ def bench_corpora() -> dict[str, Any]:
     }
 
 
+def semantic_flags(texts: list[str]) -> list[bool] | None:
+    """Which of ``texts``, stored as a memory's content, the semantic screening head flags once
+    the default embedder has embedded them (``screening.semantic``); None when the model is not
+    installed."""
+    from memwarden.embed.e5_onnx import E5Int8Embedder
+    from memwarden.errors import EmbeddingUnavailable
+    from memwarden.screening.semantic import head_for, semantic_flagged
+
+    embedder = E5Int8Embedder()
+    try:
+        vectors = embedder.embed_documents(texts)
+    except EmbeddingUnavailable as exc:
+        print(f"semantic screening skipped: {exc.message}")
+        return None
+    head = head_for(embedder.identity)
+    return None if head is None else semantic_flagged(head, vectors, texts)
+
+
 def bench_languages(data: Path) -> dict[str, dict[str, int]]:
     """Ordinary text flagged per language: the standing preferences written here in the 17
     languages of the public attacks, and the XQuAD questions the screening model was never
     fitted on (``xquad_questions``, skipped when the data is missing). Issue 32 asks at most 2 %
-    per language: a user writing Japanese must keep their preferences in recall."""
+    per language: a user writing Japanese must keep their preferences in recall. ``*_semantic``:
+    flagged at write time or, once the vector is stored, by the semantic head."""
     from memwarden.screening import screen_text
 
-    counts: dict[str, dict[str, int]] = {}
-
-    def count(lang: str, kind: str, text: str) -> None:
-        entry = counts.setdefault(
-            lang, {"preferences": 0, "preferences_flagged": 0, "questions": 0, "questions_flagged": 0}
-        )
-        entry[kind] += 1
-        entry[f"{kind}_flagged"] += bool(screen_text(text))
-
-    for lang, text in multilingual_preferences():
-        count(lang, "preferences", text)
+    texts: list[tuple[str, str, str]] = [
+        (lang, "preferences", text) for lang, text in multilingual_preferences()
+    ]
     try:
         questions = xquad_questions(data.parent)
     except MissingData:
         questions = []
-    for lang, _, text, trained in questions:
-        if not trained:
-            count(lang, "questions", text)
+    texts += [(lang, "questions", text) for lang, _, text, trained in questions if not trained]
+    by_head = semantic_flags([text for _, _, text in texts]) or [False] * len(texts)
+    counts: dict[str, dict[str, int]] = {}
+    for (lang, kind, text), head in zip(texts, by_head, strict=True):
+        entry = counts.setdefault(
+            lang,
+            {
+                key: 0
+                for kind_ in ("preferences", "questions")
+                for key in (kind_, f"{kind_}_flagged", f"{kind_}_semantic")
+            },
+        )
+        flagged = bool(screen_text(text))
+        entry[kind] += 1
+        entry[f"{kind}_flagged"] += flagged
+        entry[f"{kind}_semantic"] += flagged or head
     return dict(sorted(counts.items()))
 
 
 def language_lines(counts: dict[str, dict[str, int]]) -> list[str]:
-    """One line per language: preferences and questions flagged, and both pooled."""
+    """One line per language: preferences and questions flagged, and both pooled; each at write
+    time, then with the semantic head after the vector (``->``)."""
 
-    def cell(flagged: int, total: int) -> str:
-        return f"{total:5} {flagged / total:7.3f}" if total else f"{'-':>5} {'-':>7}"
+    def cell(flagged: int, semantic: int, total: int) -> str:
+        if not total:
+            return f"{'-':>5} {'-':>7} {'-':>7}"
+        return f"{total:5} {flagged / total:7.3f} {semantic / total:7.3f}"
 
     lines = [
-        f"{'benign text by language':24} {'prefs':>5} {'FP':>7} {'quest.':>5} {'FP':>7} {'pooled':>6} {'FP':>7}  target <= 0.02"
+        f"{'benign text by language':24} {'prefs':>5} {'FP':>7} {'->':>7} {'quest.':>5} {'FP':>7} {'->':>7}"
+        f" {'pooled':>6} {'FP':>7} {'->':>7}  target <= 0.02 (->: with the semantic head)"
     ]
     for lang, c in counts.items():
-        flagged, total = c["preferences_flagged"] + c["questions_flagged"], c["preferences"] + c["questions"]
+        pooled = [c[f"preferences{k}"] + c[f"questions{k}"] for k in ("_flagged", "_semantic", "")]
         lines.append(
-            f"{lang:24} {cell(c['preferences_flagged'], c['preferences'])} "
-            f"{cell(c['questions_flagged'], c['questions'])} {cell(flagged, total):>14}"
+            f"{lang:24} {cell(c['preferences_flagged'], c['preferences_semantic'], c['preferences'])} "
+            f"{cell(c['questions_flagged'], c['questions_semantic'], c['questions'])} {cell(*pooled):>22}"
         )
     return lines
 
@@ -309,9 +346,14 @@ def main() -> None:
     args = parser.parse_args()
     try:
         public: dict[str, Any] | None = score_public(data=args.data)
+        # The injection rows again with the default embedder: the semantic head flags after the
+        # vector is stored, so the combined figure is write-time screening or the head.
+        semantic: dict[str, Any] | None = score_rows(
+            "injection", read_rows(args.data / "injection.jsonl"), semantic=True
+        )
     except MissingData as exc:
         print(f"public corpora skipped: {exc}\n")
-        public = None
+        public = semantic = None
     corpora = bench_corpora()
     languages = bench_languages(args.data)
     redaction = bench_redaction(args.runs)
@@ -320,6 +362,15 @@ def main() -> None:
     if public is not None:
         for result in public.values():
             print("\n".join(family_lines(result, 8)))
+        if semantic is not None:
+            for breakdown in ("lang", "family"):
+                print("\n".join(comparison_lines(public["injection"], semantic, breakdown)))
+            print(
+                f"injection with the semantic head: recall {semantic['recall']}, "
+                f"false positives {semantic['false_positive_rate']} (write time: "
+                f"{public['injection']['recall']}, {public['injection']['false_positive_rate']}); "
+                "the dev rows are the head's training rows: optimistic, see docs/governance.md for held-out figures"
+            )
         print("\n".join(summary_lines(public)))
         print("targets: secrets and PII recall >= 0.97; ordinary sentences (PII keep rows) changed <= 0.01\n")
     print(f"{'own corpus':40} {'cases':>7} {'rate':>8}  target")
@@ -394,6 +445,7 @@ def main() -> None:
         "corpora": corpora,
         "languages": languages,
         "public": public,
+        "public_injection_semantic": semantic,
         "redaction": redaction,
         "audit": audit,
         "screening": screening,

@@ -10,7 +10,8 @@ fresh SQLite file with default settings and no embedder, then read back by id. A
 passes when its ``secret`` no longer occurs in the stored content (with no ``secret``: when a
 redaction was made); a ``keep`` row is a false positive when the memory has any redaction; a
 ``flag`` row is found when the memory has injection flags, a ``pass`` row is a false positive when
-it has any. The raw database files (``db`` and ``-wal``) are searched for the bytes of every
+it has any. With ``--semantic`` the service has the default embedder, so the flags the semantic
+screening head sets after each vector is stored count too. The raw database files (``db`` and ``-wal``) are searched for the bytes of every
 secret too: a value may be gone from the content and still be somewhere else on disk.
 
 Families are the corpus's own labels: ``rule`` for secrets; ``locale``, ``lang`` and the rule's
@@ -93,18 +94,25 @@ def _default_environment() -> Iterator[None]:
         os.environ.update(saved)
 
 
-def store_rows(rows: list[dict[str, Any]], folder: Path) -> tuple[dict[str, Any], bytes]:
+def store_rows(
+    rows: list[dict[str, Any]], folder: Path, *, semantic: bool = False
+) -> tuple[dict[str, Any], bytes]:
     """Import ``rows`` into a fresh database in ``folder``; the stored memory of each row (by id)
-    and the raw bytes of the database files."""
+    and the raw bytes of the database files. With ``semantic`` the service has the default
+    embedder and embeds the import at once, as a one-shot ``memwarden import`` does: the
+    semantic screening head then scores every stored vector (``screening.semantic``)."""
     from memwarden.app import build_service
     from memwarden.config import load_settings
     from memwarden.intake import new_id
 
     db = folder / "m.db"
     with _default_environment():
-        settings = load_settings(db=str(db), log_file=str(folder / "log"), embedder="none")
-    service = build_service(settings)
+        settings = load_settings(
+            db=str(db), log_file=str(folder / "log"), embedder="builtin" if semantic else "none"
+        )
+    service = build_service(settings, background=not semantic)
     try:
+        service.memories  # noqa: B018 - built before the import: it hooks the semantic flagger in
         ids = [new_id() for _ in rows]
         service.operations.import_text(_export_document(rows, ids))
         stored: dict[str, Any] = {}
@@ -123,12 +131,13 @@ def _leaves_piece(secret: str, content: str) -> bool:
     return any(secret[i : i + _PIECE] in content for i in range(len(secret) - _PIECE + 1))
 
 
-def score_rows(corpus: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Import and grade one corpus's rows; overall and per-family figures plus the failing rows."""
+def score_rows(corpus: str, rows: list[dict[str, Any]], *, semantic: bool = False) -> dict[str, Any]:
+    """Import and grade one corpus's rows; overall and per-family figures plus the failing rows
+    (``semantic``: with the default embedder, so the semantic screening head runs too)."""
     positive = POSITIVE[corpus]
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="govern-public-") as tmp:
-        stored, raw = store_rows(rows, Path(tmp))
+        stored, raw = store_rows(rows, Path(tmp), semantic=semantic)
     seconds = time.perf_counter() - t0
     totals = {"positives": 0, "found": 0, "negatives": 0, "false_positives": 0, "partial": 0, "on_disk": 0}
     families: dict[str, dict[str, dict[str, int]]] = defaultdict(
@@ -233,9 +242,32 @@ def xquad_questions(
     return rows
 
 
-def score(corpora: Iterable[str] = CORPORA, data: Path = DEFAULT_DATA) -> dict[str, dict[str, Any]]:
+def score(
+    corpora: Iterable[str] = CORPORA, data: Path = DEFAULT_DATA, *, semantic: bool = False
+) -> dict[str, dict[str, Any]]:
     """Grade each named corpus of ``data`` (``<corpus>.jsonl``); raises MissingData."""
-    return {name: score_rows(name, read_rows(data / f"{name}.jsonl")) for name in corpora}
+    return {name: score_rows(name, read_rows(data / f"{name}.jsonl"), semantic=semantic) for name in corpora}
+
+
+def comparison_lines(
+    before: dict[str, Any], after: dict[str, Any], breakdown: str, min_rows: int = 10
+) -> list[str]:
+    """Recall and false positives per value of ``breakdown`` (family, lang) for two gradings of
+    the same rows: screening at write time, and with the semantic head after the vector."""
+    lines = [
+        f"{before['corpus']} by {breakdown}, write-time screening -> with the semantic head "
+        f"(values with at least {min_rows} rows)",
+        f"  {'value':52} {'pos':>5} {'recall':>8} {'->':>8} {'neg':>5} {'FP rate':>8} {'->':>8}",
+    ]
+    for value, was in before["families"][breakdown].items():
+        now = after["families"][breakdown][value]
+        if was["positives"] + was["negatives"] < min_rows:
+            continue
+        lines.append(
+            f"  {value[:52]:52} {was['positives']:5} {_fmt(was['recall'])} {_fmt(now['recall'])} "
+            f"{was['negatives']:5} {_fmt(was['false_positive_rate'])} {_fmt(now['false_positive_rate'])}"
+        )
+    return lines
 
 
 def _fmt(rate: float | None) -> str:
@@ -290,9 +322,14 @@ def main(argv: list[str] | None = None) -> int:
         "--families", type=int, default=12, help="weakest families shown per breakdown (0: all)"
     )
     parser.add_argument("--misses", type=int, default=0, help="failing rows printed per corpus")
+    parser.add_argument(
+        "--semantic",
+        action="store_true",
+        help="grade with the default embedder, so the semantic screening head runs after the import",
+    )
     args = parser.parse_args(argv)
     try:
-        results = score(args.corpus or CORPORA, args.data)
+        results = score(args.corpus or CORPORA, args.data, semantic=args.semantic)
     except MissingData as exc:
         print(f"govern_public: {exc}", file=sys.stderr)
         return 1
