@@ -83,7 +83,7 @@ def build_service(
     MEMWARDEN_LANGUAGES means re-indexing); long runs draw a progress bar on stderr.
     ``embeddings=False`` builds a keyword-only service (the per-prompt paths: no numpy, no
     model, no embedder settings read). ``background=True`` (servers) loads the model in a thread
-    once ``service.start_background()`` is called (the MCP lifespan does) or on first use, and
+    once ``service.searcher.start_background()`` is called (the MCP lifespan does) or on first use, and
     answers degraded until it is warm; ``False`` (one-shot CLI commands) loads it on first use. ``embedder``
     replaces the configured provider (tests pass the fake one). ``source`` is the route of the
     default caller (``models.SOURCES``), which its writes record: the CLI passes ``cli``; servers

@@ -106,6 +106,31 @@ def test_a_hostile_memory_in_another_language_is_flagged_once_embedded(
     assert FLAG_REASONS[SEMANTIC_FLAG] in json.dumps(listed, ensure_ascii=False)
 
 
+def test_a_backlog_embedded_before_any_write_is_screened_too(
+    settings: Settings, builtin_embedder: Any, migrated_sqlite: Path
+) -> None:
+    """A database written without vectors (no model, or an upgrade to a new space) is embedded in
+    the background by the next server before it writes anything: those vectors are scored too."""
+    from db_templates import copy_migrated
+
+    copy_migrated(migrated_sqlite, Path(settings.db))
+    keyword_only = build_service(settings.model_copy(update={"embedder": "none"}), background=False)
+    hostile = keyword_only.memories.add(HOSTILE[0], project="acme").memory
+    benign = keyword_only.memories.add(BENIGN[0], project="acme").memory
+    keyword_only.close()
+
+    svc = build_service(settings, embedder=builtin_embedder, background=True)
+    try:
+        assert svc.vectors is not None and svc._memories is None  # no write, no write side built
+        svc.searcher.start_background()  # as the MCP and daemon servers do at start
+        assert svc.vectors.wait_ready(60)
+        _embedded(svc)
+        assert _stored(svc, hostile.id).injection_flags == (SEMANTIC_FLAG,)
+        assert _stored(svc, benign.id).injection_flags == ()
+    finally:
+        svc.close()
+
+
 def test_a_cleared_semantic_flag_is_not_set_again_for_the_same_text(semantic_service: MemoryService) -> None:
     svc = semantic_service
     memory = svc.memories.add(HOSTILE[0], project="acme").memory
