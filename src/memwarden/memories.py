@@ -28,7 +28,7 @@ from memwarden.requests import (
     UpdateRequest,
 )
 from memwarden.search.similar import find_similar
-from memwarden.store.base import StateStore, Store
+from memwarden.store.base import CLEARED_FLAGS_STATE, StateStore, Store
 from memwarden.write_results import AddResult, DeleteResult
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,14 +73,16 @@ def _expiry(now: datetime, ttl_hours: float | None) -> datetime | None:
 # flag stays cleared through a pin or a move, and comes back only with new text).
 SCREENED_FIELDS = frozenset({"content", "title", "tags", "context", "thread"})
 # Where a memory's cleared flags are remembered (a ``StateStore`` row per memory, valued by the
-# digest of the text screening read when the user cleared them).
-CLEARED_STATE = "screening-cleared:"
+# digest of the text screening read when the user cleared them; ``store.base`` says where the
+# row goes when the memory is purged, migrated, exported).
+CLEARED_STATE = CLEARED_FLAGS_STATE
 # The actor of the audit rows of flags the system sets on its own (the semantic head's).
 SYSTEM_ACTOR = "memwarden"
 
 
-def _screened_digest(memory: Memory) -> str:
-    """A digest of what screening reads of a memory, the vector's text among it."""
+def screened_digest(memory: Memory) -> str:
+    """A digest of what screening reads of a memory, the vector's text among it: the value of
+    its cleared-flag state row (an export says the memory was cleared when the two agree)."""
     from memwarden.digests import sha256
 
     text = "\x00".join((memory.title, memory.content, memory.context, memory.thread, *memory.tags))
@@ -301,7 +303,7 @@ class Memories:
         # Remembered first, so that the semantic head, which flags a memory again whenever its
         # vector is stored again (a move, a new model), leaves this text alone.
         if isinstance(self.store, StateStore):
-            self.store.put_state(CLEARED_STATE + current.id, _screened_digest(current))
+            self.store.put_state(CLEARED_STATE + current.id, screened_digest(current))
         stored = self.store.update(
             cleared,
             self.intake.index_text(cleared),
@@ -349,7 +351,7 @@ class Memories:
         if not isinstance(self.store, StateStore):
             return False
         key = CLEARED_STATE + memory.id
-        return self.store.states(key).get(key) == _screened_digest(memory)
+        return self.store.states(key).get(key) == screened_digest(memory)
 
     @audited("delete", None, ids_arg="id")
     def delete(

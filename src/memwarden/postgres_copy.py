@@ -3,9 +3,11 @@
 ``memwarden migrate --to postgresql://…`` reads the SQLite database of ``MEMWARDEN_DB`` (or
 ``--db``) and writes, into a new, empty PostgreSQL database: every memory of every tenant
 (deleted ones too, with their ids, times, versions and usage), their vectors (each in its own
-space, then one HNSW build per space) and the audit chain row for row (the same hashes: the
-database's triggers check that each row continues the chain). Then it verifies: row counts
-equal on both sides, the copied chain verifies and ends at the source's head. Only after that
+space, then one HNSW build per space), the users' cleared screening flags (the state rows that
+keep a cleared memory from being flagged again when it is embedded again: ``CLEARED_FLAGS_STATE``)
+and the audit chain row for row (the same hashes: the database's triggers check that each row
+continues the chain). Then it verifies: row counts equal on both sides, the cleared-flag rows the
+same on both sides, the copied chain verifies and ends at the source's head. Only after that
 it appends one audit row on the new database saying what was migrated.
 
 Before it writes anything it marks the target ``incomplete:migrate`` (``ops/markers.py``) and
@@ -38,7 +40,7 @@ from memwarden.errors import InvalidInput, StorageError
 from memwarden.models import IndexText, Memory
 from memwarden.ops.markers import incomplete_operations, mark_complete, mark_failed, mark_incomplete
 from memwarden.settings_paths import is_postgres_url
-from memwarden.store.base import CopySource, CopyTarget
+from memwarden.store.base import CLEARED_FLAGS_STATE, CopySource, CopyTarget, StateStore
 from memwarden.store.postgres.connect import redact_url
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,6 +105,7 @@ def migrate_to_postgres(
         try:
             memories = _copy_memories(src, dst, target, tell, resume=resumed)
             vectors = _copy_vectors(src, dst, tell, resume=resumed)
+            cleared = _copy_cleared_flags(src, dst)
             audit_rows, summary_written = _copy_audit(source_log, target_log, tell, resume=resumed)
             report = _verify(
                 src,
@@ -117,7 +120,12 @@ def migrate_to_postgres(
                 mark_failed(dst, "migrate", f"{type(exc).__name__}: {exc}")
             raise
         report.update(
-            copied={"memories": memories, "vectors": vectors, "audit_rows": audit_rows},
+            copied={
+                "memories": memories,
+                "vectors": vectors,
+                "cleared_flags": cleared,
+                "audit_rows": audit_rows,
+            },
             resumed={"memories": before.get("memories", 0), "audit_rows": before.get("audit_log", 0)}
             if resumed
             else None,
@@ -141,6 +149,7 @@ def migrate_to_postgres(
                         "migrated_from": "sqlite",
                         "memories": report["counts"]["memories"]["target"],
                         "vectors": vectors,
+                        "cleared_flags": cleared,
                         "audit_rows": audit_rows,
                     },
                 ),
@@ -265,6 +274,21 @@ def _copy_vectors(
     return total
 
 
+def _cleared_flags(store: object) -> dict[str, str]:
+    """The cleared-flag state rows of ``store`` (none when it keeps no state)."""
+    return store.states(CLEARED_FLAGS_STATE) if isinstance(store, StateStore) else {}
+
+
+def _copy_cleared_flags(src: CopySource, dst: CopyTarget) -> int:
+    """Copy the users' cleared screening flags (one state row per memory; a rerun writes the same
+    values again); how many. Without them the first embedding in the target would flag again the
+    memories a user cleared."""
+    rows = _cleared_flags(src)
+    for key, value in rows.items():
+        dst.put_state(key, value)
+    return len(rows)
+
+
 def _is_summary(record: AuditRecord) -> bool:
     """The row a finished migrate appends last (``migrated_from``)."""
     detail = record.detail if isinstance(record.detail, str) else ""
@@ -342,11 +366,15 @@ def _verify(
             ("audit_log", "audit_log"),
         )
     }
+    source_cleared, target_cleared = _cleared_flags(src), _cleared_flags(dst)
+    counts["cleared_flags"] = {"source": len(source_cleared), "target": len(target_cleared)}
     problems = [
         f"{t}: {c['source']} rows in the source, {c['target']} in the target"
         for t, c in counts.items()
         if c["source"] != c["target"]
     ]
+    if len(source_cleared) == len(target_cleared) and source_cleared != target_cleared:
+        problems.append("cleared_flags: the target's cleared-flag rows differ from the source's")
     if not chain["ok"]:
         problems.append(
             "the copied audit chain does not verify: "

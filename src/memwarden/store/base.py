@@ -304,6 +304,12 @@ class VectorStoreProbe(Protocol):
         ...
 
 
+# The state row that remembers a user's clear of a memory's screening flags: this prefix and the
+# memory id, valued by a digest of the text screening read (``memories.Memories.clear_flags``).
+# The row follows its memory: a purge deletes it in the purge's transaction, a migrate copies it.
+CLEARED_FLAGS_STATE = "screening-cleared:"
+
+
 @runtime_checkable
 class StateStore(Protocol):
     """Small named values a store keeps about itself (``index_state``), committed on write.

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from memwarden.audit.write_audit import WriteAudit, append_purge_row, append_row, note_committed
 from memwarden.errors import StorageError
 from memwarden.models import IndexText, Memory, VectorSpace, format_time
+from memwarden.store.base import CLEARED_FLAGS_STATE
 
 if TYPE_CHECKING:  # pragma: no cover
     import psycopg
@@ -249,6 +250,11 @@ class PostgresMaintenance:
                 (expired_before,),
             ).fetchall()
             purged = [str(r[0]) for r in rows]
+            if purged:  # their cleared-flag state rows go with them, in the same transaction
+                conn.execute(
+                    "DELETE FROM index_state WHERE key = ANY(%s)",
+                    ([CLEARED_FLAGS_STATE + i for i in purged],),
+                )
             row = append_purge_row(audit, conn, purged, format_time(expired_before))
         note_committed(audit, row)
         return purged

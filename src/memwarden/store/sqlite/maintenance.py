@@ -19,6 +19,7 @@ from memwarden.audit.write_audit import WriteAudit, append_purge_row, append_row
 from memwarden.errors import StorageError
 from memwarden.logs import get_logger
 from memwarden.models import IndexText, Memory, VectorSpace, format_time
+from memwarden.store.base import CLEARED_FLAGS_STATE
 from memwarden.store.sqlite.database import SQLiteDatabase
 from memwarden.store.sqlite.keyword_methods import index_row
 from memwarden.store.sqlite.rows import COLUMNS, NCOLUMNS, memory_params, row_to_memory
@@ -328,7 +329,8 @@ def purge_expired(
 ) -> list[str]:
     """Remove, for good, memories whose expiry is older than ``expired_before``; their ids.
 
-    With ``audit`` the ``purge`` row commits in the same transaction, only
+    Their cleared-flag state rows (``CLEARED_FLAGS_STATE``) go in the same transaction. With
+    ``audit`` the ``purge`` row commits in the same transaction, only
     when something was purged, so the purge at every server start does not fill the log (the
     PostgreSQL store writes the same row)."""
     stamp = format_time(expired_before)
@@ -339,9 +341,10 @@ def purge_expired(
         return []
     with db.write() as conn:
         rows = conn.execute(expired, (stamp,)).fetchall()
-        for rowid, _ in rows:
+        for rowid, memory_id in rows:
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
             conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
+            conn.execute("DELETE FROM index_state WHERE key = ?", (CLEARED_FLAGS_STATE + str(memory_id),))
         purged = [str(r[1]) for r in rows]
         row = append_purge_row(audit, conn, purged, stamp)
     note_committed(audit, row)
