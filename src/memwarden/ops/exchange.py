@@ -12,6 +12,12 @@ stdio) keeps the file's id, unless another tenant holds it: then the record gets
 file's id as it is: the record is stored under ``tenant_import_id(tenant, id)``, an id derived
 from its tenant and the file's id, so the answer is the same whether the id exists in another
 tenant or nowhere, and importing the same file again finds its own derived ids.
+
+A user's clear of a memory's screening flags travels with it: the export writes
+``screening_cleared`` (the digest of the text the user cleared) for a memory whose clear still
+holds, and an import that may keep it (``keep_cleared``: ``memwarden import`` run by the local
+operator, never an agent's tool call) stores the memory unflagged and remembers the clear, when
+the imported text has that digest. Every other import screens the memory like any write.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from memwarden.errors import InvalidInput
 from memwarden.intake import DEFAULT_PROJECT, Intake, content_hash, new_id
 from memwarden.models import Caller, IndexText, Memory
 from memwarden.ops.transfer import ImportRecord, export_header, memory_record, write_export
-from memwarden.store.base import MaintainableStore
+from memwarden.store.base import CLEARED_FLAGS_STATE, MaintainableStore, StateStore
 
 if TYPE_CHECKING:  # pragma: no cover
     from memwarden.audit.write_audit import WriteAudit
@@ -47,6 +53,9 @@ class ImportReport:
     redacted: int = 0
     new_ids: int = 0
     ids: list[str] = field(default_factory=list)
+    # Records that carried a user's cleared flags, and the inserted memories whose clear was kept.
+    cleared_in_file: int = 0
+    kept_cleared: list[str] = field(default_factory=list)
     # For the audit rows, not the report: redaction matches replaced, batch transactions written.
     redaction_matches: int = 0
     batches: int = 0
@@ -61,6 +70,8 @@ class ImportReport:
             "redacted": self.redacted,
             "new_ids": self.new_ids,
         }
+        if self.cleared_in_file:
+            out["kept_cleared"] = len(self.kept_cleared)
         if with_ids:
             out["ids"] = self.ids
         return out
@@ -142,6 +153,7 @@ def import_records(
     project: object | None = None,
     progress: Progress | None = None,
     operator: bool = False,
+    keep_cleared: bool = False,
     audit: WriteAudit | None = None,
 ) -> ImportReport:
     """Check and build every record, then write them in batches; nothing is written on a bad record.
@@ -151,10 +163,14 @@ def import_records(
     the caller is the local operator, who may keep the file's ids (see the module's docstring).
     Progress counts building as the first 80 % and writing as the rest. ``audit``: the row
     each batch transaction appends (with the redaction matches of the whole import).
+    ``keep_cleared``: keep the users' cleared flags the file carries (see the module's docstring).
     """
+    from memwarden.memories import screened_digest
+
     who = caller
     target = intake.clean_project(project)
     report = ImportReport(format=fmt, records=len(records))
+    report.cleared_in_file = sum(r.screening_cleared is not None for r in records)
     total = len(records)
     asked = [None if r.id is None else v.check_id(r.id) for r in records]
     derived = [a if operator or a is None else tenant_import_id(who.tenant, a) for a in asked]
@@ -164,6 +180,7 @@ def import_records(
         store.existing_ids([i for i in derived if i is not None and i not in own]) if placed else set()
     )
     built: list[tuple[Memory, IndexText]] = []
+    cleared: dict[str, str] = {}  # memory id -> the digest of the clear kept
     for number, (record, memory_id) in enumerate(zip(records, derived, strict=True), start=1):
         if memory_id is not None and (memory_id in own or asked[number - 1] in own):
             report.same_id += 1  # the tenant holds it already (under the file's id or its own)
@@ -179,6 +196,11 @@ def import_records(
             ) from None
         report.redacted += redacted
         report.redaction_matches += matches
+        if keep_cleared and record.screening_cleared == screened_digest(memory):
+            if memory.injection_flags:  # the user read this very text and vouched for it
+                memory = memory._replace(injection_flags=())
+                index = intake.index_text(memory)
+            cleared[memory.id] = record.screening_cleared
         built.append((memory, index))
         if progress and number % CHUNK == 0:
             progress(number * 4 // 5, total)
@@ -187,7 +209,15 @@ def import_records(
     for start in range(0, len(built), CHUNK):
         chunk = built[start : start + CHUNK]
         report.batches += 1
+        # Remembered before the memories are written, as ``Memories.clear_flags`` does, so the
+        # background embedder never scores them unremembered; taken back for those not written.
+        before = _remember_cleared(store, {m.id: cleared[m.id] for m, _ in chunk if m.id in cleared})
         for (memory, _), outcome in zip(chunk, store.import_memories(chunk, audit=audit), strict=True):
+            if memory.id in before:
+                if outcome == "inserted":
+                    report.kept_cleared.append(memory.id)
+                else:
+                    _forget_cleared(store, memory.id, before[memory.id])
             if outcome == "inserted":
                 report.inserted += 1
                 report.ids.append(memory.id)
@@ -202,10 +232,46 @@ def import_records(
     return report
 
 
+def _remember_cleared(store: object, digests: dict[str, str]) -> dict[str, str | None]:
+    """Store the cleared-flag rows of ``digests`` (memory id -> digest); each row's value before."""
+    if not digests or not isinstance(store, StateStore):
+        return {}
+    held = store.states(CLEARED_FLAGS_STATE)
+    before = {i: held.get(CLEARED_FLAGS_STATE + i) for i in digests}
+    for memory_id, digest in digests.items():
+        store.put_state(CLEARED_FLAGS_STATE + memory_id, digest)
+    return before
+
+
+def _forget_cleared(store: object, memory_id: str, value: str | None) -> None:
+    """Put a cleared-flag row back as it was before an import that did not write its memory."""
+    assert isinstance(store, StateStore)
+    if value is None:
+        store.delete_state(CLEARED_FLAGS_STATE + memory_id)
+    else:
+        store.put_state(CLEARED_FLAGS_STATE + memory_id, value)
+
+
 def _memories(
     store: MaintainableStore, who: Caller, project: str | None, include_deleted: bool
 ) -> Iterable[Memory]:
     return store.iter_memories(who.tenant, project=project, include_deleted=include_deleted)
+
+
+def _records(
+    store: MaintainableStore, who: Caller, project: str | None, include_deleted: bool
+) -> Iterable[dict[str, Any]]:
+    """The export records of the caller's memories, each with ``screening_cleared`` when a
+    user's clear of its flags holds for its text now."""
+    from memwarden.memories import screened_digest
+
+    held = store.states(CLEARED_FLAGS_STATE) if isinstance(store, StateStore) else {}
+    for memory in _memories(store, who, project, include_deleted):
+        record = memory_record(memory)
+        digest = held.get(CLEARED_FLAGS_STATE + memory.id)
+        if digest is not None and not memory.injection_flags and digest == screened_digest(memory):
+            record["screening_cleared"] = digest
+        yield record
 
 
 def export_stream(
@@ -219,7 +285,7 @@ def export_stream(
 ) -> int:
     """Write the caller's memories (a checked project or all) as a memwarden export to ``out``."""
     header = export_header(caller.tenant, project, now)
-    return write_export(out, header, _memories(store, caller, project, include_deleted))
+    return write_export(out, header, _records(store, caller, project, include_deleted))
 
 
 def export_document(
@@ -235,11 +301,11 @@ def export_document(
     who = caller
     scope = project
     records: list[dict[str, Any]] = []
-    for memory in _memories(store, who, scope, include_deleted):
+    for record in _records(store, who, scope, include_deleted):
         if len(records) == limit:
             raise InvalidInput(
                 f"more than {limit} memories to export; pass a file name to write them to a file instead",
                 field="name",
             )
-        records.append(memory_record(memory))
+        records.append(record)
     return {**export_header(who.tenant, scope, now), "count": len(records), "memories": records}

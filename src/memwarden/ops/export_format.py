@@ -10,6 +10,7 @@ project and tag limits) are the service's, run on every imported record.
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -85,6 +86,22 @@ class ExportedMemory(BaseModel):
         description="Who wrote the memory where it was exported; informational: an imported memory's "
         "actor is the importing caller",
     )
+
+    screening_cleared: str | None = Field(
+        default=None,
+        description="Present when a user cleared the memory's screening flags: the SHA-256 (64 hex "
+        "digits) of the text screening read when they did. `memwarden import` run by the local operator "
+        "keeps the clear when the imported text has this digest; every other import screens the memory "
+        "like any write",
+        json_schema_extra={"pattern": "^[0-9a-f]{64}$"},
+    )
+
+    @field_validator("screening_cleared")
+    @classmethod
+    def _digest(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch("[0-9a-f]{64}", value):
+            raise ValueError(f"not a SHA-256 digest (64 lowercase hex digits): {value[:80]!r}")
+        return value
 
     @field_validator("id")
     @classmethod
@@ -199,6 +216,7 @@ def memwarden_records(document: Any) -> list[ImportRecord]:
             context=m.context,
             thread=m.thread,
             occurred_at=m.occurred_at,
+            screening_cleared=m.screening_cleared,
         )
         for m in read_export(document).memories
     ]

@@ -338,9 +338,20 @@ class Operations:
                 project=project,
                 progress=progress,
                 operator=who.same_party(self.default_caller),
+                # Only a person at the terminal: an agent's import (an MCP tool, HTTP) must not
+                # be able to store hostile text unflagged by saying a user cleared it.
+                keep_cleared=who.source == "cli" and who.same_party(self.default_caller),
                 audit=audit.for_write() if audit is not None else None,
             )
         result = report.to_dict()
+        if report.kept_cleared:  # audited like a clear: which memories came in unflagged, and why
+            self.audit(
+                "update",
+                caller=who,
+                memory_ids=report.kept_cleared,
+                result_count=len(report.kept_cleared),
+                detail={"kept_cleared_from_import": True},
+            )
         if audit is not None:
             audit.record(
                 audit_ops.import_summary(result),

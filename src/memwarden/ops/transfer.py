@@ -78,6 +78,9 @@ class ImportRecord:
     context: str = ""
     thread: str = ""
     occurred_at: datetime | None = None
+    # A user's clear of the memory's screening flags where it was exported: the digest of the
+    # text screening read (``memories.screened_digest``); None when none was cleared.
+    screening_cleared: str | None = None
 
 
 def safe_file_name(name: object, *, field: str = "name") -> str:
@@ -184,13 +187,14 @@ def memory_record(memory: Memory) -> dict[str, Any]:
     return {key: full[key] for key in EXPORT_FIELDS}
 
 
-def write_export(out: IO[str], header: dict[str, Any], memories: Iterable[Memory]) -> int:
-    """Stream an export to ``out`` (memories are never all held at once); the count written."""
+def write_export(out: IO[str], header: dict[str, Any], records: Iterable[dict[str, Any]]) -> int:
+    """Stream an export's records (``memory_record``) to ``out`` (never all held at once); the
+    count written."""
     head = json.dumps(header, ensure_ascii=False)[:-1]
     out.write(head + ', "memories": [\n')
     count = 0
-    for memory in memories:
-        out.write((",\n" if count else "") + json.dumps(memory_record(memory), ensure_ascii=False))
+    for record in records:
+        out.write((",\n" if count else "") + json.dumps(record, ensure_ascii=False))
         count += 1
     out.write(f'\n], "count": {count}}}\n')
     return count
