@@ -184,3 +184,19 @@ def test_migrate_reports_cleared_flag_rows_that_differ(tmp_path: Path, pg_url: s
         postgres_copy._copy_cleared_flags = copy
     assert report["ok"] is False
     assert any(p.startswith("cleared_flags:") for p in report["problems"])
+
+
+@pytest.mark.postgres
+def test_the_migrate_command_says_how_many_cleared_flags_it_carried(tmp_path: Path, pg_url: str) -> None:
+    from cli_runner import cli_environment, run_in_process
+
+    db = tmp_path / "memwarden.db"
+    settings = load_settings(db=str(db), log_file=str(tmp_path / "log"))
+    source = build_service(settings, embedder=FakeEmbedder(dimension=16), background=False)
+    try:
+        _flagged_and_cleared(source, HOSTILE)
+    finally:
+        source.close()
+    result = run_in_process(cli_environment(db, tmp_path), "migrate", "--to", pg_url)
+    assert result.returncode == 0, result.stderr
+    assert "audit rows, 1 cleared screening flag to" in result.stdout and "verified" in result.stdout

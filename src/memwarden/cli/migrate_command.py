@@ -35,9 +35,11 @@ def cmd_migrate(args: argparse.Namespace) -> int:
                 f"resumed an interrupted migrate ({resumed['memories']} memories and {resumed['audit_rows']} "
                 "audit rows were already there)"
             )
+        cleared = copied.get("cleared_flags", 0)
+        kept = f", {cleared} cleared screening flag{'' if cleared == 1 else 's'}" if cleared else ""
         print(
-            f"migrated {copied['memories']} memories, {copied['vectors']} vectors and {copied['audit_rows']} "
-            f"audit rows to {report['target']}: {state}"
+            f"migrated {copied['memories']} memories, {copied['vectors']} vectors, {copied['audit_rows']} "
+            f"audit rows{kept} to {report['target']}: {state}"
         )
         for problem in report["problems"]:
             print(f"  {problem}", file=sys.stderr)
