@@ -63,7 +63,7 @@ from memwarden.screening.phrases import (
     ROLE,
     TOOL_CALL,
     compile_union,
-    union,
+    dispatched_union,
 )
 from memwarden.screening.unwrap import exposed_text
 from memwarden.screening.views import despaced_view, folded_view, normal_form, plain_view, unhyphenated_view
@@ -142,8 +142,10 @@ def _patterns() -> _Patterns:
             exfil=compile_union(EXFIL),
         ),
         despaced={name: compile_union(parts) for name, parts in DESPACED.items()},
-        any_view=re.compile(union(every), re.DOTALL),
-        any_despaced=re.compile(union([p for parts in DESPACED.values() for p in parts]), re.DOTALL),
+        any_view=re.compile(dispatched_union(every), re.DOTALL),
+        any_despaced=re.compile(
+            dispatched_union([p for parts in DESPACED.values() for p in parts]), re.DOTALL
+        ),
         repeated=re.compile(REPEATED_TOKEN),
     )
 

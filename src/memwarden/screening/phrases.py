@@ -683,6 +683,97 @@ def union(parts: list[str]) -> str:
     return "|".join(alternatives)
 
 
+def _first_chars(pattern: str) -> frozenset[str] | None:
+    """The characters a match of ``pattern`` can start with, read from the regex parser's tree;
+    None when that cannot be told (a class such as ``\\w``, an empty match, a construct not
+    handled here, or a Python whose parser is not where it was): the pattern is then always tried.
+    A set too large is harmless; one too small would lose matches, so every unknown is None."""
+    try:
+        from re import _constants as sre  # type: ignore[attr-defined]
+        from re import _parser as parser  # type: ignore[attr-defined]
+
+        tree = parser.parse(pattern)
+    except (ImportError, AttributeError, re.error):
+        return None
+
+    def first(items: list[tuple[object, object]]) -> tuple[set[str] | None, bool]:
+        found: set[str] = set()
+        for op, arg in items:
+            if op is sre.LITERAL:
+                found.add(chr(arg))  # type: ignore[arg-type]
+                return found, False
+            if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+                continue  # zero-width: the next item starts the match
+            if op is sre.IN:
+                for member, value in arg:  # type: ignore[attr-defined]
+                    if member is sre.LITERAL:
+                        found.add(chr(value))
+                    elif member is sre.RANGE:
+                        found.update(chr(c) for c in range(value[0], value[1] + 1))
+                    else:
+                        return None, False
+                return found, False
+            if op is sre.SUBPATTERN or op is sre.BRANCH:
+                branches = [arg[-1]] if op is sre.SUBPATTERN else arg[1]  # type: ignore[index]
+                empty = False
+                for branch in branches:
+                    chars, nullable = first(list(branch))
+                    if chars is None:
+                        return None, False
+                    found |= chars
+                    empty = empty or nullable
+                if not empty:
+                    return found, False
+                continue
+            if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
+                low: int = arg[0]  # type: ignore[index]
+                chars, nullable = first(list(arg[2]))  # type: ignore[index]
+                if chars is None:
+                    return None, False
+                found |= chars
+                if low > 0 and not nullable:
+                    return found, False
+                continue
+            return None, False
+        return found, True
+
+    chars, nullable = first(list(tree))
+    return None if chars is None or nullable else frozenset(chars)
+
+
+def dispatched_union(parts: list[str], max_letters: int = 6) -> str:
+    """``union(parts)`` for a yes-or-no search, faster: the alternatives that start at a word
+    boundary are grouped by the letter they can start with, behind one look-ahead per letter, so
+    at each word only the alternatives that can start with its first letter are tried. One that
+    can start with several letters is in each of their groups, up to ``max_letters``; beyond that
+    it is tried at every word, as in ``union`` (copies make the expression longer to compile,
+    which a one-shot command pays once). It matches at the same positions as ``union(parts)``;
+    the alternative that wins a position may differ, so it serves searches that only ask whether
+    anything matches (``screening``'s ``any_view``)."""
+    bounded = [p[2:] for p in parts if p.startswith(r"\b")]
+    groups: dict[str, list[str]] = {}
+    always: list[str] = []
+    for part in bounded:
+        chars = _first_chars(part)
+        if (
+            chars is None
+            or len(chars) > max_letters
+            or not all(c.isascii() and (c.isalnum() or c == "_") for c in chars)
+        ):
+            always.append(part)
+            continue
+        for char in sorted(chars):
+            groups.setdefault(char, []).append(part)
+    alternatives = [
+        f"(?={re.escape(char)})(?:" + "|".join(f"(?:{p})" for p in members) + ")"
+        for char, members in sorted(groups.items())
+    ]
+    alternatives += [f"(?:{p})" for p in always]
+    rest = union([p for p in parts if not p.startswith(r"\b")])
+    head = r"\b(?=\w)(?:" + "|".join(alternatives) + ")" if alternatives else ""
+    return "|".join(x for x in (head, rest) if x)
+
+
 def compile_union(parts: list[str]) -> re.Pattern[str]:
     return re.compile(union(parts), re.DOTALL)
 
@@ -729,6 +820,7 @@ __all__ = [
     "ROLE",
     "TOOL_CALL",
     "compile_union",
+    "dispatched_union",
     "phrase",
     "starts_outside_ascii",
     "union",
