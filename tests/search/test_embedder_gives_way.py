@@ -42,7 +42,11 @@ def _wait_embedded(svc: Any, bound_s: float = 20) -> None:
 def _ready_service(settings: Settings, embedder: FakeEmbedder) -> Any:
     svc = build_service(settings, embedder=embedder, background=True)
     assert svc.vectors is not None and svc.vectors.wait_ready(10)
-    _wait_embedded(svc)  # the first drain after loading has run
+    # The first drain after loading embeds whatever is queued at once, without waiting for a pause:
+    # a burst that starts before it has run would have its first add embedded mid-burst (an empty
+    # store has nothing missing before that drain, so waiting for "nothing missing" is not enough).
+    assert svc.vectors.wait_caught_up(10)
+    _wait_embedded(svc)
     return svc
 
 

@@ -288,6 +288,12 @@ class VectorPath:
             self._loaded.wait(timeout)
         return self.state == "ready"
 
+    def wait_caught_up(self, timeout: float) -> bool:
+        """Block until the background embedder has finished its first drain after loading (the
+        memories written before then are embedded; later writes wait for a pause). True when it
+        has; False on timeout, or with no background thread."""
+        return self._thread is not None and self._caught_up.wait(timeout)
+
     def close(self) -> None:
         self._stop.set()
         self._wake.set()
