@@ -25,7 +25,7 @@ from bench.govern_corpora import (
     unseen_preferences,
 )
 from memwarden.screening import phrases
-from memwarden.screening.phrases import dispatched_union, union
+from memwarden.screening.alternation import _first_chars, dispatched_union, union
 from memwarden.screening.unwrap import exposed_text
 from memwarden.screening.views import despaced_view, folded_view, normal_form, plain_view, unhyphenated_view
 
@@ -45,7 +45,7 @@ from memwarden.screening.views import despaced_view, folded_view, normal_form, p
     ],
 )
 def test_the_first_letters_of_a_pattern(pattern: str, chars: set[str] | None) -> None:
-    found = phrases._first_chars(pattern)
+    found = _first_chars(pattern)
     assert (None if found is None else set(found)) == chars
 
 
@@ -56,15 +56,7 @@ def _texts() -> list[str]:
 
 
 def test_the_dispatched_search_matches_where_the_plain_union_does() -> None:
-    every = (
-        phrases.OVERRIDE
-        + phrases.ROLE
-        + phrases.TOOL_CALL
-        + phrases.HIDDEN
-        + phrases.ACTION
-        + phrases.CUE
-        + phrases.EXFIL
-    )
+    every = phrases.EVERY
     despaced = [p for parts in phrases.DESPACED.values() for p in parts]
     pairs = [
         (re.compile(union(every), re.DOTALL), re.compile(dispatched_union(every), re.DOTALL)),

@@ -413,21 +413,14 @@ def _first_characters(pattern: str) -> set[int] | None:
 
 
 def test_phrases_behind_the_non_ascii_look_ahead_can_only_start_outside_ascii() -> None:
-    """``phrases.union`` puts the phrases in other scripts behind one look-ahead for a character
+    """``alternation.union`` puts the phrases in other scripts behind one look-ahead for a character
     outside ASCII (so ASCII text does not try them at every position): each must be unable to
     start a match at an ASCII character, or the look-ahead would hide a match."""
     from memwarden.screening import phrases
+    from memwarden.screening.alternation import starts_outside_ascii
 
-    every = (
-        phrases.OVERRIDE
-        + phrases.ROLE
-        + phrases.TOOL_CALL
-        + phrases.HIDDEN
-        + phrases.ACTION
-        + phrases.CUE
-        + phrases.EXFIL
-    )
-    behind = [p for p in every if not p.startswith(r"\b") and phrases.starts_outside_ascii(p)]
+    every = phrases.EVERY
+    behind = [p for p in every if not p.startswith(r"\b") and starts_outside_ascii(p)]
     assert behind
     for pattern in behind:
         first = _first_characters(pattern)

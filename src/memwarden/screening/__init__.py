@@ -52,18 +52,18 @@ import functools
 import re
 from typing import NamedTuple
 
+from memwarden.screening.alternation import compile_union, dispatched_union
 from memwarden.screening.phrases import (
     ACTION,
     CUE,
     DESPACED,
+    EVERY,
     EXFIL,
     HIDDEN,
     OVERRIDE,
     REPEATED_TOKEN,
     ROLE,
     TOOL_CALL,
-    compile_union,
-    dispatched_union,
 )
 from memwarden.screening.unwrap import exposed_text
 from memwarden.screening.views import despaced_view, folded_view, normal_form, plain_view, unhyphenated_view
@@ -130,7 +130,6 @@ def _patterns() -> _Patterns:
     half-built set: concurrent first writes in a server's worker threads did, and failed):
     compiling them takes tens of milliseconds, which read-only paths such as the prompt hook
     (they import the service) should not pay."""
-    every = OVERRIDE + ROLE + TOOL_CALL + HIDDEN + ACTION + CUE + EXFIL
     return _Patterns(
         flags=dict(
             instruction_override=compile_union(OVERRIDE),
@@ -142,7 +141,7 @@ def _patterns() -> _Patterns:
             exfil=compile_union(EXFIL),
         ),
         despaced={name: compile_union(parts) for name, parts in DESPACED.items()},
-        any_view=re.compile(dispatched_union(every), re.DOTALL),
+        any_view=re.compile(dispatched_union(EVERY), re.DOTALL),
         any_despaced=re.compile(
             dispatched_union([p for parts in DESPACED.values() for p in parts]), re.DOTALL
         ),
