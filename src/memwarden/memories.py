@@ -116,10 +116,6 @@ class Memories:
         self.auditor = auditor
         self.vectors = vectors
         self.vault = vault
-        if vectors is not None:
-            # The background embedder scores each vector it stores (screening.semantic) and hands
-            # back the memories its head flags; the flag is written here, with the audit row.
-            vectors.on_semantic_flags = self.flag_semantic
 
     def _caller(self, caller: Caller | None) -> Caller:
         return caller or self.default_caller

@@ -73,8 +73,10 @@ class MemoryService:
         self._ops_options = ops
         self._operations: Operations | None = None
         if vectors is not None:
-            # The semantic screening head flags through the write side; a server may embed a
-            # backlog (an upgrade's re-embedding) before its first write builds ``memories``.
+            # The background embedder scores each vector it stores (screening.semantic) and hands
+            # back the memories its head flags; the write side writes the flag with its audit row.
+            # Hooked here, not in ``Memories``: a server may embed a backlog (an upgrade's
+            # re-embedding) before its first write builds ``memories``.
             vectors.on_semantic_flags = lambda flagged: self.memories.flag_semantic(flagged)
         if vault is not None:
             vault.bind(lambda memory: [m.id for m in self.searcher.related(memory)])

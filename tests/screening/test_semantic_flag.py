@@ -54,7 +54,7 @@ def semantic_service(
     copy_migrated(migrated_sqlite, Path(settings.db))
     svc = build_service(settings, embedder=builtin_embedder, background=True)
     assert svc.vectors is not None
-    svc.memories  # noqa: B018 - built now, as a server's first write would: it hooks the flagger in
+    svc.memories  # noqa: B018 - the write side built now, as a server's first write would
     assert svc.vectors.wait_ready(60)
     yield svc
     svc.close()
