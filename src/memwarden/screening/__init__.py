@@ -55,11 +55,14 @@ from typing import NamedTuple
 from memwarden.screening.alternation import compile_union, dispatched_union
 from memwarden.screening.phrases import (
     ACTION,
+    ADDRESSED_AGENT,
     CUE,
     DESPACED,
     EVERY,
     EXFIL,
+    GUARDED,
     HIDDEN,
+    KEPT_FROM_USER,
     OVERRIDE,
     REPEATED_TOKEN,
     ROLE,
@@ -103,8 +106,12 @@ MAX_SCREENED_CHARS = 65_536
 # A part of a memory this long (characters) is also scored by the model on its own.
 _SCORED_ALONE = 40
 # Prose about attacks cites them: 'a document that says "Ignore all previous instructions"'. A quoted
-# span (straight or curly double quotes, guillemets, a backtick code span) on one line ...
-_QUOTED = re.compile(r'"[^"\n]{3,400}"|“[^”\n]{3,400}”|«[^»\n]{3,400}»|`[^`\n]{3,400}`')
+# span (straight or curly quotes, single or double, guillemets, a backtick code span) on one line; a
+# single quote counts only where it cannot be an apostrophe ("don't") ...
+_QUOTED = re.compile(
+    r'"[^"\n]{3,400}"|“[^”\n]{3,400}”|«[^»\n]{3,400}»|`[^`\n]{3,400}`|‘[^’\n]{3,400}’'
+    r"|(?<![\w'])'[^'\n]{3,400}'(?![\w'])"
+)
 # ... in a text whose own words, outside the quotes, say it is discussing attacks or giving examples.
 _DISCUSSES = re.compile(
     r"\b(?:examples?|e\.g\.|such as|for instance|attacks?|attackers?|injections?|injected|malicious"
@@ -139,6 +146,9 @@ def _patterns() -> _Patterns:
             action=compile_union(ACTION),
             cue=compile_union(CUE),
             exfil=compile_union(EXFIL),
+            addressed=compile_union(ADDRESSED_AGENT),
+            kept_from_user=compile_union(KEPT_FROM_USER),
+            guarded=compile_union(GUARDED),
         ),
         despaced={name: compile_union(parts) for name, parts in DESPACED.items()},
         any_view=re.compile(dispatched_union(EVERY), re.DOTALL),
@@ -241,6 +251,10 @@ def rule_flags(raw: str, plain: str | None = None) -> tuple[str, ...]:
     }
     if _TAG_CHARS.search(raw):
         found.add("hidden_instruction")
+    # Something kept from the user, in a note that speaks to the agent, asks for an action or hides
+    # an alert: the agent turned against the user.
+    if hits("kept_from_user") and (hits("addressed") or hits("guarded") or acts()):
+        found.add("instruction_override")
     if hits("exfil") or (acts() and (hits("cue") or found & {"role_tag", "hidden_instruction"})):
         found.add("tool_command")
     if repeated:

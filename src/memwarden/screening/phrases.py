@@ -17,6 +17,23 @@ from __future__ import annotations
 
 import re
 
+from memwarden.screening.against_user import (
+    ADDRESSED,
+    ADDRESSED_FOLDED,
+    CONCEALED,
+    CONCEALED_FOLDED,
+    COVERT_CUES,
+    COVERT_CUES_FOLDED,
+    DECEIVED,
+    NEUTRAL_ACTIONS,
+    NO_LIMITS,
+    OPERATIONS,
+    OUTWARD,
+    PHISHED,
+    POLICY_VOID,
+    SAFEGUARDS_OFF,
+    SECURITY_SIGNALS,
+)
 from memwarden.screening.more_languages import MORE_IGNORE, SECRET_ASKED, SECRET_ASKED_FOLDED
 from memwarden.screening.note_attacks import (
     FIXED_REPLY,
@@ -322,6 +339,13 @@ _FOLDED_IGNORE = [
 ]
 
 
+def _fold(pattern: str) -> str:
+    """A pattern written in Hindi or Thai letters in the form screening reads (``plain_view``)."""
+    from memwarden.screening.views import plain_view
+
+    return plain_view(pattern)
+
+
 def _folded_phrases() -> list[str]:
     """The Thai, Hindi and Bengali "ignore the previous instructions" in the form screening reads."""
     from memwarden.screening.views import plain_view
@@ -355,6 +379,7 @@ OVERRIDE = [phrase(p) for p in _EN_OVERRIDE] + _OTHER_OVERRIDE + MORE_IGNORE + F
 OVERRIDE += [phrase(p) for p in USERS_RULES_DROPPED[:2]] + USERS_RULES_DROPPED[2:] + ONLY_THIS_NOTE
 OVERRIDE += NOTE_ABOVE_USER + SECRETS_IN_EVERY_ANSWER
 OVERRIDE += [phrase(SECRET_ASKED[0]), *SECRET_ASKED[1:], *_folded_phrases()]
+OVERRIDE += DECEIVED + POLICY_VOID + NO_LIMITS + PHISHED
 
 ROLE = [
     r"<\|\s*(?:im_start|im_end|im_sep|endoftext|system|user|assistant|eot_id|start_header_id|end_header_id|begin_of_text)\s*\|>",
@@ -391,7 +416,8 @@ TOOL_CALL = [
 ]
 # HTML/Markdown comments and hidden text whose content addresses a model.
 _ADDRESSED = (
-    r"(?:assistant|\bai\b|model|llm|claude|gpt|copilot|agent|instruction|ignore|system|you must|you should"
+    r"(?:assistant|assistent|asistente|asystent|\bai\b|\bki\b|\bia\b|model|llm|claude|gpt|copilot|agent|instruction|ignore|system|you must|you should"
+    r"|ассистент|помощник|агент|助手|アシスタント|エージェント|에이전트|어시스턴트|المساعد"
     r"|you are|do not tell|don'?t tell|prompt|execute|run |delete|silently)"
 )
 HIDDEN = [
@@ -465,7 +491,7 @@ _ACTION_OTHER = [
 ]
 _CUE = [
     phrase(
-        r"\b(?:silently|quietly|secretly|covertly|discreetly|immediately|right now|without (?:telling|asking|informing|notifying|confirmation|permission)|without (?:waiting for|running) (?:the )?(?:checks|ci|tests|review|reviews|approval)|do not (?:tell|ask|inform|mention)|don'?t (?:tell|ask|inform|mention)|you must|you should now|you need to|you have to|make sure you|important ?:|urgent ?:|mandatory ?:)"
+        r"\b(?:silently|quietly|secretly|covertly|discreetly|immediately|right now|without (?:telling|asking|informing|notifying|confirmation|permission)|without (?:waiting for|running) (?:the )?(?:checks|ci|tests|review|reviews|approval|pipeline|build)|(?:do not|don'?t|never|without) (?:request|requesting|seek|seeking|get|getting|wait for|waiting for) (?:any )?(?:confirmation|approval|permission|sign-off) from|do not (?:tell|ask|inform|mention)|don'?t (?:tell|ask|inform|mention)|you must|you should now|you need to|you have to|make sure you|important ?:|urgent ?:|mandatory ?:)"
     ),
     phrase(r"\b(?:when|once|as soon as|after) you (?:read|see|process|load|recall|retrieve) this"),
     phrase(r"\b(?:if|when) you are an? (?:ai|assistant|language model|llm|agent|bot)\b"),
@@ -508,8 +534,12 @@ def unanchored(parts: list[str]) -> list[str]:
     return [p.replace(r"\b", "").replace(r"\s+", r"\s*") for p in parts]
 
 
-ACTION = _ACTION_EN + _ACTION_OTHER
-CUE = _CUE
+ACTION = _ACTION_EN + _ACTION_OTHER + SAFEGUARDS_OFF + NEUTRAL_ACTIONS
+# Spoken to the agent, and the user kept in the dark: each a cue, both together an attack (``screening``).
+ADDRESSED_AGENT = ADDRESSED + [_fold(p) for p in ADDRESSED_FOLDED]
+KEPT_FROM_USER = CONCEALED + [_fold(p) for p in CONCEALED_FOLDED]
+GUARDED = SECURITY_SIGNALS + OPERATIONS
+CUE = _CUE + COVERT_CUES + [_fold(p) for p in COVERT_CUES_FOLDED] + ADDRESSED_AGENT + KEPT_FROM_USER
 EXFIL = [
     (
         r"\b(?:send|upload|post|exfiltrate|forward|leak|transmit)\b[^\n]{0,120}"
@@ -518,6 +548,7 @@ EXFIL = [
         r"|pastebin|webhook)"
     ),
     r"\|\s*(?:nc|ncat|netcat)\s+\S",
+    *OUTWARD,
     # Keys made public: "rotate and publish the signing keys" (uploading a public SSH key, publishing
     # the public signing key and "never publish the private key" are ordinary).
     r"\b(?<!never\s)(?<!not\s)(?<!n't\s)(?<!no\s)(?:publish|leak|post publicly|make public)\b[^.\n]{0,30}\b(?<!public )(?:signing|private|secret) keys?\b",
@@ -546,11 +577,14 @@ DESPACED = {
 
 __all__ = [
     "ACTION",
+    "ADDRESSED_AGENT",
     "CUE",
     "DESPACED",
     "EVERY",
     "EXFIL",
+    "GUARDED",
     "HIDDEN",
+    "KEPT_FROM_USER",
     "OVERRIDE",
     "REPEATED_TOKEN",
     "ROLE",
