@@ -28,7 +28,8 @@ COVERT_CUES = [
     rf"\b(?:hide|conceal|keep) (?:it|this|that|them|the (?:change|commit|output|step|copy|upload))(?: secret| hidden)? from {_ME}\b",
     rf"\bbehind (?:the user'?s|their|his|her|the owner'?s) back\b|\bwithout {_ME} (?:knowing|noticing|seeing)\b",
     r"\b(?:has|have|with|got|given) (?:standing|blanket|prior|advance) (?:approval|permission|authori[sz]ation|consent)\b",
-    r"\bpre-? ?(?:approved|authori[sz]ed|cleared)\b",
+    r"\bpre-? ?(?:approved|authori[sz]ed|cleared)\b|\bno (?:ticket|review|approval|sign-off|change request|cr) (?:is )?(?:needed|required|necessary)\b",
+    r"\bzonder (?:verdere |extra )?(?:bevestiging|toestemming)\b",
     r"\b(?:memory|reminder|message|note|notice) (?:for|to) (?:the |any |all |every )?(?:coding |ai )?(?:agents?|assistants?|bots?|llms?|models?)\b",
     r"\b(?:whoever|any (?:agent|assistant|model) (?:that|who)) reads this\b",
     r"\b(?:regardless of|no matter|irrespective of) what (?:the user|they|he|she|anyone|the owner) (?:says|said|wants|asks|tells you|thinks)\b",
@@ -70,7 +71,7 @@ _SAFEGUARD = (
 SAFEGUARDS_OFF = [
     rf"\b{_NOT}{_OFF}\b[^.\n;]{{0,40}}\b{_SAFEGUARD}\b",
     rf"\b{_SAFEGUARD} (?:must|should|can|may) be {_OFF}\b",
-    r"\b(?:approv(?:e|es|ed|ing)|merg(?:e|es|ed|ing)|accept(?:s|ed|ing)?|sign(?:s|ed|ing)? off(?: on)?|lgtm)\b[^.\n;]{0,60}\bwithout (?:reading|reviewing|looking at|checking|opening|testing|running|inspecting|waiting for (?:the )?(?:pipeline|ci|checks|tests|build|review))\b",
+    r"\b(?:approv(?:e|es|ed|ing)|merg(?:e|es|ed|ing)|accept(?:s|ed|ing)?|sign(?:s|ed|ing)? off(?: on)?|lgtm)\b[^.\n;]{0,100}\bwithout (?:reading|reviewing|looking at|checking|opening|testing|running|inspecting|waiting for (?:the )?(?:pipeline|ci|checks|tests|build|review))\b",
     r"\b(?:zatwierdzaj|zatwierdź|akceptuj|genehmige|akzeptiere|aprueba|acepta|approuve|valide|accepte|approva|accetta|aprove|aceite)\b[^.\n]{0,60}\b(?:bez (?:sprawdzania|czytania|weryfikacji)|ohne (?:zu prüfen|prüfung|zu lesen|durchsicht)|sin (?:revisar|leer|comprobar)|sans (?:la |le |les )?(?:relire|lire|vérifier|examiner)|senza (?:controllare|leggere|verificare)|sem (?:revisar|ler|verificar))\b",
     r"(?:одобряй|утверждай|принимай|схваляй|затверджуй)[^.\n]{0,60}без (?:проверки|чтения|ревью|перевірки|читання)",
     r"(?:εγκρ\w*)[^.\n]{0,60}χωρίς να (?:διαβάσεις|ελέγξεις)|χωρίς να (?:διαβάσεις|ελέγξεις)[^.\n]{0,60}(?:εγκρ\w*)",
@@ -106,6 +107,10 @@ PHISHED = [
     r"\b(?<!never )(?<!not )(?<!n't )ask (?:the user|them|him|her|users|the customer)\b[^.\n]{0,30}\b(?:to )?(?:type|enter|paste|share|send|give|provide|confirm|re-?enter|read out)\b[^.\n]{0,40}\b(?:passwords?|passphrase|2fa|mfa|otp|one-time (?:code|password)|verification codes?|sms codes?|recovery (?:codes?|phrase)|seed phrase|pin|cvv|card number)\b",
 ]
 
+PHISHED_FOLDED = [
+    r"(?:otp|ओटीपी|पिन|पासवर्ड|कार्ड नंबर)[^।\n]{0,40}(?:माँगो|मांगो|मांगें|माँगें|पूछो)",
+]
+
 # A secret, a database or people's data sent to a public or outside place: no user asks that.
 _SENSITIVE = (
     r"(?:\.env\b|env files?|environment variables|credentials|secrets?|api ?keys?|access keys?|private keys?|signing keys?"
@@ -114,7 +119,7 @@ _SENSITIVE = (
     r"|(?:the )?(?:whole |entire |full )?database(?: dump)?|db dump|dump of)"
 )
 _OUTSIDE = (
-    r"(?:public (?:gist|bucket|repo|repository|paste|pastebin|channel|link|url|drive|folder|s3 bucket|web ?page|site|server)"
+    r"(?:public (?:gist|bucket|repo|repository|paste|pastebin|channel|link|url|drive|folder|s3 bucket|web ?page|site|server|issue|github issue)"
     r"|(?:a |an |the )?(?:gist|pastebin|paste\.\w+|webhook|request ?bin|ngrok)"
     r"|(?:an? |the )?(?:external|outside|third-party|attacker'?s?) (?:server|host|address|endpoint|site|machine|bucket|inbox|e-?mail)"
     r"|https?://|" + _PUBLIC_IP + ")"
@@ -125,8 +130,9 @@ OUTWARD = [
     r"\b(?:scp|rsync|sftp)\b[^\n]{0,100}\s(?:\S*@)?" + _PUBLIC_IP + ":",
     # The same in other languages: a secret or a database sent or copied to a server, a bucket, a webhook.
     r"(?:数据库|資料庫|数据|資料|密钥|密鑰|凭证|憑證|令牌|密码|密碼|客户数据|客戶資料)[^。\n]{0,30}(?:上传|上傳|发送|發送|复制|複製|传|傳)(?:到|至)[^。\n]{0,20}(?:公开|公開|外部|https?://|webhook)",
+    r"(?:توکن|کلید|رمز|گذرواژه)[^.\n]{0,60}عمومی[^.\n]{0,30}منتشر",
     r"(?:导出|導出)[^。\n]{0,20}(?:数据库|資料庫)[^。\n]{0,20}(?:上传|上傳)(?:到|至)",
-    r"(?:データベース|顧客データ|認証情報|鍵|トークン|パスワード)[^。\n]{0,30}(?:外部|公開|https?://)[^。\n]{0,20}(?:に|へ)(?:コピー|送信|送|アップロード|転送)(?!しない|しちゃ|禁止|不可|厳禁|してはいけ|するな)",
+    r"(?:データベース|顧客データ|認証情報|鍵|トークン|パスワード)[^。\n]{0,30}(?:外部|公開|https?://)[^。\n]{0,60}(?:に|へ)(?:コピー|送信|送|アップロード|転送)(?!しない|しちゃ|禁止|不可|厳禁|してはいけ|するな)",
     r"(?:데이터베이스|고객 ?데이터|비밀번호|토큰|키|자격 ?증명)[^.\n]{0,30}(?:외부|공개|https?://)[^.\n]{0,20}(?:로|으로|에) ?(?:복사|전송|보내|업로드)(?!하지 ?마|하지 ?않|지 ?마|지 ?않|면 ?안)",
     r"(?:قاعدة البيانات|بيانات العملاء|كلمات المرور|كلمة المرور|المفاتيح|بيانات الاعتماد)[^.\n]{0,60}(?:إلى|الى|على) (?:https?://|خادم خارجي|الخادم الخارجي)",
     r"\b(?:kirim(?:kan)?|unggah|salin)\b[^.\n]{0,60}\b(?:kunci|token|kata sandi|password|kredensial|basis data|database|data pelanggan)\b[^.\n]{0,40}\bke (?:webhook|https?://|server (?:luar|eksternal)|\S+@\S+\.\w+)",
@@ -146,7 +152,18 @@ DECEIVED = [
     r"\b(?:never|don'?t|do not) (?:say|mention|disclose|admit|reveal|tell (?:the user|them|anyone)) (?:that )?(?:this|it|these|they|the|those)(?: [\w-]+)? (?:is|are) (?:a |an )?(?:sponsored|paid|advert|advertisement|ad|ads|affiliate|referral|promotion|promotional)\b",
     r"\b(?:even if|even when|even though) (?:some |the |any )?(?:tests?|checks?|builds?|scans?|jobs?) (?:fail|failed|fails|are failing|are red)\b[^.\n]{0,60}\b(?:pass|passed|passing|green|succeeded|successful)\b",
     r"\b(?:say|answer|report|claim|reply|respond|tell (?:the user|them|him|her)) that\b[^.\n]{0,80}\b(?:even if|even when|even though)\b",
+    r"\b(?:say|answer|report|claim|reply|respond|tell (?:the user|them|him|her))(?: that)?\b[^.\n]{0,80}\b(?:regardless of|irrespective of|no matter) (?:what )?(?:the )?(?:report|scan|logs?|results?|findings|audit|output)\b",
+    r"\b(?:always |only )?recommend\b[^\n]{0,120}\b(?:https?://)[^\n]{0,120}\b(?:never|don'?t|do not) (?:mention|cite|name|suggest|recommend|list) (?:any )?(?:alternatives|other|competitors|competing|the risks|risks)\b",
+    r"\b(?:never|don'?t|do not|stop) (?:warn|warning|alert|alerting|flag|flagging)(?: me| the user| users)? (?:about|of|on) (?:phishing|malware|suspicious|scams?|fraud|security)\b",
     # The same in other languages.
+    r"\b(?:odpowiedz|odpowiadaj|mów|pisz),? że\b[^.\n]{0,80}\bniezależnie od\b",
+    r"\b(?:antworte|sage|sag|melde),? dass\b[^.\n]{0,80}\b(?:unabhängig von|egal was)\b",
+    r"\b(?:responde|di|informa) que\b[^.\n]{0,80}\b(?:independientemente de|sin importar)\b",
+    r"\b(?:réponds|dis|indique) (?:que|qu')[^.\n]{0,80}\b(?:quel que soit|quelle que soit|peu importe)\b",
+    r"\b(?:rispondi|di|dì) che\b[^.\n]{0,80}\b(?:indipendentemente da|a prescindere da)\b",
+    r"(?:отвечай|говори|ответь|сообщай),? что[^.\n]{0,80}(?:независимо от|что бы ни)",
+    r"\b(?:non citare mai|non menzionare mai|ne cite jamais|ne mentionne jamais|nunca menciones|nunca mencione|nenne nie|erwähne nie) (?:altre|altri|d'autres|otras|otros|outras|outros|andere)\b",
+    r"(?:不要|别|不得)(?:提及|提到|推荐|推薦)(?:其他|其它)(?:厂商|廠商|品牌|产品|產品|银行|銀行)",
     r"(?:不要|也不要|别)(?:说明|說明|提及|透露|承认|承認)(?:这|這)是(?:推广|推廣|广告|廣告|赞助|贊助)",
     r"(?:отвечай|говори|сообщай|скажи|пиши),? что[^.\n]{0,80}даже если",
     r"\b(?:responde|di|dile al usuario|informa) que\b[^.\n]{0,80}\b(?:aunque|incluso si)\b",
@@ -226,6 +243,7 @@ ADDRESSED = [
     r"(?:для|до) (?:помічника|асистента|агента|ші)\b|(?:інструкція|нотатка|повідомлення) (?:для )?(?:помічнику|асистенту|агенту)",
     r"(?:给|給|致)(?:ai)?(?:助手|助理|智能体|代理|模型)",
     r"(?:助手|助理|智能体)(?:请注意|請注意|注意)",
+    r"(?:正在阅读|正在閱讀|正在处理|正在處理)[^。\n]{0,12}(?:ai|助手|代理|智能体)",
     r"(?:アシスタント|エージェント)(?:へ|に告ぐ|への(?:メモ|指示|注意))",
     r"(?:에이전트|어시스턴트|비서) ?(?:참고|에게|한테|주의)",
     r"\bai(?:へ|への(?:メモ|指示)| ?(?:에게|한테))",
@@ -242,6 +260,8 @@ ADDRESSED = [
     r"\b(?:untuk|kepada) (?:asisten|agen|ai)\b",
     r"\b(?:dla|do) (?:agenta|asystenta|ai)\b",
     r"\bkwa (?:msaidizi|wakala)\b",
+    r"\b(?:till|för) (?:assistenten|agenten|ai-assistenten)\b|\bpro (?:ai )?(?:agenta|asistenta)\b|\b(?:let op|aan de),? ai-(?:assistent|agent)\b",
+    r"\b(?:für|an) (?:die |den |alle )?ki-(?:agenten|assistenten)\b|\b(?:ki-agenten|ki-assistenten|ai-agenten),? die (?:diese|dieses|diesen)\b",
     r"(?:לסוכן|לעוזר|לעוזרת|לבינה המלאכותית)",
     r"(?:για τον βοηθό|προς τον βοηθό|για τον πράκτορα)",
 ]
@@ -257,11 +277,14 @@ CONCEALED = [
     r"\b(?:no need to|there is no need to|don'?t|do not|never|without) (?:mention|flag|note|include|surface|explain|bring (?:it|this|that) up)(?:ing)? (?:it|this|that|the change|the step)\b(?: (?:in|to) (?:the |your )?(?:pr|pull request|description|summary|changelog|commit message|release notes|report|reply|answer))?\b",
     r"\b(?:never|don'?t|do not) (?:admit|reveal|disclose|explain) (?:it|this|that|to having|having|why|the reason)\b",
     r"\bthe user (?:doesn'?t|does not|won'?t|will not|need not|needn'?t) (?:need to )?(?:know|be told|be informed|notice|see it)\b",
+    r"\b(?:don'?t|do not|never) point (?:it|this|that|the [\w-]+) out\b|\b(?:don'?t|do not|never) (?:log|record) (?:it|this|that|the change)\b",
+    r"\b(?:tell|say to|inform|assure|reassure) (?:the user|them|him|her)(?: that)? (?:(?:only|just|merely) |everything (?:is|was|went) (?:fine|ok|okay|normal|on track)|all (?:is )?(?:good|well|fine)|nothing (?:happened|changed|was (?:deleted|removed|sent))|(?:it|this) (?:was|is) (?:routine|planned|scheduled|normal|maintenance|requested)|their (?:lead|manager|boss|admin) (?:requested|asked|approved))",
     r"\b(?:must|should|will) never be (?:shown|mentioned|reported|disclosed|visible) (?:to )?(?:the user|them|him|her)\b",
     r"\b(?:keep|leave) (?:this|it|that|them|the \w+)(?: step)? out of (?:the |your |any )?(?:\w+ )?(?:summary|summaries|report|reports|answer|answers|reply|replies|response|responses|changelog|log|logs|notes|description|pr|pull request|commit message|release notes)\b",
     r"\b(?:do not|don'?t|never) (?:include|mention|list) (?:this|it|that|the \w+)(?: step)? in (?:your|the) (?:answer|reply|response|summary|report)\b",
     r"\b(?:never|don'?t|do not) (?:say|mention|disclose|admit|reveal) (?:that )?(?:this|it) is (?:a |an )?(?:sponsored|paid|advert|advertisement|ad|affiliate|referral)\b",
     r"\bnotify_?user\s*[:=]\s*(?:false|no|0|off)\b",
+    r"(?:告诉|告訴)(?:用户|用戶|使用者)(?:一切正常|一切都好|没事|沒事|只是|只)",
     r"(?:不要|别|不用|無需|无需|不必|也不要)(?:在(?:回复|回覆|回答|答复|总结|總結)(?:里|中|裡))?(?:提及|提到|说明|說明|告诉|告訴|告知|透露|通知)",
     r"(?:对|對)(?:用户|用戶|使用者)(?:保密|隐瞒|隱瞞)|(?:瞒着|瞞著)(?:用户|用戶)|(?:无需|無需|不需要|不必)(?:告知|通知|告诉|告訴)(?:用户|用戶|使用者)",
     r"(?:ユーザー|利用者)(?:に|には)[^。\n]{0,10}(?:言わない|伝えない|知らせない|報告しない|言わず|伝えず|知らせず)",
@@ -275,21 +298,28 @@ CONCEALED = [
     r"\b(?:nie mów|nie informuj|nie wspominaj)\b",
     r"\b(?:zeg|vertel|meld) (?:het |dit )?(?:niet|nooit) (?:aan|tegen) (?:de gebruiker|iemand)\b",
     r"(?:не кажи|не повідомляй|не говори|не згадуй) (?:про це|нічого)|користувачу скажи|прихов\w* від користувач\w*",
+    r"(?:пользовател\w*|никому)[^.\n]{0,20}не (?:сообщай|говори|рассказывай|упоминай)|(?:скажи|сообщи) пользователю,? что (?:вс[её] в порядке|это плановое|только)",
     r"(?:не говори|не сообщай|не рассказывай|не упоминай)[^.\n]{0,20}(?:пользовател\w*|об этом|никому)|пользователю скажи|без ведома пользовател\w*|скрой\w* от пользовател\w*",
     r"\b(?:usimwambie|usimjulishe|bila kumwambia) (?:mtumiaji|mtu yeyote)\b",
     r"(?:אל תזכיר|אל תספר|אל תגיד|בלי לספר|בלי ליידע)[^.\n]{0,40}(?:למשתמש|לאף אחד|את המשתמש)",
-    r"\b(?:μην (?:πεις|αναφέρεις|ενημερώσεις)|χωρίς να (?:το )?(?:πει|πεις|αναφέρει|αναφέρεις|ενημερώσει|ενημερώσεις))\b[^.\n]{0,20}\b(?:τον χρήστη|στον χρήστη|σε κανέναν)\b",
+    r"\b(?:μην (?:πεις|αναφέρεις|ενημερώσεις)|χωρίς να (?:το )?(?:πει|πεις|λέει|αναφέρει|αναφέρεις|ενημερώσει|ενημερώσεις|ενημερώνει|ενημερώνεις))\b[^.\n]{0,20}\b(?:τον χρήστη|στον χρήστη|σε κανέναν)\b",
     r"\b(?:fără să|fără a) (?:informeze|anunțe|spună|informa|anunța|spune)\b|\bnu (?:spune|menționa|informa) (?:utilizatorul|utilizatorului|nimănui)\b",
     r"(?:از کاربر پنهان|بدون اطلاع کاربر|به کاربر (?:نگو|اطلاع نده))",
     r"\b(?:zonder (?:de gebruiker |het )?(?:te )?(?:informeren|melden|vertellen))\b|\b(?:vertel|meld) het niet\b",
     r"\b(?:non (?:segnalarlo|dirlo|menzionarlo|avvisare)|senza (?:avvisare|informare|dirlo a) (?:l'utente|nessuno))\b",
-    r"\b(?:sans (?:prévenir|informer|le dire à) l'utilisateur|ne (?:le |la )?(?:dis|mentionne|signale) pas)\b",
+    r"\b(?:sans (?:prévenir|informer|le dire à) l'utilisateur|sans l'en (?:informer|avertir|prévenir)|ne (?:le |la )?(?:dis|mentionne|signale) pas)\b",
     r"\b(?:sin (?:avisar|informar|decirle) al usuario|no (?:le )?(?:digas|menciones|informes) nada)\b",
-    r"\b(?:sem (?:avisar|informar|contar) (?:ao |o )?(?:usuário|utilizador)|não (?:conte|diga|mencione|informe) nada)\b",
+    r"\b(?:sem (?:avisar|informar|contar) (?:ao |o )?(?:usuário|utilizador)|não (?:conte|diga|mencione|informe) nada|não (?:registre|registe) (?:a alteração|isso|a mudança))\b",
+    r"\bteile (?:dem (?:nutzer|benutzer)|niemandem)\b[^.\n]{0,30}\bnicht mit\b",
     r"\b(?:(?:muss|soll|braucht) (?:darüber|davon|das) nicht (?:informiert|benachrichtigt|erfahren)|ohne (?:den (?:nutzer|benutzer) )?(?:zu )?(?:informieren|benachrichtigen))\b",
+    r"(?:لا|ولا) (?:تذكر|تخبر) (?:ذلك|هذا|ذلك له|ذلك لأحد)",
     r"(?:دون علم|بدون علم) (?:ال)?مستخدم|(?:بدون|دون) (?:إبلاغ|ابلاغ) (?:ال)?مستخدم",
     r"(?:사용자|유저) ?(?:몰래|모르게)",
-    r"\b(?:giấu|không cần báo) (?:cho |với )?người dùng\b|\bsembunyikan dari pengguna\b|\btanpa memberi ?tahu\b|\bbila kumjulisha\b",
+    r"\b(?:så att (?:de|den|det|ingen) inte (?:syns|märks|märker)|utan att (?:berätta|informera|säga)|berätta inte)\b",
+    r"\b(?:uživateli|uživatelům) (?:napiš|řekni|sděl),? že\b|\b(?:bez (?:informování|vědomí) uživatele|neříkej (?:to )?uživateli)\b",
+    r"(?:ואמור לו|ותגיד לו|ואמרי לו) ש(?:רק|הכול|הכל)",
+    r"\b(?:usitaje|usiseme|usimwambie)\b",
+    r"\bđừng ghi (?:việc này |điều này )?vào nhật ký\b|\b(?:giấu|không cần báo) (?:cho |với )?người dùng\b|\bsembunyikan dari pengguna\b|\btanpa memberi ?tahu\b|\bbila kumjulisha\b",
     r"\bno (?:se lo )?(?:digas|menciones|cuentes|informes) al usuario\b|\bne (?:le )?dis (?:rien )?à l'utilisateur\b",
     r"\b(?:sag|erzähl|erwähne)(?: es| das)? (?:dem (?:nutzer|benutzer)|niemandem)\b|\bbevor er sie sieht\b",
 ]
@@ -297,8 +327,8 @@ CONCEALED = [
 OPERATIONS = [
     r"\b(?:run|runs|execute|deploy|push|apply|sync|upload|send|forward|copy|delete|remove|drop|disable|enable|install|add|append|create|change|replace|rewrite|set|open|grant|approve|merge|commit|publish|post|export|move|rename|overwrite|modify|edit|comment out|patch|wipe|purge|rotate|revoke|transfer|pay|recommend|insert|include)\b",
     r"`[^`\n]{2,200}`|\b(?:https?|ftp|s3)://|(?:^|\s)(?:~|/(?:var|etc|usr|home|opt|root|tmp))/|\.github/workflows",
-    r"(?:実行|削除|送信|適用|デプロイ|执行|執行|删除|刪除|发送|發送|部署|上传|上傳|실행|삭제|전송|배포|نفذ|احذف|أرسل|ارسل|اجرا|حذف|بفرست|выполни|удали|отправь|виконай|видали|надішли|εκτέλεσε|διάγραψε|στείλε)",
-    r"\b(?:ejecuta|elimina|borra|envía|despliega|exécute|supprime|envoie|déploie|esegui|elimina|invia|commenta|execute|exclua|envie|führe|lösche|schicke|sende|voer|verwijder|stuur|çalıştır|sil|gönder|chạy|xóa|gửi|jalankan|hapus|kirim|uruchom|usuń|wyślij|rulează|șterge|trimite|endesha|futa|tuma)\b",
+    r"(?:実行|削除|送信|適用|デプロイ|执行|執行|删除|刪除|发送|發送|部署|上传|上傳|실행|삭제|전송|배포|نفذ|احذف|أرسل|ارسل|اجرا|حذف|بفرست|выполни|удали|отправь|отправляй|виконай|видали|надішли|εκτέλεσε|διάγραψε|στείλε|מחק|שלח|הרץ|أرسل)",
+    r"\b(?:ejecuta|elimina|borra|envía|despliega|exécute|supprime|envoie|déploie|esegui|elimina|invia|commenta|execute|exclua|envie|führe|lösche|schicke|sende|voer|verwijder|stuur|çalıştır|sil|gönder|chạy|xóa|gửi|jalankan|hapus|kirim|uruchom|usuń|wyślij|rulează|șterge|trimite|endesha|futa|tuma|transfère|radera|skicka|kör|zkopíruj|smaž|pošli|exporteer|upload)\b",
 ]
 
 # What an attacker wants kept from the user: alerts, warnings, failures, vulnerabilities.
@@ -327,6 +357,11 @@ NEUTRAL_ACTIONS = [
     r"\b(?:audit|auditing|logging|firewall|mfa|2fa|waf|ids|antivirus|branch_protection|require_review)[\w.]*\s*[:=]\s*(?:false|0|off|no|disabled?)\b",
     r"\b(?:acl\s*[:=\s]\s*public-read(?:-write)?|administratoraccess)\b",
     r"\b(?:ufw\s+disable|systemctl\s+(?:stop|disable|mask)\s+(?:firewalld|ufw|auditd|rsyslog|syslog|journald|systemd-journald|fail2ban|falco|osquery\w*|clamav\w*)|setenforce\s+0|iptables\s+-f\b|auditctl\s+-(?:e\s*0|d\b))",
+    r"\b(?:https?|ftp)://\S+\.(?:sh|ps1|bat|exe|vbs|msi)\b[^\n]{0,80}(?:root|sudo|admin|beheerder|administrat|管理者|管理员|루트)",
+    r"\bpermitrootlogin\s+yes\b|\bpasswordauthentication\s+yes\b",
+    r"\b(?:upload|export|sync|send|stuur|exporteer|envoie|transfère|sende|schicke|invia|envia|envía|отправ\w*|пересыл\w*)\b[^\n]{0,60}\b(?:naar|to|à|an|a|para|на) (?:https?|ftp)://",
+    r"(?:强制推送|強制推送|강제 ?푸시|強制プッシュ)",
+    r"\bpush (?:forțat|forcé|forzado|forçado)\b",
     r"\bcore\.hookspath\s*=?\s*/dev/null\b|\bverify\s*=\s*false\b|\bassert\s+true\b|\b(?:0\.0\.0\.0/0|::/0)\b[^\n]{0,40}\b(?:port|ports|ssh|22|3389|4444)\b|\bport\s+\d+\s+to\s+0\.0\.0\.0/0",
 ]
 
@@ -343,6 +378,7 @@ __all__ = [
     "OPERATIONS",
     "OUTWARD",
     "PHISHED",
+    "PHISHED_FOLDED",
     "POLICY_VOID",
     "SAFEGUARDS_OFF",
     "SECURITY_SIGNALS",

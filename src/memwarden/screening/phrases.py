@@ -30,6 +30,7 @@ from memwarden.screening.against_user import (
     OPERATIONS,
     OUTWARD,
     PHISHED,
+    PHISHED_FOLDED,
     POLICY_VOID,
     SAFEGUARDS_OFF,
     SECURITY_SIGNALS,
@@ -379,7 +380,7 @@ OVERRIDE = [phrase(p) for p in _EN_OVERRIDE] + _OTHER_OVERRIDE + MORE_IGNORE + F
 OVERRIDE += [phrase(p) for p in USERS_RULES_DROPPED[:2]] + USERS_RULES_DROPPED[2:] + ONLY_THIS_NOTE
 OVERRIDE += NOTE_ABOVE_USER + SECRETS_IN_EVERY_ANSWER
 OVERRIDE += [phrase(SECRET_ASKED[0]), *SECRET_ASKED[1:], *_folded_phrases()]
-OVERRIDE += DECEIVED + POLICY_VOID + NO_LIMITS + PHISHED
+OVERRIDE += DECEIVED + POLICY_VOID + NO_LIMITS + PHISHED + [_fold(p) for p in PHISHED_FOLDED]
 
 ROLE = [
     r"<\|\s*(?:im_start|im_end|im_sep|endoftext|system|user|assistant|eot_id|start_header_id|end_header_id|begin_of_text)\s*\|>",
