@@ -30,6 +30,7 @@ COVERT_CUES = [
     r"\b(?:has|have|with|got|given) (?:standing|blanket|prior|advance) (?:approval|permission|authori[sz]ation|consent)\b",
     r"\bpre-? ?(?:approved|authori[sz]ed|cleared)\b|\bno (?:ticket|review|approval|sign-off|change request|cr) (?:is )?(?:needed|required|necessary)\b",
     r"\bzonder (?:verdere |extra )?(?:bevestiging|toestemming)\b",
+    r"\b(?:on|to|across) (?:every|each|all) (?:hosts?|servers?|machines?|boxes|nodes|instances)\b|\bno need to ask\b",
     r"\b(?:memory|reminder|message|note|notice) (?:for|to) (?:the |any |all |every )?(?:coding |ai )?(?:agents?|assistants?|bots?|llms?|models?)\b",
     r"\b(?:whoever|any (?:agent|assistant|model) (?:that|who)) reads this\b",
     r"\b(?:regardless of|no matter|irrespective of) what (?:the user|they|he|she|anyone|the owner) (?:says|said|wants|asks|tells you|thinks)\b",
@@ -71,8 +72,10 @@ _SAFEGUARD = (
 SAFEGUARDS_OFF = [
     rf"\b{_NOT}{_OFF}\b[^.\n;]{{0,40}}\b{_SAFEGUARD}\b",
     rf"\b{_SAFEGUARD} (?:must|should|can|may) be {_OFF}\b",
-    r"\b(?:approv(?:e|es|ed|ing)|merg(?:e|es|ed|ing)|accept(?:s|ed|ing)?|sign(?:s|ed|ing)? off(?: on)?|lgtm)\b[^.\n;]{0,100}\bwithout (?:reading|reviewing|looking at|checking|opening|testing|running|inspecting|waiting for (?:the )?(?:pipeline|ci|checks|tests|build|review))\b",
+    r"\b(?:approv(?:e|es|ed|ing)|merg(?:e|es|ed|ing)|accept(?:s|ed|ing)?|sign(?:s|ed|ing)? off(?: on)?|lgtm)\b[^.\n;]{0,100}\bwithout (?:reading|reviewing|looking at|checking|opening|testing|running|inspecting|waiting for (?:the )?(?:pipeline|ci|checks|tests|build|review)|presenting (?:it|them)|showing (?:it|them))\b",
     r"\b(?:zatwierdzaj|zatwierdź|akceptuj|genehmige|akzeptiere|aprueba|acepta|approuve|valide|accepte|approva|accetta|aprove|aceite)\b[^.\n]{0,60}\b(?:bez (?:sprawdzania|czytania|weryfikacji)|ohne (?:zu prüfen|prüfung|zu lesen|durchsicht)|sin (?:revisar|leer|comprobar)|sans (?:la |le |les )?(?:relire|lire|vérifier|examiner)|senza (?:controllare|leggere|verificare)|sem (?:revisar|ler|verificar))\b",
+    r"(?:確認|レビュー|チェック)(?:は)?(?:せず|しないで|なしで|なし)[^。\n]{0,30}承認",
+    r"\bohne (?:den diff |den code |die änderungen |es )?(?:zu lesen|gelesen zu haben|zu prüfen|geprüft zu haben)\b|\bauch wenn er den diff nicht gelesen hat\b",
     r"(?:одобряй|утверждай|принимай|схваляй|затверджуй)[^.\n]{0,60}без (?:проверки|чтения|ревью|перевірки|читання)",
     r"(?:εγκρ\w*)[^.\n]{0,60}χωρίς να (?:διαβάσεις|ελέγξεις)|χωρίς να (?:διαβάσεις|ελέγξεις)[^.\n]{0,60}(?:εγκρ\w*)",
     r"(?:вимкни|вимкніть|відключи|відключіть)[^.\n]{0,40}(?:журнал|аудит|захист гілки|брандмауер|фаєрвол|перевірки безпеки)",
@@ -92,6 +95,8 @@ SAFEGUARDS_OFF = [
     r"(?:عطل|عطّل|أوقف|اوقف|ألغ|الغ|تجاوز)[^.\n]{0,30}(?:حماية الفرع|فحوصات الأمان|سجل التدقيق|جدار الحماية|الجدار الناري|مراجعة الكود|المصادقة الثنائية)",
     r"\b(?:güvenlik duvarı|güvenlik kontrollerini|denetim kaydını|dal korumasını|kod incelemesini|iki adımlı doğrulamayı)\b[^.\n]{0,30}\b(?:kapat|devre dışı bırak|atla|kaldır)",
     r"\b(?:tắt|vô hiệu hóa|bỏ qua|gỡ bỏ)\b[^.\n]{0,30}\b(?:bảo vệ nhánh|kiểm tra bảo mật|nhật ký kiểm toán|tường lửa|xem xét mã|xác thực hai yếu tố)\b",
+    r"\bstäng(?:er|a)? av\b[^.\n]{0,30}\b(?:loggning\w*|brandvägg\w*|granskning\w*|tvåfaktor\w*|cloudtrail|säkerhets\w*)",
+    r"\b(?:zertifikatsprüfung|ssl-prüfung|tls-prüfung)\b[^.\n]{0,30}\b(?:abschalten|deaktivieren|ausschalten)\b",
     r"\b(?:matikan|nonaktifkan|lewati|hapus)\b[^.\n]{0,30}\b(?:proteksi branch|perlindungan branch|pemeriksaan keamanan|log audit|firewall|tinjauan kode|autentikasi dua faktor)\b",
 ]
 
@@ -100,6 +105,19 @@ SAFEGUARDS_OFF = [
 _IN_SENTENCE = r"(?:[^.\n;]|\.(?=\S))"
 # An address on the internet: private, loopback and link-local ranges are the user's own machines.
 _PUBLIC_IP = r"(?!(?:10|127)\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)\d{1,3}(?:\.\d{1,3}){3}\b"
+
+# Approvals given unseen: everything pending approved without a look.
+UNSEEN_APPROVALS = [
+    r"\b(?<!never )(?<!not )(?<!n't )approv(?:e|es|ing)\b (?:all|every|any|each|pending|the pending|all pending)\b[^.\n;]{0,100}\bwithout (?:reading|reviewing|looking at|checking|opening|inspecting|presenting|showing)\b",
+]
+
+# A secret sent out, named by the pieces that are the same in every language (the verb and the
+# secret in the note's language, the address as it is written everywhere); a cue must come with it.
+SENT_OUT = [
+    r"(?:密码|密碼|令牌|密钥|密鑰|凭证|憑證|浏览器)[^。\n]{0,40}(?:发送|發送|发到|發到|寄到|导出|導出)[^。\n]{0,20}[\w.+-]+@[\w-]+\.[\w.]+",
+    r"\b(?:envoy(?:ez|er|ons)|envoie[rz]?)(?:-en)?\b[^.\n]{0,60}\b(?:à|a|vers) [\w.+-]+@[\w-]+\.[\w.]+",
+    r"\btrimit\w*\b[^.\n]{0,40}\b(?:la|către|pe) [\w.+-]+@[\w-]+\.[\w.]+|\b(?:token|parol\w*|chei\w*)\b[^.\n]{0,80}\btrimit\w*",
+]
 
 # The user asked, through the agent, for a secret that only a phisher wants.
 PHISHED = [
@@ -128,6 +146,10 @@ OUTWARD = [
     rf"\b{_NOT}(?:send|sends|sending|upload|uploads|uploading|copy|copies|copying|post|posts|posting|paste|pastes|pasting|push|pushes|pushing|forward|forwards|forwarding|sync|syncs|mirror|mirrors|export|exports|exporting|scp|rsync|transfer|transfers|dump|dumps|leak|leaks|share|shares|sharing|publish|publishes|exfiltrate)\b{_IN_SENTENCE}{{0,60}}\b{_SENSITIVE}{_IN_SENTENCE}{{0,60}}\b(?:to|into|onto|in|on|at)\s+{_OUTSIDE}",
     rf"\b{_SENSITIVE}\b{_IN_SENTENCE}{{0,40}}\b(?:to|into|onto)\s+(?:a |an |the |this )?(?:public (?:gist|bucket|repo|repository|paste|pastebin|channel)|pastebin|webhook|external server)",
     r"\b(?:scp|rsync|sftp)\b[^\n]{0,100}\s(?:\S*@)?" + _PUBLIC_IP + ":",
+    rf"\b{_NOT}(?:upload|uploads|uploading|send|sends|sending|post|posts|posting|sync|syncs|syncing|copy|copies|copying|forward|forwards|forwarding|transfer|transfers)\b{_IN_SENTENCE}{{0,80}}\bto (?:https?|ftp)://"
+    + _PUBLIC_IP,
+    rf"\b{_SENSITIVE}{_IN_SENTENCE}{{0,80}}\bpublic-read\b",
+    r"\b(?<!never )(?<!not )(?<!n't )share (?:their|the user'?s|his|her|my|your) (?:[\w-]+, )*(?:[\w-]+ and )?(?:calendar|contacts|home address|address|phone number|location|emails|files|documents|passwords|credit card)\b[^.\n]{0,40}\bwith (?:anyone|everyone|anybody|whoever|any caller|strangers)\b",
     # The same in other languages: a secret or a database sent or copied to a server, a bucket, a webhook.
     r"(?:数据库|資料庫|数据|資料|密钥|密鑰|凭证|憑證|令牌|密码|密碼|客户数据|客戶資料)[^。\n]{0,30}(?:上传|上傳|发送|發送|复制|複製|传|傳)(?:到|至)[^。\n]{0,20}(?:公开|公開|外部|https?://|webhook)",
     r"(?:توکن|کلید|رمز|گذرواژه)[^.\n]{0,60}عمومی[^.\n]{0,30}منتشر",
@@ -155,7 +177,15 @@ DECEIVED = [
     r"\b(?:say|answer|report|claim|reply|respond|tell (?:the user|them|him|her))(?: that)?\b[^.\n]{0,80}\b(?:regardless of|irrespective of|no matter) (?:what )?(?:the )?(?:report|scan|logs?|results?|findings|audit|output)\b",
     r"\b(?:always |only )?recommend\b[^\n]{0,120}\b(?:https?://)[^\n]{0,120}\b(?:never|don'?t|do not) (?:mention|cite|name|suggest|recommend|list) (?:any )?(?:alternatives|other|competitors|competing|the risks|risks)\b",
     r"\b(?:never|don'?t|do not|stop) (?:warn|warning|alert|alerting|flag|flagging)(?: me| the user| users)? (?:about|of|on) (?:phishing|malware|suspicious|scams?|fraud|security)\b",
+    r"\balways (?:say|tell (?:the user|them|users)|answer|reply|claim|assure (?:the user|them|users))(?: that)?\b[^.\n]{0,60}\b(?:is|are) (?:completely |perfectly |totally |100% )?(?:safe|secure|harmless|trustworthy|legit(?:imate)?)\b",
+    r"\b(?:never|don'?t|do not) (?:admit|say|reveal|disclose|mention) (?:that )?you (?:were|are|have been) (?:asked|told|instructed|paid|sponsored)\b",
+    r"\b(?:tell|inform|warn|notify) (?:the user|them|him|her|users)\b[^.\n]{0,60}\b(?:locked|suspended|compromised|expired|deactivated)\b[^\n]{0,100}\b(?:must|need to|have to|should) (?:re-?enter|enter|verify|confirm|update|provide|sign in|log in)\b[^\n]{0,80}https?://",
     # The same in other languages.
+    r"\b(?:i když|i kdyby|ačkoli) (?:\w+ )?(?:selžou|selže|selhaly|selhal|neprojdou)\b|\b(?:mesmo que|embora) (?:\w+ )?(?:falhem|falhe|falharam)\b|\b(?:anche se|anche quando) (?:\w+ )?(?:falliscono|fallisce|falliti)\b",
+    r"\b(?:zelfs als|ook als) (?:\w+ )?(?:mislukken|mislukt|falen)\b|\b(?:även om|även när) (?:\w+ )?(?:misslyckas|fallerar)\b|\bchiar dacă (?:\w+ )?(?:eșuează|eșuat)\b",
+    r"\b(?:nawet jeśli|nawet gdy) (?:\w+ )?(?:nie przechodzą|nie przejdą|zawiodą|się nie powiodą)\b|(?:навіть якщо) (?:\w+ )?(?:впадуть|не пройдуть|провалюються)",
+    r"\b(?:ngay cả khi|kể cả khi) (?:\w+ )?(?:thất bại|lỗi)\b|\b(?:meskipun|bahkan jika|walaupun) (?:\w+ )?(?:gagal|error)\b",
+    r"\b(?:luôn|hãy luôn) nói (?:với người dùng )?rằng\b[^.\n]{0,60}\b(?:an toàn|bảo mật)\b",
     r"\b(?:odpowiedz|odpowiadaj|mów|pisz),? że\b[^.\n]{0,80}\bniezależnie od\b",
     r"\b(?:antworte|sage|sag|melde),? dass\b[^.\n]{0,80}\b(?:unabhängig von|egal was)\b",
     r"\b(?:responde|di|informa) que\b[^.\n]{0,80}\b(?:independientemente de|sin importar)\b",
@@ -225,11 +255,11 @@ POLICY_VOID = [
 # "给AI助手的备注". On its own it is a user's note like any other ("note for the assistant: I am
 # colour-blind"); it is a cue, and with the user kept in the dark (``CONCEALED``) an attack.
 ADDRESSED = [
-    r"\b(?:note|notes|message|memo|instructions?|reminder|heads-up|hint|directive|notice|attention)\s*(?:for|to)\s*(?:the |any |all |every |our )?(?:ai |coding |llm )?(?:assistants?|agents?|bots?|models?|reviewers?|copilots?)\b",
+    r"\b(?:note|notes|message|memo|instructions?|reminder|heads-up|hint|directive|notice|attention)\s*(?:for|to)\s*(?:the |any |all |every |our )?(?:ai |coding |llm |mailbox |inbox |email |e-mail |support |devops )?(?:assistants?|agents?|bots?|models?|reviewers?|copilots?)\b",
     r"\b(?:ai |coding |llm )?(?:assistants?|agents?|models?|bots?|reviewers?) (?:reading|processing|that reads|who reads|summari[sz]ing|handling|managing|working on|working in) (?:this|these)\b",
     r"\b(?:der assistent|die ki|der agent) (?:soll|muss|darf)\b|\bl'(?:assistant|agent|ia) (?:doit|devra)\b|\bel (?:asistente|agente) (?:debe|tiene que|deberá)\b",
     r"\bl'(?:assistente|agente) (?:deve|dovrà)\b|\bo (?:assistente|agente) (?:deve|precisa|tem de|tem que)\b|\bde (?:assistent|agent) (?:moet|mag)\b",
-    r"\b(?:asistan|ajan) (?:mutlaka|her zaman|şunu)\b|\btrợ lý (?:phải|cần|hãy)\b|\basisten (?:wajib|harus|perlu)\b|\basystent (?:musi|powinien|ma)\b",
+    r"\b(?:asistan|ajan) (?:mutlaka|her zaman|şunu)\b|\btrợ lý (?:ai )?(?:phải|cần|hãy)\b|\basisten (?:wajib|harus|perlu)\b|\basystent (?:musi|powinien|ma)\b",
     r"\bmsaidizi (?:anapaswa|lazima|ni lazima)\b|\basistentul (?:trebuie|va|să)\b|\bο (?:βοηθός|πράκτορας) (?:πρέπει|οφείλει|να)\b",
     r"\bwhoever'?s (?:ai |coding )?(?:agent|assistant|bot)\b|\bfor (?:the |any |all |every )?(?:ai|coding|llm) (?:agents?|assistants?|reviewers?)\b",
     r"\b(?<![^\n.!:;] )(?<!\w)(?:ai )?(?:agent|assistant|ai reviewers?|ai assistant|dear assistant|dear agent)\s*:",
@@ -260,6 +290,8 @@ ADDRESSED = [
     r"\b(?:untuk|kepada) (?:asisten|agen|ai)\b",
     r"\b(?:dla|do) (?:agenta|asystenta|ai)\b",
     r"\bkwa (?:msaidizi|wakala)\b",
+    r"\b(?:agent|ai|assistant)-(?:action|instruction|task|directive)s?\s*:",
+    r"\b(?:ο (?:βοηθός|πράκτορας)|de assistent|assistenten|asistent (?:má|musí|by měl)|az asszisztens|asistan|aux (?:assistants|agents)(?: ia)?)\b",
     r"\b(?:till|för) (?:assistenten|agenten|ai-assistenten)\b|\bpro (?:ai )?(?:agenta|asistenta)\b|\b(?:let op|aan de),? ai-(?:assistent|agent)\b",
     r"\b(?:für|an) (?:die |den |alle )?ki-(?:agenten|assistenten)\b|\b(?:ki-agenten|ki-assistenten|ai-agenten),? die (?:diese|dieses|diesen)\b",
     r"(?:לסוכן|לעוזר|לעוזרת|לבינה המלאכותית)",
@@ -269,7 +301,7 @@ ADDRESSED = [
 ADDRESSED_FOLDED = [
     r"(?:ถึง|สำหรับ)\s*(?:ผู้ช่วย|เอเจนต์)",
     r"(?:सहायक|एजेंट|असिस्टेंट) (?:के लिए|को)",
-    r"(?:ผู้ช่วย|เอเจนต์)\s*(?:ต้อง|ควร)",
+    r"(?:ผู้ช่วย|เอเจนต์)\s*(?:ai\s*)?(?:ต้อง|ควร)",
 ]
 # The user kept in the dark about what the agent does: with ``ADDRESSED``, an attack in any form.
 CONCEALED = [
@@ -315,6 +347,21 @@ CONCEALED = [
     r"(?:لا|ولا) (?:تذكر|تخبر) (?:ذلك|هذا|ذلك له|ذلك لأحد)",
     r"(?:دون علم|بدون علم) (?:ال)?مستخدم|(?:بدون|دون) (?:إبلاغ|ابلاغ) (?:ال)?مستخدم",
     r"(?:사용자|유저) ?(?:몰래|모르게)",
+    r"(?:보고|말|언급|공유|기록)(?:하)?지 ?(?:마세요|마십시오|마라|말고|마)",
+    r"\bwithout (?:saying|mentioning|admitting|disclosing|revealing|explaining) (?:that )?(?:you (?:were|are|have been) (?:asked|told|instructed|paid)|why)\b",
+    r"\bno need to (?:ask|check) (?:or|and) (?:explain|mention|tell)\b|\b(?:explain|mention) it in the (?:answer|reply|response)\b",
+    r"\b(?:delete|remove|erase) (?:the )?(?:forwarded|sent) (?:copies|messages|e-?mails)\b|\bempty the (?:trash|bin|deleted items)\b|\b(?:delete|remove) this (?:message|e-?mail) (?:after|once|when)\b",
+    r"\bnotify_?(?:user|users|owner|owners|admin|admins|team)\s*[:=]\s*(?:false|no|0|off)\b",
+    r"\b(?:ne pas (?:le |la |les |en )?(?:mentionner|signaler|dire|indiquer|informer))\b",
+    r"\b(?:(?:muss|soll) nicht (?:im|in den|ins) (?:changelog|bericht|protokoll|log)|ohne (?:es |das )?zu (?:erwähnen|melden|sagen))\b",
+    r"(?:ничего не сообщая|не сообщая пользовател\w*|не (?:согласовывая|спрашивая) (?:с )?пользовател\w*)",
+    r"(?:عدم|وعدم) (?:إخبار|اخبار|إبلاغ|ابلاغ|إعلام|اعلام) (?:ال)?مستخدم",
+    r"\bkullanıcıya\b[^.\n]{0,20}\b(?:bahsetme|söyleme|bildirme|haber verme)\w*",
+    r"\btidak perlu (?:mencatat|memberi ?tahu|melapor|menyebut)\w*\b",
+    r"\bzonder (?:dit |het )?(?:aan de gebruiker )?te (?:melden|vertellen|informeren|zeggen)\b",
+    r"не (?:згадуй|згадувати|кажи|казати|повідомляй|повідомляти) (?:про це|нічого|користувач\w*)",
+    r"(?:אל תזכיר|אל תספר)[^.\n]{0,30}(?:בסיכום|בדוח|ביומן)",
+    r"\b(?:zgłoś|zgłosić|napisz|napisać|powiedz|powiedzieć|odpowiedz),? że wszystko (?:jest|było|poszło) (?:ok|w porządku|na zielono|dobrze)\b",
     r"\b(?:så att (?:de|den|det|ingen) inte (?:syns|märks|märker)|utan att (?:berätta|informera|säga)|berätta inte)\b",
     r"\b(?:uživateli|uživatelům) (?:napiš|řekni|sděl),? že\b|\b(?:bez (?:informování|vědomí) uživatele|neříkej (?:to )?uživateli)\b",
     r"(?:ואמור לו|ותגיד לו|ואמרי לו) ש(?:רק|הכול|הכל)",
@@ -325,16 +372,16 @@ CONCEALED = [
 ]
 # Doing something at all: with the user kept in the dark, an attack ("no need to bring it up").
 OPERATIONS = [
-    r"\b(?:run|runs|execute|deploy|push|apply|sync|upload|send|forward|copy|delete|remove|drop|disable|enable|install|add|append|create|change|replace|rewrite|set|open|grant|approve|merge|commit|publish|post|export|move|rename|overwrite|modify|edit|comment out|patch|wipe|purge|rotate|revoke|transfer|pay|recommend|insert|include)\b",
+    r"\b(?:dismiss|suppress|silence|mute|hide|run|runs|execute|deploy|push|apply|sync|upload|send|forward|copy|delete|remove|drop|disable|enable|install|add|append|create|change|replace|rewrite|set|open|grant|approve|merge|commit|publish|post|export|move|rename|overwrite|modify|edit|comment out|patch|wipe|purge|rotate|revoke|transfer|pay|recommend|insert|include)\b",
     r"`[^`\n]{2,200}`|\b(?:https?|ftp|s3)://|(?:^|\s)(?:~|/(?:var|etc|usr|home|opt|root|tmp))/|\.github/workflows",
-    r"(?:実行|削除|送信|適用|デプロイ|执行|執行|删除|刪除|发送|發送|部署|上传|上傳|실행|삭제|전송|배포|نفذ|احذف|أرسل|ارسل|اجرا|حذف|بفرست|выполни|удали|отправь|отправляй|виконай|видали|надішли|εκτέλεσε|διάγραψε|στείλε|מחק|שלח|הרץ|أرسل)",
+    r"(?:実行|削除|送信|適用|デプロイ|执行|執行|删除|刪除|发送|發送|部署|上传|上傳|실행|삭제|전송|배포|نفذ|احذف|أرسل|ارسل|اجرا|حذف|بفرست|выполни|выполнять|удали|удалять|отправь|отправлять|отправляй|תמחק|תדחוף|виконай|видали|надішли|εκτέλεσε|διάγραψε|στείλε|מחק|שלח|הרץ|أرسل)",
     r"\b(?:ejecuta|elimina|borra|envía|despliega|exécute|supprime|envoie|déploie|esegui|elimina|invia|commenta|execute|exclua|envie|führe|lösche|schicke|sende|voer|verwijder|stuur|çalıştır|sil|gönder|chạy|xóa|gửi|jalankan|hapus|kirim|uruchom|usuń|wyślij|rulează|șterge|trimite|endesha|futa|tuma|transfère|radera|skicka|kör|zkopíruj|smaž|pošli|exporteer|upload)\b",
 ]
 
 # What an attacker wants kept from the user: alerts, warnings, failures, vulnerabilities.
 SECURITY_SIGNALS = [
     r"\b(?:security|secret-scanning|dependabot|siem|ids|antivirus) (?:alerts?|warnings?|incidents?|findings?|advisories|notifications?)\b",
-    r"\b(?:vulnerabilit(?:y|ies)|cves?|breach(?:es)?|intrusions?|failed logins?|failed tests?|failing tests?|test failures?)\b",
+    r"\b(?:vulnerabilit(?:y|ies)|cves?|breach(?:es)?|intrusions?|failed logins?|failed tests?|failing tests?|test failures?|findings)\b",
     r"\b(?:sicherheitswarnung\w*|sicherheitslücke\w*|schwachstelle\w*|alertas de seguridad|vulnerabilidad\w*|alertes de sécurité|vulnérabilit\w*|avvisi di sicurezza|vulnerabilità|alertas de segurança|güvenlik uyarı\w*|güvenlik açığ\w*|cảnh báo bảo mật|lỗ hổng|peringatan keamanan|kerentanan|ostrzeżeni\w* bezpieczeństwa|beveiligingswaarschuwing\w*)\b",
     r"(?:предупреждени\w* безопасности|уязвимост\w*|вразливост\w*|安全警报|安全警報|安全告警|漏洞|セキュリティ(?:警告|アラート)|脆弱性|보안 ?경고|취약점|تنبيهات الأمان|تحذيرات الأمان|ثغر\w*|هشدار امنیتی|התראות אבטחה|προειδοποιήσεις ασφαλείας)",
 ]
@@ -344,7 +391,7 @@ CONCEALED_FOLDED = [
 ]
 # A file of secrets, named the same in every language (".env" only after its dot).
 _SECRET_FILE = (
-    r"(?:id_rsa|id_ed25519|secrets?\.ya?ml|credentials\.json|kubeconfig|\.kube/config|(?<=\.)(?:env\b|netrc|pgpass)"
+    r"(?:\.gnupg|private-keys|id_rsa|id_ed25519|secrets?\.ya?ml|credentials\.json|kubeconfig|\.kube/config|(?<=\.)(?:env\b|netrc|pgpass)"
     r"|(?<=/)(?:\.aws/credentials|\.ssh/)|\.aws/credentials)"
 )
 # Harm named the same way in every language: a secret file or token and an outside address in one
@@ -359,6 +406,8 @@ NEUTRAL_ACTIONS = [
     r"\b(?:ufw\s+disable|systemctl\s+(?:stop|disable|mask)\s+(?:firewalld|ufw|auditd|rsyslog|syslog|journald|systemd-journald|fail2ban|falco|osquery\w*|clamav\w*)|setenforce\s+0|iptables\s+-f\b|auditctl\s+-(?:e\s*0|d\b))",
     r"\b(?:https?|ftp)://\S+\.(?:sh|ps1|bat|exe|vbs|msi)\b[^\n]{0,80}(?:root|sudo|admin|beheerder|administrat|管理者|管理员|루트)",
     r"\bpermitrootlogin\s+yes\b|\bpasswordauthentication\s+yes\b",
+    r"\bskip_(?:review|reviews|checks|tests|security|scan)\w*\s*[:=]\s*(?:true|yes|1|on)\b|\bauto_?approve\w*\s*[:=]|\bpublic-read(?:-write)?\b",
+    r"\bverify(?:_ssl|_tls|_certs?)?\s*[:=]\s*false\b",
     r"\b(?:upload|export|sync|send|stuur|exporteer|envoie|transfère|sende|schicke|invia|envia|envía|отправ\w*|пересыл\w*)\b[^\n]{0,60}\b(?:naar|to|à|an|a|para|на) (?:https?|ftp)://",
     r"(?:强制推送|強制推送|강제 ?푸시|強制プッシュ)",
     r"\bpush (?:forțat|forcé|forzado|forçado)\b",
@@ -382,4 +431,6 @@ __all__ = [
     "POLICY_VOID",
     "SAFEGUARDS_OFF",
     "SECURITY_SIGNALS",
+    "SENT_OUT",
+    "UNSEEN_APPROVALS",
 ]

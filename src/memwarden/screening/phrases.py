@@ -34,6 +34,8 @@ from memwarden.screening.against_user import (
     POLICY_VOID,
     SAFEGUARDS_OFF,
     SECURITY_SIGNALS,
+    SENT_OUT,
+    UNSEEN_APPROVALS,
 )
 from memwarden.screening.more_languages import MORE_IGNORE, SECRET_ASKED, SECRET_ASKED_FOLDED
 from memwarden.screening.note_attacks import (
@@ -535,7 +537,7 @@ def unanchored(parts: list[str]) -> list[str]:
     return [p.replace(r"\b", "").replace(r"\s+", r"\s*") for p in parts]
 
 
-ACTION = _ACTION_EN + _ACTION_OTHER + SAFEGUARDS_OFF + NEUTRAL_ACTIONS
+ACTION = _ACTION_EN + _ACTION_OTHER + SAFEGUARDS_OFF + NEUTRAL_ACTIONS + SENT_OUT
 # Spoken to the agent, and the user kept in the dark: each a cue, both together an attack (``screening``).
 ADDRESSED_AGENT = ADDRESSED + [_fold(p) for p in ADDRESSED_FOLDED]
 KEPT_FROM_USER = CONCEALED + [_fold(p) for p in CONCEALED_FOLDED]
@@ -550,6 +552,7 @@ EXFIL = [
     ),
     r"\|\s*(?:nc|ncat|netcat)\s+\S",
     *OUTWARD,
+    *UNSEEN_APPROVALS,
     # Keys made public: "rotate and publish the signing keys" (uploading a public SSH key, publishing
     # the public signing key and "never publish the private key" are ordinary).
     r"\b(?<!never\s)(?<!not\s)(?<!n't\s)(?<!no\s)(?:publish|leak|post publicly|make public)\b[^.\n]{0,30}\b(?<!public )(?:signing|private|secret) keys?\b",
