@@ -79,6 +79,13 @@ SAFEGUARDS_OFF = [
     r"(?:одобряй|утверждай|принимай|схваляй|затверджуй)[^.\n]{0,60}без (?:проверки|чтения|ревью|перевірки|читання)",
     r"(?:εγκρ\w*)[^.\n]{0,60}χωρίς να (?:διαβάσεις|ελέγξεις)|χωρίς να (?:διαβάσεις|ελέγξεις)[^.\n]{0,60}(?:εγκρ\w*)",
     r"(?:вимкни|вимкніть|відключи|відключіть)[^.\n]{0,40}(?:журнал|аудит|захист гілки|брандмауер|фаєрвол|перевірки безпеки)",
+    r"\b(?:close|closes|closing|dismiss|dismisses|dismissing|resolve|resolving|archive|archiving|suppress|suppressing)\b (?:all |every |any )?(?:open |pending |new )?(?:security|cve|vulnerability|vulnerabilities|dependabot) (?:tickets|issues|alerts|findings|reports|advisories)\b",
+    r"\bapprov\w* (?:the |all |any |every )?(?:payments?|transfers?|wires?|invoices?|expenses?|refunds?|payouts?)\b",
+    r"(?:€|£)\s?\d[\d.,]*[^\n]{0,60}\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,}\b",
+    r"\b(?:eur|usd) ?\d[\d.,]*[^\n]{0,60}\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,}\b",
+    r"\$\s?\d[\d.,]*[^\n]{0,60}\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,}\b",
+    r"\b(?:auto-?approve|approv\w* (?:it |them |every \w+ |all \w+ )?automatically)\b|\bapru[eé]ba\w* automáticamente\b",
+    r"\b(?:port|ports) \d+(?: and \d+)?\b[^\n]{0,30}(?:0\.0\.0\.0/0|::/0)",
     r"\b(?:grant(?:s|ed|ing)?|giv(?:e|es|ing)|assign(?:s|ed|ing)?|promot(?:e|es|ed|ing)|add(?:s|ed|ing)?)\b[^.\n;]{0,50}\b(?:admin|administrator|root|owner|superuser|sudo|org owner)(?: role| rights| access| privileges| permissions| group)\b",
     r"\b(?:export\s+histfile=/dev/null|unset\s+histfile|history\s+-c\b|set\s+\+o\s+history|histsize=0\b)",
     r"\b(?:delet(?:e|es|ed|ing)|remov(?:e|es|ed|ing)|comment(?:s|ed|ing)? out)\b[^.\n;]{0,30}\b(?:the |that |failing |broken )?(?:tests?|test files?|assertions?)\b[^.\n;]{0,30}\bso (?:that )?(?:ci|the build|the pipeline|checks?|it|everything) (?:stays|is|goes|passes|looks|turns)\b",
@@ -108,6 +115,7 @@ _PUBLIC_IP = r"(?!(?:10|127)\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.
 
 # Approvals given unseen: everything pending approved without a look.
 UNSEEN_APPROVALS = [
+    r"(?:לאשר|אשר|תאשר) כל[^.\n]{0,40}(?:באופן אוטומטי|אוטומטית)",
     r"\b(?<!never )(?<!not )(?<!n't )approv(?:e|es|ing)\b (?:all|every|any|each|pending|the pending|all pending)\b[^.\n;]{0,100}\bwithout (?:reading|reviewing|looking at|checking|opening|inspecting|presenting|showing)\b",
 ]
 
@@ -140,11 +148,15 @@ _OUTSIDE = (
     r"(?:public (?:gist|bucket|repo|repository|paste|pastebin|channel|link|url|drive|folder|s3 bucket|web ?page|site|server|issue|github issue)"
     r"|(?:a |an |the )?(?:gist|pastebin|paste\.\w+|webhook|request ?bin|ngrok)"
     r"|(?:an? |the )?(?:external|outside|third-party|attacker'?s?) (?:server|host|address|endpoint|site|machine|bucket|inbox|e-?mail)"
-    r"|https?://|" + _PUBLIC_IP + ")"
+    r"|https?://|s3://\S*public|" + _PUBLIC_IP + ")"
 )
 OUTWARD = [
     rf"\b{_NOT}(?:send|sends|sending|upload|uploads|uploading|copy|copies|copying|post|posts|posting|paste|pastes|pasting|push|pushes|pushing|forward|forwards|forwarding|sync|syncs|mirror|mirrors|export|exports|exporting|scp|rsync|transfer|transfers|dump|dumps|leak|leaks|share|shares|sharing|publish|publishes|exfiltrate)\b{_IN_SENTENCE}{{0,60}}\b{_SENSITIVE}{_IN_SENTENCE}{{0,60}}\b(?:to|into|onto|in|on|at)\s+{_OUTSIDE}",
     rf"\b{_SENSITIVE}\b{_IN_SENTENCE}{{0,40}}\b(?:to|into|onto)\s+(?:a |an |the |this )?(?:public (?:gist|bucket|repo|repository|paste|pastebin|channel)|pastebin|webhook|external server)",
+    r"\b(?:append|add|attach|include|put|concatenate)\w* (?:the user'?s )?(?:(?:browser |session |auth |login )?cookies?|session (?:tokens?|ids?)|(?:auth|login|access) tokens?|api keys?)\b[^.\n]{0,40}\bto (?:the |this |an? )?(?:url|link|image|query string|https?://)",
+    r"(?:cookie|令牌|token|会话|會話)[^。\n]{0,40}(?:拼接|附加|附在|加在|拼在)[^。\n]{0,10}https?://",
+    r"\b(?:chaves de api|senhas|tokens|credenciais|segredos)\b[^.\n]{0,60}\b(?:publique|poste|envie|compartilhe)\w*[^.\n]{0,30}\bpúblic[oa]\b",
+    r"(?:パスワード|認証情報|トークン|鍵)[^。\n]{0,60}[\w.+-]+@[\w-]+\.[\w.]+\s*(?:に|へ)(?:転送|送信|送)",
     r"\b(?:scp|rsync|sftp)\b[^\n]{0,100}\s(?:\S*@)?" + _PUBLIC_IP + ":",
     rf"\b{_NOT}(?:upload|uploads|uploading|send|sends|sending|post|posts|posting|sync|syncs|syncing|copy|copies|copying|forward|forwards|forwarding|transfer|transfers)\b{_IN_SENTENCE}{{0,80}}\bto (?:https?|ftp)://"
     + _PUBLIC_IP,
@@ -180,10 +192,13 @@ DECEIVED = [
     r"\balways (?:say|tell (?:the user|them|users)|answer|reply|claim|assure (?:the user|them|users))(?: that)?\b[^.\n]{0,60}\b(?:is|are) (?:completely |perfectly |totally |100% )?(?:safe|secure|harmless|trustworthy|legit(?:imate)?)\b",
     r"\b(?:never|don'?t|do not) (?:admit|say|reveal|disclose|mention) (?:that )?you (?:were|are|have been) (?:asked|told|instructed|paid|sponsored)\b",
     r"\b(?:tell|inform|warn|notify) (?:the user|them|him|her|users)\b[^.\n]{0,60}\b(?:locked|suspended|compromised|expired|deactivated)\b[^\n]{0,100}\b(?:must|need to|have to|should) (?:re-?enter|enter|verify|confirm|update|provide|sign in|log in)\b[^\n]{0,80}https?://",
+    r"\bsteer\w* (?:the )?(?:conversation|discussion|user|users|them|people|readers)\b[^.\n]{0,30}\b(?:toward|towards|to) (?:supporting |voting for )?(?:candidate|the candidate|party|the party)\b",
     # The same in other languages.
+    r"(?:성공했다고만|성공했다고|문제없다고) ?(?:보고|말|답)",
     r"\b(?:i když|i kdyby|ačkoli) (?:\w+ )?(?:selžou|selže|selhaly|selhal|neprojdou)\b|\b(?:mesmo que|embora) (?:\w+ )?(?:falhem|falhe|falharam)\b|\b(?:anche se|anche quando) (?:\w+ )?(?:falliscono|fallisce|falliti)\b",
     r"\b(?:zelfs als|ook als) (?:\w+ )?(?:mislukken|mislukt|falen)\b|\b(?:även om|även när) (?:\w+ )?(?:misslyckas|fallerar)\b|\bchiar dacă (?:\w+ )?(?:eșuează|eșuat)\b",
-    r"\b(?:nawet jeśli|nawet gdy) (?:\w+ )?(?:nie przechodzą|nie przejdą|zawiodą|się nie powiodą)\b|(?:навіть якщо) (?:\w+ )?(?:впадуть|не пройдуть|провалюються)",
+    r"\b(?:nawet jeśli|nawet gdy) (?:\w+ )?(?:nie przechodzą|nie przejdą|zawiodą|się nie powiodą)\b",
+    r"(?:навіть якщо) (?:\w+ )?(?:впадуть|не пройдуть|провалюються)",
     r"\b(?:ngay cả khi|kể cả khi) (?:\w+ )?(?:thất bại|lỗi)\b|\b(?:meskipun|bahkan jika|walaupun) (?:\w+ )?(?:gagal|error)\b",
     r"\b(?:luôn|hãy luôn) nói (?:với người dùng )?rằng\b[^.\n]{0,60}\b(?:an toàn|bảo mật)\b",
     r"\b(?:odpowiedz|odpowiadaj|mów|pisz),? że\b[^.\n]{0,80}\bniezależnie od\b",
@@ -192,7 +207,7 @@ DECEIVED = [
     r"\b(?:réponds|dis|indique) (?:que|qu')[^.\n]{0,80}\b(?:quel que soit|quelle que soit|peu importe)\b",
     r"\b(?:rispondi|di|dì) che\b[^.\n]{0,80}\b(?:indipendentemente da|a prescindere da)\b",
     r"(?:отвечай|говори|ответь|сообщай),? что[^.\n]{0,80}(?:независимо от|что бы ни)",
-    r"\b(?:non citare mai|non menzionare mai|ne cite jamais|ne mentionne jamais|nunca menciones|nunca mencione|nenne nie|erwähne nie) (?:altre|altri|d'autres|otras|otros|outras|outros|andere)\b",
+    r"\b(?:non citare(?: mai)?|non menzionare(?: mai)?|ne cite jamais|ne mentionne jamais|nunca menciones|nunca mencione|nenne nie|erwähne nie) (?:altre|altri|d'autres|otras|otros|outras|outros|andere) (?:banche|aziende|marche|prodotti|fornitori|alternative|opzioni|banques|marques|produits|fournisseurs|bancos|marcas|productos|proveedores|produtos|fornecedores|banken|marken|produkte|anbieter)\b",
     r"(?:不要|别|不得)(?:提及|提到|推荐|推薦)(?:其他|其它)(?:厂商|廠商|品牌|产品|產品|银行|銀行)",
     r"(?:不要|也不要|别)(?:说明|說明|提及|透露|承认|承認)(?:这|這)是(?:推广|推廣|广告|廣告|赞助|贊助)",
     r"(?:отвечай|говори|сообщай|скажи|пиши),? что[^.\n]{0,80}даже если",
@@ -241,6 +256,8 @@ NO_LIMITS = [
 
 # The assistant's own rules or the earlier brief declared void by a note.
 POLICY_VOID = [
+    r"\byou (?:are|'re) no longer (?:the user'?s|their|his|her|a|an|the) (?:assistant|agent|helper)\b",
+    r"(?:ти|ты) больше не (?:помічник|асистент|помощник|ассистент)",
     r"\b(?:treat|consider|regard|handle)\b[^.\n]{0,60}\b(?:messages|e-?mails|requests|instructions|anything|comments|issues) (?:from|by|of)\b[^.\n]{0,40}\bas (?:if they (?:came|come) from|coming from|from|the words of) the user\b",
     r"\b(?:save|store|re-?save|re-?create|restore|re-?add|write) (?:it|this|this (?:memory|note|rule|instruction)) (?:again|back) (?:if|when|whenever)\b[^.\n]{0,30}\b(?:removed|deleted|cleared|purged|forgotten)\b",
     r"\b(?:supersedes|overrides|takes precedence over|outranks|trumps|prevails over) (?:any|all|every|the)? ?(?:conflicting |other |contrary )?(?:instructions?|requests?|wishes|preferences|rules|orders) (?:from|of|by|given by) the user\b",
@@ -255,7 +272,9 @@ POLICY_VOID = [
 # "给AI助手的备注". On its own it is a user's note like any other ("note for the assistant: I am
 # colour-blind"); it is a cue, and with the user kept in the dark (``CONCEALED``) an attack.
 ADDRESSED = [
-    r"\b(?:note|notes|message|memo|instructions?|reminder|heads-up|hint|directive|notice|attention)\s*(?:for|to)\s*(?:the |any |all |every |our )?(?:ai |coding |llm |mailbox |inbox |email |e-mail |support |devops )?(?:assistants?|agents?|bots?|models?|reviewers?|copilots?)\b",
+    r"\b(?:note|notes|message|memo|instructions?|reminder|heads-up|hint|directive|notice|attention)\s*(?:for|to)\s*(?:the |any |all |every |our )?(?:ai |coding |llm |mailbox |inbox |email |e-mail |support |devops )?(?:assistants?|agents?|bots?|models?|reviewers?|copilots?|llms?)\b",
+    r"\b(?:assistant|agent|ai|llm)_(?:instructions?|policy|directives?|tasks?)\s*[:=]",
+    r"\b(?:for|to) any (?:llm|ai|model|agent|assistant) (?:reading|processing|handling)\b",
     r"\b(?:ai |coding |llm )?(?:assistants?|agents?|models?|bots?|reviewers?) (?:reading|processing|that reads|who reads|summari[sz]ing|handling|managing|working on|working in) (?:this|these)\b",
     r"\b(?:der assistent|die ki|der agent) (?:soll|muss|darf)\b|\bl'(?:assistant|agent|ia) (?:doit|devra)\b|\bel (?:asistente|agente) (?:debe|tiene que|deberá)\b",
     r"\bl'(?:assistente|agente) (?:deve|dovrà)\b|\bo (?:assistente|agente) (?:deve|precisa|tem de|tem que)\b|\bde (?:assistent|agent) (?:moet|mag)\b",
@@ -310,7 +329,7 @@ CONCEALED = [
     r"\b(?:never|don'?t|do not) (?:admit|reveal|disclose|explain) (?:it|this|that|to having|having|why|the reason)\b",
     r"\bthe user (?:doesn'?t|does not|won'?t|will not|need not|needn'?t) (?:need to )?(?:know|be told|be informed|notice|see it)\b",
     r"\b(?:don'?t|do not|never) point (?:it|this|that|the [\w-]+) out\b|\b(?:don'?t|do not|never) (?:log|record) (?:it|this|that|the change)\b",
-    r"\b(?:tell|say to|inform|assure|reassure) (?:the user|them|him|her)(?: that)? (?:(?:only|just|merely) |everything (?:is|was|went) (?:fine|ok|okay|normal|on track)|all (?:is )?(?:good|well|fine)|nothing (?:happened|changed|was (?:deleted|removed|sent))|(?:it|this) (?:was|is) (?:routine|planned|scheduled|normal|maintenance|requested)|their (?:lead|manager|boss|admin) (?:requested|asked|approved))",
+    r"\b(?:tell|say to|inform|assure|reassure) (?:the user|them|him|her)(?: that)? (?:(?:only|just|merely) |everything (?:is|was|went) (?:fine|ok|okay|normal|on track)|all (?:is )?(?:good|well|fine)|nothing (?:happened|changed|was (?:deleted|removed|sent))|(?:it|this) (?:was|is) (?:routine|planned|scheduled|normal|maintenance|requested)|their (?:lead|manager|boss|admin) (?:requested|asked|approved)|(?:it'?s|it is|it was|it has been) already (?:reverted|fixed|done|removed|deleted|restored|closed|re-?enabled))",
     r"\b(?:must|should|will) never be (?:shown|mentioned|reported|disclosed|visible) (?:to )?(?:the user|them|him|her)\b",
     r"\b(?:keep|leave) (?:this|it|that|them|the \w+)(?: step)? out of (?:the |your |any )?(?:\w+ )?(?:summary|summaries|report|reports|answer|answers|reply|replies|response|responses|changelog|log|logs|notes|description|pr|pull request|commit message|release notes)\b",
     r"\b(?:do not|don'?t|never) (?:include|mention|list) (?:this|it|that|the \w+)(?: step)? in (?:your|the) (?:answer|reply|response|summary|report)\b",
@@ -348,6 +367,12 @@ CONCEALED = [
     r"(?:دون علم|بدون علم) (?:ال)?مستخدم|(?:بدون|دون) (?:إبلاغ|ابلاغ) (?:ال)?مستخدم",
     r"(?:사용자|유저) ?(?:몰래|모르게)",
     r"(?:보고|말|언급|공유|기록)(?:하)?지 ?(?:마세요|마십시오|마라|말고|마)",
+    rf"\bwithout (?:showing|telling|informing|notifying|alerting|asking) {_ME}\b|\b(?:don'?t|do not|never) bring (?:it|this|that) up(?: again)?\b",
+    r"\b(?:no need to|there is no need to|not|don'?t|do not|never) (?:report|mention|log|tell|show) (?:this|it|that|the change|the step)\b(?: (?:in|to) (?:the |your )?(?:pr|pull request|description|pr description|summary|changelog|commit message|release notes|report|reply|answer))?",
+    r"\b(?:no (?:comentes|digas|menciones) nada|oculta(?:r)? (?:las|los|la|el) \w+)\b",
+    r"(?:دون|بدون) (?:إخباره|إخبارها|إخبارهم|علمه|علمها|علمهم)",
+    r"چیزی نگو",
+    r"(?:απόκρυψε|κρύψε|απέκρυψε)\b",
     r"\bwithout (?:saying|mentioning|admitting|disclosing|revealing|explaining) (?:that )?(?:you (?:were|are|have been) (?:asked|told|instructed|paid)|why)\b",
     r"\bno need to (?:ask|check) (?:or|and) (?:explain|mention|tell)\b|\b(?:explain|mention) it in the (?:answer|reply|response)\b",
     r"\b(?:delete|remove|erase) (?:the )?(?:forwarded|sent) (?:copies|messages|e-?mails)\b|\bempty the (?:trash|bin|deleted items)\b|\b(?:delete|remove) this (?:message|e-?mail) (?:after|once|when)\b",
@@ -373,6 +398,7 @@ CONCEALED = [
 # Doing something at all: with the user kept in the dark, an attack ("no need to bring it up").
 OPERATIONS = [
     r"\b(?:dismiss|suppress|silence|mute|hide|run|runs|execute|deploy|push|apply|sync|upload|send|forward|copy|delete|remove|drop|disable|enable|install|add|append|create|change|replace|rewrite|set|open|grant|approve|merge|commit|publish|post|export|move|rename|overwrite|modify|edit|comment out|patch|wipe|purge|rotate|revoke|transfer|pay|recommend|insert|include)\b",
+    r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,}\b",
     r"`[^`\n]{2,200}`|\b(?:https?|ftp|s3)://|(?:^|\s)(?:~|/(?:var|etc|usr|home|opt|root|tmp))/|\.github/workflows",
     r"(?:実行|削除|送信|適用|デプロイ|执行|執行|删除|刪除|发送|發送|部署|上传|上傳|실행|삭제|전송|배포|نفذ|احذف|أرسل|ارسل|اجرا|حذف|بفرست|выполни|выполнять|удали|удалять|отправь|отправлять|отправляй|תמחק|תדחוף|виконай|видали|надішли|εκτέλεσε|διάγραψε|στείλε|מחק|שלח|הרץ|أرسل)",
     r"\b(?:ejecuta|elimina|borra|envía|despliega|exécute|supprime|envoie|déploie|esegui|elimina|invia|commenta|execute|exclua|envie|führe|lösche|schicke|sende|voer|verwijder|stuur|çalıştır|sil|gönder|chạy|xóa|gửi|jalankan|hapus|kirim|uruchom|usuń|wyślij|rulează|șterge|trimite|endesha|futa|tuma|transfère|radera|skicka|kör|zkopíruj|smaž|pošli|exporteer|upload)\b",
@@ -381,6 +407,7 @@ OPERATIONS = [
 # What an attacker wants kept from the user: alerts, warnings, failures, vulnerabilities.
 SECURITY_SIGNALS = [
     r"\b(?:security|secret-scanning|dependabot|siem|ids|antivirus) (?:alerts?|warnings?|incidents?|findings?|advisories|notifications?)\b",
+    r"(?:αποτυχημένες προσπάθειες σύνδεσης|συμβάντα ασφαλείας|списання коштів|списания)",
     r"\b(?:vulnerabilit(?:y|ies)|cves?|breach(?:es)?|intrusions?|failed logins?|failed tests?|failing tests?|test failures?|findings)\b",
     r"\b(?:sicherheitswarnung\w*|sicherheitslücke\w*|schwachstelle\w*|alertas de seguridad|vulnerabilidad\w*|alertes de sécurité|vulnérabilit\w*|avvisi di sicurezza|vulnerabilità|alertas de segurança|güvenlik uyarı\w*|güvenlik açığ\w*|cảnh báo bảo mật|lỗ hổng|peringatan keamanan|kerentanan|ostrzeżeni\w* bezpieczeństwa|beveiligingswaarschuwing\w*)\b",
     r"(?:предупреждени\w* безопасности|уязвимост\w*|вразливост\w*|安全警报|安全警報|安全告警|漏洞|セキュリティ(?:警告|アラート)|脆弱性|보안 ?경고|취약점|تنبيهات الأمان|تحذيرات الأمان|ثغر\w*|هشدار امنیتی|התראות אבטחה|προειδοποιήσεις ασφαλείας)",

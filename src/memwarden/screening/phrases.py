@@ -262,7 +262,7 @@ _OTHER_OVERRIDE = [
     r"\b(?:ora|adesso|da ora) sei (?:un|una|il|la|libero|senza)",
     r"\bnuove (?:istruzioni|regole)(?: di sistema)?\s*:",
     r"\b(?:rivela|mostra|dimmi|mostrami|rivelami|mostrarmi|rivelarmi|dirmi|stampa|scrivi)(?: mi)? (?:il tuo|il|le tue|i tuoi) (?:prompt di sistema|istruzioni (?:nascoste|segrete|di sistema|iniziali)|messaggio di sistema)",
-    r"\bnon dirlo all'utente|non dire (?:niente|nulla) all'utente",
+    r"\bnon dirlo all'utente|\bnon dire (?:niente|nulla) all'utente",
     # Portuguese
     r"\b(?:ignore|ignora|esqueça|esqueca|desconsidere) (?:todas )?(?:as |suas )?(?:instruções|instrucoes|regras|ordens) (?:anteriores|prévias|previas|acima|originais)",
     r"\besqueça (?:tudo o que (?:te|lhe) disseram|tudo)\b",
