@@ -115,7 +115,7 @@ _QUOTED = re.compile(
 # ... in a text whose own words, outside the quotes, say it is discussing attacks or giving examples.
 _DISCUSSES = re.compile(
     r"\b(?:examples?|e\.g\.|such as|for instance|attacks?|attackers?|injections?|injected|malicious"
-    r"|adversar\w*|payloads?|jailbreaks?|exploits?|phishing|smuggl\w*)\b",
+    r"|adversar\w*|payloads?|jailbreaks?|exploits?|phishing|smuggl\w*|red[- ]?team\w*|pentest\w*)\b",
     re.IGNORECASE,
 )
 

@@ -82,8 +82,7 @@ SAFEGUARDS_OFF = [
     r"\b(?:close|closes|closing|dismiss|dismisses|dismissing|resolve|resolving|archive|archiving|suppress|suppressing)\b (?:all |every |any )?(?:open |pending |new )?(?:security|cve|vulnerability|vulnerabilities|dependabot) (?:tickets|issues|alerts|findings|reports|advisories)\b",
     r"\bapprov\w* (?:the |all |any |every )?(?:payments?|transfers?|wires?|invoices?|expenses?|refunds?|payouts?)\b",
     r"(?:€|£)\s?\d[\d.,]*[^\n]{0,60}\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,}\b",
-    r"\b(?:eur|usd) ?\d[\d.,]*[^\n]{0,60}\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,}\b",
-    r"\$\s?\d[\d.,]*[^\n]{0,60}\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,}\b",
+    r"\b(?:eur|usd|us\$) ?\d[\d.,]*[^\n]{0,60}\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,}\b",
     r"\b(?:auto-?approve|approv\w* (?:it |them |every \w+ |all \w+ )?automatically)\b|\bapru[eé]ba\w* automáticamente\b",
     r"\b(?:port|ports) \d+(?: and \d+)?\b[^\n]{0,30}(?:0\.0\.0\.0/0|::/0)",
     r"\b(?:grant(?:s|ed|ing)?|giv(?:e|es|ing)|assign(?:s|ed|ing)?|promot(?:e|es|ed|ing)|add(?:s|ed|ing)?)\b[^.\n;]{0,50}\b(?:admin|administrator|root|owner|superuser|sudo|org owner)(?: role| rights| access| privileges| permissions| group)\b",
@@ -134,7 +133,8 @@ PHISHED = [
 ]
 
 PHISHED_FOLDED = [
-    r"(?:otp|ओटीपी|पिन|पासवर्ड|कार्ड नंबर)[^।\n]{0,40}(?:माँगो|मांगो|मांगें|माँगें|पूछो)",
+    r"(?:ओटीपी|पिन|पासवर्ड|कार्ड नंबर)[^।\n]{0,40}(?:माँगो|मांगो|मांगें|माँगें|पूछो)",
+    r"\botp\b[^।\n]{0,40}(?:माँगो|मांगो|मांगें|माँगें|पूछो)",
 ]
 
 # A secret, a database or people's data sent to a public or outside place: no user asks that.
@@ -154,7 +154,8 @@ OUTWARD = [
     rf"\b{_NOT}(?:send|sends|sending|upload|uploads|uploading|copy|copies|copying|post|posts|posting|paste|pastes|pasting|push|pushes|pushing|forward|forwards|forwarding|sync|syncs|mirror|mirrors|export|exports|exporting|scp|rsync|transfer|transfers|dump|dumps|leak|leaks|share|shares|sharing|publish|publishes|exfiltrate)\b{_IN_SENTENCE}{{0,60}}\b{_SENSITIVE}{_IN_SENTENCE}{{0,60}}\b(?:to|into|onto|in|on|at)\s+{_OUTSIDE}",
     rf"\b{_SENSITIVE}\b{_IN_SENTENCE}{{0,40}}\b(?:to|into|onto)\s+(?:a |an |the |this )?(?:public (?:gist|bucket|repo|repository|paste|pastebin|channel)|pastebin|webhook|external server)",
     r"\b(?:append|add|attach|include|put|concatenate)\w* (?:the user'?s )?(?:(?:browser |session |auth |login )?cookies?|session (?:tokens?|ids?)|(?:auth|login|access) tokens?|api keys?)\b[^.\n]{0,40}\bto (?:the |this |an? )?(?:url|link|image|query string|https?://)",
-    r"(?:cookie|令牌|token|会话|會話)[^。\n]{0,40}(?:拼接|附加|附在|加在|拼在)[^。\n]{0,10}https?://",
+    r"(?:令牌|会话|會話|浏览器|瀏覽器)[^。\n]{0,40}(?:拼接|附加|附在|加在|拼在)[^。\n]{0,10}https?://",
+    r"\b(?:cookies?|tokens?)\b[^。\n]{0,40}(?:拼接|附加|附在|加在|拼在)[^。\n]{0,10}https?://",
     r"\b(?:chaves de api|senhas|tokens|credenciais|segredos)\b[^.\n]{0,60}\b(?:publique|poste|envie|compartilhe)\w*[^.\n]{0,30}\bpúblic[oa]\b",
     r"(?:パスワード|認証情報|トークン|鍵)[^。\n]{0,60}[\w.+-]+@[\w-]+\.[\w.]+\s*(?:に|へ)(?:転送|送信|送)",
     r"\b(?:scp|rsync|sftp)\b[^\n]{0,100}\s(?:\S*@)?" + _PUBLIC_IP + ":",

@@ -94,8 +94,8 @@ def dispatched_union(parts: list[str], max_letters: int = 6) -> str:
     boundary are grouped by the letter they can start with, behind one look-ahead per letter, so
     at each word only the alternatives that can start with its first letter are tried. One that
     can start with several letters is in each of their groups, up to ``max_letters``; beyond that
-    it is tried at every word, as in ``union`` (copies make the expression longer to compile,
-    which a one-shot command pays once). It matches at the same positions as ``union(parts)``;
+    it is tried at every word behind one look-ahead for the class of its first characters (copies
+    make the expression longer to compile, which a one-shot command pays once). It matches at the same positions as ``union(parts)``;
     the alternative that wins a position may differ, so it serves searches that only ask whether
     anything matches (``screening``'s ``any_view``)."""
     bounded = [p[2:] for p in parts if p.startswith(r"\b")]
@@ -103,12 +103,13 @@ def dispatched_union(parts: list[str], max_letters: int = 6) -> str:
     always: list[str] = []
     for part in bounded:
         chars = _first_chars(part)
-        if (
-            chars is None
-            or len(chars) > max_letters
-            or not all(c.isascii() and (c.isalnum() or c == "_") for c in chars)
-        ):
+        if chars is None:
             always.append(part)
+            continue
+        if len(chars) > max_letters or not all(c.isascii() and (c.isalnum() or c == "_") for c in chars):
+            # Too many letters to copy it into each group: one look-ahead for the class of its first
+            # characters still skips it at every word that cannot start it.
+            always.append(f"(?=[{''.join(re.escape(c) for c in sorted(chars))}])(?:{part})")
             continue
         for char in sorted(chars):
             groups.setdefault(char, []).append(part)
