@@ -100,6 +100,10 @@ from scripts.screening_notes import CREDENTIAL_NOTES, OPS_SECRET_NOTES  # noqa: 
 MAX_N = 5
 # The weight of a standing preference among the benign training rows (``load_rows``).
 PREFERENCE_WEIGHT = 2.0
+# The fresh rounds train the semantic head, not the n-gram model: fitted on them, the n-gram model
+# flagged no more of a round it had not seen, the head flagged more (docs/governance.md).
+ROUNDS_FAMILIES = ("own:rounds", "own:rounds-notes")
+ROUNDS_WEIGHT = 2.5
 # Leaving out 1- and 2-grams (MIN_N = 3) made scoring faster and cost held-out recall; so did
 # 6-grams; 2**20 buckets did no better than 2**18. Hashed words and word pairs beside the character
 # n-grams (WORDS) raised held-out recall at the same benign rates, with each benign set held apart.
@@ -311,8 +315,26 @@ def load_rows(
     # ask for these, and without such notes the model learns that the words themselves are hostile.
     rows += [Row(t, False, "own:credentials", "xx", t) for t in CREDENTIAL_NOTES]
     rows += [Row(t, False, "own:credentials", "xx", t) for t in OPS_SECRET_NOTES]
+    # The attack rounds written here against a memory server and their ordinary look-alikes
+    # (``tests/screening``), for the semantic head only (``ROUNDS_FAMILIES``).
+    for text, hostile in memory_attack_rounds():
+        family = "own:rounds" if hostile else "own:rounds-notes"
+        rows.append(Row(text, hostile, family, "xx", text, ROUNDS_WEIGHT))
     balance_languages(rows)
     return rows
+
+
+def memory_attack_rounds() -> list[tuple[str, bool]]:
+    """The fresh rounds of ``tests/screening`` (their attacks and their look-alike notes): read from
+    the test modules, so training needs pytest beside scikit-learn."""
+    import runpy
+
+    folder = ROOT / "tests" / "screening"
+    fresh = runpy.run_path(str(folder / "test_fresh_families.py"))
+    rounds = runpy.run_path(str(folder / "memory_attack_rounds.py"))
+    return [(t, True) for t in fresh["HOSTILE"] + rounds["ATTACKS"]] + [
+        (t, False) for t in fresh["BENIGN"] + rounds["NOTES"]
+    ]
 
 
 def locomo_turns(data: Path) -> list[str]:
@@ -410,9 +432,10 @@ def fit(
     With a calibration ``pool`` the model is standardised on it (``standardised``), so thresholds
     chosen on one model's scores carry over to another fitted on more rows.
 
-    Rows with ``trained`` false are left out: they are only scored.
+    Rows with ``trained`` false are left out: they are only scored; so are the fresh rounds
+    (``ROUNDS_FAMILIES``), which only the semantic head is fitted on.
     """
-    rows = [r for r in rows if r.trained]
+    rows = [r for r in rows if r.trained and r.family not in ROUNDS_FAMILIES]
     matrix = scipy.sparse.csr_matrix(
         (
             np.concatenate([np.full(len(r.buckets), 1 / len(r.buckets) ** 0.5) for r in rows]),
