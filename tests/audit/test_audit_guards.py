@@ -282,6 +282,38 @@ def test_a_write_pinned_on_another_memory_in_the_index_is_named_by_verify(
     ]
 
 
+def test_the_index_check_looks_each_index_row_up_by_the_logs_key(
+    tmp_path: Path, migrated_sqlite: Path
+) -> None:
+    """Verify reads the whole log; the index check must not read it once per index row (a join
+    SQLite planned as a scan of the index for each log row made verify quadratic in the log)."""
+    import json
+    import sqlite3
+
+    from memwarden.audit.guards import INDEX_MISMATCH_SQL
+    from memwarden.store.sqlite.audit_guards import _WRITES
+
+    path = tmp_path / "memwarden.db"
+    copy_migrated(migrated_sqlite, path)
+    settings = load_settings(db=str(path), log_file=str(tmp_path / "memwarden.log"), embedder="none")
+    svc = build_service(settings, ops=True)
+    try:
+        notes = [
+            {"content": f"ordinary fact number {n} about the plan", "scope": f"p{n % 7}"} for n in range(30)
+        ]
+        assert svc.operations is not None
+        svc.operations.import_text(json.dumps(notes), fmt="memorry")
+    finally:
+        svc.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("ANALYZE")  # the statistics SQLite plans with once a database has grown
+        sql = "EXPLAIN QUERY PLAN " + INDEX_MISMATCH_SQL.format(writes=_WRITES)
+        plan = [row[3] for row in conn.execute(sql)]
+    assert not any(step.startswith("SCAN a USING COVERING INDEX") for step in plan), plan
+    assert any(step.startswith("SEARCH a USING INTEGER PRIMARY KEY") for step in plan), plan
+    assert verify_database(str(path), now=NOW).guards == []
+
+
 @pytest.mark.postgres
 def test_a_memwarden_trigger_function_given_definer_rights_or_a_search_path_is_changed(
     pg_url: str, tmp_path: Path
