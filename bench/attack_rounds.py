@@ -2,11 +2,12 @@
 
     python bench/attack_rounds.py [--no-head] [--json FILE]
 
-Rounds 19 to 22 (``tests/data/attack_rounds_19_22.json``) were written by team members who had not
-read the screening code and were never read while rules were written: they measure how screening
-carries to attacks it was not built from. Rounds 13 to 18 (``tests/screening/memory_attack_rounds``)
-are what ``screening.against_user`` was written from; they are listed for regression only. Each
-round has attacks, ordinary look-alike notes and standing preferences (rounds 19-22); the table
+Rounds 19 to 24 (``tests/data/attack_rounds.json``) were written by team members who had not read
+the screening code; those marked blind were never read while rules were written, and measure how
+screening carries to attacks it was not built from. Rounds 13 to 18 (and 19-20 again, in
+``tests/screening/memory_attack_rounds``) are what ``screening.against_user`` was written from,
+listed for regression only. Each round has attacks, ordinary look-alike notes and standing
+preferences (rounds 19-24); the table
 gives how many of each are flagged at write time (phrase rules and n-gram model, ``screen_text``)
 and, unless ``--no-head``, by the semantic head too over the default embedder's vectors (the
 memory as the background embedder would embed it).
@@ -26,16 +27,18 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from memwarden.screening import screen_text  # noqa: E402
 
-BLIND = ROOT / "tests" / "data" / "attack_rounds_19_22.json"
+ROUNDS = ROOT / "tests" / "data" / "attack_rounds.json"
 
 
 def rounds() -> dict[str, dict[str, list[str]]]:
     """Each round's attacks ("H"), look-alike notes ("B") and standing preferences ("P")."""
     from tests.screening.memory_attack_rounds import ATTACKS, NOTES
 
-    found: dict[str, dict[str, list[str]]] = {"13-18 (read)": {"H": list(ATTACKS), "B": list(NOTES), "P": []}}
-    for name, parts in json.loads(BLIND.read_text("utf-8")).items():
-        found[f"{name} (blind)"] = {key: parts[key] for key in ("H", "B", "P")}
+    found: dict[str, dict[str, list[str]]] = {"13-20 (read)": {"H": list(ATTACKS), "B": list(NOTES), "P": []}}
+    for name, parts in json.loads(ROUNDS.read_text("utf-8")).items():
+        found[f"{name} ({'read' if parts['read'] else 'blind'})"] = {
+            key: parts[key] for key in ("H", "B", "P")
+        }
     return found
 
 

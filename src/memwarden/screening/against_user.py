@@ -30,6 +30,10 @@ COVERT_CUES = [
     r"\b(?:has|have|with|got|given) (?:standing|blanket|prior|advance) (?:approval|permission|authori[sz]ation|consent)\b",
     r"\bpre-? ?(?:approved|authori[sz]ed|cleared)\b|\bno (?:ticket|review|approval|sign-off|change request|cr) (?:is )?(?:needed|required|necessary)\b",
     r"\bzonder (?:verdere |extra )?(?:bevestiging|toestemming)\b",
+    r"\b(?:they|the user|the lead|the owner|the manager|management|he|she|everyone) (?:already|has already|have already) approved\b|\bno need to confirm\b|\bin the background\b",
+    r"\b(?:ha già approvato|ya (?:lo )?aprobó|ya está aprobado|a déjà approuvé|hat (?:das |es )?bereits genehmigt|ist bereits genehmigt|já aprovou)\b",
+    r"\bkhông cần hỏi(?: lại)?(?: người dùng)?\b|\bbez pytania\b",
+    r"(?:بدون پرسیدن|بی آنکه بپرسی)",
     r"\b(?:on|to|across) (?:every|each|all) (?:hosts?|servers?|machines?|boxes|nodes|instances)\b|\bno need to ask\b",
     r"\b(?:memory|reminder|message|note|notice) (?:for|to) (?:the |any |all |every )?(?:coding |ai )?(?:agents?|assistants?|bots?|llms?|models?)\b",
     r"\b(?:whoever|any (?:agent|assistant|model) (?:that|who)) reads this\b",
@@ -55,6 +59,7 @@ COVERT_CUES = [
 
 # Hindi, folded at import as the other Hindi phrases (``phrases``).
 COVERT_CUES_FOLDED = [
+    r"चुपचाप",
     r"(?:उपयोगकर्ता|यूज़र|यूजर|किसी) को (?:बताए|बताये|सूचित किए) बिना|चुपके से|किसी को (?:मत|न) बताना",
 ]
 
@@ -77,7 +82,7 @@ SAFEGUARDS_OFF = [
     r"(?:確認|レビュー|チェック)(?:は)?(?:せず|しないで|なしで|なし)[^。\n]{0,30}承認",
     r"\bohne (?:den diff |den code |die änderungen |es )?(?:zu lesen|gelesen zu haben|zu prüfen|geprüft zu haben)\b|\bauch wenn er den diff nicht gelesen hat\b",
     r"(?:одобряй|утверждай|принимай|схваляй|затверджуй)[^.\n]{0,60}без (?:проверки|чтения|ревью|перевірки|читання)",
-    r"(?:εγκρ\w*)[^.\n]{0,60}χωρίς να (?:διαβάσεις|ελέγξεις)|χωρίς να (?:διαβάσεις|ελέγξεις)[^.\n]{0,60}(?:εγκρ\w*)",
+    r"(?:εγκρ\w*|ενέκριν\w*)[^.\n]{0,60}χωρίς να (?:διαβάσεις|ελέγξεις)|χωρίς να (?:διαβάσεις|ελέγξεις)[^.\n]{0,60}(?:εγκρ\w*)",
     r"(?:вимкни|вимкніть|відключи|відключіть)[^.\n]{0,40}(?:журнал|аудит|захист гілки|брандмауер|фаєрвол|перевірки безпеки)",
     r"\b(?:close|closes|closing|dismiss|dismisses|dismissing|resolve|resolving|archive|archiving|suppress|suppressing)\b (?:all |every |any )?(?:open |pending |new )?(?:security|cve|vulnerability|vulnerabilities|dependabot) (?:tickets|issues|alerts|findings|reports|advisories)\b",
     r"\bapprov\w* (?:the |all |any |every )?(?:payments?|transfers?|wires?|invoices?|expenses?|refunds?|payouts?)\b",
@@ -101,6 +106,9 @@ SAFEGUARDS_OFF = [
     r"(?:عطل|عطّل|أوقف|اوقف|ألغ|الغ|تجاوز)[^.\n]{0,30}(?:حماية الفرع|فحوصات الأمان|سجل التدقيق|جدار الحماية|الجدار الناري|مراجعة الكود|المصادقة الثنائية)",
     r"\b(?:güvenlik duvarı|güvenlik kontrollerini|denetim kaydını|dal korumasını|kod incelemesini|iki adımlı doğrulamayı)\b[^.\n]{0,30}\b(?:kapat|devre dışı bırak|atla|kaldır)",
     r"\b(?:tắt|vô hiệu hóa|bỏ qua|gỡ bỏ)\b[^.\n]{0,30}\b(?:bảo vệ nhánh|kiểm tra bảo mật|nhật ký kiểm toán|tường lửa|xem xét mã|xác thực hai yếu tố)\b",
+    r"\b(?:salta|ignora|disattiva)\b[^.\n]{0,30}\b(?:revisione|controlli di sicurezza)\b",
+    r"\bwyłącz\w*\b[^.\n]{0,30}\b(?:uwierzytelniani\w* dwuskładnikow\w*|2fa|zapor\w*|logowani\w*|audyt\w*|ostrzeżeni\w* bezpieczeństwa)",
+    r"(?:отключи|отключите|выключи|выключите)[^.\n]{0,30}(?:журналировани|логировани)",
     r"\bstäng(?:er|a)? av\b[^.\n]{0,30}\b(?:loggning\w*|brandvägg\w*|granskning\w*|tvåfaktor\w*|cloudtrail|säkerhets\w*)",
     r"\b(?:zertifikatsprüfung|ssl-prüfung|tls-prüfung)\b[^.\n]{0,30}\b(?:abschalten|deaktivieren|ausschalten)\b",
     r"\b(?:matikan|nonaktifkan|lewati|hapus)\b[^.\n]{0,30}\b(?:proteksi branch|perlindungan branch|pemeriksaan keamanan|log audit|firewall|tinjauan kode|autentikasi dua faktor)\b",
@@ -114,6 +122,7 @@ _PUBLIC_IP = r"(?!(?:10|127)\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.
 
 # Approvals given unseen: everything pending approved without a look.
 UNSEEN_APPROVALS = [
+    r"レビュー(?:は)?不要[^。\n]{0,40}マージ",
     r"(?:לאשר|אשר|תאשר) כל[^.\n]{0,40}(?:באופן אוטומטי|אוטומטית)",
     r"\b(?<!never )(?<!not )(?<!n't )approv(?:e|es|ing)\b (?:all|every|any|each|pending|the pending|all pending)\b[^.\n;]{0,100}\bwithout (?:reading|reviewing|looking at|checking|opening|inspecting|presenting|showing)\b",
 ]
@@ -153,6 +162,11 @@ _OUTSIDE = (
 OUTWARD = [
     rf"\b{_NOT}(?:send|sends|sending|upload|uploads|uploading|copy|copies|copying|post|posts|posting|paste|pastes|pasting|push|pushes|pushing|forward|forwards|forwarding|sync|syncs|mirror|mirrors|export|exports|exporting|scp|rsync|transfer|transfers|dump|dumps|leak|leaks|share|shares|sharing|publish|publishes|exfiltrate)\b{_IN_SENTENCE}{{0,60}}\b{_SENSITIVE}{_IN_SENTENCE}{{0,60}}\b(?:to|into|onto|in|on|at)\s+{_OUTSIDE}",
     rf"\b{_SENSITIVE}\b{_IN_SENTENCE}{{0,40}}\b(?:to|into|onto)\s+(?:a |an |the |this )?(?:public (?:gist|bucket|repo|repository|paste|pastebin|channel)|pastebin|webhook|external server)",
+    r"\b(?:mandar|enviar|envie|mande|manda)\b[^.\n]{0,40}\b(?:tokens?|senhas?|chaves?|credenciais)\b[^.\n]{0,40}[\w.+-]+@[\w-]+\.[\w.]+",
+    r"(?:비밀번호|토큰|키)[^.\n]{0,40}[\w.+-]+@[\w-]+\.[\w.]+ ?(?:로|으로|에게) ?(?:보내|전송)",
+    r"\b(?:https?|ftp)://" + _PUBLIC_IP + r"(?::\d+)?/(?:upload|collect|drop|exfil|c|u|in)\b",
+    r"\b(?:kopieer|upload|stuur)\w*\b[^.\n]{0,60}\b(?:openbare|publieke) (?:bucket|map|repository|gist)\b",
+    r"\b(?<!never )(?<!not )(?<!n't )(?:paste|print|include|put|show|output)\b[^.\n]{0,60}\b(?:oauth_token|tokens?|api keys?|passwords?|secrets?|private keys?|credentials)\b[^.\n]{0,40}\b(?:into|in) (?:your|the) (?:reply|answer|response|output)\b",
     r"\b(?:append|add|attach|include|put|concatenate)\w* (?:the user'?s )?(?:(?:browser |session |auth |login )?cookies?|session (?:tokens?|ids?)|(?:auth|login|access) tokens?|api keys?)\b[^.\n]{0,40}\bto (?:the |this |an? )?(?:url|link|image|query string|https?://)",
     r"(?:令牌|会话|會話|浏览器|瀏覽器)[^。\n]{0,40}(?:拼接|附加|附在|加在|拼在)[^。\n]{0,10}https?://",
     r"\b(?:cookies?|tokens?)\b[^。\n]{0,40}(?:拼接|附加|附在|加在|拼在)[^。\n]{0,10}https?://",
@@ -165,7 +179,7 @@ OUTWARD = [
     r"\b(?<!never )(?<!not )(?<!n't )share (?:their|the user'?s|his|her|my|your) (?:[\w-]+, )*(?:[\w-]+ and )?(?:calendar|contacts|home address|address|phone number|location|emails|files|documents|passwords|credit card)\b[^.\n]{0,40}\bwith (?:anyone|everyone|anybody|whoever|any caller|strangers)\b",
     # The same in other languages: a secret or a database sent or copied to a server, a bucket, a webhook.
     r"(?:数据库|資料庫|数据|資料|密钥|密鑰|凭证|憑證|令牌|密码|密碼|客户数据|客戶資料)[^。\n]{0,30}(?:上传|上傳|发送|發送|复制|複製|传|傳)(?:到|至)[^。\n]{0,20}(?:公开|公開|外部|https?://|webhook)",
-    r"(?:توکن|کلید|رمز|گذرواژه)[^.\n]{0,60}عمومی[^.\n]{0,30}منتشر",
+    r"(?:توکن|کلید|رمز|گذرواژه)[^.\n]{0,60}(?:عمومی|gist)[^.\n]{0,30}(?:منتشر|ذخیره|بفرست|آپلود)",
     r"(?:导出|導出)[^。\n]{0,20}(?:数据库|資料庫)[^。\n]{0,20}(?:上传|上傳)(?:到|至)",
     r"(?:データベース|顧客データ|認証情報|鍵|トークン|パスワード)[^。\n]{0,30}(?:外部|公開|https?://)[^。\n]{0,60}(?:に|へ)(?:コピー|送信|送|アップロード|転送)(?!しない|しちゃ|禁止|不可|厳禁|してはいけ|するな)",
     r"(?:데이터베이스|고객 ?데이터|비밀번호|토큰|키|자격 ?증명)[^.\n]{0,30}(?:외부|공개|https?://)[^.\n]{0,20}(?:로|으로|에) ?(?:복사|전송|보내|업로드)(?!하지 ?마|하지 ?않|지 ?마|지 ?않|면 ?안)",
@@ -194,7 +208,18 @@ DECEIVED = [
     r"\b(?:never|don'?t|do not) (?:admit|say|reveal|disclose|mention) (?:that )?you (?:were|are|have been) (?:asked|told|instructed|paid|sponsored)\b",
     r"\b(?:tell|inform|warn|notify) (?:the user|them|him|her|users)\b[^.\n]{0,60}\b(?:locked|suspended|compromised|expired|deactivated)\b[^\n]{0,100}\b(?:must|need to|have to|should) (?:re-?enter|enter|verify|confirm|update|provide|sign in|log in)\b[^\n]{0,80}https?://",
     r"\bsteer\w* (?:the )?(?:conversation|discussion|user|users|them|people|readers)\b[^.\n]{0,30}\b(?:toward|towards|to) (?:supporting |voting for )?(?:candidate|the candidate|party|the party)\b",
+    r"\b(?:if|when|whenever) (?:the )?(?:tests?|test suite|build|ci|pipeline|checks?) (?:fails?|failed|is red|are failing)\b[^.\n]{0,80}\b(?:report|say|tell|claim|answer)\w*\b[^.\n]{0,40}\b(?:pass|passed|passing|green|succeeded|all good)\b",
+    r"\b(?:whenever|when|if) (?:the )?tests? fail\b[^.\n]{0,60}\b(?:report|say)\b[^.\n]{0,20}(?:all tests pass|all green|everything passed)",
+    r"\b(?:approve|say|tell|answer|report)\b[^.\n]{0,60}\bwhatever the (?:diff|code|data|logs?|results?|scan|report) (?:contains|says|shows)\b",
+    r"\b(?:rules|instructions|policies) from (?:your|the) (?:operator|developer|system|owner)s? (?:don'?t|do not|no longer) apply\b",
+    r"\bsans (?:préciser|dire|indiquer|mentionner) qu'il s'agit d'(?:un lien (?:affilié|sponsorisé|d'affiliation)|une publicité)\b|\bsin (?:decir|indicar|aclarar) que (?:es|se trata de) (?:un enlace de afiliado|publicidad|contenido patrocinado)\b",
+    r"\bohne zu (?:sagen|erwähnen),? dass es (?:ein affiliate-link|werbung|gesponsert)\b|\bsenza (?:dire|specificare) che (?:è|si tratta di) (?:un link di affiliazione|pubblicità|sponsorizzat\w*)\b|\bsem (?:dizer|informar|mencionar) que (?:é|se trata de) (?:um link de afiliado|publicidade|patrocinado)\b",
+    r"\b(?:falliscono|fallisce)\b[^.\n]{0,80}\b(?:comunica|di|dì|rispondi|scrivi)\b[^.\n]{0,40}\b(?:verde|passat\w*|riuscit\w*)\b",
     # The same in other languages.
+    r"(?:总是|一律|始终|始終)(?:回答|回复|回覆|告诉用户|告訴用戶|说|說)[^。\n]{0,4}(?:没有|沒有|未)(?:发现|發現)?(?:任何)?(?:漏洞|问题|問題|安全问题)",
+    r"(?:правила пользователя|правила користувача)[^.\n]{0,40}(?:больше не действуют|більше не діють)|(?:قوانین کاربر را نادیده بگیر)",
+    r"(?:ai|에이전트|어시스턴트)(?:는|가)[^.\n]{0,20}(?:제한 없는|무제한|제한이 없는)",
+    r"(?:попроси|попросите|попросіть) (?:пользователя|користувача)[^.\n]{0,40}(?:пароль|код 2fa|код подтверждения|код)",
     r"(?:성공했다고만|성공했다고|문제없다고) ?(?:보고|말|답)",
     r"\b(?:i když|i kdyby|ačkoli) (?:\w+ )?(?:selžou|selže|selhaly|selhal|neprojdou)\b|\b(?:mesmo que|embora) (?:\w+ )?(?:falhem|falhe|falharam)\b|\b(?:anche se|anche quando) (?:\w+ )?(?:falliscono|fallisce|falliti)\b",
     r"\b(?:zelfs als|ook als) (?:\w+ )?(?:mislukken|mislukt|falen)\b|\b(?:även om|även när) (?:\w+ )?(?:misslyckas|fallerar)\b|\bchiar dacă (?:\w+ )?(?:eșuează|eșuat)\b",
@@ -281,9 +306,9 @@ ADDRESSED = [
     r"\bl'(?:assistente|agente) (?:deve|dovrà)\b|\bo (?:assistente|agente) (?:deve|precisa|tem de|tem que)\b|\bde (?:assistent|agent) (?:moet|mag)\b",
     r"\b(?:asistan|ajan) (?:mutlaka|her zaman|şunu)\b|\btrợ lý (?:ai )?(?:phải|cần|hãy)\b|\basisten (?:wajib|harus|perlu)\b|\basystent (?:musi|powinien|ma)\b",
     r"\bmsaidizi (?:anapaswa|lazima|ni lazima)\b|\basistentul (?:trebuie|va|să)\b|\bο (?:βοηθός|πράκτορας) (?:πρέπει|οφείλει|να)\b",
-    r"\bwhoever'?s (?:ai |coding )?(?:agent|assistant|bot)\b|\bfor (?:the |any |all |every )?(?:ai|coding|llm) (?:agents?|assistants?|reviewers?)\b",
+    r"\bwhoever'?s (?:ai |coding )?(?:agent|assistant|bot)\b|\bfor (?:the |any |all |every )?(?:ai|coding|llm) (?:agents?|assistants?|reviewers?|maintainers?)\b",
     r"\b(?<![^\n.!:;] )(?<!\w)(?:ai )?(?:agent|assistant|ai reviewers?|ai assistant|dear assistant|dear agent)\s*:",
-    r"\b(?:nota|mensaje|instrucciones?|aviso) (?:para|al) (?:el |la )?(?:asistente|agente|ia)\b|\bpara el asistente\b",
+    r"\b(?:nota|mensaje|instrucciones?|aviso) (?:para|al|a los) (?:el |la |los )?(?:asistentes?|agentes?|ia)\b|\bpara el asistente\b",
     r"\b(?:note|message|consigne|instructions?) (?:pour|à) (?:l'|l’)?(?:assistant|agent|ia)\b|\bpour l'assistant\b",
     r"\b(?:hinweis|nachricht|notiz|anweisung)(?:en)? (?:für|an) (?:den |die |das )?(?:assistenten|agenten|ki|bot)\b|\ban (?:den assistenten|die ki|den agenten)\b",
     r"\b(?:nota|messaggio|istruzioni?) (?:per|all') ?(?:l'|l’)?(?:assistente|agente|ia)\b|\bper l'assistente\b",
@@ -299,6 +324,7 @@ ADDRESSED = [
     r"\bai(?:へ|への(?:メモ|指示)| ?(?:에게|한테))",
     r"(?:للمساعد|إلى المساعد|الى المساعد|للوكيل|إلى الوكيل|للذكاء الاصطناعي|على المساعد|يجب على المساعد)",
     r"(?:ассистент|помощник|агент|асистент|помічник) (?:должен|обязан|повинен|має|мусить)",
+    r"(?:ии|ші)-(?:агент|ассистент|асистент)\w*",
     r"(?:助手|助理|智能体)(?:需|需要|必须|必須|应|應|应该|應該|要)",
     r"(?:アシスタント|エージェント)(?:は|が)(?:必ず|常に|今後)",
     r"(?:어시스턴트|에이전트)(?:는|가) ?(?:반드시|항상|앞으로)",
@@ -368,6 +394,13 @@ CONCEALED = [
     r"(?:دون علم|بدون علم) (?:ال)?مستخدم|(?:بدون|دون) (?:إبلاغ|ابلاغ) (?:ال)?مستخدم",
     r"(?:사용자|유저) ?(?:몰래|모르게)",
     r"(?:보고|말|언급|공유|기록)(?:하)?지 ?(?:마세요|마십시오|마라|말고|마)",
+    r"\b(?:don'?t|do not|never) list (?:this|it|that|the) (?:change|step)s? in (?:the |your )?(?:summary|report|pr|description|changelog)\b|\bkeep (?:it|this) (?:silent|quiet|secret|hidden|between us)\b",
+    r"\bhide (?:them|it|this|these|those) from (?:the )?(?:status )?(?:reports?|summar(?:y|ies)|dashboards?)\b",
+    r"\bno (?:lo|se lo) (?:incluyas|menciones|pongas|registres|comentes) (?:en el (?:resumen|informe|changelog|registro)|al usuario)\b|\bno se lo comentes\b",
+    r"\bmην αναφέρεις (?:αυτή την οδηγία|αυτό|τίποτα)\b",
+    r"(?:ولا|لا) (?:تعرضه|تعرضها|تعرض) (?:على |ل)?(?:ال)?مستخدم",
+    r"(?:不要|别|不得)(?:显示|顯示|展示)",
+    r"(?:אל תציין|אל תכתוב)[^.\n]{0,30}(?:בסיכום|בדוח|למשתמש)",
     rf"\bwithout (?:showing|telling|informing|notifying|alerting|asking) {_ME}\b|\b(?:don'?t|do not|never) bring (?:it|this|that) up(?: again)?\b",
     r"\b(?:no need to|there is no need to|not|don'?t|do not|never) (?:report|mention|log|tell|show) (?:this|it|that|the change|the step)\b(?: (?:in|to) (?:the |your )?(?:pr|pull request|description|pr description|summary|changelog|commit message|release notes|report|reply|answer))?",
     r"\b(?:no (?:comentes|digas|menciones) nada|oculta(?:r)? (?:las|los|la|el) \w+)\b",
@@ -402,7 +435,7 @@ OPERATIONS = [
     r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,}\b",
     r"`[^`\n]{2,200}`|\b(?:https?|ftp|s3)://|(?:^|\s)(?:~|/(?:var|etc|usr|home|opt|root|tmp))/|\.github/workflows",
     r"(?:実行|削除|送信|適用|デプロイ|执行|執行|删除|刪除|发送|發送|部署|上传|上傳|실행|삭제|전송|배포|نفذ|احذف|أرسل|ارسل|اجرا|حذف|بفرست|выполни|выполнять|удали|удалять|отправь|отправлять|отправляй|תמחק|תדחוף|виконай|видали|надішли|εκτέλεσε|διάγραψε|στείλε|מחק|שלח|הרץ|أرسل)",
-    r"\b(?:ejecuta|elimina|borra|envía|despliega|exécute|supprime|envoie|déploie|esegui|elimina|invia|commenta|execute|exclua|envie|führe|lösche|schicke|sende|voer|verwijder|stuur|çalıştır|sil|gönder|chạy|xóa|gửi|jalankan|hapus|kirim|uruchom|usuń|wyślij|rulează|șterge|trimite|endesha|futa|tuma|transfère|radera|skicka|kör|zkopíruj|smaž|pošli|exporteer|upload)\b",
+    r"\b(?:ejecuta|elimina|borra|envía|despliega|exécute|supprime|envoie|déploie|esegui|elimina|invia|commenta|execute|exclua|envie|führe|lösche|schicke|sende|voer|verwijder|stuur|çalıştır|sil|gönder|chạy|xóa|gửi|jalankan|hapus|kirim|uruchom|usuń|wyślij|rulează|șterge|trimite|endesha|futa|tuma|transfère|radera|skicka|kör|zkopíruj|smaž|pošli|exporteer|upload|desactiva|desativa|disattiva|deaktiviere|désactive|הוסף)\b",
 ]
 
 # What an attacker wants kept from the user: alerts, warnings, failures, vulnerabilities.
@@ -411,11 +444,11 @@ SECURITY_SIGNALS = [
     r"(?:αποτυχημένες προσπάθειες σύνδεσης|συμβάντα ασφαλείας|списання коштів|списания)",
     r"\b(?:vulnerabilit(?:y|ies)|cves?|breach(?:es)?|intrusions?|failed logins?|failed tests?|failing tests?|test failures?|findings)\b",
     r"\b(?:sicherheitswarnung\w*|sicherheitslücke\w*|schwachstelle\w*|alertas de seguridad|vulnerabilidad\w*|alertes de sécurité|vulnérabilit\w*|avvisi di sicurezza|vulnerabilità|alertas de segurança|güvenlik uyarı\w*|güvenlik açığ\w*|cảnh báo bảo mật|lỗ hổng|peringatan keamanan|kerentanan|ostrzeżeni\w* bezpieczeństwa|beveiligingswaarschuwing\w*)\b",
-    r"(?:предупреждени\w* безопасности|уязвимост\w*|вразливост\w*|安全警报|安全警報|安全告警|漏洞|セキュリティ(?:警告|アラート)|脆弱性|보안 ?경고|취약점|تنبيهات الأمان|تحذيرات الأمان|ثغر\w*|هشدار امنیتی|התראות אבטחה|προειδοποιήσεις ασφαλείας)",
+    r"(?:警告|扫描器|掃描器|предупреждени\w* безопасности|уязвимост\w*|вразливост\w*|安全警报|安全警報|安全告警|漏洞|セキュリティ(?:警告|アラート)|脆弱性|보안 ?경고|취약점|تنبيهات الأمان|تحذيرات الأمان|ثغر\w*|هشدار امنیتی|התראות אבטחה|προειδοποιήσεις ασφαλείας)",
 ]
 CONCEALED_FOLDED = [
     r"(?:मत|न) (?:बताना|बताएं|बताओ|बताइए)|बिना बताए",
-    r"(?:อย่า|ห้าม|ไม่ต้อง)\s*บอก\s*ผู้ใช้",
+    r"(?:อย่า|ห้าม|ไม่ต้อง)\s*(?:บอก|แจ้ง)\s*ผู้ใช้",
 ]
 # A file of secrets, named the same in every language (".env" only after its dot).
 _SECRET_FILE = (
@@ -434,6 +467,11 @@ NEUTRAL_ACTIONS = [
     r"\b(?:ufw\s+disable|systemctl\s+(?:stop|disable|mask)\s+(?:firewalld|ufw|auditd|rsyslog|syslog|journald|systemd-journald|fail2ban|falco|osquery\w*|clamav\w*)|setenforce\s+0|iptables\s+-f\b|auditctl\s+-(?:e\s*0|d\b))",
     r"\b(?:https?|ftp)://\S+\.(?:sh|ps1|bat|exe|vbs|msi)\b[^\n]{0,80}(?:root|sudo|admin|beheerder|administrat|管理者|管理员|루트)",
     r"\bpermitrootlogin\s+yes\b|\bpasswordauthentication\s+yes\b",
+    r"\brequire_?\w*review\w*\s*[:=]\s*(?:false|no|0|off)\b|\b(?:log_?level|level)\s*[:=]?\s*off\b|\bprint\w*\(?\s*os\.environ\b|\bprintenv\b",
+    r"--allow-unauthenticated\b|--no-?gpg-?check\b|\bgpgcheck\s*=\s*0\b|\busermod\s+-a?g\s*sudo\b|(?:קבוצת|group) sudo\b",
+    r"\.(?:kube/config|aws/credentials|gnupg|ssh/|netrc|pgpass|env\b)[^\n]{0,120}(?:(?:https?|ftp|sftp)://|[\w.+-]+@[\w-]+\.[\w.]+)",
+    r"\bforward\w*\b[^.\n]{0,80}\be-?mails?\b[^.\n]{0,80}\bto [\w.+-]+@[\w-]+\.[\w.]+",
+    r"\bcomment\w* out\b[^.\n]{0,30}\b(?:security|scan|scanning|tests?|lint|audit)\b",
     r"\bskip_(?:review|reviews|checks|tests|security|scan)\w*\s*[:=]\s*(?:true|yes|1|on)\b|\bauto_?approve\w*\s*[:=]|\bpublic-read(?:-write)?\b",
     r"\bverify(?:_ssl|_tls|_certs?)?\s*[:=]\s*false\b",
     r"\b(?:upload|export|sync|send|stuur|exporteer|envoie|transfère|sende|schicke|invia|envia|envía|отправ\w*|пересыл\w*)\b[^\n]{0,60}\b(?:naar|to|à|an|a|para|на) (?:https?|ftp)://",
