@@ -269,16 +269,18 @@ def _checked_at_start(settings: Settings, service: MemoryService) -> MemoryServi
 
 
 def _warm_in_background(service: MemoryService) -> None:
-    """``Intake.warm`` in a thread of its own. It reads no store, so ``close`` need not wait for
-    it (``MemoryService.in_background`` threads are waited for) and a process may exit under it."""
-    import threading
+    """``Intake.warm`` in a thread ``close`` waits for (``MemoryService.in_background``). It reads
+    no store, but a process must not exit under it: a daemon thread still inside numpy when the
+    interpreter shuts down is torn down through C++ frames and aborts the process ("terminate
+    called without an active exception", seen when a stdio server was stopped during its warm-up).
+    The wait is bounded by the warm-up itself, well under a second on an idle machine."""
 
     def warm() -> None:
         import memwarden.memories  # noqa: F401  (the write side's module, imported on first use)
 
         service.intake.warm()
 
-    threading.Thread(target=warm, name="memwarden-warm", daemon=True).start()
+    service.in_background(warm, name="memwarden-warm")
 
 
 def _purge_at_start(settings: Settings, service: MemoryService) -> None:

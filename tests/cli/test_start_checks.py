@@ -53,6 +53,23 @@ def test_a_server_closed_during_its_start_checks_waits_for_them(tmp_path: Path) 
         reopened.close()
 
 
+def test_closing_a_server_waits_for_its_warm_up(tmp_path: Path) -> None:
+    """A server closed the moment it started (stdin closed at once) must not leave the warm-up
+    running: the process would exit under a thread inside numpy and abort."""
+    import threading
+
+    from memwarden import screening
+    from memwarden.app import build_server_service
+    from memwarden.screening import attack_model
+
+    screening._patterns.cache_clear()
+    attack_model.attack_model.cache_clear()
+    service = build_server_service(load_settings(db=str(tmp_path / "m.db"), embedder="none", backup_keep=0))
+    service.close()
+    assert not [t for t in threading.enumerate() if t.name == "memwarden-warm"]
+    assert attack_model.attack_model.cache_info().currsize == 1
+
+
 def test_a_server_warms_its_write_path_at_start_and_writes_nothing(tmp_path: Path) -> None:
     """What a first add would wait for (screening's phrase patterns and model, the redaction
     rules) is built in a thread at start; the database gets no memory and no audit row from it."""
