@@ -95,9 +95,9 @@ def dispatched_union(parts: list[str], max_letters: int = 6) -> str:
     at each word only the alternatives that can start with its first letter are tried. One that
     can start with several letters is in each of their groups, up to ``max_letters``; beyond that
     it is tried at every word behind one look-ahead for the class of its first characters (copies
-    make the expression longer to compile, which a one-shot command pays once). It matches at the same positions as ``union(parts)``;
-    the alternative that wins a position may differ, so it serves searches that only ask whether
-    anything matches (``screening``'s ``any_view``)."""
+    make the expression longer to compile, which a one-shot command pays once). It matches at the
+    same positions as ``union(parts)``; the alternative that wins a position may differ, so it
+    serves searches that only ask whether anything matches (``screening``'s ``any_view``)."""
     bounded = [p[2:] for p in parts if p.startswith(r"\b")]
     groups: dict[str, list[str]] = {}
     always: list[str] = []

@@ -369,7 +369,7 @@ def _folded_phrases() -> list[str]:
         hindi,
         bengali,
         *(
-            plain_view(p)
+            _fold(p)
             for p in SECRET_ASKED_FOLDED
             + USERS_RULES_FOLDED
             + ONLY_THIS_NOTE_FOLDED
