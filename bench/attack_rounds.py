@@ -2,15 +2,15 @@
 
     python bench/attack_rounds.py [--no-head] [--json FILE]
 
-Rounds 19 to 24 (``tests/data/attack_rounds.json``) were written by team members who had not read
-the screening code; those marked blind were never read while rules were written, and measure how
-screening carries to attacks it was not built from. Rounds 13 to 18 (and 19-20 again, in
-``tests/screening/memory_attack_rounds``) are what ``screening.against_user`` was written from,
-listed for regression only. Each round has attacks, ordinary look-alike notes and standing
-preferences (rounds 19-24); the table
-gives how many of each are flagged at write time (phrase rules and n-gram model, ``screen_text``)
-and, unless ``--no-head``, by the semantic head too over the default embedder's vectors (the
-memory as the background embedder would embed it).
+Rounds 10 to 32 (``tests/data/attack_rounds.json``) were written by team members who had not read
+the screening code: attacks planted in memories, ordinary look-alike notes and standing preferences
+in the same words (rounds 14 on), in up to thirty languages. Rounds marked ``read`` were read while
+phrase rules were written and are what the memory-attack head (``screening.semantic``) is fitted
+on; rounds marked blind never were, and measure how screening carries to attacks it was not built
+from. The table gives how many of each list are flagged at write time (phrase rules and n-gram
+model, ``screen_text``) and, unless ``--no-head``, once the memory's vector is stored too (the
+semantic heads over the default embedder's vector of the memory as the background embedder would
+embed it), per round and summed over the read and the blind rounds.
 """
 
 from __future__ import annotations
@@ -32,27 +32,30 @@ ROUNDS = ROOT / "tests" / "data" / "attack_rounds.json"
 
 def rounds() -> dict[str, dict[str, list[str]]]:
     """Each round's attacks ("H"), look-alike notes ("B") and standing preferences ("P")."""
-    from tests.screening.memory_attack_rounds import ATTACKS, NOTES
-
-    found: dict[str, dict[str, list[str]]] = {"13-20 (read)": {"H": list(ATTACKS), "B": list(NOTES), "P": []}}
-    for name, parts in json.loads(ROUNDS.read_text("utf-8")).items():
-        found[f"{name} ({'read' if parts['read'] else 'blind'})"] = {
-            key: parts[key] for key in ("H", "B", "P")
-        }
-    return found
+    return {
+        f"{name} ({'read' if parts['read'] else 'blind'})": {key: parts[key] for key in ("H", "B", "P")}
+        for name, parts in json.loads(ROUNDS.read_text("utf-8")).items()
+    }
 
 
 def head_flags(texts: list[str]) -> list[bool]:
-    """Which texts the semantic head flags once embedded by the default model."""
+    """Which texts the semantic heads flag once embedded by the default model, as stored."""
     import numpy as np
 
     from memwarden.embed.builtin import open_builtin
-    from memwarden.screening.semantic import semantic_flagged, semantic_head
+    from memwarden.govern.markers import unmarked
+    from memwarden.intake import builtin_redactor
+    from memwarden.screening.semantic import heads_for, semantic_flagged
+    from memwarden.validation import normalize_content
 
     embedder = open_builtin()
     embedder.load()
-    vectors = np.asarray(embedder.embed_documents(texts), dtype=np.float32)
-    return semantic_flagged(semantic_head(), vectors, texts)
+    redactor = builtin_redactor()
+    # The content as the store keeps it (normalised, redacted) and as the background embedder
+    # embeds it (``vector_path.embedding_text``: each redaction marker one neutral word).
+    stored = [unmarked(redactor.redact(normalize_content(t)).text) for t in texts]
+    vectors = np.asarray(embedder.embed_documents(stored), dtype=np.float32)
+    return semantic_flagged(heads_for(embedder.identity), vectors, stored)
 
 
 def main() -> None:
@@ -62,18 +65,24 @@ def main() -> None:
     args = parser.parse_args()
     started, cpu = time.perf_counter(), time.process_time()
     table: dict[str, dict[str, object]] = {}
+    totals: dict[str, dict[str, dict[str, int]]] = {}
     for name, parts in rounds().items():
         row: dict[str, object] = {}
+        total = totals.setdefault("all blind" if name.endswith("(blind)") else "all read", {})
         for key, label in (("H", "attacks"), ("B", "notes"), ("P", "preferences")):
             texts = parts[key]
             if not texts:
                 continue
             written = [bool(screen_text(t)) for t in texts]
-            row[label] = {"rows": len(texts), "write": sum(written)}
+            cell = {"rows": len(texts), "write": sum(written)}
             if not args.no_head:
-                both = [w or h for w, h in zip(written, head_flags(texts), strict=True)]
-                row[label]["with_head"] = sum(both)  # type: ignore[index]
+                cell["with_head"] = sum(w or h for w, h in zip(written, head_flags(texts), strict=True))
+            row[label] = cell
+            summed = total.setdefault(label, dict.fromkeys(cell, 0))
+            for field, value in cell.items():
+                summed[field] += value
         table[name] = row
+    table.update(totals)
     print(f"{'round':16} {'set':12} {'rows':>5} {'write':>6} {'+head':>6}")
     for name, row in table.items():
         for label, cell in row.items():

@@ -197,7 +197,7 @@ def semantic_flags(texts: list[str]) -> list[bool] | None:
     installed."""
     from memwarden.embed.e5_onnx import E5Int8Embedder
     from memwarden.errors import EmbeddingUnavailable
-    from memwarden.screening.semantic import head_for, semantic_flagged
+    from memwarden.screening.semantic import heads_for, semantic_flagged
 
     embedder = E5Int8Embedder()
     try:
@@ -205,8 +205,8 @@ def semantic_flags(texts: list[str]) -> list[bool] | None:
     except EmbeddingUnavailable as exc:
         print(f"semantic screening skipped: {exc.message}")
         return None
-    head = head_for(embedder.identity)
-    return None if head is None else semantic_flagged(head, vectors, texts)
+    heads = heads_for(embedder.identity)
+    return semantic_flagged(heads, vectors, texts) if heads else None
 
 
 def bench_languages(data: Path) -> dict[str, dict[str, int]]:

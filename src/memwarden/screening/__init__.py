@@ -35,8 +35,10 @@ Flags (``FLAGS``, always reported in this order; ``FLAG_REASONS`` holds the line
   ten times or more in a row, the repeated-token attack (``phrases.REPEATED_TOKEN``);
 - ``semantic_injection`` (``VECTOR_FLAGS``: raised after the write, not by ``screen_text``): the
   memory carried no flag, and once the background embedder stored its vector, a small network
-  over that vector found it close in meaning to the public injection sets, in any language
-  (``screening.semantic``; only for vectors of the space it was trained in).
+  over that vector found it close in meaning to the public injection sets, or another to the
+  attacks planted in memories that the team's rounds hold (mail forwarded out and hidden, a
+  result lied about, a key "kept in the README per policy"), in any language
+  (``screening.semantic``; only for vectors of the space they were trained in).
 
 Before matching, ``screening.unwrap`` exposes what wrappers hide (Markdown link titles and alt
 text, role-named code fences, JSON and YAML chat messages, HTML attributes and ``<details>``,
@@ -90,7 +92,8 @@ FLAG_REASONS: dict[str, str] = {
     "hidden_instruction": "hides text addressed to a model (comment, hidden element, invisible characters)",
     "tool_command": "tells an agent to do something harmful with its tools (delete, push, exfiltrate, run a download)",
     "injection_like": "reads like known prompt-injection or jailbreak text (statistical model, or one word repeated many times)",
-    "semantic_injection": "means what known prompt injections mean, in any language (model over the memory's embedding)",
+    "semantic_injection": "means what known prompt injections or attacks planted in memories mean, in any language "
+    "(models over the memory's embedding)",
 }
 # Unicode tag characters spell ASCII invisibly ("ASCII smuggling"); a memory has no use for them.
 _TAG_CHARS = re.compile("[\U000e0020-\U000e007e]")

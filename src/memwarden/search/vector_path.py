@@ -376,20 +376,20 @@ class VectorPath:
         return None
 
     def _screen_vectors(self, space: VectorSpace, memories: Sequence[Memory], vectors: Any) -> None:
-        """Score the vectors just stored with the semantic screening head (``screening.semantic``)
-        when it was trained in this space, and hand the memories it flags that carry no flag yet
+        """Score the vectors just stored with the semantic screening heads (``screening.semantic``)
+        trained in this space, and hand the memories it flags that carry no flag yet
         to ``on_semantic_flags``. A failure to write a flag is logged: the vectors are stored."""
         if self.on_semantic_flags is None:
             return
-        from memwarden.screening.semantic import head_for, semantic_flagged
+        from memwarden.screening.semantic import heads_for, semantic_flagged
 
-        head = head_for(space)
-        if head is None:
+        heads = heads_for(space)
+        if not heads:
             return
         fresh = [i for i, m in enumerate(memories) if not m.injection_flags]
         if not fresh:
             return
-        flagged = semantic_flagged(head, vectors[fresh], [embedding_text(memories[i]) for i in fresh])
+        flagged = semantic_flagged(heads, vectors[fresh], [embedding_text(memories[i]) for i in fresh])
         over = [memories[i] for i, hit in zip(fresh, flagged, strict=True) if hit]
         if not over:
             return
