@@ -132,12 +132,40 @@ def bench_screening(runs: int) -> dict[str, Any]:
     def memory(i: int) -> str:
         return memories[i % len(memories)]
 
-    return {
+    result = {
         "memories": len(memories),
         "per_write_200b": summary(time_ms(lambda i: screen_text(memory(i)), runs)),
         "rules_200b": summary(time_ms(lambda i: rule_flags(exposed_text(memory(i))), runs)),
         "model_200b": summary(time_ms(lambda i: attack_score(model_view(memory(i)), model), runs)),
     }
+    heads = semantic_heads_cost(memories[:200], runs)
+    if heads is not None:
+        result["semantic_heads_per_vector"] = heads
+    return result
+
+
+def semantic_heads_cost(memories: list[str], runs: int) -> dict[str, float] | None:
+    """What the semantic heads (``screening.semantic``: both of them) cost one stored vector, scored
+    alone as the smallest batch of the background embedder; None without the default model."""
+    from memwarden.embed.e5_onnx import E5Int8Embedder
+    from memwarden.errors import EmbeddingUnavailable
+    from memwarden.screening.semantic import heads_for, semantic_flagged
+
+    embedder = E5Int8Embedder()
+    try:
+        vectors = embedder.embed_documents(memories)
+    except EmbeddingUnavailable:
+        return None
+    heads = heads_for(embedder.identity)
+    semantic_flagged(heads, vectors[:1], memories[:1])
+    return summary(
+        time_ms(
+            lambda i: semantic_flagged(
+                heads, vectors[i % len(memories)][None, :], [memories[i % len(memories)]]
+            ),
+            runs,
+        )
+    )
 
 
 def bench_redaction(runs: int) -> dict[str, Any]:
@@ -392,6 +420,17 @@ def main() -> None:
         ),
         ("  of which the phrase rules", screening["rules_200b"], "reported"),
         ("  of which the n-gram model", screening["model_200b"], "< the rules"),
+        *(
+            [
+                (
+                    "semantic heads, one stored vector (after)",
+                    screening["semantic_heads_per_vector"],
+                    "reported",
+                )
+            ]
+            if "semantic_heads_per_vector" in screening
+            else []
+        ),
         (
             "redact 1 KiB, no matches",
             redaction["no_matches"],
