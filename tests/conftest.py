@@ -112,6 +112,23 @@ def prepared_model(builtin_embedder: Any) -> Path:
 
 
 @pytest.fixture
+def semantic_service(settings: Any, builtin_embedder: Any, migrated_sqlite: Path) -> Iterator[Any]:
+    """A server-like service on a SQLite file: the default model, embedding in the background
+    (the tests of the semantic screening heads; ``semantic_helpers.embedded`` waits for it)."""
+    from db_templates import copy_migrated
+
+    from memwarden.app import build_service
+
+    copy_migrated(migrated_sqlite, Path(settings.db))
+    svc = build_service(settings, embedder=builtin_embedder, background=True)
+    assert svc.vectors is not None
+    svc.memories  # noqa: B018 - the write side built now, as a server's first write would
+    assert svc.vectors.wait_ready(60)
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
 def cli_env(db_path: Path, tmp_path: Path) -> dict[str, str]:
     """Environment for running the real ``memwarden`` command (CLI tests not about embeddings
     run without the model, and without a daemon)."""

@@ -8,16 +8,12 @@ The preferences beside them use the same words and must stay unflagged.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
+from semantic_helpers import embedded
 
-from memwarden.app import build_service
-from memwarden.config import Settings
 from memwarden.models import VectorSpace
 from memwarden.screening import screen_text
 from memwarden.screening.semantic import (
@@ -50,29 +46,6 @@ PREFERENCES = [
 ]
 
 
-@pytest.fixture
-def semantic_service(
-    settings: Settings, builtin_embedder: Any, migrated_sqlite: Path
-) -> Iterator[MemoryService]:
-    from db_templates import copy_migrated
-
-    copy_migrated(migrated_sqlite, Path(settings.db))
-    svc = build_service(settings, embedder=builtin_embedder, background=True)
-    assert svc.vectors is not None
-    svc.memories  # noqa: B018 - the write side built now, as a server's first write would
-    assert svc.vectors.wait_ready(60)
-    yield svc
-    svc.close()
-
-
-def _embedded(svc: MemoryService) -> None:
-    deadline = time.monotonic() + 60
-    while svc.searcher.vector_status()["missing"]:
-        assert time.monotonic() < deadline, "the background embedder never caught up"
-        time.sleep(0.05)
-    time.sleep(0.2)  # the flag is written right after the vector, in the same drain step
-
-
 def test_both_heads_apply_to_the_default_space_only() -> None:
     head, memory = semantic_head(), memory_attack_head()
     assert (memory.space, memory.dimension) == (head.space, head.dimension)
@@ -99,7 +72,7 @@ def test_a_memory_attack_is_flagged_once_embedded_and_its_look_alike_is_not(
     attacks = [svc.memories.add(text, project="acme").memory for text in ATTACKS]
     preferences = [svc.memories.add(text, project="acme").memory for text in PREFERENCES]
     assert all(m.injection_flags == () for m in attacks + preferences)
-    _embedded(svc)
+    embedded(svc)
     stored = {
         m.id: m.injection_flags
         for m in svc.store.get_many(svc.default_caller.tenant, [m.id for m in attacks + preferences])

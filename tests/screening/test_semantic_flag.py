@@ -10,13 +10,11 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
+from semantic_helpers import embedded
 
 from memwarden.app import build_service
 from memwarden.config import Settings
@@ -44,31 +42,6 @@ BENIGN = [
 ]
 
 
-@pytest.fixture
-def semantic_service(
-    settings: Settings, builtin_embedder: Any, migrated_sqlite: Path
-) -> Iterator[MemoryService]:
-    """A server-like service on a SQLite file: the default model, embedding in the background."""
-    from db_templates import copy_migrated
-
-    copy_migrated(migrated_sqlite, Path(settings.db))
-    svc = build_service(settings, embedder=builtin_embedder, background=True)
-    assert svc.vectors is not None
-    svc.memories  # noqa: B018 - the write side built now, as a server's first write would
-    assert svc.vectors.wait_ready(60)
-    yield svc
-    svc.close()
-
-
-def _embedded(svc: MemoryService) -> None:
-    """Wait until the background embedder has stored a vector for every memory."""
-    deadline = time.monotonic() + 60
-    while svc.searcher.vector_status()["missing"]:
-        assert time.monotonic() < deadline, "the background embedder never caught up"
-        time.sleep(0.05)
-    time.sleep(0.2)  # the flag is written right after the vector, in the same drain step
-
-
 def _stored(svc: MemoryService, memory_id: str) -> Memory:
     (memory,) = svc.store.get_many(svc.default_caller.tenant, [memory_id])
     return memory
@@ -86,7 +59,7 @@ def test_a_hostile_memory_in_another_language_is_flagged_once_embedded(
     hostile = [svc.memories.add(text, project="acme").memory for text in HOSTILE]
     benign = [svc.memories.add(text, project="acme").memory for text in BENIGN]
     assert all(m.injection_flags == () for m in hostile + benign)  # nothing at write time
-    _embedded(svc)
+    embedded(svc)
     stored = {
         m.id: m for m in svc.store.get_many(svc.default_caller.tenant, [m.id for m in hostile + benign])
     }
@@ -124,7 +97,7 @@ def test_a_backlog_embedded_before_any_write_is_screened_too(
         assert svc.vectors is not None and svc._memories is None  # no write, no write side built
         svc.searcher.start_background()  # as the MCP and daemon servers do at start
         assert svc.vectors.wait_ready(60)
-        _embedded(svc)
+        embedded(svc)
         assert _stored(svc, hostile.id).injection_flags == (SEMANTIC_FLAG,)
         assert _stored(svc, benign.id).injection_flags == ()
     finally:
@@ -134,18 +107,18 @@ def test_a_backlog_embedded_before_any_write_is_screened_too(
 def test_a_cleared_semantic_flag_is_not_set_again_for_the_same_text(semantic_service: MemoryService) -> None:
     svc = semantic_service
     memory = svc.memories.add(HOSTILE[0], project="acme").memory
-    _embedded(svc)
+    embedded(svc)
     flagged = _stored(svc, memory.id)
     assert flagged.injection_flags == (SEMANTIC_FLAG,)
     cleared = svc.memories.clear_flags(memory.id)
     assert cleared.cleared == (SEMANTIC_FLAG,) and cleared.memory.injection_flags == ()
     # A move drops the vector: the memory is embedded and scored again, and stays cleared.
     svc.memories.update(memory.id, project="elsewhere")
-    _embedded(svc)
+    embedded(svc)
     assert _stored(svc, memory.id).injection_flags == ()
     # New text is screened again.
     svc.memories.update(memory.id, content=HOSTILE[1])
-    _embedded(svc)
+    embedded(svc)
     assert _stored(svc, memory.id).injection_flags == (SEMANTIC_FLAG,)
 
 
@@ -155,7 +128,7 @@ def test_the_prompt_hook_leaves_a_semantically_flagged_memory_out(
     svc = semantic_service
     bad = svc.memories.add(HOSTILE[0] + " acme deploy", project="acme").memory
     good = svc.memories.add("acme deploy сейсенбі сайын түстен кейін болады.", project="acme").memory
-    _embedded(svc)
+    embedded(svc)
     assert _stored(svc, bad.id).injection_flags == (SEMANTIC_FLAG,)
     repo = tmp_path / "acme"
     (repo / ".git").mkdir(parents=True)
