@@ -377,7 +377,7 @@ class VectorPath:
 
     def _screen_vectors(self, space: VectorSpace, memories: Sequence[Memory], vectors: Any) -> None:
         """Score the vectors just stored with the semantic screening heads (``screening.semantic``)
-        trained in this space, and hand the memories it flags that carry no flag yet
+        trained in this space, and hand the memories they flag that carry no flag yet
         to ``on_semantic_flags``. A failure to write a flag is logged: the vectors are stored."""
         if self.on_semantic_flags is None:
             return
