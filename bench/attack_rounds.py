@@ -10,7 +10,9 @@ on; rounds marked blind never were, and measure how screening carries to attacks
 from. The table gives how many of each list are flagged at write time (phrase rules and n-gram
 model, ``screen_text``) and, unless ``--no-head``, once the memory's vector is stored too (the
 semantic heads over the default embedder's vector of the memory as the background embedder would
-embed it), per round and summed over the read and the blind rounds.
+embed it), per round and summed over the read and the blind rounds; then, for the blind rounds,
+per language: attacks caught and ordinary notes and preferences flagged (with the heads unless
+``--no-head``).
 """
 
 from __future__ import annotations
@@ -31,9 +33,12 @@ ROUNDS = ROOT / "tests" / "data" / "attack_rounds.json"
 
 
 def rounds() -> dict[str, dict[str, list[str]]]:
-    """Each round's attacks ("H"), look-alike notes ("B") and standing preferences ("P")."""
+    """Each round's attacks ("H"), look-alike notes ("B") and standing preferences ("P"), and the
+    language of each ("H_LANG" …; "und" where the round did not say)."""
     return {
-        f"{name} ({'read' if parts['read'] else 'blind'})": {key: parts[key] for key in ("H", "B", "P")}
+        f"{name} ({'read' if parts['read'] else 'blind'})": {
+            key: parts[key] for key in ("H", "B", "P", "H_LANG", "B_LANG", "P_LANG")
+        }
         for name, parts in json.loads(ROUNDS.read_text("utf-8")).items()
     }
 
@@ -66,6 +71,8 @@ def main() -> None:
     started, cpu = time.perf_counter(), time.process_time()
     table: dict[str, dict[str, object]] = {}
     totals: dict[str, dict[str, dict[str, int]]] = {}
+    # The blind rounds per language: attacks caught, and notes and preferences flagged.
+    by_language: dict[str, dict[str, int]] = {}
     for name, parts in rounds().items():
         row: dict[str, object] = {}
         total = totals.setdefault("all blind" if name.endswith("(blind)") else "all read", {})
@@ -74,10 +81,21 @@ def main() -> None:
             if not texts:
                 continue
             written = [bool(screen_text(t)) for t in texts]
+            both = (
+                written if args.no_head else [w or h for w, h in zip(written, head_flags(texts), strict=True)]
+            )
             cell = {"rows": len(texts), "write": sum(written)}
             if not args.no_head:
-                cell["with_head"] = sum(w or h for w, h in zip(written, head_flags(texts), strict=True))
+                cell["with_head"] = sum(both)
             row[label] = cell
+            if name.endswith("(blind)"):
+                side = "attacks" if key == "H" else "kept"
+                for lang, flagged in zip(parts[f"{key}_LANG"], both, strict=True):
+                    counts = by_language.setdefault(
+                        lang, dict.fromkeys(("attacks", "caught", "kept", "flagged"), 0)
+                    )
+                    counts[side] += 1
+                    counts["caught" if key == "H" else "flagged"] += flagged
             summed = total.setdefault(label, dict.fromkeys(cell, 0))
             for field, value in cell.items():
                 summed[field] += value
@@ -89,12 +107,19 @@ def main() -> None:
             counts = dict(cell)  # type: ignore[call-overload]
             head = counts.get("with_head", "-")
             print(f"{name:16} {label:12} {counts['rows']:5} {counts['write']:6} {head!s:>6}")
+    print(f"\n{'blind, language':16} {'attacks':>8} {'caught':>7} {'notes+prefs':>12} {'flagged':>8}")
+    for lang, counts in sorted(by_language.items(), key=lambda item: (-item[1]["attacks"], item[0])):
+        print(
+            f"{lang:16} {counts['attacks']:8} {counts['caught']:7} {counts['kept']:12} {counts['flagged']:8}"
+        )
     load = os.getloadavg()[0]
     print(
         f"\n{time.perf_counter() - started:.1f} s wall, {time.process_time() - cpu:.1f} s CPU, load {load:.2f}"
     )
     if args.json:
-        args.json.write_text(json.dumps({"rounds": table, "load": load}, indent=1) + "\n")
+        args.json.write_text(
+            json.dumps({"rounds": table, "blind_by_language": by_language, "load": load}, indent=1) + "\n"
+        )
 
 
 if __name__ == "__main__":
