@@ -18,11 +18,13 @@ per language: attacks caught and ordinary notes and preferences flagged (with th
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
@@ -43,19 +45,26 @@ def rounds() -> dict[str, dict[str, list[str]]]:
     }
 
 
+@functools.cache
+def _embedding() -> tuple[Any, Any]:
+    """The default model, loaded once, and the built-in redactor."""
+    from memwarden.embed.builtin import open_builtin
+    from memwarden.intake import builtin_redactor
+
+    embedder = open_builtin()
+    embedder.load()
+    return embedder, builtin_redactor()
+
+
 def head_flags(texts: list[str]) -> list[bool]:
     """Which texts the semantic heads flag once embedded by the default model, as stored."""
     import numpy as np
 
-    from memwarden.embed.builtin import open_builtin
     from memwarden.govern.markers import unmarked
-    from memwarden.intake import builtin_redactor
     from memwarden.screening.semantic import heads_for, semantic_flagged
     from memwarden.validation import normalize_content
 
-    embedder = open_builtin()
-    embedder.load()
-    redactor = builtin_redactor()
+    embedder, redactor = _embedding()
     # The content as the store keeps it (normalised, redacted) and as the background embedder
     # embeds it (``vector_path.embedding_text``: each redaction marker one neutral word).
     stored = [unmarked(redactor.redact(normalize_content(t)).text) for t in texts]

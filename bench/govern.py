@@ -21,6 +21,7 @@ database (on a shared machine that difference is mostly noise).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import sys
@@ -144,14 +145,21 @@ def bench_screening(runs: int) -> dict[str, Any]:
     return result
 
 
+@functools.cache
+def default_embedder() -> Any:
+    """The default model (``E5Int8Embedder``), one instance for the run: it loads on first use."""
+    from memwarden.embed.e5_onnx import E5Int8Embedder
+
+    return E5Int8Embedder()
+
+
 def semantic_heads_cost(memories: list[str], runs: int) -> dict[str, float] | None:
     """What the semantic heads (``screening.semantic``: both of them) cost one stored vector, scored
     alone as the smallest batch of the background embedder; None without the default model."""
-    from memwarden.embed.e5_onnx import E5Int8Embedder
     from memwarden.errors import EmbeddingUnavailable
     from memwarden.screening.semantic import heads_for, semantic_flagged
 
-    embedder = E5Int8Embedder()
+    embedder = default_embedder()
     try:
         vectors = embedder.embed_documents(memories)
     except EmbeddingUnavailable:
@@ -223,11 +231,10 @@ def semantic_flags(texts: list[str]) -> list[bool] | None:
     """Which of ``texts``, stored as a memory's content, the semantic screening head flags once
     the default embedder has embedded them (``screening.semantic``); None when the model is not
     installed."""
-    from memwarden.embed.e5_onnx import E5Int8Embedder
     from memwarden.errors import EmbeddingUnavailable
     from memwarden.screening.semantic import heads_for, semantic_flagged
 
-    embedder = E5Int8Embedder()
+    embedder = default_embedder()
     try:
         vectors = embedder.embed_documents(texts)
     except EmbeddingUnavailable as exc:

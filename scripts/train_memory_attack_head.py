@@ -63,21 +63,8 @@ def round_rows() -> list[RoundRow]:
     ]
 
 
-class Network:
-    """The mean logit of a few one-hidden-layer networks over standardised vectors."""
-
-    def __init__(self, parts: list[MLPClassifier]) -> None:
-        self.parts = parts
-
-    def score(self, x: Array) -> Array:
-        logits = []
-        for part in self.parts:
-            hidden = np.maximum(x @ part.coefs_[0] + part.intercepts_[0], 0.0)
-            logits.append(hidden @ part.coefs_[1][:, 0] + part.intercepts_[1][0])
-        return np.mean(logits, axis=0)  # type: ignore[no-any-return]
-
-
-def fit(x: Array, hostile: npt.NDArray[np.bool_], weight: Array, args: argparse.Namespace) -> Network:
+def fit(x: Array, hostile: npt.NDArray[np.bool_], weight: Array, args: argparse.Namespace) -> tss.MLPHead:
+    """``args.seeds`` networks (classes balanced), as one whose logit is their mean."""
     weight = weight * np.where(hostile, weight[~hostile].sum() / weight[hostile].sum(), 1.0)
     weight = weight / weight.mean()
     parts = [
@@ -86,7 +73,7 @@ def fit(x: Array, hostile: npt.NDArray[np.bool_], weight: Array, args: argparse.
         )
         for seed in range(args.seeds)
     ]
-    return Network(parts)
+    return tss.side_by_side(parts)
 
 
 class Training:
@@ -134,19 +121,12 @@ class Training:
 
 
 def write(
-    training: Training, network: Network, threshold: float, args: argparse.Namespace, out: Path
+    training: Training, network: tss.MLPHead, threshold: float, args: argparse.Namespace, out: Path
 ) -> None:
-    """The networks side by side (output weights over their number), the standardisation folded in."""
+    """The network with the input standardisation folded in, and its settings."""
     from memwarden.embed.e5_onnx import E5Int8Embedder
 
-    seeds = len(network.parts)
-    w1 = np.concatenate([p.coefs_[0] for p in network.parts], axis=1)
-    b1 = np.concatenate([p.intercepts_[0] for p in network.parts])
-    w2 = np.concatenate([p.coefs_[1][:, 0] for p in network.parts]) / seeds
-    b2 = float(np.mean([p.intercepts_[1][0] for p in network.parts]))
-    hidden = w1 / training.spread[:, None]
-    hidden_bias = b1 - (training.centre / training.spread) @ w1
-    weights = np.vstack([hidden, hidden_bias, w2]).astype(np.float32)
+    weights = tss.shipped_weights(network, training.centre, training.spread)
     space = E5Int8Embedder().identity
     payload = {
         "about": "memwarden memory-attack screening: one hidden layer (ReLU) over the default embedder's passage "
@@ -160,12 +140,12 @@ def write(
         "dimension": space.dimension,
         "units": int(weights.shape[1]),
         "hidden": args.hidden,
-        "seeds": seeds,
+        "seeds": args.seeds,
         "alpha": args.alpha,
         "public_weight": args.public_weight,
         "preference_weight": args.preference_weight,
         "target_fp": args.target_fp,
-        "bias": round(b2, 6),
+        "bias": round(network.b2, 6),
         "threshold": round(threshold, 4),
         "threshold_other": round(threshold, 4),
     }

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 from sklearn.linear_model import LogisticRegression
+from sklearn.neural_network import MLPClassifier
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
@@ -166,23 +167,37 @@ def fit_mlp(
     The mean of several networks is one network with their hidden units side by side (the
     output weights divided by their number): seeds cost nothing when scoring, and one network's
     scores moved by a few points of recall from one seed to the next."""
-    from sklearn.neural_network import MLPClassifier
-
     keep, weight, hostile = _training(rows, extra_weight)
     parts = []
     for seed in range(seeds):
         model = MLPClassifier((hidden,), alpha=alpha, max_iter=300, random_state=seed)
         model.fit(features[keep], hostile, sample_weight=weight)
         parts.append(model)
-    head = MLPHead(
-        np.concatenate([m.coefs_[0] for m in parts], axis=1),
-        np.concatenate([m.intercepts_[0] for m in parts]),
-        np.concatenate([m.coefs_[1][:, 0] for m in parts]) / seeds,
-        float(np.mean([m.intercepts_[1][0] for m in parts])),
-    )
+    head = side_by_side(parts)
     pooled = head.score(pool_features)
     centre, spread = float(pooled.mean()), float(pooled.std())
     return MLPHead(head.w1, head.b1, head.w2 / spread, (head.b2 - centre) / spread)
+
+
+def side_by_side(parts: Sequence[MLPClassifier]) -> MLPHead:
+    """One network whose logit is the mean of ``parts``' logits (scikit-learn networks of one
+    hidden layer): their hidden units side by side, the output weights divided by their number."""
+    return MLPHead(
+        np.concatenate([m.coefs_[0] for m in parts], axis=1),
+        np.concatenate([m.intercepts_[0] for m in parts]),
+        np.concatenate([m.coefs_[1][:, 0] for m in parts]) / len(parts),
+        float(np.mean([m.intercepts_[1][0] for m in parts])),
+    )
+
+
+def shipped_weights(head: MLPHead, centre: Array, spread: Array) -> npt.NDArray[np.float32]:
+    """``head``'s weights as ``screening.semantic`` reads them (the input layer, its bias, the output
+    weights, one row after another), with the standardisation of the inputs by ``centre`` and
+    ``spread`` folded into the first layer: the package scores the unit vector as the embedder
+    gives it."""
+    hidden = head.w1 / spread[:, None]
+    hidden_bias = head.b1 - (centre / spread) @ head.w1
+    return np.vstack([hidden, hidden_bias, head.w2]).astype(np.float32)
 
 
 class Data:
@@ -471,11 +486,7 @@ def write_head(data: Data, args: argparse.Namespace, out: Path) -> None:
     tables = {"rules+char": before, "rules+char+head": after}
     print("\n".join(table(tables, ordered_keys(tables))))
     final = fit_mlp(data.x, rows, data.px, args.hidden, args.alpha, args.head_extra, args.seeds)
-    # The pool standardisation of the inputs folded into the first layer: the package scores the
-    # unit vector as the embedder gives it.
-    hidden = final.w1 / data.spread[:, None]
-    hidden_bias = final.b1 - (data.centre / data.spread) @ final.w1
-    weights = np.vstack([hidden, hidden_bias, final.w2]).astype(np.float32)
+    weights = shipped_weights(final, data.centre, data.spread)
     space = E5Int8Embedder().identity
     payload = {
         "about": "memwarden semantic injection screening: one hidden layer (ReLU) over the default embedder's "
