@@ -9,13 +9,16 @@ a memory: the content as the store keeps it (normalised, redacted), ``embedding_
 markers as one neutral word), the passage side. The vectors are cached outside the repository
 (``--cache``), keyed by the vector space and the text.
 
-Four screenings are compared under the protocol of ``train_screening.py`` (its loaders, folds,
+Five screenings are compared under the protocol of ``train_screening.py`` (its loaders, folds,
 benign sets, threshold rule and report are imported, not copied), phrase rules always in front:
 
 - ``char``: today's character n-gram model;
 - ``e5``: a logistic regression over the 384 floats of the vector alone;
 - ``or``: the n-gram model or the e5 head, each over its own threshold (the offset between the
   two is searched on the same scores the thresholds are chosen on);
+- ``ship``: screening as shipped (``write_head``): the n-gram model at the thresholds it would
+  choose alone, the head's thresholds chosen with the model in front (the head takes what is
+  left of the benign shares);
 - ``stack``: one logistic regression over the n-gram model's out-of-fold score and the vector.
 
 Each is measured as the two-fold hash split out of fold (thresholds chosen on the same scores),
@@ -37,6 +40,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -301,7 +305,7 @@ def stack_features(char: Array, vectors: Array) -> Array:
 
 
 def variants_of(heads: dict[str, Fitter]) -> list[str]:
-    return ["char", *heads, *(f"or:{h}" for h in heads), "stack"]
+    return ["char", *heads, *(f"or:{h}" for h in heads), *(f"ship:{h}" for h in heads), "stack"]
 
 
 def hash_and_validated(
@@ -349,8 +353,38 @@ def hash_and_validated(
             chosen[f"or:{name}"].append((d, t))
             combined = np.maximum(test_scores["char"], test_scores[name] + d)
             margins[f"or:{name}"][test] = combined - np.where(other, t[1], t[0])
+            # As shipped (``write_head``): the n-gram model at its own thresholds, the head's
+            # chosen with the model in front.
+            char_t = choose(trows, inner_scores["char"], target_fp, set_fp)
+            head_t = head_thresholds(
+                trows, inner_scores["char"], inner_scores[name], char_t, target_fp, set_fp
+            )
+            chosen[f"ship:{name}"].append((char_t, head_t))
+            margins[f"ship:{name}"][test] = np.maximum(
+                test_scores["char"] - np.where(other, char_t[1], char_t[0]),
+                test_scores[name] - np.where(other, head_t[1], head_t[0]),
+            )
         print(f"  fold {fold} done", flush=True)
     return oof, margins, dict(chosen)
+
+
+def variant_margins(v: str, rows: list[ts.Row], scores: dict[str, Array], chosen: object) -> list[float]:
+    """Margins (positive: flagged) of variant ``v`` from the single models' ``scores`` of ``rows``
+    and what was chosen for it: thresholds, the offset and thresholds of ``or:``, or the n-gram
+    model's and the head's thresholds of ``ship:``."""
+    if v.startswith("or:"):
+        d, t = cast(tuple[float, Thresholds], chosen)
+        return ts.margins_of(rows, list(np.maximum(scores["char"], scores[v[3:]] + d)), t)
+    if v.startswith("ship:"):
+        char_t, head_t = cast(tuple[Thresholds, Thresholds], chosen)
+        other = np.array([r.other for r in rows])
+        return list(
+            np.maximum(
+                scores["char"] - np.where(other, char_t[1], char_t[0]),
+                scores[v[5:]] - np.where(other, head_t[1], head_t[0]),
+            )
+        )
+    return ts.margins_of(rows, list(scores[v]), cast(Thresholds, chosen))
 
 
 def leave_source_out(
@@ -570,16 +604,17 @@ def main() -> None:
         shipped[v] = choose(rows, oof[v], args.target_fp, args.set_fp)
     for h in heads:
         shipped[f"or:{h}"] = choose_or(rows, oof["char"], oof[h], args.target_fp, args.set_fp)
-    in_sample = {}
-    for v in variants:
-        if v.startswith("or:"):
-            d, t = shipped[v]  # type: ignore[misc]
-            s = np.maximum(oof["char"], oof[v[3:]] + d)
-        else:
-            s, t = oof[v], shipped[v]
-        in_sample[v] = quiet_report(
-            f"hash {v}", rows, ts.with_rules(rows, ts.margins_of(rows, list(s), t)), log
+        char_t = shipped_char_thresholds()
+        shipped[f"ship:{h}"] = (
+            char_t,
+            head_thresholds(rows, oof["char"], oof[h], char_t, args.target_fp, args.set_fp),
         )
+    in_sample = {
+        v: quiet_report(
+            f"hash {v}", rows, ts.with_rules(rows, variant_margins(v, rows, oof, shipped[v])), log
+        )
+        for v in variants
+    }
     lines = [
         f"# H6 phase 1: e5 head for injection screening ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})",
         "",
@@ -611,12 +646,7 @@ def main() -> None:
         trows = [rows[i] for i in tested_idx]
         loso = {}
         for v in variants:
-            if v.startswith("or:"):
-                d, t = shipped[v]  # type: ignore[misc]
-                s = np.maximum(held["char"], held[v[3:]] + d)
-            else:
-                s, t = held[v], shipped[v]
-            loso[v] = quiet_report(f"loso {v}", trows, ts.margins_of(trows, list(s), t), log)
+            loso[v] = quiet_report(f"loso {v}", trows, variant_margins(v, trows, held, shipped[v]), log)
         lines += [
             "",
             "## Leave one source out (thresholds of the hash split; model alone, no rules, as train_screening)",
