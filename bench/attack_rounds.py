@@ -2,7 +2,7 @@
 
     python bench/attack_rounds.py [--no-head] [--json FILE]
 
-Rounds 10 to 34 (``tests/data/attack_rounds.json``) were written by team members who had not read
+Rounds 10 to 38 (``tests/data/attack_rounds.json``) were written by team members who had not read
 the screening code: attacks planted in memories, ordinary look-alike notes and standing preferences
 in the same words (rounds 14 on), in up to thirty languages. Rounds marked ``read`` were read while
 phrase rules were written and are what the memory-attack head (``screening.semantic``) is fitted
