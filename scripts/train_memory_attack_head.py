@@ -124,10 +124,7 @@ def write(
     training: Training, network: tss.MLPHead, threshold: float, args: argparse.Namespace, out: Path
 ) -> None:
     """The network with the input standardisation folded in, and its settings."""
-    from memwarden.embed.e5_onnx import E5Int8Embedder
-
     weights = tss.shipped_weights(network, training.centre, training.spread)
-    space = E5Int8Embedder().identity
     payload = {
         "about": "memwarden memory-attack screening: one hidden layer (ReLU) over the default embedder's passage "
         "vector, the mean of several seeds folded into one network (a logit); rows 0..dimension-1 of "
@@ -136,12 +133,7 @@ def write(
         "trained_on": "the read rounds of tests/data/attack_rounds.json against the benign rows of "
         "scripts/train_screening.py",
         "rounds": training.round_names,
-        "space": space.model_id,
-        "dimension": space.dimension,
-        "units": int(weights.shape[1]),
-        "hidden": args.hidden,
-        "seeds": args.seeds,
-        "alpha": args.alpha,
+        **tss.head_shape(weights, args),
         "public_weight": args.public_weight,
         "preference_weight": args.preference_weight,
         "target_fp": args.target_fp,

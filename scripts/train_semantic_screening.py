@@ -490,11 +490,25 @@ def head_thresholds(
     return ts.threshold_for(rows, ts.with_rules(rows, list(np.where(ahead, np.inf, head))), target_fp, set_fp)
 
 
+def head_shape(weights: npt.NDArray[np.float32], args: argparse.Namespace) -> dict[str, object]:
+    """What a head's JSON says about its shape, in the files' order: the vector space it reads
+    (the default embedder's), its input size, hidden units, and the settings that built them."""
+    from memwarden.embed.e5_onnx import E5Int8Embedder
+
+    space = E5Int8Embedder().identity
+    return {
+        "space": space.model_id,
+        "dimension": space.dimension,
+        "units": int(weights.shape[1]),
+        "hidden": args.hidden,
+        "seeds": args.seeds,
+        "alpha": args.alpha,
+    }
+
+
 def write_head(data: Data, args: argparse.Namespace, out: Path) -> None:
     """Choose the head's thresholds on the hash split's out-of-fold scores with the shipped
     n-gram model in front, fit the head on every row, and write ``out`` (.json and .npy)."""
-    from memwarden.embed.e5_onnx import E5Int8Embedder
-
     rows, n = data.rows, len(data.rows)
     char, head = np.zeros(n), np.zeros(n)
     for fold in range(2):
@@ -521,19 +535,13 @@ def write_head(data: Data, args: argparse.Namespace, out: Path) -> None:
     print("\n".join(table(tables, ordered_keys(tables))))
     final = fit_mlp(data.x, rows, data.px, args.hidden, args.alpha, args.head_extra, args.seeds)
     weights = shipped_weights(final, data.centre, data.spread)
-    space = E5Int8Embedder().identity
     payload = {
         "about": "memwarden semantic injection screening: one hidden layer (ReLU) over the default embedder's "
         "passage vector, the mean of several seeds folded into one network, standardised on benign calibration "
         "sentences; rows 0..dimension-1 of semantic_model.npy are the input layer, then its bias, then the output "
         "weights; rebuilt by scripts/train_semantic_screening.py",
         "trained_on": "the rows of scripts/train_screening.py (public dev half, benign sets, own corpora)",
-        "space": space.model_id,
-        "dimension": space.dimension,
-        "units": int(weights.shape[1]),
-        "hidden": args.hidden,
-        "seeds": args.seeds,
-        "alpha": args.alpha,
+        **head_shape(weights, args),
         "extra_weight": args.head_extra,
         "bias": round(float(final.b2), 6),
         "threshold": round(head_t[0], 4),
