@@ -22,6 +22,7 @@ copied into the repository: half of each corpus is held back, so fix rules, not 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -38,7 +39,13 @@ CORPORA = ("secrets", "pii", "injection")
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "governance-dev"
 POSITIVE = {"secrets": "redact", "pii": "redact", "injection": "flag"}
 # The labels a corpus is broken down by (a PII rule "phone:phone_number" counts as "phone").
-FAMILIES = {"secrets": ("rule",), "pii": ("category", "locale", "lang"), "injection": ("family", "lang")}
+FAMILIES = {
+    "secrets": ("rule",),
+    "pii": ("category", "locale", "lang"),
+    "injection": ("family", "lang", "reading"),
+}
+# How each hostile injection row reads on its own, as a stored memory (ids only, labelled by hand).
+READINGS_FILE = Path(__file__).resolve().parent / "injection_readings.json"
 _TIME = "2026-01-02T03:04:05Z"
 _PIECE = 8  # a leftover piece of a secret this long counts as a partial leak
 
@@ -65,10 +72,22 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+@functools.cache
+def injection_readings() -> dict[str, str]:
+    """Row id -> how a hostile row of the public injection corpus reads alone, as a stored memory:
+    ``A`` an attack on the assistant or its user, ``B`` an ordinary question or task (hostile only
+    in a context the row does not carry), ``U`` undecided (``injection_readings.json``). For the
+    breakdown of recall only: nothing is fitted or chosen on it."""
+    document = json.loads(READINGS_FILE.read_text(encoding="utf-8"))
+    return {str(k): str(v) for k, v in document["readings"].items()}
+
+
 def _labels(corpus: str, row: dict[str, Any]) -> dict[str, str]:
     out = {}
     for name in FAMILIES[corpus]:
-        if name == "category":
+        if name == "reading":
+            out[name] = injection_readings().get(str(row.get("id")), "-")
+        elif name == "category":
             out[name] = str(row.get("rule", "")).split(":", 1)[0]
         else:
             out[name] = str(row.get(name) or "-")

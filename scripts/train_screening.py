@@ -92,7 +92,7 @@ from bench.govern_corpora import (  # noqa: E402
     multilingual_notes,
     multilingual_preferences,
 )
-from bench.govern_public import xquad_questions  # noqa: E402
+from bench.govern_public import injection_readings, xquad_questions  # noqa: E402
 from memwarden.screening import applied_rule_flags, model_view  # noqa: E402
 from memwarden.screening.attack_model import WEIGHTS_FILE, buckets, other_script  # noqa: E402
 from scripts.screening_notes import CREDENTIAL_NOTES, OPS_SECRET_NOTES  # noqa: E402
@@ -505,6 +505,8 @@ def report(title: str, rows: list[Row], margins: list[float]) -> dict[str, dict[
             f"{side} lang={row.lang}" if public else "",
             f"{side} script={'other' if row.other else 'latin'}" if public else "",
             f"flag kind={attack_kind(row.family)}" if public and row.hostile else "",
+            # How the row reads alone, by hand (``bench/injection_readings.json``): a report only.
+            f"flag reading={injection_readings().get(row.key, '-')}" if public and row.hostile else "",
             # Each benign set outside the public rows, as threshold_for holds them.
             f"pass set={row.family}" if row.source == "extra" else "",
             "pass set=own" if row.source == "own" and not row.hostile else "",

@@ -443,6 +443,7 @@ def ordered_keys(tables: dict[str, dict[str, dict[str, float]]], min_rows: int =
         "flag public",
         "pass public",
         "flag kind=",
+        "flag reading=",
         "flag source=",
         "flag lang=",
         "flag script=",
@@ -643,7 +644,9 @@ def main() -> None:
             [
                 k
                 for k in ordered_keys(in_sample)
-                if k.startswith(("flag public", "pass public", "flag kind", "flag lang", "flag source"))
+                if k.startswith(
+                    ("flag public", "pass public", "flag kind", "flag reading", "flag lang", "flag source")
+                )
             ],
         ),
     ]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.govern_public import main, score
+from bench.govern_public import READINGS_FILE, injection_readings, main, score
 
 
 def _write(folder: Path, name: str, rows: list[dict[str, object]]) -> None:
@@ -122,6 +122,17 @@ def test_the_scorer_grades_every_row_through_the_write_path_by_corpus_and_family
     injection = results["injection"]
     assert (injection["positives"], injection["negatives"]) == (1, 1)
     assert injection["families"]["family"]["made-up:override"]["positives"] == 1
+    # A row the hand readings do not cover is reported under "-".
+    assert injection["families"]["reading"]["-"]["positives"] == 1
+
+
+def test_the_hand_readings_cover_hostile_rows_by_id_only_with_their_three_labels() -> None:
+    document = json.loads(READINGS_FILE.read_text(encoding="utf-8"))
+    assert set(document["labels"]) == {"A", "B", "U"}
+    readings = injection_readings()
+    assert readings and set(readings.values()) <= {"A", "B", "U"}
+    # Ids of the shared corpus, never its texts: the corpus is read at run time only.
+    assert all(k.startswith("inj-") and len(k) == 16 for k in readings)
 
 
 def test_the_command_prints_a_summary_and_writes_json(
