@@ -141,9 +141,12 @@ PHISHED = [
     r"\b(?<!never )(?<!not )(?<!n't )ask (?:the user|them|him|her|users|the customer)\b[^.\n]{0,30}\b(?:to )?(?:type|enter|paste|share|send|give|provide|confirm|re-?enter|read out)\b[^.\n]{0,40}\b(?:passwords?|passphrase|2fa|mfa|otp|one-time (?:code|password)|verification codes?|sms codes?|recovery (?:codes?|phrase)|seed phrase|pin|cvv|card number)\b",
 ]
 
+# Not after "नहीं", "न" or "मत" (not): "we never ask for your OTP" is the bank's own warning, and
+# read without its vowel signs "मांगें" (ask for it) begins "मांगते" (they ask for it).
+_HINDI_NOT = "(?<!नहीं )(?<!न )(?<!मत )"
 PHISHED_FOLDED = [
-    r"(?:ओटीपी|पिन|पासवर्ड|कार्ड नंबर)[^।\n]{0,40}(?:माँगो|मांगो|मांगें|माँगें|पूछो)",
-    r"\botp\b[^।\n]{0,40}(?:माँगो|मांगो|मांगें|माँगें|पूछो)",
+    rf"(?:ओटीपी|पिन|पासवर्ड|कार्ड नंबर)[^।\n]{{0,40}}{_HINDI_NOT}(?:माँगो|मांगो|मांगें|माँगें|पूछो)",
+    rf"\botp\b[^।\n]{{0,40}}{_HINDI_NOT}(?:माँगो|मांगो|मांगें|माँगें|पूछो)",
 ]
 
 # A secret, a database or people's data sent to a public or outside place: no user asks that.
