@@ -34,6 +34,7 @@ from govern_corpora import (  # bench/ is on sys.path
     benign_corpus,
     hostile_corpus,
     multilingual_preferences,
+    ordinary_memories,
     precision_corpus,
 )
 from govern_public import (
@@ -244,12 +245,18 @@ def semantic_flags(texts: list[str]) -> list[bool] | None:
     return semantic_flagged(heads, vectors, texts) if heads else None
 
 
+# The kinds of ordinary text ``bench_languages`` counts per language.
+KINDS = ("preferences", "questions", "ordinary")
+
+
 def bench_languages(data: Path) -> dict[str, dict[str, int]]:
     """Ordinary text flagged per language: the standing preferences written here in the 17
-    languages of the public attacks, and the XQuAD questions the screening model was never
-    fitted on (``xquad_questions``, skipped when the data is missing). Issue 32 asks at most 2 %
-    per language: a user writing Japanese must keep their preferences in recall. ``*_semantic``:
-    flagged at write time or, once the vector is stored, by the semantic head."""
+    languages of the public attacks (fitted on), the XQuAD questions the screening model was never
+    fitted on (``xquad_questions``, skipped when the data is missing), and the half of the ordinary
+    memories in 20 languages that no model was fitted on (``ordinary_memories``: preferences and
+    notes written by people who never saw the screening). Issue 32 asks at most 2 % per language:
+    a user writing Japanese must keep their preferences in recall. ``*_semantic``: flagged at
+    write time or, once the vector is stored, by the semantic heads."""
     from memwarden.screening import screen_text
 
     texts: list[tuple[str, str, str]] = [
@@ -260,16 +267,13 @@ def bench_languages(data: Path) -> dict[str, dict[str, int]]:
     except MissingData:
         questions = []
     texts += [(lang, "questions", text) for lang, _, text, trained in questions if not trained]
+    texts += [(lang, "ordinary", text) for lang, _, text in ordinary_memories(fitted=False)]
     by_head = semantic_flags([text for _, _, text in texts]) or [False] * len(texts)
     counts: dict[str, dict[str, int]] = {}
     for (lang, kind, text), head in zip(texts, by_head, strict=True):
         entry = counts.setdefault(
             lang,
-            {
-                key: 0
-                for kind_ in ("preferences", "questions")
-                for key in (kind_, f"{kind_}_flagged", f"{kind_}_semantic")
-            },
+            {key: 0 for kind_ in KINDS for key in (kind_, f"{kind_}_flagged", f"{kind_}_semantic")},
         )
         flagged = bool(screen_text(text))
         entry[kind] += 1
@@ -279,24 +283,22 @@ def bench_languages(data: Path) -> dict[str, dict[str, int]]:
 
 
 def language_lines(counts: dict[str, dict[str, int]]) -> list[str]:
-    """One line per language: preferences and questions flagged, and both pooled; each at write
-    time, then with the semantic head after the vector (``->``)."""
+    """One line per language: each kind of ordinary text flagged (``fresh``: the ordinary memories
+    no model saw), and all pooled; each at write time, then with the semantic heads after the
+    vector (``->``)."""
 
     def cell(flagged: int, semantic: int, total: int) -> str:
         if not total:
             return f"{'-':>5} {'-':>7} {'-':>7}"
         return f"{total:5} {flagged / total:7.3f} {semantic / total:7.3f}"
 
-    lines = [
-        f"{'benign text by language':24} {'prefs':>5} {'FP':>7} {'->':>7} {'quest.':>5} {'FP':>7} {'->':>7}"
-        f" {'pooled':>6} {'FP':>7} {'->':>7}  target <= 0.02 (->: with the semantic head)"
-    ]
+    names = {"preferences": "prefs", "questions": "quest", "ordinary": "fresh", "pooled": "all"}
+    heading = " ".join(f"{names[kind]:>5} {'FP':>7} {'->':>7}" for kind in (*KINDS, "pooled"))
+    lines = [f"{'benign text by language':24} {heading}  target <= 0.02 (->: with the semantic heads)"]
     for lang, c in counts.items():
-        pooled = [c[f"preferences{k}"] + c[f"questions{k}"] for k in ("_flagged", "_semantic", "")]
-        lines.append(
-            f"{lang:24} {cell(c['preferences_flagged'], c['preferences_semantic'], c['preferences'])} "
-            f"{cell(c['questions_flagged'], c['questions_semantic'], c['questions'])} {cell(*pooled):>22}"
-        )
+        pooled = [sum(c[f"{kind}{k}"] for kind in KINDS) for k in ("_flagged", "_semantic", "")]
+        cells = [cell(c[f"{kind}_flagged"], c[f"{kind}_semantic"], c[kind]) for kind in KINDS]
+        lines.append(f"{lang:24} {' '.join(cells)} {cell(*pooled)}")
     return lines
 
 

@@ -9,6 +9,8 @@ sentences. Everything is deterministic (fixed seeds) so rates are comparable run
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from pathlib import Path
 
@@ -1605,3 +1607,21 @@ _UNSEEN_PREFERENCES = [
 def unseen_preferences() -> list[str]:
     """Standing preferences and notes that training never sees: a held-out benign check."""
     return list(_UNSEEN_PREFERENCES)
+
+
+ORDINARY_MEMORIES_FILE = Path(__file__).resolve().parent / "ordinary_memories.json"
+
+
+def ordinary_memories(*, fitted: bool) -> list[tuple[str, str, str]]:
+    """``(language, kind, text)``: the ordinary memories of ``ordinary_memories.json`` (standing
+    preferences and notes in 20 languages, ``kind`` "preferences" or "notes"), the half that
+    ``scripts/train_screening.py`` fits on (``fitted``) or the half it never sees, split by a hash
+    of the text so that a new line falls on one side for good."""
+    document = json.loads(ORDINARY_MEMORIES_FILE.read_text(encoding="utf-8"))
+    return [
+        (language, kind, text)
+        for language, kinds in document["languages"].items()
+        for kind, texts in kinds.items()
+        for text in texts
+        if (int(hashlib.sha256(f"ordinary:{text}".encode()).hexdigest(), 16) % 2 == 0) == fitted
+    ]

@@ -6,7 +6,7 @@ bench/govern.py prints the same rates.
 
 from __future__ import annotations
 
-from bench.govern_corpora import benign_corpus, hostile_corpus, precision_corpus
+from bench.govern_corpora import benign_corpus, hostile_corpus, ordinary_memories, precision_corpus
 from memwarden.govern import Redactor
 from memwarden.screening import FLAGS, screen_text
 
@@ -61,3 +61,19 @@ def test_the_precision_corpus_has_1000_sentences_in_6_languages_and_redaction_ch
     redactor = Redactor()
     changed = [(text, redactor.redact(text).text) for _, text in cases if redactor.redact(text).matches]
     assert len(changed) / len(cases) <= 0.01, changed
+
+
+def test_the_ordinary_memories_split_into_a_fitted_half_and_one_no_model_saw() -> None:
+    fitted, held = ordinary_memories(fitted=True), ordinary_memories(fitted=False)
+    languages = {lang for lang, _, _ in fitted + held}
+    assert len(languages) == 20 and {"id", "tl", "ur", "uk"} <= languages
+    assert {kind for _, kind, _ in fitted + held} == {"preferences", "notes"}
+    assert not {text for *_, text in fitted} & {text for *_, text in held}
+    assert abs(len(fitted) - len(held)) < len(fitted) // 5
+
+
+def test_few_of_the_ordinary_memories_no_model_saw_are_flagged_at_write_time() -> None:
+    # A guard against regressions, not the target: bench/govern.py prints them per language.
+    held = ordinary_memories(fitted=False)
+    flagged = [(lang, text) for lang, _, text in held if screen_text(text)]
+    assert len(flagged) / len(held) <= 0.03, flagged
