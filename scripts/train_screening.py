@@ -19,7 +19,9 @@ Training data, read at run time and never copied into the repository:
   ordinary notes written in the 17 languages the public attacks use; injected text that steers the
   answer; ordinary notes holding HTML, Markdown, JSON and YAML; everyday questions; and the
   benchmark memories of ``bench/corpus.py``); ordinary notes about credentials, encodings and a
-  person's details (``scripts/screening_notes.py``).
+  person's details (``scripts/screening_notes.py``); half of the ordinary memories in 20 languages
+  written by people who never saw the screening (``ordinary_memories``; the other half is never
+  fitted on: ``bench/govern.py`` counts it per language).
 
 Evaluation (``--evaluate``, and before every write): two-fold cross-validation split by a hash of
 the row id (a fold predicts the graded hidden half, which was split the same way), and
@@ -91,6 +93,7 @@ from bench.govern_corpora import (  # noqa: E402
     multilingual_attacks,
     multilingual_notes,
     multilingual_preferences,
+    ordinary_memories,
 )
 from bench.govern_public import injection_readings, xquad_questions  # noqa: E402
 from memwarden.screening import applied_rule_flags, model_view  # noqa: E402
@@ -104,6 +107,8 @@ PREFERENCE_WEIGHT = 2.0
 # flagged no more of a round it had not seen, the head flagged more (docs/governance.md).
 ROUNDS_FAMILIES = ("own:rounds", "own:rounds-notes")
 ROUNDS_WEIGHT = 2.5
+# The weight of an ordinary memory of ``ordinary_memories`` among memwarden's own benign notes.
+ORDINARY_WEIGHT = 1.0
 # Leaving out 1- and 2-grams (MIN_N = 3) made scoring faster and cost held-out recall; so did
 # 6-grams; 2**20 buckets did no better than 2**18. Hashed words and word pairs beside the character
 # n-grams (WORDS) raised held-out recall at the same benign rates, with each benign set held apart.
@@ -305,6 +310,15 @@ def load_rows(
         rows.append(row)
     rows += [Row(t, False, "own:notes-ml", "xx", t) for _, t in everyday_notes()]
     rows += [Row(t, False, "own:questions", "xx", t) for _, t in everyday_questions()]
+    # Ordinary preferences and notes in 20 languages by people who never saw the screening, the
+    # half their hash gives to fitting: the public rows in Tagalog or Bengali are all attacks, and
+    # in Indonesian or Portuguese the only benign ones are command descriptions, so a user's "Kalau
+    # saya bilang 'ringkas', buat ringkasan" read as an attack. Weighted as memwarden's own notes: weighted and held per language
+    # as the multilingual preferences are, they cost much of the public attacks' recall.
+    rows += [
+        Row(t, False, "own:ordinary", lang, t, ORDINARY_WEIGHT)
+        for lang, _, t in ordinary_memories(fitted=True)
+    ]
     # Injected text that steers the answer (an advert, a side taken, a question for the user's card
     # number): the public sets hold many, memwarden's own attacks mostly aim at tools and secrets.
     rows += [Row(t, True, "own:hijack", "xx", t) for _, t in answer_hijacks()]
