@@ -501,11 +501,9 @@ _CUE = [
     phrase(
         r"\b(?:assistant|ai|agent|model|llm|claude|copilot|chatgpt)s?,? (?:must|should|shall|will|please|now)\b"
     ),
+    # "never ask for your password" is what a bank promises; "never ask for approval" is a cue.
     phrase(
-        r"\b(?:without|don'?t|do not|never) (?:asking|ask|checking|check|confirming|confirm)\b"
-        # "never ask for your password" is what a bank promises; "never ask for approval" is a cue.
-        r"(?! for (?!(?:any |a |your |the )?(?:confirmation|permission|approval|sign-off|consent|review)\b))"
-        r" ?(?:with )?(?:the user|anyone|them|me)?"
+        r"\b(?:without|don'?t|do not|never) (?:asking|ask|checking|check|confirming|confirm)\b(?! for (?!(?:any |a |your |the )?(?:confirmation|permission|approval|sign-off|consent|review)\b)) ?(?:with )?(?:the user|anyone|them|me)?"
     ),
     # Authority claimed for the reader: "the user said you should …", "the admin approved this".
     phrase(
